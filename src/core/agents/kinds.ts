@@ -1,0 +1,17 @@
+/**
+ * The closed sets of an agent definition, as plain constants (no zod) so the
+ * protocol and the webview bundle can use them without pulling in the
+ * schema library.
+ */
+export const AGENT_SOURCES = ['project', 'user', 'plugin', 'bundled'] as const;
+export type AgentSource = (typeof AGENT_SOURCES)[number];
+
+/** Source families in precedence order (S2.1). */
+export const AGENT_FAMILIES = ['.omp', '.claude', '.codex', '.gemini', '.github'] as const;
+export type AgentFamily = (typeof AGENT_FAMILIES)[number];
+
+export const THINKING_LEVELS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const;
+export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
+
+export const AGENT_PERMISSION_MODES = ['default', 'plan', 'acceptEdits', 'bypassPermissions'] as const;
+export type AgentPermissionMode = (typeof AGENT_PERMISSION_MODES)[number];

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+/**
+ * The product's settings: one schema, read by the VS Code surface from
+ * `workspace.getConfiguration('subagents')` and by the CLI from flags and
+ * defaults. Keys are the setting ids without the `subagents.` prefix. The
+ * declarations in package.json must match this schema key for key and default
+ * for default (test/unit/settings.test.ts checks both directions).
+ */
+export const PERMISSION_MODES = ['default', 'acceptEdits', 'bypassPermissions'] as const;
+
+export const DEFAULT_MODEL_ALIASES: Readonly<Record<string, string>> = {
+  sonnet: 'claude-sonnet-5-5',
+  opus: 'claude-opus-5-5',
+  haiku: 'claude-haiku-5-5',
+};
+
+export const settingsSchema = z.object({
+  defaultModel: z.string().min(1).default('sonnet'),
+  modelAliases: z.record(z.string(), z.string()).default({ ...DEFAULT_MODEL_ALIASES }),
+  apiBaseUrl: z.string().default(''),
+  maxDepth: z.number().int().min(1).max(10).default(3),
+  maxConcurrency: z.number().int().min(1).max(64).default(4),
+  maxBackgroundAgents: z.number().int().min(0).max(256).default(8),
+  maxTurns: z.number().int().min(1).default(100),
+  disabledAgents: z.array(z.string()).default([]),
+  pluginDirs: z.array(z.string()).default([]),
+  loadClaudePlugins: z.boolean().default(true),
+  permissionMode: z.enum(PERMISSION_MODES).default('default'),
+  'budget.maxTokens': z.number().int().min(0).default(0),
+  'budget.maxCostUsd': z.number().min(0).default(0),
+  'history.retentionDays': z.number().int().min(1).default(30),
+  'history.maxRuns': z.number().int().min(1).default(200),
+  'history.maxEventsPerRun': z.number().int().min(100).default(2000),
+  'hooks.enabled': z.boolean().default(true),
+});
+
+export type Settings = z.infer<typeof settingsSchema>;
+export type SettingKey = keyof Settings;
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+
+export const SETTING_KEYS = Object.keys(settingsSchema.shape) as SettingKey[];
+
+/** The defaults, as a fully populated settings object. */
+export function defaultSettings(): Settings {
+  return settingsSchema.parse({});
+}
+
+/**
+ * Validates raw values (from VS Code or the CLI) key by key: a value of the
+ * wrong type falls back to its default and is reported, instead of one bad
+ * setting making every other setting unusable.
+ */
+export function parseSettings(raw: Partial<Record<SettingKey, unknown>>): {
+  settings: Settings;
+  problems: string[];
+} {
+  const settings = defaultSettings() as Record<SettingKey, unknown>;
+  const problems: string[] = [];
+  for (const key of SETTING_KEYS) {
+    const value = raw[key];
+    if (value === undefined) continue;
+    const parsed = settingsSchema.shape[key].safeParse(value);
+    if (parsed.success) settings[key] = parsed.data;
+    else problems.push(`subagents.${key}: ${parsed.error.issues[0]?.message ?? 'invalid value'}; using the default`);
+  }
+  return { settings: settings as Settings, problems };
+}

@@ -1,0 +1,142 @@
+import * as z from 'zod/mini';
+
+/**
+ * The typed event stream of a run tree. The engine emits these; the RunStore
+ * folds them into snapshots; every surface (sidebar, chat, CLI, LM tool)
+ * renders from those snapshots; `subagents run --json` prints them as NDJSON.
+ * One schema, validated where events cross a process boundary. Written with
+ * `zod/mini` (tree-shakable) because the webview bundle includes it.
+ */
+
+const count = z.int().check(z.nonnegative());
+
+export const usageSchema = z.object({
+  inputTokens: count,
+  outputTokens: count,
+  cacheReadTokens: count,
+  cacheWriteTokens: count,
+  /** Estimated from the model's list price; 0 when the model's price is unknown. */
+  costUsd: z.number().check(z.nonnegative()),
+});
+export type Usage = z.infer<typeof usageSchema>;
+
+export const FINISH_STATUSES = ['completed', 'failed', 'cancelled', 'budget_exceeded'] as const;
+export const finishStatusSchema = z.enum(FINISH_STATUSES);
+export type FinishStatus = z.infer<typeof finishStatusSchema>;
+
+/** `interrupted`: the process died while the agent ran (found on restart). */
+export const agentStatusSchema = z.enum(['queued', 'running', ...FINISH_STATUSES, 'interrupted']);
+export type AgentStatus = z.infer<typeof agentStatusSchema>;
+
+export const worktreeInfoSchema = z.object({
+  path: z.string(),
+  branch: z.string(),
+  baseCommit: z.string(),
+  filesChanged: count,
+  insertions: count,
+  deletions: count,
+});
+export type WorktreeInfo = z.infer<typeof worktreeInfoSchema>;
+
+const base = {
+  /** Milliseconds since the epoch. */
+  ts: z.number(),
+  /** Id of the run tree: the root agent's id. */
+  runId: z.string(),
+  agentId: z.string(),
+};
+
+export const agentStartedEvent = z.object({
+  type: z.literal('agent_started'),
+  ...base,
+  parentId: z.nullable(z.string()),
+  /** The parent's spawn tool call that started this agent. */
+  parentToolUseId: z.nullable(z.string()),
+  agentName: z.string(),
+  description: z.string(),
+  prompt: z.string(),
+  model: z.string(),
+  depth: count,
+  cwd: z.string(),
+  background: z.boolean(),
+  /** The definition file the agent came from (null for synthetic agents). */
+  filePath: z.nullable(z.string()),
+  /** Set when this start continues an earlier, ended agent. */
+  resumed: z.boolean(),
+});
+
+export const textEvent = z.object({ type: z.literal('text'), ...base, text: z.string() });
+
+export const toolStartedEvent = z.object({
+  type: z.literal('tool_started'),
+  ...base,
+  toolUseId: z.string(),
+  name: z.string(),
+  /** One line, for display: `src/app.ts`, `grep "TODO" in src`, `npm test`. */
+  inputSummary: z.string(),
+});
+
+export const toolFinishedEvent = z.object({
+  type: z.literal('tool_finished'),
+  ...base,
+  toolUseId: z.string(),
+  name: z.string(),
+  ok: z.boolean(),
+  resultSummary: z.string(),
+  durationMs: z.number().check(z.nonnegative()),
+});
+
+/** Cumulative usage of one agent so far (not a delta). */
+export const usageEvent = z.object({ type: z.literal('usage'), ...base, usage: usageSchema, turns: z.int() });
+
+export const worktreeCreatedEvent = z.object({
+  type: z.literal('worktree_created'),
+  ...base,
+  path: z.string(),
+  branch: z.string(),
+  baseCommit: z.string(),
+});
+
+export const agentFinishedEvent = z.object({
+  type: z.literal('agent_finished'),
+  ...base,
+  status: finishStatusSchema,
+  /** The agent's final text, or the JSON of its structured output. */
+  output: z.nullable(z.string()),
+  structuredOutput: z.optional(z.unknown()),
+  error: z.nullable(z.string()),
+  usage: usageSchema,
+  turns: z.int(),
+  durationMs: z.number().check(z.nonnegative()),
+  worktree: z.nullable(worktreeInfoSchema),
+});
+
+export const runEventSchema = z.discriminatedUnion('type', [
+  agentStartedEvent,
+  textEvent,
+  toolStartedEvent,
+  toolFinishedEvent,
+  usageEvent,
+  worktreeCreatedEvent,
+  agentFinishedEvent,
+]);
+export type RunEvent = z.infer<typeof runEventSchema>;
+export type RunEventOf<T extends RunEvent['type']> = Extract<RunEvent, { type: T }>;
+
+export function emptyUsage(): Usage {
+  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 };
+}
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
+    cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
+    costUsd: a.costUsd + b.costUsd,
+  };
+}
+
+export function totalTokens(u: Usage): number {
+  return u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
+}
