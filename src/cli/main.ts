@@ -1,27 +1,53 @@
-// The `subagents` command: the headless surface over the same core.
-const HELP = `Usage: subagents <command> [options]
+// The `subagents` command: the headless surface over the same core as the
+// extension, for terminals and CI.
+import { COMMANDS } from './commands';
+import { UsageError, type CliIO } from './command';
 
-Commands:
-  agents [--json] [--cwd DIR] [--plugin-dir DIR]…   list discovered agents
-  run <agent> <prompt> [--json] [--cwd DIR]         run an agent
-`;
-
-async function main(argv: string[]): Promise<number> {
-  const [command] = argv;
-  if (!command || command === '--help' || command === '-h' || command === 'help') {
-    process.stdout.write(HELP);
-    return command ? 0 : 2;
-  }
-  process.stderr.write(`subagents: unknown command "${command}"\n\n${HELP}`);
-  return 2;
+function help(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length), 4);
+  const lines = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  return `Usage: subagents <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun "subagents <command> --help" for a command's options.\n`;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`subagents: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(help());
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    io.stderr.write(`subagents: unknown command "${name}"\n\n${help()}`);
+    return 2;
+  }
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout.write(command.usage.endsWith('\n') ? command.usage : `${command.usage}\n`);
+    return 0;
+  }
+  try {
+    return await command.run(args, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`subagents ${name}: ${error.message}\n\n${command.usage}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+if (require.main === module) {
+  const controller = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => controller.abort(new Error(`received ${signal}`)));
+  }
+  const io: CliIO = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), signal: controller.signal };
+  runCli(process.argv.slice(2), io).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`subagents: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,22 @@
+/** What a CLI command needs from its process, so tests can run commands in-process. */
+export interface CliIO {
+  stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number };
+  stderr: { write(text: string): unknown };
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Aborted on SIGINT/SIGTERM. */
+  signal: AbortSignal;
+}
+
+export interface CliCommand {
+  name: string;
+  /** One line for `subagents --help`. */
+  summary: string;
+  /** Full usage text for `subagents <name> --help`. */
+  usage: string;
+  /** Returns the process exit code. Throw a `UsageError` for bad flags. */
+  run(args: string[], io: CliIO): Promise<number>;
+}
+
+/** Bad flags or arguments: printed with the command's usage, exit code 2. */
+export class UsageError extends Error {}
