@@ -89,6 +89,15 @@ export const toolFinishedEvent = z.object({
 /** Cumulative usage of one agent so far (not a delta). */
 export const usageEvent = z.object({ type: z.literal('usage'), ...base, usage: usageSchema, turns: z.int() });
 
+/** A model turn failed mid-stream and is being sent again; text streamed since the turn began is void. */
+export const retryEvent = z.object({
+  type: z.literal('retry'),
+  ...base,
+  attempt: z.int(),
+  delayMs: z.number(),
+  reason: z.string(),
+});
+
 export const worktreeCreatedEvent = z.object({
   type: z.literal('worktree_created'),
   ...base,
@@ -117,6 +126,7 @@ export const runEventSchema = z.discriminatedUnion('type', [
   toolStartedEvent,
   toolFinishedEvent,
   usageEvent,
+  retryEvent,
   worktreeCreatedEvent,
   agentFinishedEvent,
 ]);

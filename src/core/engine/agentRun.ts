@@ -1,0 +1,168 @@
+import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import { emptyUsage, type AgentStatus, type FinishStatus, type Usage, type WorktreeInfo } from '../../protocol/runEvents';
+import type { AgentDefinition, SpawnsPolicy, ThinkingLevel } from '../agents/definition';
+import type { PermissionMode } from '../tools/permissions';
+import type { BudgetTracker } from './budget';
+import type { Semaphore } from './limiter';
+
+/** What a finished agent hands back: to its parent's spawn tool, to a surface, to the CLI. */
+export interface AgentResult {
+  agentId: string;
+  runId: string;
+  agentName: string;
+  status: FinishStatus;
+  output: string | null;
+  structuredOutput?: unknown;
+  error: string | null;
+  usage: Usage;
+  turns: number;
+  durationMs: number;
+  worktree: WorktreeInfo | null;
+}
+
+/** Shared by every agent of one run tree. */
+export interface TreeContext {
+  runId: string;
+  /** Aborted to stop the whole tree (budget reached, or the root cancelled). */
+  controller: AbortController;
+  budget: BudgetTracker;
+  /** Bounds how many spawned agents of the tree run at once (subagents.maxConcurrency). */
+  limiter: Semaphore;
+}
+
+export interface AgentRunInit {
+  id: string;
+  parent: AgentRun | null;
+  parentToolUseId: string | null;
+  tree: TreeContext;
+  definition: AgentDefinition;
+  model: string;
+  cwd: string;
+  description: string;
+  prompt: string;
+  background: boolean;
+  permissionMode: PermissionMode;
+  planMode: boolean;
+  outputSchema: object | null;
+  thinking: ThinkingLevel | null;
+  maxTurns: number;
+  /** Earlier conversation when this run continues an ended agent (S4.3). */
+  history?: BetaMessageParam[];
+  /** Usage and turns carried over from the runs this one continues. */
+  priorUsage?: Usage;
+  priorTurns?: number;
+}
+
+/**
+ * The live state of one agent: its place in the tree, its conversation, its
+ * counters, and the promise its parent (or a surface) waits on.
+ */
+export class AgentRun {
+  readonly id: string;
+  readonly parent: AgentRun | null;
+  readonly parentToolUseId: string | null;
+  readonly tree: TreeContext;
+  readonly definition: AgentDefinition;
+  readonly model: string;
+  cwd: string;
+  readonly description: string;
+  readonly prompt: string;
+  readonly background: boolean;
+  readonly permissionMode: PermissionMode;
+  readonly planMode: boolean;
+  readonly outputSchema: object | null;
+  readonly thinking: ThinkingLevel | null;
+  readonly maxTurns: number;
+  readonly depth: number;
+  readonly resumed: boolean;
+  /** Linked to the parent's signal: stopping an agent stops its whole subtree (S3.11). */
+  readonly controller = new AbortController();
+  readonly children = new Set<AgentRun>();
+  /** Completion notices of background children, delivered at this agent's next turn (S4.1). */
+  readonly notices: string[] = [];
+  messages: BetaMessageParam[];
+  spawns: SpawnsPolicy = [];
+  status: AgentStatus = 'queued';
+  usage: Usage;
+  turns: number;
+  startedAt = Date.now();
+  worktree: WorktreeInfo | null = null;
+  result: AgentResult | null = null;
+  /** Foreground waits on children in progress; the agent gives back its concurrency slot while waiting. */
+  waits = 0;
+  holdsSlot = false;
+  readonly done: Promise<AgentResult>;
+  #resolve!: (result: AgentResult) => void;
+  #wake: (() => void) | null = null;
+
+  constructor(init: AgentRunInit) {
+    this.id = init.id;
+    this.parent = init.parent;
+    this.parentToolUseId = init.parentToolUseId;
+    this.tree = init.tree;
+    this.definition = init.definition;
+    this.model = init.model;
+    this.cwd = init.cwd;
+    this.description = init.description;
+    this.prompt = init.prompt;
+    this.background = init.background;
+    this.permissionMode = init.permissionMode;
+    this.planMode = init.planMode;
+    this.outputSchema = init.outputSchema;
+    this.thinking = init.thinking;
+    this.maxTurns = init.maxTurns;
+    this.depth = init.parent ? init.parent.depth + 1 : 0;
+    this.resumed = Boolean(init.history?.length);
+    this.messages = [...(init.history ?? []), { role: 'user', content: init.prompt }];
+    this.usage = init.priorUsage ?? emptyUsage();
+    this.turns = init.priorTurns ?? 0;
+    this.done = new Promise((resolve) => (this.#resolve = resolve));
+    const upstream = init.parent?.controller.signal ?? init.tree.controller.signal;
+    const forward = () => this.controller.abort(upstream.reason);
+    if (upstream.aborted) forward();
+    else upstream.addEventListener('abort', forward, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get agentName(): string {
+    return this.definition.name;
+  }
+
+  get ended(): boolean {
+    return this.result !== null;
+  }
+
+  /** Background children still running. */
+  runningBackgroundChildren(): AgentRun[] {
+    return [...this.children].filter((c) => c.background && !c.ended);
+  }
+
+  /** Adds a notice and wakes the agent if it is waiting for one. */
+  notify(notice: string): void {
+    this.notices.push(notice);
+    this.#wake?.();
+  }
+
+  /** Resolves at the next notice (or abort). */
+  waitForNotice(): Promise<void> {
+    if (this.notices.length || this.signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        this.#wake = null;
+        this.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      this.#wake = done;
+      this.signal.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  finish(result: AgentResult): void {
+    this.result = result;
+    this.status = result.status;
+    this.#resolve(result);
+  }
+}

@@ -1,0 +1,60 @@
+import type { Usage } from '../../protocol/runEvents';
+
+/**
+ * Model resolution (S3.6): spawn call `model` > definition `model` > the
+ * parent's model (`inherit`, or unset) > setting `subagents.defaultModel`.
+ * Aliases (`sonnet`, …) map through the configurable alias table; anything
+ * else is taken as a full model id.
+ */
+export interface ModelChoice {
+  /** The spawn call's `model` (or the CLI's `--model`). */
+  requested?: string | null;
+  /** The definition's `model`. */
+  definition?: string | null;
+  /** The parent agent's resolved model; absent for a root agent. */
+  parent?: string | null;
+  defaultModel: string;
+  aliases: Readonly<Record<string, string>>;
+}
+
+export function resolveModel(choice: ModelChoice): string {
+  const pick = [choice.requested, choice.definition].find((m) => m && m.trim() && m.trim() !== 'inherit');
+  const chosen = pick?.trim() ?? choice.parent ?? choice.defaultModel;
+  return resolveAlias(chosen, choice.aliases);
+}
+
+export function resolveAlias(model: string, aliases: Readonly<Record<string, string>>): string {
+  return aliases[model] ?? aliases[model.toLowerCase()] ?? model;
+}
+
+/** List prices in USD per million tokens. Cache writes cost 1.25× input, cache reads 0.1× input. */
+interface Price {
+  input: number;
+  output: number;
+}
+
+const FAMILY_PRICES: Array<[RegExp, Price]> = [
+  [/opus-4-[01]|opus-4$|opus-3/, { input: 15, output: 75 }],
+  [/opus/, { input: 5, output: 25 }],
+  [/sonnet/, { input: 3, output: 15 }],
+  [/haiku-3-5|haiku-3/, { input: 0.8, output: 4 }],
+  [/haiku/, { input: 1, output: 5 }],
+];
+
+export function priceOf(model: string): Price | null {
+  const id = model.toLowerCase();
+  return FAMILY_PRICES.find(([re]) => re.test(id))?.[1] ?? null;
+}
+
+/** The estimated cost of `usage` on `model`; 0 when the model's price is unknown. */
+export function costOf(model: string, usage: Omit<Usage, 'costUsd'>): number {
+  const price = priceOf(model);
+  if (!price) return 0;
+  const perToken = (usd: number) => usd / 1_000_000;
+  return (
+    usage.inputTokens * perToken(price.input) +
+    usage.cacheWriteTokens * perToken(price.input * 1.25) +
+    usage.cacheReadTokens * perToken(price.input * 0.1) +
+    usage.outputTokens * perToken(price.output)
+  );
+}

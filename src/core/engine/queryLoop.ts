@@ -1,0 +1,167 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import type { BetaContentBlockParam, BetaMessage, BetaToolUseBlock } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import { addUsage, type FinishStatus, type RunEvent, type Usage } from '../../protocol/runEvents';
+import { SERVER_TOOL_NAMES } from '../tools/planningTools';
+import type { PermissionGate } from '../tools/permissions';
+import type { RuntimeTool } from '../tools/runtimeTool';
+import type { AgentRun } from './agentRun';
+import { BudgetExceededError } from './errors';
+import { costOf } from './models';
+import { buildTurnParams, textOf, toParam } from './requestBuilder';
+import { STRUCTURED_OUTPUT_TOOL, type StructuredOutputSlot } from './structuredOutput';
+import { executeToolCalls, type ToolCallHooks } from './toolExecutor';
+import { streamTurn, TurnError } from './turnStream';
+
+/**
+ * One agent's query loop (S3.1): send the conversation, stream the answer,
+ * run the tool calls it asks for, feed the results back; stop at the end of
+ * the turn, at `maxTurns`, on abort, or on an unrecoverable error. The loop
+ * owns its history, so it can be persisted, resumed and retried as sent.
+ */
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** Emits an event of the agent the emitter belongs to; time, run and agent ids are filled in. */
+export type EmitEvent = (event: DistributiveOmit<RunEvent, 'ts' | 'runId' | 'agentId'>) => void;
+
+export interface LoopDeps {
+  client: Anthropic;
+  tools: ReadonlyMap<string, RuntimeTool>;
+  system: string;
+  gate: PermissionGate;
+  maxTokens: number;
+  retry: { maxAttempts: number; baseDelayMs: number };
+  structured: StructuredOutputSlot | null;
+  emit: EmitEvent;
+  /** Called with each turn's usage (already priced), for the tree's budget. */
+  onUsage(delta: Usage): void;
+}
+
+export interface LoopOutcome {
+  status: FinishStatus;
+  output: string | null;
+  structuredOutput?: unknown;
+  error: string | null;
+}
+
+/** How often an agent with an output schema is reminded to call StructuredOutput before it fails. */
+const STRUCTURED_OUTPUT_REMINDERS = 2;
+
+function usageOf(message: BetaMessage, model: string): Usage {
+  const u = message.usage;
+  const tokens = {
+    inputTokens: u.input_tokens ?? 0,
+    outputTokens: u.output_tokens ?? 0,
+    cacheReadTokens: u.cache_read_input_tokens ?? 0,
+    cacheWriteTokens: u.cache_creation_input_tokens ?? 0,
+  };
+  return { ...tokens, costUsd: costOf(model, tokens) };
+}
+
+/** Appends pending notices to the last user message (a text block after any tool results). */
+function deliverNotices(run: AgentRun): void {
+  if (run.notices.length === 0) return;
+  const text = run.notices.splice(0).join('\n\n');
+  const last = run.messages.at(-1);
+  if (last?.role === 'user') {
+    const content: BetaContentBlockParam[] = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : [...last.content];
+    content.push({ type: 'text', text });
+    run.messages[run.messages.length - 1] = { role: 'user', content };
+  } else {
+    run.messages.push({ role: 'user', content: text });
+  }
+}
+
+function toolHooks(run: AgentRun, deps: LoopDeps): ToolCallHooks {
+  return {
+    authorize: (tool, summary) =>
+      deps.gate.check(run.permissionMode, tool, { runId: run.tree.runId, agentId: run.id, agentName: run.agentName, summary, background: run.background }, run.signal),
+    started: (call, tool, summary) => deps.emit({ type: 'tool_started', toolUseId: call.id, name: tool?.name ?? call.name, inputSummary: summary }),
+    finished: (call, ok, summary, durationMs) =>
+      deps.emit({ type: 'tool_finished', toolUseId: call.id, name: deps.tools.get(call.name)?.name ?? call.name, ok, resultSummary: summary, durationMs }),
+  };
+}
+
+/** Server tools (web search) ran on the API side during the turn: report them as tool rows too. */
+function reportServerTools(message: BetaMessage, emit: EmitEvent): void {
+  for (const block of message.content) {
+    if (block.type !== 'server_tool_use') continue;
+    const name = SERVER_TOOL_NAMES[block.name] ?? block.name;
+    const input = block.input as { query?: string; url?: string } | null;
+    emit({ type: 'tool_started', toolUseId: block.id, name, inputSummary: String(input?.query ?? input?.url ?? '') });
+    const result = message.content.find((b) => 'tool_use_id' in b && b.tool_use_id === block.id);
+    const failed = Boolean(result && typeof result === 'object' && 'content' in result && (result.content as { type?: string })?.type?.endsWith('_error'));
+    emit({ type: 'tool_finished', toolUseId: block.id, name, ok: !failed, resultSummary: failed ? 'failed' : 'done', durationMs: 0 });
+  }
+}
+
+export async function runQueryLoop(run: AgentRun, deps: LoopDeps): Promise<LoopOutcome> {
+  let lastText = '';
+  let reminders = 0;
+  const hooks = toolHooks(run, deps);
+  const toolDefinitions = [...deps.tools.values()].map((t) => t.definition);
+  try {
+    for (;;) {
+      if (run.turns >= run.maxTurns) {
+        return { status: 'failed', output: lastText || null, error: `Stopped after ${run.maxTurns} turns (maxTurns) before the agent finished.` };
+      }
+      deliverNotices(run);
+      const params = buildTurnParams({ model: run.model, maxTokens: deps.maxTokens, system: deps.system, tools: toolDefinitions, messages: run.messages, thinking: run.thinking });
+      const message = await streamTurn(deps.client, params, {
+        signal: run.signal,
+        maxAttempts: deps.retry.maxAttempts,
+        baseDelayMs: deps.retry.baseDelayMs,
+        onText: (text) => deps.emit({ type: 'text', text }),
+        onRetry: (attempt, delayMs, reason) => deps.emit({ type: 'retry', attempt, delayMs, reason }),
+      });
+      run.turns++;
+      const delta = usageOf(message, run.model);
+      run.usage = addUsage(run.usage, delta);
+      deps.emit({ type: 'usage', usage: run.usage, turns: run.turns });
+      run.messages.push({ role: 'assistant', content: message.content.map(toParam) });
+      reportServerTools(message, deps.emit);
+      lastText = textOf(message.content) || lastText;
+      // Budget checks happen here, between turns, so the history stays whole.
+      deps.onUsage(delta);
+      run.signal.throwIfAborted();
+
+      const calls = message.content.filter((b): b is BetaToolUseBlock => b.type === 'tool_use');
+      if (calls.length > 0) {
+        const results = await executeToolCalls(calls, deps.tools, hooks, run.signal);
+        run.messages.push({ role: 'user', content: results });
+        run.signal.throwIfAborted();
+        if (deps.structured && deps.structured.value !== undefined) {
+          return { status: 'completed', output: JSON.stringify(deps.structured.value), structuredOutput: deps.structured.value, error: null };
+        }
+        continue;
+      }
+      // A server tool paused a long turn: send it back as it is so the API continues it.
+      if (message.stop_reason === 'pause_turn') continue;
+
+      // The turn ended. Background children still running get waited for, and
+      // their completion notices start another turn (S4.1).
+      if (run.runningBackgroundChildren().length > 0 || run.notices.length > 0) {
+        while (run.notices.length === 0 && run.runningBackgroundChildren().length > 0) {
+          await run.waitForNotice();
+          run.signal.throwIfAborted();
+        }
+        if (run.notices.length > 0) continue;
+      }
+      if (deps.structured && deps.structured.value === undefined) {
+        if (reminders++ < STRUCTURED_OUTPUT_REMINDERS) {
+          run.messages.push({ role: 'user', content: `You have not returned your result yet. Call the ${STRUCTURED_OUTPUT_TOOL} tool now with your final result.` });
+          continue;
+        }
+        return { status: 'failed', output: lastText || null, error: `The agent ended without returning a result through ${STRUCTURED_OUTPUT_TOOL} although an output schema was required.` };
+      }
+      return { status: 'completed', output: lastText, error: null };
+    }
+  } catch (error) {
+    if (run.signal.aborted) {
+      const reason: unknown = run.signal.reason;
+      if (reason instanceof BudgetExceededError) return { status: 'budget_exceeded', output: lastText || null, error: reason.message };
+      return { status: 'cancelled', output: lastText || null, error: reason instanceof Error ? reason.message : 'Cancelled.' };
+    }
+    if (error instanceof TurnError) return { status: 'failed', output: lastText || null, error: error.message };
+    return { status: 'failed', output: lastText || null, error: `Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}` };
+  }
+}

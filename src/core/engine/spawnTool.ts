@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import type { AgentDefinition } from '../agents/definition';
+import { describeIssues } from '../tools/inputValidation';
+import { field, oneLine, ToolCallError, type RuntimeTool } from '../tools/runtimeTool';
+import type { AgentResult, AgentRun } from './agentRun';
+
+/**
+ * The spawn tool `Task` (S3.5): the parent model starts a subagent with it.
+ * Each spawn is checked first (S3.4) — a refusal is a tool error and no run
+ * starts. A foreground spawn returns when the child ends; a background one
+ * returns `async_launched` at once.
+ */
+
+export const spawnInputSchema = z
+  .object({
+    description: z.string().describe('A short (3-5 word) description of the task, shown to the user.'),
+    prompt: z.string().min(1).describe('The complete task. The agent sees nothing of your conversation: include all context it needs and say whether it should change files or only research.'),
+    subagent_type: z.string().optional().describe('Which agent to run (exact name). Defaults to general-purpose.'),
+    model: z.string().optional().describe('Model alias (sonnet, opus, haiku) or id; defaults to the agent\'s own model.'),
+    run_in_background: z.boolean().optional().describe('Return at once and let the agent work in the background; collect its result with TaskOutput.'),
+    resume: z.string().optional().describe('Agent id of an agent you ran earlier: continue it, with its full previous conversation, using prompt as the follow-up.'),
+    isolation: z.enum(['worktree']).optional().describe('"worktree": the agent works on its own git worktree and branch; its changes stay there for the user to review.'),
+    cwd: z.string().optional().describe('Absolute working directory for the agent (not with isolation).'),
+    schema: z.record(z.string(), z.unknown()).optional().describe('JSON Schema the agent\'s result must follow.'),
+  });
+export type SpawnInput = z.infer<typeof spawnInputSchema>;
+
+export const DEFAULT_AGENT = 'general-purpose';
+
+/** What the engine does for the spawn tool. */
+export interface Spawner {
+  /** Checks and starts a child; a string is the refusal message. */
+  spawn(parent: AgentRun, input: SpawnInput, toolUseId: string): Promise<AgentRun | string>;
+  /** Agents the parent may spawn, for the tool's description. */
+  spawnable(parent: AgentRun): AgentDefinition[];
+  /** Runs `wait` while the parent, blocked on its children, gives back its concurrency slot. */
+  whileWaiting<T>(parent: AgentRun, wait: () => Promise<T>): Promise<T>;
+  outputFile(agentId: string): string | null;
+}
+
+const MAX_LISTED_DESCRIPTION = 300;
+
+function describeTool(agents: AgentDefinition[]): string {
+  const list = agents
+    .map((a) => `- ${a.name}: ${oneLine(a.description, MAX_LISTED_DESCRIPTION)}${a.tools ? ` (tools: ${a.tools.join(', ') || 'none'})` : ''}`)
+    .join('\n');
+  return [
+    'Launch a subagent: an independent agent with its own tools and context that works on one task and reports back once.',
+    `Available agents:\n${list || '(none)'}`,
+    'Notes: give a complete, self-contained prompt; several Task calls in one message run in parallel; with run_in_background the call returns at once and you collect the result with TaskOutput (or stop it with TaskStop); resume continues an agent you ran before with its full context.',
+  ].join('\n\n');
+}
+
+/** The JSON the parent model gets back for a finished child. */
+export function resultPayload(result: AgentResult): Record<string, unknown> {
+  return {
+    status: result.status,
+    agentId: result.agentId,
+    output: result.structuredOutput ?? result.output,
+    usage: {
+      input_tokens: result.usage.inputTokens,
+      output_tokens: result.usage.outputTokens,
+      cache_read_input_tokens: result.usage.cacheReadTokens,
+      cache_creation_input_tokens: result.usage.cacheWriteTokens,
+    },
+    ...(result.worktree ? { worktree: result.worktree } : {}),
+    ...(result.error ? { error: result.error } : {}),
+  };
+}
+
+export function spawnTool(parent: AgentRun, spawner: Spawner): RuntimeTool {
+  return {
+    name: 'Task',
+    definition: { name: 'Task', description: describeTool(spawner.spawnable(parent)), input_schema: z.toJSONSchema(spawnInputSchema) as never },
+    concurrencySafe: true,
+    readOnly: true,
+    approval: null,
+    summarizeInput: (input) => `${field(input, 'subagent_type') ?? DEFAULT_AGENT}: ${field(input, 'description') ?? ''}`,
+    summarizeResult: (output) => {
+      try {
+        const parsed = JSON.parse(output) as { status?: string; agentId?: string };
+        return `${parsed.status ?? 'done'}${parsed.agentId ? ` · ${parsed.agentId}` : ''}`;
+      } catch {
+        return oneLine(output);
+      }
+    },
+    run: async (raw, context) => {
+      const parsed = spawnInputSchema.safeParse(raw);
+      if (!parsed.success) throw new ToolCallError(`Task: invalid input: ${describeIssues(parsed.error)}`);
+      const child = await spawner.spawn(parent, parsed.data, context.toolUseId);
+      if (typeof child === 'string') throw new ToolCallError(child);
+      if (child.background) {
+        return JSON.stringify({ status: 'async_launched', agentId: child.id, outputFile: spawner.outputFile(child.id) });
+      }
+      const result = await spawner.whileWaiting(parent, () => child.done);
+      if (result.status !== 'completed') {
+        const partial = result.output ? `\nOutput so far:\n${result.output}` : '';
+        throw new ToolCallError(`Agent "${result.agentName}" (${result.agentId}) ${result.status === 'budget_exceeded' ? 'stopped: budget reached' : result.status}: ${result.error ?? 'no details'}${partial}`);
+      }
+      return JSON.stringify(resultPayload(result));
+    },
+  };
+}

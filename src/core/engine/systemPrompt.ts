@@ -1,0 +1,44 @@
+import { execFile } from 'node:child_process';
+import os from 'node:os';
+
+/**
+ * The system prompt of an agent (S3.1): the definition's body, then the
+ * environment it works in. Kept byte-stable within a day for one directory,
+ * so the prompt cache keeps hitting across turns and sibling agents.
+ */
+export interface PromptEnvironment {
+  cwd: string;
+  platform: string;
+  date: string;
+  gitBranch: string | null;
+  isolated: boolean;
+}
+
+export function buildSystemPrompt(body: string, env: PromptEnvironment, extra: string[] = []): string {
+  const lines = [
+    `Working directory: ${env.cwd}${env.isolated ? ' (an isolated git worktree: your changes stay on its branch until the user applies them)' : ''}`,
+    `Platform: ${env.platform}`,
+    `Date: ${env.date}`,
+    `Git branch: ${env.gitBranch ?? '(not a git repository)'}`,
+  ];
+  const sections = [body.trim(), `<environment>\n${lines.join('\n')}\n</environment>`, ...extra];
+  return sections.filter(Boolean).join('\n\n');
+}
+
+export function currentBranch(cwd: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile('git', ['rev-parse', '--abbrev-ref', 'HEAD'], { cwd, timeout: 5000 }, (error, stdout) => {
+      resolve(error ? null : stdout.trim() || null);
+    });
+  });
+}
+
+export async function promptEnvironment(cwd: string, isolated: boolean, now = new Date()): Promise<PromptEnvironment> {
+  return {
+    cwd,
+    platform: `${os.platform()} ${os.release()}`,
+    date: now.toISOString().slice(0, 10),
+    gitBranch: await currentBranch(cwd),
+    isolated,
+  };
+}

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { describeIssues } from '../tools/inputValidation';
+import { field, ToolCallError, type RuntimeTool } from '../tools/runtimeTool';
+import type { AgentRun } from './agentRun';
+import { CancelledError } from './errors';
+import { resultPayload } from './spawnTool';
+
+/**
+ * `TaskOutput` and `TaskStop` (S3.2, S4.1): how a parent follows the
+ * background agents it started. A parent sees only its own children.
+ */
+
+const outputSchema = z.object({
+  agent_id: z.string().min(1),
+  block: z.boolean().optional().describe('Wait for the agent to finish (default true).'),
+  timeout_ms: z.number().int().min(0).max(600_000).optional().describe('How long to wait when blocking (default 30000).'),
+});
+
+const stopSchema = z.object({ agent_id: z.string().min(1) });
+
+const DEFAULT_WAIT_MS = 30_000;
+
+function childOf(parent: AgentRun, agentId: string): AgentRun {
+  const child = [...parent.children].find((c) => c.id === agentId);
+  if (!child) {
+    const mine = [...parent.children].map((c) => c.id);
+    throw new ToolCallError(`No agent with id "${agentId}" was started by you.${mine.length ? ` Your agents: ${mine.join(', ')}` : ''}`);
+  }
+  return child;
+}
+
+function snapshot(child: AgentRun): Record<string, unknown> {
+  if (child.result) return resultPayload(child.result);
+  return { status: child.status, agentId: child.id, turns: child.turns };
+}
+
+type WaitOutcome = 'completed' | 'timeout' | 'aborted';
+
+async function waitFor(child: AgentRun, timeoutMs: number, signal: AbortSignal): Promise<WaitOutcome> {
+  if (child.ended) return 'completed';
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    return await Promise.race([
+      child.done.then(() => 'completed' as const),
+      new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs))),
+      new Promise<'aborted'>((resolve) => {
+        onAbort = () => resolve('aborted');
+        signal.addEventListener('abort', onAbort, { once: true });
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
+}
+
+export function taskOutputTool(parent: AgentRun, whileWaiting: <T>(wait: () => Promise<T>) => Promise<T>): RuntimeTool {
+  return {
+    name: 'TaskOutput',
+    definition: {
+      name: 'TaskOutput',
+      description: 'Get the status or result of a background agent you started. By default waits (up to timeout_ms) for it to finish; block: false only reports its status.',
+      input_schema: z.toJSONSchema(outputSchema) as never,
+    },
+    concurrencySafe: true,
+    readOnly: true,
+    approval: null,
+    summarizeInput: (input) => field(input, 'agent_id') ?? '',
+    run: async (raw, context) => {
+      const parsed = outputSchema.safeParse(raw);
+      if (!parsed.success) throw new ToolCallError(`TaskOutput: invalid input: ${describeIssues(parsed.error)}`);
+      const child = childOf(parent, parsed.data.agent_id);
+      if (parsed.data.block === false) return JSON.stringify(snapshot(child));
+      const outcome = await whileWaiting(() => waitFor(child, parsed.data.timeout_ms ?? DEFAULT_WAIT_MS, context.signal));
+      // The notice of a result the parent has now seen is not delivered again.
+      if (outcome === 'completed') dropNotice(parent, child.id);
+      return JSON.stringify({ retrieval: outcome, ...snapshot(child) });
+    },
+  };
+}
+
+function dropNotice(parent: AgentRun, agentId: string): void {
+  const i = parent.notices.findIndex((n) => n.includes(`agentId="${agentId}"`));
+  if (i >= 0) parent.notices.splice(i, 1);
+}
+
+export function taskStopTool(parent: AgentRun): RuntimeTool {
+  return {
+    name: 'TaskStop',
+    definition: {
+      name: 'TaskStop',
+      description: 'Stop a background agent you started (and every agent it started). What it did so far is kept.',
+      input_schema: z.toJSONSchema(stopSchema) as never,
+    },
+    concurrencySafe: true,
+    readOnly: true,
+    approval: null,
+    summarizeInput: (input) => field(input, 'agent_id') ?? '',
+    run: async (raw) => {
+      const parsed = stopSchema.safeParse(raw);
+      if (!parsed.success) throw new ToolCallError(`TaskStop: invalid input: ${describeIssues(parsed.error)}`);
+      const child = childOf(parent, parsed.data.agent_id);
+      if (child.ended) return JSON.stringify({ ...snapshot(child), note: 'The agent had already ended.' });
+      child.controller.abort(new CancelledError(`Stopped by its parent agent "${parent.agentName}".`));
+      const result = await child.done;
+      dropNotice(parent, child.id);
+      return JSON.stringify(resultPayload(result));
+    },
+  };
+}
+
+/** The notice a parent gets at its next turn when a background child ends. */
+export function completionNotice(child: AgentRun): string {
+  const r = child.result!;
+  const body = r.status === 'completed' ? String(r.structuredOutput !== undefined ? JSON.stringify(r.structuredOutput) : (r.output ?? '')) : (r.error ?? '');
+  return `<task-notification agentId="${child.id}" agent="${child.agentName}" status="${r.status}">\n${body}\n</task-notification>`;
+}

@@ -1,0 +1,94 @@
+import type { BetaToolResultBlockParam, BetaToolUseBlock } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import { oneLine, ToolCallError, type RuntimeTool, type ToolOutput } from '../tools/runtimeTool';
+
+/**
+ * Runs the tool calls of one assistant turn (S3.1): consecutive calls that are
+ * safe to overlap (reads, searches, spawns) run together; any other call runs
+ * alone, in the order the model wrote it. Results come back in call order.
+ * Nothing a tool does (bad input, a denial, a crash) escapes as an exception:
+ * it becomes an `is_error` result the model can react to.
+ */
+
+/** Cap on one tool result sent back to the model; the rest is cut with a note. */
+export const MAX_RESULT_CHARS = 100_000;
+
+export interface ToolCallHooks {
+  /** Resolves to null when the call may run, or to a denial message. */
+  authorize(tool: RuntimeTool, summary: string): Promise<string | null>;
+  started(call: BetaToolUseBlock, tool: RuntimeTool | undefined, summary: string): void;
+  finished(call: BetaToolUseBlock, ok: boolean, summary: string, durationMs: number): void;
+}
+
+export function partition(calls: BetaToolUseBlock[], tools: ReadonlyMap<string, RuntimeTool>): BetaToolUseBlock[][] {
+  const batches: BetaToolUseBlock[][] = [];
+  for (const call of calls) {
+    const safe = tools.get(call.name)?.concurrencySafe ?? true;
+    const last = batches.at(-1);
+    if (safe && last && (tools.get(last[0]!.name)?.concurrencySafe ?? true)) last.push(call);
+    else batches.push([call]);
+  }
+  return batches;
+}
+
+function truncate(output: ToolOutput): ToolOutput {
+  if (typeof output !== 'string' || output.length <= MAX_RESULT_CHARS) return output;
+  return `${output.slice(0, MAX_RESULT_CHARS)}\n[result truncated: ${output.length - MAX_RESULT_CHARS} more characters]`;
+}
+
+function outputText(output: ToolOutput): string {
+  return typeof output === 'string' ? output : output.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n');
+}
+
+async function runOne(
+  call: BetaToolUseBlock,
+  tools: ReadonlyMap<string, RuntimeTool>,
+  hooks: ToolCallHooks,
+  signal: AbortSignal,
+): Promise<BetaToolResultBlockParam> {
+  const tool = tools.get(call.name);
+  const summary = tool ? safeSummary(tool, call.input) : '';
+  hooks.started(call, tool, summary);
+  const started = Date.now();
+  const fail = (message: string): BetaToolResultBlockParam => {
+    hooks.finished(call, false, oneLine(message, 160), Date.now() - started);
+    return { type: 'tool_result', tool_use_id: call.id, content: message, is_error: true };
+  };
+  if (!tool?.run) {
+    const names = [...tools.values()].filter((t) => t.run).map((t) => t.name);
+    return fail(`Tool "${call.name}" is not available to this agent. Available tools: ${names.join(', ') || 'none'}.`);
+  }
+  try {
+    const denial = await hooks.authorize(tool, summary);
+    if (denial) return fail(denial);
+    signal.throwIfAborted();
+    const output = truncate(await tool.run(call.input, { toolUseId: call.id, signal }));
+    const text = outputText(output);
+    hooks.finished(call, true, oneLine(tool.summarizeResult?.(text) ?? text, 160), Date.now() - started);
+    return { type: 'tool_result', tool_use_id: call.id, content: output };
+  } catch (error) {
+    if (signal.aborted) return fail(`${call.name} was cancelled.`);
+    if (error instanceof ToolCallError) return fail(error.message);
+    return fail(`${call.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function safeSummary(tool: RuntimeTool, input: unknown): string {
+  try {
+    return tool.summarizeInput(input);
+  } catch {
+    return '';
+  }
+}
+
+export async function executeToolCalls(
+  calls: BetaToolUseBlock[],
+  tools: ReadonlyMap<string, RuntimeTool>,
+  hooks: ToolCallHooks,
+  signal: AbortSignal,
+): Promise<BetaToolResultBlockParam[]> {
+  const results: BetaToolResultBlockParam[] = [];
+  for (const batch of partition(calls, tools)) {
+    results.push(...(await Promise.all(batch.map((call) => runOne(call, tools, hooks, signal)))));
+  }
+  return results;
+}

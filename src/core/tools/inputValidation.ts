@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { ToolCallError } from './runtimeTool';
+
+/**
+ * Checks a tool call's input against the tool's JSON Schema before it runs,
+ * so a model that sends `file_path: 123` or forgets a field gets a precise
+ * error back ("file_path: expected string, received number") instead of
+ * whatever the implementation would throw.
+ */
+export function inputValidator(toolName: string, jsonSchema: object): (input: unknown) => unknown {
+  const schema = z.fromJSONSchema(jsonSchema as Parameters<typeof z.fromJSONSchema>[0]);
+  return (input) => {
+    const parsed = schema.safeParse(input ?? {});
+    if (parsed.success) return parsed.data;
+    throw new ToolCallError(`${toolName}: invalid input: ${describeIssues(parsed.error)}`);
+  };
+}
+
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .join('; ');
+}

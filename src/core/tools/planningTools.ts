@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { describeIssues } from './inputValidation';
+import { oneLine, ToolCallError, type RuntimeTool } from './runtimeTool';
+
+/**
+ * `TodoWrite` (the agent's own task list, shown in the UI through its tool
+ * rows) and `WebSearch`/`WebFetch`, which run on the API side as the Messages
+ * API's server tools: nothing to execute here, and nothing to confine.
+ */
+
+const todoSchema = z.object({
+  todos: z.array(
+    z.object({
+      content: z.string().min(1),
+      status: z.enum(['pending', 'in_progress', 'completed']),
+      activeForm: z.string().optional(),
+    }),
+  ),
+});
+
+export function todoWriteTool(): RuntimeTool {
+  return {
+    name: 'TodoWrite',
+    definition: {
+      name: 'TodoWrite',
+      description: 'Replace your task list for this job. Use it for multi-step work: keep exactly one item in_progress and mark items completed as you finish them.',
+      input_schema: z.toJSONSchema(todoSchema) as never,
+    },
+    concurrencySafe: false,
+    readOnly: true,
+    approval: null,
+    summarizeInput: (input) => {
+      const parsed = todoSchema.safeParse(input);
+      if (!parsed.success) return '';
+      const done = parsed.data.todos.filter((t) => t.status === 'completed').length;
+      const current = parsed.data.todos.find((t) => t.status === 'in_progress');
+      return oneLine(`${done}/${parsed.data.todos.length} done${current ? ` · ${current.activeForm ?? current.content}` : ''}`);
+    },
+    run: async (input) => {
+      const parsed = todoSchema.safeParse(input);
+      if (!parsed.success) throw new ToolCallError(`TodoWrite: invalid input: ${describeIssues(parsed.error)}`);
+      const lines = parsed.data.todos.map((t) => `${t.status === 'completed' ? '[x]' : t.status === 'in_progress' ? '[>]' : '[ ]'} ${t.content}`);
+      return `Task list updated:\n${lines.join('\n')}`;
+    },
+  };
+}
+
+export function webSearchTool(): RuntimeTool {
+  return {
+    name: 'WebSearch',
+    definition: { type: 'web_search_20250305', name: 'web_search', max_uses: 5 },
+    concurrencySafe: true,
+    readOnly: true,
+    approval: null,
+    summarizeInput: (input) => oneLine(String((input as { query?: string } | null)?.query ?? '')),
+  };
+}
+
+export function webFetchTool(): RuntimeTool {
+  return {
+    name: 'WebFetch',
+    definition: { type: 'web_fetch_20250910', name: 'web_fetch', max_uses: 5 },
+    concurrencySafe: true,
+    readOnly: true,
+    approval: null,
+    summarizeInput: (input) => oneLine(String((input as { url?: string } | null)?.url ?? '')),
+  };
+}
+
+/** The API-side name of a server tool call (`web_search`) → the name agent files use. */
+export const SERVER_TOOL_NAMES: Record<string, string> = { web_search: 'WebSearch', web_fetch: 'WebFetch' };

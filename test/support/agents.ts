@@ -1,0 +1,53 @@
+import type { AgentDefinition } from '../../src/core/agents/definition';
+import { defaultSettings, type Settings } from '../../src/core/config';
+import type { AgentLookup } from '../../src/core/engine/engine';
+
+/** A definition as discovery would produce it, for tests that do not need files. */
+export function agent(name: string, overrides: Partial<AgentDefinition> = {}): AgentDefinition {
+  return {
+    name,
+    description: `${name} agent`,
+    systemPrompt: `You are the ${name} agent. [agent:${name}]`,
+    tools: null,
+    disallowedTools: [],
+    spawns: '*',
+    model: null,
+    thinkingLevel: null,
+    maxTurns: null,
+    output: null,
+    permissionMode: null,
+    isolation: null,
+    background: false,
+    blocking: false,
+    color: null,
+    source: 'project',
+    family: '.claude',
+    filePath: `/agents/${name}.md`,
+    extra: {},
+    ...overrides,
+  };
+}
+
+/** A mutable catalog: tests swap definitions mid-run to check S2.4. */
+export function catalogOf(...defs: AgentDefinition[]): AgentLookup & { set(defs: AgentDefinition[]): void } {
+  let agents = defs;
+  return {
+    get agents() {
+      return agents;
+    },
+    find: (name) => agents.find((a) => a.name === name),
+    set(next) {
+      agents = next;
+    },
+  };
+}
+
+export function settings(overrides: Partial<Settings> = {}): () => Settings {
+  const value = { ...defaultSettings(), permissionMode: 'bypassPermissions' as const, ...overrides };
+  return () => value;
+}
+
+/** The marker every test agent's system prompt carries, for routing in scripts. */
+export function isAgent(system: string, name: string): boolean {
+  return system.includes(`[agent:${name}]`);
+}
