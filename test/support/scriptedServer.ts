@@ -6,7 +6,7 @@
  * stateless and makes retries and parallel agents deterministic.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { createHash, randomBytes } from 'node:crypto';
 
 export interface ToolUseSpec {
@@ -104,8 +104,9 @@ class PromptCache {
     const tools = (body.tools as Array<Record<string, unknown>> | undefined) ?? [];
     const system = body.system;
     const messages = (body.messages as Array<{ role: string; content: unknown }>) ?? [];
+    // The cache keys on content, not on where the markers sit: strip them before hashing.
     const mark = (part: unknown, hasBreakpoint: boolean) => {
-      parts.push(part);
+      parts.push(JSON.parse(JSON.stringify(part ?? null, (key, value: unknown) => (key === 'cache_control' ? undefined : value))));
       if (hasBreakpoint) {
         prefixes.push({ hash: createHash('sha1').update(JSON.stringify(parts)).digest('hex'), tokens: tokensOf(parts) });
       }
@@ -138,7 +139,7 @@ export async function startScriptedServer(initial?: Script): Promise<ScriptedSer
   let script: Script = initial ?? (() => ({ text: 'ok' }));
   const attempts = new Map<string, number>();
   const cache = new PromptCache();
-  const sockets = new Set<import('node:net').Socket>();
+  const sockets = new Set<Socket>();
 
   const state: ScriptedServer = {
     url: '',
@@ -279,6 +280,8 @@ export async function startScriptedServer(initial?: Script): Promise<ScriptedSer
           sse(res, 'error', { type: 'error', error: { type: reply.streamError.type, message: reply.streamError.message } });
           res.end();
         } else {
+          // Let what was written reach the client first, so it sees a stream that started and then broke.
+          await sleep(25);
           res.socket?.destroy();
         }
         return;

@@ -117,7 +117,7 @@ export class Engine implements Spawner {
         (reason) => controller.abort(reason),
       ),
     };
-    const planMode = definition.permissionMode === 'plan';
+    const planMode = definition.permissionMode === 'plan' || request.permissionMode === 'plan';
     const run = new AgentRun({
       id,
       parent: null,

@@ -59,14 +59,15 @@ function effortOf(level: ThinkingLevel | null): 'low' | 'medium' | 'high' | 'xhi
 
 export function withCacheBreakpoints(messages: BetaMessageParam[]): BetaMessageParam[] {
   const userIndexes = messages.flatMap((m, i) => (m.role === 'user' ? [i] : [])).slice(-2);
-  if (userIndexes.length === 0) return messages;
   return messages.map((message, i) => {
-    if (!userIndexes.includes(i) || message.role !== 'user') return message;
+    if (message.role !== 'user') return message;
+    // Always block form: a prefix must read the same whether or not it carries a marker this turn.
     const content: BetaContentBlockParam[] =
       typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : [...message.content];
     const last = content.at(-1);
-    if (!last || !('cache_control' in last || canCache(last))) return message;
-    content[content.length - 1] = { ...last, cache_control: EPHEMERAL } as BetaContentBlockParam;
+    if (userIndexes.includes(i) && last && canCache(last)) {
+      content[content.length - 1] = { ...last, cache_control: EPHEMERAL } as BetaContentBlockParam;
+    }
     return { ...message, content };
   });
 }

@@ -38,7 +38,7 @@ export function computeToolPool(input: PoolInput): ToolPool {
   const { definition, runtime, depth, maxDepth, planMode } = input;
   const listed = definition.tools === null ? null : new Set(definition.tools.map(canonical));
   const denied = new Set(definition.disallowedTools.map(canonical));
-  const canSpawn = depth < maxDepth && !planMode;
+  const canSpawn = depth < maxDepth && !(planMode && depth > 0);
 
   const allowed = (name: string) => {
     const key = canonical(name);
