@@ -1,0 +1,89 @@
+import matter from 'gray-matter';
+
+/**
+ * Splitting an agent file into frontmatter and body, and parsing the
+ * frontmatter as YAML.
+ *
+ * The split is done here rather than by gray-matter's main function because
+ * discovery reads thousands of files: gray-matter copies every input into a
+ * Buffer, runs its excerpt/section machinery and keeps every input in an
+ * unbounded module-level cache (a leak in a long-lived extension host). Only
+ * the YAML part goes through gray-matter's own YAML engine (js-yaml), so the
+ * parse itself is exactly what gray-matter would produce.
+ */
+
+export type FrontmatterSplit =
+  | { kind: 'none'; body: string }
+  | { kind: 'unterminated' }
+  | { kind: 'ok'; frontmatter: string; body: string; /** 1-based file line of the frontmatter's first line. */ firstLine: number };
+
+const BOM = '\uFEFF';
+
+function isDelimiterLine(text: string, start: number, end: number): boolean {
+  if (!text.startsWith('---', start)) return false;
+  for (let i = start + 3; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
+  }
+  return true;
+}
+
+/** Splits `---` frontmatter from the body. Line endings may be LF or CRLF. */
+export function splitFrontmatter(input: string): FrontmatterSplit {
+  const text = input.startsWith(BOM) ? input.slice(1) : input;
+  const firstEnd = text.indexOf('\n');
+  if (firstEnd === -1 || !isDelimiterLine(text, 0, firstEnd)) return { kind: 'none', body: text };
+
+  const start = firstEnd + 1;
+  let lineStart = start;
+  while (lineStart <= text.length) {
+    let lineEnd = text.indexOf('\n', lineStart);
+    if (lineEnd === -1) lineEnd = text.length;
+    if (isDelimiterLine(text, lineStart, lineEnd)) {
+      return { kind: 'ok', frontmatter: text.slice(start, lineStart), body: text.slice(lineEnd + 1), firstLine: 2 };
+    }
+    lineStart = lineEnd + 1;
+  }
+  return { kind: 'unterminated' };
+}
+
+export type YamlResult = { ok: true; data: Record<string, unknown> } | { ok: false; message: string };
+
+interface YamlEngine {
+  parse(text: string): unknown;
+}
+
+// gray-matter exposes its engines (`matter.engines`) but its typings do not.
+const yamlEngine: YamlEngine = (matter as unknown as { engines: { yaml: YamlEngine } }).engines.yaml;
+
+interface YamlErrorShape {
+  reason?: unknown;
+  mark?: { line?: unknown; column?: unknown };
+  message?: unknown;
+}
+
+function describeYamlError(error: unknown, firstLine: number): string {
+  const e = (error ?? {}) as YamlErrorShape;
+  const reason = typeof e.reason === 'string' ? e.reason : String(e.message ?? error).split('\n')[0];
+  if (typeof e.mark?.line === 'number' && typeof e.mark.column === 'number') {
+    return `${reason} (line ${e.mark.line + firstLine}, column ${e.mark.column + 1})`;
+  }
+  return reason ?? 'unknown error';
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
+}
+
+/** Parses frontmatter as YAML; an empty block is an empty mapping. */
+export function parseYamlFrontmatter(frontmatter: string, firstLine = 2): YamlResult {
+  let data: unknown;
+  try {
+    data = yamlEngine.parse(frontmatter);
+  } catch (error) {
+    return { ok: false, message: describeYamlError(error, firstLine) };
+  }
+  if (data === null || data === undefined) return { ok: true, data: {} };
+  if (!isPlainObject(data)) return { ok: false, message: 'the frontmatter is not a list of "key: value" fields' };
+  return { ok: true, data };
+}

@@ -1,0 +1,164 @@
+import path from 'node:path';
+import {
+  AGENT_PERMISSION_MODES,
+  THINKING_LEVELS,
+  type AgentDefinition,
+  type AgentFamily,
+  type AgentSource,
+  type DiscoveryWarning,
+  type SpawnsPolicy,
+} from './definition';
+import { boolean, oneOf, positiveInteger, stringList, text, type Warn } from './fieldValues';
+import { parseYamlFrontmatter, splitFrontmatter } from './frontmatter';
+import { isKnownModel } from './modelNames';
+import { readSimpleFrontmatter } from './simpleFrontmatter';
+import { normaliseToolList } from './toolNames';
+
+/**
+ * One agent file's text → a normalised definition (SPEC S1). Never throws:
+ * every problem is a warning, and only a missing name or description (after
+ * the forgiving fallback) costs the agent.
+ */
+
+export interface AgentFileContext {
+  filePath: string;
+  source: AgentSource;
+  family: AgentFamily | null;
+}
+
+export interface ParsedAgentFile {
+  /** Null when the file was skipped; the warnings say why. */
+  definition: AgentDefinition | null;
+  warnings: DiscoveryWarning[];
+}
+
+/** Frontmatter keys with a meaning; everything else goes to `extra`. */
+const KNOWN_FIELDS = new Set([
+  'name',
+  'description',
+  'tools',
+  'disallowedTools',
+  'spawns',
+  'model',
+  'thinkingLevel',
+  'effort',
+  'maxTurns',
+  'output',
+  'permissionMode',
+  'isolation',
+  'background',
+  'blocking',
+  'color',
+]);
+
+/** GitHub Copilot's agent files: name from the file name, description optional (S1.2). */
+const COPILOT_SUFFIX = /\.(agent|chatmode)\.md$/i;
+
+export function copilotAgentName(filePath: string): string | null {
+  const base = path.basename(filePath);
+  return COPILOT_SUFFIX.test(base) ? base.replace(COPILOT_SUFFIX, '') : null;
+}
+
+function spawnsPolicy(
+  raw: unknown,
+  tools: string[] | null,
+  spawnTargets: string[] | null,
+  warn: Warn,
+): SpawnsPolicy {
+  const explicit = stringList(raw, 'spawns', warn);
+  if (explicit !== undefined) return explicit.includes('*') ? '*' : explicit;
+  // Backward compatibility: an agent given the spawn tool may spawn anyone,
+  // unless its `Task(a, b)` pattern names whom.
+  if (spawnTargets) return spawnTargets;
+  if (tools === null) return '*';
+  return tools.includes('Task') || tools.includes('Agent') ? '*' : [];
+}
+
+function unknownToolsWarning(unknown: string[]): string {
+  const quoted = unknown.map((t) => `"${t}"`).join(', ');
+  return unknown.length === 1
+    ? `tool ${quoted} is not available in this runtime; it will be ignored`
+    : `tools ${quoted} are not available in this runtime; they will be ignored`;
+}
+
+function frontmatterFields(
+  fileText: string,
+  warn: Warn,
+  allowNoFrontmatter: boolean,
+): { fields: Record<string, unknown>; body: string } | { skip: string } {
+  const split = splitFrontmatter(fileText);
+  if (split.kind === 'unterminated') return { skip: 'its frontmatter has no closing "---" line' };
+  if (split.kind === 'none') {
+    if (allowNoFrontmatter) return { fields: {}, body: split.body };
+    return { skip: 'it does not start with a "---" frontmatter block holding its name and description' };
+  }
+  const yaml = parseYamlFrontmatter(split.frontmatter, split.firstLine);
+  if (yaml.ok) return { fields: yaml.data, body: split.body };
+  warn(`invalid YAML frontmatter: ${yaml.message}; reading it as simple "key: value" lines instead`);
+  return { fields: readSimpleFrontmatter(split.frontmatter), body: split.body };
+}
+
+export function parseAgentText(fileText: string, context: AgentFileContext): ParsedAgentFile {
+  const warnings: DiscoveryWarning[] = [];
+  const warn: Warn = (message) => warnings.push({ filePath: context.filePath, message });
+  const fileName = path.basename(context.filePath);
+  const skip = (reason: string): ParsedAgentFile => {
+    warnings.push({ filePath: context.filePath, message: `skipped ${fileName}: ${reason}` });
+    return { definition: null, warnings };
+  };
+
+  const copilotName = copilotAgentName(context.filePath);
+  const parsed = frontmatterFields(fileText, warn, copilotName !== null);
+  if ('skip' in parsed) return skip(parsed.skip);
+  const { fields } = parsed;
+
+  const name = text(fields.name, 'name', warn) || copilotName;
+  if (!name) return skip('it has no "name" in its frontmatter');
+  const description = text(fields.description, 'description', warn) ?? (copilotName !== null ? '' : undefined);
+  if (description === undefined || (description === '' && copilotName === null)) {
+    return skip('it has no "description" in its frontmatter');
+  }
+
+  const toolList = stringList(fields.tools, 'tools', warn);
+  const normalised = toolList === undefined || toolList.includes('*') ? null : normaliseToolList(toolList);
+  if (normalised && normalised.unknown.length > 0) warn(unknownToolsWarning(normalised.unknown));
+  const tools = normalised ? normalised.tools : null;
+  const disallowedList = stringList(fields.disallowedTools, 'disallowedTools', warn);
+  const disallowedTools = disallowedList ? normaliseToolList(disallowedList).tools : [];
+
+  const model = text(fields.model, 'model', warn) || null;
+  if (model && !isKnownModel(model)) {
+    warn(`model "${model}" is not a known alias (inherit, sonnet, opus, haiku) or a claude-… model id; it is passed on as written`);
+  }
+
+  const thinkingRaw = fields.thinkingLevel ?? fields.effort;
+  const thinkingField = fields.thinkingLevel !== undefined ? 'thinkingLevel' : 'effort';
+
+  const extra: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    if (!KNOWN_FIELDS.has(key)) extra[key] = value;
+  }
+
+  const definition: AgentDefinition = {
+    name,
+    description,
+    systemPrompt: parsed.body.replace(/\r\n/g, '\n').trim(),
+    tools,
+    disallowedTools,
+    spawns: spawnsPolicy(fields.spawns, tools, normalised?.spawnTargets ?? null, warn),
+    model,
+    thinkingLevel: oneOf(thinkingRaw, thinkingField, THINKING_LEVELS, warn) ?? null,
+    maxTurns: positiveInteger(fields.maxTurns, 'maxTurns', warn) ?? null,
+    output: fields.output ?? null,
+    permissionMode: oneOf(fields.permissionMode, 'permissionMode', AGENT_PERMISSION_MODES, warn) ?? null,
+    isolation: oneOf(fields.isolation, 'isolation', ['worktree'] as const, warn) ?? null,
+    background: boolean(fields.background, 'background', warn) ?? false,
+    blocking: boolean(fields.blocking, 'blocking', warn) ?? false,
+    color: text(fields.color, 'color', warn) || null,
+    source: context.source,
+    family: context.family,
+    filePath: context.filePath,
+    extra,
+  };
+  return { definition, warnings };
+}

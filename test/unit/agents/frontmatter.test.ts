@@ -1,0 +1,88 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseYamlFrontmatter, splitFrontmatter } from '../../../src/core/agents/frontmatter';
+import { readSimpleFrontmatter } from '../../../src/core/agents/simpleFrontmatter';
+
+test('splits frontmatter from the body', () => {
+  assert.deepEqual(splitFrontmatter('---\nname: a\n---\nBody\n'), { kind: 'ok', frontmatter: 'name: a\n', body: 'Body\n', firstLine: 2 });
+});
+
+test('accepts CRLF, a BOM, trailing spaces on delimiters and an empty block', () => {
+  const crlf = splitFrontmatter('\uFEFF--- \r\nname: a\r\n---\r\nBody');
+  assert.equal(crlf.kind, 'ok');
+  assert.equal(crlf.kind === 'ok' && crlf.body, 'Body');
+  assert.deepEqual(splitFrontmatter('---\n---\nBody'), { kind: 'ok', frontmatter: '', body: 'Body', firstLine: 2 });
+});
+
+test('a file without frontmatter, or with an unclosed one, is reported as such', () => {
+  assert.deepEqual(splitFrontmatter('# Just markdown\n'), { kind: 'none', body: '# Just markdown\n' });
+  assert.deepEqual(splitFrontmatter('----\nname: a\n---\n'), { kind: 'none', body: '----\nname: a\n---\n' });
+  assert.deepEqual(splitFrontmatter('---\nname: a\nno end'), { kind: 'unterminated' });
+  // A `---` inside a value line does not close the block; only a line of its own does.
+  const split = splitFrontmatter('---\ndescription: a --- b\n---\nx');
+  assert.equal(split.kind === 'ok' && split.frontmatter, 'description: a --- b\n');
+});
+
+test('YAML is parsed with gray-matter\'s engine, multi-line strings included', () => {
+  const result = parseYamlFrontmatter('name: a\ndescription: >-\n  folded\n  text\ntools: [Read, Grep]\nmaxTurns: 5\n');
+  assert.deepEqual(result, { ok: true, data: { name: 'a', description: 'folded text', tools: ['Read', 'Grep'], maxTurns: 5 } });
+  assert.deepEqual(parseYamlFrontmatter(''), { ok: true, data: {} });
+});
+
+test('YAML errors name the file line and column', () => {
+  const result = parseYamlFrontmatter('name: a\ndescription: Use it. Triggers on: x\n');
+  assert.equal(result.ok, false);
+  assert.match(!result.ok ? result.message : '', /\(line 3, column \d+\)$/);
+  const notMapping = parseYamlFrontmatter('- a\n- b\n');
+  assert.equal(notMapping.ok, false);
+});
+
+test('the fallback reader takes each key line at face value', () => {
+  const fm = [
+    'name: growth',
+    'description: Use when asked about loops. Triggers on: \'loops\', \'virality\'.',
+    'tools: Read, Grep',
+    'model: sonnet',
+  ].join('\n');
+  assert.deepEqual(readSimpleFrontmatter(fm), {
+    name: 'growth',
+    description: "Use when asked about loops. Triggers on: 'loops', 'virality'.",
+    tools: 'Read, Grep',
+    model: 'sonnet',
+  });
+});
+
+test('the fallback reader handles quotes, lists, blocks and continuation lines', () => {
+  const fm = [
+    'name: "quoted: name"',
+    "description: 'it''s fine: really'",
+    'tools:',
+    '  - Read',
+    '  - "Bash(git:*)"',
+    'spawns: [explore, "plan"]',
+    'notes: |',
+    '  line one',
+    '  line two',
+    'summary: first part',
+    '  second part',
+    '# a comment: ignored',
+    'empty:',
+    'name: duplicate ignored',
+  ].join('\n');
+  assert.deepEqual(readSimpleFrontmatter(fm), {
+    name: 'quoted: name',
+    description: "it's fine: really",
+    tools: ['Read', 'Bash(git:*)'],
+    spawns: ['explore', 'plan'],
+    notes: 'line one\nline two',
+    summary: 'first part second part',
+    empty: null,
+  });
+});
+
+test('the fallback reader never throws and keeps __proto__ a plain field', () => {
+  const result = readSimpleFrontmatter('__proto__: x\n');
+  assert.equal(Object.getPrototypeOf(result), Object.prototype);
+  assert.equal(Object.getOwnPropertyDescriptor(result, '__proto__')?.value, 'x');
+  assert.deepEqual(readSimpleFrontmatter(': nothing\n   \n\t- stray\n"unclosed'), {});
+});

@@ -1,0 +1,83 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { canonicalToolNames, knownToolNames, normaliseToolList } from '../../../src/core/agents/toolNames';
+import { isKnownModel } from '../../../src/core/agents/modelNames';
+
+test('the known tool names are exactly Claude Code\'s runtime names', () => {
+  assert.deepEqual(
+    [...knownToolNames()],
+    ['Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'LS', 'Bash', 'Task', 'Agent', 'WebFetch', 'WebSearch', 'TodoWrite', 'TaskOutput', 'TaskStop'],
+  );
+});
+
+test('canonical names match case-insensitively', () => {
+  for (const [written, expected] of [
+    ['read', 'Read'],
+    ['READ', 'Read'],
+    ['ls', 'LS'],
+    ['webfetch', 'WebFetch'],
+    ['todowrite', 'TodoWrite'],
+    ['multiedit', 'MultiEdit'],
+    ['taskoutput', 'TaskOutput'],
+    [' Bash ', 'Bash'],
+  ] as const) {
+    assert.deepEqual(canonicalToolNames(written), [expected], written);
+  }
+});
+
+test('oh-my-pi names map onto the runtime tools', () => {
+  const { tools, unknown } = normaliseToolList(['read', 'write', 'edit', 'bash', 'grep', 'find', 'ls', 'task', 'web_search', 'fetch', 'search']);
+  assert.deepEqual(tools, ['Read', 'Write', 'Edit', 'Bash', 'Grep', 'Glob', 'LS', 'Task', 'WebSearch', 'WebFetch']);
+  assert.deepEqual(unknown, []);
+});
+
+test('Gemini CLI names map onto the runtime tools', () => {
+  const cases: [string, string][] = [
+    ['read_file', 'Read'],
+    ['write_file', 'Write'],
+    ['replace', 'Edit'],
+    ['glob', 'Glob'],
+    ['search_file_content', 'Grep'],
+    ['list_directory', 'LS'],
+    ['run_shell_command', 'Bash'],
+    ['web_fetch', 'WebFetch'],
+    ['google_web_search', 'WebSearch'],
+    ['read_many_files', 'Read'],
+  ];
+  for (const [written, expected] of cases) assert.deepEqual(canonicalToolNames(written), [expected], written);
+});
+
+test('Copilot names map onto the runtime tools, one alias to several', () => {
+  assert.deepEqual(canonicalToolNames('codebase'), ['Read', 'Grep', 'Glob']);
+  assert.deepEqual(canonicalToolNames('search'), ['Grep']);
+  assert.deepEqual(canonicalToolNames('editFiles'), ['Edit', 'Write']);
+  assert.deepEqual(canonicalToolNames('runCommands'), ['Bash']);
+  assert.deepEqual(canonicalToolNames('fetch'), ['WebFetch']);
+  assert.deepEqual(normaliseToolList(['codebase', 'editFiles', 'search']).tools, ['Read', 'Grep', 'Glob', 'Edit', 'Write']);
+});
+
+test('permission patterns reduce to the tool; spawn patterns name the spawn targets', () => {
+  assert.deepEqual(normaliseToolList(['Bash(git:*)', 'Bash(npm test)', 'WebFetch(domain:example.com)']), {
+    tools: ['Bash', 'WebFetch'],
+    unknown: [],
+    spawnTargets: null,
+  });
+  assert.deepEqual(normaliseToolList(['Read', 'Task(explore, plan)']), { tools: ['Read', 'Task'], unknown: [], spawnTargets: ['explore', 'plan'] });
+  assert.deepEqual(normaliseToolList(['Agent(reviewer)', 'Task(explore)']).spawnTargets, ['reviewer', 'explore']);
+  // A bare spawn tool next to a pattern lifts the restriction again.
+  assert.equal(normaliseToolList(['Task(explore)', 'Agent']).spawnTargets, null);
+  assert.equal(normaliseToolList(['Task()']).spawnTargets, null);
+});
+
+test('unknown names are kept as written, reported, and deduplicated', () => {
+  const result = normaliseToolList(['Read', 'mcp__server__tool', 'chrome-mcp', 'read', 'READ', 'chrome-mcp', 'Grep', '']);
+  assert.deepEqual(result.tools, ['Read', 'mcp__server__tool', 'chrome-mcp', 'Grep']);
+  assert.deepEqual(result.unknown, ['mcp__server__tool', 'chrome-mcp']);
+});
+
+test('model aliases: inherit, the product aliases and claude- ids are known', () => {
+  for (const model of ['inherit', 'sonnet', 'opus', 'haiku', 'fable', 'mythos', 'claude-sonnet-5-5', 'claude-3-haiku-20240307']) {
+    assert.equal(isKnownModel(model), true, model);
+  }
+  for (const model of ['gpt-4o', 'Sonnet', 'gemini-2.5-pro', 'claude']) assert.equal(isKnownModel(model), false, model);
+});
