@@ -1,0 +1,62 @@
+import os from 'node:os';
+import { bundledAgentsDir } from './bundled';
+import type { DiscoveryWarning } from './definition';
+import { AgentLoader, type DirScan, type LoaderHooks } from './loader';
+import { applyPrecedence, type DiscoveredAgents } from './precedence';
+import { resolveAgentDirs, type AgentDir, type SourceOptions } from './sources';
+
+/**
+ * One-shot discovery (SPEC S2): resolve the dirs, read them, apply
+ * precedence. Never throws for anything found on disk; problems come back as
+ * warnings. The watching catalog is built from the same pieces.
+ */
+
+export interface DiscoveryOptions {
+  /** Workspace folder (or CLI cwd) the project walk starts from. */
+  cwd: string;
+  /** Home folder for user dirs and Claude Code's plugin registry; default os.homedir(). */
+  home?: string;
+  /** Configured plugin roots (setting `subagents.pluginDirs`, CLI `--plugin-dir`). */
+  pluginDirs?: readonly string[];
+  /** Also load Claude Code's installed plugins; default true. */
+  loadClaudePlugins?: boolean;
+  /** The bundled agents dir; default the extension's `agents/`; null to skip. */
+  bundledDir?: string | null;
+  /** False in an untrusted workspace: only user and bundled agents load (S7.1). Default true. */
+  includeProjectAndPlugins?: boolean;
+  /** Files larger than this are skipped with a warning; default 1 MiB. */
+  maxFileBytes?: number;
+  hooks?: LoaderHooks;
+}
+
+export interface DiscoveryResult extends DiscoveredAgents {
+  /** The dirs searched, in precedence order. */
+  dirs: AgentDir[];
+}
+
+export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+
+export function sourceOptions(options: DiscoveryOptions): SourceOptions {
+  return {
+    cwd: options.cwd,
+    home: options.home ?? os.homedir(),
+    pluginDirs: options.pluginDirs ?? [],
+    loadClaudePlugins: options.loadClaudePlugins ?? true,
+    bundledDir: options.bundledDir === undefined ? bundledAgentsDir() : options.bundledDir,
+    includeProjectAndPlugins: options.includeProjectAndPlugins ?? true,
+  };
+}
+
+export function createLoader(options: DiscoveryOptions): AgentLoader {
+  return new AgentLoader({ maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, hooks: options.hooks });
+}
+
+export function combineScans(scans: readonly DirScan[], warnings: readonly DiscoveryWarning[]): DiscoveryResult {
+  return { ...applyPrecedence(scans.map((scan) => scan.files), warnings), dirs: scans.map((scan) => scan.dir) };
+}
+
+export async function discoverAgents(options: DiscoveryOptions): Promise<DiscoveryResult> {
+  const sources = await resolveAgentDirs(sourceOptions(options));
+  const scans = await createLoader(options).scanDirs(sources.dirs);
+  return combineScans(scans, sources.warnings);
+}
