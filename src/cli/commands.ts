@@ -1,4 +1,5 @@
 import type { CliCommand } from './command';
+import { runCommand } from './commands/run';
 
 /** Every `subagents` command, in the order `--help` lists them. */
-export const COMMANDS: CliCommand[] = [];
+export const COMMANDS: CliCommand[] = [runCommand];

@@ -38,11 +38,16 @@ export interface Spawner {
   outputFile(agentId: string): string | null;
 }
 
-const MAX_LISTED_DESCRIPTION = 300;
+/**
+ * The agent list goes into every request of every agent that can spawn, so it
+ * is kept to a budget: with many agents each description is cut shorter.
+ */
+const LISTING_BUDGET_CHARS = 12_000;
 
 function describeTool(agents: AgentDefinition[]): string {
+  const perAgent = Math.max(80, Math.min(300, Math.floor(LISTING_BUDGET_CHARS / Math.max(1, agents.length)) - 40));
   const list = agents
-    .map((a) => `- ${a.name}: ${oneLine(a.description, MAX_LISTED_DESCRIPTION)}${a.tools ? ` (tools: ${a.tools.join(', ') || 'none'})` : ''}`)
+    .map((a) => `- ${a.name}: ${oneLine(a.description, perAgent)}${a.tools && perAgent >= 200 ? ` (tools: ${a.tools.join(', ') || 'none'})` : ''}`)
     .join('\n');
   return [
     'Launch a subagent: an independent agent with its own tools and context that works on one task and reports back once.',

@@ -1,0 +1,131 @@
+import { totalTokens, type Usage } from '../../protocol/runEvents';
+import type { AgentNode, RunSnapshot, ToolRow } from '../../protocol/runSnapshot';
+
+/**
+ * Renders a run tree snapshot as terminal lines: agents with their status,
+ * model, elapsed time and tokens; under each, its tool rows, with the agents
+ * a spawn call started nested under that call.
+ */
+
+export interface Style {
+  green(s: string): string;
+  red(s: string): string;
+  yellow(s: string): string;
+  dim(s: string): string;
+  bold(s: string): string;
+}
+
+const plain: Style = { green: (s) => s, red: (s) => s, yellow: (s) => s, dim: (s) => s, bold: (s) => s };
+const ansi = (open: number, close: number) => (s: string) => `\x1b[${open}m${s}\x1b[${close}m`;
+export const colors: Style = { green: ansi(32, 39), red: ansi(31, 39), yellow: ansi(33, 39), dim: ansi(2, 22), bold: ansi(1, 22) };
+
+export function styleFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): Style {
+  return stream.isTTY && !env.NO_COLOR && env.TERM !== 'dumb' ? colors : plain;
+}
+
+export function formatTokens(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  const minutes = Math.floor(ms / 60_000);
+  return `${minutes}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s`;
+}
+
+export function formatUsage(usage: Usage): string {
+  const cost = usage.costUsd > 0 ? ` · $${usage.costUsd < 0.01 ? usage.costUsd.toFixed(4) : usage.costUsd.toFixed(2)}` : '';
+  return `${formatTokens(totalTokens(usage))} tok${cost}`;
+}
+
+function agentIcon(node: AgentNode, s: Style): string {
+  switch (node.status) {
+    case 'completed':
+      return s.green('✓');
+    case 'failed':
+      return s.red('✕');
+    case 'cancelled':
+      return s.yellow('⊘');
+    case 'budget_exceeded':
+      return s.yellow('$');
+    case 'interrupted':
+      return s.yellow('⚠');
+    case 'queued':
+      return s.dim('○');
+    default:
+      return s.yellow('●');
+  }
+}
+
+function toolIcon(row: ToolRow, s: Style): string {
+  return row.status === 'ok' ? s.green('✓') : row.status === 'error' ? s.red('✕') : s.yellow('…');
+}
+
+function truncate(text: string, width: number): string {
+  return text.length > width ? `${text.slice(0, Math.max(0, width - 1))}…` : text;
+}
+
+export function agentLine(node: AgentNode, now: number, s: Style): string {
+  const elapsed = (node.endedAt ?? now) - node.startedAt;
+  const parts = [
+    `${agentIcon(node, s)} ${s.bold(node.agentName)}`,
+    node.description && node.depth > 0 ? s.dim(node.description) : null,
+    s.dim(node.model),
+    s.dim(formatDuration(elapsed)),
+    s.dim(formatUsage(node.usage)),
+    node.background ? s.dim('background') : null,
+    node.worktree ? s.dim(`branch ${node.worktree.branch}`) : null,
+    node.retries ? s.yellow(`${node.retries} retr${node.retries === 1 ? 'y' : 'ies'}`) : null,
+  ];
+  return parts.filter(Boolean).join(' · ');
+}
+
+export function renderTree(run: RunSnapshot, options: { now?: number; style?: Style; width?: number } = {}): string[] {
+  const s = options.style ?? plain;
+  const now = options.now ?? Date.now();
+  const width = options.width ?? 120;
+  const lines: string[] = [];
+
+  const walk = (node: AgentNode, prefix: string) => {
+    const rows = node.tools;
+    const nested = new Set(rows.map((r) => r.childAgentId).filter(Boolean));
+    const orphans = node.children.filter((id) => !nested.has(id)).map((id) => run.agents[id]).filter((n): n is AgentNode => Boolean(n));
+    const items: Array<{ kind: 'folded' } | { kind: 'tool'; row: ToolRow } | { kind: 'agent'; node: AgentNode } | { kind: 'text' }> = [];
+    if (node.foldedTools) items.push({ kind: 'folded' });
+    for (const row of rows) items.push({ kind: 'tool', row });
+    for (const orphan of orphans) items.push({ kind: 'agent', node: orphan });
+    const live = node.status === 'running' && node.text.trim();
+    if (live) items.push({ kind: 'text' });
+
+    items.forEach((item, i) => {
+      const last = i === items.length - 1;
+      const branch = prefix + (last ? '└─ ' : '├─ ');
+      const childPrefix = prefix + (last ? '   ' : '│  ');
+      if (item.kind === 'folded') lines.push(truncate(`${branch}${s.dim(`… ${node.foldedTools} earlier tool calls`)}`, width));
+      else if (item.kind === 'text') lines.push(truncate(`${branch}${s.dim(`“${node.text.trim().split('\n').at(-1)}”`)}`, width));
+      else if (item.kind === 'agent') {
+        lines.push(truncate(`${branch}${agentLine(item.node, now, s)}`, width));
+        walk(item.node, childPrefix);
+      } else {
+        const { row } = item;
+        const result = row.resultSummary ? ` · ${row.status === 'error' ? s.red(row.resultSummary) : s.dim(row.resultSummary)}` : '';
+        const time = row.durationMs !== null ? ` · ${s.dim(formatDuration(row.durationMs))}` : '';
+        lines.push(truncate(`${branch}${toolIcon(row, s)} ${row.name} ${row.inputSummary}${result}${time}`, width));
+        const child = row.childAgentId ? run.agents[row.childAgentId] : undefined;
+        if (child) {
+          lines.push(truncate(`${childPrefix}└─ ${agentLine(child, now, s)}`, width));
+          walk(child, `${childPrefix}   `);
+        }
+      }
+    });
+  };
+
+  const root = run.agents[run.rootAgentId];
+  if (!root) return lines;
+  lines.push(truncate(agentLine(root, now, s), width));
+  walk(root, '');
+  return lines;
+}

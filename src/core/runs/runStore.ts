@@ -1,0 +1,245 @@
+import { addUsage, emptyUsage, type RunEvent, type RunEventOf, type Usage } from '../../protocol/runEvents';
+import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
+
+/**
+ * The one snapshot model of all run trees (DESIGN: every surface renders
+ * from here, never from engine state). Fed by the engine's events; bounded
+ * (S7.5): tool rows and text per agent are capped, and only the newest runs
+ * are kept. Listeners hear which runs changed, coalesced, so a chatty run
+ * does not repaint a UI for every text chunk.
+ */
+
+export interface RunStoreOptions {
+  /** Tool rows kept per agent; older ones are folded into a count. */
+  maxToolRowsPerAgent?: number;
+  /** Characters of live text kept per agent (the tail). */
+  maxTextChars?: number;
+  /** Run trees kept; the oldest finished ones go first. */
+  maxRuns?: number;
+  /** Listeners are called at most once per this many ms (0: synchronously). */
+  coalesceMs?: number;
+}
+
+export type RunStoreListener = (changedRunIds: ReadonlySet<string>) => void;
+
+const TERMINAL = new Set(['completed', 'failed', 'cancelled', 'budget_exceeded', 'interrupted']);
+
+export function isTerminal(status: string): boolean {
+  return TERMINAL.has(status);
+}
+
+export class RunStore {
+  readonly #runs = new Map<string, RunSnapshot>();
+  readonly #agents = new Map<string, AgentNode>();
+  readonly #listeners = new Set<RunStoreListener>();
+  readonly #pending = new Set<string>();
+  #timer: NodeJS.Timeout | null = null;
+  readonly #maxToolRows: number;
+  readonly #maxText: number;
+  readonly #maxRuns: number;
+  readonly #coalesceMs: number;
+  /** Notifications delivered so far (for the benchmark). */
+  notifications = 0;
+
+  constructor(options: RunStoreOptions = {}) {
+    this.#maxToolRows = options.maxToolRowsPerAgent ?? 2000;
+    this.#maxText = options.maxTextChars ?? 8000;
+    this.#maxRuns = options.maxRuns ?? 200;
+    this.#coalesceMs = options.coalesceMs ?? 50;
+  }
+
+  get(runId: string): RunSnapshot | undefined {
+    return this.#runs.get(runId);
+  }
+
+  agent(agentId: string): AgentNode | undefined {
+    return this.#agents.get(agentId);
+  }
+
+  /** Newest first. */
+  list(): RunSnapshot[] {
+    return [...this.#runs.values()].sort((a, b) => b.startedAt - a.startedAt);
+  }
+
+  subscribe(listener: RunStoreListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Adds runs loaded from disk (persistence), without notifying per run. */
+  load(runs: RunSnapshot[]): void {
+    for (const run of runs) {
+      this.#runs.set(run.runId, run);
+      for (const node of Object.values(run.agents)) this.#agents.set(node.agentId, node);
+    }
+    this.#prune();
+    for (const run of runs) this.#changed(run.runId);
+  }
+
+  remove(runId: string): void {
+    const run = this.#runs.get(runId);
+    if (!run) return;
+    for (const id of Object.keys(run.agents)) this.#agents.delete(id);
+    this.#runs.delete(runId);
+    this.#changed(runId);
+  }
+
+  /** Delivers pending notifications now. */
+  flush(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    if (this.#pending.size === 0) return;
+    const changed = new Set(this.#pending);
+    this.#pending.clear();
+    this.notifications++;
+    for (const listener of this.#listeners) {
+      try {
+        listener(changed);
+      } catch {
+        // A failing surface must not stop the others.
+      }
+    }
+  }
+
+  apply(event: RunEvent): void {
+    if (event.type === 'agent_started') this.#started(event);
+    else {
+      const node = this.#agents.get(event.agentId);
+      const run = this.#runs.get(event.runId);
+      if (!node || !run) return;
+      this.#update(run, node, event);
+    }
+    this.#changed(event.runId);
+  }
+
+  #started(e: RunEventOf<'agent_started'>): void {
+    let run = this.#runs.get(e.runId);
+    if (!run) {
+      run = { runId: e.runId, rootAgentId: e.agentId, status: 'running', startedAt: e.ts, endedAt: null, usage: emptyUsage(), agents: {}, version: 0 };
+      this.#runs.set(e.runId, run);
+      this.#prune();
+    }
+    const existing = run.agents[e.agentId];
+    if (existing) {
+      // A follow-up continues the same agent: same node, new turn of work.
+      Object.assign(existing, { status: 'running', endedAt: null, text: '', output: null, error: null, prompt: e.prompt, description: e.description, model: e.model, cwd: e.cwd });
+    } else {
+      const node: AgentNode = {
+        agentId: e.agentId,
+        runId: e.runId,
+        parentId: e.parentId,
+        parentToolUseId: e.parentToolUseId,
+        agentName: e.agentName,
+        description: e.description,
+        prompt: e.prompt,
+        model: e.model,
+        depth: e.depth,
+        cwd: e.cwd,
+        background: e.background,
+        filePath: e.filePath,
+        status: 'running',
+        startedAt: e.ts,
+        endedAt: null,
+        text: '',
+        output: null,
+        error: null,
+        usage: emptyUsage(),
+        turns: 0,
+        retries: 0,
+        tools: [],
+        foldedTools: 0,
+        children: [],
+        worktree: null,
+        worktreePath: null,
+      };
+      run.agents[e.agentId] = node;
+      this.#agents.set(e.agentId, node);
+      const parent = e.parentId ? run.agents[e.parentId] : undefined;
+      if (parent) {
+        parent.children.push(e.agentId);
+        const row = parent.tools.find((t) => t.toolUseId === e.parentToolUseId);
+        if (row) row.childAgentId = e.agentId;
+      }
+    }
+    if (run.rootAgentId === e.agentId) {
+      run.status = 'running';
+      run.endedAt = null;
+    }
+    run.version++;
+  }
+
+  #update(run: RunSnapshot, node: AgentNode, e: Exclude<RunEvent, RunEventOf<'agent_started'>>): void {
+    switch (e.type) {
+      case 'text':
+        node.text = (node.text + e.text).slice(-this.#maxText);
+        break;
+      case 'retry':
+        node.retries++;
+        node.text = '';
+        break;
+      case 'tool_started':
+        node.text = '';
+        node.tools.push({ toolUseId: e.toolUseId, name: e.name, inputSummary: e.inputSummary, status: 'running', resultSummary: '', startedAt: e.ts, durationMs: null, childAgentId: null });
+        if (node.tools.length > this.#maxToolRows) {
+          const drop = node.tools.length - this.#maxToolRows;
+          node.tools.splice(0, drop);
+          node.foldedTools += drop;
+        }
+        break;
+      case 'tool_finished': {
+        const row = node.tools.findLast((t) => t.toolUseId === e.toolUseId);
+        if (row) Object.assign(row, { status: e.ok ? 'ok' : 'error', resultSummary: e.resultSummary, durationMs: e.durationMs });
+        break;
+      }
+      case 'usage':
+        run.usage = addUsage(run.usage, subtract(e.usage, node.usage));
+        node.usage = e.usage;
+        node.turns = e.turns;
+        break;
+      case 'worktree_created':
+        node.worktreePath = e.path;
+        break;
+      case 'agent_finished':
+        run.usage = addUsage(run.usage, subtract(e.usage, node.usage));
+        Object.assign(node, {
+          status: e.status,
+          endedAt: e.ts,
+          output: e.output,
+          error: e.error,
+          usage: e.usage,
+          turns: e.turns,
+          worktree: e.worktree,
+          ...(e.structuredOutput !== undefined ? { structuredOutput: e.structuredOutput } : {}),
+        });
+        for (const row of node.tools) if (row.status === 'running') row.status = 'error';
+        if (run.rootAgentId === node.agentId) {
+          run.status = e.status;
+          run.endedAt = e.ts;
+        }
+        break;
+    }
+    run.version++;
+  }
+
+  #changed(runId: string): void {
+    this.#pending.add(runId);
+    if (this.#coalesceMs === 0) return this.flush();
+    this.#timer ??= setTimeout(() => this.flush(), this.#coalesceMs);
+  }
+
+  #prune(): void {
+    if (this.#runs.size <= this.#maxRuns) return;
+    const finished = [...this.#runs.values()].filter((r) => isTerminal(r.status)).sort((a, b) => a.startedAt - b.startedAt);
+    for (const run of finished.slice(0, this.#runs.size - this.#maxRuns)) this.remove(run.runId);
+  }
+}
+
+function subtract(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens - b.inputTokens,
+    outputTokens: a.outputTokens - b.outputTokens,
+    cacheReadTokens: a.cacheReadTokens - b.cacheReadTokens,
+    cacheWriteTokens: a.cacheWriteTokens - b.cacheWriteTokens,
+    costUsd: a.costUsd - b.costUsd,
+  };
+}

@@ -1,0 +1,69 @@
+import * as z from 'zod/mini';
+import { agentStatusSchema, usageSchema, worktreeInfoSchema } from './runEvents';
+
+/**
+ * The snapshot model of run trees: what the RunStore holds and what every
+ * surface renders (sidebar, chat, CLI tree, LM tool result). Folded from
+ * RunEvents; bounded (tool rows and text per agent are capped, S7.5).
+ */
+
+export const toolRowSchema = z.object({
+  toolUseId: z.string(),
+  name: z.string(),
+  inputSummary: z.string(),
+  status: z.enum(['running', 'ok', 'error']),
+  resultSummary: z.string(),
+  startedAt: z.number(),
+  durationMs: z.nullable(z.number()),
+  /** For spawn rows: the agent the call started. */
+  childAgentId: z.nullable(z.string()),
+});
+export type ToolRow = z.infer<typeof toolRowSchema>;
+
+export const agentNodeSchema = z.object({
+  agentId: z.string(),
+  runId: z.string(),
+  parentId: z.nullable(z.string()),
+  parentToolUseId: z.nullable(z.string()),
+  agentName: z.string(),
+  description: z.string(),
+  prompt: z.string(),
+  model: z.string(),
+  depth: z.int(),
+  cwd: z.string(),
+  background: z.boolean(),
+  filePath: z.nullable(z.string()),
+  status: agentStatusSchema,
+  startedAt: z.number(),
+  endedAt: z.nullable(z.number()),
+  /** The text of the agent's current (or last) turn, capped. */
+  text: z.string(),
+  output: z.nullable(z.string()),
+  structuredOutput: z.optional(z.unknown()),
+  error: z.nullable(z.string()),
+  usage: usageSchema,
+  turns: z.int(),
+  retries: z.int(),
+  tools: z.array(toolRowSchema),
+  /** Tool rows dropped from the front to respect the cap. */
+  foldedTools: z.int(),
+  children: z.array(z.string()),
+  worktree: z.nullable(worktreeInfoSchema),
+  /** Set while an isolated agent runs (before its WorktreeInfo exists). */
+  worktreePath: z.nullable(z.string()),
+});
+export type AgentNode = z.infer<typeof agentNodeSchema>;
+
+export const runSnapshotSchema = z.object({
+  runId: z.string(),
+  rootAgentId: z.string(),
+  status: agentStatusSchema,
+  startedAt: z.number(),
+  endedAt: z.nullable(z.number()),
+  /** Usage rolled up over every agent of the tree (S3.9). */
+  usage: usageSchema,
+  agents: z.record(z.string(), agentNodeSchema),
+  /** Bumped on every change; lets surfaces skip unchanged trees. */
+  version: z.int(),
+});
+export type RunSnapshot = z.infer<typeof runSnapshotSchema>;

@@ -1,0 +1,131 @@
+import { before, after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { runEventSchema } from '../../../src/protocol/runEvents';
+import { runCliProcess } from '../../support/cliProcess';
+import { startScriptedServer, type ScriptedServer } from '../../support/scriptedServer';
+
+let server: ScriptedServer;
+let project: string;
+let home: string;
+
+function env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url, HOME: home, ...extra };
+}
+
+before(async () => {
+  server = await startScriptedServer();
+  project = await mkdtemp(path.join(os.tmpdir(), 'subagents-cli-'));
+  home = await mkdtemp(path.join(os.tmpdir(), 'subagents-home-'));
+  await mkdir(path.join(project, '.claude/agents'), { recursive: true });
+  await writeFile(path.join(project, '.claude/agents/lead.md'), '---\nname: lead\ndescription: Leads the work\ntools: Task, Read\n---\nYou lead. [agent:lead]\n');
+  await writeFile(path.join(project, '.claude/agents/finder.md'), '---\nname: finder\ndescription: Finds things\ntools: Grep, Read\nmodel: haiku\n---\nYou find. [agent:finder]\n');
+  await writeFile(path.join(project, 'notes.txt'), 'the answer is 42\n');
+});
+
+after(async () => {
+  await server.close();
+  await rm(project, { recursive: true, force: true });
+  await rm(home, { recursive: true, force: true });
+});
+
+function leadAndFinder() {
+  server.setScript((req) => {
+    if (req.system.includes('[agent:finder]')) {
+      if (req.turn === 0) return { toolUses: [{ name: 'Grep', input: { pattern: 'answer' } }] };
+      return { text: `finder: ${[...req.toolResults.values()][0]!.content.trim()}` };
+    }
+    if (req.turn === 0) return { toolUses: [{ name: 'Task', input: { subagent_type: 'finder', description: 'look for it', prompt: 'find the answer' } }] };
+    return { text: `The answer, per finder: ${JSON.parse([...req.toolResults.values()][0]!.content).output}` };
+  });
+}
+
+test('run --json: one valid event per line with ids and nesting; the last line is the result; exit 0', async () => {
+  leadAndFinder();
+  const r = await runCliProcess(['run', 'lead', 'what', 'is', 'the', 'answer?', '--json', '--cwd', project], { env: env() });
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const result = lines.at(-1)!;
+  assert.equal(result.type, 'result');
+  assert.equal(result.status, 'completed');
+  assert.match(String(result.output), /The answer, per finder: finder: .*notes\.txt:1:the answer is 42/);
+  assert.ok((result.usage as { outputTokens: number }).outputTokens > 0);
+  const events = lines.slice(0, -1).map((l) => runEventSchema.parse(l));
+  const started = events.filter((e) => e.type === 'agent_started');
+  assert.deepEqual(started.map((e) => [e.agentName, e.depth]), [['lead', 0], ['finder', 1]]);
+  assert.equal(started[1]!.type === 'agent_started' && started[1]!.parentId, started[0]!.agentId);
+  assert.equal(result.agentId, started[0]!.agentId);
+  assert.ok(events.some((e) => e.type === 'tool_finished' && e.name === 'Grep' && e.ok));
+  assert.equal(events.at(-1)!.type, 'agent_finished');
+});
+
+test('run without --json: the tree goes to stderr, the answer to stdout', async () => {
+  leadAndFinder();
+  const r = await runCliProcess(['run', 'lead', 'find it', '--cwd', project], { env: env() });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^The answer, per finder: /);
+  assert.match(r.stderr, /▶ lead/);
+  assert.match(r.stderr, /✓ Grep "answer"/);
+  assert.match(r.stderr, /✓ lead · claude-sonnet-5-5/);
+  assert.match(r.stderr, /└─ ✓ finder · look for it · claude-haiku-5-5/);
+  assert.match(r.stderr, /completed · [\d.]+m?s · [\d.]+k? tok/);
+});
+
+test('errors are clear and exit non-zero: no API key, unknown agent, bad flags, failed run', async () => {
+  const noKey = await runCliProcess(['run', 'lead', 'hi', '--cwd', project], { env: { HOME: home } });
+  assert.equal(noKey.code, 1);
+  assert.match(noKey.stderr, /No Anthropic API key\. Set ANTHROPIC_API_KEY/);
+
+  const unknown = await runCliProcess(['run', 'nobody', 'hi', '--cwd', project], { env: env() });
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /Unknown agent "nobody"\. Available: finder, lead, explore, general-purpose, plan, reviewer$/m);
+
+  const badFlag = await runCliProcess(['run', 'lead', 'hi', '--budget-tokens', 'lots'], { env: env() });
+  assert.equal(badFlag.code, 2);
+  assert.match(badFlag.stderr, /--budget-tokens needs a whole number/);
+  const unknownFlag = await runCliProcess(['run', 'lead', 'hi', '--frobnicate'], { env: env() });
+  assert.equal(unknownFlag.code, 2);
+  const missing = await runCliProcess(['run'], { env: env() });
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /missing <agent>/);
+
+  server.setScript(() => ({ error: { status: 400, type: 'invalid_request_error', message: 'bad request' } }));
+  const failed = await runCliProcess(['run', 'lead', 'hi', '--json', '--cwd', project], { env: env() });
+  assert.equal(failed.code, 1);
+  const last = JSON.parse(failed.stdout.trim().split('\n').at(-1)!) as { type: string; status: string; error: string };
+  assert.equal(last.type, 'result');
+  assert.equal(last.status, 'failed');
+  assert.match(last.error, /rejected the request \(400\): bad request/);
+});
+
+test('SIGINT mid-run cancels the tree, prints the cancelled result and exits non-zero', async () => {
+  server.setScript(() => ({ hang: true }));
+  let sent = false;
+  const r = await runCliProcess(['run', 'lead', 'hang', '--json', '--cwd', project], {
+    env: env(),
+    onStdout: (chunk, child) => {
+      if (!sent && chunk.includes('agent_started')) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    },
+  });
+  assert.equal(r.code, 1);
+  const last = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { status: string; error: string };
+  assert.equal(last.status, 'cancelled');
+  assert.match(last.error, /Interrupted from the terminal/);
+});
+
+test('without a permission mode, a non-interactive run denies shell commands with a message saying how to allow them', async () => {
+  server.setScript((req) =>
+    req.turn === 0 ? { toolUses: [{ name: 'Bash', input: { command: 'echo hi' } }] } : { text: [...req.toolResults.values()][0]!.content },
+  );
+  await writeFile(path.join(project, '.claude/agents/shell.md'), '---\nname: shell\ndescription: Runs commands\ntools: Bash\n---\nYou run. [agent:shell]\n');
+  const denied = await runCliProcess(['run', 'shell', 'say hi', '--cwd', project], { env: env() });
+  assert.equal(denied.code, 0);
+  assert.match(denied.stdout, /Bash needs approval .* --permission-mode/);
+  const allowed = await runCliProcess(['run', 'shell', 'say hi', '--cwd', project, '--permission-mode', 'bypassPermissions'], { env: env() });
+  assert.equal(allowed.stdout.trim(), 'hi');
+});

@@ -1,0 +1,34 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+export const CLI = path.join(import.meta.dirname, '../../dist/cli.js');
+
+export interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built CLI (dist/cli.js) as a real process. */
+export function runCliProcess(
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string; onStdout?: (chunk: string, child: ReturnType<typeof spawn>) => void; timeoutMs?: number } = {},
+): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, env: { PATH: process.env.PATH, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+      opts.onStdout?.(d, child);
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}

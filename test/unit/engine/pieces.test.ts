@@ -1,0 +1,95 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkSpawn, computeToolPool } from '../../../src/core/engine/toolPool';
+import { costOf, resolveModel } from '../../../src/core/engine/models';
+import { withCacheBreakpoints } from '../../../src/core/engine/requestBuilder';
+import { partition } from '../../../src/core/engine/toolExecutor';
+import { retryReason } from '../../../src/core/engine/turnStream';
+import { Semaphore } from '../../../src/core/engine/limiter';
+import { applyEdits } from '../../../src/core/tools/fileTools';
+import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import type { RuntimeTool } from '../../../src/core/tools/runtimeTool';
+
+const runtime = ['Task', 'TaskOutput', 'TaskStop', 'Bash', 'Read', 'Write', 'Glob'].map((name) => ({ name, readOnly: !['Bash', 'Write'].includes(name) }));
+
+test('tool pool: all tools when no list; spawn tool gone at max depth; plan mode keeps reads', () => {
+  const def = { tools: null, disallowedTools: [], spawns: '*' as const };
+  assert.deepEqual(computeToolPool({ definition: def, runtime, depth: 0, maxDepth: 3, planMode: false }).tools, runtime.map((t) => t.name));
+  const deep = computeToolPool({ definition: def, runtime, depth: 3, maxDepth: 3, planMode: false });
+  assert.deepEqual(deep.tools, ['Bash', 'Read', 'Write', 'Glob']);
+  assert.deepEqual(deep.spawns, []);
+  assert.deepEqual(computeToolPool({ definition: def, runtime, depth: 1, maxDepth: 3, planMode: true }).tools, ['Read', 'Glob']);
+  assert.deepEqual(computeToolPool({ definition: { tools: [], disallowedTools: [], spawns: [] }, runtime, depth: 0, maxDepth: 3, planMode: false }).tools, []);
+});
+
+test('spawn checks come in the order of S3.4', () => {
+  const base = { available: ['a', 'b'], disabled: ['b'], parentName: 'a', parentSpawns: ['b'] as string[] | '*' };
+  assert.match(checkSpawn({ ...base, target: 'zz' })!, /^Unknown agent/);
+  assert.match(checkSpawn({ ...base, target: 'b' })!, /is disabled/);
+  assert.match(checkSpawn({ ...base, disabled: [], target: 'a' })!, /Cannot spawn "a". Allowed: b/);
+  assert.match(checkSpawn({ ...base, disabled: [], parentSpawns: '*', target: 'a' })!, /cannot spawn itself/);
+  assert.equal(checkSpawn({ ...base, disabled: [], parentSpawns: ['a'], target: 'a' }), null);
+});
+
+test('model resolution and cost', () => {
+  const aliases = { sonnet: 'claude-sonnet-5-5', haiku: 'claude-haiku-5-5' };
+  assert.equal(resolveModel({ requested: ' haiku ', definition: 'sonnet', defaultModel: 'sonnet', aliases }), 'claude-haiku-5-5');
+  assert.equal(resolveModel({ definition: 'inherit', parent: 'x-parent', defaultModel: 'sonnet', aliases }), 'x-parent');
+  assert.equal(resolveModel({ defaultModel: 'Sonnet', aliases }), 'claude-sonnet-5-5');
+  const oneMillion = { inputTokens: 1_000_000, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  assert.equal(costOf('claude-sonnet-5-5', oneMillion), 3);
+  assert.ok(Math.abs(costOf('claude-sonnet-5-5', { ...oneMillion, inputTokens: 0, cacheReadTokens: 1_000_000 }) - 0.3) < 1e-9);
+  assert.equal(costOf('unknown-model', oneMillion), 0);
+});
+
+test('cache breakpoints: the last two user messages, always in block form', () => {
+  const out = withCacheBreakpoints([
+    { role: 'user', content: 'first' },
+    { role: 'assistant', content: [{ type: 'text', text: 'a' }] },
+    { role: 'user', content: 'second' },
+    { role: 'assistant', content: [{ type: 'text', text: 'b' }] },
+    { role: 'user', content: [{ type: 'text', text: 'third' }] },
+  ]);
+  const marks = out.map((m) => (Array.isArray(m.content) ? m.content.some((b) => 'cache_control' in b && b.cache_control) : 'string'));
+  assert.deepEqual(marks, [false, false, true, false, true]);
+});
+
+test('partition: reads batch together, writes run alone in order', () => {
+  const tool = (name: string, safe: boolean) => [name, { name, concurrencySafe: safe } as RuntimeTool] as const;
+  const tools = new Map([tool('Read', true), tool('Grep', true), tool('Write', false)]);
+  const call = (name: string, id: string) => ({ type: 'tool_use' as const, id, name, input: {} }) as never;
+  const batches = partition([call('Read', '1'), call('Grep', '2'), call('Write', '3'), call('Read', '4'), call('Write', '5'), call('Write', '6')], tools);
+  assert.deepEqual(batches.map((b) => b.map((c: { id: string }) => c.id)), [['1', '2'], ['3'], ['4'], ['5'], ['6']]);
+});
+
+test('retry classification: only broken streams are retried by the engine', () => {
+  assert.equal(retryReason(new APIUserAbortError()), null);
+  assert.equal(retryReason(new APIConnectionError({ message: 'Connection error.' })), 'connection lost');
+  assert.equal(retryReason(Object.assign(new APIError(undefined, { error: { type: 'overloaded_error' } }, 'x', undefined), { type: 'overloaded_error' })), 'overloaded');
+  assert.equal(retryReason(new APIError(529, {}, 'x', new Headers())), null, 'the SDK already retried statuses');
+  assert.equal(retryReason(new TypeError('terminated')), 'connection lost');
+  assert.equal(retryReason(new Error('some bug')), null);
+});
+
+test('semaphore: FIFO, bounded, abortable', async () => {
+  const s = new Semaphore(1);
+  await s.acquire();
+  const order: number[] = [];
+  const controller = new AbortController();
+  const a = s.acquire().then(() => order.push(1));
+  const b = s.acquire(controller.signal).then(() => order.push(2), () => order.push(-2));
+  const c = s.acquire().then(() => order.push(3));
+  controller.abort();
+  s.release();
+  await a;
+  s.release();
+  await Promise.all([b, c]);
+  assert.deepEqual(order, [-2, 1, 3]);
+});
+
+test('MultiEdit applies all edits or none', () => {
+  assert.equal(applyEdits('a b c', [{ old_string: 'a', new_string: 'A' }, { old_string: 'c', new_string: 'C' }], 'f'), 'A b C');
+  assert.throws(() => applyEdits('a b c', [{ old_string: 'a', new_string: 'A' }, { old_string: 'zz', new_string: '' }], 'f'), /edit 2: old_string not found/);
+  assert.throws(() => applyEdits('x x', [{ old_string: 'x', new_string: 'y' }], 'f'), /appears 2 times/);
+  assert.equal(applyEdits('x x', [{ old_string: 'x', new_string: 'y', replace_all: true }], 'f'), 'y y');
+});

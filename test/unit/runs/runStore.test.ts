@@ -1,0 +1,89 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { RunStore } from '../../../src/core/runs/runStore';
+import { emptyUsage, type RunEvent } from '../../../src/protocol/runEvents';
+import { renderTree } from '../../../src/cli/render/tree';
+
+const usage = (input: number, output: number) => ({ ...emptyUsage(), inputTokens: input, outputTokens: output, costUsd: (input + output) / 1e6 });
+
+function started(agentId: string, parentId: string | null, parentToolUseId: string | null = null, runId = 'r1'): RunEvent {
+  return { type: 'agent_started', ts: 1000, runId, agentId, parentId, parentToolUseId, agentName: agentId, description: `${agentId} task`, prompt: 'p', model: 'm', depth: parentId ? 1 : 0, cwd: '/w', background: false, filePath: null, resumed: false };
+}
+
+function finished(agentId: string, u = usage(0, 0), status: 'completed' | 'failed' = 'completed', runId = 'r1'): RunEvent {
+  return { type: 'agent_finished', ts: 5000, runId, agentId, status, output: `${agentId} out`, error: null, usage: u, turns: 1, durationMs: 4000, worktree: null };
+}
+
+test('folds events into a tree: spawn rows point at the agents they started; usage rolls up over the tree', () => {
+  const store = new RunStore({ coalesceMs: 0 });
+  store.apply(started('root', null));
+  store.apply({ type: 'tool_started', ts: 1100, runId: 'r1', agentId: 'root', toolUseId: 't1', name: 'Task', inputSummary: 'child: look' });
+  store.apply(started('child', 'root', 't1'));
+  store.apply({ type: 'usage', ts: 1200, runId: 'r1', agentId: 'child', usage: usage(100, 10), turns: 1 });
+  store.apply({ type: 'usage', ts: 1300, runId: 'r1', agentId: 'child', usage: usage(250, 20), turns: 2 });
+  store.apply({ type: 'usage', ts: 1300, runId: 'r1', agentId: 'root', usage: usage(1000, 50), turns: 1 });
+  store.apply(finished('child', usage(250, 20)));
+  store.apply({ type: 'tool_finished', ts: 1400, runId: 'r1', agentId: 'root', toolUseId: 't1', name: 'Task', ok: true, resultSummary: 'completed', durationMs: 300 });
+  store.apply(finished('root', usage(2000, 80)));
+
+  const run = store.get('r1')!;
+  assert.equal(run.status, 'completed');
+  assert.deepEqual(run.agents.root!.children, ['child']);
+  assert.equal(run.agents.root!.tools[0]!.childAgentId, 'child');
+  assert.equal(run.usage.inputTokens, 2250, 'rolled up: root 2000 + child 250, never double counted');
+  assert.equal(run.usage.outputTokens, 100);
+  assert.deepEqual(renderTree(run, { now: 6000 }), [
+    '✓ root · m · 4.0s · 2.1k tok · $0.0021',
+    '└─ ✓ Task child: look · completed · 300ms',
+    '   └─ ✓ child · child task · m · 4.0s · 270 tok · $0.0003',
+  ]);
+});
+
+test('caps: tool rows per agent and live text are bounded, the rest is folded', () => {
+  const store = new RunStore({ coalesceMs: 0, maxToolRowsPerAgent: 3, maxTextChars: 10 });
+  store.apply(started('root', null));
+  for (let i = 0; i < 10; i++) {
+    store.apply({ type: 'tool_started', ts: 1, runId: 'r1', agentId: 'root', toolUseId: `t${i}`, name: 'Read', inputSummary: `f${i}` });
+  }
+  store.apply({ type: 'text', ts: 1, runId: 'r1', agentId: 'root', text: 'abcdefghijklmnopqrstuvwxyz' });
+  const node = store.agent('root')!;
+  assert.deepEqual(node.tools.map((t) => t.inputSummary), ['f7', 'f8', 'f9']);
+  assert.equal(node.foldedTools, 7);
+  assert.equal(node.text, 'qrstuvwxyz');
+});
+
+test('retention: only the newest runs are kept, running ones are never dropped', () => {
+  const store = new RunStore({ coalesceMs: 0, maxRuns: 2 });
+  for (const id of ['a', 'b', 'c']) {
+    store.apply({ ...started(id, null, null, id), ts: id.charCodeAt(0) } as RunEvent);
+    store.apply(finished(id, usage(1, 1), 'completed', id));
+  }
+  assert.deepEqual(store.list().map((r) => r.runId), ['c', 'b']);
+  assert.equal(store.agent('a'), undefined);
+  store.apply({ ...started('d', null, null, 'd'), ts: 200 } as RunEvent);
+  store.apply({ ...started('e', null, null, 'e'), ts: 300 } as RunEvent);
+  assert.deepEqual(store.list().map((r) => r.runId).sort(), ['d', 'e']);
+});
+
+test('listeners get coalesced change sets', async () => {
+  const store = new RunStore({ coalesceMs: 20 });
+  const calls: string[][] = [];
+  store.subscribe((changed) => calls.push([...changed]));
+  store.apply(started('root', null));
+  for (let i = 0; i < 100; i++) store.apply({ type: 'text', ts: 1, runId: 'r1', agentId: 'root', text: 'x' });
+  store.apply(started('other', null, null, 'r2'));
+  assert.equal(calls.length, 0);
+  await new Promise((r) => setTimeout(r, 40));
+  assert.deepEqual(calls, [['r1', 'r2']]);
+});
+
+test('a follow-up reuses the agent node: status back to running, usage continues', () => {
+  const store = new RunStore({ coalesceMs: 0 });
+  store.apply(started('root', null));
+  store.apply(finished('root', usage(10, 1)));
+  store.apply({ ...started('root', null), resumed: true } as RunEvent);
+  assert.equal(store.get('r1')!.status, 'running');
+  assert.equal(store.agent('root')!.status, 'running');
+  store.apply(finished('root', usage(30, 3)));
+  assert.equal(store.get('r1')!.usage.inputTokens, 30);
+});
