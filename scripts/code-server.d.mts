@@ -1,0 +1,62 @@
+// Types for scripts/code-server.mjs, so the TypeScript tests can import it.
+export const CODE_SERVER_VERSION: string;
+export const EXTENSION_ID: string;
+export const SYSTEM_PACKAGES: string[];
+export const CHROMIUM: string;
+export const CHROMIUM_ARGS: string[];
+
+export interface CodeServerCommand {
+  node: string;
+  entry: string;
+  dir: string;
+  version: string;
+}
+
+export interface StartOptions {
+  workspace: string;
+  trust: boolean;
+  vsixPath?: string;
+  extensionDevelopmentPath?: string;
+  extensionTestsPath?: string;
+  extensionsDir?: string;
+  userDataDir?: string;
+  env?: Record<string, string>;
+  settings?: Record<string, unknown>;
+  args?: string[];
+  keepDirs?: boolean;
+  codeServer?: CodeServerCommand;
+}
+
+export interface RunningCodeServer {
+  url: string;
+  /** Opens the workspace (and, when asked, the development/test payload). */
+  folderUrl: string;
+  port: number;
+  /** Process id of the server, which is also its process group id. */
+  pid: number;
+  userDataDir: string;
+  extensionsDir: string;
+  /** What the server printed so far (stdout and stderr). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export function ensureSystemPackages(packages?: string[]): void;
+export function cacheDir(): string;
+export function codeServerDir(version?: string): string;
+export function ensureCodeServer(version?: string): CodeServerCommand;
+export function startCodeServer(opts: StartOptions): Promise<RunningCodeServer>;
+export function stopAllCodeServers(): Promise<void>;
+export function processGroupAlive(pid: number): boolean;
+export function freePort(): Promise<number>;
+export function workbenchUrl(
+  url: string,
+  workspace: string,
+  opts?: { extensionDevelopmentPath?: string; extensionTestsPath?: string },
+): string;
+export function logSessions(userDataDir: string): string[];
+export function exthostDirs(userDataDir: string): string[];
+export function exthostLogs(userDataDir: string): string[];
+export function outputChannelLogs(userDataDir: string, extensionId?: string): string[];
+export function readLogs(files: string[]): string;
+export function logTail(userDataDir: string, lines?: number): string;
