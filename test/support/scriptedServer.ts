@@ -100,16 +100,18 @@ class PromptCache {
 
   account(body: Record<string, unknown>): { input: number; cacheRead: number; cacheWrite: number } {
     const prefixes: Array<{ hash: string; tokens: number }> = [];
-    const parts: unknown[] = [];
+    const hash = createHash('sha1');
+    let chars = 0;
     const tools = (body.tools as Array<Record<string, unknown>> | undefined) ?? [];
     const system = body.system;
     const messages = (body.messages as Array<{ role: string; content: unknown }>) ?? [];
-    // The cache keys on content, not on where the markers sit: strip them before hashing.
+    // One pass: a running hash and length; each breakpoint digests a copy.
+    // The cache keys on content, not on where the markers sit: they are stripped.
     const mark = (part: unknown, hasBreakpoint: boolean) => {
-      parts.push(JSON.parse(JSON.stringify(part ?? null, (key, value: unknown) => (key === 'cache_control' ? undefined : value))));
-      if (hasBreakpoint) {
-        prefixes.push({ hash: createHash('sha1').update(JSON.stringify(parts)).digest('hex'), tokens: tokensOf(parts) });
-      }
+      const json = JSON.stringify(part ?? null, (key, value: unknown) => (key === 'cache_control' ? undefined : value));
+      hash.update(json);
+      chars += json.length;
+      if (hasBreakpoint) prefixes.push({ hash: hash.copy().digest('hex'), tokens: Math.ceil(chars / 4) });
     };
     for (const tool of tools) mark(tool, Boolean(tool.cache_control));
     if (Array.isArray(system)) for (const block of system) mark(block, Boolean(block?.cache_control));
@@ -119,7 +121,7 @@ class PromptCache {
         for (const block of message.content) mark([message.role, block], Boolean(block?.cache_control));
       } else mark([message.role, message.content], false);
     }
-    const total = tokensOf(parts);
+    const total = Math.max(1, Math.ceil(chars / 4));
     let cacheRead = 0;
     for (const prefix of prefixes) if (this.#seen.has(prefix.hash)) cacheRead = prefix.tokens;
     const last = prefixes.at(-1);
@@ -135,7 +137,7 @@ function sse(res: ServerResponse, event: string, data: unknown): void {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function startScriptedServer(initial?: Script): Promise<ScriptedServer> {
+export async function startScriptedServer(initial?: Script, options: { record?: boolean } = {}): Promise<ScriptedServer> {
   let script: Script = initial ?? (() => ({ text: 'ok' }));
   const attempts = new Map<string, number>();
   const cache = new PromptCache();
@@ -199,7 +201,7 @@ export async function startScriptedServer(initial?: Script): Promise<ScriptedSer
       attempt,
       stream: body.stream === true,
     };
-    state.requests.push(request);
+    if (options.record !== false) state.requests.push(request);
 
     const reply = await script(request);
     if ('delayMs' in reply && reply.delayMs) await sleep(reply.delayMs);

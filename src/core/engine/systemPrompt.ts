@@ -25,12 +25,21 @@ export function buildSystemPrompt(body: string, env: PromptEnvironment, extra: s
   return sections.filter(Boolean).join('\n\n');
 }
 
+/** Sibling agents start together in the same directory: one `git` call serves them all for a moment. */
+const BRANCH_TTL_MS = 2000;
+const branches = new Map<string, { at: number; branch: Promise<string | null> }>();
+
 export function currentBranch(cwd: string): Promise<string | null> {
-  return new Promise((resolve) => {
+  const cached = branches.get(cwd);
+  if (cached && Date.now() - cached.at < BRANCH_TTL_MS) return cached.branch;
+  const branch = new Promise<string | null>((resolve) => {
     execFile('git', ['rev-parse', '--abbrev-ref', 'HEAD'], { cwd, timeout: 5000 }, (error, stdout) => {
       resolve(error ? null : stdout.trim() || null);
     });
   });
+  branches.set(cwd, { at: Date.now(), branch });
+  if (branches.size > 64) branches.delete(branches.keys().next().value!);
+  return branch;
 }
 
 export async function promptEnvironment(cwd: string, isolated: boolean, now = new Date()): Promise<PromptEnvironment> {
