@@ -1,0 +1,68 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { git, gitLine } from './git';
+import { commitTree, snapshotTree } from './snapshot';
+
+/**
+ * What an agent did in its worktree, measured against the commit it started
+ * from, and turning that into a commit on its branch.
+ */
+
+export type WorkResult =
+  | { changed: false; head: string }
+  | { changed: true; head: string; committed: boolean; warnings: string[] };
+
+/**
+ * Stages everything in the worktree (untracked files included) and commits it
+ * on the worktree's branch when it differs from the branch tip. Reports
+ * `changed: false` only when the tree equals `base`, no commit was added
+ * beyond `base`, and no initialised submodule holds uncommitted work, so a
+ * worktree judged unchanged can be deleted without losing anything.
+ *
+ * Plumbing (`commit-tree` + `update-ref`) instead of `git commit`: no user
+ * hook runs, no editor opens, and signing is off (see commitConfig).
+ */
+export async function commitWork(
+  worktreePath: string,
+  base: string,
+  message: string,
+  config: readonly string[],
+): Promise<WorkResult> {
+  const [gitDir = '', head = '', headTree = ''] = (
+    await gitLine(['rev-parse', '--absolute-git-dir', 'HEAD^{commit}', 'HEAD^{tree}'], { cwd: worktreePath })
+  ).split('\n');
+  const add = await git(['add', '-A', '--ignore-errors'], { cwd: worktreePath, okCodes: [0, 1] });
+  const warnings = add.code === 0 ? [] : add.stderr.split('\n').filter((l) => l.startsWith('error:'));
+  const tree = await gitLine(['write-tree'], { cwd: worktreePath });
+  const submoduleWork = await hasSubmoduleWork(worktreePath, gitDir);
+
+  if (tree === headTree) {
+    if (head === base && !submoduleWork && warnings.length === 0) return { changed: false, head };
+    return { changed: true, head, committed: false, warnings };
+  }
+  const commit = await commitTree(worktreePath, tree, head, message, config);
+  // Old value given: if HEAD moved meanwhile (the agent is somehow still
+  // committing), fail instead of orphaning its commit.
+  await git(['update-ref', '-m', `subagents: ${message}`, 'HEAD', commit, head], { cwd: worktreePath, retryOnLock: true });
+  return { changed: true, head: commit, committed: true, warnings };
+}
+
+/**
+ * Uncommitted work inside initialised submodules is invisible to `add -A` in
+ * the superproject. Worktrees start with submodules uninitialised, so this
+ * costs one existence check unless the agent initialised one.
+ */
+async function hasSubmoduleWork(worktreePath: string, gitDir: string): Promise<boolean> {
+  if (!gitDir || !existsSync(path.join(gitDir, 'modules'))) return false;
+  const status = await gitLine(['status', '--porcelain', '--ignore-submodules=none'], { cwd: worktreePath });
+  return status !== '';
+}
+
+/**
+ * The tree of a worktree as it is now, uncommitted and untracked files
+ * included, without staging anything in it (for diffs of a running agent).
+ */
+export async function currentTree(worktreePath: string): Promise<string> {
+  const indexFile = await gitLine(['rev-parse', '--path-format=absolute', '--git-path', 'index'], { cwd: worktreePath });
+  return (await snapshotTree(worktreePath, indexFile)).tree;
+}

@@ -1,0 +1,12 @@
+/** Worktree isolation (SPEC S5): the public surface for the engine and the CLI. */
+export { IsolationError, type IsolationErrorCode } from './errors';
+export {
+  WorktreeManager,
+  type WorktreeManagerOptions,
+  type IsolationLogLevel,
+  type WorktreeRecord,
+  type WorktreeState,
+  type ApplyOutcome,
+  type ApplyConflict,
+  type RecoverReport,
+} from './manager';

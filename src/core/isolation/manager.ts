@@ -1,0 +1,353 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { WorktreeInfo } from '../../protocol/runEvents';
+import { applyChanges, type ApplyOutcome } from './apply';
+import { commitWork, currentTree } from './changes';
+import { IsolationError } from './errors';
+import { git, GitError } from './git';
+import { KeyedMutex } from './mutex';
+import { backupRef, branchName, isInside, repoFolderName, worktreeName } from './names';
+import { recoverLeftovers, type RecoverReport } from './recover';
+import { checkoutConfig, commitConfig, diffStats, locateRepo, readHead } from './repo';
+import { commitTree, snapshotTree } from './snapshot';
+import { StateStore, type WorktreeRecord } from './stateStore';
+import { branchTip, checkoutWorktree, createBranch, deleteBranch, deleteRef, registerWorktree, removeWorktree } from './worktrees';
+
+export type { WorktreeRecord, WorktreeState } from './stateStore';
+export type { ApplyOutcome, ApplyConflict } from './apply';
+export type { RecoverReport } from './recover';
+
+export type IsolationLogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export interface WorktreeManagerOptions {
+  /** Folder for the per-agent state records (e.g. the extension's global storage + `/worktrees`). */
+  stateDir: string;
+  /** Folder the worktrees go in; must lie outside every repository it serves. */
+  worktreesRoot: string;
+  log?: (level: IsolationLogLevel, message: string) => void;
+}
+
+/** One lock per repository, shared by every manager in this process. */
+const repoLocks = new KeyedMutex();
+/** Managers alive in this process: their records are never "leftovers". */
+const liveInstances = new Set<string>();
+
+/**
+ * Gives agents their own git worktree (S5): created from what the user sees,
+ * kept only when the agent changed something, reviewable, appliable and
+ * discardable, and recoverable after a crash. See the module files for the
+ * pieces: snapshot.ts (what "what the user sees" is), apply.ts (the merge
+ * back), recover.ts (leftovers), stateStore.ts (crash-safe records).
+ */
+export class WorktreeManager {
+  private readonly store: StateStore;
+  private readonly records = new Map<string, WorktreeRecord>();
+  private readonly instance = randomUUID();
+  readonly worktreesRoot: string;
+
+  constructor(private readonly opts: WorktreeManagerOptions) {
+    this.store = new StateStore(path.resolve(opts.stateDir));
+    this.worktreesRoot = path.resolve(opts.worktreesRoot);
+    liveInstances.add(this.instance);
+  }
+
+  /** Forget this manager as a live owner (its active worktrees become leftovers for recover()). */
+  dispose(): void {
+    liveInstances.delete(this.instance);
+  }
+
+  /**
+   * A worktree on a new branch `subagents/<agent>-<id>`, starting from HEAD plus
+   * the user's uncommitted changes. `cwd` of the result is the subfolder
+   * matching the one the agent was started in.
+   */
+  async create(opts: { cwd: string; agentName: string; agentId: string }): Promise<WorktreeRecord> {
+    const { agentName, agentId } = opts;
+    const existing = this.get(agentId);
+    if (existing && existing.state !== 'discarded') {
+      throw new IsolationError('invalid-state', `Agent ${agentId} already has an isolated worktree (${existing.state}) at ${existing.path}.`);
+    }
+    const repo = await locateRepo(path.resolve(opts.cwd));
+    if (isInside(this.worktreesRoot, repo.toplevel)) {
+      throw new IsolationError(
+        'bad-directory',
+        `The worktrees folder ${this.worktreesRoot} is inside the repository ${repo.toplevel}; agents' worktrees would show up in it. Choose a folder outside the repository.`,
+      );
+    }
+    const head = await readHead(repo.toplevel);
+    const config = await commitConfig(repo.commonDir, repo.toplevel);
+    const snap = await snapshotTree(repo.toplevel, repo.indexFile);
+    for (const w of snap.warnings) this.log('warn', `Snapshot for ${agentName} left a file out: ${w}`);
+    const baseCommit =
+      snap.tree === head.tree
+        ? head.commit
+        : await commitTree(repo.toplevel, snap.tree, head.commit, `subagents: your uncommitted changes, as ${agentName} started`, config);
+
+    const repoDir = path.join(this.worktreesRoot, repoFolderName(repo.commonDir));
+    const now = Date.now();
+    const record = await repoLocks.run(repo.commonDir, async () => {
+      for (let attempt = 0; attempt < 100; attempt++) {
+        const name = worktreeName(agentName, agentId, attempt);
+        const wtPath = path.join(repoDir, name);
+        if (existsSync(wtPath)) continue;
+        const rec: WorktreeRecord = {
+          kind: 'subagents-worktree',
+          version: 1,
+          agentId,
+          agentName,
+          repoRoot: repo.toplevel,
+          commonDir: repo.commonDir,
+          path: wtPath,
+          cwd: repo.prefix ? path.join(wtPath, ...repo.prefix.split('/')) : wtPath,
+          branch: branchName(name),
+          baseCommit,
+          userHead: head.commit,
+          headCommit: baseCommit,
+          createdAt: now,
+          updatedAt: now,
+          state: 'creating',
+          owner: { pid: process.pid, host: os.hostname(), instance: this.instance },
+        };
+        // Written before anything exists in git, so a crash from here on leaves a trace recover() follows.
+        await this.save(rec);
+        const reason = `subagents: worktree for ${agentName} (${agentId}) from ${baseCommit}`;
+        if (!(await createBranch(repo.toplevel, rec.branch, baseCommit, reason))) continue;
+        try {
+          await registerWorktree(repo.toplevel, wtPath, rec.branch);
+        } catch (e) {
+          await this.undoCreate(rec);
+          throw this.createFailed(agentName, e);
+        }
+        return rec;
+      }
+      throw new IsolationError('git-failed', `Could not find a free branch name for ${agentName}: subagents/${worktreeName(agentName, agentId)} and 99 more are taken.`);
+    }).catch((e: unknown) => {
+      throw this.createFailed(agentName, e);
+    });
+
+    try {
+      await checkoutWorktree(record.path, await checkoutConfig(repo.commonDir, repo.toplevel));
+      await mkdir(record.cwd, { recursive: true });
+    } catch (e) {
+      await repoLocks.run(repo.commonDir, () => this.undoCreate(record));
+      throw this.createFailed(agentName, e);
+    }
+    await this.update(record, { state: 'active' });
+    this.log('info', `Created worktree ${record.path} on ${record.branch} from ${baseCommit === head.commit ? 'HEAD' : 'HEAD + uncommitted changes'}.`);
+    return { ...record };
+  }
+
+  /**
+   * Ends the agent's work: nothing changed → worktree and branch removed,
+   * `null`; otherwise everything is committed on the branch and kept.
+   */
+  async finish(agentId: string, opts: { commitMessage?: string } = {}): Promise<WorktreeInfo | null> {
+    const rec = this.require(agentId);
+    if (rec.state === 'finished' && rec.info) return { ...rec.info };
+    if (rec.state === 'discarded') return null;
+    if (rec.state !== 'active' && rec.state !== 'finished') {
+      throw new IsolationError('invalid-state', `Cannot finish ${rec.agentName}'s worktree: it is ${rec.state}.`);
+    }
+    const info = await this.settle(rec, opts.commitMessage ?? `subagents: ${rec.agentName} changes`);
+    return info ? { ...info } : null;
+  }
+
+  /** Unified diff of the agent's changes: base..branch, or base..working files while it still runs. */
+  async diff(agentId: string): Promise<string> {
+    const rec = this.require(agentId);
+    if (rec.state === 'discarded') throw new IsolationError('invalid-state', `${rec.agentName}'s worktree was discarded; there is nothing to show.`);
+    const active = rec.state === 'active' || rec.state === 'creating';
+    const cwd = active ? rec.path : rec.repoRoot;
+    const to = active ? await currentTree(rec.path) : ((await branchTip(cwd, rec.branch)) ?? rec.headCommit);
+    return (await git(['diff', '--no-color', '--no-ext-diff', rec.baseCommit, to], { cwd })).stdout;
+  }
+
+  /**
+   * Three-way merges the agent's changes into the user's current working tree
+   * (see apply.ts for what happens with conflicts). Never commits, never
+   * touches the index. The worktree folder is removed afterwards; the branch
+   * stays until discard().
+   */
+  async apply(agentId: string): Promise<ApplyOutcome> {
+    const rec = this.require(agentId);
+    if (rec.state === 'active' || rec.state === 'creating') {
+      throw new IsolationError('invalid-state', `${rec.agentName} is still working in its worktree; finish it before applying its changes.`);
+    }
+    if (rec.state === 'discarded') throw new IsolationError('invalid-state', `${rec.agentName}'s changes were discarded; there is nothing to apply.`);
+    const repo = await locateRepo(rec.repoRoot);
+    const theirs = (await branchTip(rec.repoRoot, rec.branch)) ? rec.branch : rec.headCommit;
+    const config = await commitConfig(repo.commonDir, repo.toplevel);
+    const outcome = await repoLocks.run(repo.commonDir, () =>
+      applyChanges({
+        repoRoot: repo.toplevel,
+        indexFile: repo.indexFile,
+        base: rec.baseCommit,
+        theirs,
+        backupRef: backupRef(path.basename(rec.path)),
+        commitConfig: config,
+      }),
+    );
+    if (outcome.applied || outcome.conflicts.length === 0) {
+      await this.update(rec, { state: 'applied', backupRef: outcome.backupRef ?? rec.backupRef });
+      await this.removeQuietly(rec, { keepBranch: true });
+    }
+    this.log('info', outcome.message);
+    return outcome;
+  }
+
+  /** Removes the worktree, its branch and any apply backup, whatever they contain. */
+  async discard(agentId: string): Promise<void> {
+    const rec = this.require(agentId);
+    if (rec.state === 'discarded') return;
+    try {
+      await repoLocks.run(rec.commonDir, async () => {
+        await removeWorktree(rec.repoRoot, rec.path, this.worktreesRoot);
+        if (await branchTip(rec.repoRoot, rec.branch)) await deleteBranch(rec.repoRoot, rec.branch);
+        if (rec.backupRef) await deleteRef(rec.repoRoot, rec.backupRef);
+      });
+    } catch (e) {
+      throw new IsolationError(
+        'git-failed',
+        `Could not discard ${rec.agentName}'s worktree: ${reason(e)}. Delete ${rec.path}, then run \`git worktree prune\` and \`git branch -D ${rec.branch}\` in ${rec.repoRoot}.`,
+        { cause: e },
+      );
+    }
+    await this.update(rec, { state: 'discarded' });
+  }
+
+  /**
+   * Start-up clean-up: leftovers of processes that died are removed when
+   * unchanged and kept (committed on their branch) when changed. Worktrees of
+   * live processes are left alone.
+   */
+  async recover(): Promise<RecoverReport> {
+    return recoverLeftovers({
+      store: this.store,
+      worktreesRoot: this.worktreesRoot,
+      instance: this.instance,
+      log: (level, msg) => this.log(level, msg),
+      isOwnerAlive: (rec) => ownerAlive(rec.owner),
+      lock: (commonDir, fn) => repoLocks.run(commonDir, fn),
+      settle: (rec, message) => this.settle(rec, message),
+      remember: (rec) => this.records.set(rec.agentId, rec),
+    });
+  }
+
+  /** Every recorded worktree, this process's and others', oldest first. */
+  async list(): Promise<WorktreeRecord[]> {
+    const { records } = await this.store.loadAll();
+    for (const rec of records) {
+      const mine = this.records.get(rec.agentId);
+      if (!mine || mine.updatedAt < rec.updatedAt) this.records.set(rec.agentId, rec);
+    }
+    return [...this.records.values()].sort((a, b) => a.createdAt - b.createdAt).map((r) => ({ ...r }));
+  }
+
+  get(agentId: string): WorktreeRecord | undefined {
+    const rec = this.records.get(agentId) ?? this.store.readSync(agentId);
+    return rec ? { ...rec } : undefined;
+  }
+
+  // ── internals ──
+
+  private require(agentId: string): WorktreeRecord {
+    const rec = this.records.get(agentId) ?? this.store.readSync(agentId);
+    if (!rec) throw new IsolationError('unknown-agent', `No isolated worktree is recorded for agent ${agentId}.`);
+    this.records.set(agentId, rec);
+    return rec;
+  }
+
+  /** Commits the agent's work if any (state finished) or removes the unchanged worktree (discarded). */
+  private async settle(rec: WorktreeRecord, message: string): Promise<WorktreeInfo | null> {
+    let work;
+    try {
+      work = await commitWork(rec.path, rec.baseCommit, message, await commitConfig(rec.commonDir, rec.repoRoot));
+    } catch (e) {
+      throw new IsolationError(
+        'git-failed',
+        `Could not record ${rec.agentName}'s changes: ${reason(e)}. The worktree ${rec.path} was kept with the agent's work in it.`,
+        { cause: e },
+      );
+    }
+    if (!work.changed) {
+      if (await this.removeQuietly(rec, { expectedTip: rec.baseCommit })) await this.update(rec, { state: 'discarded', headCommit: work.head });
+      else await this.update(rec, { state: 'finished', headCommit: work.head, info: undefined });
+      return null;
+    }
+    for (const w of work.warnings) this.log('warn', `${rec.agentName}: ${w}`);
+    const stats = await diffStats(rec.path, rec.baseCommit, work.head);
+    const info: WorktreeInfo = { path: rec.path, branch: rec.branch, baseCommit: rec.baseCommit, ...stats };
+    await this.update(rec, { state: 'finished', headCommit: work.head, info });
+    return info;
+  }
+
+  /** Removes worktree (and branch unless kept); false (and a log line) when that failed. */
+  private async removeQuietly(rec: WorktreeRecord, opts: { keepBranch?: boolean; expectedTip?: string }): Promise<boolean> {
+    try {
+      await removeWorktree(rec.repoRoot, rec.path, this.worktreesRoot);
+      if (!opts.keepBranch) await repoLocks.run(rec.commonDir, () => deleteBranch(rec.repoRoot, rec.branch, opts.expectedTip));
+      return true;
+    } catch (e) {
+      this.log('warn', `Could not remove ${rec.path} (${rec.branch}): ${reason(e)}. The next start-up clean-up will retry.`);
+      return false;
+    }
+  }
+
+  /** Rolls back a half-made create; on failure the 'creating' record stays for recover(). */
+  private async undoCreate(rec: WorktreeRecord): Promise<void> {
+    try {
+      await removeWorktree(rec.repoRoot, rec.path, this.worktreesRoot);
+      if (await branchTip(rec.repoRoot, rec.branch)) await deleteBranch(rec.repoRoot, rec.branch, rec.baseCommit);
+      await this.update(rec, { state: 'discarded' });
+    } catch (e) {
+      this.log('warn', `Could not clean up the failed worktree ${rec.path}: ${reason(e)}`);
+    }
+  }
+
+  private createFailed(agentName: string, e: unknown): IsolationError {
+    if (e instanceof IsolationError) return e;
+    return new IsolationError(
+      'git-failed',
+      `Could not create an isolated worktree for ${agentName}: ${reason(e)}. Your working tree was not changed.`,
+      { cause: e },
+    );
+  }
+
+  private async update(rec: WorktreeRecord, patch: Partial<WorktreeRecord>): Promise<void> {
+    Object.assign(rec, patch, { updatedAt: Date.now() });
+    if (patch.info === undefined && 'info' in patch) delete rec.info;
+    await this.save(rec);
+  }
+
+  private async save(rec: WorktreeRecord): Promise<void> {
+    this.records.set(rec.agentId, rec);
+    await this.store.save(rec);
+  }
+
+  private log(level: IsolationLogLevel, message: string): void {
+    this.opts.log?.(level, message);
+  }
+}
+
+function reason(e: unknown): string {
+  if (e instanceof GitError) return e.reason;
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Whether the process that owns a record may still be using its worktree. */
+function ownerAlive(owner: WorktreeRecord['owner']): boolean {
+  // Another machine sharing the state folder: we cannot tell, so leave it alone.
+  if (owner.host !== os.hostname()) return true;
+  // pid 0: a record rebuilt by recover() for a worktree nobody owns.
+  if (owner.pid <= 0) return false;
+  if (owner.pid === process.pid) return liveInstances.has(owner.instance);
+  try {
+    process.kill(owner.pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

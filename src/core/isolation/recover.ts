@@ -1,0 +1,236 @@
+import { existsSync, realpathSync } from 'node:fs';
+import { readdir, readFile, realpath, rmdir } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import path from 'node:path';
+import type { WorktreeInfo } from '../../protocol/runEvents';
+import { git } from './git';
+import { BRANCH_PREFIX, isInside } from './names';
+import { diffStats } from './repo';
+import type { StateStore, WorktreeRecord } from './stateStore';
+import { branchTip, deleteBranch, listWorktrees, pruneWorktrees, removeWorktree } from './worktrees';
+
+/**
+ * Start-up clean-up (S5.3). Sources of leftovers:
+ * - records in the state folder still `creating`/`active` whose process died;
+ * - worktrees git lists under worktreesRoot that no record knows (the record
+ *   was lost), found through the repositories of the records and the `.git`
+ *   files of the folders under worktreesRoot.
+ * Rule: a `creating` worktree never held agent work and is removed; any other
+ * is examined, removed only when it has no change at all against its base,
+ * and otherwise committed on its branch and reported as kept.
+ */
+
+export interface RecoverReport {
+  removed: WorktreeRecord[];
+  kept: Array<WorktreeRecord & { info: WorktreeInfo }>;
+}
+
+export interface RecoverContext {
+  store: StateStore;
+  worktreesRoot: string;
+  instance: string;
+  log: (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
+  isOwnerAlive: (rec: WorktreeRecord) => boolean;
+  lock: <T>(commonDir: string, fn: () => Promise<T>) => Promise<T>;
+  /** The manager's finish: commit (→ info) or remove (→ null); updates and saves `rec`. */
+  settle: (rec: WorktreeRecord, message: string) => Promise<WorktreeInfo | null>;
+  /** Makes the manager track `rec` (the same object settle() updates). */
+  remember: (rec: WorktreeRecord) => void;
+}
+
+const RECOVERED_MESSAGE = (name: string) => `subagents: ${name} changes (recovered after an interrupted run)`;
+
+export async function recoverLeftovers(ctx: RecoverContext): Promise<RecoverReport> {
+  const report: RecoverReport = { removed: [], kept: [] };
+  const { records, corrupt } = await ctx.store.loadAll();
+  for (const file of corrupt) ctx.log('warn', `A worktree record could not be read and was moved aside: ${file}`);
+
+  const repos = new Map<string, string>();
+  const known = new Set<string>();
+  for (const rec of records) {
+    if (rec.state !== 'discarded') known.add(canonical(rec.path));
+    if (existsSync(rec.commonDir)) repos.set(rec.commonDir, existsSync(rec.repoRoot) ? rec.repoRoot : rec.commonDir);
+  }
+  for (const rec of records) {
+    ctx.remember(rec);
+    try {
+      await recoverRecord(ctx, rec, report);
+    } catch (e) {
+      ctx.log('error', `Could not examine the worktree of ${rec.agentName} at ${rec.path}; it was left as it is: ${String(e)}`);
+    }
+  }
+  for (const [commonDir, cwd] of await reposUnderRoot(ctx, repos)) {
+    try {
+      await ctx.lock(commonDir, () => pruneWorktrees(cwd));
+      await recoverOrphans(ctx, commonDir, cwd, known, report);
+    } catch (e) {
+      ctx.log('error', `Could not look for leftover worktrees of ${commonDir}: ${String(e)}`);
+    }
+  }
+  await removeEmptyRepoFolders(ctx.worktreesRoot);
+  return report;
+}
+
+async function recoverRecord(ctx: RecoverContext, rec: WorktreeRecord, report: RecoverReport): Promise<void> {
+  if (rec.state === 'discarded') {
+    await ctx.store.remove(rec.agentId);
+    return;
+  }
+  if (rec.state === 'applied') return;
+  if (rec.state === 'finished' && rec.info) {
+    if (!existsSync(rec.path) && !(await branchTipSafe(rec))) {
+      ctx.log('info', `Forgetting ${rec.agentName}'s worktree: its folder and branch ${rec.branch} were deleted outside Subagents.`);
+      await ctx.store.remove(rec.agentId);
+      return;
+    }
+    report.kept.push({ ...rec, info: rec.info });
+    return;
+  }
+  if (ctx.isOwnerAlive(rec)) {
+    ctx.log('debug', `Leaving ${rec.path} alone: process ${rec.owner.pid} still runs ${rec.agentName}.`);
+    return;
+  }
+  if (!existsSync(rec.repoRoot) && !existsSync(rec.commonDir)) {
+    ctx.log('warn', `The repository of ${rec.agentName}'s worktree (${rec.repoRoot}) is gone; ${rec.path} was left as it is.`);
+    return;
+  }
+  if (rec.state === 'creating') {
+    // Interrupted before the agent got the worktree: nothing of anyone's is in it.
+    await ctx.lock(rec.commonDir, async () => {
+      await removeWorktree(rec.repoRoot, rec.path, ctx.worktreesRoot);
+      const tip = await branchTipSafe(rec);
+      if (tip && tip === rec.baseCommit) await deleteBranch(rec.repoRoot, rec.branch, tip);
+    });
+    await ctx.store.remove(rec.agentId);
+    report.removed.push({ ...rec, state: 'discarded' });
+    ctx.log('info', `Removed the half-created worktree ${rec.path}.`);
+    return;
+  }
+  await settleLeftover(ctx, rec, report);
+}
+
+/** An `active` worktree of a dead process (or one whose earlier removal failed). */
+async function settleLeftover(ctx: RecoverContext, rec: WorktreeRecord, report: RecoverReport): Promise<void> {
+  if (existsSync(rec.path)) {
+    const info = await ctx.settle(rec, RECOVERED_MESSAGE(rec.agentName));
+    if (info) {
+      report.kept.push({ ...rec, info });
+      ctx.log('info', `Kept ${rec.agentName}'s interrupted worktree ${rec.path}: ${info.filesChanged} files changed, committed on ${rec.branch}.`);
+    } else {
+      report.removed.push({ ...rec });
+      ctx.log('info', `Removed ${rec.agentName}'s unchanged worktree ${rec.path}.`);
+    }
+    return;
+  }
+  // The folder is gone; the branch is all that may hold work.
+  const tip = await branchTipSafe(rec);
+  if (tip && tip !== rec.baseCommit) {
+    const info: WorktreeInfo = { path: rec.path, branch: rec.branch, baseCommit: rec.baseCommit, ...(await diffStats(rec.repoRoot, rec.baseCommit, tip)) };
+    Object.assign(rec, { state: 'finished', headCommit: tip, info, updatedAt: Date.now() });
+    await ctx.store.save(rec);
+    report.kept.push({ ...rec, info });
+    return;
+  }
+  await ctx.lock(rec.commonDir, async () => {
+    await pruneWorktrees(rec.repoRoot);
+    if (tip) await deleteBranch(rec.repoRoot, rec.branch, tip);
+  });
+  await ctx.store.remove(rec.agentId);
+  report.removed.push({ ...rec, state: 'discarded' });
+}
+
+/** Worktrees under worktreesRoot that git knows and no record does. */
+async function recoverOrphans(
+  ctx: RecoverContext,
+  commonDir: string,
+  cwd: string,
+  known: Set<string>,
+  report: RecoverReport,
+): Promise<void> {
+  const root = canonical(ctx.worktreesRoot);
+  for (const wt of await listWorktrees(cwd)) {
+    const wtPath = canonical(wt.path);
+    if (!isInside(wtPath, root) || known.has(wtPath) || wt.prunable) continue;
+    if (!wt.branch?.startsWith(BRANCH_PREFIX) || !wt.head) {
+      ctx.log('warn', `${wt.path} is in the worktrees folder but not on a subagents/ branch; it was left as it is.`);
+      continue;
+    }
+    const base = await creationCommit(cwd, wt.branch);
+    const name = path.basename(wtPath);
+    const rec: WorktreeRecord = {
+      kind: 'subagents-worktree',
+      version: 1,
+      agentId: `recovered-${name}`,
+      agentName: name.replace(/-[0-9a-f]{8}(-\d+)?$/, '') || name,
+      repoRoot: cwd,
+      commonDir,
+      path: wtPath,
+      cwd: wtPath,
+      branch: wt.branch,
+      // Without a reflog, where the branch left the user's history: commits
+      // beyond that count as work to keep.
+      baseCommit: base ?? ((await git(['merge-base', 'HEAD', wt.head], { cwd, okCodes: [0, 1] })).stdout.trim() || wt.head),
+      userHead: base ?? '',
+      headCommit: wt.head,
+      createdAt: Date.now(),
+      updatedAt: Date.now(),
+      state: 'active',
+      owner: { pid: 0, host: hostname(), instance: ctx.instance },
+    };
+    ctx.remember(rec);
+    await ctx.store.save(rec);
+    await settleLeftover(ctx, rec, report);
+  }
+}
+
+/** The commit a subagents branch was created at: the first entry of its reflog. */
+async function creationCommit(cwd: string, branch: string): Promise<string | undefined> {
+  const res = await git(['reflog', 'show', '--format=%H', `refs/heads/${branch}`, '--'], { cwd, okCodes: [0, 128] });
+  const lines = res.stdout.trim().split('\n').filter(Boolean);
+  return res.code === 0 ? lines.at(-1) : undefined;
+}
+
+/**
+ * Repositories with something under worktreesRoot: those of the records plus
+ * those found through each worktree's `.git` file (gitdir → commondir).
+ */
+async function reposUnderRoot(ctx: RecoverContext, repos: Map<string, string>): Promise<Map<string, string>> {
+  for (const repoDir of await subfolders(ctx.worktreesRoot)) {
+    for (const wt of await subfolders(repoDir)) {
+      const gitFile = await readFile(path.join(wt, '.git'), 'utf8').catch(() => undefined);
+      const gitDir = /^gitdir: (.+)$/m.exec(gitFile ?? '')?.[1]?.trim();
+      const adminDir = gitDir && path.resolve(wt, gitDir);
+      const common = adminDir && (await readFile(path.join(adminDir, 'commondir'), 'utf8').catch(() => undefined));
+      if (!adminDir || !common) {
+        ctx.log('warn', `${wt} is not a registered git worktree; it was left as it is. Delete it yourself if it holds nothing you need.`);
+        continue;
+      }
+      const commonDir = await realpath(path.resolve(adminDir, common.trim())).catch(() => undefined);
+      if (commonDir && !repos.has(commonDir)) repos.set(commonDir, commonDir);
+    }
+  }
+  return repos;
+}
+
+async function subfolders(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isDirectory()).map((e) => path.join(dir, e.name));
+}
+
+async function removeEmptyRepoFolders(root: string): Promise<void> {
+  for (const dir of await subfolders(root)) await rmdir(dir).catch(() => {});
+}
+
+async function branchTipSafe(rec: WorktreeRecord): Promise<string | undefined> {
+  const cwd = existsSync(rec.repoRoot) ? rec.repoRoot : rec.commonDir;
+  return existsSync(cwd) ? branchTip(cwd, rec.branch) : undefined;
+}
+
+/** Real path when it exists (git lists worktrees by real path), the resolved path otherwise. */
+function canonical(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}

@@ -1,0 +1,116 @@
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { git, GitError, gitLine } from './git';
+import { isInside } from './names';
+
+/**
+ * The git plumbing of a worktree's life: its branch, its registration and its
+ * files. No policy here (what to keep, when to remove); manager.ts decides.
+ */
+
+/**
+ * Creates `refs/heads/<branch>` at `commit` only if no such branch exists.
+ * Returns false when the name is taken (by another agent, an earlier run or
+ * the user) so the caller can pick the next name.
+ */
+export async function createBranch(cwd: string, branch: string, commit: string, reason: string): Promise<boolean> {
+  // The empty old value makes update-ref refuse to overwrite: atomic
+  // "create if absent", also against other processes. The reflog entry it
+  // writes records the base commit, which recover() reads for orphans.
+  const res = await git(['update-ref', '--create-reflog', '-m', reason, `refs/heads/${branch}`, commit, ''], {
+    cwd,
+    retryOnLock: true,
+    okCodes: [0, 1, 128],
+  });
+  if (res.code === 0) return true;
+  if (/already exists/.test(res.stderr)) return false;
+  throw new GitError(['update-ref', `refs/heads/${branch}`], res.code, res.stderr, cwd);
+}
+
+/** Deletes a branch; with `expected`, only while it still points there (so later commits are never dropped). */
+export async function deleteBranch(cwd: string, branch: string, expected?: string): Promise<void> {
+  const args = ['update-ref', '-d', `refs/heads/${branch}`];
+  if (expected) args.push(expected);
+  await git(args, { cwd, retryOnLock: true });
+}
+
+export async function deleteRef(cwd: string, ref: string): Promise<void> {
+  await git(['update-ref', '-d', ref], { cwd, retryOnLock: true });
+}
+
+export async function branchTip(cwd: string, branch: string): Promise<string | undefined> {
+  const res = await git(['rev-parse', '--verify', '-q', `refs/heads/${branch}^{commit}`], { cwd, okCodes: [0, 1, 128] });
+  return res.code === 0 ? res.stdout.trim() : undefined;
+}
+
+/**
+ * Registers the worktree without checking files out. The checkout runs
+ * separately (checkoutWorktree), outside the repository lock: it is the slow
+ * part and touches only the new worktree, so parallel spawns overlap there.
+ */
+export async function registerWorktree(cwd: string, worktreePath: string, branch: string): Promise<void> {
+  await git(['worktree', 'add', '--no-checkout', worktreePath, branch], { cwd, retryOnLock: true });
+}
+
+/**
+ * Fills the worktree's index and files from its branch. `--no-recurse-submodules`:
+ * submodules stay uninitialised (empty folders) even when the user set
+ * `submodule.recurse`; cloning them per agent would cost minutes. Unlike a
+ * plain `git worktree add`, no post-checkout hook runs: the user's hooks
+ * (npm installs, LFS lock checks) are not the agent's business.
+ */
+export async function checkoutWorktree(worktreePath: string, config: readonly string[] = []): Promise<void> {
+  await git([...config, 'reset', '--hard', '--quiet', '--no-recurse-submodules'], { cwd: worktreePath });
+}
+
+/**
+ * Removes a worktree and its registration. Falls back to deleting the folder
+ * and pruning when git refuses (a worktree with initialised submodules, or a
+ * registration already gone). Only ever deletes inside `worktreesRoot`.
+ */
+export async function removeWorktree(repoCwd: string, worktreePath: string, worktreesRoot: string): Promise<void> {
+  if (!isInside(worktreePath, worktreesRoot) || worktreePath === worktreesRoot) {
+    throw new Error(`Refusing to delete ${worktreePath}: it is not inside ${worktreesRoot}.`);
+  }
+  if (existsSync(worktreePath)) {
+    const res = await git(['worktree', 'remove', '--force', worktreePath], { cwd: repoCwd, retryOnLock: true, okCodes: [0, 128] });
+    if (res.code !== 0) await rm(worktreePath, { recursive: true, force: true, maxRetries: 3 });
+  }
+  await pruneWorktrees(repoCwd);
+}
+
+/** Drops registrations of worktrees whose folders are gone. */
+export async function pruneWorktrees(repoCwd: string): Promise<void> {
+  await git(['worktree', 'prune'], { cwd: repoCwd, retryOnLock: true });
+}
+
+export interface ListedWorktree {
+  path: string;
+  head?: string;
+  /** Short branch name (without `refs/heads/`); undefined when detached. */
+  branch?: string;
+  prunable: boolean;
+}
+
+/** `git worktree list --porcelain`, parsed. */
+export async function listWorktrees(repoCwd: string): Promise<ListedWorktree[]> {
+  const out = await gitLine(['worktree', 'list', '--porcelain', '-z'], { cwd: repoCwd });
+  const list: ListedWorktree[] = [];
+  let current: ListedWorktree | undefined;
+  for (const field of out.split('\0')) {
+    if (field === '') {
+      if (current) list.push(current);
+      current = undefined;
+      continue;
+    }
+    const [key = '', ...rest] = field.split(' ');
+    const value = rest.join(' ');
+    if (key === 'worktree') current = { path: value, prunable: false };
+    else if (!current) continue;
+    else if (key === 'HEAD') current.head = value;
+    else if (key === 'branch') current.branch = value.replace(/^refs\/heads\//, '');
+    else if (key === 'prunable') current.prunable = true;
+  }
+  if (current) list.push(current);
+  return list;
+}
