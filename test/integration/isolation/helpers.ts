@@ -1,0 +1,104 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { WorktreeManager, type IsolationLogLevel } from '../../../src/core/isolation';
+
+/** A throwaway repository, state folder and worktrees folder under one temp dir. */
+export interface Sandbox {
+  root: string;
+  repo: string;
+  stateDir: string;
+  worktreesRoot: string;
+  /** Runs git in the repository (or `cwd`) and returns stdout. */
+  git: (args: string[], cwd?: string) => string;
+  write: (rel: string, content: string | Buffer, cwd?: string) => void;
+  read: (rel: string, cwd?: string) => string;
+  exists: (rel: string, cwd?: string) => boolean;
+  manager: (opts?: { log?: boolean }) => WorktreeManager;
+  /** What must not change when an agent works in isolation: status, index, stash, refs. */
+  userState: () => UserState;
+  cleanup: () => void;
+}
+
+export interface UserState {
+  status: string;
+  index: string;
+  stash: string;
+  refs: string;
+  head: string;
+}
+
+// GIT_OPTIONAL_LOCKS=0: the tests' own `git status` must not refresh (rewrite)
+// the index, or "the user's index is untouched" could not be checked byte for byte.
+export function git(args: string[], cwd: string): string {
+  return execFileSync('git', ['-c', 'commit.gpgSign=false', ...args], {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
+  });
+}
+
+export function makeSandbox(files: Record<string, string> = { 'README.md': '# demo\n', 'src/app.ts': 'export const a = 1;\n' }): Sandbox {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'subagents-isolation-'));
+  const repo = path.join(root, 'repo');
+  mkdirSync(repo);
+  const run = (args: string[], cwd = repo) => git(args, cwd);
+  run(['init', '-q', '-b', 'main']);
+  run(['config', 'user.name', 'Test User']);
+  run(['config', 'user.email', 'test@example.com']);
+  const write = (rel: string, content: string | Buffer, cwd = repo) => {
+    const file = path.join(cwd, rel);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, content);
+  };
+  if (Object.keys(files).length > 0) {
+    for (const [rel, content] of Object.entries(files)) write(rel, content);
+    run(['add', '-A']);
+    run(['commit', '-q', '-m', 'initial']);
+  }
+  const managers: WorktreeManager[] = [];
+  const sandbox: Sandbox = {
+    root,
+    repo,
+    stateDir: path.join(root, 'state'),
+    worktreesRoot: path.join(root, 'worktrees'),
+    git: run,
+    write,
+    read: (rel, cwd = repo) => readFileSync(path.join(cwd, rel), 'utf8'),
+    exists: (rel, cwd = repo) => existsSync(path.join(cwd, rel)),
+    manager: (opts = {}) => {
+      const m = new WorktreeManager({
+        stateDir: sandbox.stateDir,
+        worktreesRoot: sandbox.worktreesRoot,
+        log: opts.log ? (level: IsolationLogLevel, msg: string) => console.log(`[${level}] ${msg}`) : undefined,
+      });
+      managers.push(m);
+      return m;
+    },
+    userState: () => ({
+      status: run(['status', '--porcelain=v1', '--untracked-files=all']),
+      index: `${createHash('sha256').update(readFileSync(path.join(repo, '.git', 'index'))).digest('hex')} ${statSync(path.join(repo, '.git', 'index')).mtimeMs}`,
+      stash: run(['stash', 'list']),
+      refs: run(['for-each-ref', '--format=%(refname) %(objectname)']),
+      head: run(['rev-parse', 'HEAD']),
+    }),
+    cleanup: () => {
+      for (const m of managers) m.dispose();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+  return sandbox;
+}
+
+/** Refs that differ between two `for-each-ref` listings. */
+export function newRefs(before: string, after: string): string[] {
+  const old = new Set(before.split('\n'));
+  return after.split('\n').filter((l) => l && !old.has(l)).map((l) => l.split(' ')[0]!);
+}
+
+export function branchExists(sb: Sandbox, branch: string): boolean {
+  return sb.git(['branch', '--list', branch]).trim() !== '';
+}
