@@ -21,7 +21,10 @@ const only = arg('only');
 const skip = arg('skip') ?? [];
 const selected = PHASES.filter((p) => (!only || only.includes(p)) && !skip.includes(p));
 // Unit and integration tests need the bundles too (the CLI is tested as built).
-if (selected.some((p) => p !== 'check') && !selected.includes('package')) selected.splice(1, 0, 'package');
+// It goes right after `check` (or first): `--only=e2e` must package before testing.
+if (selected.some((p) => p !== 'check') && !selected.includes('package')) {
+  selected.splice(selected[0] === 'check' ? 1 : 0, 0, 'package');
+}
 
 const started = Date.now();
 ensureDependencies();

@@ -1,0 +1,101 @@
+// Runs the extension-host suite (test/exthost/, mocha, real `vscode` API)
+// inside code-server and reports each of its tests here, so they count in
+// `npm test`.
+//
+// How it works in code-server: the window becomes an extension development
+// host through the page URL (see workbenchUrl in scripts/code-server.mjs),
+// so the remote extension host only starts when the browser opens that page.
+// It loads the extension from the repository (dist/, as `npm run package`
+// built it), runs dist-test/exthost/index.js, which writes its results to
+// SUBAGENTS_EXTHOST_RESULTS, and then the workbench closes the window itself.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { buildExthostTests } from '../../scripts/build-exthost-tests.mjs';
+import { processGroupAlive, startCodeServer, type RunningCodeServer } from '../../scripts/code-server.mjs';
+import { RESULTS_ENV, type ExthostResults } from '../exthost/results';
+import { collectDiagnostics, poll, withNotes, type Subject } from './support/diagnostics';
+import { repoRoot } from './support/paths';
+import { copySampleWorkspace, ensureCodeServerReady, ensureVsix } from './support/product';
+import { launchBrowser, Workbench } from './support/workbench';
+
+/** From opening the page to the results file: ~10 s here; generous for a loaded machine. */
+const RESULTS_TIMEOUT = 180_000;
+
+interface Outcome {
+  results?: ExthostResults;
+  error?: Error;
+  /** Whether code-server's process group was gone after stop(). */
+  stoppedCleanly?: boolean;
+}
+
+async function runSuiteInCodeServer(): Promise<Outcome> {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'subagents-exthost-'));
+  const resultsFile = path.join(tmp, 'results.json');
+  const workspace = copySampleWorkspace();
+  const subject: Subject = {};
+  let server: RunningCodeServer | undefined;
+  let browser: Browser | undefined;
+  const outcome: Outcome = {};
+  try {
+    ensureCodeServerReady();
+    ensureVsix(); // the development host loads dist/ as packaging built it
+    const { index } = await buildExthostTests();
+    server = subject.server = await startCodeServer({
+      workspace: workspace.dir,
+      extensionDevelopmentPath: repoRoot,
+      extensionTestsPath: index,
+      env: { [RESULTS_ENV]: resultsFile },
+      trust: true,
+    });
+    browser = await launchBrowser();
+    const workbench = (subject.workbench = await Workbench.open(browser, server.folderUrl));
+    let closedAt: number | undefined;
+    workbench.page.on('close', () => (closedAt = Date.now()));
+    await poll(
+      () => {
+        if (existsSync(resultsFile)) return true;
+        // The window closes itself once the runner returns; a close without
+        // results means the runner never got to write them.
+        if (closedAt && Date.now() - closedAt > 5000) throw new Error('the workbench closed without writing test results');
+        return false;
+      },
+      { timeoutMs: RESULTS_TIMEOUT, intervalMs: 500, message: 'the extension-host suite wrote no results' },
+    );
+    outcome.results = JSON.parse(readFileSync(resultsFile, 'utf8')) as ExthostResults;
+  } catch (e) {
+    const notes = await collectDiagnostics('exthost suite', subject).catch((d: unknown) => `diagnostics failed: ${String(d)}`);
+    outcome.error = withNotes(e, notes);
+  } finally {
+    await browser?.close().catch(() => undefined);
+    if (server) {
+      await server.stop();
+      outcome.stoppedCleanly = !processGroupAlive(server.pid);
+    }
+    workspace.remove();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  return outcome;
+}
+
+describe('extension-host suite inside code-server', async () => {
+  const outcome = await runSuiteInCodeServer();
+
+  it('runs to the end and reports its results', () => {
+    if (outcome.error) throw outcome.error;
+    const results = outcome.results!;
+    assert.equal(results.error, undefined, `the mocha runner failed:\n${results.error}`);
+    assert.ok(results.tests.length > 0, 'the suite reported no tests');
+    assert.equal(outcome.stoppedCleanly, true, 'code-server left processes behind');
+    console.log(`VS Code ${results.vscodeVersion}: ${results.passed} passed, ${results.failed} failed in ${results.durationMs} ms`);
+  });
+
+  for (const test of outcome.results?.tests ?? []) {
+    it(test.title, { skip: test.state === 'pending' }, () => {
+      if (test.state === 'failed') throw new Error(`failed in the extension host:\n${test.error}`);
+    });
+  }
+});

@@ -1,0 +1,131 @@
+// Driving the VS Code workbench in Chromium: open it, run palette commands,
+// open our view container, reach into webviews, take screenshots and collect
+// console errors.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type ConsoleMessage, type FrameLocator, type Locator, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../../scripts/code-server.mjs';
+import { artifactsDir, EXTENSION_ID } from './paths';
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
+
+export interface ConsoleEntry {
+  type: string;
+  text: string;
+  /** URL of the script or frame that logged it. */
+  url: string;
+}
+
+/** How long the workbench may take to appear on a cold, busy 2-core machine. */
+const WORKBENCH_TIMEOUT = 60_000;
+
+export class Workbench {
+  readonly console: ConsoleEntry[] = [];
+  readonly pageErrors: string[] = [];
+
+  private constructor(readonly page: Page) {
+    page.on('console', (m: ConsoleMessage) => this.console.push({ type: m.type(), text: m.text(), url: m.location().url }));
+    page.on('pageerror', (e) => this.pageErrors.push(String(e.stack ?? e)));
+  }
+
+  /** Opens `url` in a new page of `browser` (1400×900). Does not wait for the workbench; see ready(). */
+  static async open(browser: Browser, url: string): Promise<Workbench> {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const workbench = new Workbench(page);
+    await page.goto(url);
+    return workbench;
+  }
+
+  /** Waits for the workbench to be laid out and the remote extension host to be connected. */
+  async ready(): Promise<void> {
+    await this.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: WORKBENCH_TIMEOUT });
+    await this.page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: WORKBENCH_TIMEOUT });
+    // The explorer shows the folder once the remote file system answers.
+    await this.page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: WORKBENCH_TIMEOUT });
+  }
+
+  /**
+   * Runs a command from the command palette by its full title, e.g.
+   * "Subagents: Refresh Agents": F1, type, wait for that exact entry, Enter.
+   */
+  async runCommand(title: string): Promise<void> {
+    const input = this.page.locator('.quick-input-widget .quick-input-box input');
+    await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 }, force: true }).catch(() => undefined);
+    await this.page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(`>${title}`);
+    const rows = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+    const exact = new RegExp(`^\\s*${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+    const entry = rows.filter({ has: this.page.locator('.label-name', { hasText: exact }) }).first();
+    try {
+      await entry.waitFor({ state: 'visible', timeout: 10_000 });
+    } catch (e) {
+      const shown = await rows.locator('.label-name').allInnerTexts().catch(() => []);
+      await this.page.keyboard.press('Escape');
+      throw new Error(`The command palette has no entry "${title}"; it shows: ${JSON.stringify(shown)}`, { cause: e });
+    }
+    await entry.click();
+    await input.waitFor({ state: 'hidden', timeout: 10_000 });
+  }
+
+  /** The activity-bar entry of a view container, by its title. */
+  activityBarItem(title: string): Locator {
+    return this.page.locator(`.part.activitybar .action-item a[aria-label^="${title}"]`).first();
+  }
+
+  /** Opens a view container from the activity bar and waits for its side bar. */
+  async openViewContainer(title: string): Promise<Locator> {
+    await this.activityBarItem(title).click();
+    const sidebar = this.page.locator('.part.sidebar');
+    await sidebar.locator('.composite.title', { hasText: title }).first().waitFor({ timeout: 15_000 });
+    return sidebar;
+  }
+
+  /**
+   * The content document of our extension's webview view. VS Code nests it:
+   * the outer iframe (`iframe.webview.ready`, owned by the workbench) hosts
+   * `#active-frame`, which holds the extension's HTML.
+   */
+  webview(extensionId = EXTENSION_ID): FrameLocator {
+    return this.page
+      .frameLocator(`iframe.webview.ready[src*="extensionId=${extensionId}"]`)
+      .frameLocator('#active-frame');
+  }
+
+  /** An element of our webview by its data-testid. */
+  byTestId(testId: string, extensionId = EXTENSION_ID): Locator {
+    return this.webview(extensionId).locator(`[data-testid="${testId}"]`);
+  }
+
+  /** Saves a full-page screenshot as test/e2e/artifacts/<name>.png and returns its path. */
+  async screenshot(name: string): Promise<string> {
+    mkdirSync(artifactsDir, { recursive: true });
+    const file = path.join(artifactsDir, `${name}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  /** Console errors and uncaught page errors so far, optionally only those matching `filter`. */
+  errors(filter?: (entry: ConsoleEntry) => boolean): ConsoleEntry[] {
+    const all = [
+      ...this.console.filter((c) => c.type === 'error'),
+      ...this.pageErrors.map((text) => ({ type: 'pageerror', text, url: '' })),
+    ];
+    return filter ? all.filter(filter) : all;
+  }
+
+  /** Writes the collected console to test/e2e/artifacts/<name>.console.log. */
+  saveConsole(name: string): string {
+    mkdirSync(artifactsDir, { recursive: true });
+    const file = path.join(artifactsDir, `${name}.console.log`);
+    const lines = this.console.map((c) => `[${c.type}] ${c.text}${c.url ? `  (${c.url})` : ''}`);
+    writeFileSync(file, [...lines, ...this.pageErrors.map((e) => `[pageerror] ${e}`)].join('\n') + '\n');
+    return file;
+  }
+
+  async close(): Promise<void> {
+    if (!this.page.isClosed()) await this.page.close();
+  }
+}
