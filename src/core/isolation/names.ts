@@ -10,6 +10,7 @@ import path from 'node:path';
 export function slug(text: string, maxLength = 32): string {
   const s = text
     .normalize('NFKD')
+    .replace(/\p{M}/gu, '') // accents decomposed by NFKD: "é" → "e"
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')

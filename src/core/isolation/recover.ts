@@ -116,10 +116,12 @@ async function settleLeftover(ctx: RecoverContext, rec: WorktreeRecord, report: 
     if (info) {
       report.kept.push({ ...rec, info });
       ctx.log('info', `Kept ${rec.agentName}'s interrupted worktree ${rec.path}: ${info.filesChanged} files changed, committed on ${rec.branch}.`);
-    } else {
+    } else if (rec.state === 'discarded') {
+      await ctx.store.remove(rec.agentId);
       report.removed.push({ ...rec });
       ctx.log('info', `Removed ${rec.agentName}'s unchanged worktree ${rec.path}.`);
     }
+    // Otherwise it is unchanged but could not be removed (settle logged why); the next start-up retries.
     return;
   }
   // The folder is gone; the branch is all that may hold work.
