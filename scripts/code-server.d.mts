@@ -24,6 +24,8 @@ export interface StartOptions {
   settings?: Record<string, unknown>;
   args?: string[];
   keepDirs?: boolean;
+  /** A fixed port instead of a free one. */
+  port?: number;
   codeServer?: CodeServerCommand;
 }
 
@@ -38,6 +40,8 @@ export interface RunningCodeServer {
   extensionsDir: string;
   /** What the server printed so far (stdout and stderr). */
   output(): string;
+  /** Resolves when the server process ends, whoever ended it. */
+  exited: Promise<{ code: number | null; signal: string | null }>;
   stop(): Promise<void>;
 }
 

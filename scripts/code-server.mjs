@@ -289,7 +289,9 @@ function runSync(cs, args, env) {
  *   settings       user settings merged over calm defaults
  *   args           extra code-server arguments
  *   keepDirs       keep the temporary directories after stop()
- * Returns { url, folderUrl, port, pid, userDataDir, extensionsDir, output(), stop() }:
+ *   port           a fixed port instead of a free one
+ * Returns { url, folderUrl, port, pid, userDataDir, extensionsDir, output(), exited, stop() }
+ * (`exited` resolves with { code, signal } when the server process ends):
  * open `folderUrl` in a browser; stop() kills the server's whole process
  * group, waits until it is gone and removes the temporary directories.
  */
@@ -334,8 +336,8 @@ export async function startCodeServer(opts) {
   // The port is free when probed; another process could take it before
   // code-server binds, so retry on a bind failure.
   let lastError;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const port = await freePort();
+  for (let attempt = 0; attempt < (opts.port ? 1 : 3); attempt++) {
+    const port = opts.port ?? (await freePort());
     try {
       const server = await launch(cs, [...args, '--bind-addr', `127.0.0.1:${port}`, workspace], env, port);
       const url = `http://127.0.0.1:${port}/`;
@@ -347,6 +349,7 @@ export async function startCodeServer(opts) {
         userDataDir,
         extensionsDir,
         output: server.output,
+        exited: server.exited,
         stop: async () => {
           await server.stop();
           running.delete(handle);
@@ -425,7 +428,7 @@ function launch(cs, args, env, port) {
           const res = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2000) });
           if (res.ok) {
             running.delete(guard);
-            resolve({ pid, stop, output: () => output });
+            resolve({ pid, stop, output: () => output, exited: exitedPromise });
             return;
           }
         } catch {

@@ -1,0 +1,146 @@
+// `npm start`: run the product. Builds and packages the extension, then opens
+// the sample workspace with it:
+//   - in desktop VS Code, when a `code` command is on PATH (the extension is
+//     loaded from this repository as an extension under development), else
+//   - in code-server (real VS Code in the browser; installed on first use),
+//     with subagents.vsix installed, opened in a local browser when there is
+//     a display. It runs until Ctrl+C.
+//
+//   npm start                          as above
+//   npm start -- --no-browser          only print the URL
+//   npm start -- --code-server         use code-server even if `code` exists
+//   npm start -- --port=8080           a fixed port (default: a free one)
+//   npm start -- --workspace=<dir>     open another folder
+//   npm start -- --reset-workspace     recreate the sample workspace copy
+//
+// The sample workspace is a copy of test/fixtures/sample-workspace in
+// .cache/sample-workspace (its own git repository, so worktree isolation has
+// a repository to work on), kept between runs so your changes stay.
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ensureCodeServer, ensureSystemPackages, startCodeServer } from './code-server.mjs';
+import { ensureDependencies, mustRun, root } from './env.mjs';
+
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(`--${name}`);
+const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const vsixPath = path.join(root, 'subagents.vsix');
+
+/** Looks a command up on PATH, as the shell would. */
+function onPath(command) {
+  const exts = process.platform === 'win32' ? (process.env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    for (const ext of exts) {
+      const candidate = path.join(dir, command + ext);
+      try {
+        if (statSync(candidate).isFile()) return candidate;
+      } catch {
+        // not here
+      }
+    }
+  }
+  return null;
+}
+
+function sampleWorkspace() {
+  const chosen = option('workspace');
+  if (chosen) {
+    const dir = path.resolve(chosen);
+    if (!existsSync(dir)) throw new Error(`--workspace: ${dir} does not exist`);
+    return dir;
+  }
+  const dir = path.join(root, '.cache/sample-workspace');
+  if (flag('reset-workspace')) rmSync(dir, { recursive: true, force: true });
+  if (!existsSync(dir)) {
+    cpSync(path.join(root, 'test/fixtures/sample-workspace'), dir, { recursive: true });
+    const identity = {
+      GIT_AUTHOR_NAME: 'Subagents sample',
+      GIT_AUTHOR_EMAIL: 'sample@example.invalid',
+      GIT_COMMITTER_NAME: 'Subagents sample',
+      GIT_COMMITTER_EMAIL: 'sample@example.invalid',
+    };
+    const git = (...a) => spawnSync('git', a, { cwd: dir, stdio: 'ignore', env: { ...process.env, ...identity } });
+    git('init', '-q', '-b', 'main');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'Sample workspace');
+  }
+  return dir;
+}
+
+function hasDisplay() {
+  if (process.platform === 'darwin' || process.platform === 'win32') return true;
+  return Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
+}
+
+/**
+ * Opens `url` in the user's browser. Returns a child process to stop on exit
+ * when we started a browser of our own (with a throw-away profile), else null.
+ */
+function openBrowser(url) {
+  const opener =
+    process.platform === 'darwin' ? ['open'] : process.platform === 'win32' ? ['cmd', '/c', 'start', '""'] : onPath('xdg-open') ? ['xdg-open'] : null;
+  if (opener) {
+    spawn(opener[0], [...opener.slice(1), url], { stdio: 'ignore', detached: true }).unref();
+    return null;
+  }
+  const browser = ['chromium', 'chromium-browser', 'google-chrome'].map(onPath).find(Boolean);
+  if (!browser) return null;
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'subagents-browser-'));
+  const child = spawn(browser, [`--user-data-dir=${profile}`, '--no-first-run', `--app=${url}`], { stdio: 'ignore' });
+  child.on('exit', () => rmSync(profile, { recursive: true, force: true }));
+  return child;
+}
+
+async function main() {
+  ensureDependencies();
+  console.log('› building and packaging (npm run package)…');
+  mustRun('npm', ['run', '--silent', 'package'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const workspace = sampleWorkspace();
+
+  const code = flag('code-server') ? null : onPath('code');
+  if (code) {
+    console.log(`› opening ${workspace} in VS Code (${code}) with the extension from ${root}`);
+    mustRun(code, ['--new-window', `--extensionDevelopmentPath=${root}`, workspace]);
+    return;
+  }
+
+  ensureSystemPackages();
+  ensureCodeServer();
+  const portOption = option('port');
+  const server = await startCodeServer({
+    workspace,
+    vsixPath,
+    trust: true,
+    port: portOption ? Number(portOption) : undefined,
+  });
+  // Ctrl+C: scripts/code-server.mjs stops the server and exits; this only
+  // keeps the end from looking like a crash.
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.once(signal, () => {
+      stopping = true;
+      console.log('\n› stopping…');
+    });
+  }
+  process.once('exit', () => {
+    if (stopping) console.log('› stopped');
+  });
+  console.log(`\nSubagents is running in VS Code (code-server) on ${workspace}:\n\n  ${server.folderUrl}\n`);
+  const browser = !flag('no-browser') && hasDisplay() ? openBrowser(server.folderUrl) : null;
+  if (browser) process.once('exit', () => browser.kill());
+  if (!flag('no-browser') && !hasDisplay()) console.log('(no display here: open the address in a browser that can reach this machine)');
+  console.log('Press Ctrl+C to stop.');
+
+  const { code: exitCode, signal } = await server.exited;
+  if (stopping) return;
+  console.error(`\n✕ code-server exited (${signal ?? `code ${exitCode}`}):\n${server.output().trim().split('\n').slice(-20).join('\n')}`);
+  await server.stop();
+  process.exit(1);
+}
+
+main().catch((error) => {
+  console.error(`\n✕ ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
