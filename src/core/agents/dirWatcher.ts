@@ -83,14 +83,17 @@ export class DirWatcher {
   private open(target: string, recursive: boolean, onEvent: (filename: string | null) => void): void {
     let watcher: FSWatcher;
     try {
+      // Not persistent: a process (the CLI, a test) may exit while a catalog still watches.
       watcher = watch(target, { recursive, persistent: false }, (_event, filename) => onEvent(filename === null ? null : String(filename)));
     } catch {
-      // Vanished before we got to it, or no permission: the next rescan sees it.
-      if (recursive) this.addStructural();
+      // Vanished before we got to it, no permission, or out of inotify watches.
+      // Retrying here could spin; the structure watch on the parent sees the
+      // dir come back, and refresh() always rescans.
       return;
     }
-    // A watched dir that is deleted errors on some platforms; rescan to find out.
-    watcher.on('error', () => this.addStructural());
+    // Same reasoning: a failing watcher (its dir deleted) is dropped, and the
+    // parent's structure watch reports the deletion.
+    watcher.on('error', () => watcher.close());
     this.watchers.push(watcher);
   }
 

@@ -1,6 +1,6 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AgentCatalog, type AgentCatalogChange, type AgentCatalogOptions } from '../../../src/core/agents/catalog';
 import { UnknownAgentError } from '../../../src/core/agents/lookup';
@@ -206,4 +206,17 @@ test('a listener that throws does not stop the others; dispose stops everything'
   await new Promise((resolve) => setTimeout(resolve, 200));
   assert.equal(after, 0);
   assert.equal(catalog.find('b'), undefined);
+});
+
+test('watch: a symlink loop in a watched dir neither hangs nor breaks updates', async (t) => {
+  const { home, cwd } = layout(t);
+  const dir = path.join(cwd, '.claude/agents');
+  writeAgent(dir, 'sub/a.md', 'a');
+  symlinkSync('..', path.join(dir, 'sub/loop'));
+  const catalog = await open(t, { cwd, home, watch: true });
+  assert.deepEqual(names(catalog), ['a']);
+  const changes = changesUntil(catalog, () => catalog.find('b') !== undefined);
+  writeAgent(dir, 'sub/b.md', 'b');
+  await changes;
+  assert.deepEqual(names(catalog), ['a', 'b']);
 });
