@@ -111,6 +111,19 @@ export type FileRead =
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 /**
+ * One read buffer reused for every file: reads are synchronous, so it is never
+ * shared between two reads, and thousands of per-file allocations (and the
+ * garbage collection after them) are avoided. It grows to the largest file
+ * read, which the size cap bounds.
+ */
+let scratch = Buffer.allocUnsafe(64 * 1024);
+
+function scratchFor(size: number): Buffer {
+  if (scratch.length < size) scratch = Buffer.allocUnsafe(Math.max(size, scratch.length * 2));
+  return scratch;
+}
+
+/**
  * Reads one agent file synchronously. Discovery reads many small files, and
  * for those the synchronous calls are several times faster than the
  * thread-pool round trips of fs.promises (see bench/discovery.ts); the loader
@@ -133,7 +146,7 @@ export function readAgentFileSync(filePath: string, maxBytes: number, previous?:
     if (st.size > maxBytes) {
       return { kind: 'skipped', reason: `it is ${formatBytes(st.size)}, over the ${formatBytes(maxBytes)} limit for agent files`, stamp };
     }
-    const buffer = Buffer.allocUnsafe(st.size);
+    const buffer = scratchFor(st.size);
     let filled = 0;
     while (filled < st.size) {
       const n = readSync(fd, buffer, filled, st.size - filled, filled);

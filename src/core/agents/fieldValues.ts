@@ -9,6 +9,7 @@ export type Warn = (message: string) => void;
 
 /** Splits a CSV string on commas outside parentheses (`Task(a, b), Read`). */
 export function splitCsv(text: string): string[] {
+  if (!text.includes('(')) return text.split(',').map((p) => p.trim()).filter((p) => p.length > 0);
   const parts: string[] = [];
   let depth = 0;
   let current = '';

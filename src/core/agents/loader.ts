@@ -59,6 +59,7 @@ export class AgentLoader {
    * are dropped.
    */
   async scanDirs(dirs: readonly AgentDir[], { prune = true }: { prune?: boolean } = {}): Promise<DirScan[]> {
+    // Listing is asynchronous (fast-glob), so all dirs are listed at once; reading is synchronous.
     const listings = await Promise.all(dirs.map((dir) => listAgentFiles(dir.path)));
     const scans: DirScan[] = [];
     const live = new Set<string>();

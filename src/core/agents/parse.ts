@@ -51,6 +51,8 @@ const KNOWN_FIELDS = new Set([
   'color',
 ]);
 
+const ISOLATION_MODES = ['worktree'] as const;
+
 /** GitHub Copilot's agent files: name from the file name, description optional (S1.2). */
 const COPILOT_SUFFIX = /\.(agent|chatmode)\.md$/i;
 
@@ -101,9 +103,8 @@ function frontmatterFields(
 export function parseAgentText(fileText: string, context: AgentFileContext): ParsedAgentFile {
   const warnings: DiscoveryWarning[] = [];
   const warn: Warn = (message) => warnings.push({ filePath: context.filePath, message });
-  const fileName = path.basename(context.filePath);
   const skip = (reason: string): ParsedAgentFile => {
-    warnings.push({ filePath: context.filePath, message: `skipped ${fileName}: ${reason}` });
+    warnings.push({ filePath: context.filePath, message: `skipped ${path.basename(context.filePath)}: ${reason}` });
     return { definition: null, warnings };
   };
 
@@ -142,7 +143,7 @@ export function parseAgentText(fileText: string, context: AgentFileContext): Par
   const definition: AgentDefinition = {
     name,
     description,
-    systemPrompt: parsed.body.replace(/\r\n/g, '\n').trim(),
+    systemPrompt: (parsed.body.includes('\r') ? parsed.body.replace(/\r\n/g, '\n') : parsed.body).trim(),
     tools,
     disallowedTools,
     spawns: spawnsPolicy(fields.spawns, tools, normalised?.spawnTargets ?? null, warn),
@@ -151,7 +152,7 @@ export function parseAgentText(fileText: string, context: AgentFileContext): Par
     maxTurns: positiveInteger(fields.maxTurns, 'maxTurns', warn) ?? null,
     output: fields.output ?? null,
     permissionMode: oneOf(fields.permissionMode, 'permissionMode', AGENT_PERMISSION_MODES, warn) ?? null,
-    isolation: oneOf(fields.isolation, 'isolation', ['worktree'] as const, warn) ?? null,
+    isolation: oneOf(fields.isolation, 'isolation', ISOLATION_MODES, warn) ?? null,
     background: boolean(fields.background, 'background', warn) ?? false,
     blocking: boolean(fields.blocking, 'blocking', warn) ?? false,
     color: text(fields.color, 'color', warn) || null,
