@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { IsolationError } from './errors';
 
 /**
@@ -45,6 +46,12 @@ export class GitError extends Error {
   get reason(): string {
     return firstLine(this.stderr).replace(/^(fatal|error): /, '') || `git ${this.args[0] ?? ''} exited with ${this.code}`;
   }
+}
+
+/** The part of an error fit for a user message: git's own reason, or the message. */
+export function describeError(e: unknown): string {
+  if (e instanceof GitError) return e.reason;
+  return e instanceof Error ? e.message : String(e);
 }
 
 /** The lock another git process holds, when that is why the command failed. */
@@ -95,7 +102,10 @@ function once(args: readonly string[], opts: GitOptions): Promise<GitResult> {
     child.stdout?.on('data', (b: Buffer) => out.push(b));
     child.stderr?.on('data', (b: Buffer) => err.push(b));
     child.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'ENOENT') {
+      // spawn reports a missing working directory as ENOENT too: not git's absence.
+      if (e.code === 'ENOENT' && !existsSync(opts.cwd)) {
+        reject(new GitError(args, 128, `fatal: ${opts.cwd} does not exist`, opts.cwd));
+      } else if (e.code === 'ENOENT') {
         reject(
           new IsolationError(
             'git-missing',

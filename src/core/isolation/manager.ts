@@ -1,20 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import type { WorktreeInfo } from '../../protocol/runEvents';
 import { applyChanges, type ApplyOutcome } from './apply';
 import { commitWork, currentTree } from './changes';
 import { IsolationError } from './errors';
-import { git, GitError } from './git';
+import { describeError as reason, git } from './git';
+import { currentOwner, liveInstances, ownerAlive } from './owner';
 import { KeyedMutex } from './mutex';
 import { backupRef, branchName, isInside, repoFolderName, worktreeName } from './names';
 import { recoverLeftovers, type RecoverReport } from './recover';
 import { checkoutConfig, commitConfig, diffStats, locateRepo, readHead } from './repo';
 import { commitTree, snapshotTree } from './snapshot';
 import { StateStore, type WorktreeRecord } from './stateStore';
-import { branchTip, checkoutWorktree, createBranch, deleteBranch, deleteRef, registerWorktree, removeWorktree } from './worktrees';
+import { branchTip, checkoutWorktree, createBranch, deleteBranch, deleteRef, pruneWorktrees, registerWorktree, removeWorktree } from './worktrees';
 
 export type { WorktreeRecord, WorktreeState } from './stateStore';
 export type { ApplyOutcome, ApplyConflict } from './apply';
@@ -32,8 +32,6 @@ export interface WorktreeManagerOptions {
 
 /** One lock per repository, shared by every manager in this process. */
 const repoLocks = new KeyedMutex();
-/** Managers alive in this process: their records are never "leftovers". */
-const liveInstances = new Set<string>();
 
 /**
  * Gives agents their own git worktree (S5): created from what the user sees,
@@ -109,7 +107,7 @@ export class WorktreeManager {
           createdAt: now,
           updatedAt: now,
           state: 'creating',
-          owner: { pid: process.pid, host: os.hostname(), instance: this.instance },
+          owner: currentOwner(this.instance),
         };
         // Written before anything exists in git, so a crash from here on leaves a trace recover() follows.
         await this.save(rec);
@@ -198,6 +196,36 @@ export class WorktreeManager {
     return outcome;
   }
 
+  /**
+   * Makes a finished (or applied) agent's worktree its working place again,
+   * for a follow-up (S4.3). The folder is recreated from the branch if it was
+   * removed. A later finish() commits on top and reports base..branch again.
+   */
+  async reopen(agentId: string): Promise<WorktreeRecord> {
+    const rec = this.require(agentId);
+    if (rec.state === 'active') return { ...rec };
+    if (rec.state !== 'finished' && rec.state !== 'applied') {
+      throw new IsolationError('invalid-state', `Cannot reopen ${rec.agentName}'s worktree: it is ${rec.state}.`);
+    }
+    if (!existsSync(rec.path)) {
+      if (!(await branchTip(rec.repoRoot, rec.branch))) {
+        throw new IsolationError('invalid-state', `Cannot reopen ${rec.agentName}'s worktree: its branch ${rec.branch} no longer exists.`);
+      }
+      try {
+        await repoLocks.run(rec.commonDir, async () => {
+          await pruneWorktrees(rec.repoRoot);
+          await registerWorktree(rec.repoRoot, rec.path, rec.branch);
+        });
+        await checkoutWorktree(rec.path, await checkoutConfig(rec.commonDir, rec.repoRoot));
+        await mkdir(rec.cwd, { recursive: true });
+      } catch (e) {
+        throw new IsolationError('git-failed', `Could not reopen ${rec.agentName}'s worktree: ${reason(e)}. Its work is still on ${rec.branch}.`, { cause: e });
+      }
+    }
+    await this.update(rec, { state: 'active', info: undefined, owner: currentOwner(this.instance) });
+    return { ...rec };
+  }
+
   /** Removes the worktree, its branch and any apply backup, whatever they contain. */
   async discard(agentId: string): Promise<void> {
     const rec = this.require(agentId);
@@ -262,6 +290,7 @@ export class WorktreeManager {
 
   /** Commits the agent's work if any (state finished) or removes the unchanged worktree (discarded). */
   private async settle(rec: WorktreeRecord, message: string): Promise<WorktreeInfo | null> {
+    if (!existsSync(rec.path)) return this.settleFromBranch(rec);
     let work;
     try {
       work = await commitWork(rec.path, rec.baseCommit, message, await commitConfig(rec.commonDir, rec.repoRoot));
@@ -278,10 +307,42 @@ export class WorktreeManager {
       return null;
     }
     for (const w of work.warnings) this.log('warn', `${rec.agentName}: ${w}`);
+    await this.keepBranchOnWork(rec, work.head);
     const stats = await diffStats(rec.path, rec.baseCommit, work.head);
     const info: WorktreeInfo = { path: rec.path, branch: rec.branch, baseCommit: rec.baseCommit, ...stats };
     await this.update(rec, { state: 'finished', headCommit: work.head, info });
     return info;
+  }
+
+  /** The worktree folder was deleted by hand: only the branch can still hold work. */
+  private async settleFromBranch(rec: WorktreeRecord): Promise<WorktreeInfo | null> {
+    const tip = await branchTip(rec.repoRoot, rec.branch);
+    await repoLocks.run(rec.commonDir, async () => {
+      await pruneWorktrees(rec.repoRoot);
+      if (tip === rec.baseCommit) await deleteBranch(rec.repoRoot, rec.branch, tip);
+    });
+    if (!tip || tip === rec.baseCommit) {
+      await this.update(rec, { state: 'discarded' });
+      return null;
+    }
+    const info: WorktreeInfo = { path: rec.path, branch: rec.branch, baseCommit: rec.baseCommit, ...(await diffStats(rec.repoRoot, rec.baseCommit, tip)) };
+    await this.update(rec, { state: 'finished', headCommit: tip, info });
+    return info;
+  }
+
+  /**
+   * An agent may switch branches or detach HEAD in its worktree; its work is
+   * what HEAD points at, so the subagents branch (what apply, diff and the
+   * user see) is moved there.
+   */
+  private async keepBranchOnWork(rec: WorktreeRecord, head: string): Promise<void> {
+    const tip = await branchTip(rec.path, rec.branch);
+    if (tip === head) return;
+    this.log('warn', `${rec.agentName} left its branch ${rec.branch}; the branch now points at its last commit ${head.slice(0, 12)}.`);
+    await git(['update-ref', '-m', "subagents: follow the agent's work", `refs/heads/${rec.branch}`, head, ...(tip ? [tip] : [])], {
+      cwd: rec.path,
+      retryOnLock: true,
+    });
   }
 
   /** Removes worktree (and branch unless kept); false (and a log line) when that failed. */
@@ -329,25 +390,5 @@ export class WorktreeManager {
 
   private log(level: IsolationLogLevel, message: string): void {
     this.opts.log?.(level, message);
-  }
-}
-
-function reason(e: unknown): string {
-  if (e instanceof GitError) return e.reason;
-  return e instanceof Error ? e.message : String(e);
-}
-
-/** Whether the process that owns a record may still be using its worktree. */
-function ownerAlive(owner: WorktreeRecord['owner']): boolean {
-  // Another machine sharing the state folder: we cannot tell, so leave it alone.
-  if (owner.host !== os.hostname()) return true;
-  // pid 0: a record rebuilt by recover() for a worktree nobody owns.
-  if (owner.pid <= 0) return false;
-  if (owner.pid === process.pid) return liveInstances.has(owner.instance);
-  try {
-    process.kill(owner.pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

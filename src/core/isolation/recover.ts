@@ -1,11 +1,11 @@
 import { existsSync, realpathSync } from 'node:fs';
-import { readdir, readFile, realpath, rmdir } from 'node:fs/promises';
-import { hostname } from 'node:os';
+import { readdir, readFile, realpath, rm, rmdir, stat } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type { WorktreeInfo } from '../../protocol/runEvents';
-import { git } from './git';
+import { describeError, git } from './git';
 import { BRANCH_PREFIX, isInside } from './names';
-import { diffStats } from './repo';
+import { currentOwner } from './owner';
 import type { StateStore, WorktreeRecord } from './stateStore';
 import { branchTip, deleteBranch, listWorktrees, pruneWorktrees, removeWorktree } from './worktrees';
 
@@ -56,7 +56,7 @@ export async function recoverLeftovers(ctx: RecoverContext): Promise<RecoverRepo
     try {
       await recoverRecord(ctx, rec, report);
     } catch (e) {
-      ctx.log('error', `Could not examine the worktree of ${rec.agentName} at ${rec.path}; it was left as it is: ${String(e)}`);
+      ctx.log('error', `Could not examine the worktree of ${rec.agentName} at ${rec.path}; it was left as it is: ${describeError(e)}`);
     }
   }
   for (const [commonDir, cwd] of await reposUnderRoot(ctx, repos)) {
@@ -64,11 +64,33 @@ export async function recoverLeftovers(ctx: RecoverContext): Promise<RecoverRepo
       await ctx.lock(commonDir, () => pruneWorktrees(cwd));
       await recoverOrphans(ctx, commonDir, cwd, known, report);
     } catch (e) {
-      ctx.log('error', `Could not look for leftover worktrees of ${commonDir}: ${String(e)}`);
+      ctx.log('error', `Could not look for leftover worktrees of ${commonDir}: ${describeError(e)}`);
     }
   }
   await removeEmptyRepoFolders(ctx.worktreesRoot);
+  await sweepTempFiles(ctx.store.dir);
   return report;
+}
+
+const STALE_TEMP_MS = 60 * 60 * 1000;
+
+/**
+ * Private index copies (snapshot.ts, apply.ts) and half-written records of
+ * killed processes. Only ours (by prefix), only when an hour old, so a
+ * running process's files are never touched.
+ */
+async function sweepTempFiles(stateDir: string): Promise<void> {
+  const now = Date.now();
+  const candidates = [
+    ...(await readdir(os.tmpdir()).catch(() => []))
+      .filter((n) => n.startsWith('subagents-index-') || n.startsWith('subagents-apply-'))
+      .map((n) => path.join(os.tmpdir(), n)),
+    ...(await readdir(stateDir).catch(() => [])).filter((n) => n.endsWith('.tmp')).map((n) => path.join(stateDir, n)),
+  ];
+  for (const file of candidates) {
+    const st = await stat(file).catch(() => undefined);
+    if (st && now - st.mtimeMs > STALE_TEMP_MS) await rm(file, { recursive: true, force: true }).catch(() => {});
+  }
 }
 
 async function recoverRecord(ctx: RecoverContext, rec: WorktreeRecord, report: RecoverReport): Promise<void> {
@@ -111,34 +133,16 @@ async function recoverRecord(ctx: RecoverContext, rec: WorktreeRecord, report: R
 
 /** An `active` worktree of a dead process (or one whose earlier removal failed). */
 async function settleLeftover(ctx: RecoverContext, rec: WorktreeRecord, report: RecoverReport): Promise<void> {
-  if (existsSync(rec.path)) {
-    const info = await ctx.settle(rec, RECOVERED_MESSAGE(rec.agentName));
-    if (info) {
-      report.kept.push({ ...rec, info });
-      ctx.log('info', `Kept ${rec.agentName}'s interrupted worktree ${rec.path}: ${info.filesChanged} files changed, committed on ${rec.branch}.`);
-    } else if (rec.state === 'discarded') {
-      await ctx.store.remove(rec.agentId);
-      report.removed.push({ ...rec });
-      ctx.log('info', `Removed ${rec.agentName}'s unchanged worktree ${rec.path}.`);
-    }
-    // Otherwise it is unchanged but could not be removed (settle logged why); the next start-up retries.
-    return;
-  }
-  // The folder is gone; the branch is all that may hold work.
-  const tip = await branchTipSafe(rec);
-  if (tip && tip !== rec.baseCommit) {
-    const info: WorktreeInfo = { path: rec.path, branch: rec.branch, baseCommit: rec.baseCommit, ...(await diffStats(rec.repoRoot, rec.baseCommit, tip)) };
-    Object.assign(rec, { state: 'finished', headCommit: tip, info, updatedAt: Date.now() });
-    await ctx.store.save(rec);
+  const info = await ctx.settle(rec, RECOVERED_MESSAGE(rec.agentName));
+  if (info) {
     report.kept.push({ ...rec, info });
-    return;
+    ctx.log('info', `Kept ${rec.agentName}'s interrupted work: ${info.filesChanged} files changed, committed on ${rec.branch}.`);
+  } else if (rec.state === 'discarded') {
+    await ctx.store.remove(rec.agentId);
+    report.removed.push({ ...rec });
+    ctx.log('info', `Removed ${rec.agentName}'s unchanged worktree ${rec.path}.`);
   }
-  await ctx.lock(rec.commonDir, async () => {
-    await pruneWorktrees(rec.repoRoot);
-    if (tip) await deleteBranch(rec.repoRoot, rec.branch, tip);
-  });
-  await ctx.store.remove(rec.agentId);
-  report.removed.push({ ...rec, state: 'discarded' });
+  // Otherwise it is unchanged but could not be removed (settle logged why); the next start-up retries.
 }
 
 /** Worktrees under worktreesRoot that git knows and no record does. */
@@ -177,7 +181,7 @@ async function recoverOrphans(
       createdAt: Date.now(),
       updatedAt: Date.now(),
       state: 'active',
-      owner: { pid: 0, host: hostname(), instance: ctx.instance },
+      owner: { ...currentOwner(ctx.instance), pid: 0 },
     };
     ctx.remember(rec);
     await ctx.store.save(rec);

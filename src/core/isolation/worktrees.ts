@@ -74,7 +74,8 @@ export async function removeWorktree(repoCwd: string, worktreePath: string, work
   }
   if (existsSync(worktreePath)) {
     const res = await git(['worktree', 'remove', '--force', worktreePath], { cwd: repoCwd, retryOnLock: true, okCodes: [0, 128] });
-    if (res.code !== 0) await rm(worktreePath, { recursive: true, force: true, maxRetries: 3 });
+    if (res.code === 0) return;
+    await rm(worktreePath, { recursive: true, force: true, maxRetries: 3 });
   }
   await pruneWorktrees(repoCwd);
 }
