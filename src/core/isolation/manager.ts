@@ -86,6 +86,7 @@ export class WorktreeManager {
 
     const repoDir = path.join(this.worktreesRoot, repoFolderName(repo.commonDir));
     const now = Date.now();
+    let saved: WorktreeRecord | undefined;
     const record = await repoLocks.run(repo.commonDir, async () => {
       for (let attempt = 0; attempt < 100; attempt++) {
         const name = worktreeName(agentName, agentId, attempt);
@@ -111,18 +112,16 @@ export class WorktreeManager {
         };
         // Written before anything exists in git, so a crash from here on leaves a trace recover() follows.
         await this.save(rec);
+        saved = rec;
         const reason = `subagents: worktree for ${agentName} (${agentId}) from ${baseCommit}`;
         if (!(await createBranch(repo.toplevel, rec.branch, baseCommit, reason))) continue;
-        try {
-          await registerWorktree(repo.toplevel, wtPath, rec.branch);
-        } catch (e) {
-          await this.undoCreate(rec);
-          throw this.createFailed(agentName, e);
-        }
+        await registerWorktree(repo.toplevel, wtPath, rec.branch);
         return rec;
       }
       throw new IsolationError('git-failed', `Could not find a free branch name for ${agentName}: subagents/${worktreeName(agentName, agentId)} and 99 more are taken.`);
-    }).catch((e: unknown) => {
+    }).catch(async (e: unknown) => {
+      const half = saved;
+      if (half) await repoLocks.run(repo.commonDir, () => this.undoCreate(half));
       throw this.createFailed(agentName, e);
     });
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -213,6 +213,27 @@ describe('clear errors', () => {
     const { WorktreeManager } = await import('../../../src/core/isolation');
     const m = new WorktreeManager({ stateDir: sb.stateDir, worktreesRoot: inside });
     await assert.rejects(m.create({ cwd: sb.repo, agentName: 'x', agentId: 'e5' }), /is inside the repository/);
+    m.dispose();
+  });
+
+  test('a failed create undoes itself: no branch, no registration, and the same agent may try again', async () => {
+    const sb = sandbox();
+    const before = sb.userState();
+    writeFileSync(sb.worktreesRoot, 'a file where the worktrees folder should be');
+    const { WorktreeManager } = await import('../../../src/core/isolation');
+    const m = new WorktreeManager({ stateDir: sb.stateDir, worktreesRoot: sb.worktreesRoot });
+    await assert.rejects(m.create({ cwd: sb.repo, agentName: 'x', agentId: 'e7' }), (e: unknown) => {
+      assert.ok(e instanceof IsolationError);
+      assert.equal(e.code, 'git-failed');
+      assert.match(e.message, /^Could not create an isolated worktree for x: .+\. Your working tree was not changed\.$/);
+      return true;
+    });
+    assert.deepEqual(sb.userState(), before, 'no branch left behind');
+    assert.equal(sb.git(['worktree', 'list']).trim().split('\n').length, 1);
+    assert.equal(m.get('e7')?.state, 'discarded');
+    rmSync(sb.worktreesRoot);
+    const rec = await m.create({ cwd: sb.repo, agentName: 'x', agentId: 'e7' });
+    assert.equal(await m.finish(rec.agentId), null);
     m.dispose();
   });
 
