@@ -67,14 +67,15 @@ async function isDirectory(dir: string): Promise<boolean> {
  */
 async function nearestProjectDir(family: AgentFamily, cwd: string, home: string): Promise<string | null> {
   const userDir = userAgentsDir(family, home);
-  let current = path.resolve(cwd);
-  for (;;) {
+  const candidates: string[] = [];
+  for (let current = path.resolve(cwd); ; current = path.dirname(current)) {
     const candidate = path.join(current, family, 'agents');
-    if (candidate !== userDir && (await isDirectory(candidate))) return candidate;
-    const parent = path.dirname(current);
-    if (parent === current) return null;
-    current = parent;
+    if (candidate !== userDir) candidates.push(candidate);
+    if (path.dirname(current) === current) break;
   }
+  // Checked concurrently (one round trip, not one per ancestor); the nearest existing one wins.
+  const exists = await Promise.all(candidates.map(isDirectory));
+  return candidates[exists.indexOf(true)] ?? null;
 }
 
 export async function resolveAgentDirs(options: SourceOptions): Promise<ResolvedSources> {
@@ -87,15 +88,24 @@ export async function resolveAgentDirs(options: SourceOptions): Promise<Resolved
     if (!dirs.some((d) => d.path === dir.path)) dirs.push(dir);
   };
 
-  for (const family of AGENT_FAMILIES) {
+  // The file-system checks of all families run concurrently; the order is applied after.
+  const checked = await Promise.all(
+    AGENT_FAMILIES.map(async (family) => {
+      const user = userAgentsDir(family, home);
+      const [project, userExists] = await Promise.all([
+        options.includeProjectAndPlugins ? nearestProjectDir(family, cwd, home) : null,
+        user ? isDirectory(user) : false,
+      ]);
+      return { family, project, user, userExists };
+    }),
+  );
+  for (const { family, project, user, userExists } of checked) {
     if (options.includeProjectAndPlugins) {
-      const project = await nearestProjectDir(family, cwd, home);
       if (project) add({ path: project, source: 'project', family });
       if (project !== path.join(cwd, family, 'agents')) candidates.push(path.join(cwd, family, 'agents'));
     }
-    const user = userAgentsDir(family, home);
     if (user) {
-      if (await isDirectory(user)) add({ path: user, source: 'user', family });
+      if (userExists) add({ path: user, source: 'user', family });
       else candidates.push(user);
     }
   }
