@@ -127,6 +127,9 @@ function installedVersion(dir) {
   return /^(\d+\.\d+\.\d+)\s/m.exec(r.stdout)?.[1] ?? null;
 }
 
+/** Installations already checked by this process. */
+const verified = new Set();
+
 /**
  * Installs code-server with Node 24 into the cache (reused when present) and
  * returns the command to run it. The install happens in a temporary sibling
@@ -136,13 +139,17 @@ function installedVersion(dir) {
 export function ensureCodeServer(version = CODE_SERVER_VERSION) {
   const dir = codeServerDir(version);
   const command = { node: node24(), entry: entryScript(dir), dir, version };
-  if (installedVersion(dir) === version) return command;
-
   mkdirSync(path.dirname(dir), { recursive: true });
-  // Leftovers of interrupted installs.
+  // Leftovers of interrupted installs (not those of an install still running).
   for (const name of readdirSync(path.dirname(dir))) {
-    if (name.startsWith(`${path.basename(dir)}.tmp-`)) rmSync(path.join(path.dirname(dir), name), { recursive: true, force: true });
+    const owner = name.startsWith(`${path.basename(dir)}.tmp-`) ? Number(name.split('.tmp-')[1]) : null;
+    if (owner !== null && !processAlive(owner)) rmSync(path.join(path.dirname(dir), name), { recursive: true, force: true });
   }
+  if (verified.has(dir) || installedVersion(dir) === version) {
+    verified.add(dir);
+    return command;
+  }
+
   const tmp = `${dir}.tmp-${process.pid}`;
   mkdirSync(tmp, { recursive: true });
   writeFileSync(path.join(tmp, 'package.json'), JSON.stringify({ name: 'code-server-install', private: true }) + '\n');
@@ -177,6 +184,7 @@ export function ensureCodeServer(version = CODE_SERVER_VERSION) {
   }
   rmSync(dir, { recursive: true, force: true });
   renameSync(tmp, dir);
+  verified.add(dir);
   console.log(`› code-server ${version} installed in ${Math.round((Date.now() - started) / 1000)} s`);
   return command;
 }
@@ -186,6 +194,15 @@ export function ensureCodeServer(version = CODE_SERVER_VERSION) {
 
 const running = new Set();
 let handlersInstalled = false;
+
+function processAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
+}
 
 /** Whether any process of the process group `pid` still exists. */
 export function processGroupAlive(pid) {
