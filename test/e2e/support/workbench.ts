@@ -52,6 +52,8 @@ export class Workbench {
    */
   async runCommand(title: string): Promise<void> {
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
+    // Keyboard focus may sit inside a webview iframe after an earlier click;
+    // a click on the (empty) editor area gives it back to the workbench.
     await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 }, force: true }).catch(() => undefined);
     await this.page.keyboard.press('F1');
     await input.waitFor({ state: 'visible', timeout: 10_000 });
