@@ -110,8 +110,13 @@ export async function applyChanges(input: ApplyInput): Promise<ApplyOutcome> {
     if (change.dstMode === '000000') toDelete.push(change.path);
     else toWrite.push(change.path);
   }
+  // Every conflict is reported, also those where the merge kept the user's side as it was.
+  const reported = new Set(details.map((d) => d.path));
   for (const c of conflicted.values()) {
-    if (c.resolution === 'kept-yours' || toWrite.includes(c.path)) details.push(c);
+    if (reported.has(c.path)) continue;
+    if (c.resolution === 'markers' && !toWrite.includes(c.path)) {
+      details.push({ path: c.path, resolution: 'kept-yours', reason: 'you and the agent both changed it' });
+    } else details.push(c);
   }
 
   await writeFromTree(cwd, result.tree, toWrite);

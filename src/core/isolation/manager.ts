@@ -259,17 +259,14 @@ export class WorktreeManager {
       isOwnerAlive: (rec) => ownerAlive(rec.owner),
       lock: (commonDir, fn) => repoLocks.run(commonDir, fn),
       settle: (rec, message) => this.settle(rec, message),
-      remember: (rec) => this.records.set(rec.agentId, rec),
+      remember: (rec) => this.track(rec),
     });
   }
 
   /** Every recorded worktree, this process's and others', oldest first. */
   async list(): Promise<WorktreeRecord[]> {
     const { records } = await this.store.loadAll();
-    for (const rec of records) {
-      const mine = this.records.get(rec.agentId);
-      if (!mine || mine.updatedAt < rec.updatedAt) this.records.set(rec.agentId, rec);
-    }
+    for (const rec of records) this.track(rec);
     return [...this.records.values()].sort((a, b) => a.createdAt - b.createdAt).map((r) => ({ ...r }));
   }
 
@@ -283,8 +280,24 @@ export class WorktreeManager {
   private require(agentId: string): WorktreeRecord {
     const rec = this.records.get(agentId) ?? this.store.readSync(agentId);
     if (!rec) throw new IsolationError('unknown-agent', `No isolated worktree is recorded for agent ${agentId}.`);
-    this.records.set(agentId, rec);
-    return rec;
+    return this.track(rec);
+  }
+
+  /**
+   * The one in-memory object per agent. Operations in flight hold on to it,
+   * so a newer copy read from disk is merged into it rather than replacing it.
+   */
+  private track(rec: WorktreeRecord): WorktreeRecord {
+    const mine = this.records.get(rec.agentId);
+    if (!mine) {
+      this.records.set(rec.agentId, rec);
+      return rec;
+    }
+    if (mine !== rec && rec.updatedAt > mine.updatedAt) {
+      for (const key of Object.keys(mine) as Array<keyof WorktreeRecord>) if (!(key in rec)) delete mine[key];
+      Object.assign(mine, rec);
+    }
+    return mine;
   }
 
   /** Commits the agent's work if any (state finished) or removes the unchanged worktree (discarded). */

@@ -34,8 +34,8 @@ export interface RecoverContext {
   lock: <T>(commonDir: string, fn: () => Promise<T>) => Promise<T>;
   /** The manager's finish: commit (→ info) or remove (→ null); updates and saves `rec`. */
   settle: (rec: WorktreeRecord, message: string) => Promise<WorktreeInfo | null>;
-  /** Makes the manager track `rec` (the same object settle() updates). */
-  remember: (rec: WorktreeRecord) => void;
+  /** Makes the manager track `rec`; returns the object settle() updates (use it from then on). */
+  remember: (rec: WorktreeRecord) => WorktreeRecord;
 }
 
 const RECOVERED_MESSAGE = (name: string) => `subagents: ${name} changes (recovered after an interrupted run)`;
@@ -51,8 +51,8 @@ export async function recoverLeftovers(ctx: RecoverContext): Promise<RecoverRepo
     if (rec.state !== 'discarded') known.add(canonical(rec.path));
     if (existsSync(rec.commonDir)) repos.set(rec.commonDir, existsSync(rec.repoRoot) ? rec.repoRoot : rec.commonDir);
   }
-  for (const rec of records) {
-    ctx.remember(rec);
+  for (const loaded of records) {
+    const rec = ctx.remember(loaded);
     try {
       await recoverRecord(ctx, rec, report);
     } catch (e) {
@@ -183,9 +183,9 @@ async function recoverOrphans(
       state: 'active',
       owner: { ...currentOwner(ctx.instance), pid: 0 },
     };
-    ctx.remember(rec);
-    await ctx.store.save(rec);
-    await settleLeftover(ctx, rec, report);
+    const tracked = ctx.remember(rec);
+    await ctx.store.save(tracked);
+    await settleLeftover(ctx, tracked, report);
   }
 }
 
