@@ -14,7 +14,7 @@ const noVscode = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test/e2e/artifacts/**', 'test/fixtures/**', '.cache/**'] },
+  { ignores: ['dist/**', 'dist-test/**', 'node_modules/**', 'test/e2e/artifacts/**', 'test/fixtures/**', '.cache/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

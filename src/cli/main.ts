@@ -27,8 +27,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   try {
     return await command.run(args, io);
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr.write(`subagents ${name}: ${error.message}\n\n${command.usage}\n`);
+    // util.parseArgs reports unknown or malformed flags with ERR_PARSE_ARGS_* codes.
+    const parseError = String((error as { code?: unknown }).code ?? '').startsWith('ERR_PARSE_ARGS');
+    if (error instanceof UsageError || parseError) {
+      io.stderr.write(`subagents ${name}: ${(error as Error).message}\n\n${command.usage}\n`);
       return 2;
     }
     throw error;

@@ -1,18 +1,12 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { AgentCatalog } from '../../core/agents/catalog';
-import { defaultSettings, PERMISSION_MODES, type Settings } from '../../core/config';
-import type { AgentResult } from '../../core/engine/agentRun';
-import { createClient } from '../../core/engine/client';
-import { Engine } from '../../core/engine/engine';
+import { PERMISSION_MODES } from '../../core/config';
 import { EngineError } from '../../core/engine/errors';
-import { RunStore } from '../../core/runs/runStore';
-import { PermissionGate, type PermissionMode } from '../../core/tools/permissions';
-import { terminalApprovals } from '../approvals';
+import type { PermissionMode } from '../../core/tools/permissions';
 import { UsageError, type CliCommand, type CliIO } from '../command';
-import { LiveTreeRenderer, LogRenderer, type Renderer } from '../render/live';
-import { formatDuration, formatUsage, styleFor } from '../render/tree';
+import { executeRun, presentation } from '../execute';
+import { openSession } from '../session';
 
 const USAGE = `Usage: subagents run <agent> <prompt…> [options]
 
@@ -31,7 +25,9 @@ Options:
   --max-concurrency N       spawned agents running at once (default 4)
   --json                    NDJSON events on stdout; the last line is the result
 Exit code: 0 when the run completed, 1 otherwise, 2 for bad arguments.
-Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL (optional).`;
+Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL (optional).
+History: runs and transcripts are kept under $XDG_DATA_HOME/subagents
+(default ~/.local/share/subagents); see "subagents runs" and "subagents resume".`;
 
 function positiveInt(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
@@ -78,22 +74,6 @@ function parseRunArgs(args: string[]) {
   };
 }
 
-/** The line `--json` ends with. */
-export function resultLine(result: AgentResult): string {
-  return JSON.stringify({
-    type: 'result',
-    status: result.status,
-    agentId: result.agentId,
-    runId: result.runId,
-    output: result.structuredOutput ?? result.output,
-    error: result.error,
-    usage: result.usage,
-    turns: result.turns,
-    durationMs: result.durationMs,
-    worktree: result.worktree,
-  });
-}
-
 export const runCommand: CliCommand = {
   name: 'run',
   summary: 'run an agent with a live tree (or NDJSON events with --json)',
@@ -105,69 +85,31 @@ export const runCommand: CliCommand = {
       io.stderr.write(`subagents run: --cwd ${cwd} is not a directory\n`);
       return 1;
     }
-    let client;
+    const view = presentation(io, opts.json);
+    let session;
     try {
-      client = createClient({ apiKey: io.env.ANTHROPIC_API_KEY, env: io.env });
+      session = await openSession(io, {
+        cwd,
+        pluginDirs: opts.pluginDirs,
+        gate: view.gate,
+        coalesceMs: opts.json ? 0 : 80,
+        settings: { ...(opts.maxDepth ? { maxDepth: opts.maxDepth } : {}), ...(opts.maxConcurrency ? { maxConcurrency: opts.maxConcurrency } : {}) },
+      });
     } catch (error) {
-      io.stderr.write(`subagents run: ${(error as Error).message}\n`);
+      if (!(error instanceof EngineError)) throw error;
+      io.stderr.write(`subagents run: ${error.message}\n`);
       return 1;
     }
-    const settings: Settings = {
-      ...defaultSettings(),
-      ...(opts.maxDepth ? { maxDepth: opts.maxDepth } : {}),
-      ...(opts.maxConcurrency ? { maxConcurrency: opts.maxConcurrency } : {}),
-    };
-    const catalog = await AgentCatalog.create({ cwd, home: io.env.HOME, pluginDirs: opts.pluginDirs, watch: true });
     try {
-      const store = new RunStore({ coalesceMs: opts.json ? 0 : 80 });
-      const style = styleFor(io.stderr as { isTTY?: boolean }, io.env);
-      let runId: string | null = null;
-      const interactive = !opts.json && Boolean((process.stdin as { isTTY?: boolean }).isTTY) && Boolean((io.stderr as { isTTY?: boolean }).isTTY);
-      const renderer: Renderer | null = opts.json
-        ? null
-        : interactive
-          ? new LiveTreeRenderer(io.stderr as NodeJS.WriteStream, store, () => runId, style)
-          : new LogRenderer(io.stderr, store, () => runId, style);
-      const gate = new PermissionGate(
-        interactive ? terminalApprovals(process.stdin, process.stderr, renderer instanceof LiveTreeRenderer ? renderer : undefined) : null,
+      return await executeRun(
+        io,
+        session,
+        view,
+        async () => session.engine.start({ agent: opts.agent, prompt: opts.prompt, cwd, model: opts.model, budget: opts.budget, permissionMode: opts.permissionMode }),
+        'run',
       );
-      const engine = new Engine({ client, catalog, settings: () => settings, gate });
-      engine.onEvent((event) => {
-        store.apply(event);
-        if (opts.json) io.stdout.write(`${JSON.stringify(event)}\n`);
-        renderer?.event(event);
-      });
-
-      let run;
-      try {
-        run = engine.start({ agent: opts.agent, prompt: opts.prompt, cwd, model: opts.model, budget: opts.budget, permissionMode: opts.permissionMode });
-      } catch (error) {
-        renderer?.stop();
-        if (error instanceof EngineError) {
-          io.stderr.write(`subagents run: ${error.message}\n`);
-          return 1;
-        }
-        throw error;
-      }
-      runId = run.id;
-      const onAbort = () => engine.cancel(run.id, 'Interrupted from the terminal.');
-      io.signal.addEventListener('abort', onAbort, { once: true });
-      const result = await run.done;
-      io.signal.removeEventListener('abort', onAbort);
-      renderer?.stop();
-
-      if (opts.json) {
-        io.stdout.write(`${resultLine(result)}\n`);
-      } else {
-        const output = result.structuredOutput !== undefined ? JSON.stringify(result.structuredOutput, null, 2) : result.output;
-        if (output) io.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
-        const total = store.get(result.runId)?.usage ?? result.usage;
-        const summary = `${result.status} · ${formatDuration(result.durationMs)} · ${formatUsage(total)}${result.error ? ` · ${result.error}` : ''}`;
-        io.stderr.write(`${result.status === 'completed' ? style.green(summary) : style.red(summary)}\n`);
-      }
-      return result.status === 'completed' ? 0 : 1;
     } finally {
-      catalog.dispose();
+      await session.close();
     }
   },
 };

@@ -1,6 +1,7 @@
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import { emptyUsage, type AgentStatus, type FinishStatus, type Usage, type WorktreeInfo } from '../../protocol/runEvents';
 import type { AgentDefinition, SpawnsPolicy, ThinkingLevel } from '../agents/definition';
+import { continueConversation } from './archive';
 import type { PermissionMode } from '../tools/permissions';
 import type { BudgetTracker } from './budget';
 import type { Semaphore } from './limiter';
@@ -81,6 +82,8 @@ export class AgentRun {
   /** Completion notices of background children, delivered at this agent's next turn (S4.1). */
   readonly notices: string[] = [];
   messages: BetaMessageParam[];
+  /** How many of `messages` are in the transcript on disk. */
+  persisted: number;
   spawns: SpawnsPolicy = [];
   status: AgentStatus = 'queued';
   usage: Usage;
@@ -113,7 +116,8 @@ export class AgentRun {
     this.maxTurns = init.maxTurns;
     this.depth = init.parent ? init.parent.depth + 1 : 0;
     this.resumed = Boolean(init.history?.length);
-    this.messages = [...(init.history ?? []), { role: 'user', content: init.prompt }];
+    this.messages = init.history?.length ? continueConversation(init.history, init.prompt) : [{ role: 'user', content: [{ type: 'text', text: init.prompt }] }];
+    this.persisted = init.history?.length ?? 0;
     this.usage = init.priorUsage ?? emptyUsage();
     this.turns = init.priorTurns ?? 0;
     this.done = new Promise((resolve) => (this.#resolve = resolve));

@@ -1,7 +1,8 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
-import { emptyUsage, type RunEvent } from '../../protocol/runEvents';
+import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import { emptyUsage, type RunEvent, type Usage } from '../../protocol/runEvents';
 import type { AgentDefinition } from '../agents/definition';
 import type { Settings } from '../config';
 import { newAgentId } from '../runs/ids';
@@ -9,6 +10,7 @@ import { createFileTools } from '../tools/fileTools';
 import { PermissionGate, type PermissionMode } from '../tools/permissions';
 import { todoWriteTool, webFetchTool, webSearchTool } from '../tools/planningTools';
 import type { RuntimeTool } from '../tools/runtimeTool';
+import type { AgentArchive } from './archive';
 import { AgentRun, type AgentResult, type TreeContext } from './agentRun';
 import { BudgetTracker, type Budget } from './budget';
 import { CancelledError, EngineError } from './errors';
@@ -44,8 +46,9 @@ export interface EngineOptions {
   maxTokens?: number;
   /** Turn-level retries of streams that break mid-way (S3.10). */
   retry?: { maxAttempts: number; baseDelayMs: number };
-  /** Where a background agent's output can be read (its transcript), if persisted. */
-  outputFile?: (agentId: string) => string | null;
+  /** Keeps transcripts and finds ended agents after a restart (the run history). */
+  archive?: AgentArchive;
+  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
 }
 
 export interface RunRequest {
@@ -101,22 +104,8 @@ export class Engine implements Spawner {
     if (!definition) {
       throw new EngineError(`Unknown agent "${request.agent}". Available: ${this.#options.catalog.agents.map((a) => a.name).join(', ') || 'none'}`);
     }
-    const controller = new AbortController();
-    if (request.signal) {
-      const forward = () => controller.abort(new CancelledError());
-      if (request.signal.aborted) forward();
-      else request.signal.addEventListener('abort', forward, { once: true });
-    }
     const id = newAgentId();
-    const tree: TreeContext = {
-      runId: id,
-      controller,
-      limiter: new Semaphore(settings.maxConcurrency),
-      budget: new BudgetTracker(
-        request.budget ?? { maxTokens: settings['budget.maxTokens'], maxCostUsd: settings['budget.maxCostUsd'] },
-        (reason) => controller.abort(reason),
-      ),
-    };
+    const tree = this.#newTree(id, settings, request.budget, request.signal);
     const planMode = definition.permissionMode === 'plan' || request.permissionMode === 'plan';
     const run = new AgentRun({
       id,
@@ -143,6 +132,85 @@ export class Engine implements Spawner {
     return this.start(request).done;
   }
 
+  /**
+   * Continues an ended agent with its whole conversation (S4.3): the
+   * sidebar's "Send follow-up", `subagents resume`. The agent keeps its id
+   * and its place in its run tree; it runs as the root of a new tree context
+   * (its own budget and concurrency), since its parent has ended.
+   */
+  async resume(agentId: string, prompt: string, options: { signal?: AbortSignal; budget?: Budget; permissionMode?: PermissionMode } = {}): Promise<AgentRun> {
+    const source = await this.#resumable(agentId);
+    const settings = this.#options.settings();
+    const tree = this.#newTree(source.runId, settings, options.budget, options.signal);
+    const run = this.#continued(source, prompt, { parent: null, parentToolUseId: null, tree, settings, background: false, permissionMode: options.permissionMode });
+    this.#launch(run);
+    return run;
+  }
+
+  #newTree(runId: string, settings: Settings, budget: Budget | undefined, signal: AbortSignal | undefined): TreeContext {
+    const controller = new AbortController();
+    if (signal) {
+      const forward = () => controller.abort(new CancelledError());
+      if (signal.aborted) forward();
+      else signal.addEventListener('abort', forward, { once: true });
+    }
+    return {
+      runId,
+      controller,
+      limiter: new Semaphore(settings.maxConcurrency),
+      budget: new BudgetTracker(budget ?? { maxTokens: settings['budget.maxTokens'], maxCostUsd: settings['budget.maxCostUsd'] }, (reason) => controller.abort(reason)),
+    };
+  }
+
+  /** Finds an ended agent in memory or in the archive; throws EngineError with what to do otherwise. */
+  async #resumable(agentId: string): Promise<ResumeSource> {
+    const live = this.#agents.get(agentId);
+    if (live && !live.ended) throw new EngineError(`Agent ${agentId} is still running; wait for it to finish, or stop it, before sending a follow-up.`);
+    if (live) {
+      return { agentId, runId: live.tree.runId, definition: live.definition, model: live.model, cwd: live.cwd, description: live.description, messages: live.messages, usage: live.usage, turns: live.turns };
+    }
+    const archived = await this.#options.archive?.load(agentId);
+    if (archived === 'expired') {
+      throw new EngineError(`Agent ${agentId} has expired: finished runs are kept for ${this.#options.archive!.retentionDays} days (subagents.history.retentionDays).`);
+    }
+    if (!archived) throw new EngineError(`No agent with id "${agentId}" in the run history.`);
+    const { node, messages } = archived;
+    const definition = this.#options.catalog.find(node.agentName);
+    if (!definition) throw new EngineError(`The agent "${node.agentName}" that ran as ${agentId} is no longer defined; restore its file to continue it.`);
+    const history = messages.length ? messages : [{ role: 'user' as const, content: [{ type: 'text' as const, text: node.prompt }] }];
+    return { agentId, runId: node.runId, definition, model: node.model, cwd: node.cwd, description: node.description, messages: history, usage: node.usage, turns: node.turns };
+  }
+
+  #continued(
+    source: ResumeSource,
+    prompt: string,
+    place: { parent: AgentRun | null; parentToolUseId: string | null; tree: TreeContext; settings: Settings; background: boolean; permissionMode?: PermissionMode },
+  ): AgentRun {
+    const { definition } = source;
+    const { parent, parentToolUseId, tree, settings, background } = place;
+    const planMode = definition.permissionMode === 'plan' || Boolean(parent?.planMode) || place.permissionMode === 'plan';
+    return new AgentRun({
+      id: source.agentId,
+      parent,
+      parentToolUseId,
+      tree,
+      definition,
+      model: source.model,
+      cwd: source.cwd,
+      description: source.description,
+      prompt,
+      background,
+      permissionMode: planMode ? 'plan' : (definition.permissionMode ?? place.permissionMode ?? parent?.permissionMode ?? settings.permissionMode),
+      planMode,
+      outputSchema: effectiveSchema(definition.output, parent?.outputSchema),
+      thinking: definition.thinkingLevel,
+      maxTurns: source.turns + (definition.maxTurns ?? settings.maxTurns),
+      history: source.messages,
+      priorUsage: source.usage,
+      priorTurns: source.turns,
+    });
+  }
+
   /** Stops an agent and its whole subtree (S3.11). */
   cancel(agentId: string, reason = 'Cancelled by the user.'): boolean {
     const run = this.#agents.get(agentId);
@@ -167,7 +235,7 @@ export class Engine implements Spawner {
   }
 
   outputFile(agentId: string): string | null {
-    return this.#options.outputFile?.(agentId) ?? null;
+    return this.#options.archive?.transcriptPath(agentId) ?? null;
   }
 
   async whileWaiting<T>(parent: AgentRun, wait: () => Promise<T>): Promise<T> {
@@ -188,6 +256,7 @@ export class Engine implements Spawner {
   async spawn(parent: AgentRun, input: SpawnInput, toolUseId: string): Promise<AgentRun | string> {
     const settings = this.#options.settings();
     if (input.isolation && input.cwd) return 'isolation and cwd cannot be used together: an isolated agent works in the worktree created for it.';
+    if (input.resume) return this.#spawnResume(parent, input, toolUseId, settings);
     const name = input.subagent_type?.trim() || DEFAULT_AGENT;
     const refusal = checkSpawn({
       target: name,
@@ -233,6 +302,21 @@ export class Engine implements Spawner {
       thinking: definition.thinkingLevel,
       maxTurns: definition.maxTurns ?? settings.maxTurns,
     });
+    parent.children.add(child);
+    this.#launch(child);
+    return child;
+  }
+
+  async #spawnResume(parent: AgentRun, input: SpawnInput, toolUseId: string, settings: Settings): Promise<AgentRun | string> {
+    let source: ResumeSource;
+    try {
+      source = await this.#resumable(input.resume!);
+    } catch (error) {
+      return (error as Error).message;
+    }
+    if (source.runId !== parent.tree.runId) return `Agent ${source.agentId} belongs to another run; you can resume only agents of this run.`;
+    if (source.agentId === parent.id) return 'An agent cannot resume itself.';
+    const child = this.#continued(source, input.prompt, { parent, parentToolUseId: toolUseId, tree: parent.tree, settings, background: Boolean(input.run_in_background) });
     parent.children.add(child);
     this.#launch(child);
     return child;
@@ -319,6 +403,7 @@ export class Engine implements Spawner {
         structured,
         emit,
         onUsage: (delta) => run.tree.budget.add(delta),
+        persist: () => this.#persist(run),
       });
     } catch (error) {
       // Only waiting for a concurrency slot or the worktree can throw here.
@@ -326,6 +411,7 @@ export class Engine implements Spawner {
         ? { status: 'cancelled', output: null, error: run.signal.reason instanceof Error ? run.signal.reason.message : 'Cancelled.' }
         : { status: 'failed', output: null, error: error instanceof Error ? error.message : String(error) };
     } finally {
+      this.#persist(run);
       for (const tool of tools.values()) await Promise.resolve(tool.close?.()).catch(() => undefined);
       if (run.holdsSlot) {
         run.holdsSlot = false;
@@ -365,10 +451,33 @@ export class Engine implements Spawner {
     this.#pruneEnded();
   }
 
+  /** Appends what the transcript on disk does not have yet. */
+  #persist(run: AgentRun): void {
+    const archive = this.#options.archive;
+    if (!archive || run.persisted >= run.messages.length) return;
+    const fresh = run.messages.slice(run.persisted);
+    run.persisted = run.messages.length;
+    archive.appendTranscript(run.id, fresh).catch((error: unknown) => {
+      this.#options.log?.('error', `Could not save the transcript of agent ${run.id}: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
   #pruneEnded(): void {
     const ended = [...this.#agents.values()].filter((a) => a.ended && (!a.parent || a.parent.ended));
     for (const run of ended.slice(0, Math.max(0, ended.length - ENDED_AGENTS_KEPT))) this.#agents.delete(run.id);
   }
+}
+
+interface ResumeSource {
+  agentId: string;
+  runId: string;
+  definition: AgentDefinition;
+  model: string;
+  cwd: string;
+  description: string;
+  messages: BetaMessageParam[];
+  usage: Usage;
+  turns: number;
 }
 
 function firstLine(text: string): string {

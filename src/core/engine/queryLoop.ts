@@ -34,6 +34,8 @@ export interface LoopDeps {
   emit: EmitEvent;
   /** Called with each turn's usage (already priced), for the tree's budget. */
   onUsage(delta: Usage): void;
+  /** Called before each request: the conversation so far is final and can be saved. */
+  persist(): void;
 }
 
 export interface LoopOutcome {
@@ -67,7 +69,7 @@ function deliverNotices(run: AgentRun): void {
     content.push({ type: 'text', text });
     run.messages[run.messages.length - 1] = { role: 'user', content };
   } else {
-    run.messages.push({ role: 'user', content: text });
+    run.messages.push({ role: 'user', content: [{ type: 'text', text }] });
   }
 }
 
@@ -105,6 +107,7 @@ export async function runQueryLoop(run: AgentRun, deps: LoopDeps): Promise<LoopO
         return { status: 'failed', output: lastText || null, error: `Stopped after ${run.maxTurns} turns (maxTurns) before the agent finished.` };
       }
       deliverNotices(run);
+      deps.persist();
       const params = buildTurnParams({ model: run.model, maxTokens: deps.maxTokens, system: deps.system, tools: toolDefinitions, messages: run.messages, thinking: run.thinking });
       const message = await streamTurn(deps.client, params, {
         signal: run.signal,
@@ -148,7 +151,7 @@ export async function runQueryLoop(run: AgentRun, deps: LoopDeps): Promise<LoopO
       }
       if (deps.structured && deps.structured.value === undefined) {
         if (reminders++ < STRUCTURED_OUTPUT_REMINDERS) {
-          run.messages.push({ role: 'user', content: `You have not returned your result yet. Call the ${STRUCTURED_OUTPUT_TOOL} tool now with your final result.` });
+          run.messages.push({ role: 'user', content: [{ type: 'text', text: `You have not returned your result yet. Call the ${STRUCTURED_OUTPUT_TOOL} tool now with your final result.` }] });
           continue;
         }
         return { status: 'failed', output: lastText || null, error: `The agent ended without returning a result through ${STRUCTURED_OUTPUT_TOOL} although an output schema was required.` };

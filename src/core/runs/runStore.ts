@@ -32,6 +32,7 @@ export class RunStore {
   readonly #runs = new Map<string, RunSnapshot>();
   readonly #agents = new Map<string, AgentNode>();
   readonly #listeners = new Set<RunStoreListener>();
+  readonly #removalListeners = new Set<(run: RunSnapshot) => void>();
   readonly #pending = new Set<string>();
   #timer: NodeJS.Timeout | null = null;
   readonly #maxToolRows: number;
@@ -66,6 +67,12 @@ export class RunStore {
     return () => this.#listeners.delete(listener);
   }
 
+  /** Called with each run the store drops (retention cap or `remove`), before it is gone. */
+  onRemove(listener: (run: RunSnapshot) => void): () => void {
+    this.#removalListeners.add(listener);
+    return () => this.#removalListeners.delete(listener);
+  }
+
   /** Adds runs loaded from disk (persistence), without notifying per run. */
   load(runs: RunSnapshot[]): void {
     for (const run of runs) {
@@ -79,6 +86,7 @@ export class RunStore {
   remove(runId: string): void {
     const run = this.#runs.get(runId);
     if (!run) return;
+    for (const listener of this.#removalListeners) listener(run);
     for (const id of Object.keys(run.agents)) this.#agents.delete(id);
     this.#runs.delete(runId);
     this.#changed(runId);
@@ -161,10 +169,9 @@ export class RunStore {
         if (row) row.childAgentId = e.agentId;
       }
     }
-    if (run.rootAgentId === e.agentId) {
-      run.status = 'running';
-      run.endedAt = null;
-    }
+    // Any agent at work (a follow-up to one of its agents included) makes the tree running.
+    run.status = 'running';
+    run.endedAt = null;
     run.version++;
   }
 
@@ -212,8 +219,8 @@ export class RunStore {
           ...(e.structuredOutput !== undefined ? { structuredOutput: e.structuredOutput } : {}),
         });
         for (const row of node.tools) if (row.status === 'running') row.status = 'error';
-        if (run.rootAgentId === node.agentId) {
-          run.status = e.status;
+        if (!Object.values(run.agents).some((a) => a.status === 'running' || a.status === 'queued')) {
+          run.status = run.agents[run.rootAgentId]?.status ?? e.status;
           run.endedAt = e.ts;
         }
         break;

@@ -1,0 +1,56 @@
+import { parseArgs } from 'node:util';
+import { EngineError } from '../../core/engine/errors';
+import { UsageError, type CliCommand, type CliIO } from '../command';
+import { executeRun, presentation } from '../execute';
+import { openHistory, openSession } from '../session';
+import { defaultSettings, PERMISSION_MODES } from '../../core/config';
+import type { PermissionMode } from '../../core/tools/permissions';
+
+const USAGE = `Usage: subagents resume <agentId> <prompt…> [options]
+
+Continues an agent that ended (completed, failed, stopped or interrupted) with
+its whole earlier conversation and a follow-up prompt. Agent ids are shown by
+"subagents runs" and at the end of "subagents run".
+
+Options:
+  --permission-mode MODE    default | acceptEdits | bypassPermissions | plan
+  --plugin-dir DIR          extra plugin root (repeatable)
+  --json                    NDJSON events on stdout; the last line is the result`;
+
+export const resumeCommand: CliCommand = {
+  name: 'resume',
+  summary: 'send a follow-up to an agent that ended, with its full conversation',
+  usage: USAGE,
+  async run(args: string[], io: CliIO): Promise<number> {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { json: { type: 'boolean', default: false }, 'plugin-dir': { type: 'string', multiple: true }, 'permission-mode': { type: 'string' } },
+    });
+    const [agentId, ...rest] = positionals;
+    const prompt = rest.join(' ').trim();
+    if (!agentId) throw new UsageError('missing <agentId>');
+    if (!prompt) throw new UsageError('missing <prompt>');
+    const mode = values['permission-mode'];
+    if (mode !== undefined && ![...PERMISSION_MODES, 'plan'].includes(mode)) throw new UsageError(`unknown permission mode "${mode}"`);
+
+    // The agent's definition is looked up where it ran.
+    const archived = await (await openHistory(io, defaultSettings())).load(agentId);
+    const cwd = archived && archived !== 'expired' ? archived.node.cwd : io.cwd;
+    const view = presentation(io, values.json ?? false);
+    let session;
+    try {
+      session = await openSession(io, { cwd, pluginDirs: values['plugin-dir'] ?? [], gate: view.gate, coalesceMs: values.json ? 0 : 80 });
+    } catch (error) {
+      if (!(error instanceof EngineError)) throw error;
+      io.stderr.write(`subagents resume: ${error.message}\n`);
+      return 1;
+    }
+    try {
+      const permissionMode = mode as PermissionMode | undefined;
+      return await executeRun(io, session, view, () => session.engine.resume(agentId, prompt, { permissionMode }), 'resume');
+    } finally {
+      await session.close();
+    }
+  },
+};

@@ -1,0 +1,61 @@
+import { parseArgs } from 'node:util';
+import { defaultSettings } from '../../core/config';
+import type { RunSnapshot } from '../../protocol/runSnapshot';
+import { UsageError, type CliCommand, type CliIO } from '../command';
+import { formatDuration, formatUsage, renderTree, styleFor } from '../render/tree';
+import { openHistory } from '../session';
+
+const USAGE = `Usage: subagents runs [<runId>] [--json] [--limit N]
+
+Lists the run history, newest first: run id, status, agent, when, how long,
+tokens and cost. With a run id, prints that run's tree.`;
+
+function summary(run: RunSnapshot) {
+  const root = run.agents[run.rootAgentId];
+  return {
+    runId: run.runId,
+    status: run.status,
+    agent: root?.agentName ?? null,
+    description: root?.description ?? null,
+    startedAt: new Date(run.startedAt).toISOString(),
+    durationMs: (run.endedAt ?? Date.now()) - run.startedAt,
+    agents: Object.values(run.agents).map((a) => ({ agentId: a.agentId, agentName: a.agentName, status: a.status, parentId: a.parentId })),
+    usage: run.usage,
+  };
+}
+
+export const runsCommand: CliCommand = {
+  name: 'runs',
+  summary: 'list the run history (or show one run’s tree)',
+  usage: USAGE,
+  async run(args: string[], io: CliIO): Promise<number> {
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean', default: false }, limit: { type: 'string' } } });
+    const limit = values.limit === undefined ? 50 : Number(values.limit);
+    if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit needs a positive whole number, got "${values.limit}"`);
+    const history = await openHistory(io, defaultSettings());
+    const [runId] = positionals;
+    if (runId) {
+      const run = history.runs.find((r) => r.runId === runId || r.agents[runId]);
+      if (!run) {
+        io.stderr.write(`subagents runs: no run "${runId}" in the history.\n`);
+        return 1;
+      }
+      io.stdout.write(values.json ? `${JSON.stringify(run)}\n` : `${renderTree(run, { style: styleFor(io.stdout, io.env) }).join('\n')}\n`);
+      return 0;
+    }
+    const runs = history.runs.slice(0, limit);
+    if (values.json) {
+      io.stdout.write(`${JSON.stringify({ runs: runs.map(summary) })}\n`);
+      return 0;
+    }
+    if (runs.length === 0) {
+      io.stdout.write('No runs yet.\n');
+      return 0;
+    }
+    for (const run of runs.map(summary)) {
+      const when = run.startedAt.replace('T', ' ').slice(0, 16);
+      io.stdout.write(`${run.runId}  ${run.status.padEnd(15)} ${String(run.agent).padEnd(20)} ${when}  ${formatDuration(run.durationMs).padStart(7)}  ${formatUsage(run.usage)}  ${run.description ?? ''}\n`);
+    }
+    return 0;
+  },
+};

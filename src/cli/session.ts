@@ -1,0 +1,75 @@
+import os from 'node:os';
+import path from 'node:path';
+import { AgentCatalog } from '../core/agents/catalog';
+import { defaultSettings, type Settings } from '../core/config';
+import { createClient } from '../core/engine/client';
+import { Engine } from '../core/engine/engine';
+import { RunHistory } from '../core/runs/history';
+import { RunStore } from '../core/runs/runStore';
+import type { PermissionGate } from '../core/tools/permissions';
+import type { CliIO } from './command';
+
+/**
+ * What a CLI command that runs agents needs, wired the same way the
+ * extension wires it: catalog → engine → events → RunStore, with the run
+ * history on disk under `$XDG_DATA_HOME/subagents` (or `~/.local/share`).
+ */
+
+export function storageDir(env: NodeJS.ProcessEnv): string {
+  const base = env.XDG_DATA_HOME || path.join(env.HOME || os.homedir(), '.local', 'share');
+  return path.join(base, 'subagents');
+}
+
+export async function openHistory(io: CliIO, settings: Settings): Promise<RunHistory> {
+  return RunHistory.open({
+    dir: storageDir(io.env),
+    retentionDays: settings['history.retentionDays'],
+    maxRuns: settings['history.maxRuns'],
+    log: (level, message) => {
+      if (level !== 'info') io.stderr.write(`subagents: ${message}\n`);
+    },
+  });
+}
+
+export interface EngineSession {
+  settings: Settings;
+  catalog: AgentCatalog;
+  history: RunHistory;
+  store: RunStore;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+export async function openSession(
+  io: CliIO,
+  opts: { cwd: string; pluginDirs: string[]; settings?: Partial<Settings>; gate: PermissionGate; coalesceMs: number },
+): Promise<EngineSession> {
+  const settings: Settings = { ...defaultSettings(), ...opts.settings };
+  // Fails early, before anything is read, when there is no key.
+  const client = createClient({ apiKey: io.env.ANTHROPIC_API_KEY, env: io.env });
+  const history = await openHistory(io, settings);
+  const catalog = await AgentCatalog.create({ cwd: opts.cwd, home: io.env.HOME, pluginDirs: opts.pluginDirs, watch: true });
+  const store = new RunStore({ coalesceMs: opts.coalesceMs, maxRuns: settings['history.maxRuns'], maxToolRowsPerAgent: settings['history.maxEventsPerRun'] });
+  const detach = history.attach(store);
+  const engine = new Engine({
+    client,
+    catalog,
+    settings: () => settings,
+    gate: opts.gate,
+    archive: history,
+    log: (level, message) => io.stderr.write(`subagents: ${level}: ${message}\n`),
+  });
+  engine.onEvent((event) => store.apply(event));
+  return {
+    settings,
+    catalog,
+    history,
+    store,
+    engine,
+    close: async () => {
+      await history.flush();
+      detach();
+      catalog.dispose();
+    },
+  };
+}

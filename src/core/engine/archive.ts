@@ -1,0 +1,40 @@
+import type { BetaContentBlockParam, BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import type { AgentNode } from '../../protocol/runSnapshot';
+
+/** An ended agent as the engine needs it to continue (S4.3). */
+export interface ArchivedAgent {
+  node: AgentNode;
+  messages: BetaMessageParam[];
+}
+
+/** Where the engine keeps conversations, and finds ended agents again after a restart. */
+export interface AgentArchive {
+  appendTranscript(agentId: string, messages: readonly BetaMessageParam[]): Promise<void>;
+  transcriptPath(agentId: string): string;
+  /** 'expired': it existed but retention removed it; null: never heard of it. */
+  load(agentId: string): Promise<ArchivedAgent | 'expired' | null>;
+  readonly retentionDays: number;
+}
+
+/**
+ * Makes an earlier conversation safe to continue: a reply whose tool calls
+ * never got results (the process died, or the agent was stopped mid-call)
+ * gets error results, so the next request is well-formed; then the follow-up
+ * becomes the next user message. Only appends, so the transcript on disk
+ * stays a prefix of the conversation (the API joins consecutive user turns).
+ */
+export function continueConversation(history: readonly BetaMessageParam[], prompt: string): BetaMessageParam[] {
+  const messages = [...history];
+  const last = messages.at(-1);
+  if (last?.role === 'assistant' && Array.isArray(last.content)) {
+    const calls = (last.content as BetaContentBlockParam[]).filter((b): b is Extract<BetaContentBlockParam, { type: 'tool_use' }> => b.type === 'tool_use');
+    if (calls.length) {
+      messages.push({
+        role: 'user',
+        content: calls.map((c) => ({ type: 'tool_result' as const, tool_use_id: c.id, content: 'This call was interrupted before it finished.', is_error: true })),
+      });
+    }
+  }
+  messages.push({ role: 'user', content: [{ type: 'text', text: prompt }] });
+  return messages;
+}

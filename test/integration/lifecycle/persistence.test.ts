@@ -1,0 +1,133 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import { Engine } from '../../../src/core/engine/engine';
+import { RunHistory } from '../../../src/core/runs/history';
+import { RunStore } from '../../../src/core/runs/runStore';
+import { agent, catalogOf, settings } from '../../support/agents';
+import { CLI } from '../../support/cliProcess';
+import { startScriptedServer } from '../../support/scriptedServer';
+
+async function tempDir(t: { after(fn: () => Promise<void>): void }): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'subagents-persist-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+test('a run that was going when the process died comes back marked interrupted, with what it had done', async (t) => {
+  const dir = await tempDir(t);
+  const server = await startScriptedServer((req) => (req.turn === 0 ? { text: 'looking', toolUses: [{ name: 'LS', input: {} }] } : { hang: true }));
+  t.after(() => server.close());
+  const history = await RunHistory.open({ dir, retentionDays: 30, maxRuns: 50, debounceMs: 5 });
+  const store = new RunStore({ coalesceMs: 0 });
+  history.attach(store);
+  const engine = new Engine({ client: new Anthropic({ apiKey: 'k', baseURL: server.url }), catalog: catalogOf(agent('solo')), settings: settings(), archive: history });
+  engine.onEvent((e) => store.apply(e));
+  const run = engine.start({ agent: 'solo', prompt: 'list', cwd: dir });
+  while (server.requests.length < 2) await new Promise((r) => setTimeout(r, 10));
+  await history.flush();
+  // The process "dies" here: nothing else is written. A new process opens the history.
+  const reopened = await RunHistory.open({ dir, retentionDays: 30, maxRuns: 50 });
+  const saved = reopened.runs.find((r) => r.runId === run.id)!;
+  assert.equal(saved.status, 'interrupted');
+  const node = saved.agents[run.id]!;
+  assert.equal(node.status, 'interrupted');
+  assert.match(node.error ?? '', /stopped before it finished/);
+  assert.deepEqual(node.tools.map((r) => [r.name, r.status]), [['LS', 'ok']]);
+  assert.equal(node.turns, 1);
+  const transcript = await reopened.transcripts.read(run.id);
+  assert.deepEqual(transcript?.map((m) => m.role), ['user', 'assistant', 'user'], 'the conversation up to the last request is on disk');
+  engine.cancelAll();
+  await run.done;
+});
+
+test('truncated or garbage store files are moved aside as *.corrupt-<epoch>; the rest loads and the product continues', async (t) => {
+  const dir = await tempDir(t);
+  const history = await RunHistory.open({ dir, retentionDays: 30, maxRuns: 50, debounceMs: 5 });
+  const store = new RunStore({ coalesceMs: 0 });
+  history.attach(store);
+  store.apply({ type: 'agent_started', ts: Date.now(), runId: 'good', agentId: 'good', parentId: null, parentToolUseId: null, agentName: 'a', description: 'd', prompt: 'p', model: 'm', depth: 0, cwd: '/', background: false, filePath: null, resumed: false });
+  await history.flush();
+  const good = await readFile(path.join(dir, 'runs/good.json'), 'utf8');
+  await writeFile(path.join(dir, 'runs/garbage.json'), '\u0000\u0001 not json at all');
+  await writeFile(path.join(dir, 'runs/truncated.json'), good.slice(0, Math.floor(good.length / 2)));
+  await writeFile(path.join(dir, 'runs/wrongshape.json'), JSON.stringify({ version: 1, run: { runId: 'wrongshape', agents: 'nope' } }));
+  await writeFile(path.join(dir, 'runs/good.json.1234.1.tmp'), 'half a write');
+  await writeFile(path.join(dir, 'expired.json'), '[1, 2');
+
+  const reopened = await RunHistory.open({ dir, retentionDays: 30, maxRuns: 50 });
+  assert.deepEqual(reopened.runs.map((r) => r.runId), ['good']);
+  assert.equal(reopened.problems.length, 4);
+  for (const p of reopened.problems) assert.match(p, /moved it to \S+\.corrupt-\d+/);
+  const files = (await readdir(path.join(dir, 'runs'))).sort();
+  assert.deepEqual(files.filter((f) => !/\.corrupt-\d+$/.test(f)), ['good.json'], 'temp leftovers are removed');
+  assert.equal(files.filter((f) => /^(garbage|truncated|wrongshape)\.json\.corrupt-\d+$/.test(f)).length, 3);
+  assert.ok((await readdir(dir)).some((f) => /^expired\.json\.corrupt-\d+$/.test(f)));
+
+  // And the product goes on writing.
+  const store2 = new RunStore({ coalesceMs: 0 });
+  reopened.attach(store2);
+  store2.apply({ type: 'agent_started', ts: Date.now(), runId: 'next', agentId: 'next', parentId: null, parentToolUseId: null, agentName: 'a', description: 'd', prompt: 'p', model: 'm', depth: 0, cwd: '/', background: false, filePath: null, resumed: false });
+  await reopened.flush();
+  assert.ok((await readdir(path.join(dir, 'runs'))).includes('next.json'));
+});
+
+test('the run cap deletes the oldest runs with their transcripts, and remembers their ids as expired', async (t) => {
+  const dir = await tempDir(t);
+  const server = await startScriptedServer(() => ({ text: 'ok' }));
+  t.after(() => server.close());
+  const history = await RunHistory.open({ dir, retentionDays: 30, maxRuns: 2, debounceMs: 5 });
+  const store = new RunStore({ coalesceMs: 0, maxRuns: 2 });
+  history.attach(store);
+  const engine = new Engine({ client: new Anthropic({ apiKey: 'k', baseURL: server.url }), catalog: catalogOf(agent('solo')), settings: settings(), archive: history });
+  engine.onEvent((e) => store.apply(e));
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    ids.push((await engine.run({ agent: 'solo', prompt: `run ${i}`, cwd: dir })).agentId);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  await history.flush();
+  assert.deepEqual((await readdir(path.join(dir, 'runs'))).sort(), [`${ids[1]}.json`, `${ids[2]}.json`].sort());
+  assert.deepEqual((await readdir(path.join(dir, 'transcripts'))).sort(), [`${ids[1]}.ndjson`, `${ids[2]}.ndjson`].sort());
+  assert.equal(await history.load(ids[0]!), 'expired');
+});
+
+test('SIGKILL mid-run, 50 times: the history always opens clean, no file is torn, interrupted runs are marked', async (t) => {
+  const dir = await tempDir(t);
+  const project = path.join(dir, 'project');
+  await mkdir(path.join(project, '.claude/agents'), { recursive: true });
+  await writeFile(path.join(project, '.claude/agents/worker.md'), '---\nname: worker\ndescription: Works in steps\ntools: LS\n---\nWork step by step.\n');
+  // About 0.8 s of work after a ~0.2 s start-up; kills land before, during and after it.
+  const server = await startScriptedServer((req) => (req.turn < 8 ? { delayMs: 80, text: `step ${req.turn} `.repeat(50), toolUses: [{ name: 'LS', input: {} }] } : { text: 'finished' }), { record: false });
+  t.after(() => server.close());
+  const env = { PATH: process.env.PATH, HOME: dir, XDG_DATA_HOME: path.join(dir, 'data'), ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
+  const storeDir = path.join(dir, 'data/subagents');
+  let interrupted = 0;
+  let completed = 0;
+  for (let i = 0; i < 50; i++) {
+    const child = spawn(process.execPath, [CLI, 'run', 'worker', `job ${i}`, '--json', '--cwd', project], { env, stdio: 'ignore' });
+    const exited = new Promise((r) => child.once('exit', r));
+    const delay = 150 + ((i * 53) % 1000);
+    await new Promise((r) => setTimeout(r, delay));
+    child.kill('SIGKILL');
+    await exited;
+    const history = await RunHistory.open({ dir: storeDir, retentionDays: 30, maxRuns: 500 });
+    assert.deepEqual(history.problems, [], `iteration ${i} (killed after ${delay} ms): the store opened clean`);
+    for (const run of history.runs) {
+      assert.ok(['completed', 'interrupted'].includes(run.status), `run ${run.runId} is ${run.status}`);
+      for (const node of Object.values(run.agents)) assert.notEqual(node.status, 'running');
+      const transcript = await history.transcripts.read(run.rootAgentId);
+      if (transcript) for (const m of transcript) assert.ok(m.role === 'user' || m.role === 'assistant');
+    }
+    const names = await readdir(path.join(storeDir, 'runs'));
+    assert.ok(!names.some((n) => n.includes('.corrupt-') || n.endsWith('.tmp')));
+    interrupted = history.runs.filter((r) => r.status === 'interrupted').length;
+    completed = history.runs.filter((r) => r.status === 'completed').length;
+  }
+  assert.ok(interrupted > 5, `some runs were killed mid-way (${interrupted})`);
+  assert.ok(completed > 0 || interrupted > 0);
+});
