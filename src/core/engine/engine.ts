@@ -11,6 +11,7 @@ import { PermissionGate, type PermissionMode } from '../tools/permissions';
 import { todoWriteTool, webFetchTool, webSearchTool } from '../tools/planningTools';
 import type { RuntimeTool } from '../tools/runtimeTool';
 import type { AgentArchive } from './archive';
+import { MAX_STOP_HOOK_ROUNDS, type LifecycleHooks, type SubagentInfo } from './lifecycleHooks';
 import { AgentRun, type AgentResult, type TreeContext } from './agentRun';
 import { BudgetTracker, type Budget } from './budget';
 import { CancelledError, EngineError } from './errors';
@@ -48,6 +49,8 @@ export interface EngineOptions {
   retry?: { maxAttempts: number; baseDelayMs: number };
   /** Keeps transcripts and finds ended agents after a restart (the run history). */
   archive?: AgentArchive;
+  /** SubagentStart / SubagentStop hooks (S4.5). */
+  hooks?: LifecycleHooks;
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
 }
 
@@ -391,6 +394,7 @@ export class Engine implements Spawner {
         filePath: run.definition.filePath || null,
         resumed: run.resumed,
       });
+      await this.#startHooks(run);
       const env = await promptEnvironment(run.cwd, false);
       const planNote = run.planMode ? ['You are in plan mode: you may read and search, but not change anything. Finish with a clear, concrete plan.'] : [];
       outcome = await runQueryLoop(run, {
@@ -404,6 +408,7 @@ export class Engine implements Spawner {
         emit,
         onUsage: (delta) => run.tree.budget.add(delta),
         persist: () => this.#persist(run),
+        beforeComplete: (output, round) => this.#stopHooks(run, output, round),
       });
     } catch (error) {
       // Only waiting for a concurrency slot or the worktree can throw here.
@@ -449,6 +454,39 @@ export class Engine implements Spawner {
     run.finish(result);
     if (run.background && run.parent && !run.parent.ended) run.parent.notify(completionNotice(run));
     this.#pruneEnded();
+  }
+
+  #hookInfo(run: AgentRun): SubagentInfo {
+    return {
+      runId: run.tree.runId,
+      agentId: run.id,
+      agentName: run.agentName,
+      parentId: run.parent?.id ?? null,
+      cwd: run.cwd,
+      permissionMode: run.permissionMode,
+      transcriptPath: this.#options.archive?.transcriptPath(run.id) ?? null,
+    };
+  }
+
+  /** SubagentStart hooks may add context: it goes in front of the agent's task. */
+  async #startHooks(run: AgentRun): Promise<void> {
+    if (!this.#options.hooks) return;
+    const { additionalContext } = await this.#options.hooks.subagentStart({ ...this.#hookInfo(run), prompt: run.prompt }).catch((error: unknown) => {
+      this.#options.log?.('warn', `SubagentStart hooks failed: ${String(error)}`);
+      return {} as { additionalContext?: string };
+    });
+    if (!additionalContext) return;
+    const first = run.messages[run.persisted];
+    if (first?.role === 'user' && Array.isArray(first.content)) first.content.unshift({ type: 'text', text: additionalContext });
+  }
+
+  async #stopHooks(run: AgentRun, output: string, round: number): Promise<string | null> {
+    if (!this.#options.hooks || round >= MAX_STOP_HOOK_ROUNDS) return null;
+    const { continueWith } = await this.#options.hooks.subagentStop({ ...this.#hookInfo(run), lastAssistantMessage: output, stopHookActive: round > 0 }).catch((error: unknown) => {
+      this.#options.log?.('warn', `SubagentStop hooks failed: ${String(error)}`);
+      return {} as { continueWith?: string };
+    });
+    return continueWith ?? null;
   }
 
   /** Appends what the transcript on disk does not have yet. */

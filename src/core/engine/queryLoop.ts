@@ -36,6 +36,8 @@ export interface LoopDeps {
   onUsage(delta: Usage): void;
   /** Called before each request: the conversation so far is final and can be saved. */
   persist(): void;
+  /** Asked when the agent is about to complete; an instruction sends it back to work (SubagentStop hooks). */
+  beforeComplete(output: string, round: number): Promise<string | null>;
 }
 
 export interface LoopOutcome {
@@ -99,6 +101,7 @@ function reportServerTools(message: BetaMessage, emit: EmitEvent): void {
 export async function runQueryLoop(run: AgentRun, deps: LoopDeps): Promise<LoopOutcome> {
   let lastText = '';
   let reminders = 0;
+  let stopRounds = 0;
   const hooks = toolHooks(run, deps);
   const toolDefinitions = [...deps.tools.values()].map((t) => t.definition);
   try {
@@ -155,6 +158,12 @@ export async function runQueryLoop(run: AgentRun, deps: LoopDeps): Promise<LoopO
           continue;
         }
         return { status: 'failed', output: lastText || null, error: `The agent ended without returning a result through ${STRUCTURED_OUTPUT_TOOL} although an output schema was required.` };
+      }
+      const more = await deps.beforeComplete(lastText, stopRounds);
+      if (more) {
+        stopRounds++;
+        run.messages.push({ role: 'user', content: [{ type: 'text', text: more }] });
+        continue;
       }
       return { status: 'completed', output: lastText, error: null };
     }
