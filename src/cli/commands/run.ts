@@ -23,6 +23,8 @@ Options:
   --budget-usd X            stop the whole tree after $X
   --max-depth N             how deep agents may nest (default 3)
   --max-concurrency N       spawned agents running at once (default 4)
+  --isolation worktree      work in a git worktree of its own; changes stay on
+                            a branch (see "subagents worktrees")
   --json                    NDJSON events on stdout; the last line is the result
 Exit code: 0 when the run completed, 1 otherwise, 2 for bad arguments.
 Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL (optional).
@@ -49,6 +51,7 @@ function parseRunArgs(args: string[]) {
       'budget-usd': { type: 'string' },
       'max-depth': { type: 'string' },
       'max-concurrency': { type: 'string' },
+      isolation: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
   });
@@ -58,6 +61,7 @@ function parseRunArgs(args: string[]) {
   if (!prompt) throw new UsageError('missing <prompt>');
   const mode = values['permission-mode'];
   if (mode !== undefined && ![...PERMISSION_MODES, 'plan'].includes(mode)) throw new UsageError(`unknown permission mode "${mode}"`);
+  if (values.isolation !== undefined && values.isolation !== 'worktree') throw new UsageError(`--isolation takes "worktree", got "${values.isolation}"`);
   const usd = values['budget-usd'] === undefined ? undefined : Number(values['budget-usd']);
   if (usd !== undefined && !(usd >= 0)) throw new UsageError(`--budget-usd needs a number, got "${values['budget-usd']}"`);
   return {
@@ -71,6 +75,7 @@ function parseRunArgs(args: string[]) {
     budget: { maxTokens: positiveInt(values['budget-tokens'], '--budget-tokens'), maxCostUsd: usd },
     maxDepth: positiveInt(values['max-depth'], '--max-depth'),
     maxConcurrency: positiveInt(values['max-concurrency'], '--max-concurrency'),
+    isolation: values.isolation as 'worktree' | undefined,
   };
 }
 
@@ -105,7 +110,7 @@ export const runCommand: CliCommand = {
         io,
         session,
         view,
-        async () => session.engine.start({ agent: opts.agent, prompt: opts.prompt, cwd, model: opts.model, budget: opts.budget, permissionMode: opts.permissionMode }),
+        () => session.engine.start({ agent: opts.agent, prompt: opts.prompt, cwd, model: opts.model, budget: opts.budget, permissionMode: opts.permissionMode, isolation: opts.isolation }),
         'run',
       );
     } finally {

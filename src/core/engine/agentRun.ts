@@ -89,6 +89,9 @@ export class AgentRun {
   usage: Usage;
   turns: number;
   startedAt = Date.now();
+  /** Set while the agent works in its own git worktree (S5). */
+  isolation: { path: string; branch: string; baseCommit: string; originalCwd: string } | null = null;
+  /** What the agent left on its branch, once its worktree is settled. */
   worktree: WorktreeInfo | null = null;
   result: AgentResult | null = null;
   /** Foreground waits on children in progress; the agent gives back its concurrency slot while waiting. */

@@ -10,6 +10,7 @@ import { createFileTools } from '../tools/fileTools';
 import { PermissionGate, type PermissionMode } from '../tools/permissions';
 import { todoWriteTool, webFetchTool, webSearchTool } from '../tools/planningTools';
 import type { RuntimeTool } from '../tools/runtimeTool';
+import type { WorktreeManager } from '../isolation';
 import type { AgentArchive } from './archive';
 import { MAX_STOP_HOOK_ROUNDS, type LifecycleHooks, type SubagentInfo } from './lifecycleHooks';
 import { AgentRun, type AgentResult, type TreeContext } from './agentRun';
@@ -51,6 +52,8 @@ export interface EngineOptions {
   archive?: AgentArchive;
   /** SubagentStart / SubagentStop hooks (S4.5). */
   hooks?: LifecycleHooks;
+  /** Git worktrees for isolated agents (S5); without it, isolation is refused. */
+  worktrees?: WorktreeManager;
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
 }
 
@@ -64,6 +67,8 @@ export interface RunRequest {
   budget?: Budget;
   schema?: object | null;
   permissionMode?: PermissionMode;
+  /** Run in a git worktree of its own (also when the definition says `isolation: worktree`). */
+  isolation?: 'worktree';
   signal?: AbortSignal;
 }
 
@@ -100,8 +105,8 @@ export class Engine implements Spawner {
     return this.#agents.get(agentId);
   }
 
-  /** Starts a root agent; throws EngineError for an unknown agent. */
-  start(request: RunRequest): AgentRun {
+  /** Starts a root agent; throws EngineError for an unknown agent or an impossible isolation. */
+  async start(request: RunRequest): Promise<AgentRun> {
     const settings = this.#options.settings();
     const definition = this.#options.catalog.find(request.agent);
     if (!definition) {
@@ -127,12 +132,61 @@ export class Engine implements Spawner {
       thinking: definition.thinkingLevel,
       maxTurns: definition.maxTurns ?? settings.maxTurns,
     });
+    if (request.isolation === 'worktree' || definition.isolation === 'worktree') {
+      const failure = await this.#isolate(run);
+      if (failure) throw new EngineError(failure);
+    }
     this.#launch(run);
     return run;
   }
 
-  run(request: RunRequest): Promise<AgentResult> {
-    return this.start(request).done;
+  async run(request: RunRequest): Promise<AgentResult> {
+    return (await this.start(request)).done;
+  }
+
+  /**
+   * Gives `run` its own worktree before it starts (S5.1): created now, so a
+   * failure (not a git repository, …) is an error for whoever started it and
+   * no run begins. Returns the failure message, or null.
+   */
+  async #isolate(run: AgentRun): Promise<string | null> {
+    const worktrees = this.#options.worktrees;
+    if (!worktrees) return 'Worktree isolation is not available here (no worktree storage is configured).';
+    try {
+      const record = await worktrees.create({ cwd: run.cwd, agentName: run.agentName, agentId: run.id });
+      run.isolation = { path: record.path, branch: record.branch, baseCommit: record.baseCommit, originalCwd: run.cwd };
+      run.cwd = record.cwd;
+      return null;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+  }
+
+  /** A follow-up to an isolated agent works in its worktree again (reopened if it was finished). */
+  async #reisolate(run: AgentRun): Promise<string | null> {
+    const worktrees = this.#options.worktrees;
+    if (!worktrees) return null;
+    const known = worktrees.get(run.id) ?? (await worktrees.list()).find((r) => r.agentId === run.id);
+    if (!known) return null;
+    if (known.state === 'discarded') return `Agent ${run.id}'s worktree was discarded, so its work is gone; start a new run instead.`;
+    try {
+      const record = await worktrees.reopen(run.id);
+      run.isolation = { path: record.path, branch: record.branch, baseCommit: record.baseCommit, originalCwd: record.repoRoot };
+      run.cwd = record.cwd;
+      return null;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+  }
+
+  /** Ends an isolated agent's work on its branch (S5.2); a failure keeps the worktree, never loses work. */
+  async #settleWorktree(run: AgentRun): Promise<void> {
+    if (!run.isolation || !this.#options.worktrees) return;
+    try {
+      run.worktree = await this.#options.worktrees.finish(run.id, { commitMessage: `subagents: ${run.agentName}: ${run.description}` });
+    } catch (error) {
+      this.#options.log?.('error', `Could not finish the worktree of agent ${run.id} (${run.isolation.path}); it is kept as it is: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   /**
@@ -146,6 +200,8 @@ export class Engine implements Spawner {
     const settings = this.#options.settings();
     const tree = this.#newTree(source.runId, settings, options.budget, options.signal);
     const run = this.#continued(source, prompt, { parent: null, parentToolUseId: null, tree, settings, background: false, permissionMode: options.permissionMode });
+    const failure = await this.#reisolate(run);
+    if (failure) throw new EngineError(failure);
     this.#launch(run);
     return run;
   }
@@ -305,6 +361,11 @@ export class Engine implements Spawner {
       thinking: definition.thinkingLevel,
       maxTurns: definition.maxTurns ?? settings.maxTurns,
     });
+    if (input.isolation === 'worktree' || definition.isolation === 'worktree') {
+      if (input.cwd) return 'This agent always runs isolated in a worktree (isolation: worktree in its definition), so it cannot be given a cwd.';
+      const failure = await this.#isolate(child);
+      if (failure) return failure;
+    }
     parent.children.add(child);
     this.#launch(child);
     return child;
@@ -320,6 +381,8 @@ export class Engine implements Spawner {
     if (source.runId !== parent.tree.runId) return `Agent ${source.agentId} belongs to another run; you can resume only agents of this run.`;
     if (source.agentId === parent.id) return 'An agent cannot resume itself.';
     const child = this.#continued(source, input.prompt, { parent, parentToolUseId: toolUseId, tree: parent.tree, settings, background: Boolean(input.run_in_background) });
+    const failure = await this.#reisolate(child);
+    if (failure) return failure;
     parent.children.add(child);
     this.#launch(child);
     return child;
@@ -394,8 +457,9 @@ export class Engine implements Spawner {
         filePath: run.definition.filePath || null,
         resumed: run.resumed,
       });
+      if (run.isolation) emit({ type: 'worktree_created', path: run.isolation.path, branch: run.isolation.branch, baseCommit: run.isolation.baseCommit });
       await this.#startHooks(run);
-      const env = await promptEnvironment(run.cwd, false);
+      const env = await promptEnvironment(run.cwd, Boolean(run.isolation));
       const planNote = run.planMode ? ['You are in plan mode: you may read and search, but not change anything. Finish with a clear, concrete plan.'] : [];
       outcome = await runQueryLoop(run, {
         client: this.#options.client,
@@ -426,6 +490,7 @@ export class Engine implements Spawner {
     // An agent does not outlive its parent's interest: children still running are stopped with it.
     for (const child of run.children) if (!child.ended) child.controller.abort(new CancelledError(`Its parent agent "${run.agentName}" ended.`));
     await Promise.all([...run.children].map((c) => c.done));
+    await this.#settleWorktree(run);
 
     const result: AgentResult = {
       agentId: run.id,

@@ -33,7 +33,7 @@ test('cancelling a depth-3 tree stops every agent promptly and leaves no child p
   };
   const h = await harness({ agents: [agent('root'), agent('mid'), agent('leaf')], script: chain });
   try {
-    const root = h.engine.start({ agent: 'root', prompt: 'go', cwd: h.dir });
+    const root = await h.engine.start({ agent: 'root', prompt: 'go', cwd: h.dir });
     const readPid = (f: string) => async () => {
       const text = (await readFile(path.join(h.dir, f), 'utf8')).trim();
       return text ? Number(text) : undefined;
@@ -87,7 +87,7 @@ test('an aborted signal from the caller cancels the run', async () => {
   const h = await harness({ agents: [agent('root')], script: () => ({ hang: true }) });
   try {
     const controller = new AbortController();
-    const run = h.engine.start({ agent: 'root', prompt: 'go', cwd: h.dir, signal: controller.signal });
+    const run = await h.engine.start({ agent: 'root', prompt: 'go', cwd: h.dir, signal: controller.signal });
     await waitFor(async () => (h.server.requests.length ? true : undefined));
     controller.abort();
     const result = await run.done;

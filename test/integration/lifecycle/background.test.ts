@@ -142,7 +142,7 @@ test('blocking: true makes the parent wait even for a background spawn; the back
     },
   });
   try {
-    const run = h.engine.start({ agent: 'parent', prompt: 'go', cwd: h.dir });
+    const run = await h.engine.start({ agent: 'parent', prompt: 'go', cwd: h.dir });
     await run.done;
     const turn1 = h.server.requests.filter((r) => isAgent(r.system, 'parent'))[1]!;
     const [blocked, first, second] = results(turn1);

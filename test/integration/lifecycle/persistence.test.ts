@@ -27,7 +27,7 @@ test('a run that was going when the process died comes back marked interrupted, 
   history.attach(store);
   const engine = new Engine({ client: new Anthropic({ apiKey: 'k', baseURL: server.url }), catalog: catalogOf(agent('solo')), settings: settings(), archive: history });
   engine.onEvent((e) => store.apply(e));
-  const run = engine.start({ agent: 'solo', prompt: 'list', cwd: dir });
+  const run = await engine.start({ agent: 'solo', prompt: 'list', cwd: dir });
   while (server.requests.length < 2) await new Promise((r) => setTimeout(r, 10));
   await history.flush();
   // The process "dies" here: nothing else is written. A new process opens the history.
