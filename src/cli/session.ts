@@ -5,6 +5,7 @@ import { defaultSettings, type Settings } from '../core/config';
 import { createClient } from '../core/engine/client';
 import { Engine } from '../core/engine/engine';
 import { RunHistory } from '../core/runs/history';
+import { WorktreeManager } from '../core/isolation';
 import { RunStore } from '../core/runs/runStore';
 import type { PermissionGate } from '../core/tools/permissions';
 import type { CliIO } from './command';
@@ -18,6 +19,18 @@ import type { CliIO } from './command';
 export function storageDir(env: NodeJS.ProcessEnv): string {
   const base = env.XDG_DATA_HOME || path.join(env.HOME || os.homedir(), '.local', 'share');
   return path.join(base, 'subagents');
+}
+
+/** Worktrees of isolated agents live beside the history, outside every repository. */
+export function openWorktrees(io: CliIO): WorktreeManager {
+  const dir = path.join(storageDir(io.env), 'worktrees');
+  return new WorktreeManager({
+    stateDir: path.join(dir, 'state'),
+    worktreesRoot: path.join(dir, 'trees'),
+    log: (level, message) => {
+      if (level === 'warn' || level === 'error') io.stderr.write(`subagents: ${message}\n`);
+    },
+  });
 }
 
 export async function openHistory(io: CliIO, settings: Settings): Promise<RunHistory> {
@@ -51,12 +64,14 @@ export async function openSession(
   const catalog = await AgentCatalog.create({ cwd: opts.cwd, home: io.env.HOME, pluginDirs: opts.pluginDirs, watch: true });
   const store = new RunStore({ coalesceMs: opts.coalesceMs, maxRuns: settings['history.maxRuns'], maxToolRowsPerAgent: settings['history.maxEventsPerRun'] });
   const detach = history.attach(store);
+  const worktrees = openWorktrees(io);
   const engine = new Engine({
     client,
     catalog,
     settings: () => settings,
     gate: opts.gate,
     archive: history,
+    worktrees,
     log: (level, message) => io.stderr.write(`subagents: ${level}: ${message}\n`),
   });
   engine.onEvent((event) => store.apply(event));
@@ -70,6 +85,7 @@ export async function openSession(
       await history.flush();
       detach();
       catalog.dispose();
+      worktrees.dispose();
     },
   };
 }
