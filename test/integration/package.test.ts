@@ -1,0 +1,38 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.join(import.meta.dirname, '../..');
+const vsix = path.join(root, 'subagents.vsix');
+
+/** The entry names of a zip file, from its central directory. */
+function zipEntries(file: string): string[] {
+  const buf = readFileSync(file);
+  const eocd = buf.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  if (eocd < 0) throw new Error('not a zip file');
+  const count = buf.readUInt16LE(eocd + 10);
+  let offset = buf.readUInt32LE(eocd + 16);
+  const names: string[] = [];
+  for (let i = 0; i < count; i++) {
+    if (buf.readUInt32LE(offset) !== 0x02014b50) throw new Error('bad central directory');
+    const nameLength = buf.readUInt16LE(offset + 28);
+    const extraLength = buf.readUInt16LE(offset + 30);
+    const commentLength = buf.readUInt16LE(offset + 32);
+    names.push(buf.toString('utf8', offset + 46, offset + 46 + nameLength));
+    offset += 46 + nameLength + extraLength + commentLength;
+  }
+  return names;
+}
+
+test('the .vsix holds only what users need, and stays small', { skip: !existsSync(vsix) && 'run `npm run package` first' }, () => {
+  const entries = zipEntries(vsix).filter((e) => e.startsWith('extension/')).map((e) => e.slice('extension/'.length));
+  const allowed = [/^package\.json$/, /^readme\.md$/i, /^LICENSE\.txt$/, /^changelog\.md$/i, /^dist\/(extension|cli|server|webview)\.js$/, /^dist\/(webview|codicon)\.css$/, /^dist\/codicon\.ttf$/, /^agents\/[\w-]+\.md$/, /^media\/[\w-]+\.(png|svg)$/];
+  const unexpected = entries.filter((e) => !allowed.some((re) => re.test(e)));
+  assert.deepEqual(unexpected, [], 'no sources, tests, maps, node_modules or caches');
+  for (const required of ['package.json', 'dist/extension.js', 'dist/cli.js', 'dist/server.js', 'dist/webview.js', 'agents/general-purpose.md', 'media/icon.png']) {
+    assert.ok(entries.includes(required), `${required} is packaged`);
+  }
+  const sizeKB = statSync(vsix).size / 1024;
+  assert.ok(sizeKB < 1024, `the .vsix is ${sizeKB.toFixed(0)} KB`);
+});
