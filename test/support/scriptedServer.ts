@@ -306,9 +306,10 @@ export async function startScriptedServer(initial?: Script, options: { record?: 
     };
     res.once('close', done);
     handle(req, res).catch((error: unknown) => {
+      // A broken script is a 400 (not retried), so a test bug fails loudly instead of hiding behind retries.
       if (!res.headersSent) {
-        res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: `script failed: ${String(error)}` } }));
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: `script failed: ${String(error)}` } }));
       } else res.destroy();
     });
   });

@@ -135,6 +135,7 @@ test('blocking: true makes the parent wait even for a background spawn; the back
           ],
         };
       }
+      if (req.turn > 1) return { text: 'stopped' };
       const [blocked, first, second] = results(req);
       const sleeper = first!.json!.agentId as string;
       if (req.turn === 1) return { text: `${blocked!.json!.status}|${first!.json!.status}|${second!.isError}:${second!.content}`, toolUses: [{ name: 'TaskStop', input: { agent_id: sleeper } }] };
@@ -142,8 +143,9 @@ test('blocking: true makes the parent wait even for a background spawn; the back
     },
   });
   try {
-    const run = await h.engine.start({ agent: 'parent', prompt: 'go', cwd: h.dir });
-    await run.done;
+    const result = await h.engine.run({ agent: 'parent', prompt: 'go', cwd: h.dir });
+    assert.equal(result.status, 'completed', result.error ?? '');
+    assert.equal(result.output, 'stopped');
     const turn1 = h.server.requests.filter((r) => isAgent(r.system, 'parent'))[1]!;
     const [blocked, first, second] = results(turn1);
     assert.equal(blocked!.json!.status, 'completed');
