@@ -4,6 +4,7 @@ import { AgentCatalog } from '../core/agents/catalog';
 import { defaultSettings, type Settings } from '../core/config';
 import { createClient } from '../core/engine/client';
 import { Engine } from '../core/engine/engine';
+import { CommandHooks } from '../core/hooks/commandHooks';
 import { RunHistory } from '../core/runs/history';
 import { WorktreeManager } from '../core/isolation';
 import { RunStore } from '../core/runs/runStore';
@@ -72,6 +73,17 @@ export async function openSession(
     gate: opts.gate,
     archive: history,
     worktrees,
+    // Claude Code command hooks from ~/.claude and the project's .claude/settings*.json (S4.5).
+    hooks: new CommandHooks({
+      home: io.env.HOME || os.homedir(),
+      trustProject: true,
+      enabled: () => settings['hooks.enabled'],
+      env: io.env,
+      // Per-run info lines would interleave with the live tree on stderr: problems only, as for worktrees.
+      log: (level, message) => {
+        if (level !== 'info') io.stderr.write(`subagents: ${level}: ${message}\n`);
+      },
+    }),
     log: (level, message) => io.stderr.write(`subagents: ${level}: ${message}\n`),
   });
   engine.onEvent((event) => store.apply(event));

@@ -1,0 +1,111 @@
+import type { LifecycleHooks, SubagentInfo } from '../engine/lifecycleHooks';
+import { selectHooks, type CommandHook, type HookEventName } from './hookSettings';
+import { interpretStart, interpretStop, subagentStartInput, subagentStopInput } from './hookProtocol';
+import { HookSettingsFiles } from './settingsFiles';
+import { runShellCommand, type ShellCommandResult } from './shellCommand';
+
+/**
+ * Claude Code-compatible command hooks for SubagentStart and SubagentStop
+ * (S4.5), from `~/.claude/settings.json` and the project's
+ * `.claude/settings.json` / `.claude/settings.local.json`. The hooks of one
+ * event run in parallel; their effects are combined in settings order. A hook
+ * that fails, hangs or prints nonsense is a warning and has no effect: hooks
+ * never fail an agent.
+ */
+
+export type HookLog = (level: 'info' | 'warn' | 'error', message: string) => void;
+
+export interface CommandHooksOptions {
+  /** The user's home, where `~/.claude/settings.json` lives. */
+  home: string;
+  /** Project settings may run commands, so they are read only in a trusted workspace (S7.1). A function is read at every event. */
+  trustProject: boolean | (() => boolean);
+  /** The `hooks.enabled` setting, read at every event. */
+  enabled: () => boolean;
+  log: HookLog;
+  /** Timeout for a hook without its own `timeout`; default 60 s. */
+  timeoutMs?: number;
+  /** The environment hooks inherit (minus `ANTHROPIC_*`); default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+export class CommandHooks implements LifecycleHooks {
+  readonly #options: CommandHooksOptions;
+  readonly #files: HookSettingsFiles;
+
+  constructor(options: CommandHooksOptions) {
+    this.#options = options;
+    this.#files = new HookSettingsFiles({ home: options.home, log: options.log });
+  }
+
+  async subagentStart(info: SubagentInfo & { prompt: string }): Promise<{ additionalContext?: string }> {
+    const runs = await this.#runAll('SubagentStart', info, subagentStartInput(info));
+    const contexts: string[] = [];
+    for (const { hook, result } of runs) {
+      const outcome = interpretStart(result);
+      if (outcome.warning) this.#warn('SubagentStart', hook, outcome.warning);
+      if (outcome.additionalContext) contexts.push(outcome.additionalContext);
+    }
+    return contexts.length ? { additionalContext: contexts.join('\n\n') } : {};
+  }
+
+  async subagentStop(info: SubagentInfo & { lastAssistantMessage: string; stopHookActive: boolean }): Promise<{ continueWith?: string }> {
+    const runs = await this.#runAll('SubagentStop', info, subagentStopInput(info));
+    const reasons: string[] = [];
+    for (const { hook, result } of runs) {
+      const outcome = interpretStop(result);
+      if (outcome.warning) this.#warn('SubagentStop', hook, outcome.warning);
+      if (outcome.continueWith) reasons.push(outcome.continueWith);
+    }
+    return reasons.length ? { continueWith: reasons.join('\n\n') } : {};
+  }
+
+  /** Runs every matching hook of the event; results in settings order, whatever order they finish in. */
+  async #runAll(event: HookEventName, info: SubagentInfo, input: Record<string, unknown>): Promise<Array<{ hook: CommandHook; result: ShellCommandResult }>> {
+    if (!this.#options.enabled()) return [];
+    const trust = this.#options.trustProject;
+    const { projectDir, settings } = await this.#files.sources(info.cwd, typeof trust === 'function' ? trust() : trust);
+    const hooks = selectHooks(settings, event, info.agentName);
+    if (hooks.length === 0) return [];
+    const env = hookEnvironment(this.#options.env ?? process.env, projectDir);
+    const stdin = JSON.stringify(input);
+    return Promise.all(
+      hooks.map(async (hook) => {
+        const result = await runShellCommand({
+          command: hook.command,
+          cwd: projectDir,
+          env,
+          stdin,
+          timeoutMs: hook.timeoutSec !== null ? hook.timeoutSec * 1000 : (this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+        });
+        const status = result.timedOut ? 'timed out' : result.spawnError ? 'did not start' : result.exitCode === null ? `killed by ${result.signal}` : `exit ${result.exitCode}`;
+        this.#options.log('info', `${event} hook ${describeHook(hook)} for agent "${info.agentName}": ${status} in ${result.durationMs} ms`);
+        return { hook, result };
+      }),
+    );
+  }
+
+  #warn(event: HookEventName, hook: CommandHook, problem: string): void {
+    this.#options.log('warn', `${event} hook ${describeHook(hook)} ${problem}.`);
+  }
+}
+
+/**
+ * The hook's environment: ours minus every `ANTHROPIC_*` variable (S7.2: the
+ * API key never reaches a child process), plus Claude Code's
+ * `CLAUDE_PROJECT_DIR` so scripts can find the project from anywhere.
+ */
+export function hookEnvironment(base: NodeJS.ProcessEnv, projectDir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(base)) if (!key.toUpperCase().startsWith('ANTHROPIC_')) env[key] = value;
+  env.CLAUDE_PROJECT_DIR = projectDir;
+  return env;
+}
+
+/** The command (shortened: it is for recognising the hook, not a copy of the script) and its settings file. */
+function describeHook(hook: CommandHook): string {
+  const command = hook.command.replace(/\s+/g, ' ').trim();
+  return `"${command.length > 120 ? `${command.slice(0, 120)}…` : command}" (from ${hook.source})`;
+}

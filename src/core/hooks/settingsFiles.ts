@@ -1,0 +1,118 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { emptyHookSettings, parseHookSettings, type HookSettings } from './hookSettings';
+
+/**
+ * Finds and reads the settings files hooks come from (S4.5):
+ * `~/.claude/settings.json` (user), and for an agent's cwd the nearest
+ * ancestor holding `.claude/settings.json` and/or `.claude/settings.local.json`
+ * (project; only in a trusted workspace, S7.1).
+ *
+ * Hooks fire at every agent start and stop, so files are not read each time:
+ * each call stats them and reuses the parsed result while inode, size and
+ * mtime are unchanged. An edit is therefore seen by the next agent, and a
+ * file's problems are logged once per version, not once per agent.
+ */
+
+export interface SettingsSources {
+  /** Where hooks run and what `CLAUDE_PROJECT_DIR` says: the project dir, or the agent's cwd when there is none. */
+  projectDir: string;
+  /** Parsed files in merge order: user, project, project-local. Missing files are left out. */
+  settings: HookSettings[];
+}
+
+interface CacheEntry {
+  version: string;
+  settings: Promise<HookSettings>;
+}
+
+const PROJECT_FILES = ['settings.json', 'settings.local.json'];
+
+export class HookSettingsFiles {
+  readonly #home: string;
+  readonly #log: (level: 'warn', message: string) => void;
+  readonly #cache = new Map<string, CacheEntry>();
+
+  constructor(options: { home: string; log: (level: 'warn', message: string) => void }) {
+    this.#home = path.resolve(options.home);
+    this.#log = options.log;
+  }
+
+  get userFile(): string {
+    return path.join(this.#home, '.claude', 'settings.json');
+  }
+
+  async sources(cwd: string, trustProject: boolean): Promise<SettingsSources> {
+    const agentCwd = path.resolve(cwd);
+    const projectDir = trustProject ? await this.#findProjectDir(agentCwd) : null;
+    const files = [this.userFile, ...(projectDir ? PROJECT_FILES.map((f) => path.join(projectDir, '.claude', f)) : [])];
+    const loaded = await Promise.all(files.map((file) => this.#load(file)));
+    return { projectDir: projectDir ?? agentCwd, settings: loaded.filter((s): s is HookSettings => s !== null) };
+  }
+
+  /**
+   * The nearest ancestor (the cwd included) with a project settings file.
+   * The home dir is skipped: its `.claude/settings.json` is the user file,
+   * and reading it twice would run every user hook twice.
+   */
+  async #findProjectDir(start: string): Promise<string | null> {
+    for (let dir = start; ; ) {
+      if (dir !== this.#home) {
+        const found = await Promise.all(PROJECT_FILES.map((f) => isFile(path.join(dir, '.claude', f))));
+        if (found.some(Boolean)) return dir;
+      }
+      const parent = path.dirname(dir);
+      if (parent === dir) return null;
+      dir = parent;
+    }
+  }
+
+  /** The parsed file, or null when it does not exist. Never throws. */
+  async #load(file: string): Promise<HookSettings | null> {
+    let version: string;
+    try {
+      const info = await stat(file, { bigint: true });
+      if (!info.isFile()) return null;
+      // Inode catches atomic replace-by-rename; size and mtime catch edits in
+      // place; ctime catches a chmod that makes an unreadable file readable.
+      version = `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+    } catch (error) {
+      this.#cache.delete(file);
+      if (!isMissing(error)) this.#log('warn', `Could not read hook settings ${file}: ${describe(error)}; its hooks are ignored.`);
+      return null;
+    }
+    const cached = this.#cache.get(file);
+    if (cached?.version === version) return cached.settings;
+    // The promise is cached, so concurrent agents share one read and one set of warnings.
+    const settings = readFile(file, 'utf8').then(
+      (text) => {
+        const parsed = parseHookSettings(text, file);
+        for (const problem of parsed.problems) this.#log('warn', problem);
+        return parsed;
+      },
+      (error: unknown) => {
+        this.#log('warn', `Could not read hook settings ${file}: ${describe(error)}; its hooks are ignored.`);
+        return emptyHookSettings();
+      },
+    );
+    this.#cache.set(file, { version, settings });
+    return settings;
+  }
+}
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

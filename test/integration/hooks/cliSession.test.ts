@@ -1,0 +1,54 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { openSession } from '../../../src/cli/session';
+import { PermissionGate } from '../../../src/core/tools/permissions';
+import { startScriptedServer } from '../../support/scriptedServer';
+import { firstUserTexts, group, hookWorld } from './hookFixture';
+
+test('the CLI session runs command hooks from ~/.claude and the project, with the CLI environment minus ANTHROPIC_*', async () => {
+  const server = await startScriptedServer(() => ({ text: 'done' }));
+  const w = await hookWorld();
+  await mkdir(path.join(w.project, '.claude', 'agents'), { recursive: true });
+  await writeFile(path.join(w.project, '.claude', 'agents', 'worker.md'), '---\nname: worker\ndescription: Works\n---\nYou work. [agent:worker]\n');
+  await w.userSettings({ SubagentStart: [group([`printf '%s' '{"hookSpecificOutput":{"hookEventName":"SubagentStart","additionalContext":"from the user hook"}}'`])] });
+  await w.projectSettings({ SubagentStop: [group([`env > '${w.out}/stop.env'`, `echo 'broken on purpose' >&2; exit 1`])] });
+  let stderr = '';
+  const stdout = { write: () => true };
+  const env = { HOME: w.home, XDG_DATA_HOME: path.join(w.root, 'data'), PATH: process.env.PATH, ANTHROPIC_API_KEY: 'sk-ant-cli-secret', ANTHROPIC_BASE_URL: server.url };
+  const io = { stdout, stderr: { write: (text: string) => (stderr += text) }, env, cwd: w.project, signal: new AbortController().signal };
+  const session = await openSession(io, { cwd: w.project, pluginDirs: [], gate: new PermissionGate(null), coalesceMs: 0 });
+  try {
+    const result = await session.engine.run({ agent: 'worker', prompt: 'go', cwd: w.project });
+    assert.equal(result.status, 'completed', result.error ?? '');
+    assert.deepEqual(firstUserTexts(server.requests[0]!.messages), ['from the user hook', 'go']);
+    const hookEnv = await w.read('stop.env');
+    assert.doesNotMatch(hookEnv, /ANTHROPIC_|sk-ant-cli-secret/);
+    assert.match(hookEnv, new RegExp(`^HOME=${w.home}$`, 'm'), 'hooks get the CLI environment');
+    assert.match(stderr, /^subagents: warn: SubagentStop hook "echo 'broken on purpose' >&2; exit 1" \(from .+settings\.json\) exited with code 1: broken on purpose\.$/m);
+    assert.doesNotMatch(stderr, /: info: /, 'per-hook info lines stay out of the terminal');
+  } finally {
+    await session.close();
+    await server.close();
+    await w.close();
+  }
+});
+
+test('the CLI session honours hooks.enabled = false', async () => {
+  const server = await startScriptedServer(() => ({ text: 'done' }));
+  const w = await hookWorld();
+  await mkdir(path.join(w.project, '.claude', 'agents'), { recursive: true });
+  await writeFile(path.join(w.project, '.claude', 'agents', 'worker.md'), '---\nname: worker\ndescription: Works\n---\nYou work.\n');
+  await w.projectSettings({ SubagentStart: [group([`touch '${w.out}/ran'`])] });
+  const io = { stdout: { write: () => true }, stderr: { write: () => true }, env: { HOME: w.home, XDG_DATA_HOME: path.join(w.root, 'data'), ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }, cwd: w.project, signal: new AbortController().signal };
+  const session = await openSession(io, { cwd: w.project, pluginDirs: [], settings: { 'hooks.enabled': false }, gate: new PermissionGate(null), coalesceMs: 0 });
+  try {
+    assert.equal((await session.engine.run({ agent: 'worker', prompt: 'go', cwd: w.project })).status, 'completed');
+    await assert.rejects(w.read('ran'), { code: 'ENOENT' });
+  } finally {
+    await session.close();
+    await server.close();
+    await w.close();
+  }
+});
