@@ -1,29 +1,29 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
-import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import { emptyUsage, type RunEvent, type Usage } from '../../protocol/runEvents';
+import { emptyUsage, type RunEvent } from '../../protocol/runEvents';
 import type { AgentDefinition } from '../agents/definition';
 import type { Settings } from '../config';
-import { newAgentId } from '../runs/ids';
-import { createFileTools } from '../tools/fileTools';
-import { PermissionGate, type PermissionMode } from '../tools/permissions';
-import { todoWriteTool, webFetchTool, webSearchTool } from '../tools/planningTools';
-import type { RuntimeTool } from '../tools/runtimeTool';
 import type { WorktreeManager } from '../isolation';
+import { newAgentId } from '../runs/ids';
+import { PermissionGate, type PermissionMode } from '../tools/permissions';
+import type { RuntimeTool } from '../tools/runtimeTool';
+import { createAgentRun, firstLine, newTree } from './agentFactory';
 import type { AgentArchive } from './archive';
-import { MAX_STOP_HOOK_ROUNDS, type LifecycleHooks, type SubagentInfo } from './lifecycleHooks';
-import { AgentRun, type AgentResult, type TreeContext } from './agentRun';
-import { BudgetTracker, type Budget } from './budget';
+import type { AgentResult, AgentRun } from './agentRun';
+import type { Budget } from './budget';
 import { CancelledError, EngineError } from './errors';
-import { Semaphore } from './limiter';
+import { startContext, stopInstruction, type LifecycleHooks, type SubagentInfo } from './lifecycleHooks';
 import { resolveModel } from './models';
 import { runQueryLoop, type EmitEvent, type LoopOutcome } from './queryLoop';
+import { findResumable, type ResumeSource } from './resumeSource';
+import { DEFAULT_AGENT, type SpawnInput, type Spawner } from './spawnTool';
+import type { StructuredOutputSlot } from './structuredOutput';
 import { buildSystemPrompt, promptEnvironment } from './systemPrompt';
-import { DEFAULT_AGENT, spawnTool, type SpawnInput, type Spawner } from './spawnTool';
-import { effectiveSchema, structuredOutputTool, type StructuredOutputSlot } from './structuredOutput';
-import { completionNotice, taskOutputTool, taskStopTool } from './taskTools';
-import { checkSpawn, computeToolPool } from './toolPool';
+import { completionNotice } from './taskTools';
+import { checkSpawn } from './toolPool';
+import { buildTools } from './toolset';
+import { isolate, reisolate, settleWorktree } from './worktreeSteps';
 
 /**
  * The subagent engine (S3): runs agent trees on the Anthropic SDK. Every
@@ -72,12 +72,7 @@ export interface RunRequest {
   signal?: AbortSignal;
 }
 
-/** The order tools appear in every request: stable, so the prompt cache keeps hitting. */
-const RUNTIME_TOOL_ORDER = ['Task', 'TaskOutput', 'TaskStop', 'Bash', 'Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'LS', 'TodoWrite', 'WebSearch', 'WebFetch'];
-/** Runtime tools by whether they only read: what the tool pool needs before any tool object exists. */
-const READ_ONLY = new Set(['Task', 'TaskOutput', 'TaskStop', 'Read', 'Glob', 'Grep', 'LS', 'TodoWrite', 'WebSearch', 'WebFetch']);
-const RUNTIME_TOOLS = RUNTIME_TOOL_ORDER.map((name) => ({ name, readOnly: READ_ONLY.has(name) }));
-/** Ended agents kept in memory for resume; older ones come back from persistence. */
+/** Ended agents kept in memory for follow-ups; older ones come back from the history. */
 const ENDED_AGENTS_KEPT = 200;
 
 export class Engine implements Spawner {
@@ -113,27 +108,23 @@ export class Engine implements Spawner {
       throw new EngineError(`Unknown agent "${request.agent}". Available: ${this.#options.catalog.agents.map((a) => a.name).join(', ') || 'none'}`);
     }
     const id = newAgentId();
-    const tree = this.#newTree(id, settings, request.budget, request.signal);
-    const planMode = definition.permissionMode === 'plan' || request.permissionMode === 'plan';
-    const run = new AgentRun({
+    const run = createAgentRun({
       id,
+      definition,
       parent: null,
       parentToolUseId: null,
-      tree,
-      definition,
+      tree: newTree(id, settings, request.budget, request.signal),
+      settings,
       model: resolveModel({ requested: request.model, definition: definition.model, defaultModel: settings.defaultModel, aliases: settings.modelAliases }),
       cwd: path.resolve(request.cwd),
-      description: request.description ?? firstLine(request.prompt),
       prompt: request.prompt,
+      description: request.description ?? firstLine(request.prompt),
       background: false,
-      permissionMode: planMode ? 'plan' : (definition.permissionMode ?? request.permissionMode ?? settings.permissionMode),
-      planMode,
-      outputSchema: effectiveSchema(request.schema, definition.output),
-      thinking: definition.thinkingLevel,
-      maxTurns: definition.maxTurns ?? settings.maxTurns,
+      permissionMode: request.permissionMode,
+      schema: request.schema,
     });
     if (request.isolation === 'worktree' || definition.isolation === 'worktree') {
-      const failure = await this.#isolate(run);
+      const failure = await isolate(this.#options.worktrees, run);
       if (failure) throw new EngineError(failure);
     }
     this.#launch(run);
@@ -145,51 +136,6 @@ export class Engine implements Spawner {
   }
 
   /**
-   * Gives `run` its own worktree before it starts (S5.1): created now, so a
-   * failure (not a git repository, …) is an error for whoever started it and
-   * no run begins. Returns the failure message, or null.
-   */
-  async #isolate(run: AgentRun): Promise<string | null> {
-    const worktrees = this.#options.worktrees;
-    if (!worktrees) return 'Worktree isolation is not available here (no worktree storage is configured).';
-    try {
-      const record = await worktrees.create({ cwd: run.cwd, agentName: run.agentName, agentId: run.id });
-      run.isolation = { path: record.path, branch: record.branch, baseCommit: record.baseCommit, originalCwd: run.cwd };
-      run.cwd = record.cwd;
-      return null;
-    } catch (error) {
-      return error instanceof Error ? error.message : String(error);
-    }
-  }
-
-  /** A follow-up to an isolated agent works in its worktree again (reopened if it was finished). */
-  async #reisolate(run: AgentRun): Promise<string | null> {
-    const worktrees = this.#options.worktrees;
-    if (!worktrees) return null;
-    const known = worktrees.get(run.id) ?? (await worktrees.list()).find((r) => r.agentId === run.id);
-    if (!known) return null;
-    if (known.state === 'discarded') return `Agent ${run.id}'s worktree was discarded, so its work is gone; start a new run instead.`;
-    try {
-      const record = await worktrees.reopen(run.id);
-      run.isolation = { path: record.path, branch: record.branch, baseCommit: record.baseCommit, originalCwd: record.repoRoot };
-      run.cwd = record.cwd;
-      return null;
-    } catch (error) {
-      return error instanceof Error ? error.message : String(error);
-    }
-  }
-
-  /** Ends an isolated agent's work on its branch (S5.2); a failure keeps the worktree, never loses work. */
-  async #settleWorktree(run: AgentRun): Promise<void> {
-    if (!run.isolation || !this.#options.worktrees) return;
-    try {
-      run.worktree = await this.#options.worktrees.finish(run.id, { commitMessage: `subagents: ${run.agentName}: ${run.description}` });
-    } catch (error) {
-      this.#options.log?.('error', `Could not finish the worktree of agent ${run.id} (${run.isolation.path}); it is kept as it is: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-
-  /**
    * Continues an ended agent with its whole conversation (S4.3): the
    * sidebar's "Send follow-up", `subagents resume`. The agent keeps its id
    * and its place in its run tree; it runs as the root of a new tree context
@@ -198,75 +144,32 @@ export class Engine implements Spawner {
   async resume(agentId: string, prompt: string, options: { signal?: AbortSignal; budget?: Budget; permissionMode?: PermissionMode } = {}): Promise<AgentRun> {
     const source = await this.#resumable(agentId);
     const settings = this.#options.settings();
-    const tree = this.#newTree(source.runId, settings, options.budget, options.signal);
+    const tree = newTree(source.runId, settings, options.budget, options.signal);
     const run = this.#continued(source, prompt, { parent: null, parentToolUseId: null, tree, settings, background: false, permissionMode: options.permissionMode });
-    const failure = await this.#reisolate(run);
+    const failure = await reisolate(this.#options.worktrees, run);
     if (failure) throw new EngineError(failure);
     this.#launch(run);
     return run;
   }
 
-  #newTree(runId: string, settings: Settings, budget: Budget | undefined, signal: AbortSignal | undefined): TreeContext {
-    const controller = new AbortController();
-    if (signal) {
-      const forward = () => controller.abort(new CancelledError());
-      if (signal.aborted) forward();
-      else signal.addEventListener('abort', forward, { once: true });
-    }
-    return {
-      runId,
-      controller,
-      limiter: new Semaphore(settings.maxConcurrency),
-      budget: new BudgetTracker(budget ?? { maxTokens: settings['budget.maxTokens'], maxCostUsd: settings['budget.maxCostUsd'] }, (reason) => controller.abort(reason)),
-    };
-  }
-
-  /** Finds an ended agent in memory or in the archive; throws EngineError with what to do otherwise. */
-  async #resumable(agentId: string): Promise<ResumeSource> {
-    const live = this.#agents.get(agentId);
-    if (live && !live.ended) throw new EngineError(`Agent ${agentId} is still running; wait for it to finish, or stop it, before sending a follow-up.`);
-    if (live) {
-      return { agentId, runId: live.tree.runId, definition: live.definition, model: live.model, cwd: live.cwd, description: live.description, messages: live.messages, usage: live.usage, turns: live.turns };
-    }
-    const archived = await this.#options.archive?.load(agentId);
-    if (archived === 'expired') {
-      throw new EngineError(`Agent ${agentId} has expired: finished runs are kept for ${this.#options.archive!.retentionDays} days (subagents.history.retentionDays).`);
-    }
-    if (!archived) throw new EngineError(`No agent with id "${agentId}" in the run history.`);
-    const { node, messages } = archived;
-    const definition = this.#options.catalog.find(node.agentName);
-    if (!definition) throw new EngineError(`The agent "${node.agentName}" that ran as ${agentId} is no longer defined; restore its file to continue it.`);
-    const history = messages.length ? messages : [{ role: 'user' as const, content: [{ type: 'text' as const, text: node.prompt }] }];
-    return { agentId, runId: node.runId, definition, model: node.model, cwd: node.cwd, description: node.description, messages: history, usage: node.usage, turns: node.turns };
+  #resumable(agentId: string): Promise<ResumeSource> {
+    return findResumable(agentId, { live: this.#agents.get(agentId), archive: this.#options.archive, find: (name) => this.#options.catalog.find(name) });
   }
 
   #continued(
     source: ResumeSource,
     prompt: string,
-    place: { parent: AgentRun | null; parentToolUseId: string | null; tree: TreeContext; settings: Settings; background: boolean; permissionMode?: PermissionMode },
+    place: { parent: AgentRun | null; parentToolUseId: string | null; tree: AgentRun['tree']; settings: Settings; background: boolean; permissionMode?: PermissionMode },
   ): AgentRun {
-    const { definition } = source;
-    const { parent, parentToolUseId, tree, settings, background } = place;
-    const planMode = definition.permissionMode === 'plan' || Boolean(parent?.planMode) || place.permissionMode === 'plan';
-    return new AgentRun({
+    return createAgentRun({
+      ...place,
       id: source.agentId,
-      parent,
-      parentToolUseId,
-      tree,
-      definition,
+      definition: source.definition,
       model: source.model,
       cwd: source.cwd,
-      description: source.description,
       prompt,
-      background,
-      permissionMode: planMode ? 'plan' : (definition.permissionMode ?? place.permissionMode ?? parent?.permissionMode ?? settings.permissionMode),
-      planMode,
-      outputSchema: effectiveSchema(definition.output, parent?.outputSchema),
-      thinking: definition.thinkingLevel,
-      maxTurns: source.turns + (definition.maxTurns ?? settings.maxTurns),
-      history: source.messages,
-      priorUsage: source.usage,
-      priorTurns: source.turns,
+      description: source.description,
+      continued: { messages: source.messages, usage: source.usage, turns: source.turns },
     });
   }
 
@@ -343,27 +246,23 @@ export class Engine implements Spawner {
       }
     }
 
-    const planMode = parent.planMode || definition.permissionMode === 'plan';
-    const child = new AgentRun({
+    const child = createAgentRun({
       id: newAgentId(),
+      definition,
       parent,
       parentToolUseId: toolUseId,
       tree: parent.tree,
-      definition,
+      settings,
       model: resolveModel({ requested: input.model, definition: definition.model, parent: parent.model, defaultModel: settings.defaultModel, aliases: settings.modelAliases }),
       cwd,
-      description: input.description || firstLine(input.prompt),
       prompt: input.prompt,
+      description: input.description || firstLine(input.prompt),
       background,
-      permissionMode: planMode ? 'plan' : (definition.permissionMode ?? parent.permissionMode),
-      planMode,
-      outputSchema: effectiveSchema(input.schema, definition.output, parent.outputSchema),
-      thinking: definition.thinkingLevel,
-      maxTurns: definition.maxTurns ?? settings.maxTurns,
+      schema: input.schema,
     });
     if (input.isolation === 'worktree' || definition.isolation === 'worktree') {
       if (input.cwd) return 'This agent always runs isolated in a worktree (isolation: worktree in its definition), so it cannot be given a cwd.';
-      const failure = await this.#isolate(child);
+      const failure = await isolate(this.#options.worktrees, child);
       if (failure) return failure;
     }
     parent.children.add(child);
@@ -381,7 +280,7 @@ export class Engine implements Spawner {
     if (source.runId !== parent.tree.runId) return `Agent ${source.agentId} belongs to another run; you can resume only agents of this run.`;
     if (source.agentId === parent.id) return 'An agent cannot resume itself.';
     const child = this.#continued(source, input.prompt, { parent, parentToolUseId: toolUseId, tree: parent.tree, settings, background: Boolean(input.run_in_background) });
-    const failure = await this.#reisolate(child);
+    const failure = await reisolate(this.#options.worktrees, child);
     if (failure) return failure;
     parent.children.add(child);
     this.#launch(child);
@@ -408,27 +307,6 @@ export class Engine implements Spawner {
     };
   }
 
-  #toolsFor(run: AgentRun, settings: Settings, structured: StructuredOutputSlot | null): Map<string, RuntimeTool> {
-    const pool = computeToolPool({ definition: run.definition, runtime: RUNTIME_TOOLS, depth: run.depth, maxDepth: settings.maxDepth, planMode: run.planMode });
-    run.spawns = pool.spawns;
-    const wanted = new Set(pool.tools);
-    const tools: RuntimeTool[] = [];
-    const waitAsParent = <T>(wait: () => Promise<T>) => this.whileWaiting(run, wait);
-    if (wanted.has('Task')) tools.push(spawnTool(run, this));
-    if (wanted.has('TaskOutput')) tools.push(taskOutputTool(run, waitAsParent));
-    if (wanted.has('TaskStop')) tools.push(taskStopTool(run));
-    if (['Bash', 'Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'LS'].some((n) => wanted.has(n))) {
-      tools.push(...createFileTools(run.cwd).filter((t) => wanted.has(t.name)));
-    }
-    if (wanted.has('TodoWrite')) tools.push(todoWriteTool());
-    if (wanted.has('WebSearch')) tools.push(webSearchTool());
-    if (wanted.has('WebFetch')) tools.push(webFetchTool());
-    tools.sort((a, b) => RUNTIME_TOOL_ORDER.indexOf(a.name) - RUNTIME_TOOL_ORDER.indexOf(b.name));
-    if (structured && run.outputSchema) tools.push(structuredOutputTool(run.outputSchema, structured));
-    // The model calls server tools by their API name (web_search), everything else by ours.
-    return new Map(tools.map((t) => [('name' in t.definition ? t.definition.name : t.name) as string, t]));
-  }
-
   async #execute(run: AgentRun): Promise<void> {
     const emit = this.#emitter(run);
     const settings = this.#options.settings();
@@ -442,7 +320,7 @@ export class Engine implements Spawner {
       }
       run.status = 'running';
       run.startedAt = Date.now();
-      tools = this.#toolsFor(run, settings, structured);
+      tools = buildTools(run, settings, structured, this);
       emit({
         type: 'agent_started',
         parentId: run.parent?.id ?? null,
@@ -472,7 +350,7 @@ export class Engine implements Spawner {
         emit,
         onUsage: (delta) => run.tree.budget.add(delta),
         persist: () => this.#persist(run),
-        beforeComplete: (output, round) => this.#stopHooks(run, output, round),
+        beforeComplete: (output, round) => stopInstruction(this.#options.hooks, { ...this.#hookInfo(run), lastAssistantMessage: output }, round, this.#options.log),
       });
     } catch (error) {
       // Only waiting for a concurrency slot or the worktree can throw here.
@@ -490,7 +368,7 @@ export class Engine implements Spawner {
     // An agent does not outlive its parent's interest: children still running are stopped with it.
     for (const child of run.children) if (!child.ended) child.controller.abort(new CancelledError(`Its parent agent "${run.agentName}" ended.`));
     await Promise.all([...run.children].map((c) => c.done));
-    await this.#settleWorktree(run);
+    await settleWorktree(this.#options.worktrees, run, this.#options.log);
 
     const result: AgentResult = {
       agentId: run.id,
@@ -535,23 +413,9 @@ export class Engine implements Spawner {
 
   /** SubagentStart hooks may add context: it goes in front of the agent's task. */
   async #startHooks(run: AgentRun): Promise<void> {
-    if (!this.#options.hooks) return;
-    const { additionalContext } = await this.#options.hooks.subagentStart({ ...this.#hookInfo(run), prompt: run.prompt }).catch((error: unknown) => {
-      this.#options.log?.('warn', `SubagentStart hooks failed: ${String(error)}`);
-      return {} as { additionalContext?: string };
-    });
-    if (!additionalContext) return;
+    const context = await startContext(this.#options.hooks, { ...this.#hookInfo(run), prompt: run.prompt }, this.#options.log);
     const first = run.messages[run.persisted];
-    if (first?.role === 'user' && Array.isArray(first.content)) first.content.unshift({ type: 'text', text: additionalContext });
-  }
-
-  async #stopHooks(run: AgentRun, output: string, round: number): Promise<string | null> {
-    if (!this.#options.hooks || round >= MAX_STOP_HOOK_ROUNDS) return null;
-    const { continueWith } = await this.#options.hooks.subagentStop({ ...this.#hookInfo(run), lastAssistantMessage: output, stopHookActive: round > 0 }).catch((error: unknown) => {
-      this.#options.log?.('warn', `SubagentStop hooks failed: ${String(error)}`);
-      return {} as { continueWith?: string };
-    });
-    return continueWith ?? null;
+    if (context && first?.role === 'user' && Array.isArray(first.content)) first.content.unshift({ type: 'text', text: context });
   }
 
   /** Appends what the transcript on disk does not have yet. */
@@ -569,21 +433,4 @@ export class Engine implements Spawner {
     const ended = [...this.#agents.values()].filter((a) => a.ended && (!a.parent || a.parent.ended));
     for (const run of ended.slice(0, Math.max(0, ended.length - ENDED_AGENTS_KEPT))) this.#agents.delete(run.id);
   }
-}
-
-interface ResumeSource {
-  agentId: string;
-  runId: string;
-  definition: AgentDefinition;
-  model: string;
-  cwd: string;
-  description: string;
-  messages: BetaMessageParam[];
-  usage: Usage;
-  turns: number;
-}
-
-function firstLine(text: string): string {
-  const line = text.trim().split('\n')[0] ?? '';
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }

@@ -23,3 +23,27 @@ export interface LifecycleHooks {
 
 /** How many times SubagentStop hooks may send one agent back to work. */
 export const MAX_STOP_HOOK_ROUNDS = 3;
+
+type Log = (level: 'warn', message: string) => void;
+
+/** What SubagentStart hooks add in front of the agent's task; a failing hook implementation is logged. */
+export async function startContext(hooks: LifecycleHooks | undefined, info: SubagentInfo & { prompt: string }, log?: Log): Promise<string | null> {
+  if (!hooks) return null;
+  try {
+    return (await hooks.subagentStart(info)).additionalContext || null;
+  } catch (error) {
+    log?.('warn', `SubagentStart hooks failed: ${String(error)}`);
+    return null;
+  }
+}
+
+/** The instruction SubagentStop hooks send an ending agent back to work with, or null (also past the bound). */
+export async function stopInstruction(hooks: LifecycleHooks | undefined, info: SubagentInfo & { lastAssistantMessage: string }, round: number, log?: Log): Promise<string | null> {
+  if (!hooks || round >= MAX_STOP_HOOK_ROUNDS) return null;
+  try {
+    return (await hooks.subagentStop({ ...info, stopHookActive: round > 0 })).continueWith || null;
+  } catch (error) {
+    log?.('warn', `SubagentStop hooks failed: ${String(error)}`);
+    return null;
+  }
+}

@@ -1,0 +1,85 @@
+import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import type { Usage } from '../../protocol/runEvents';
+import type { AgentDefinition } from '../agents/definition';
+import type { Settings } from '../config';
+import type { PermissionMode } from '../tools/permissions';
+import { AgentRun, type TreeContext } from './agentRun';
+import { BudgetTracker, type Budget } from './budget';
+import { CancelledError } from './errors';
+import { Semaphore } from './limiter';
+import { effectiveSchema } from './structuredOutput';
+
+/**
+ * How an agent's run is put together, the same way whether it is a root run,
+ * a spawned child or a follow-up: plan mode and permission mode, output
+ * schema and turn limit all follow one set of rules here.
+ */
+
+/** A fresh run tree context: its own abort, concurrency limiter and budget. */
+export function newTree(runId: string, settings: Settings, budget: Budget | undefined, signal: AbortSignal | undefined): TreeContext {
+  const controller = new AbortController();
+  if (signal) {
+    const forward = () => controller.abort(new CancelledError());
+    if (signal.aborted) forward();
+    else signal.addEventListener('abort', forward, { once: true });
+  }
+  return {
+    runId,
+    controller,
+    limiter: new Semaphore(settings.maxConcurrency),
+    budget: new BudgetTracker(budget ?? { maxTokens: settings['budget.maxTokens'], maxCostUsd: settings['budget.maxCostUsd'] }, (reason) => controller.abort(reason)),
+  };
+}
+
+export interface AgentPlacement {
+  id: string;
+  definition: AgentDefinition;
+  parent: AgentRun | null;
+  parentToolUseId: string | null;
+  tree: TreeContext;
+  settings: Settings;
+  model: string;
+  cwd: string;
+  prompt: string;
+  description: string;
+  background: boolean;
+  /** What the caller asked for (a root run, a follow-up); a definition's own mode wins. */
+  permissionMode?: PermissionMode;
+  /** The spawn call's (or root request's) schema: first in precedence (S3.7). */
+  schema?: object | null;
+  /** For a follow-up: the earlier conversation and counters. */
+  continued?: { messages: BetaMessageParam[]; usage: Usage; turns: number };
+}
+
+export function createAgentRun(p: AgentPlacement): AgentRun {
+  const { definition, parent, settings } = p;
+  // Plan mode spreads down the tree (S3.3).
+  const planMode = definition.permissionMode === 'plan' || Boolean(parent?.planMode) || p.permissionMode === 'plan';
+  const priorTurns = p.continued?.turns ?? 0;
+  return new AgentRun({
+    id: p.id,
+    parent,
+    parentToolUseId: p.parentToolUseId,
+    tree: p.tree,
+    definition,
+    model: p.model,
+    cwd: p.cwd,
+    description: p.description,
+    prompt: p.prompt,
+    background: p.background,
+    permissionMode: planMode ? 'plan' : (definition.permissionMode ?? p.permissionMode ?? parent?.permissionMode ?? settings.permissionMode),
+    planMode,
+    outputSchema: effectiveSchema(p.schema, definition.output, parent?.outputSchema),
+    thinking: definition.thinkingLevel,
+    maxTurns: priorTurns + (definition.maxTurns ?? settings.maxTurns),
+    history: p.continued?.messages,
+    priorUsage: p.continued?.usage,
+    priorTurns: p.continued?.turns,
+  });
+}
+
+/** A one-line description from a prompt, for agents started without one. */
+export function firstLine(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}

@@ -1,0 +1,45 @@
+import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import type { Usage } from '../../protocol/runEvents';
+import type { AgentDefinition } from '../agents/definition';
+import type { AgentRun } from './agentRun';
+import type { AgentArchive } from './archive';
+import { EngineError } from './errors';
+
+/** An ended agent, as a follow-up continues it (S4.3). */
+export interface ResumeSource {
+  agentId: string;
+  runId: string;
+  definition: AgentDefinition;
+  model: string;
+  cwd: string;
+  description: string;
+  messages: BetaMessageParam[];
+  usage: Usage;
+  turns: number;
+}
+
+/**
+ * Finds an ended agent in memory, else in the run history; throws an
+ * EngineError that says what to do when it cannot be continued.
+ */
+export async function findResumable(
+  agentId: string,
+  where: { live: AgentRun | undefined; archive: AgentArchive | undefined; find: (name: string) => AgentDefinition | undefined },
+): Promise<ResumeSource> {
+  const { live, archive } = where;
+  if (live && !live.ended) throw new EngineError(`Agent ${agentId} is still running; wait for it to finish, or stop it, before sending a follow-up.`);
+  if (live) {
+    return { agentId, runId: live.tree.runId, definition: live.definition, model: live.model, cwd: live.cwd, description: live.description, messages: live.messages, usage: live.usage, turns: live.turns };
+  }
+  const archived = await archive?.load(agentId);
+  if (archived === 'expired') {
+    throw new EngineError(`Agent ${agentId} has expired: finished runs are kept for ${archive!.retentionDays} days (subagents.history.retentionDays).`);
+  }
+  if (!archived) throw new EngineError(`No agent with id "${agentId}" in the run history.`);
+  const { node, messages } = archived;
+  const definition = where.find(node.agentName);
+  if (!definition) throw new EngineError(`The agent "${node.agentName}" that ran as ${agentId} is no longer defined; restore its file to continue it.`);
+  // A run killed before its first request saved nothing but its prompt.
+  const history = messages.length ? messages : [{ role: 'user' as const, content: [{ type: 'text' as const, text: node.prompt }] }];
+  return { agentId, runId: node.runId, definition, model: node.model, cwd: node.cwd, description: node.description, messages: history, usage: node.usage, turns: node.turns };
+}

@@ -1,0 +1,54 @@
+import type { WorktreeManager } from '../isolation';
+import type { AgentRun } from './agentRun';
+
+/**
+ * The engine's steps around worktree isolation (S5). Each returns a failure
+ * message rather than throwing, so the caller decides whether it is a tool
+ * error (a spawn) or an error for the user (a root run, a follow-up).
+ */
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Gives `run` its own worktree before it starts (S5.1): created now, so a
+ * failure (not a git repository, …) stops the run from beginning.
+ */
+export async function isolate(worktrees: WorktreeManager | undefined, run: AgentRun): Promise<string | null> {
+  if (!worktrees) return 'Worktree isolation is not available here (no worktree storage is configured).';
+  try {
+    const record = await worktrees.create({ cwd: run.cwd, agentName: run.agentName, agentId: run.id });
+    run.isolation = { path: record.path, branch: record.branch, baseCommit: record.baseCommit, originalCwd: run.cwd };
+    run.cwd = record.cwd;
+    return null;
+  } catch (error) {
+    return message(error);
+  }
+}
+
+/** A follow-up to an isolated agent works in its worktree again (reopened if it was finished). */
+export async function reisolate(worktrees: WorktreeManager | undefined, run: AgentRun): Promise<string | null> {
+  if (!worktrees) return null;
+  const known = worktrees.get(run.id) ?? (await worktrees.list()).find((r) => r.agentId === run.id);
+  if (!known) return null;
+  if (known.state === 'discarded') return `Agent ${run.id}'s worktree was discarded, so its work is gone; start a new run instead.`;
+  try {
+    const record = await worktrees.reopen(run.id);
+    run.isolation = { path: record.path, branch: record.branch, baseCommit: record.baseCommit, originalCwd: record.repoRoot };
+    run.cwd = record.cwd;
+    return null;
+  } catch (error) {
+    return message(error);
+  }
+}
+
+/** Ends an isolated agent's work on its branch (S5.2); a failure keeps the worktree: work is never lost. */
+export async function settleWorktree(worktrees: WorktreeManager | undefined, run: AgentRun, log?: (level: 'error', message: string) => void): Promise<void> {
+  if (!run.isolation || !worktrees) return;
+  try {
+    run.worktree = await worktrees.finish(run.id, { commitMessage: `subagents: ${run.agentName}: ${run.description}` });
+  } catch (error) {
+    log?.('error', `Could not finish the worktree of agent ${run.id} (${run.isolation.path}); it is kept as it is: ${message(error)}`);
+  }
+}
