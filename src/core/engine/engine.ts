@@ -408,6 +408,7 @@ export class Engine implements Spawner {
       cwd: run.cwd,
       permissionMode: run.permissionMode,
       transcriptPath: this.#options.archive?.transcriptPath(run.id) ?? null,
+      signal: run.signal,
     };
   }
 

@@ -14,6 +14,8 @@ export interface SubagentInfo {
   cwd: string;
   permissionMode: string;
   transcriptPath: string | null;
+  /** The agent's signal: stopping the agent stops its hooks too. */
+  signal?: AbortSignal;
 }
 
 export interface LifecycleHooks {

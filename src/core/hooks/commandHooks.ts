@@ -78,6 +78,7 @@ export class CommandHooks implements LifecycleHooks {
           cwd: projectDir,
           env,
           stdin,
+          signal: info.signal,
           timeoutMs: hook.timeoutSec !== null ? hook.timeoutSec * 1000 : (this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
         });
         const status = result.timedOut ? 'timed out' : result.spawnError ? 'did not start' : result.exitCode === null ? `killed by ${result.signal}` : `exit ${result.exitCode}`;

@@ -14,6 +14,8 @@ export interface ShellCommandRequest {
   env: NodeJS.ProcessEnv;
   stdin: string;
   timeoutMs: number;
+  /** Aborted when the agent the hook runs for is stopped: the hook's process group is killed with it. */
+  signal?: AbortSignal;
 }
 
 export interface ShellCommandResult {
@@ -65,11 +67,17 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
       timedOut = true;
       killGroup(child.pid);
     }, request.timeoutMs);
+    const onAbort = () => {
+      if (!exited) killGroup(child.pid);
+    };
+    if (request.signal?.aborted) onAbort();
+    else request.signal?.addEventListener('abort', onAbort, { once: true });
 
     const finish = (exitCode: number | null, signal: NodeJS.Signals | null, spawnError: string | null) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      request.signal?.removeEventListener('abort', onAbort);
       clearTimeout(drainTimer);
       child.stdout.destroy();
       child.stderr.destroy();

@@ -92,3 +92,26 @@ test('a hook that leaves a background process behind finishes with its shell, no
     await w.close();
   }
 });
+
+test('stopping an agent stops its running hooks with it, without waiting for their timeout', async () => {
+  const w = await hookWorld({ timeoutMs: 60_000 });
+  const hanging = await w.script('hang.sh', `echo $$ > "${w.out}/hang.sh-pid"; sleep 60 & echo $! > "${w.out}/hang.sleep-pid"; wait`);
+  await w.userSettings({ SubagentStart: [group([hanging])] });
+  const h = await harness({ agents: [agent('worker')], script: () => ({ text: 'never asked' }), engine: { hooks: w.hooks } });
+  try {
+    const run = await h.engine.start({ agent: 'worker', prompt: 'go', cwd: w.project });
+    let sleepPid = 0;
+    for (const end = Date.now() + 5000; !sleepPid && Date.now() < end; await sleep(20)) sleepPid = Number((await w.read('hang.sleep-pid').catch(() => '')).trim()) || 0;
+    assert.ok(sleepPid, 'the hook started');
+    const stoppedAt = Date.now();
+    h.engine.cancel(run.id);
+    const result = await run.done;
+    assert.equal(result.status, 'cancelled');
+    assert.ok(Date.now() - stoppedAt < 2000, `stopped in ${Date.now() - stoppedAt} ms`);
+    assert.ok(await waitUntilGone(sleepPid), 'the hook’s process group was killed');
+    assert.equal(h.server.requests.length, 0);
+  } finally {
+    await h.close();
+    await w.close();
+  }
+});
