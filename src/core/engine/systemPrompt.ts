@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import os from 'node:os';
+import { childEnv } from '../childEnv';
 
 /**
  * The system prompt of an agent (S3.1): the definition's body, then the
@@ -33,7 +34,7 @@ export function currentBranch(cwd: string): Promise<string | null> {
   const cached = branches.get(cwd);
   if (cached && Date.now() - cached.at < BRANCH_TTL_MS) return cached.branch;
   const branch = new Promise<string | null>((resolve) => {
-    execFile('git', ['rev-parse', '--abbrev-ref', 'HEAD'], { cwd, timeout: 5000 }, (error, stdout) => {
+    execFile('git', ['rev-parse', '--abbrev-ref', 'HEAD'], { cwd, timeout: 5000, env: childEnv() }, (error, stdout) => {
       resolve(error ? null : stdout.trim() || null);
     });
   });

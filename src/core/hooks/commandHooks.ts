@@ -3,6 +3,7 @@ import { selectHooks, type CommandHook, type HookEventName } from './hookSetting
 import { interpretStart, interpretStop, subagentStartInput, subagentStopInput } from './hookProtocol';
 import { HookSettingsFiles } from './settingsFiles';
 import { runShellCommand, type ShellCommandResult } from './shellCommand';
+import { childEnv } from '../childEnv';
 
 /**
  * Claude Code-compatible command hooks for SubagentStart and SubagentStop
@@ -99,10 +100,7 @@ export class CommandHooks implements LifecycleHooks {
  * `CLAUDE_PROJECT_DIR` so scripts can find the project from anywhere.
  */
 export function hookEnvironment(base: NodeJS.ProcessEnv, projectDir: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(base)) if (!key.toUpperCase().startsWith('ANTHROPIC_')) env[key] = value;
-  env.CLAUDE_PROJECT_DIR = projectDir;
-  return env;
+  return { ...childEnv(base), CLAUDE_PROJECT_DIR: projectDir };
 }
 
 /** The command (shortened: it is for recognising the hook, not a copy of the script) and its settings file. */

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { IsolationError } from './errors';
+import { childEnv } from '../childEnv';
 
 /**
  * The one place that runs the `git` CLI. Everything in isolation/ goes
@@ -76,7 +77,7 @@ const INHERITED_GIT_VARS = [
 ];
 
 function baseEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
+  const env = childEnv();
   for (const name of INHERITED_GIT_VARS) delete env[name];
   // English messages so lock errors can be recognised; never prompt for
   // credentials (an LFS fetch during checkout must fail, not hang).
