@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { recordFileName } from './names';
+import { moveAside, writeFileAtomic } from '../atomicFile';
 
 /**
  * Crash-safe records of the worktrees isolation made: one JSON file per
@@ -129,9 +129,8 @@ export class StateStore {
         records.push(parsed.data);
       } else if (json === undefined || isOursInThisVersion(json)) {
         // Keep the bytes for a human to look at, but out of the way of the next start.
-        const aside = `${file}.corrupt-${Date.now()}`;
-        await rename(file, aside).catch(() => {});
-        corrupt.push(aside);
+        const aside = await moveAside(file).catch(() => null);
+        if (aside) corrupt.push(aside);
       }
     }
     records.sort((a, b) => a.createdAt - b.createdAt);
@@ -146,28 +145,3 @@ function isOursInThisVersion(json: unknown): boolean {
   return kind === 'subagents-worktree' && (version === 1 || version === undefined);
 }
 
-export async function writeFileAtomic(file: string, data: string): Promise<void> {
-  const dir = path.dirname(file);
-  await mkdir(dir, { recursive: true });
-  const tmp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await open(tmp, 'w');
-  try {
-    await handle.writeFile(data, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(tmp, file);
-  } catch (e) {
-    await rm(tmp, { force: true });
-    throw e;
-  }
-  // Make the rename itself durable. Directories cannot be opened for fsync on
-  // Windows, where rename durability is the file system's business.
-  if (process.platform !== 'win32') {
-    const dirHandle = await open(dir, 'r').catch(() => undefined);
-    await dirHandle?.sync().catch(() => {});
-    await dirHandle?.close();
-  }
-}

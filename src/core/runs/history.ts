@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import { runSnapshotSchema, type AgentNode, type RunSnapshot } from '../../protocol/runSnapshot';
-import { isTempFile, moveAside, writeFileAtomic } from './atomicFile';
+import { isTempFile, moveAside, writeFileAtomic } from '../atomicFile';
 import type { AgentArchive, ArchivedAgent } from '../engine/archive';
 import type { RunStore } from './runStore';
 import { TranscriptStore } from './transcripts';

@@ -56,7 +56,7 @@ test('truncated or garbage store files are moved aside as *.corrupt-<epoch>; the
   await writeFile(path.join(dir, 'runs/garbage.json'), '\u0000\u0001 not json at all');
   await writeFile(path.join(dir, 'runs/truncated.json'), good.slice(0, Math.floor(good.length / 2)));
   await writeFile(path.join(dir, 'runs/wrongshape.json'), JSON.stringify({ version: 1, run: { runId: 'wrongshape', agents: 'nope' } }));
-  await writeFile(path.join(dir, 'runs/good.json.1234.1.tmp'), 'half a write');
+  await writeFile(path.join(dir, 'runs/good.json.1234-9f3a01bc.tmp'), 'half a write');
   await writeFile(path.join(dir, 'expired.json'), '[1, 2');
 
   const reopened = await RunHistory.open({ dir, retentionDays: 30, maxRuns: 50 });
