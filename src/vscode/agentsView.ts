@@ -1,35 +1,49 @@
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
-import { webviewToHostSchema, type HostToWebview, type ViewState, type WebviewToHost } from '../protocol/webview';
+import type { RunSnapshot } from '../protocol/runSnapshot';
+import { webviewToHostSchema, type AgentsState, type HostToWebview, type RunView, type WebviewToHost } from '../protocol/webview';
 
 /**
- * The sidebar "Agents" view: a webview that renders the view state the host
- * sends it. The host owns all state; the webview only renders and reports
- * clicks. Strict CSP with a nonce (S7.4).
+ * The sidebar "Agents" view (S6.1): a webview that renders what the host
+ * sends and reports clicks. The host owns all state: the agents of every
+ * folder, and the runs projected from RunStore snapshots (never from engine
+ * state). Runs are sent incrementally: after the first full send only runs
+ * whose snapshot version changed go over the wire. Strict CSP with a nonce,
+ * and every message from the webview is validated (S7.4).
  */
+
+export interface ViewSource {
+  agents(): AgentsState;
+  /** Newest first. */
+  runs(): RunSnapshot[];
+  run(runId: string): RunSnapshot | undefined;
+  runView(run: RunSnapshot): RunView;
+}
+
 export class AgentsViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   static readonly viewType = 'subagents.agentsView';
   #view: vscode.WebviewView | undefined;
   #ready = false;
-  #state: ViewState;
+  /** Snapshot version last sent per run; cleared for a full resend. */
+  readonly #sent = new Map<string, number>();
   readonly #disposables: vscode.Disposable[] = [];
+  #viewDisposables: vscode.Disposable[] = [];
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    initialState: ViewState,
-    private readonly onMessage: (message: WebviewToHost) => void,
+    private readonly source: ViewSource,
+    private readonly onMessage: (message: Exclude<WebviewToHost, { type: 'ready' }>) => void,
     private readonly log: vscode.LogOutputChannel,
-  ) {
-    this.#state = initialState;
-  }
+  ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
+    for (const d of this.#viewDisposables.splice(0)) d.dispose();
     this.#view = view;
     this.#ready = false;
     const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
     view.webview.options = { enableScripts: true, localResourceRoots: [dist] };
     view.webview.html = this.#html(view.webview, dist);
-    this.#disposables.push(
+    this.#viewDisposables.push(
       view.webview.onDidReceiveMessage((raw: unknown) => {
         const parsed = webviewToHostSchema.safeParse(raw);
         if (!parsed.success) {
@@ -37,11 +51,18 @@ export class AgentsViewProvider implements vscode.WebviewViewProvider, vscode.Di
           return;
         }
         if (parsed.data.type === 'ready') {
+          // A (re)loaded webview has nothing: send everything.
           this.#ready = true;
-          this.#post({ type: 'state', state: this.#state });
+          this.#sent.clear();
+          this.agentsChanged();
+          this.runsChanged();
           return;
         }
         this.onMessage(parsed.data);
+      }),
+      // Hidden webview views lose their document; the next 'ready' resends all.
+      view.onDidChangeVisibility(() => {
+        if (!view.visible) this.#ready = false;
       }),
       view.onDidDispose(() => {
         this.#view = undefined;
@@ -50,9 +71,38 @@ export class AgentsViewProvider implements vscode.WebviewViewProvider, vscode.Di
     );
   }
 
-  update(state: ViewState): void {
-    this.#state = state;
-    if (this.#ready) this.#post({ type: 'state', state });
+  /** Reveals the view (Run Agent does, so progress is visible). */
+  async reveal(): Promise<void> {
+    await vscode.commands.executeCommand(`${AgentsViewProvider.viewType}.focus`);
+  }
+
+  agentsChanged(): void {
+    if (this.#ready) this.#post({ type: 'agents', state: this.source.agents() });
+  }
+
+  /** Sends the runs in `changed` (all when omitted) whose version moved, and the current order. */
+  runsChanged(changed?: Iterable<string>): void {
+    if (!this.#ready) return;
+    const runs = this.source.runs();
+    const ids = changed ? [...changed] : runs.map((r) => r.runId);
+    const views: RunView[] = [];
+    for (const id of ids) {
+      const run = this.source.run(id);
+      if (!run) {
+        this.#sent.delete(id);
+        continue;
+      }
+      if (this.#sent.get(id) === run.version) continue;
+      this.#sent.set(id, run.version);
+      views.push(this.source.runView(run));
+    }
+    this.#post({ type: 'runs', changed: views, order: runs.map((r) => r.runId), now: Date.now() });
+  }
+
+  /** Resends a run whose snapshot did not change but whose view did (a worktree applied or discarded). */
+  touchRun(runId: string): void {
+    this.#sent.delete(runId);
+    this.runsChanged([runId]);
   }
 
   #post(message: HostToWebview): void {
@@ -87,6 +137,6 @@ export class AgentsViewProvider implements vscode.WebviewViewProvider, vscode.Di
   }
 
   dispose(): void {
-    for (const d of this.#disposables.splice(0)) d.dispose();
+    for (const d of [...this.#viewDisposables.splice(0), ...this.#disposables.splice(0)]) d.dispose();
   }
 }

@@ -1,0 +1,133 @@
+import * as vscode from 'vscode';
+import type Anthropic from '@anthropic-ai/sdk';
+import { createClient } from '../core/engine/client';
+
+/**
+ * Where the Anthropic API key comes from (S7.2): VS Code's SecretStorage
+ * first (an explicit choice made in this editor), then `ANTHROPIC_API_KEY`
+ * from the extension host's environment. Never a setting, never logged.
+ *
+ * The engines get one client object for the life of the window; it forwards
+ * to a real SDK client made on first use and remade when the key or the base
+ * URL changes, so setting a key never needs a reload and running agents keep
+ * their engine.
+ */
+
+export const SECRET_KEY = 'subagents.anthropicApiKey';
+
+export class ApiKeys implements vscode.Disposable {
+  #stored: string | undefined;
+  #client: { key: string; baseUrl: string; client: Anthropic } | undefined;
+  readonly #onDidChange = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.#onDidChange.event;
+  readonly #subscription: vscode.Disposable;
+
+  private constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly baseUrl: () => string,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {
+    this.#subscription = secrets.onDidChange(async (e) => {
+      if (e.key !== SECRET_KEY) return;
+      this.#stored = (await secrets.get(SECRET_KEY)) || undefined;
+      this.#onDidChange.fire();
+    });
+  }
+
+  static async create(secrets: vscode.SecretStorage, baseUrl: () => string, env: NodeJS.ProcessEnv = process.env): Promise<ApiKeys> {
+    const keys = new ApiKeys(secrets, baseUrl, env);
+    keys.#stored = (await secrets.get(SECRET_KEY)) || undefined;
+    return keys;
+  }
+
+  /** The key in effect, or undefined when there is none. */
+  get key(): string | undefined {
+    return this.#stored ?? (this.env.ANTHROPIC_API_KEY || undefined);
+  }
+
+  /** Where the key in effect comes from, for messages (never the key itself). */
+  get origin(): 'secret storage' | 'ANTHROPIC_API_KEY' | null {
+    if (this.#stored) return 'secret storage';
+    return this.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : null;
+  }
+
+  async store(key: string): Promise<void> {
+    this.#stored = key;
+    await this.secrets.store(SECRET_KEY, key);
+  }
+
+  async clear(): Promise<void> {
+    this.#stored = undefined;
+    await this.secrets.delete(SECRET_KEY);
+  }
+
+  /**
+   * The SDK client for the current key and base URL. Throws the engine's
+   * "No Anthropic API key" error when there is none; callers that start runs
+   * check `key` first and offer "Set API Key" instead.
+   */
+  client(): Anthropic {
+    const key = this.key;
+    const baseUrl = this.baseUrl();
+    if (this.#client && this.#client.key === key && this.#client.baseUrl === baseUrl) return this.#client.client;
+    const client = createClient({ apiKey: key, baseUrl, env: this.env });
+    this.#client = { key: key!, baseUrl, client };
+    return client;
+  }
+
+  /** One stable object that forwards to `client()`: what the engines hold. */
+  lazyClient(): Anthropic {
+    return new Proxy({} as Anthropic, { get: (_target, property) => Reflect.get(this.client(), property) as unknown });
+  }
+
+  dispose(): void {
+    this.#subscription.dispose();
+    this.#onDidChange.dispose();
+  }
+}
+
+const SET_KEY = 'Set API Key';
+
+/**
+ * True when a key is available; otherwise says so with a button that runs
+ * "Set API Key" (never an exception in the user's face).
+ */
+export function ensureApiKey(keys: ApiKeys): boolean {
+  if (keys.key) return true;
+  void vscode.window
+    .showErrorMessage(
+      'Subagents needs an Anthropic API key to run agents. Set one (it is kept in VS Code\'s secret storage), or start VS Code with ANTHROPIC_API_KEY in its environment.',
+      SET_KEY,
+    )
+    .then((choice) => {
+      if (choice === SET_KEY) void vscode.commands.executeCommand('subagents.setApiKey');
+    });
+  return false;
+}
+
+/** `subagents.setApiKey [key]`: asks for the key (masked) unless given, and stores it in SecretStorage. */
+export async function setApiKeyCommand(keys: ApiKeys, log: vscode.LogOutputChannel, given?: unknown): Promise<boolean> {
+  let key = typeof given === 'string' ? given.trim() : undefined;
+  if (key === undefined) {
+    const entered = await vscode.window.showInputBox({
+      title: 'Subagents: Set API Key',
+      prompt: 'Your Anthropic API key. It is stored in VS Code\'s secret storage on this machine, never in settings.',
+      placeHolder: 'sk-ant-…',
+      password: true,
+      ignoreFocusOut: true,
+      validateInput: (value) => (value.trim() ? null : 'Enter a key, or press Escape to cancel.'),
+    });
+    if (entered === undefined) return false;
+    key = entered.trim();
+  }
+  if (!key) {
+    void vscode.window.showErrorMessage('The API key is empty; nothing was stored.');
+    return false;
+  }
+  await keys.store(key);
+  log.info('An Anthropic API key was stored in VS Code secret storage.');
+  void vscode.window.showInformationMessage(
+    'Anthropic API key stored in VS Code\'s secret storage (not in settings). It is used instead of ANTHROPIC_API_KEY from now on.',
+  );
+  return true;
+}

@@ -1,0 +1,104 @@
+import { execFile } from 'node:child_process';
+import * as vscode from 'vscode';
+import type { AgentDefinition } from '../core/agents/definition';
+import type { FolderScope } from './scopes';
+import type { Services } from './services';
+
+/** The small dialogs several commands share. Each returns undefined when the user cancels. */
+
+/** The folder to work in: the one given (URI, path or name), the only one, or the user's pick. */
+export async function pickFolder(services: Services, given?: string): Promise<FolderScope | undefined> {
+  const scopes = services.scopes.all;
+  if (given) {
+    const scope = services.scopes.get(given);
+    if (!scope) void vscode.window.showErrorMessage(`"${given}" is not a folder of this workspace.`);
+    return scope;
+  }
+  if (scopes.length === 0) {
+    void vscode.window.showErrorMessage('Open a folder first: agents run in a workspace folder.');
+    return undefined;
+  }
+  if (scopes.length === 1) return scopes[0];
+  const picked = await vscode.window.showQuickPick(
+    scopes.map((scope) => ({ label: scope.folder.name, description: scope.folder.uri.fsPath, scope })),
+    { title: 'Subagents: which folder?', placeHolder: 'Agents run in one workspace folder and see its agents' },
+  );
+  return picked?.scope;
+}
+
+const SOURCE_LABELS: Record<AgentDefinition['source'], string> = { project: 'project', user: 'user', plugin: 'plugin', bundled: 'built-in' };
+
+export async function pickAgent(scope: FolderScope, title: string): Promise<AgentDefinition | undefined> {
+  const disabled = scope.settings.disabledAgents;
+  const items = scope.agents
+    .filter((a) => !disabled.includes(a.name))
+    .map((agent) => ({
+      label: agent.name,
+      description: [SOURCE_LABELS[agent.source], agent.model].filter(Boolean).join(' · '),
+      detail: agent.description,
+      agent,
+    }));
+  if (items.length === 0) {
+    void vscode.window.showErrorMessage(`No agents are available in ${scope.folder.name}. Create one with "Subagents: New Agent…".`);
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'Pick an agent', matchOnDetail: true });
+  return picked?.agent;
+}
+
+export interface TaskInput {
+  task: string;
+  isolated: boolean;
+}
+
+/**
+ * Asks for the task. In a git repository the title bar has a toggle to run
+ * the agent in a worktree of its own, so the common case stays one Enter.
+ */
+export function askTask(opts: { title: string; prompt: string; canIsolate: boolean; isolated: boolean }): Promise<TaskInput | undefined> {
+  return new Promise((resolve) => {
+    const box = vscode.window.createInputBox();
+    let isolated = opts.isolated;
+    const isolateButton = (): vscode.QuickInputButton => ({
+      iconPath: new vscode.ThemeIcon(isolated ? 'git-branch' : 'folder'),
+      tooltip: isolated ? 'Runs in an isolated git worktree (click to work in the workspace)' : 'Works in the workspace (click to use an isolated git worktree)',
+    });
+    const refresh = () => {
+      box.prompt = `${opts.prompt}${opts.canIsolate ? (isolated ? ' — in an isolated git worktree' : ' — in the workspace') : ''}`;
+      box.buttons = opts.canIsolate ? [isolateButton()] : [];
+    };
+    box.title = opts.title;
+    box.placeholder = 'Describe the task';
+    box.ignoreFocusOut = true;
+    refresh();
+    let done = false;
+    const finish = (value: TaskInput | undefined) => {
+      if (done) return;
+      done = true;
+      resolve(value);
+      box.dispose();
+    };
+    box.onDidTriggerButton(() => {
+      isolated = !isolated;
+      refresh();
+    });
+    box.onDidChangeValue(() => (box.validationMessage = undefined));
+    box.onDidAccept(() => {
+      const task = box.value.trim();
+      if (!task) {
+        box.validationMessage = 'Describe the task, or press Escape to cancel.';
+        return;
+      }
+      finish({ task, isolated });
+    });
+    box.onDidHide(() => finish(undefined));
+    box.show();
+  });
+}
+
+/** Whether `dir` is inside a git work tree (where worktree isolation is possible). */
+export function isGitRepo(dir: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    execFile('git', ['rev-parse', '--is-inside-work-tree'], { cwd: dir, timeout: 5000 }, (error, stdout) => resolve(!error && stdout.trim() === 'true'));
+  });
+}

@@ -1,0 +1,164 @@
+import * as vscode from 'vscode';
+import type { AgentResult, AgentRun } from '../core/engine/agentRun';
+import { EngineError } from '../core/engine/errors';
+import { ensureApiKey } from './apiKey';
+import { askTask, isGitRepo, pickAgent, pickFolder } from './pickers';
+import type { Services } from './services';
+
+/**
+ * Run Agent…, Stop Run, Stop All and Send Follow-up (S6.3, S4.3). Every
+ * command takes optional arguments that skip its dialogs, so the view, tests
+ * and keybindings can script it; without them it asks.
+ */
+
+export interface RunAgentArgs {
+  agent?: string;
+  task?: string;
+  /** Folder URI, path or name (multi-root). */
+  folder?: string;
+  isolation?: 'worktree' | 'none';
+}
+
+const MANAGE_TRUST = 'Manage Workspace Trust';
+
+/** S7.1: nothing runs in an untrusted workspace; says why and how to change it. */
+export function ensureTrusted(what: string): boolean {
+  if (vscode.workspace.isTrusted) return true;
+  void vscode.window
+    .showWarningMessage(
+      `${what} is not possible in Restricted Mode: agents run tools (shell commands, file edits) in this workspace, so it must be trusted first.`,
+      MANAGE_TRUST,
+    )
+    .then((choice) => {
+      if (choice === MANAGE_TRUST) void vscode.commands.executeCommand('workbench.trust.manage');
+    });
+  return false;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Tells the user how a run they started ended, with a way to its transcript. */
+function announceEnd(result: AgentResult): void {
+  if (result.status === 'cancelled') return;
+  const show = 'Show Transcript';
+  const ok = result.status === 'completed';
+  const text = ok
+    ? `${result.agentName} finished${result.worktree ? ` with ${result.worktree.filesChanged} changed file(s) on ${result.worktree.branch}` : ''}.`
+    : `${result.agentName} ${result.status === 'budget_exceeded' ? 'stopped at its budget' : 'failed'}: ${result.error ?? 'no details'}`;
+  const buttons = result.worktree ? [show, 'Review Changes'] : [show];
+  void (ok ? vscode.window.showInformationMessage(text, ...buttons) : vscode.window.showErrorMessage(text, ...buttons)).then((choice) => {
+    if (choice === show) void vscode.commands.executeCommand('subagents.showTranscript', result.agentId);
+    if (choice === 'Review Changes') void vscode.commands.executeCommand('subagents.reviewWorktree', result.agentId);
+  });
+}
+
+export async function runAgentCommand(services: Services, reveal: () => Promise<void>, args: RunAgentArgs = {}): Promise<string | undefined> {
+  if (!ensureTrusted('Running an agent')) return undefined;
+  const scope = await pickFolder(services, args.folder);
+  if (!scope) return undefined;
+  if (!ensureApiKey(services.keys)) return undefined;
+  const agent = args.agent ? scope.find(args.agent) : await pickAgent(scope, 'Subagents: Run Agent');
+  if (!agent) {
+    if (args.agent) void vscode.window.showErrorMessage(`Unknown agent "${args.agent}". Available: ${scope.agents.map((a) => a.name).join(', ') || 'none'}`);
+    return undefined;
+  }
+  if (scope.settings.disabledAgents.includes(agent.name)) {
+    void vscode.window.showErrorMessage(`Agent "${agent.name}" is disabled (setting subagents.disabledAgents). Remove it from that list to run it.`);
+    return undefined;
+  }
+  let task = args.task?.trim();
+  let isolated = args.isolation === 'worktree' || agent.isolation === 'worktree';
+  if (!task) {
+    const canIsolate = agent.isolation !== 'worktree' && args.isolation === undefined && (await isGitRepo(scope.folder.uri.fsPath));
+    const input = await askTask({ title: `Subagents: Run ${agent.name}`, prompt: `What should ${agent.name} do?`, canIsolate, isolated });
+    if (!input) return undefined;
+    task = input.task;
+    isolated ||= input.isolated;
+  }
+  let run: AgentRun;
+  try {
+    run = await scope.engine.start({ agent: agent.name, prompt: task, cwd: scope.folder.uri.fsPath, isolation: isolated ? 'worktree' : undefined });
+  } catch (error) {
+    if (!(error instanceof EngineError)) services.log.error(`Starting ${agent.name} failed: ${errorText(error)}`);
+    void vscode.window.showErrorMessage(`Could not start ${agent.name}: ${errorText(error)}`);
+    return undefined;
+  }
+  services.log.info(`Started ${agent.name} (${run.id}) in ${scope.folder.name}${isolated ? ' in a worktree' : ''}.`);
+  void run.done.then(announceEnd);
+  await reveal();
+  return run.id;
+}
+
+export async function stopRunCommand(services: Services, agentId?: string): Promise<boolean> {
+  if (!agentId) {
+    const running = services.scopes.all.flatMap((scope) => scope.engine.running.map((run) => ({ run, scope })));
+    if (running.length === 0) {
+      void vscode.window.showInformationMessage('No agent is running.');
+      return false;
+    }
+    const picked = await vscode.window.showQuickPick(
+      running.map(({ run, scope }) => ({
+        label: `${'  '.repeat(run.depth)}${run.agentName}`,
+        description: run.description,
+        detail: `${run.parent ? `spawned by ${run.parent.agentName}` : 'started by you'} · ${scope.folder.name} · stops its sub-agents too`,
+        agentId: run.id,
+      })),
+      { title: 'Subagents: Stop Run', placeHolder: 'Which agent should stop?' },
+    );
+    if (!picked) return false;
+    agentId = picked.agentId;
+  }
+  const scope = services.runningAgent(agentId);
+  if (!scope?.engine.cancel(agentId, 'Stopped by the user.')) {
+    void vscode.window.showInformationMessage('That agent is not running any more.');
+    return false;
+  }
+  services.log.info(`Stopped agent ${agentId}.`);
+  return true;
+}
+
+export function stopAllCommand(services: Services): number {
+  const stopped = services.scopes.all.reduce((sum, scope) => sum + scope.engine.cancelAll('Stopped by the user (Stop All).'), 0);
+  services.log.info(`Stop All: stopped ${stopped} run(s).`);
+  void vscode.window.showInformationMessage(stopped ? `Stopped ${stopped} run${stopped === 1 ? '' : 's'}.` : 'No agent is running.');
+  return stopped;
+}
+
+export async function sendFollowUpCommand(services: Services, reveal: () => Promise<void>, agentId?: unknown, prompt?: unknown): Promise<string | undefined> {
+  if (typeof agentId !== 'string' || !agentId) {
+    void vscode.window.showErrorMessage('Send Follow-up needs an agent: use the button on an ended agent in the Agents view.');
+    return undefined;
+  }
+  if (!ensureTrusted('Sending a follow-up')) return undefined;
+  if (!ensureApiKey(services.keys)) return undefined;
+  const node = services.agentNode(agentId);
+  const run = services.runOf(agentId);
+  const scope = run ? services.folderOf(run) : services.scopes.all[0];
+  if (!scope) {
+    void vscode.window.showErrorMessage('The folder this agent ran in is not open any more; open it to continue the agent.');
+    return undefined;
+  }
+  let text = typeof prompt === 'string' ? prompt.trim() : '';
+  if (!text) {
+    const entered = await vscode.window.showInputBox({
+      title: `Subagents: Follow-up to ${node?.agentName ?? agentId}`,
+      prompt: 'The agent continues with its whole earlier conversation.',
+      placeHolder: 'What should it do next?',
+      ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() ? null : 'Write the follow-up, or press Escape to cancel.'),
+    });
+    if (!entered?.trim()) return undefined;
+    text = entered.trim();
+  }
+  try {
+    const continued = await scope.engine.resume(agentId, text);
+    void continued.done.then(announceEnd);
+    await reveal();
+    return continued.id;
+  } catch (error) {
+    void vscode.window.showErrorMessage(`Could not continue ${node?.agentName ?? agentId}: ${errorText(error)}`);
+    return undefined;
+  }
+}

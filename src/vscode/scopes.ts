@@ -1,0 +1,202 @@
+import os from 'node:os';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { AgentCatalog } from '../core/agents/catalog';
+import type { AgentDefinition } from '../core/agents/definition';
+import type { Settings } from '../core/config';
+import { Engine, type AgentLookup } from '../core/engine/engine';
+import type { WorktreeManager } from '../core/isolation';
+import type { RunHistory } from '../core/runs/history';
+import type { RunStore } from '../core/runs/runStore';
+import type { PermissionGate } from '../core/tools/permissions';
+import type { ApiKeys } from './apiKey';
+import { readSettings } from './settings';
+
+/**
+ * One scope per workspace folder (S2.6): its own settings, its own live
+ * AgentCatalog and its own Engine; a run belongs to the folder it started in.
+ * All engines feed the one RunStore. Catalogs are remade when what they load
+ * changes (workspace trust granted, plugin settings); engines stay, so runs
+ * in progress are never cut off, and they look agents up through the scope,
+ * so the next spawn sees the new catalog (S2.4).
+ */
+
+export interface ScopeDeps {
+  log: vscode.LogOutputChannel;
+  keys: ApiKeys;
+  gate: PermissionGate;
+  history: RunHistory;
+  worktrees: WorktreeManager;
+  store: RunStore;
+  bundledDir: string;
+  trusted(): boolean;
+}
+
+export class FolderScope implements AgentLookup {
+  catalog: AgentCatalog | null = null;
+  #settings: Settings;
+  #catalogKey = '';
+  #unsubscribe: (() => void) | null = null;
+  readonly engine: Engine;
+
+  constructor(
+    readonly folder: vscode.WorkspaceFolder,
+    private readonly deps: ScopeDeps,
+    private readonly onAgentsChanged: () => void,
+  ) {
+    this.#settings = this.#readSettings();
+    this.engine = new Engine({
+      client: deps.keys.lazyClient(),
+      catalog: this,
+      settings: () => this.#settings,
+      gate: deps.gate,
+      archive: deps.history,
+      worktrees: deps.worktrees,
+      log: (level, message) => deps.log[level](`[${folder.name}] ${message}`),
+    });
+  }
+
+  get key(): string {
+    return this.folder.uri.toString();
+  }
+
+  get settings(): Settings {
+    return this.#settings;
+  }
+
+  get agents(): readonly AgentDefinition[] {
+    return this.catalog?.agents ?? [];
+  }
+
+  find(name: string): AgentDefinition | undefined {
+    return this.catalog?.find(name);
+  }
+
+  /** Re-reads this folder's settings; remakes the catalog when what it loads changed. */
+  async settingsChanged(): Promise<void> {
+    this.#settings = this.#readSettings();
+    await this.loadCatalog();
+  }
+
+  /** (Re)creates the catalog if its inputs (trust, plugin settings) differ from the current one's. */
+  async loadCatalog(force = false): Promise<void> {
+    const trusted = this.deps.trusted();
+    const pluginDirs = this.#settings.pluginDirs.map((dir) => resolveUserPath(dir, this.folder.uri.fsPath));
+    const key = JSON.stringify({ trusted, pluginDirs, claude: this.#settings.loadClaudePlugins });
+    if (!force && key === this.#catalogKey && this.catalog) return;
+    this.#catalogKey = key;
+    const catalog = await AgentCatalog.create({
+      cwd: this.folder.uri.fsPath,
+      home: os.homedir(),
+      pluginDirs,
+      loadClaudePlugins: this.#settings.loadClaudePlugins,
+      bundledDir: this.deps.bundledDir,
+      // S7.1: an untrusted folder's own agent files (and plugins) are not read at all.
+      includeProjectAndPlugins: trusted,
+      watch: true,
+    });
+    if (this.#catalogKey !== key) {
+      // A newer load started while this one ran; it wins.
+      catalog.dispose();
+      return;
+    }
+    this.#disposeCatalog();
+    this.catalog = catalog;
+    this.#unsubscribe = catalog.onDidChange(() => this.onAgentsChanged());
+    this.deps.log.info(`[${this.folder.name}] ${catalog.agents.length} agents, ${catalog.shadowed.length} shadowed, ${catalog.warnings.length} warnings${trusted ? '' : ' (untrusted: user and built-in agents only)'}`);
+    this.onAgentsChanged();
+  }
+
+  #readSettings(): Settings {
+    const { settings, problems } = readSettings(this.folder.uri);
+    for (const problem of problems) this.deps.log.warn(`[${this.folder.name}] ${problem}`);
+    return settings;
+  }
+
+  #disposeCatalog(): void {
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
+    this.catalog?.dispose();
+    this.catalog = null;
+  }
+
+  dispose(): void {
+    this.engine.cancelAll('The workspace folder was closed.');
+    this.#disposeCatalog();
+  }
+}
+
+/** `~/x` and folder-relative plugin dirs, as users write them in settings. */
+export function resolveUserPath(dir: string, folder: string): string {
+  if (dir === '~' || dir.startsWith('~/')) return path.join(os.homedir(), dir.slice(1));
+  return path.resolve(folder, dir);
+}
+
+export class FolderScopes implements vscode.Disposable {
+  readonly #scopes = new Map<string, FolderScope>();
+  /** Which folder each run of this session started in. */
+  readonly #runFolders = new Map<string, string>();
+  readonly #onDidChangeAgents = new vscode.EventEmitter<void>();
+  readonly onDidChangeAgents = this.#onDidChangeAgents.event;
+
+  constructor(private readonly deps: ScopeDeps) {}
+
+  get all(): FolderScope[] {
+    return [...this.#scopes.values()];
+  }
+
+  get(key: string): FolderScope | undefined {
+    return this.#scopes.get(key) ?? this.all.find((s) => s.folder.name === key || s.folder.uri.fsPath === key);
+  }
+
+  /** Matches the open workspace folders: new ones get a scope, closed ones lose theirs. */
+  async sync(): Promise<void> {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const keep = new Set(folders.map((f) => f.uri.toString()));
+    for (const [key, scope] of this.#scopes) {
+      if (keep.has(key)) continue;
+      scope.dispose();
+      this.#scopes.delete(key);
+    }
+    const added: FolderScope[] = [];
+    for (const folder of folders) {
+      if (folder.uri.scheme !== 'file' || this.#scopes.has(folder.uri.toString())) continue;
+      const scope = new FolderScope(folder, this.deps, () => this.#onDidChangeAgents.fire());
+      scope.engine.onEvent((event) => {
+        if (event.type === 'agent_started' && !this.#runFolders.has(event.runId)) this.#runFolders.set(event.runId, scope.key);
+        this.deps.store.apply(event);
+      });
+      this.#scopes.set(scope.key, scope);
+      added.push(scope);
+    }
+    await Promise.all(added.map((s) => s.loadCatalog()));
+    this.#onDidChangeAgents.fire();
+  }
+
+  /** After trust is granted or a setting changed: every scope reloads what changed. */
+  async reload(force = false): Promise<void> {
+    await Promise.all(this.all.map((s) => (force ? s.loadCatalog(true) : s.settingsChanged())));
+  }
+
+  /**
+   * The folder a run belongs to: where it started in this session, otherwise
+   * the folder holding one of its agents' working directories (a root that
+   * ran isolated works outside every folder, in a worktree, so its repository
+   * decides).
+   */
+  folderOfRun(runId: string, cwds: readonly string[]): FolderScope | undefined {
+    const known = this.#runFolders.get(runId);
+    if (known && this.#scopes.has(known)) return this.#scopes.get(known);
+    for (const cwd of cwds) {
+      const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(cwd));
+      if (folder) return this.#scopes.get(folder.uri.toString());
+    }
+    return this.all.length === 1 ? this.all[0] : undefined;
+  }
+
+  dispose(): void {
+    for (const scope of this.#scopes.values()) scope.dispose();
+    this.#scopes.clear();
+    this.#onDidChangeAgents.dispose();
+  }
+}

@@ -1,0 +1,149 @@
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { WorktreeManager, type WorktreeRecord } from '../core/isolation';
+import { RunHistory } from '../core/runs/history';
+import { RunStore } from '../core/runs/runStore';
+import { PermissionGate } from '../core/tools/permissions';
+import type { AgentNode, RunSnapshot } from '../protocol/runSnapshot';
+import { ApiKeys } from './apiKey';
+import { VsCodeApprovals } from './approvals';
+import { FolderScopes, type FolderScope } from './scopes';
+import { affectsSettings, readSettings } from './settings';
+
+/**
+ * Everything the extension runs on, wired the way the CLI session wires it
+ * (src/cli/session.ts): one RunStore fed by every folder's engine and kept on
+ * disk by one RunHistory, one WorktreeManager, one permission gate that asks
+ * in VS Code, one API-key source. Lives as long as the extension; the
+ * surfaces (commands, view, transcript documents) only read from here.
+ */
+export class Services implements vscode.Disposable {
+  /** Worktrees with changes found at start-up, left by runs that were interrupted. */
+  keptWorktrees: WorktreeRecord[] = [];
+  readonly #disposables: vscode.Disposable[] = [];
+  #detachHistory: () => void = () => undefined;
+
+  private constructor(
+    readonly context: vscode.ExtensionContext,
+    readonly log: vscode.LogOutputChannel,
+    readonly keys: ApiKeys,
+    readonly approvals: VsCodeApprovals,
+    readonly history: RunHistory,
+    readonly store: RunStore,
+    readonly worktrees: WorktreeManager,
+    readonly scopes: FolderScopes,
+  ) {}
+
+  static async create(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Promise<Services> {
+    const storage = context.globalStorageUri.fsPath;
+    // Caps and retention come from the window-level settings; they apply from the next start.
+    const { settings } = readSettings();
+    const keys = await ApiKeys.create(context.secrets, () => readSettings().settings.apiBaseUrl);
+    const approvals = new VsCodeApprovals(log);
+    const history = await RunHistory.open({
+      dir: path.join(storage, 'history'),
+      retentionDays: settings['history.retentionDays'],
+      maxRuns: settings['history.maxRuns'],
+      log: (level, message) => log[level](message),
+    });
+    const store = new RunStore({ coalesceMs: 100, maxRuns: settings['history.maxRuns'], maxToolRowsPerAgent: settings['history.maxEventsPerRun'] });
+    const worktrees = new WorktreeManager({
+      stateDir: path.join(storage, 'worktrees', 'state'),
+      worktreesRoot: path.join(storage, 'worktrees', 'trees'),
+      log: (level, message) => (level === 'debug' ? log.debug(message) : log[level](message)),
+    });
+    const scopes = new FolderScopes({
+      log,
+      keys,
+      gate: new PermissionGate(approvals.handler),
+      history,
+      worktrees,
+      store,
+      bundledDir: path.join(context.extensionPath, 'agents'),
+      trusted: () => vscode.workspace.isTrusted,
+    });
+    const services = new Services(context, log, keys, approvals, history, store, worktrees, scopes);
+    services.#detachHistory = history.attach(store);
+    services.#disposables.push(keys, approvals, scopes);
+    services.#watch();
+    await scopes.sync();
+    return services;
+  }
+
+  get trusted(): boolean {
+    return vscode.workspace.isTrusted;
+  }
+
+  #watch(): void {
+    this.#disposables.push(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (affectsSettings(e)) void this.scopes.reload().catch((error: unknown) => this.log.error(`Reloading settings failed: ${String(error)}`));
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.scopes.sync()),
+      // S7.1: once trusted, project and plugin agents load without a reload.
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.log.info('Workspace trusted: loading project and plugin agents.');
+        void this.scopes.reload(true);
+      }),
+    );
+  }
+
+  /**
+   * Start-up clean-up of worktrees left by runs that died (S5.3): unchanged
+   * ones are pruned, changed ones kept and reported (log and view).
+   */
+  async recoverWorktrees(): Promise<void> {
+    try {
+      const report = await this.worktrees.recover();
+      if (report.removed.length) this.log.info(`Removed ${report.removed.length} unchanged worktree(s) left by interrupted runs.`);
+      this.keptWorktrees = report.kept;
+      for (const rec of report.kept) {
+        this.log.warn(`Kept the worktree of ${rec.agentName} (${rec.agentId}) with ${rec.info.filesChanged} changed file(s) on branch ${rec.branch}: ${rec.path}. Review, apply or discard it with "Subagents: Clean Up Worktrees".`);
+      }
+    } catch (error) {
+      this.log.error(`Could not check for leftover worktrees: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** The running agent with this id, and the engine that runs it. */
+  runningAgent(agentId: string): FolderScope | undefined {
+    return this.scopes.all.find((s) => s.engine.find(agentId)?.ended === false);
+  }
+
+  agentNode(agentId: string): AgentNode | undefined {
+    return this.store.agent(agentId);
+  }
+
+  runOf(agentId: string): RunSnapshot | undefined {
+    const node = this.store.agent(agentId);
+    return node ? this.store.get(node.runId) : undefined;
+  }
+
+  /** The folder scope a run belongs to (for follow-ups and the view's folder label). */
+  folderOf(run: RunSnapshot): FolderScope | undefined {
+    const nodes = Object.values(run.agents);
+    const repos = nodes.map((n) => this.worktrees.get(n.agentId)?.repoRoot).filter((p): p is string => Boolean(p));
+    return this.scopes.folderOfRun(run.runId, [...nodes.map((n) => n.cwd), ...repos]);
+  }
+
+  #disposed: Promise<void> | null = null;
+
+  /** Stops every run, gives them a moment to record how they ended, then saves the history. Idempotent. */
+  dispose(): Promise<void> {
+    return (this.#disposed ??= this.#shutDown());
+  }
+
+  async #shutDown(): Promise<void> {
+    const ending = this.scopes.all.flatMap((s) => s.engine.running.map((r) => r.done));
+    for (const scope of this.scopes.all) scope.engine.cancelAll('VS Code is closing the window.');
+    await Promise.race([Promise.all(ending), new Promise((r) => setTimeout(r, 1500))]);
+    try {
+      await this.history.flush();
+    } catch (error) {
+      this.log.error(`Could not save the run history: ${String(error)}`);
+    }
+    this.#detachHistory();
+    for (const d of this.#disposables.splice(0).reverse()) d.dispose();
+    this.worktrees.dispose();
+  }
+}

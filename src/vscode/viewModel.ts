@@ -1,0 +1,129 @@
+import os from 'node:os';
+import path from 'node:path';
+import type { AgentCatalog } from '../core/agents/catalog';
+import type { ShadowedDefinition } from '../core/agents/definition';
+import type { WorktreeRecord } from '../core/isolation';
+import type { AgentNode, RunSnapshot } from '../protocol/runSnapshot';
+import type { AgentSummary, AgentView, FolderAgents, RunView, ToolView } from '../protocol/webview';
+
+/**
+ * Projections of the catalogs and the RunStore snapshots into the view
+ * models the webview renders (protocol/webview.ts). No `vscode` here: plain
+ * functions of their inputs.
+ */
+
+/** Tool rows sent per agent: the newest ones, plus every spawn row (children hang under them). */
+const MAX_TOOL_ROWS = 40;
+const MAX_ACTIVITY = 160;
+const MAX_ERROR = 400;
+
+export function displayPath(filePath: string, folder: string, home = os.homedir()): string {
+  const inFolder = path.relative(folder, filePath);
+  if (!inFolder.startsWith('..') && !path.isAbsolute(inFolder)) return inFolder;
+  const inHome = path.relative(home, filePath);
+  if (!inHome.startsWith('..') && !path.isAbsolute(inHome)) return `~/${inHome}`;
+  return filePath;
+}
+
+function shadowText(s: ShadowedDefinition, folder: string): string {
+  return `${s.shadowedBy.source} agent ${displayPath(s.shadowedBy.filePath, folder)}`;
+}
+
+export function folderAgents(
+  scope: { key: string; name: string; folder: string; catalog: AgentCatalog | null; disabled: readonly string[] },
+): FolderAgents {
+  const { catalog, folder } = scope;
+  const summary = (a: AgentCatalog['agents'][number], shadowedBy: string | null): AgentSummary => ({
+    name: a.name,
+    description: a.description,
+    source: a.source,
+    family: a.family,
+    filePath: a.filePath,
+    model: a.model,
+    disabled: scope.disabled.includes(a.name),
+    shadowedBy,
+  });
+  return {
+    key: scope.key,
+    name: scope.name,
+    agents: catalog
+      ? [...catalog.agents.map((a) => summary(a, null)), ...catalog.shadowed.map((s) => summary(s.definition, shadowText(s, folder)))]
+      : [],
+    warnings: (catalog?.warnings ?? []).map((w) => ({ filePath: w.filePath, message: `${displayPath(w.filePath, folder)}: ${w.message}` })),
+  };
+}
+
+function oneLine(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+function lastLine(text: string, max: number): string {
+  const lines = text.trimEnd().split('\n');
+  const line = (lines.at(-1) ?? '').trim();
+  return line.length > max ? `…${line.slice(-(max - 1))}` : line;
+}
+
+function toolRows(node: AgentNode): { tools: ToolView[]; hidden: number } {
+  const cut = Math.max(0, node.tools.length - MAX_TOOL_ROWS);
+  const rows = node.tools.filter((row, i) => i >= cut || row.childAgentId !== null);
+  return {
+    tools: rows.map((row) => ({
+      id: row.toolUseId,
+      name: row.name,
+      input: oneLine(row.inputSummary, 200),
+      status: row.status,
+      result: oneLine(row.resultSummary, 200),
+      durationMs: row.durationMs,
+      childAgentId: row.childAgentId,
+    })),
+    hidden: node.foldedTools + node.tools.length - rows.length,
+  };
+}
+
+function worktreeView(node: AgentNode, record: WorktreeRecord | undefined): AgentView['worktree'] {
+  if (!node.worktree && !node.worktreePath && !record) return null;
+  const info = node.worktree ?? record?.info ?? null;
+  const state = record?.state === 'creating' ? 'active' : (record?.state ?? (node.status === 'running' ? 'active' : 'finished'));
+  if (!info && state !== 'active') return null;
+  return {
+    branch: node.worktree?.branch ?? record?.branch ?? '',
+    state,
+    filesChanged: info?.filesChanged ?? null,
+    insertions: info?.insertions ?? 0,
+    deletions: info?.deletions ?? 0,
+  };
+}
+
+export function agentView(node: AgentNode, record: WorktreeRecord | undefined): AgentView {
+  const { tools, hidden } = toolRows(node);
+  const u = node.usage;
+  return {
+    id: node.agentId,
+    parentId: node.parentId,
+    name: node.agentName,
+    description: oneLine(node.description, 200),
+    status: node.status,
+    model: node.model,
+    background: node.background,
+    startedAt: node.startedAt,
+    endedAt: node.endedAt,
+    tokens: u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens,
+    costUsd: u.costUsd,
+    activity: node.status === 'running' ? lastLine(node.text, MAX_ACTIVITY) : '',
+    error: node.error ? oneLine(node.error, MAX_ERROR) : null,
+    filePath: node.filePath,
+    tools,
+    hiddenTools: hidden,
+    children: node.children,
+    worktree: worktreeView(node, record),
+  };
+}
+
+export function runView(run: RunSnapshot, folder: string | null, worktree: (agentId: string) => WorktreeRecord | undefined): RunView {
+  const agents: Record<string, AgentView> = {};
+  for (const node of Object.values(run.agents)) {
+    agents[node.agentId] = agentView(node, node.worktree || node.worktreePath ? worktree(node.agentId) : undefined);
+  }
+  return { runId: run.runId, version: run.version, rootAgentId: run.rootAgentId, status: run.status, startedAt: run.startedAt, folder, agents };
+}

@@ -1,0 +1,69 @@
+import type { AgentsState, Notice } from '../protocol/webview';
+import { approvalMessage } from './approvals';
+import type { Services } from './services';
+import { folderAgents } from './viewModel';
+
+/** What the Agents view's upper part shows: every folder's agents and the notices that explain the state. */
+
+export function notices(services: Services): Notice[] {
+  const out: Notice[] = [];
+  if (!services.trusted) {
+    out.push({
+      id: 'untrusted',
+      level: 'warning',
+      text: 'Restricted Mode: this workspace is not trusted, so its own agents and plugin agents are not loaded and no agent can run. Only your user agents and the built-in ones are listed.',
+      action: { label: 'Manage Workspace Trust', command: 'manageTrust' },
+    });
+  }
+  if (!services.keys.key) {
+    out.push({
+      id: 'no-key',
+      level: 'info',
+      text: 'No Anthropic API key yet. Set one to run agents (or start VS Code with ANTHROPIC_API_KEY).',
+      action: { label: 'Set API Key', command: 'setApiKey' },
+    });
+  }
+  if (services.keptWorktrees.length) {
+    const n = services.keptWorktrees.length;
+    out.push({
+      id: 'kept-worktrees',
+      level: 'info',
+      text: `${n} worktree${n === 1 ? '' : 's'} with changes ${n === 1 ? 'was' : 'were'} kept from interrupted runs: ${services.keptWorktrees.map((r) => `${r.agentName} (${r.branch})`).join(', ')}.`,
+      action: { label: 'Clean Up Worktrees…', command: 'cleanUpWorktrees' },
+    });
+  }
+  for (const pending of services.approvals.pending) {
+    out.push({ id: `approval-${pending.id}`, level: 'warning', text: `${approvalMessage(pending.request)} — answer in the notification.` });
+  }
+  return out;
+}
+
+export function agentsState(services: Services): AgentsState {
+  return {
+    folders: services.scopes.all.map((scope) =>
+      folderAgents({
+        key: scope.key,
+        name: scope.folder.name,
+        folder: scope.folder.uri.fsPath,
+        catalog: scope.catalog,
+        disabled: scope.settings.disabledAgents,
+      }),
+    ),
+    notices: notices(services),
+    canRun: services.trusted,
+  };
+}
+
+/** Files the view may ask to open: the ones it was shown. */
+export function knownFiles(services: Services): Set<string> {
+  const files = new Set<string>();
+  for (const scope of services.scopes.all) {
+    const catalog = scope.catalog;
+    if (!catalog) continue;
+    for (const a of catalog.agents) files.add(a.filePath);
+    for (const s of catalog.shadowed) files.add(s.definition.filePath);
+    for (const w of catalog.warnings) files.add(w.filePath);
+  }
+  for (const run of services.store.list()) for (const node of Object.values(run.agents)) if (node.filePath) files.add(node.filePath);
+  return files;
+}
