@@ -1,0 +1,143 @@
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { RunSnapshot } from '../../../src/protocol/runSnapshot';
+import { startScriptedServer, type Script, type ScriptedServer } from '../../support/scriptedServer';
+import { subagents, waitFor, workspaceFolder } from '../api';
+
+// Runs in the real extension host against the scripted Messages API server:
+// Run Agent, the run tree in the RunStore, Show Transcript, Send Follow-up,
+// Stop Run / Stop All, and an isolated run's worktree (review, apply,
+// discard). Permissions are bypassed here; the e2e suite clicks an approval.
+
+const LEAD = 'You lead a small team of specialist agents';
+const TEST_RUNNER = 'You run tests and report on them';
+const DOCS = 'You keep the documentation of this project truthful';
+const REVIEWER = 'Review the change you are given';
+
+const script: Script = (req) => {
+  if (req.system.includes(LEAD)) {
+    if (req.toolResults.size > 0) return { text: 'Summary: test-runner read package.json; all good.' };
+    if (req.turn === 0) return { toolUses: [{ name: 'Task', input: { description: 'Check the tests', prompt: 'Look at package.json', subagent_type: 'test-runner' } }] };
+    return { text: `Follow-up answered: ${req.lastUserText}` };
+  }
+  if (req.system.includes(TEST_RUNNER)) {
+    if (req.toolResults.size > 0) return { text: 'package.json says: node --test test/.' };
+    return { toolUses: [{ name: 'Read', input: { file_path: 'package.json' } }] };
+  }
+  if (req.system.includes(DOCS)) {
+    if (req.toolResults.size > 0) return { text: 'Wrote NOTES.md.' };
+    return { toolUses: [{ name: 'Write', input: { file_path: 'NOTES.md', content: '# Notes\n\nWritten by docs-writer.\n' } }] };
+  }
+  if (req.system.includes(REVIEWER)) return { hang: true };
+  return { text: 'ok' };
+};
+
+const TERMINAL = ['completed', 'failed', 'cancelled', 'budget_exceeded', 'interrupted'];
+
+describe('running agents', function () {
+  this.timeout(60_000);
+  let server: ScriptedServer;
+  const config = () => vscode.workspace.getConfiguration('subagents');
+  const target = vscode.ConfigurationTarget.Workspace;
+
+  before(async () => {
+    server = await startScriptedServer(script);
+    await subagents();
+    await config().update('apiBaseUrl', server.url, target);
+    await config().update('permissionMode', 'bypassPermissions', target);
+    assert.equal(await vscode.commands.executeCommand('subagents.setApiKey', 'sk-ant-exthost-runs'), true);
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('subagents.stopAll');
+    await config().update('apiBaseUrl', undefined, target);
+    await config().update('permissionMode', undefined, target);
+    await server?.close();
+    rmSync(path.join(workspaceFolder(), 'NOTES.md'), { force: true });
+  });
+
+  async function ended(runId: string): Promise<RunSnapshot> {
+    const api = await subagents();
+    return waitFor(() => {
+      const run = api.runs().find((r) => r.runId === runId);
+      return run && TERMINAL.includes(run.status) ? run : undefined;
+    }, `run ${runId} did not end`);
+  }
+
+  let leadId = '';
+
+  it('Run Agent starts an agent whose spawn and tool calls build the run tree', async () => {
+    const id = await vscode.commands.executeCommand<string | undefined>('subagents.runAgent', { agent: 'tech-lead', task: 'Check the tests' });
+    assert.ok(id, 'Run Agent returned no agent id');
+    leadId = id;
+    const run = await ended(id);
+    assert.equal(run.status, 'completed');
+    const lead = run.agents[id]!;
+    const spawn = lead.tools.find((t) => t.name === 'Task');
+    assert.ok(spawn?.childAgentId, 'the lead has no spawn row with a child');
+    const child = run.agents[spawn.childAgentId]!;
+    assert.equal(child.agentName, 'test-runner');
+    assert.equal(child.status, 'completed');
+    assert.deepEqual(child.tools.map((t) => [t.name, t.status]), [['Read', 'ok']]);
+    assert.match(lead.output ?? '', /Summary/);
+  });
+
+  it('Show Transcript opens a read-only Markdown transcript with tool calls and results', async () => {
+    const api = await subagents();
+    const run = api.runs().find((r) => r.runId === leadId)!;
+    const childId = run.agents[leadId]!.children[0]!;
+    assert.equal(await vscode.commands.executeCommand('subagents.showTranscript', childId), true);
+    const doc = vscode.window.activeTextEditor?.document;
+    assert.equal(doc?.uri.scheme, 'subagents-transcript');
+    assert.equal(doc?.languageId, 'markdown');
+    const text = doc!.getText();
+    assert.match(text, /## test-runner/);
+    assert.match(text, /calls `Read`/);
+    assert.match(text, /"file_path": "package.json"/);
+    assert.match(text, /\*\*Result\*\*/);
+    assert.match(text, /"name": "tally"/, 'the tool result (package.json) is missing');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('Send Follow-up continues the agent with its conversation', async () => {
+    const again = await vscode.commands.executeCommand<string | undefined>('subagents.sendFollowUp', leadId, 'And the docs?');
+    assert.equal(again, leadId);
+    const run = await ended(leadId);
+    assert.equal(run.status, 'completed');
+    assert.match(run.agents[leadId]!.output ?? '', /Follow-up answered: And the docs\?/);
+  });
+
+  it('Stop Run stops a running agent; Stop All stops the rest', async () => {
+    const api = await subagents();
+    const first = await vscode.commands.executeCommand<string>('subagents.runAgent', { agent: 'code-reviewer', task: 'Review it' });
+    const second = await vscode.commands.executeCommand<string>('subagents.runAgent', { agent: 'code-reviewer', task: 'Review it again' });
+    await waitFor(() => api.runs().find((r) => r.runId === second)?.status === 'running', 'the second run never ran');
+    assert.equal(await vscode.commands.executeCommand('subagents.stopRun', first), true);
+    assert.equal((await ended(first)).status, 'cancelled');
+    assert.equal(await vscode.commands.executeCommand('subagents.stopAll'), 1);
+    assert.equal((await ended(second)).status, 'cancelled');
+  });
+
+  it('an isolated run keeps its changes on a branch: review, apply, discard', async () => {
+    const id = await vscode.commands.executeCommand<string>('subagents.runAgent', { agent: 'docs-writer', task: 'Write notes', isolation: 'worktree' });
+    assert.ok(id);
+    const run = await ended(id);
+    assert.equal(run.status, 'completed', run.agents[id]?.error ?? '');
+    const worktree = run.agents[id]!.worktree;
+    assert.equal(worktree?.filesChanged, 1);
+    const notes = path.join(workspaceFolder(), 'NOTES.md');
+    assert.equal(existsSync(notes), false, 'the isolated agent wrote into the workspace');
+
+    assert.equal(await vscode.commands.executeCommand('subagents.reviewWorktree', id), true);
+    const diff = vscode.window.activeTextEditor?.document;
+    assert.equal(diff?.languageId, 'diff');
+    assert.match(diff!.getText(), /\+\+\+ b\/NOTES\.md/);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+
+    assert.equal(await vscode.commands.executeCommand('subagents.applyWorktree', id), true);
+    assert.match(readFileSync(notes, 'utf8'), /Written by docs-writer/);
+    assert.equal(await vscode.commands.executeCommand('subagents.discardWorktree', id, { confirmed: true }), true);
+  });
+});
