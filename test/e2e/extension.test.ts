@@ -1,7 +1,8 @@
 // The packaged extension (subagents.vsix) installed into real VS Code
 // (code-server) and driven through Chromium, the way a user meets it. One
 // code-server and one browser serve every test of this file; the last test
-// shuts them down and checks that nothing survives.
+// shuts them down and checks that nothing survives. The model is the scripted
+// Messages API server, started here and reached through ANTHROPIC_BASE_URL.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
@@ -13,12 +14,39 @@ import { EXTENSION_ID } from './support/paths';
 import { descendantsOf, describeProcesses, livingProcesses } from './support/processes';
 import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
 import { launchBrowser, Workbench } from './support/workbench';
+import { startScriptedServer, type Script, type ScriptedServer } from '../support/scriptedServer';
+
+const API_KEY = 'sk-ant-e2e-0123456789-not-a-real-key';
+const LEAD = 'You lead a small team of specialist agents';
+const TEST_RUNNER = 'You run tests and report on them';
+
+/**
+ * tech-lead spawns test-runner, which asks to run the tests (an approval),
+ * runs them, and then waits for `finish` before its last turn, so the test
+ * can look at the tree while both agents are still running.
+ */
+function leadScript(finish: Promise<void>): Script {
+  return async (req) => {
+    if (req.system.includes(LEAD)) {
+      if (req.toolResults.size > 0) return { text: 'Summary: test-runner ran the tests; they pass.', chunkDelayMs: 20 };
+      return { text: 'Asking test-runner to run the tests.', toolUses: [{ name: 'Task', input: { description: 'Run the tests', prompt: 'Run the project tests and report.', subagent_type: 'test-runner' } }], delayMs: 300 };
+    }
+    if (req.system.includes(TEST_RUNNER)) {
+      if (req.toolResults.size === 0) return { toolUses: [{ name: 'Bash', input: { command: 'node --test test/' } }], delayMs: 300 };
+      await finish;
+      return { text: 'All tests pass.', chunkDelayMs: 20 };
+    }
+    return { text: 'ok' };
+  };
+}
 
 describe('the packaged extension in code-server', () => {
   let workspace: Workspace | undefined;
   let server: RunningCodeServer | undefined;
   let browser: Browser | undefined;
   let workbench: Workbench | undefined;
+  let model: ScriptedServer | undefined;
+  let finishChild: () => void = () => undefined;
   const subject: Subject = {};
 
   const live = () => {
@@ -32,7 +60,21 @@ describe('the packaged extension in code-server', () => {
         ensureCodeServerReady();
         const vsixPath = ensureVsix();
         workspace = copySampleWorkspace();
-        server = subject.server = await startCodeServer({ workspace: workspace.dir, vsixPath, trust: true });
+        model = await startScriptedServer(leadScript(new Promise<void>((resolve) => (finishChild = resolve))));
+        // node --test marks its children with NODE_TEST_CONTEXT; the agents' own
+        // `node --test` (through code-server) must not inherit it, or it skips the tests.
+        const testContext = process.env.NODE_TEST_CONTEXT;
+        delete process.env.NODE_TEST_CONTEXT;
+        try {
+          server = subject.server = await startCodeServer({
+            workspace: workspace.dir,
+            vsixPath,
+            trust: true,
+            env: { ANTHROPIC_API_KEY: API_KEY, ANTHROPIC_BASE_URL: model.url },
+          });
+        } finally {
+          if (testContext !== undefined) process.env.NODE_TEST_CONTEXT = testContext;
+        }
         browser = await launchBrowser();
         workbench = subject.workbench = await Workbench.open(browser, server.folderUrl);
         await workbench.ready();
@@ -45,6 +87,8 @@ describe('the packaged extension in code-server', () => {
     await workbench?.close().catch(() => undefined);
     await browser?.close().catch(() => undefined);
     await server?.stop();
+    finishChild();
+    await model?.close();
     workspace?.remove();
   });
 
@@ -90,6 +134,98 @@ describe('the packaged extension in code-server', () => {
       console.log(`screenshot: ${shot}`);
     }),
   );
+
+  it('lists the sample agents grouped by source, with problems in agent files', { timeout: 30_000 }, () =>
+    withDiagnostics('agents list', subject, async () => {
+      const { workbench } = live();
+      const project = workbench.byTestId('agent-group-project');
+      await project.waitFor({ timeout: 15_000 });
+      const names = async (group: string) =>
+        (await workbench.byTestId(group).locator('li[role="treeitem"]').evaluateAll((items) => items.map((i) => i.getAttribute('data-testid'))));
+      assert.deepEqual(
+        (await names('agent-group-project')).sort(),
+        ['agent-code-reviewer', 'agent-docs-writer', 'agent-explainer', 'agent-helper', 'agent-tech-lead', 'agent-test-runner'],
+      );
+      assert.deepEqual((await names('agent-group-bundled')).sort(), ['agent-explore', 'agent-general-purpose', 'agent-plan', 'agent-reviewer']);
+      // The Gemini agent names a model that is not a Claude alias: a warning that names its file.
+      assert.match(await workbench.byTestId('agent-group-problems').innerText(), /\.gemini\/agents\/explainer\.md/);
+      // With ANTHROPIC_API_KEY in the environment there is nothing to set up.
+      assert.equal(await workbench.byTestId('notice-no-key').count(), 0);
+    }),
+  );
+
+  it('moves between agents with the arrow keys', { timeout: 30_000 }, () =>
+    withDiagnostics('keyboard', subject, async () => {
+      const { workbench } = live();
+      const first = workbench.byTestId('agent-code-reviewer');
+      await first.click();
+      const focused = () => workbench.webview().locator(':focus').evaluate((e) => e.getAttribute('data-testid') ?? e.tagName);
+      assert.equal(await focused(), 'agent-code-reviewer');
+      await workbench.page.keyboard.press('ArrowDown');
+      assert.equal(await focused(), 'agent-docs-writer');
+      await workbench.page.keyboard.press('Tab');
+      // Tab reaches the focused row's own buttons: Run first.
+      assert.equal(await focused(), 'run-docs-writer');
+    }),
+  );
+
+  it('runs an agent from the command palette and shows the run tree live', { timeout: 120_000 }, () =>
+    withDiagnostics('run agent', subject, async () => {
+      const { workbench } = live();
+      await workbench.runCommand('Subagents: Run Agent…', { opensQuickInput: true });
+      await workbench.pick('Subagents: Run Agent', 'tech-lead', { opensQuickInput: true });
+      await workbench.answer('Subagents: Run tech-lead', 'Check that the tests pass');
+
+      // test-runner asks before it runs a shell command; the question names the agent and the command.
+      const approval = workbench.notification('test-runner wants to run: node --test test/');
+      await approval.waitFor({ timeout: 30_000 });
+      await workbench.byTestId('notice-approval-1').waitFor({ timeout: 10_000 });
+      console.log(`screenshot: ${await workbench.screenshot('run-approval')}`);
+      await approval.getByRole('button', { name: 'Allow', exact: true }).click();
+
+      const lead = workbench.webview().locator('li[data-agent-name="tech-lead"]').first();
+      const spawnRow = lead.locator('li.tool', { hasText: 'Task' }).first();
+      const child = spawnRow.locator('li[data-agent-name="test-runner"]');
+      const bash = child.locator('li.tool', { hasText: 'Bash' });
+      // While test-runner waits for its last turn: both agents run, the spawn row runs, the shell command is done.
+      await bash.and(workbench.webview().locator('[data-status="ok"]')).waitFor({ timeout: 30_000 });
+      assert.equal(await lead.getAttribute('data-status'), 'running');
+      assert.equal(await child.getAttribute('data-status'), 'running');
+      assert.equal(await spawnRow.getAttribute('data-status'), 'running');
+      assert.match(await bash.innerText(), /node --test test\//);
+      await workbench.page.mouse.move(700, 450);
+      console.log(`screenshot: ${await workbench.screenshot('run-live')}`);
+
+      finishChild();
+      await lead.and(workbench.webview().locator('[data-status="completed"]')).waitFor({ timeout: 30_000 });
+      assert.equal(await child.getAttribute('data-status'), 'completed');
+      assert.equal(await spawnRow.getAttribute('data-status'), 'ok');
+      // Tokens and the model show on every agent.
+      assert.match(await lead.locator('.details').first().innerText(), /claude-sonnet-5-5[\s\S]*tok/);
+      await workbench.page.mouse.move(700, 450);
+      console.log(`screenshot: ${await workbench.screenshot('run-done')}`);
+    }),
+  );
+
+  it('opens the transcript of a nested agent from its row', { timeout: 60_000 }, () =>
+    withDiagnostics('transcript', subject, async () => {
+      const { workbench } = live();
+      const child = workbench.webview().locator('li[data-agent-name="test-runner"]').first();
+      const agentId = (await child.getAttribute('data-testid'))!.replace('run-agent-', '');
+      await child.locator('.agent-row').first().hover();
+      await workbench.byTestId(`action-transcript-${agentId}`).click();
+      const tab = workbench.page.locator('.tabs-container .tab', { hasText: 'test-runner transcript.md' });
+      await tab.waitFor({ timeout: 15_000 });
+      const editor = workbench.page.locator('.editor-instance .view-lines');
+      await editor.getByText('calls `Bash`').first().waitFor({ timeout: 10_000 });
+      console.log(`screenshot: ${await workbench.screenshot('transcript')}`);
+    }),
+  );
+
+  it('never writes the API key to its log', () => {
+    const { server } = live();
+    assert.equal(ourOutputChannel(server.userDataDir).includes(API_KEY), false);
+  });
 
   it('runs "Subagents: Refresh Agents" from the command palette', { timeout: 60_000 }, () =>
     withDiagnostics('refresh command', subject, async () => {

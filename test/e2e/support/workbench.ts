@@ -49,8 +49,10 @@ export class Workbench {
   /**
    * Runs a command from the command palette by its full title, e.g.
    * "Subagents: Refresh Agents": F1, type, wait for that exact entry, Enter.
+   * With `opensQuickInput`, the command asks something next (see pick() and
+   * answer()), so the widget is not expected to close.
    */
-  async runCommand(title: string): Promise<void> {
+  async runCommand(title: string, opts: { opensQuickInput?: boolean } = {}): Promise<void> {
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
     // Keyboard focus may sit inside a webview iframe after an earlier click;
     // a click on the (empty) editor area gives it back to the workbench.
@@ -69,7 +71,37 @@ export class Workbench {
       throw new Error(`The command palette has no entry "${title}"; it shows: ${JSON.stringify(shown)}`, { cause: e });
     }
     await entry.click();
-    await input.waitFor({ state: 'hidden', timeout: 10_000 });
+    if (!opts.opensQuickInput) await input.waitFor({ state: 'hidden', timeout: 10_000 });
+  }
+
+  /** The open quick input, once its title contains `title`. */
+  private async quickInput(title: string): Promise<Locator> {
+    const widget = this.page.locator('.quick-input-widget');
+    await widget.locator('.quick-input-title', { hasText: title }).waitFor({ state: 'visible', timeout: 10_000 });
+    return widget;
+  }
+
+  /** In the open quick pick titled `title`: types `label` to filter and clicks that exact entry. */
+  async pick(title: string, label: string, opts: { opensQuickInput?: boolean } = {}): Promise<void> {
+    const widget = await this.quickInput(title);
+    const input = widget.locator('.quick-input-box input');
+    await input.fill(label);
+    const exact = new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+    await widget.locator('.quick-input-list .monaco-list-row').filter({ has: this.page.locator('.label-name', { hasText: exact }) }).first().click();
+    if (!opts.opensQuickInput) await widget.waitFor({ state: 'hidden', timeout: 10_000 });
+  }
+
+  /** In the open input box titled `title`: types `text` and presses Enter. */
+  async answer(title: string, text: string): Promise<void> {
+    const widget = await this.quickInput(title);
+    await widget.locator('.quick-input-box input').fill(text);
+    await this.page.keyboard.press('Enter');
+    await widget.waitFor({ state: 'hidden', timeout: 10_000 });
+  }
+
+  /** A notification toast that contains `text`. */
+  notification(text: string | RegExp): Locator {
+    return this.page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
   }
 
   /** The activity-bar entry of a view container, by its title. */
