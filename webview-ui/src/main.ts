@@ -78,6 +78,9 @@ function keepingFocus(scope: Element, update: () => void): void {
 }
 
 function renderAgentsPart(state: AgentsState): void {
+  runsEmpty.textContent = state.canRun
+    ? 'No runs yet. Run an agent with the ▷ button next to it, or with "Subagents: Run Agent…".'
+    : 'No runs. Agents can run once this workspace is trusted.';
   keepingFocus(noticesSlot, () => noticesSlot.replaceChildren(...[renderNotices(state.notices, post)].filter((n): n is HTMLElement => n !== null)));
   keepingFocus(agentsSlot, () => agentsSlot.replaceChildren(renderAgents(state, post)));
 }
