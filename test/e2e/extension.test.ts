@@ -4,7 +4,8 @@
 // shuts them down and checks that nothing survives. The model is the scripted
 // Messages API server, started here and reached through ANTHROPIC_BASE_URL.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { processGroupAlive, startCodeServer, type RunningCodeServer } from '../../scripts/code-server.mjs';
@@ -14,31 +15,10 @@ import { EXTENSION_ID } from './support/paths';
 import { descendantsOf, describeProcesses, livingProcesses } from './support/processes';
 import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
 import { launchBrowser, Workbench } from './support/workbench';
-import { startScriptedServer, type Script, type ScriptedServer } from '../support/scriptedServer';
+import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
+import { samplePlugin, sampleScript } from './support/sampleModel';
 
 const API_KEY = 'sk-ant-e2e-0123456789-not-a-real-key';
-const LEAD = 'You lead a small team of specialist agents';
-const TEST_RUNNER = 'You run tests and report on them';
-
-/**
- * tech-lead spawns test-runner, which asks to run the tests (an approval),
- * runs them, and then waits for `finish` before its last turn, so the test
- * can look at the tree while both agents are still running.
- */
-function leadScript(finish: Promise<void>): Script {
-  return async (req) => {
-    if (req.system.includes(LEAD)) {
-      if (req.toolResults.size > 0) return { text: 'Summary: test-runner ran the tests; they pass.', chunkDelayMs: 20 };
-      return { text: 'Asking test-runner to run the tests.', toolUses: [{ name: 'Task', input: { description: 'Run the tests', prompt: 'Run the project tests and report.', subagent_type: 'test-runner' } }], delayMs: 300 };
-    }
-    if (req.system.includes(TEST_RUNNER)) {
-      if (req.toolResults.size === 0) return { toolUses: [{ name: 'Bash', input: { command: 'node --test test/' } }], delayMs: 300 };
-      await finish;
-      return { text: 'All tests pass.', chunkDelayMs: 20 };
-    }
-    return { text: 'ok' };
-  };
-}
 
 describe('the packaged extension in code-server', () => {
   let workspace: Workspace | undefined;
@@ -53,6 +33,10 @@ describe('the packaged extension in code-server', () => {
     assert.ok(server && workbench, 'the workbench did not start (see the failure of the `before` hook)');
     return { server, workbench };
   };
+  const workspaceDir = () => {
+    assert.ok(workspace);
+    return workspace.dir;
+  };
 
   before(
     () =>
@@ -60,7 +44,7 @@ describe('the packaged extension in code-server', () => {
         ensureCodeServerReady();
         const vsixPath = ensureVsix();
         workspace = copySampleWorkspace();
-        model = await startScriptedServer(leadScript(new Promise<void>((resolve) => (finishChild = resolve))));
+        model = await startScriptedServer(sampleScript(new Promise<void>((resolve) => (finishChild = resolve))));
         // node --test marks its children with NODE_TEST_CONTEXT; the agents' own
         // `node --test` (through code-server) must not inherit it, or it skips the tests.
         const testContext = process.env.NODE_TEST_CONTEXT;
@@ -71,6 +55,7 @@ describe('the packaged extension in code-server', () => {
             vsixPath,
             trust: true,
             env: { ANTHROPIC_API_KEY: API_KEY, ANTHROPIC_BASE_URL: model.url },
+            settings: { 'subagents.pluginDirs': [samplePlugin(path.join(path.dirname(workspace.dir), 'plugin'))], 'subagents.disabledAgents': ['helper'] },
           });
         } finally {
           if (testContext !== undefined) process.env.NODE_TEST_CONTEXT = testContext;
@@ -147,6 +132,14 @@ describe('the packaged extension in code-server', () => {
         ['agent-code-reviewer', 'agent-docs-writer', 'agent-explainer', 'agent-helper', 'agent-tech-lead', 'agent-test-runner'],
       );
       assert.deepEqual((await names('agent-group-bundled')).sort(), ['agent-explore', 'agent-general-purpose', 'agent-plan', 'agent-reviewer']);
+      // A plugin's own agent, and its code-reviewer that the project's shadows.
+      const plugin = workbench.byTestId('agent-group-plugin');
+      await plugin.locator('[data-testid="agent-release-notes"]').waitFor();
+      assert.match(await plugin.locator('li.shadowed').innerText(), /code-reviewer\s+shadowed by project agent \.claude\/agents\/code-reviewer\.md/);
+      // subagents.disabledAgents: listed, marked, not runnable.
+      const helper = workbench.byTestId('agent-helper');
+      assert.match((await helper.getAttribute('class')) ?? '', /disabled/);
+      assert.equal(await workbench.byTestId('run-helper').count(), 0);
       // The Gemini agent names a model that is not a Claude alias: a warning that names its file.
       assert.match(await workbench.byTestId('agent-group-problems').innerText(), /\.gemini\/agents\/explainer\.md/);
       // With ANTHROPIC_API_KEY in the environment there is nothing to set up.
@@ -219,6 +212,56 @@ describe('the packaged extension in code-server', () => {
       const editor = workbench.page.locator('.editor-instance .view-lines');
       await editor.getByText('calls `Bash`').first().waitFor({ timeout: 10_000 });
       console.log(`screenshot: ${await workbench.screenshot('transcript')}`);
+    }),
+  );
+
+  it('runs an isolated agent from its Run button and applies its worktree', { timeout: 120_000 }, () =>
+    withDiagnostics('isolated run', subject, async () => {
+      const { workbench } = live();
+      await workbench.byTestId('agent-docs-writer').hover();
+      await workbench.byTestId('run-docs-writer').click();
+      const widget = workbench.page.locator('.quick-input-widget');
+      await widget.locator('.quick-input-title', { hasText: 'Subagents: Run docs-writer' }).waitFor({ timeout: 10_000 });
+      // The title-bar toggle switches the run into a worktree of its own.
+      await widget.locator('a.action-label[aria-label^="Works in the workspace"]').click();
+      await widget.getByText('in an isolated git worktree').waitFor();
+      console.log(`screenshot: ${await workbench.screenshot('run-input-isolated')}`);
+      await workbench.answer('Subagents: Run docs-writer', 'Write NOTES.md');
+
+      const approval = workbench.notification('docs-writer wants to change: NOTES.md');
+      await approval.waitFor({ timeout: 30_000 });
+      await approval.getByRole('button', { name: 'Allow for this run' }).click();
+
+      const writer = workbench.webview().locator('li[data-agent-name="docs-writer"]').first();
+      await writer.and(workbench.webview().locator('[data-status="completed"]')).waitFor({ timeout: 30_000 });
+      const agentId = (await writer.getAttribute('data-testid'))!.replace('run-agent-', '');
+      const line = workbench.byTestId(`worktree-${agentId}`);
+      assert.match(await line.innerText(), /subagents\/docs-writer[\s\S]*1 file · \+3 −0/);
+      const notes = path.join(workspaceDir(), 'NOTES.md');
+      assert.equal(existsSync(notes), false, 'the isolated agent wrote into the workspace');
+      await workbench.page.mouse.move(700, 450);
+      console.log(`screenshot: ${await workbench.screenshot('run-worktree')}`);
+
+      await writer.locator('.agent-row').first().hover();
+      await workbench.byTestId(`action-applyWorktree-${agentId}`).click();
+      await poll(() => existsSync(notes), { timeoutMs: 15_000, message: 'Apply did not write NOTES.md into the workspace' });
+      assert.match(readFileSync(notes, 'utf8'), /Tally counts words/);
+      await poll(async () => /applied/.test(await line.innerText()), { timeoutMs: 10_000, message: 'the worktree line does not say "applied"' });
+    }),
+  );
+
+  it('shows a failed agent with the reason', { timeout: 60_000 }, () =>
+    withDiagnostics('failed run', subject, async () => {
+      const { workbench } = live();
+      await workbench.runCommand('Subagents: Run Agent…', { opensQuickInput: true });
+      await workbench.pick('Subagents: Run Agent', 'explainer', { opensQuickInput: true });
+      await workbench.answer('Subagents: Run explainer', 'Explain src/count.js');
+      const explainer = workbench.webview().locator('li[data-agent-name="explainer"]').first();
+      await explainer.and(workbench.webview().locator('[data-status="failed"]')).waitFor({ timeout: 30_000 });
+      assert.match(await explainer.locator('.error-text').innerText(), /gemini-2\.5-flash is not available/);
+      await workbench.notification(/explainer failed/).waitFor({ timeout: 10_000 });
+      await workbench.page.mouse.move(700, 450);
+      console.log(`screenshot: ${await workbench.screenshot('run-failed')}`);
     }),
   );
 
