@@ -99,10 +99,10 @@ export class AgentsViewProvider implements vscode.WebviewViewProvider, vscode.Di
     this.#post({ type: 'runs', changed: views, order: runs.map((r) => r.runId), now: Date.now() });
   }
 
-  /** Resends a run whose snapshot did not change but whose view did (a worktree applied or discarded). */
-  touchRun(runId: string): void {
-    this.#sent.delete(runId);
-    this.runsChanged([runId]);
+  /** Resends runs whose snapshots did not change but whose views did (a worktree applied or discarded). */
+  touchRuns(runIds: readonly string[]): void {
+    for (const id of runIds) this.#sent.delete(id);
+    if (runIds.length) this.runsChanged(runIds);
   }
 
   #post(message: HostToWebview): void {

@@ -6,7 +6,7 @@ import type { AgentsViewProvider } from './agentsView';
 import { runAgentCommand, sendFollowUpCommand, stopAllCommand, stopRunCommand, type RunAgentArgs } from './runCommands';
 import type { Services } from './services';
 import { showTranscriptCommand } from './transcriptDocument';
-import { applyWorktreeCommand, cleanUpWorktreesCommand, discardWorktreeCommand, reviewWorktreeCommand } from './worktreeCommands';
+import { applyWorktreeCommand, cleanUpWorktreesCommand, discardWorktreeCommand, reviewWorktreeCommand, type CleanUpArgs } from './worktreeCommands';
 
 /**
  * Registers every command (S6.3) and turns the Agents view's messages into
@@ -20,7 +20,7 @@ export function registerCommands(services: Services, view: AgentsViewProvider): 
   const reveal = () => view.reveal();
   const withRun = (agentId: string) => {
     const runId = services.agentNode(agentId)?.runId;
-    if (runId) view.touchRun(runId);
+    if (runId) view.touchRuns([runId]);
   };
   const needsAgent = (name: string, agentId: unknown): agentId is string => {
     if (typeof agentId === 'string' && agentId) return true;
@@ -36,9 +36,11 @@ export function registerCommands(services: Services, view: AgentsViewProvider): 
     'subagents.newAgent': (args) => newAgentCommand(services, obj<NewAgentArgs>(args)),
     'subagents.refreshAgents': () => refreshAgentsCommand(services),
     'subagents.setApiKey': (key) => setApiKeyCommand(services.keys, services.log, key),
-    'subagents.cleanUpWorktrees': async () => {
-      await cleanUpWorktreesCommand(services);
+    'subagents.cleanUpWorktrees': async (args) => {
+      const left = await cleanUpWorktreesCommand(services, obj<CleanUpArgs>(args));
       view.agentsChanged();
+      view.touchRuns(services.store.list().filter((run) => Object.values(run.agents).some((a) => a.worktree)).map((run) => run.runId));
+      return left;
     },
     'subagents.sendFollowUp': (agentId, prompt) => sendFollowUpCommand(services, reveal, agentId, prompt),
     'subagents.reviewWorktree': (agentId) => needsAgent('Review Changes', agentId) && reviewWorktreeCommand(services, agentId),

@@ -88,7 +88,20 @@ function reviewable(records: WorktreeRecord[]): WorktreeRecord[] {
   return records.filter((r) => r.state === 'finished' || r.state === 'applied');
 }
 
-export async function cleanUpWorktreesCommand(services: Services): Promise<void> {
+export interface CleanUpArgs {
+  /** Skip the pickers: act on this agent's worktree… */
+  agentId?: string;
+  /** …with this action (discard still asks unless `confirmed`). */
+  action?: 'review' | 'apply' | 'discard';
+  confirmed?: boolean;
+}
+
+/**
+ * Finds leftovers (S5.3), then lets the user pick a kept worktree and what to
+ * do with it. Returns the agent ids of the worktrees that still hold changes
+ * (after the action), which makes the command scriptable.
+ */
+export async function cleanUpWorktreesCommand(services: Services, args: CleanUpArgs = {}): Promise<string[] | undefined> {
   let records: WorktreeRecord[];
   try {
     const report = await services.worktrees.recover();
@@ -96,31 +109,44 @@ export async function cleanUpWorktreesCommand(services: Services): Promise<void>
     records = reviewable(await services.worktrees.list());
   } catch (error) {
     void vscode.window.showErrorMessage(`Could not check the worktrees: ${errorText(error)}`);
-    return;
+    return undefined;
   }
   services.keptWorktrees = [];
+  const remaining = async () => reviewable(await services.worktrees.list()).map((r) => r.agentId);
   if (records.length === 0) {
-    void vscode.window.showInformationMessage('No agent worktrees with changes are left.');
-    return;
+    if (!args.agentId) void vscode.window.showInformationMessage('No agent worktrees with changes are left.');
+    return [];
   }
-  const picked = await vscode.window.showQuickPick(
-    records.map((rec) => ({
-      label: rec.agentName,
-      description: `${rec.branch}${rec.state === 'applied' ? ' · applied' : ''}`,
-      detail: `${stats(rec)} · from ${rec.repoRoot} · ${new Date(rec.createdAt).toLocaleString()}`,
-      rec,
-    })),
-    { title: 'Subagents: Clean Up Worktrees', placeHolder: 'Worktrees of isolated agents that kept changes: pick one' },
-  );
-  if (!picked) return;
-  const actions = [
-    { label: '$(diff) Review the changes', action: 'review' as const },
-    ...(picked.rec.state === 'applied' ? [] : [{ label: '$(check) Apply them to the workspace', action: 'apply' as const }]),
-    { label: '$(trash) Discard them', action: 'discard' as const },
-  ];
-  const action = await vscode.window.showQuickPick(actions, { title: `${picked.rec.agentName} · ${picked.rec.branch}`, placeHolder: stats(picked.rec) });
-  if (!action) return;
-  if (action.action === 'review') await reviewWorktreeCommand(services, picked.rec.agentId);
-  else if (action.action === 'apply') await applyWorktreeCommand(services, picked.rec.agentId);
-  else await discardWorktreeCommand(services, picked.rec.agentId);
+  let rec = args.agentId ? records.find((r) => r.agentId === args.agentId) : undefined;
+  if (args.agentId && !rec) {
+    void vscode.window.showErrorMessage(`Agent ${args.agentId} has no worktree with changes.`);
+    return remaining();
+  }
+  if (!rec) {
+    const picked = await vscode.window.showQuickPick(
+      records.map((r) => ({
+        label: r.agentName,
+        description: `${r.branch}${r.state === 'applied' ? ' · applied' : ''}`,
+        detail: `${stats(r)} · from ${r.repoRoot} · ${new Date(r.createdAt).toLocaleString()}`,
+        rec: r,
+      })),
+      { title: 'Subagents: Clean Up Worktrees', placeHolder: 'Worktrees of isolated agents that kept changes: pick one' },
+    );
+    if (!picked) return remaining();
+    rec = picked.rec;
+  }
+  let action = args.action;
+  if (!action) {
+    const actions = [
+      { label: '$(diff) Review the changes', action: 'review' as const },
+      ...(rec.state === 'applied' ? [] : [{ label: '$(check) Apply them to the workspace', action: 'apply' as const }]),
+      { label: '$(trash) Discard them', action: 'discard' as const },
+    ];
+    action = (await vscode.window.showQuickPick(actions, { title: `${rec.agentName} · ${rec.branch}`, placeHolder: stats(rec) }))?.action;
+    if (!action) return remaining();
+  }
+  if (action === 'review') await reviewWorktreeCommand(services, rec.agentId);
+  else if (action === 'apply') await applyWorktreeCommand(services, rec.agentId);
+  else await discardWorktreeCommand(services, rec.agentId, { confirmed: args.confirmed });
+  return remaining();
 }

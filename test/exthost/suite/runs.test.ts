@@ -15,6 +15,11 @@ const LEAD = 'You lead a small team of specialist agents';
 const TEST_RUNNER = 'You run tests and report on them';
 const DOCS = 'You keep the documentation of this project truthful';
 const REVIEWER = 'Review the change you are given';
+const EXPLORE = 'You are a read-only exploration agent';
+
+/** explore's last turn waits for this, so a test can watch its transcript while it runs. */
+let releaseExplore: () => void = () => undefined;
+let exploreGate = Promise.resolve();
 
 const script: Script = (req) => {
   if (req.system.includes(LEAD)) {
@@ -31,6 +36,10 @@ const script: Script = (req) => {
     return { toolUses: [{ name: 'Write', input: { file_path: 'NOTES.md', content: '# Notes\n\nWritten by docs-writer.\n' } }] };
   }
   if (req.system.includes(REVIEWER)) return { hang: true };
+  if (req.system.includes(EXPLORE)) {
+    if (req.toolResults.size === 0) return { text: 'Looking at the manifest first.', toolUses: [{ name: 'Read', input: { file_path: 'package.json' } }] };
+    return exploreGate.then(() => ({ text: 'Found it: the tests run with node --test.' }));
+  }
   return { text: 'ok' };
 };
 
@@ -139,5 +148,32 @@ describe('running agents', function () {
     assert.equal(await vscode.commands.executeCommand('subagents.applyWorktree', id), true);
     assert.match(readFileSync(notes, 'utf8'), /Written by docs-writer/);
     assert.equal(await vscode.commands.executeCommand('subagents.discardWorktree', id, { confirmed: true }), true);
+    rmSync(notes);
+  });
+
+  it('Clean Up Worktrees lists kept worktrees and acts on one', async () => {
+    const id = await vscode.commands.executeCommand<string>('subagents.runAgent', { agent: 'docs-writer', task: 'Write notes again', isolation: 'worktree' });
+    assert.equal((await ended(id)).status, 'completed');
+    const kept = await vscode.commands.executeCommand<string[]>('subagents.cleanUpWorktrees', { agentId: id, action: 'review' });
+    assert.ok(kept?.includes(id), `the finished worktree is not listed: ${JSON.stringify(kept)}`);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    const left = await vscode.commands.executeCommand<string[]>('subagents.cleanUpWorktrees', { agentId: id, action: 'discard', confirmed: true });
+    assert.equal(left?.includes(id), false, 'the discarded worktree is still listed');
+    assert.equal(existsSync(path.join(workspaceFolder(), 'NOTES.md')), false);
+  });
+
+  it('a transcript open while its agent runs follows it to the end', async () => {
+    const api = await subagents();
+    exploreGate = new Promise<void>((resolve) => (releaseExplore = resolve));
+    const id = await vscode.commands.executeCommand<string>('subagents.runAgent', { agent: 'explore', task: 'How are the tests run?' });
+    await waitFor(() => api.runs().find((r) => r.runId === id)?.agents[id]?.tools.some((t) => t.status === 'ok'), 'explore never finished its Read');
+    assert.equal(await vscode.commands.executeCommand('subagents.showTranscript', id), true);
+    const doc = vscode.window.activeTextEditor!.document;
+    await waitFor(() => doc.getText().includes('calls `Read`'), 'the transcript does not show the Read call yet');
+    assert.equal(doc.getText().includes('Found it'), false);
+    releaseExplore();
+    assert.equal((await ended(id)).status, 'completed');
+    await waitFor(() => doc.getText().includes('Found it: the tests run with node --test.'), 'the open transcript did not update when the agent finished');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 });
