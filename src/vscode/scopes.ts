@@ -85,16 +85,24 @@ export class FolderScope implements AgentLookup {
     const key = JSON.stringify({ trusted, pluginDirs, claude: this.#settings.loadClaudePlugins });
     if (!force && key === this.#catalogKey && this.catalog) return;
     this.#catalogKey = key;
-    const catalog = await AgentCatalog.create({
-      cwd: this.folder.uri.fsPath,
-      home: os.homedir(),
-      pluginDirs,
-      loadClaudePlugins: this.#settings.loadClaudePlugins,
-      bundledDir: this.deps.bundledDir,
-      // S7.1: an untrusted folder's own agent files (and plugins) are not read at all.
-      includeProjectAndPlugins: trusted,
-      watch: true,
-    });
+    let catalog: AgentCatalog;
+    try {
+      catalog = await AgentCatalog.create({
+        cwd: this.folder.uri.fsPath,
+        home: os.homedir(),
+        pluginDirs,
+        loadClaudePlugins: this.#settings.loadClaudePlugins,
+        bundledDir: this.deps.bundledDir,
+        // S7.1: an untrusted folder's own agent files (and plugins) are not read at all.
+        includeProjectAndPlugins: trusted,
+        watch: true,
+      });
+    } catch (error) {
+      // Discovery reports file problems as warnings; this is something worse (a watcher limit, …).
+      this.deps.log.error(`[${this.folder.name}] Could not load the agents: ${error instanceof Error ? error.message : String(error)}`);
+      this.#catalogKey = '';
+      return;
+    }
     if (this.#catalogKey !== key) {
       // A newer load started while this one ran; it wins.
       catalog.dispose();
