@@ -18,9 +18,20 @@ export interface ModelChoice {
 }
 
 export function resolveModel(choice: ModelChoice): string {
-  const pick = [choice.requested, choice.definition].find((m) => m && m.trim() && m.trim() !== 'inherit');
-  const chosen = pick?.trim() ?? choice.parent ?? choice.defaultModel;
+  // A model named for another provider (an agent file written for Gemini or
+  // Codex says `model: gemini-2.5-flash`) cannot run here: it counts as
+  // `inherit`, unless the alias table maps it to a model that can.
+  const usable = (m: string | null | undefined) => {
+    const name = m?.trim();
+    return name && name !== 'inherit' && !isForeignModel(resolveAlias(name, choice.aliases)) ? name : null;
+  };
+  const chosen = usable(choice.requested) ?? usable(choice.definition) ?? choice.parent ?? choice.defaultModel;
   return resolveAlias(chosen, choice.aliases);
+}
+
+/** Model ids of other providers' families, which an Anthropic endpoint does not serve. */
+export function isForeignModel(model: string): boolean {
+  return /^(gpt-|o\d(-|$)|gemini|codex|grok|llama|mistral|deepseek|qwen)/i.test(model.trim());
 }
 
 export function resolveAlias(model: string, aliases: Readonly<Record<string, string>>): string {

@@ -93,3 +93,12 @@ test('MultiEdit applies all edits or none', () => {
   assert.throws(() => applyEdits('x x', [{ old_string: 'x', new_string: 'y' }], 'f'), /appears 2 times/);
   assert.equal(applyEdits('x x', [{ old_string: 'x', new_string: 'y', replace_all: true }], 'f'), 'y y');
 });
+
+test("another provider's model in an agent file counts as inherit, unless an alias maps it", () => {
+  const aliases = { sonnet: 'claude-sonnet-5-5', haiku: 'claude-haiku-5-5' };
+  assert.equal(resolveModel({ definition: 'gemini-2.5-flash', parent: 'claude-opus-5-5', defaultModel: 'sonnet', aliases }), 'claude-opus-5-5');
+  assert.equal(resolveModel({ definition: 'gpt-5', defaultModel: 'sonnet', aliases }), 'claude-sonnet-5-5');
+  assert.equal(resolveModel({ requested: 'o3', definition: 'haiku', defaultModel: 'sonnet', aliases }), 'claude-haiku-5-5');
+  assert.equal(resolveModel({ definition: 'gemini-2.5-flash', defaultModel: 'sonnet', aliases: { ...aliases, 'gemini-2.5-flash': 'claude-haiku-5-5' } }), 'claude-haiku-5-5');
+  assert.equal(resolveModel({ definition: 'claude-opus-4-8', defaultModel: 'sonnet', aliases }), 'claude-opus-4-8');
+});
