@@ -152,13 +152,15 @@ describe('the packaged extension in code-server', () => {
       const { workbench } = live();
       const first = workbench.byTestId('agent-code-reviewer');
       await first.click();
-      const focused = () => workbench.webview().locator(':focus').evaluate((e) => e.getAttribute('data-testid') ?? e.tagName);
-      assert.equal(await focused(), 'agent-code-reviewer');
+      // document.activeElement, not `:focus`: the latter only matches while the frame itself has focus.
+      const focused = () => workbench.webview().locator('body').evaluate((body) => body.ownerDocument.activeElement?.getAttribute('data-testid') ?? null);
+      const expectFocus = (testId: string) => poll(async () => (await focused()) === testId, { timeoutMs: 5000, message: `focus did not reach ${testId}` });
+      await expectFocus('agent-code-reviewer');
       await workbench.page.keyboard.press('ArrowDown');
-      assert.equal(await focused(), 'agent-docs-writer');
+      await expectFocus('agent-docs-writer');
       await workbench.page.keyboard.press('Tab');
       // Tab reaches the focused row's own buttons: Run first.
-      assert.equal(await focused(), 'run-docs-writer');
+      await expectFocus('run-docs-writer');
     }),
   );
 

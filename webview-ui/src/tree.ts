@@ -85,12 +85,15 @@ export function installTreeKeyboard(root: HTMLElement, onToggle: Toggle): void {
     const tree = item.closest('[role="tree"]');
     if (tree && e.target === item) for (const other of tree.querySelectorAll<HTMLElement>('li[role="treeitem"][tabindex="0"]')) if (other !== item) other.tabIndex = -1;
     item.tabIndex = 0;
+    item.classList.add('has-focus');
     for (const button of rowButtons(item)) button.tabIndex = 0;
   });
   root.addEventListener('focusout', (e) => {
     const item = itemOf(e.target);
     const next = itemOf(e.relatedTarget);
-    if (item && next !== item) for (const button of rowButtons(item)) button.tabIndex = -1;
+    if (!item || next === item) return;
+    item.classList.remove('has-focus');
+    for (const button of rowButtons(item)) button.tabIndex = -1;
   });
   // A click on a row focuses its item, so the keyboard continues from there.
   root.addEventListener('click', (e) => {
