@@ -4,7 +4,7 @@
 // shuts them down and checks that nothing survives. The model is the scripted
 // Messages API server, started here and reached through ANTHROPIC_BASE_URL.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
@@ -44,6 +44,7 @@ describe('the packaged extension in code-server', () => {
         ensureCodeServerReady();
         const vsixPath = ensureVsix();
         workspace = copySampleWorkspace();
+        writeFileSync(path.join(workspace.dir, '.claude/agents/broken.md'), '---\nname: broken\n---\nThis file has no description.\n');
         model = await startScriptedServer(sampleScript(new Promise<void>((resolve) => (finishChild = resolve))));
         // node --test marks its children with NODE_TEST_CONTEXT; the agents' own
         // `node --test` (through code-server) must not inherit it, or it skips the tests.
@@ -140,8 +141,14 @@ describe('the packaged extension in code-server', () => {
       const helper = workbench.byTestId('agent-helper');
       assert.match((await helper.getAttribute('class')) ?? '', /disabled/);
       assert.equal(await workbench.byTestId('run-helper').count(), 0);
-      // The Gemini agent names a model that is not a Claude alias: a warning that names its file.
-      assert.match(await workbench.byTestId('agent-group-problems').innerText(), /\.gemini\/agents\/explainer\.md/);
+      // Groups fold from their header (and stay folded across re-renders).
+      await workbench.byTestId('agent-group-bundled-header').click();
+      await workbench.byTestId('agent-explore').waitFor({ state: 'hidden' });
+      assert.equal(await workbench.byTestId('agent-group-bundled-header').getAttribute('aria-expanded'), 'false');
+      await workbench.byTestId('agent-group-bundled-header').click();
+      await workbench.byTestId('agent-explore').waitFor();
+      // A file that cannot be an agent is a problem that names the file, not a crash.
+      assert.match(await workbench.byTestId('agent-group-problems').innerText(), /\.claude\/agents\/broken\.md/);
       // With ANTHROPIC_API_KEY in the environment there is nothing to set up.
       assert.equal(await workbench.byTestId('notice-no-key').count(), 0);
     }),
@@ -260,7 +267,7 @@ describe('the packaged extension in code-server', () => {
       await workbench.answer('Subagents: Run explainer', 'Explain src/count.js');
       const explainer = workbench.webview().locator('li[data-agent-name="explainer"]').first();
       await explainer.and(workbench.webview().locator('[data-status="failed"]')).waitFor({ timeout: 30_000 });
-      assert.match(await explainer.locator('.error-text').innerText(), /gemini-2\.5-flash is not available/);
+      assert.match(await explainer.locator('.error-text').innerText(), /rejected the request \(400\): model: [\w.-]+ is not available/);
       await workbench.notification(/explainer failed/).waitFor({ timeout: 10_000 });
       await workbench.page.mouse.move(700, 450);
       console.log(`screenshot: ${await workbench.screenshot('run-failed')}`);

@@ -5,6 +5,35 @@ import { codicon, el, iconButton, treeItem } from './dom';
 
 type Post = (message: WebviewToHost) => void;
 
+/** Which groups the user folded, by key; kept by main.ts across renders and reloads. */
+export interface GroupFolding {
+  isFolded(key: string): boolean;
+  setFolded(key: string, folded: boolean): void;
+}
+
+/** A group: a header button that folds it (Enter/Space/click) and its tree. */
+function group(key: string, testId: string, icon: string, title: string, count: number, list: HTMLElement, folding: GroupFolding): HTMLElement {
+  const header = el('button', { className: 'group-header', testId: `${testId}-header` }, [
+    codicon('chevron-down', 'group-twistie'),
+    codicon(icon),
+    el('span', { text: title }),
+    el('span', { className: 'count', text: String(count) }),
+  ]);
+  header.type = 'button';
+  const container = el('div', { className: 'group', testId }, [el('h3', {}, [header]), list]);
+  const apply = (folded: boolean) => {
+    header.setAttribute('aria-expanded', String(!folded));
+    container.classList.toggle('folded', folded);
+  };
+  apply(folding.isFolded(key));
+  header.addEventListener('click', () => {
+    const folded = !container.classList.contains('folded');
+    folding.setFolded(key, folded);
+    apply(folded);
+  });
+  return container;
+}
+
 const SOURCES: Array<{ source: AgentSummary['source']; title: string; icon: string }> = [
   { source: 'project', title: 'Project', icon: 'folder' },
   { source: 'user', title: 'User', icon: 'account' },
@@ -76,19 +105,14 @@ function agentItem(agent: AgentSummary, folder: FolderAgents, canRun: boolean, p
   return item;
 }
 
-function folderGroups(folder: FolderAgents, canRun: boolean, post: Post): HTMLElement[] {
+function folderGroups(folder: FolderAgents, canRun: boolean, post: Post, folding: GroupFolding): HTMLElement[] {
   const out: HTMLElement[] = [];
   for (const { source, title, icon } of SOURCES) {
     const agents = folder.agents.filter((a) => a.source === source);
     if (agents.length === 0) continue;
     const list = el('ul', { role: 'tree', className: 'tree' }, agents.map((a) => agentItem(a, folder, canRun, post)));
     list.setAttribute('aria-label', `${title} agents`);
-    out.push(
-      el('div', { className: 'group', testId: `agent-group-${source}` }, [
-        el('h3', {}, [codicon(icon), el('span', { text: `${title}` }), el('span', { className: 'count', text: String(agents.length) })]),
-        list,
-      ]),
-    );
+    out.push(group(`${folder.key}:${source}`, `agent-group-${source}`, icon, title, agents.length, list, folding));
   }
   if (folder.warnings.length) {
     const list = el(
@@ -102,12 +126,12 @@ function folderGroups(folder: FolderAgents, canRun: boolean, post: Post): HTMLEl
       ),
     );
     list.setAttribute('aria-label', 'Problems in agent files');
-    out.push(el('div', { className: 'group', testId: 'agent-group-problems' }, [el('h3', {}, [codicon('warning'), el('span', { text: 'Problems' }), el('span', { className: 'count', text: String(folder.warnings.length) })]), list]));
+    out.push(group(`${folder.key}:problems`, 'agent-group-problems', 'warning', 'Problems', folder.warnings.length, list, folding));
   }
   return out;
 }
 
-export function renderAgents(state: AgentsState, post: Post): HTMLElement {
+export function renderAgents(state: AgentsState, post: Post, folding: GroupFolding): HTMLElement {
   const section = el('section', { testId: 'agents-section' }, [el('h2', { text: 'Agents' })]);
   const total = state.folders.reduce((n, f) => n + f.agents.length, 0);
   if (total === 0) {
@@ -119,7 +143,7 @@ export function renderAgents(state: AgentsState, post: Post): HTMLElement {
   const several = state.folders.length > 1;
   for (const folder of state.folders) {
     if (folder.agents.length === 0 && folder.warnings.length === 0) continue;
-    const groups = folderGroups(folder, state.canRun, post);
+    const groups = folderGroups(folder, state.canRun, post, folding);
     section.append(several ? el('div', { className: 'folder', testId: `folder-${slug(folder.name)}` }, [el('h3', { className: 'folder-name', text: folder.name }), ...groups]) : el('div', {}, groups));
   }
   return section;

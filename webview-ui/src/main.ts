@@ -24,8 +24,17 @@ function post(message: WebviewToHost): void {
   vscode.postMessage(message);
 }
 
-const saved = vscode.getState() as { expanded?: Record<string, boolean> } | undefined;
+const saved = vscode.getState() as { expanded?: Record<string, boolean>; folded?: Record<string, boolean> } | undefined;
 const expandedOverrides: Record<string, boolean> = { ...(saved?.expanded ?? {}) };
+const foldedGroups: Record<string, boolean> = { ...(saved?.folded ?? {}) };
+const saveState = () => vscode.setState({ expanded: expandedOverrides, folded: foldedGroups });
+const folding = {
+  isFolded: (key: string) => foldedGroups[key] ?? false,
+  setFolded: (key: string, folded: boolean) => {
+    foldedGroups[key] = folded;
+    saveState();
+  },
+};
 let clockOffset = 0;
 const runs = new Map<string, RunView>();
 let order: string[] = [];
@@ -48,7 +57,7 @@ function rememberExpanded(item: HTMLElement, expanded: boolean): void {
   const key = item.dataset.key;
   if (key) {
     expandedOverrides[key] = expanded;
-    vscode.setState({ expanded: expandedOverrides });
+    saveState();
   }
   const twistie = item.querySelector(':scope > .row .twistie');
   twistie?.classList.toggle('codicon-chevron-down', expanded);
@@ -82,7 +91,7 @@ function renderAgentsPart(state: AgentsState): void {
     ? 'No runs yet. Run an agent with the ▷ button next to it, or with "Subagents: Run Agent…".'
     : 'No runs. Agents can run once this workspace is trusted.';
   keepingFocus(noticesSlot, () => noticesSlot.replaceChildren(...[renderNotices(state.notices, post)].filter((n): n is HTMLElement => n !== null)));
-  keepingFocus(agentsSlot, () => agentsSlot.replaceChildren(renderAgents(state, post)));
+  keepingFocus(agentsSlot, () => agentsSlot.replaceChildren(renderAgents(state, post, folding)));
 }
 
 function renderRuns(changed: RunView[]): void {
