@@ -24,8 +24,10 @@ const nodeBundle = {
   minify: production,
   sourcemap: production ? false : 'linked',
   logLevel: 'warning',
-  // The SDK pulls OpenTelemetry only for optional tracing; keep it out.
-  external: ['@opentelemetry/api'],
+  // Bundled, not external: the SDK loads @opentelemetry/api as soon as it
+  // loads (a no-op unless a tracing SDK registers itself), and neither the
+  // .vsix nor dist/cli.js ships node_modules.
+  external: [],
 };
 
 const builds = [

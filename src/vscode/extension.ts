@@ -1,4 +1,3 @@
-import './otelShim';
 import * as vscode from 'vscode';
 import type { RunSnapshot } from '../protocol/runSnapshot';
 import type { AgentsState } from '../protocol/webview';

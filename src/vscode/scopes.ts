@@ -11,6 +11,7 @@ import type { RunStore } from '../core/runs/runStore';
 import type { PermissionGate } from '../core/tools/permissions';
 import type { ApiKeys } from './apiKey';
 import { readSettings } from './settings';
+import type { LifecycleHooks } from '../core/engine/lifecycleHooks';
 
 /**
  * One scope per workspace folder (S2.6): its own settings, its own live
@@ -30,6 +31,8 @@ export interface ScopeDeps {
   store: RunStore;
   bundledDir: string;
   trusted(): boolean;
+  /** SubagentStart/SubagentStop command hooks; project hooks only in a trusted workspace. */
+  hooks: LifecycleHooks;
 }
 
 export class FolderScope implements AgentLookup {
@@ -52,6 +55,7 @@ export class FolderScope implements AgentLookup {
       gate: deps.gate,
       archive: deps.history,
       worktrees: deps.worktrees,
+      hooks: deps.hooks,
       log: (level, message) => deps.log[level](`[${folder.name}] ${message}`),
     });
   }

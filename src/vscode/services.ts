@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { WorktreeManager, type WorktreeRecord } from '../core/isolation';
@@ -9,6 +10,7 @@ import { ApiKeys } from './apiKey';
 import { VsCodeApprovals } from './approvals';
 import { FolderScopes, type FolderScope } from './scopes';
 import { affectsSettings, readSettings } from './settings';
+import { CommandHooks } from '../core/hooks/commandHooks';
 
 /**
  * Everything the extension runs on, wired the way the CLI session wires it
@@ -61,6 +63,13 @@ export class Services implements vscode.Disposable {
       store,
       bundledDir: path.join(context.extensionPath, 'agents'),
       trusted: () => vscode.workspace.isTrusted,
+      hooks: new CommandHooks({
+        home: os.homedir(),
+        // Read at every agent, so trust granted mid-session applies to the next one (S7.1).
+        trustProject: () => vscode.workspace.isTrusted,
+        enabled: () => readSettings().settings['hooks.enabled'],
+        log: (level, message) => log[level](message),
+      }),
     });
     const services = new Services(context, log, keys, approvals, history, store, worktrees, scopes);
     services.#detachHistory = history.attach(store);

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import type { BetaMessage, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 
 /**
@@ -31,14 +31,14 @@ const RETRYABLE_STREAM_ERRORS = new Set(['overloaded_error', 'api_error', 'rate_
 
 /** Why a failed attempt may be retried, or null when it must not be. */
 export function retryReason(error: unknown): string | null {
-  if (error instanceof APIUserAbortError) return null;
+  // A request that never got an answer (refused, timed out) was already
+  // retried by the SDK; retrying it here again would multiply the waits.
+  if (error instanceof APIUserAbortError || error instanceof APIConnectionError) return null;
   if (error instanceof APIError) {
     // With a status, the SDK has already retried it as far as it should.
     if (error.status !== undefined) return null;
     const type = (error as APIError & { type?: string }).type ?? (error.error as { error?: { type?: string } } | undefined)?.error?.type;
-    if (type && RETRYABLE_STREAM_ERRORS.has(type)) return type.replace('_error', '');
-    if (error.name === 'APIConnectionError' || /connection/i.test(error.message)) return 'connection lost';
-    return null;
+    return type && RETRYABLE_STREAM_ERRORS.has(type) ? type.replace('_error', '') : null;
   }
   const message = error instanceof Error ? `${error.message} ${String((error as { cause?: unknown }).cause ?? '')}` : String(error);
   if (/terminated|ECONNRESET|socket hang up|other side closed|premature close|stream ended without/i.test(message)) return 'connection lost';
@@ -46,7 +46,12 @@ export function retryReason(error: unknown): string | null {
 }
 
 /** A message for the user about an error that ended the turn. */
-export function describeApiError(error: unknown): string {
+export function describeApiError(error: unknown, baseURL?: string): string {
+  if (error instanceof APIConnectionError) {
+    const cause = (error as { cause?: unknown }).cause;
+    const detail = cause instanceof Error ? cause.message : error.message;
+    return `Could not reach the model API${baseURL ? ` at ${baseURL}` : ''} (${detail}), even after retrying. Check the network, or the API base URL (subagents.apiBaseUrl / ANTHROPIC_BASE_URL).`;
+  }
   if (error instanceof APIError && error.status !== undefined) {
     const detail = (error.error as { error?: { message?: string } } | undefined)?.error?.message ?? error.message;
     switch (error.status) {
@@ -92,9 +97,9 @@ export async function streamTurn(client: Anthropic, params: TurnParams, options:
     } catch (error) {
       if (options.signal.aborted) throw options.signal.reason;
       const reason = retryReason(error);
-      if (reason === null) throw new TurnError(describeApiError(error));
+      if (reason === null) throw new TurnError(describeApiError(error, client.baseURL));
       if (attempt >= options.maxAttempts) {
-        throw new TurnError(`The model's response stream failed (${reason}) ${attempt} times in a row; giving up. ${describeApiError(error)}`);
+        throw new TurnError(`The model's response stream failed (${reason}) ${attempt} times in a row; giving up. ${describeApiError(error, client.baseURL)}`);
       }
       const delay = Math.min(options.baseDelayMs * 2 ** (attempt - 1), 8000) * (1 - Math.random() * 0.25);
       options.onRetry(attempt, Math.round(delay), reason);

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { agent, isAgent } from '../../support/agents';
+import Anthropic from '@anthropic-ai/sdk';
+import { Engine } from '../../../src/core/engine/engine';
+import { agent, catalogOf, isAgent, settings } from '../../support/agents';
 import { harness } from '../../support/engineHarness';
 import type { Reply, ScriptedRequest } from '../../support/scriptedServer';
 
@@ -114,4 +116,18 @@ test('maxTurns stops a looping agent with a clear error', async () => {
   } finally {
     await h.close();
   }
+});
+
+test('an endpoint that cannot be reached fails promptly with a message naming it', async () => {
+  const engine = new Engine({
+    client: new Anthropic({ apiKey: 'k', baseURL: 'http://127.0.0.1:9', maxRetries: 1 }),
+    catalog: catalogOf(agent('solo')),
+    settings: settings(),
+    retry: { maxAttempts: 4, baseDelayMs: 5 },
+  });
+  const started = Date.now();
+  const result = await engine.run({ agent: 'solo', prompt: 'hi', cwd: process.cwd() });
+  assert.equal(result.status, 'failed');
+  assert.match(result.error ?? '', /^Could not reach the model API at http:\/\/127\.0\.0\.1:9 \(.+\), even after retrying\. Check the network/);
+  assert.ok(Date.now() - started < 5000, 'retried by the SDK only, not again per turn');
 });
