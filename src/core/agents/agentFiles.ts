@@ -1,12 +1,17 @@
-import fg from 'fast-glob';
-import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
+import { isAscii } from 'node:buffer';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 
 /**
  * Listing and reading the files of one agents dir, robust against what real
  * home folders hold: symlinks (dotfile managers link single files and whole
  * folders), symlink loops, huge or binary files, files vanishing mid-scan.
+ *
+ * Both run as synchronous system calls in short slices: for the small dirs
+ * and files of agents they are several times faster than thread-pool round
+ * trips (see bench/discovery.ts), and yielding between slices keeps the
+ * extension host responsive.
  */
 
 export interface ListedFile {
@@ -18,8 +23,13 @@ export interface ListedFile {
 /** How deep subfolders are searched; a guard against pathological trees. */
 const MAX_DEPTH = 8;
 
+/** Synchronous work runs in slices this long, then yields to the event loop. */
+export const SLICE_MS = 8;
+
+/** `*.md` in any case; without lower-casing (a string allocated per directory entry). */
 function isMarkdown(name: string): boolean {
-  return name.toLowerCase().endsWith('.md');
+  const n = name.length;
+  return n >= 3 && name.charCodeAt(n - 3) === 0x2e && (name.charCodeAt(n - 2) | 0x20) === 0x6d && (name.charCodeAt(n - 1) | 0x20) === 0x64;
 }
 
 function isWithin(child: string, parent: string): boolean {
@@ -27,65 +37,98 @@ function isWithin(child: string, parent: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
+interface LinkedDir {
+  target: string;
+  relPath: string;
+  /** Depth of the link itself below the agents dir (1 = directly in it). */
+  depth: number;
+}
+
+interface Walk {
+  files: ListedFile[];
+  /** Real paths of the folders walked as roots: the dir and each linked folder. */
+  roots: string[];
+  sliceEnd: number;
+}
+
+/**
+ * Lists one folder and its real subfolders, depth first. `depth` is the
+ * folder's own depth below the agents dir; entries deeper than MAX_DEPTH
+ * are not listed. Linked folders are collected, not entered: they are
+ * walked as roots of their own so that loops are caught.
+ */
+async function walkFolder(walk: Walk, folder: string, relPrefix: string, depth: number, linked: LinkedDir[]): Promise<void> {
+  if (performance.now() > walk.sliceEnd) {
+    await yieldToEventLoop();
+    walk.sliceEnd = performance.now() + SLICE_MS;
+  }
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(folder, { withFileTypes: true });
+  } catch {
+    return; // unreadable (or vanished): empty, as S2.3 says for dirs
+  }
+  const base = folder.endsWith(path.sep) ? folder : folder + path.sep;
+  const entryDepth = depth + 1;
+  for (const entry of entries) {
+    const name = entry.name;
+    // Dot-files and dot-folders are not agents (editor backups, `.git`).
+    if (name.startsWith('.')) continue;
+    const relPath = relPrefix + name;
+    if (entry.isFile()) {
+      if (isMarkdown(name)) walk.files.push({ filePath: base + name, relPath });
+    } else if (entry.isDirectory()) {
+      if (entryDepth < MAX_DEPTH) await walkFolder(walk, base + name, `${relPath}/`, entryDepth, linked);
+    } else if (entry.isSymbolicLink()) {
+      const target = base + name;
+      let targetStat;
+      try {
+        targetStat = statSync(target, { throwIfNoEntry: false });
+      } catch {
+        continue; // a loop the OS refuses to resolve
+      }
+      if (!targetStat) continue; // dangling link
+      if (targetStat.isFile()) {
+        if (isMarkdown(name)) walk.files.push({ filePath: target, relPath });
+      } else if (targetStat.isDirectory() && entryDepth < MAX_DEPTH) {
+        linked.push({ target, relPath, depth: entryDepth });
+      }
+    }
+  }
+}
+
+async function walkRoot(walk: Walk, root: string, relPrefix: string, depth: number): Promise<void> {
+  let real: string;
+  try {
+    real = realpathSync.native(root);
+  } catch {
+    return;
+  }
+  // A link into a folder already walked (a loop, or a second way in) adds nothing.
+  if (walk.roots.some((walked) => isWithin(real, walked))) return;
+  walk.roots.push(real);
+  const linked: LinkedDir[] = [];
+  await walkFolder(walk, root, relPrefix, depth, linked);
+  // In path order, so which of two links to one folder counts does not depend on readdir order.
+  linked.sort((a, b) => compareCodeUnits(a.relPath, b.relPath));
+  for (const link of linked) await walkRoot(walk, link.target, `${link.relPath}/`, link.depth);
+}
+
+function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /**
  * All `*.md` files under `dir` (subfolders included, dot-folders not), in
  * lexicographic order of their relative path. A missing or unreadable dir is
- * empty. fast-glob is told not to follow symlinks because it has no loop
- * detection (a `loop -> ..` link yields the same files at every depth);
- * symlinks are resolved here instead, each linked folder walked once.
+ * empty. Symlinks are resolved here, each linked folder walked once (a
+ * `loop -> ..` link would otherwise yield the same files at every depth).
  */
 export async function listAgentFiles(dir: string): Promise<ListedFile[]> {
-  const files: ListedFile[] = [];
-  const walkedRoots: string[] = [];
-
-  const walk = async (base: string, prefix: string, depth: number): Promise<void> => {
-    let real: string;
-    try {
-      real = await realpath(base);
-    } catch {
-      return;
-    }
-    if (walkedRoots.some((root) => isWithin(real, root))) return;
-    walkedRoots.push(real);
-    let entries: fg.Entry[];
-    try {
-      entries = await fg('**', {
-        cwd: base,
-        onlyFiles: false,
-        followSymbolicLinks: false,
-        objectMode: true,
-        suppressErrors: true,
-        deep: MAX_DEPTH - depth,
-      });
-    } catch {
-      return;
-    }
-    const linkedDirs: { target: string; relPath: string; depth: number }[] = [];
-    for (const entry of entries) {
-      const relPath = prefix + entry.path;
-      if (entry.dirent.isFile()) {
-        if (isMarkdown(entry.name)) files.push({ filePath: path.join(base, entry.path), relPath });
-      } else if (entry.dirent.isSymbolicLink()) {
-        const target = path.join(base, entry.path);
-        let targetStat;
-        try {
-          targetStat = await stat(target);
-        } catch {
-          continue; // dangling link or a loop the OS refuses to resolve
-        }
-        if (targetStat.isFile() && isMarkdown(entry.name)) files.push({ filePath: target, relPath });
-        else if (targetStat.isDirectory()) {
-          const linkDepth = depth + entry.path.split('/').length;
-          if (linkDepth < MAX_DEPTH) linkedDirs.push({ target, relPath, depth: linkDepth });
-        }
-      }
-    }
-    for (const linked of linkedDirs) await walk(linked.target, `${linked.relPath}/`, linked.depth);
-  };
-
-  await walk(dir, '', 0);
+  const walk: Walk = { files: [], roots: [], sliceEnd: performance.now() + SLICE_MS };
+  await walkRoot(walk, dir, '', 0);
   // Code-unit order, not locale order: the same on every machine.
-  return files.sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0));
+  return walk.files.sort((a, b) => compareCodeUnits(a.relPath, b.relPath));
 }
 
 /** What identifies one version of a file's content without reading it. */
@@ -100,7 +143,8 @@ export function sameStamp(a: FileStamp, b: FileStamp): boolean {
 }
 
 export type FileRead =
-  | { kind: 'text'; text: string; stamp: FileStamp }
+  /** `hasCarriageReturn`: whether the text holds a CR, found while the bytes were at hand. */
+  | { kind: 'text'; text: string; hasCarriageReturn: boolean; stamp: FileStamp }
   /** The file matches the stamp it was last read with; not read again. */
   | { kind: 'unchanged'; stamp: FileStamp }
   /** Deleted (or replaced by a non-file) since it was listed. */
@@ -111,30 +155,107 @@ export type FileRead =
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 /**
- * One read buffer reused for every file: reads are synchronous, so it is never
- * shared between two reads, and thousands of per-file allocations (and the
- * garbage collection after them) are avoided. It grows to the largest file
- * read, which the size cap bounds.
+ * ASCII text read in one batch is decoded into one string of at least this
+ * size (the last batch of a scan may be smaller). Node makes a decoded string
+ * over ~1 MB (its EXTERN_APEX, 0xFBEE9 bytes) an external string: off the V8
+ * heap, never copied or compacted by the garbage collector. Measured on 2,000
+ * files: batches of 128 KB–1 MB, which V8 allocates one by one in its
+ * large-object space, cost several times more to decode than 1 MiB ones.
  */
-let scratch = Buffer.allocUnsafe(64 * 1024);
+const BATCH_BYTES = 1024 * 1024;
 
-function scratchFor(size: number): Buffer {
-  if (scratch.length < size) scratch = Buffer.allocUnsafe(Math.max(size, scratch.length * 2));
+/**
+ * One read buffer reused for every batch: reads and decoding are
+ * synchronous and finish within one call, so it is never shared between
+ * two batches, and thousands of per-file allocations are avoided. It grows
+ * to a batch plus the largest file read, which the size cap bounds.
+ */
+let scratch = Buffer.allocUnsafe(BATCH_BYTES + 64 * 1024);
+
+function ensureScratch(size: number, keep: number): Buffer {
+  if (scratch.length < size) {
+    const grown = Buffer.allocUnsafe(Math.max(size, scratch.length * 2));
+    scratch.copy(grown, 0, 0, keep);
+    scratch = grown;
+  }
   return scratch;
 }
 
+export interface ReadRequest {
+  filePath: string;
+  /** The stamp the file was last read with; a file that still has it is not read again. */
+  previous?: FileStamp;
+}
+
+export interface ReadOptions {
+  maxBytes: number;
+  /** Stop starting new files after this time (performance.now()); at least one file is read. */
+  deadline?: number;
+  /** Called right before a file is opened. */
+  beforeRead?(filePath: string): void;
+}
+
 /**
- * Reads one agent file synchronously. Discovery reads many small files, and
- * for those the synchronous calls are several times faster than the
- * thread-pool round trips of fs.promises (see bench/discovery.ts); the loader
- * yields to the event loop between batches so the host stays responsive.
- * One open/fstat/read/close sequence gives the stamp and the content, so a
- * cached file costs an open and an fstat.
+ * Reads files synchronously from `requests[from]` on, until a batch of text
+ * is full, the deadline passes or the list ends; returns one result per file
+ * read, in order, and the index to continue from.
+ *
+ * The files that are pure ASCII (nearly all agent files) are decoded together
+ * into one string, and each file's text is a slice of it. Discovery keeps every
+ * file's body (the system prompt), and thousands of separate ~6 KB strings
+ * would each be copied by the young-generation garbage collector, twice; one
+ * large string per batch is allocated outside the young generation and never
+ * copied. ASCII makes byte offsets character offsets, and latin1 decoding of
+ * ASCII is exactly UTF-8 decoding. Other files are decoded one by one, so one
+ * file with an emoji does not turn a whole batch into two-byte characters.
+ * The cost: a batch string lives as long as any text sliced from it. In a
+ * long-lived catalog, the old text of an edited file stays in memory while
+ * other files of its batch are unchanged: at worst twice the agent text.
  */
-export function readAgentFileSync(filePath: string, maxBytes: number, previous?: FileStamp): FileRead {
+export function readAgentFilesSync(requests: readonly ReadRequest[], from: number, options: ReadOptions): { reads: FileRead[]; next: number } {
+  const reads: FileRead[] = [];
+  /** The ASCII files' results, whose text is filled in once the batch is decoded, and their byte ranges. */
+  const pending: { kind: 'text'; text: string; hasCarriageReturn: boolean; stamp: FileStamp }[] = [];
+  const ranges: number[] = [];
+  let used = 0;
+  let index = from;
+  for (; index < requests.length; index++) {
+    if (index > from && (used >= BATCH_BYTES || (options.deadline !== undefined && performance.now() > options.deadline))) break;
+    const request = requests[index]!;
+    options.beforeRead?.(request.filePath);
+    const read = readOne(request, options.maxBytes, used);
+    if (read.kind !== 'bytes') {
+      reads.push(read);
+    } else if (read.ascii) {
+      const text = { kind: 'text' as const, text: '', hasCarriageReturn: read.hasCarriageReturn, stamp: read.stamp };
+      reads.push(text);
+      pending.push(text);
+      ranges.push(used, read.end);
+      used = read.end;
+    } else {
+      reads.push({ kind: 'text', text: scratch.toString('utf8', used, read.end), hasCarriageReturn: read.hasCarriageReturn, stamp: read.stamp });
+    }
+  }
+  if (pending.length > 0) {
+    const batch = scratch.toString('latin1', 0, used);
+    for (let i = 0; i < pending.length; i++) pending[i]!.text = batch.slice(ranges[2 * i], ranges[2 * i + 1]);
+  }
+  return { reads, next: index };
+}
+
+/**
+ * Reads one file into the scratch buffer at `offset`. One open/fstat/read/close
+ * sequence gives the stamp and the content, so a cached file costs an open
+ * and an fstat.
+ */
+function readOne(
+  request: ReadRequest,
+  maxBytes: number,
+  offset: number,
+): FileRead | { kind: 'bytes'; end: number; ascii: boolean; hasCarriageReturn: boolean; stamp: FileStamp } {
   let fd: number;
   try {
-    fd = openSync(filePath, OPEN_FLAGS);
+    fd = openSync(request.filePath, OPEN_FLAGS);
   } catch (error) {
     return openFailure(error);
   }
@@ -142,25 +263,31 @@ export function readAgentFileSync(filePath: string, maxBytes: number, previous?:
     const st = fstatSync(fd);
     if (!st.isFile()) return { kind: 'gone' };
     const stamp: FileStamp = { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino };
-    if (previous && sameStamp(previous, stamp)) return { kind: 'unchanged', stamp };
+    if (request.previous && sameStamp(request.previous, stamp)) return { kind: 'unchanged', stamp };
     if (st.size > maxBytes) {
       return { kind: 'skipped', reason: `it is ${formatBytes(st.size)}, over the ${formatBytes(maxBytes)} limit for agent files`, stamp };
     }
-    const buffer = scratchFor(st.size);
+    const buffer = ensureScratch(offset + st.size, offset);
     let filled = 0;
     while (filled < st.size) {
-      const n = readSync(fd, buffer, filled, st.size - filled, filled);
+      const n = readSync(fd, buffer, offset + filled, st.size - filled, filled);
       if (n === 0) break;
       filled += n;
     }
-    const content = buffer.subarray(0, filled);
-    if (content.indexOf(0) !== -1) return { kind: 'skipped', reason: 'it is a binary file, not Markdown', stamp };
-    return { kind: 'text', text: content.toString('utf8'), stamp };
+    const bytes = buffer.subarray(offset, offset + filled);
+    if (bytes.indexOf(0) !== -1) return { kind: 'skipped', reason: 'it is a binary file, not Markdown', stamp };
+    // These scans run over bytes just read (still in the CPU cache), not over the text later.
+    return { kind: 'bytes', end: offset + filled, ascii: isAscii(bytes), hasCarriageReturn: bytes.indexOf(0x0d) !== -1, stamp };
   } catch (error) {
     return { kind: 'skipped', reason: `it cannot be read (${describeError(error)})`, stamp: null };
   } finally {
     closeSync(fd);
   }
+}
+
+/** Reads one agent file synchronously (see readAgentFilesSync). */
+export function readAgentFileSync(filePath: string, maxBytes: number, previous?: FileStamp): FileRead {
+  return readAgentFilesSync([{ filePath, previous }], 0, { maxBytes }).reads[0]!;
 }
 
 function openFailure(error: unknown): FileRead {

@@ -1,4 +1,5 @@
 import matter from 'gray-matter';
+import { parsePlainFrontmatter } from './plainFrontmatter';
 
 /**
  * Splitting an agent file into frontmatter and body, and parsing the
@@ -75,13 +76,33 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
 }
 
-/** Parses frontmatter as YAML; an empty block is an empty mapping. */
+/**
+ * Parses frontmatter as YAML; an empty block is an empty mapping. Simple
+ * `key: value` frontmatter takes the fast path, which yields exactly what
+ * the YAML parser would; everything else goes through the YAML parser.
+ */
 export function parseYamlFrontmatter(frontmatter: string, firstLine = 2): YamlResult {
+  const plain = parsePlainFrontmatter(frontmatter);
+  if (plain) return { ok: true, data: plain };
+  return parseWithYamlEngine(frontmatter, firstLine);
+}
+
+/** The YAML parser alone (gray-matter's engine), without the fast path. */
+export function parseWithYamlEngine(frontmatter: string, firstLine = 2): YamlResult {
   let data: unknown;
+  // js-yaml captures two stack traces for every error it throws (Error.call and
+  // captureStackTrace), which costs more than the parse; only the reason and
+  // position are used here, and about 5% of real agent files are not strict
+  // YAML. The parse is synchronous, so the limit is restored before anything
+  // else runs.
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     data = yamlEngine.parse(frontmatter);
   } catch (error) {
     return { ok: false, message: describeYamlError(error, firstLine) };
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
   }
   if (data === null || data === undefined) return { ok: true, data: {} };
   if (!isPlainObject(data)) return { ok: false, message: 'the frontmatter is not a list of "key: value" fields' };

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { listAgentFiles, readAgentFileSync, type FileStamp, type ListedFile } from './agentFiles';
+import { listAgentFiles, readAgentFileSync, readAgentFilesSync, SLICE_MS, type FileRead, type FileStamp, type ListedFile, type ReadRequest } from './agentFiles';
 import { parseAgentText } from './parse';
 import type { FileOutcome } from './precedence';
 import type { AgentDir } from './sources';
@@ -32,13 +32,13 @@ export interface DirScan {
 interface CacheEntry {
   stamp: FileStamp;
   outcome: FileOutcome;
+  /** The full scan that last listed the file; older entries are pruned. */
+  seen: number;
 }
 
-/** Synchronous reading runs in slices this long, then yields to the event loop. */
-const SLICE_MS = 8;
-
-function cacheKey(dir: AgentDir, filePath: string): string {
-  return `${dir.source}\0${dir.family ?? ''}\0${filePath}`;
+/** One dir's cache, by file path. The same dir may be listed under two sources. */
+function dirKey(dir: AgentDir): string {
+  return `${dir.source}\0${dir.family ?? ''}\0${dir.path}`;
 }
 
 function compareRelPath(a: FileOutcome, b: FileOutcome): number {
@@ -46,7 +46,8 @@ function compareRelPath(a: FileOutcome, b: FileOutcome): number {
 }
 
 export class AgentLoader {
-  private cache = new Map<string, CacheEntry>();
+  private cache = new Map<string, Map<string, CacheEntry>>();
+  private scanNumber = 0;
   private parsedSinceDrain: string[] = [];
   /** Files parsed since creation (not cache hits); for tests and the benchmark. */
   parseCount = 0;
@@ -54,31 +55,56 @@ export class AgentLoader {
   constructor(private readonly options: LoaderOptions) {}
 
   /**
-   * Lists and reads dirs; listings run concurrently, reads in order. With
-   * `prune` (a full scan), cache entries of files no longer listed anywhere
-   * are dropped.
+   * Lists and reads dirs: the files of all dirs, in precedence order, read
+   * in batches (see readAgentFilesSync), yielding to the event loop between
+   * batches every SLICE_MS. With `prune` (a full scan), cache entries of
+   * files no longer listed anywhere are dropped.
    */
   async scanDirs(dirs: readonly AgentDir[], { prune = true }: { prune?: boolean } = {}): Promise<DirScan[]> {
-    // Listing is asynchronous (fast-glob), so all dirs are listed at once; reading is synchronous.
+    const scan = ++this.scanNumber;
     const listings = await Promise.all(dirs.map((dir) => listAgentFiles(dir.path)));
-    const scans: DirScan[] = [];
-    const live = new Set<string>();
-    let sliceStart = performance.now();
-    for (const [i, dir] of dirs.entries()) {
-      const files: FileOutcome[] = [];
-      for (const listed of listings[i] ?? []) {
-        live.add(cacheKey(dir, listed.filePath));
-        const outcome = this.readFile(dir, listed);
-        if (outcome) files.push(outcome);
-        if (performance.now() - sliceStart > SLICE_MS) {
-          await yieldToEventLoop();
-          sliceStart = performance.now();
-        }
+    const scans: DirScan[] = dirs.map((dir) => ({ dir, files: [] }));
+    const caches = dirs.map((dir) => this.dirCache(dir));
+    // All dirs' files in one list, so that read batches do not end at every dir.
+    const requests: ReadRequest[] = [];
+    const owners: number[] = [];
+    const listedFiles: ListedFile[] = [];
+    for (let i = 0; i < listings.length; i++) {
+      const cache = caches[i]!;
+      for (const file of listings[i]!) {
+        requests.push({ filePath: file.filePath, previous: cache.get(file.filePath)?.stamp });
+        owners.push(i);
+        listedFiles.push(file);
       }
-      scans.push({ dir, files });
+    }
+    let sliceEnd = performance.now() + SLICE_MS;
+    let next = 0;
+    while (next < requests.length) {
+      // A batch is read and decoded synchronously; only between batches is there an await.
+      const batch = readAgentFilesSync(requests, next, { maxBytes: this.options.maxFileBytes, deadline: sliceEnd, beforeRead: this.options.hooks?.beforeRead });
+      for (let j = 0; j < batch.reads.length; j++) {
+        const i = owners[next + j]!;
+        const outcome = this.outcome(dirs[i]!, caches[i]!, listedFiles[next + j]!, batch.reads[j]!, scan);
+        if (outcome) scans[i]!.files.push(outcome);
+      }
+      next = batch.next;
+      if (performance.now() > sliceEnd) {
+        await yieldToEventLoop();
+        sliceEnd = performance.now() + SLICE_MS;
+      }
     }
     // Forget files that are no longer listed, so the cache cannot grow without bound.
-    if (prune) for (const key of this.cache.keys()) if (!live.has(key)) this.cache.delete(key);
+    if (prune) {
+      const live = new Set(caches);
+      // forEach rather than for-of: no [key, value] pair allocated per file.
+      this.cache.forEach((cache, key) => {
+        if (!live.has(cache)) this.cache.delete(key);
+        else
+          cache.forEach((entry, filePath) => {
+            if (entry.seen !== scan) cache.delete(filePath);
+          });
+      });
+    }
     return scans;
   }
 
@@ -107,37 +133,56 @@ export class AgentLoader {
     return true;
   }
 
+  private dirCache(dir: AgentDir): Map<string, CacheEntry> {
+    const key = dirKey(dir);
+    let cache = this.cache.get(key);
+    if (!cache) {
+      cache = new Map();
+      this.cache.set(key, cache);
+    }
+    return cache;
+  }
+
   private readFile(dir: AgentDir, listed: ListedFile): FileOutcome | null {
-    const key = cacheKey(dir, listed.filePath);
-    const cached = this.cache.get(key);
+    const cache = this.dirCache(dir);
+    const cached = cache.get(listed.filePath);
     this.options.hooks?.beforeRead?.(listed.filePath);
     const read = readAgentFileSync(listed.filePath, this.options.maxFileBytes, cached?.stamp);
+    return this.outcome(dir, cache, listed, read, cached?.seen ?? this.scanNumber);
+  }
+
+  /** The outcome of one read, through the cache; `seen` marks the entry as listed by that scan. */
+  private outcome(dir: AgentDir, cache: Map<string, CacheEntry>, listed: ListedFile, read: FileRead, seen: number): FileOutcome | null {
+    const { filePath, relPath } = listed;
     switch (read.kind) {
-      case 'unchanged':
-        if (cached) return cached.outcome;
-        return null;
+      case 'unchanged': {
+        const cached = cache.get(filePath);
+        if (!cached) return null;
+        cached.seen = seen;
+        return cached.outcome;
+      }
       case 'gone':
         // Deleted between listing and reading: not an agent any more, nothing to report.
-        this.cache.delete(key);
+        cache.delete(filePath);
         return null;
       case 'skipped': {
         const outcome: FileOutcome = {
-          filePath: listed.filePath,
-          relPath: listed.relPath,
+          filePath,
+          relPath,
           definition: null,
-          warnings: [{ filePath: listed.filePath, message: `skipped ${path.basename(listed.filePath)}: ${read.reason}` }],
+          warnings: [{ filePath, message: `skipped ${path.basename(filePath)}: ${read.reason}` }],
         };
-        if (read.stamp) this.cache.set(key, { stamp: read.stamp, outcome });
-        else this.cache.delete(key);
+        if (read.stamp) cache.set(filePath, { stamp: read.stamp, outcome, seen });
+        else cache.delete(filePath);
         return outcome;
       }
       case 'text': {
         this.parseCount++;
-        this.parsedSinceDrain.push(listed.filePath);
-        this.options.hooks?.onParse?.(listed.filePath);
-        const parsed = parseAgentText(read.text, { filePath: listed.filePath, source: dir.source, family: dir.family });
-        const outcome: FileOutcome = { filePath: listed.filePath, relPath: listed.relPath, ...parsed };
-        this.cache.set(key, { stamp: read.stamp, outcome });
+        this.parsedSinceDrain.push(filePath);
+        this.options.hooks?.onParse?.(filePath);
+        const parsed = parseAgentText(read.text, { filePath, source: dir.source, family: dir.family, hasCarriageReturn: read.hasCarriageReturn });
+        const outcome: FileOutcome = { filePath, relPath, definition: parsed.definition, warnings: parsed.warnings };
+        cache.set(filePath, { stamp: read.stamp, outcome, seen });
         return outcome;
       }
     }

@@ -8,11 +8,11 @@ import {
   type DiscoveryWarning,
   type SpawnsPolicy,
 } from './definition';
-import { boolean, oneOf, positiveInteger, stringList, text, type Warn } from './fieldValues';
+import { boolean, oneOf, positiveInteger, stringList, text, type WarningSink } from './fieldValues';
 import { parseYamlFrontmatter, splitFrontmatter } from './frontmatter';
 import { isKnownModel } from './modelNames';
 import { readSimpleFrontmatter } from './simpleFrontmatter';
-import { normaliseToolList } from './toolNames';
+import { canonicalToolCsv, normaliseToolList, type NormalisedTools } from './toolNames';
 
 /**
  * One agent file's text → a normalised definition (SPEC S1). Never throws:
@@ -24,6 +24,11 @@ export interface AgentFileContext {
   filePath: string;
   source: AgentSource;
   family: AgentFamily | null;
+  /**
+   * Whether the text holds a CR, when the caller already knows (the reader
+   * checks the bytes it just read); saves scanning every body for CRLF.
+   */
+  hasCarriageReturn?: boolean;
 }
 
 export interface ParsedAgentFile {
@@ -57,15 +62,34 @@ const ISOLATION_MODES = ['worktree'] as const;
 const COPILOT_SUFFIX = /\.(agent|chatmode)\.md$/i;
 
 export function copilotAgentName(filePath: string): string | null {
-  const base = path.basename(filePath);
-  return COPILOT_SUFFIX.test(base) ? base.replace(COPILOT_SUFFIX, '') : null;
+  // Both suffixes have a `t` or `e` before `.md`: most files are ruled out without the regex.
+  const beforeMd = filePath.charCodeAt(filePath.length - 4) | 0x20;
+  if (beforeMd !== 0x74 /* t */ && beforeMd !== 0x65 /* e */) return null;
+  // The suffix holds no separator, so the whole path can be tested (cheaper than basename for every file).
+  if (!COPILOT_SUFFIX.test(filePath)) return null;
+  return path.basename(filePath).replace(COPILOT_SUFFIX, '');
+}
+
+/** One file's warnings. */
+class FileWarnings implements WarningSink {
+  readonly list: DiscoveryWarning[] = [];
+  constructor(private readonly filePath: string) {}
+
+  warn(message: string): void {
+    this.list.push({ filePath: this.filePath, message });
+  }
+
+  skip(reason: string): ParsedAgentFile {
+    this.warn(`skipped ${path.basename(this.filePath)}: ${reason}`);
+    return { definition: null, warnings: this.list };
+  }
 }
 
 function spawnsPolicy(
   raw: unknown,
   tools: string[] | null,
   spawnTargets: string[] | null,
-  warn: Warn,
+  warn: WarningSink,
 ): SpawnsPolicy {
   const explicit = stringList(raw, 'spawns', warn);
   if (explicit !== undefined) return explicit.includes('*') ? '*' : explicit;
@@ -74,6 +98,16 @@ function spawnsPolicy(
   if (spawnTargets) return spawnTargets;
   if (tools === null) return '*';
   return tools.includes('Task') || tools.includes('Agent') ? '*' : [];
+}
+
+/** `tools` normalised; null when absent or `*` (all tools). */
+function toolsField(raw: unknown, warn: WarningSink): NormalisedTools | null {
+  if (typeof raw === 'string') {
+    const canonical = canonicalToolCsv(raw);
+    if (canonical) return { tools: canonical, unknown: [], spawnTargets: null };
+  }
+  const list = stringList(raw, 'tools', warn);
+  return list === undefined || list.includes('*') ? null : normaliseToolList(list);
 }
 
 function unknownToolsWarning(unknown: string[]): string {
@@ -85,7 +119,7 @@ function unknownToolsWarning(unknown: string[]): string {
 
 function frontmatterFields(
   fileText: string,
-  warn: Warn,
+  warn: WarningSink,
   allowNoFrontmatter: boolean,
 ): { fields: Record<string, unknown>; body: string } | { skip: string } {
   const split = splitFrontmatter(fileText);
@@ -96,54 +130,48 @@ function frontmatterFields(
   }
   const yaml = parseYamlFrontmatter(split.frontmatter, split.firstLine);
   if (yaml.ok) return { fields: yaml.data, body: split.body };
-  warn(`invalid YAML frontmatter: ${yaml.message}; reading it as simple "key: value" lines instead`);
+  warn.warn(`invalid YAML frontmatter: ${yaml.message}; reading it as simple "key: value" lines instead`);
   return { fields: readSimpleFrontmatter(split.frontmatter), body: split.body };
 }
 
 export function parseAgentText(fileText: string, context: AgentFileContext): ParsedAgentFile {
-  const warnings: DiscoveryWarning[] = [];
-  const warn: Warn = (message) => warnings.push({ filePath: context.filePath, message });
-  const skip = (reason: string): ParsedAgentFile => {
-    warnings.push({ filePath: context.filePath, message: `skipped ${path.basename(context.filePath)}: ${reason}` });
-    return { definition: null, warnings };
-  };
+  const warn = new FileWarnings(context.filePath);
 
   const copilotName = copilotAgentName(context.filePath);
   const parsed = frontmatterFields(fileText, warn, copilotName !== null);
-  if ('skip' in parsed) return skip(parsed.skip);
+  if ('skip' in parsed) return warn.skip(parsed.skip);
   const { fields } = parsed;
 
   const name = text(fields.name, 'name', warn) || copilotName;
-  if (!name) return skip('it has no "name" in its frontmatter');
+  if (!name) return warn.skip('it has no "name" in its frontmatter');
   const description = text(fields.description, 'description', warn) ?? (copilotName !== null ? '' : undefined);
   if (description === undefined || (description === '' && copilotName === null)) {
-    return skip('it has no "description" in its frontmatter');
+    return warn.skip('it has no "description" in its frontmatter');
   }
 
-  const toolList = stringList(fields.tools, 'tools', warn);
-  const normalised = toolList === undefined || toolList.includes('*') ? null : normaliseToolList(toolList);
-  if (normalised && normalised.unknown.length > 0) warn(unknownToolsWarning(normalised.unknown));
+  const normalised = toolsField(fields.tools, warn);
+  if (normalised && normalised.unknown.length > 0) warn.warn(unknownToolsWarning(normalised.unknown));
   const tools = normalised ? normalised.tools : null;
   const disallowedList = stringList(fields.disallowedTools, 'disallowedTools', warn);
   const disallowedTools = disallowedList ? normaliseToolList(disallowedList).tools : [];
 
   const model = text(fields.model, 'model', warn) || null;
   if (model && !isKnownModel(model)) {
-    warn(`model "${model}" is not a known alias (inherit, sonnet, opus, haiku) or a claude-… model id; it is passed on as written`);
+    warn.warn(`model "${model}" is not a known alias (inherit, sonnet, opus, haiku) or a claude-… model id; it is passed on as written`);
   }
 
   const thinkingRaw = fields.thinkingLevel ?? fields.effort;
   const thinkingField = fields.thinkingLevel !== undefined ? 'thinkingLevel' : 'effort';
 
   const extra: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) {
-    if (!KNOWN_FIELDS.has(key)) extra[key] = value;
+  for (const key in fields) {
+    if (Object.hasOwn(fields, key) && !KNOWN_FIELDS.has(key)) extra[key] = fields[key];
   }
 
   const definition: AgentDefinition = {
     name,
     description,
-    systemPrompt: (parsed.body.includes('\r') ? parsed.body.replace(/\r\n/g, '\n') : parsed.body).trim(),
+    systemPrompt: ((context.hasCarriageReturn ?? true) && parsed.body.includes('\r') ? parsed.body.replace(/\r\n/g, '\n') : parsed.body).trim(),
     tools,
     disallowedTools,
     spawns: spawnsPolicy(fields.spawns, tools, normalised?.spawnTargets ?? null, warn),
@@ -161,5 +189,5 @@ export function parseAgentText(fileText: string, context: AgentFileContext): Par
     filePath: context.filePath,
     extra,
   };
-  return { definition, warnings };
+  return { definition, warnings: warn.list };
 }

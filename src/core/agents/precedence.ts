@@ -30,7 +30,7 @@ export function applyPrecedence(dirs: readonly (readonly FileOutcome[])[], extra
   const winners = new Map<string, AgentDefinition>();
   for (const files of dirs) {
     for (const file of files) {
-      warnings.push(...file.warnings);
+      for (const warning of file.warnings) warnings.push(warning);
       const definition = file.definition;
       if (!definition) continue;
       const winner = winners.get(definition.name);

@@ -70,7 +70,7 @@ export function readSimpleFrontmatter(frontmatter: string): Record<string, unkno
   const result = new Map<string, unknown>();
   const keys: OpenKey[] = [];
   for (const rawLine of frontmatter.split(/\r?\n/)) {
-    const line = rawLine.replace(/\t/g, '  ');
+    const line = rawLine.includes('\t') ? rawLine.replace(/\t/g, '  ') : rawLine;
     if (/^\s*#/.test(line)) continue;
     const keyMatch = /^\S/.test(line) ? KEY_LINE.exec(line) : null;
     if (keyMatch) keys.push({ key: keyMatch[1] ?? '', inline: keyMatch[2] ?? '', lines: [] });

@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { AGENT_FAMILIES, type AgentFamily, type AgentSource, type DiscoveryWarning } from './definition';
 import { listClaudePluginRoots, type PluginScope } from './claudePlugins';
@@ -52,9 +52,14 @@ export function userAgentsDir(family: AgentFamily, home: string): string | null 
   }
 }
 
-async function isDirectory(dir: string): Promise<boolean> {
+/**
+ * Synchronous: a stat of a cached path costs a few µs, a thread-pool round
+ * trip several times that; discovery checks a few dozen paths, and reads the
+ * agent files themselves synchronously anyway.
+ */
+function isDirectory(dir: string): boolean {
   try {
-    return (await stat(dir)).isDirectory();
+    return statSync(dir, { throwIfNoEntry: false })?.isDirectory() ?? false;
   } catch {
     return false;
   }
@@ -65,17 +70,13 @@ async function isDirectory(dir: string): Promise<boolean> {
  * A dir that is the family's user dir does not count: with the workspace
  * inside the home folder, `~/.claude/agents` is the user dir, not a project's.
  */
-async function nearestProjectDir(family: AgentFamily, cwd: string, home: string): Promise<string | null> {
+function nearestProjectDir(family: AgentFamily, cwd: string, home: string): string | null {
   const userDir = userAgentsDir(family, home);
-  const candidates: string[] = [];
   for (let current = path.resolve(cwd); ; current = path.dirname(current)) {
     const candidate = path.join(current, family, 'agents');
-    if (candidate !== userDir) candidates.push(candidate);
-    if (path.dirname(current) === current) break;
+    if (candidate !== userDir && isDirectory(candidate)) return candidate;
+    if (path.dirname(current) === current) return null;
   }
-  // Checked concurrently (one round trip, not one per ancestor); the nearest existing one wins.
-  const exists = await Promise.all(candidates.map(isDirectory));
-  return candidates[exists.indexOf(true)] ?? null;
 }
 
 export async function resolveAgentDirs(options: SourceOptions): Promise<ResolvedSources> {
@@ -88,18 +89,10 @@ export async function resolveAgentDirs(options: SourceOptions): Promise<Resolved
     if (!dirs.some((d) => d.path === dir.path)) dirs.push(dir);
   };
 
-  // The file-system checks of all families run concurrently; the order is applied after.
-  const checked = await Promise.all(
-    AGENT_FAMILIES.map(async (family) => {
-      const user = userAgentsDir(family, home);
-      const [project, userExists] = await Promise.all([
-        options.includeProjectAndPlugins ? nearestProjectDir(family, cwd, home) : null,
-        user ? isDirectory(user) : false,
-      ]);
-      return { family, project, user, userExists };
-    }),
-  );
-  for (const { family, project, user, userExists } of checked) {
+  for (const family of AGENT_FAMILIES) {
+    const user = userAgentsDir(family, home);
+    const project = options.includeProjectAndPlugins ? nearestProjectDir(family, cwd, home) : null;
+    const userExists = user ? isDirectory(user) : false;
     if (options.includeProjectAndPlugins) {
       if (project) add({ path: project, source: 'project', family });
       if (project !== path.join(cwd, family, 'agents')) candidates.push(path.join(cwd, family, 'agents'));

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canonicalToolNames, knownToolNames, normaliseToolList } from '../../../src/core/agents/toolNames';
+import { canonicalToolCsv, canonicalToolNames, knownToolNames, normaliseToolList } from '../../../src/core/agents/toolNames';
+import { splitCsv } from '../../../src/core/agents/fieldValues';
 import { isKnownModel } from '../../../src/core/agents/modelNames';
 
 test('the known tool names are exactly Claude Code\'s runtime names', () => {
@@ -80,4 +81,24 @@ test('model aliases: inherit, the product aliases and claude- ids are known', ()
     assert.equal(isKnownModel(model), true, model);
   }
   for (const model of ['gpt-4o', 'Sonnet', 'gemini-2.5-pro', 'claude']) assert.equal(isKnownModel(model), false, model);
+});
+
+test('the canonical CSV fast path equals the general path wherever it answers', () => {
+  const pieces = ['Read', 'Grep', 'Glob', 'Task', 'Agent', 'read', 'READ', 'codebase', 'Bash(git:*)', 'Task(a, b)', '*', 'mcp__s__t', '', ' ', '  ', ',', '\t', '\u00a0', 'Read ', ' Grep', 'WebFetch', 'TodoWrite', 'LS'];
+  let state = 11;
+  const random = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  let answered = 0;
+  const cases = ['', 'Read', 'Read, Grep, Glob', 'Read,Grep', ' Read , Grep ', 'Read, Read', 'Read,', ',Read', 'Read,,Grep', 'Read, read', 'Task, Agent', '*', 'Read\t'];
+  for (let n = 0; n < 3000; n++) cases.push(Array.from({ length: 1 + Math.floor(random() * 5) }, () => pieces[Math.floor(random() * pieces.length)]).join(random() < 0.7 ? ', ' : ','));
+  for (const text of cases) {
+    const fast = canonicalToolCsv(text);
+    if (fast === null) continue;
+    answered++;
+    assert.deepEqual({ tools: fast, unknown: [], spawnTargets: null }, normaliseToolList(splitCsv(text)), JSON.stringify(text));
+  }
+  assert.ok(answered > 300, `answered ${answered}`);
+  assert.deepEqual(canonicalToolCsv(' Read , Grep,Read '), ['Read', 'Grep']);
+  assert.equal(canonicalToolCsv('Read, read'), null);
+  assert.equal(canonicalToolCsv('Read,'), null);
+  assert.equal(canonicalToolCsv('Bash(git:*)'), null);
 });
