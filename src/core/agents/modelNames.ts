@@ -9,3 +9,12 @@ export const KNOWN_MODEL_ALIASES = ['inherit', 'sonnet', 'opus', 'haiku', 'fable
 export function isKnownModel(model: string): boolean {
   return (KNOWN_MODEL_ALIASES as readonly string[]).includes(model) || model.startsWith('claude-');
 }
+
+/**
+ * Model ids of other providers' families, which an Anthropic endpoint does
+ * not serve. An agent file written for Gemini or Codex names one; the engine
+ * then treats it as `inherit` unless the alias table maps it.
+ */
+export function isForeignModel(model: string): boolean {
+  return /^(gpt-|o\d(-|$)|gemini|codex|grok|llama|mistral|deepseek|qwen)/i.test(model.trim());
+}

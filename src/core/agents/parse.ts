@@ -10,7 +10,7 @@ import {
 } from './definition';
 import { boolean, oneOf, positiveInteger, stringList, text, type WarningSink } from './fieldValues';
 import { parseYamlFrontmatter, splitFrontmatter } from './frontmatter';
-import { isKnownModel } from './modelNames';
+import { isForeignModel, isKnownModel } from './modelNames';
 import { readSimpleFrontmatter } from './simpleFrontmatter';
 import { canonicalToolCsv, normaliseToolList, type NormalisedTools } from './toolNames';
 
@@ -157,7 +157,11 @@ export function parseAgentText(fileText: string, context: AgentFileContext): Par
 
   const model = text(fields.model, 'model', warn) || null;
   if (model && !isKnownModel(model)) {
-    warn.warn(`model "${model}" is not a known alias (inherit, sonnet, opus, haiku) or a claude-… model id; it is passed on as written`);
+    warn.warn(
+      isForeignModel(model)
+        ? `model "${model}" is another provider's model; the agent runs on its parent's model (or subagents.defaultModel) unless subagents.modelAliases maps "${model}" to a Claude model`
+        : `model "${model}" is not a known alias (inherit, sonnet, opus, haiku) or a claude-… model id; it is passed on as written`,
+    );
   }
 
   const thinkingRaw = fields.thinkingLevel ?? fields.effort;

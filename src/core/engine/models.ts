@@ -1,4 +1,5 @@
 import type { Usage } from '../../protocol/runEvents';
+import { isForeignModel } from '../agents/modelNames';
 
 /**
  * Model resolution (S3.6): spawn call `model` > definition `model` > the
@@ -29,10 +30,6 @@ export function resolveModel(choice: ModelChoice): string {
   return resolveAlias(chosen, choice.aliases);
 }
 
-/** Model ids of other providers' families, which an Anthropic endpoint does not serve. */
-export function isForeignModel(model: string): boolean {
-  return /^(gpt-|o\d(-|$)|gemini|codex|grok|llama|mistral|deepseek|qwen)/i.test(model.trim());
-}
 
 export function resolveAlias(model: string, aliases: Readonly<Record<string, string>>): string {
   return aliases[model] ?? aliases[model.toLowerCase()] ?? model;

@@ -7,6 +7,7 @@ import { discoverAgents, type DiscoveryOptions } from '../../../src/core/agents/
 import { parseAgentText } from '../../../src/core/agents/parse';
 import type { DiscoveryWarning } from '../../../src/core/agents/definition';
 import { layout, writeFile } from './helpers';
+import { CORPUS_DIR } from '../../support/corpus';
 
 // Discovery reads files in batches and decodes the ASCII ones together (one
 // string per batch, sliced per file). Whatever the batching, every file must
@@ -14,7 +15,7 @@ import { layout, writeFile } from './helpers';
 // parsing that text gives: checked here on a tree that spans several batches
 // and holds every kind of file the reader treats differently.
 
-const CORPUS = '/work/shared/corpus/claude-code-agents';
+const CORPUS = CORPUS_DIR;
 
 function body(seed: number, bytes: number): string {
   const words = ['read', 'the', 'code', 'and', 'report', 'what', 'you', 'find', 'before', 'changing', 'anything'];

@@ -7,11 +7,12 @@ import { pathToFileURL } from 'node:url';
 import type { CliIO } from '../../../src/cli/command';
 import { runCli } from '../../../src/cli/main';
 import { layout, writeAgent, writeFile } from './helpers';
+import { CORPUS_DIR } from '../../support/corpus';
 
 // `subagents agents` (SPEC S6.6), run in-process like the CLI's other tests,
 // plus once as a real process through the TypeScript entry point.
 
-const CORPUS = '/work/shared/corpus/claude-code-agents';
+const CORPUS = CORPUS_DIR;
 const repoRoot = path.join(import.meta.dirname, '../../..');
 const bundledCount = readdirSync(path.join(repoRoot, 'agents')).filter((f) => f.endsWith('.md')).length;
 

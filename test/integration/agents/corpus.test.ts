@@ -4,12 +4,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import matter from 'gray-matter';
 import { parseAgentText } from '../../../src/core/agents/parse';
+import { CORPUS_DIR } from '../../support/corpus';
 
 // The compatibility corpus: 158 real Claude Code agent files written by other
 // people. Every one must load with the name, description, tools and model its
 // frontmatter says. The files are read in place, never copied into the repo.
 
-const CORPUS = '/work/shared/corpus/claude-code-agents';
+const CORPUS = CORPUS_DIR;
 const available = existsSync(CORPUS);
 const files = available ? readdirSync(CORPUS).filter((f) => f.endsWith('.md')).sort() : [];
 const skip = available ? false : `the corpus (${CORPUS}) is not on this machine`;

@@ -116,10 +116,13 @@ test('unknown tools are kept and reported once per file; the agent loads', () =>
 });
 
 test('unknown model aliases warn but load with the value kept', () => {
-  const { definition, messages } = agent('name: a\ndescription: d\nmodel: gpt-4o');
-  assert.equal(definition.model, 'gpt-4o');
+  const { definition, messages } = agent('name: a\ndescription: d\nmodel: my-custom-model');
+  assert.equal(definition.model, 'my-custom-model');
   assert.equal(messages.length, 1);
-  assert.match(messages[0] ?? '', /model "gpt-4o" is not a known alias/);
+  assert.match(messages[0] ?? '', /model "my-custom-model" is not a known alias/);
+  const foreign = agent('name: a\ndescription: d\nmodel: gpt-4o');
+  assert.equal(foreign.definition.model, 'gpt-4o', 'kept as written: an alias may map it');
+  assert.match(foreign.messages[0] ?? '', /model "gpt-4o" is another provider's model; the agent runs on its parent's model/);
   assert.deepEqual(agent('name: a\ndescription: d\nmodel: claude-opus-5-5').messages, []);
   assert.deepEqual(agent('name: a\ndescription: d\nmodel: inherit').messages, []);
 });

@@ -6,6 +6,7 @@ import matter from 'gray-matter';
 import { bundledAgentsDir } from '../../../src/core/agents/bundled';
 import { parseWithYamlEngine, parseYamlFrontmatter, splitFrontmatter } from '../../../src/core/agents/frontmatter';
 import { parsePlainFrontmatter } from '../../../src/core/agents/plainFrontmatter';
+import { CORPUS_DIR } from '../../support/corpus';
 
 // The fast path for simple frontmatter must give exactly what the YAML parser
 // gives for every input it accepts, and decline (undefined) everything else.
@@ -35,7 +36,7 @@ function check(frontmatter: string): boolean {
   return true;
 }
 
-const CORPUS = '/work/shared/corpus/claude-code-agents';
+const CORPUS = CORPUS_DIR;
 const corpusFiles = existsSync(CORPUS) ? readdirSync(CORPUS).filter((f) => f.endsWith('.md')).sort() : [];
 
 function frontmatterOf(text: string): string | null {
