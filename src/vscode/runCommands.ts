@@ -153,7 +153,7 @@ export async function sendFollowUpCommand(services: Services, reveal: () => Prom
     text = entered.trim();
   }
   try {
-    const continued = await scope.engine.resume(agentId, text);
+    const continued = await scope.engine.sendFollowUp(agentId, text);
     void continued.done.then(announceEnd);
     await reveal();
     return continued.id;

@@ -48,7 +48,7 @@ export const resumeCommand: CliCommand = {
     }
     try {
       const permissionMode = mode as PermissionMode | undefined;
-      return await executeRun(io, session, view, () => session.engine.resume(agentId, prompt, { permissionMode }), 'resume');
+      return await executeRun(io, session, view, () => session.engine.sendFollowUp(agentId, prompt, { permissionMode }), 'resume');
     } finally {
       await session.close();
     }

@@ -141,7 +141,7 @@ export class Engine implements Spawner {
    * and its place in its run tree; it runs as the root of a new tree context
    * (its own budget and concurrency), since its parent has ended.
    */
-  async resume(agentId: string, prompt: string, options: { signal?: AbortSignal; budget?: Budget; permissionMode?: PermissionMode } = {}): Promise<AgentRun> {
+  async sendFollowUp(agentId: string, prompt: string, options: { signal?: AbortSignal; budget?: Budget; permissionMode?: PermissionMode } = {}): Promise<AgentRun> {
     const source = await this.#resumable(agentId);
     const settings = this.#options.settings();
     const tree = newTree(source.runId, settings, options.budget, options.signal);

@@ -20,7 +20,7 @@ test('a follow-up continues the agent with its earlier messages (the server sees
   });
   try {
     const first = await h.engine.run({ agent: 'solo', prompt: 'What is the capital of France?', cwd: h.dir });
-    const followUp = await h.engine.resume(first.agentId, 'And what did I ask you?');
+    const followUp = await h.engine.sendFollowUp(first.agentId, 'And what did I ask you?');
     assert.equal(followUp.id, first.agentId, 'the same agent continues');
     const second = await followUp.done;
     assert.equal(second.status, 'completed');
@@ -84,15 +84,15 @@ test('after a restart, a follow-up finds the agent in the history and continues 
 
     const second = await open();
     assert.equal(second.store.agent(result.agentId)?.status, 'completed', 'the history is back after the restart');
-    const followUp = await (await second.engine.resume(result.agentId, 'what number?')).done;
+    const followUp = await (await second.engine.sendFollowUp(result.agentId, 'what number?')).done;
     assert.equal(followUp.output, 'reply #1 seeing 3 messages');
     assert.match(textOf(server.requests.at(-1)!.messages[0]!.content), /remember 42/);
     await second.history.flush();
 
     const later = await open(() => Date.now() + 31 * 86_400_000);
     assert.equal(later.store.list().length, 0, 'runs past the retention window are gone');
-    await assert.rejects(later.engine.resume(result.agentId, 'again?'), /has expired: finished runs are kept for 30 days \(subagents\.history\.retentionDays\)/);
-    await assert.rejects(later.engine.resume('ffffffffffff', 'hi'), /No agent with id "ffffffffffff" in the run history/);
+    await assert.rejects(later.engine.sendFollowUp(result.agentId, 'again?'), /has expired: finished runs are kept for 30 days \(subagents\.history\.retentionDays\)/);
+    await assert.rejects(later.engine.sendFollowUp('ffffffffffff', 'hi'), /No agent with id "ffffffffffff" in the run history/);
   } finally {
     await server.close();
     await rm(dir, { recursive: true, force: true });
