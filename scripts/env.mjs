@@ -10,6 +10,10 @@ export const root = path.resolve(import.meta.dirname, '..');
 
 export function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, ...opts });
+  if (r.error?.code === 'ETIMEDOUT') {
+    console.error(`\n✕ ${cmd} ${args.slice(0, 4).join(' ')}… did not finish within ${Math.round(opts.timeout / 60_000)} min and was stopped`);
+    return 124;
+  }
   if (r.error) throw r.error;
   return r.status ?? 1;
 }

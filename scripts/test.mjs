@@ -35,9 +35,11 @@ const countsFile = path.join(countsDir, 'counts.ndjson');
 const failures = [];
 let checkPassed = 0;
 
-function step(name, cmd, args, extraEnv = {}) {
+function step(name, cmd, args, extraEnv = {}, timeoutMs = 30 * 60_000) {
   console.log(`\n› ${name}`);
-  const status = run(cmd, args, { env: { ...env, ...extraEnv } });
+  // A phase that never ends (a test file whose process cannot exit) is
+  // stopped and counted as failed, so CI gets its closing line in time.
+  const status = run(cmd, args, { env: { ...env, ...extraEnv }, timeout: timeoutMs, killSignal: 'SIGKILL' });
   if (status !== 0) failures.push(name);
   return status === 0;
 }
@@ -49,12 +51,14 @@ function testPhase(phase, concurrency) {
     'tsx',
     '--test',
     `--test-concurrency=${concurrency}`,
+    // A single test that hangs fails instead of stalling the run.
+    `--test-timeout=${phase === 'e2e' ? 600_000 : 180_000}`,
     '--test-reporter=spec',
     '--test-reporter-destination=stdout',
     `--test-reporter=${path.join(root, 'scripts/summary-reporter.mjs')}`,
     '--test-reporter-destination=stdout',
     pattern,
-  ], { SUBAGENTS_TEST_COUNTS: countsFile });
+  ], { SUBAGENTS_TEST_COUNTS: countsFile }, (phase === 'e2e' ? 30 : 20) * 60_000);
 }
 
 for (const phase of selected) {

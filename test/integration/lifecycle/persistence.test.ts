@@ -14,7 +14,7 @@ import { startScriptedServer } from '../../support/scriptedServer';
 
 async function tempDir(t: { after(fn: () => Promise<void>): void }): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'subagents-persist-'));
-  t.after(() => rm(dir, { recursive: true, force: true }));
+  t.after(() => rm(dir, { recursive: true, force: true, maxRetries: 5 }));
   return dir;
 }
 
@@ -43,6 +43,8 @@ test('a run that was going when the process died comes back marked interrupted, 
   assert.deepEqual(transcript?.map((m) => m.role), ['user', 'assistant', 'user'], 'the conversation up to the last request is on disk');
   engine.cancelAll();
   await run.done;
+  // The cancelled run is still being saved; let it land before the temp dir goes.
+  await history.flush();
 });
 
 test('truncated or garbage store files are moved aside as *.corrupt-<epoch>; the rest loads and the product continues', async (t) => {
