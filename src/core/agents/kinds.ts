@@ -15,3 +15,22 @@ export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
 
 export const AGENT_PERMISSION_MODES = ['default', 'plan', 'acceptEdits', 'bypassPermissions'] as const;
 export type AgentPermissionMode = (typeof AGENT_PERMISSION_MODES)[number];
+
+/** Frontmatter keys with a meaning (S1.1); every other key is passed through untouched. */
+export const DEFINITION_FIELDS = [
+  'name',
+  'description',
+  'tools',
+  'disallowedTools',
+  'spawns',
+  'model',
+  'thinkingLevel',
+  'effort',
+  'maxTurns',
+  'output',
+  'permissionMode',
+  'isolation',
+  'background',
+  'blocking',
+  'color',
+] as const;

@@ -13,6 +13,7 @@ import { parseYamlFrontmatter, splitFrontmatter } from './frontmatter';
 import { isForeignModel, isKnownModel } from './modelNames';
 import { readSimpleFrontmatter } from './simpleFrontmatter';
 import { canonicalToolCsv, normaliseToolList, type NormalisedTools } from './toolNames';
+import { DEFINITION_FIELDS } from './kinds';
 
 /**
  * One agent file's text → a normalised definition (SPEC S1). Never throws:
@@ -38,23 +39,7 @@ export interface ParsedAgentFile {
 }
 
 /** Frontmatter keys with a meaning; everything else goes to `extra`. */
-const KNOWN_FIELDS = new Set([
-  'name',
-  'description',
-  'tools',
-  'disallowedTools',
-  'spawns',
-  'model',
-  'thinkingLevel',
-  'effort',
-  'maxTurns',
-  'output',
-  'permissionMode',
-  'isolation',
-  'background',
-  'blocking',
-  'color',
-]);
+const KNOWN_FIELDS: ReadonlySet<string> = new Set(DEFINITION_FIELDS);
 
 const ISOLATION_MODES = ['worktree'] as const;
 

@@ -1,3 +1,5 @@
+import { DEFINITION_FIELDS } from './kinds';
+
 /**
  * A fast path for the frontmatter almost every agent file has: top-level
  * `key: value` lines whose values are plain or quoted one-line scalars,
@@ -76,21 +78,8 @@ function isPlainChar(text: string, i: number, c: number): boolean {
  * have to be hashed and interned for every property lookup and store.
  */
 const KNOWN_KEYS: readonly string[] = [
-  'name',
-  'description',
-  'tools',
-  'disallowedTools',
-  'spawns',
-  'model',
-  'thinkingLevel',
-  'effort',
-  'maxTurns',
-  'output',
-  'permissionMode',
-  'isolation',
-  'background',
-  'blocking',
-  'color',
+  ...DEFINITION_FIELDS,
+  // Keys other tools' agent files use often (Copilot, Claude Code plugins).
   'argument-hint',
   'mcp-servers',
   'target',
