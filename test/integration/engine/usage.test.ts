@@ -29,6 +29,9 @@ test('prompt caching: tools, system and the moving end of the conversation carry
       assert.ok(turn.write < first.cacheWriteTokens / 2, 'and writes only what is new');
     }
     assert.equal(result.usage.cacheReadTokens, usage.at(-1)!.cacheReadTokens);
+    // Full history every turn, never the SDK's message threads: so it works on any compatible endpoint.
+    for (const req of h.server.requests) assert.equal('thread' in req.body, false);
+    assert.deepEqual(h.server.requests.map((r) => r.messages.length), [1, 3, 5, 7]);
     assert.ok(result.usage.costUsd > 0, 'cost is estimated from the model price');
   } finally {
     await h.close();
