@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AgentDefinition } from '../agents/definition';
-import { describeIssues } from '../tools/inputValidation';
+import { zodValidator } from '../tools/inputValidation';
 import { field, oneLine, ToolCallError, type RuntimeTool } from '../tools/runtimeTool';
 import type { AgentResult, AgentRun } from './agentRun';
 
@@ -24,6 +24,7 @@ export const spawnInputSchema = z
     schema: z.record(z.string(), z.unknown()).optional().describe('JSON Schema the agent\'s result must follow.'),
   });
 export type SpawnInput = z.infer<typeof spawnInputSchema>;
+const parseSpawnInput = zodValidator('Task', spawnInputSchema);
 
 export const DEFAULT_AGENT = 'general-purpose';
 
@@ -90,9 +91,7 @@ export function spawnTool(parent: AgentRun, spawner: Spawner): RuntimeTool {
       }
     },
     run: async (raw, context) => {
-      const parsed = spawnInputSchema.safeParse(raw);
-      if (!parsed.success) throw new ToolCallError(`Task: invalid input: ${describeIssues(parsed.error)}`);
-      const child = await spawner.spawn(parent, parsed.data, context.toolUseId);
+      const child = await spawner.spawn(parent, parseSpawnInput(raw), context.toolUseId);
       if (typeof child === 'string') throw new ToolCallError(child);
       if (child.background) {
         return JSON.stringify({ status: 'async_launched', agentId: child.id, outputFile: spawner.outputFile(child.id) });

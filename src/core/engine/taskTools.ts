@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeIssues } from '../tools/inputValidation';
+import { zodValidator } from '../tools/inputValidation';
 import { field, ToolCallError, type RuntimeTool } from '../tools/runtimeTool';
 import type { AgentRun } from './agentRun';
 import { CancelledError } from './errors';
@@ -17,6 +17,8 @@ const outputSchema = z.object({
 });
 
 const stopSchema = z.object({ agent_id: z.string().min(1) });
+const parseOutputInput = zodValidator('TaskOutput', outputSchema);
+const parseStopInput = zodValidator('TaskStop', stopSchema);
 
 const DEFAULT_WAIT_MS = 30_000;
 
@@ -68,11 +70,10 @@ export function taskOutputTool(parent: AgentRun, whileWaiting: <T>(wait: () => P
     approval: null,
     summarizeInput: (input) => field(input, 'agent_id') ?? '',
     run: async (raw, context) => {
-      const parsed = outputSchema.safeParse(raw);
-      if (!parsed.success) throw new ToolCallError(`TaskOutput: invalid input: ${describeIssues(parsed.error)}`);
-      const child = childOf(parent, parsed.data.agent_id);
-      if (parsed.data.block === false) return JSON.stringify(snapshot(child));
-      const outcome = await whileWaiting(() => waitFor(child, parsed.data.timeout_ms ?? DEFAULT_WAIT_MS, context.signal));
+      const input = parseOutputInput(raw);
+      const child = childOf(parent, input.agent_id);
+      if (input.block === false) return JSON.stringify(snapshot(child));
+      const outcome = await whileWaiting(() => waitFor(child, input.timeout_ms ?? DEFAULT_WAIT_MS, context.signal));
       // The notice of a result the parent has now seen is not delivered again.
       if (outcome === 'completed') dropNotice(parent, child.id);
       return JSON.stringify({ retrieval: outcome, ...snapshot(child) });
@@ -98,9 +99,7 @@ export function taskStopTool(parent: AgentRun): RuntimeTool {
     approval: null,
     summarizeInput: (input) => field(input, 'agent_id') ?? '',
     run: async (raw) => {
-      const parsed = stopSchema.safeParse(raw);
-      if (!parsed.success) throw new ToolCallError(`TaskStop: invalid input: ${describeIssues(parsed.error)}`);
-      const child = childOf(parent, parsed.data.agent_id);
+      const child = childOf(parent, parseStopInput(raw).agent_id);
       if (child.ended) return JSON.stringify({ ...snapshot(child), note: 'The agent had already ended.' });
       child.controller.abort(new CancelledError(`Stopped by its parent agent "${parent.agentName}".`));
       const result = await child.done;

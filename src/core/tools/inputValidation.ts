@@ -8,7 +8,11 @@ import { ToolCallError } from './runtimeTool';
  * whatever the implementation would throw.
  */
 export function inputValidator(toolName: string, jsonSchema: object): (input: unknown) => unknown {
-  const schema = z.fromJSONSchema(jsonSchema as Parameters<typeof z.fromJSONSchema>[0]);
+  return zodValidator(toolName, z.fromJSONSchema(jsonSchema as Parameters<typeof z.fromJSONSchema>[0]));
+}
+
+/** The same for a tool whose input is a zod schema: the parsed input, or a ToolCallError naming the tool. */
+export function zodValidator<S extends z.ZodType>(toolName: string, schema: S): (input: unknown) => z.infer<S> {
   return (input) => {
     const parsed = schema.safeParse(input ?? {});
     if (parsed.success) return parsed.data;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { describeIssues } from './inputValidation';
-import { oneLine, ToolCallError, type RuntimeTool } from './runtimeTool';
+import { zodValidator } from './inputValidation';
+import { oneLine, type RuntimeTool } from './runtimeTool';
 
 /**
  * `TodoWrite` (the agent's own task list, shown in the UI through its tool
@@ -17,6 +17,8 @@ const todoSchema = z.object({
     }),
   ),
 });
+
+const parseTodos = zodValidator('TodoWrite', todoSchema);
 
 export function todoWriteTool(): RuntimeTool {
   return {
@@ -37,9 +39,7 @@ export function todoWriteTool(): RuntimeTool {
       return oneLine(`${done}/${parsed.data.todos.length} done${current ? ` · ${current.activeForm ?? current.content}` : ''}`);
     },
     run: async (input) => {
-      const parsed = todoSchema.safeParse(input);
-      if (!parsed.success) throw new ToolCallError(`TodoWrite: invalid input: ${describeIssues(parsed.error)}`);
-      const lines = parsed.data.todos.map((t) => `${t.status === 'completed' ? '[x]' : t.status === 'in_progress' ? '[>]' : '[ ]'} ${t.content}`);
+      const lines = parseTodos(input).todos.map((t) => `${t.status === 'completed' ? '[x]' : t.status === 'in_progress' ? '[>]' : '[ ]'} ${t.content}`);
       return `Task list updated:\n${lines.join('\n')}`;
     },
   };
