@@ -134,9 +134,11 @@ const verified = new Set();
  * Installs code-server with Node 24 into the cache (reused when present) and
  * returns the command to run it. The install happens in a temporary sibling
  * directory that is renamed into place only once `--version` answers, so an
- * interrupted or broken install is never reused.
+ * interrupted or broken install is never reused. npm runs in the clean
+ * environment of node24Env (no inherited npm_* variables). `spec` is what npm
+ * installs (a test passes a local tarball).
  */
-export function ensureCodeServer(version = CODE_SERVER_VERSION) {
+export function ensureCodeServer(version = CODE_SERVER_VERSION, { spec = `code-server@${version}` } = {}) {
   const dir = codeServerDir(version);
   const command = { node: node24(), entry: entryScript(dir), dir, version };
   mkdirSync(path.dirname(dir), { recursive: true });
@@ -163,7 +165,7 @@ export function ensureCodeServer(version = CODE_SERVER_VERSION) {
     npm_config_fund: 'false',
     npm_config_audit: 'false',
   });
-  const r = spawnSync('npm', ['install', '--no-save', '--loglevel=error', `code-server@${version}`], {
+  const r = spawnSync('npm', ['install', '--no-save', '--loglevel=error', spec], {
     cwd: tmp,
     env,
     encoding: 'utf8',

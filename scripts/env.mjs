@@ -8,8 +8,27 @@ import path from 'node:path';
 
 export const root = path.resolve(import.meta.dirname, '..');
 
+/**
+ * `process.env` without what an outer npm put there. `npm test` and
+ * `npm start` run under whatever npm the user has (often a system npm on an
+ * older Node), which exports its config as `npm_config_*` variables (and
+ * `npm_config_user_agent`, `NODE`, `INIT_CWD` …). A nested npm reads those as
+ * its own config, and lifecycle scripts read them too: code-server's
+ * postinstall takes the Node version from `npm_config_user_agent` and refused
+ * to install because the outer npm ran on Node 20. Every child we start gets
+ * this clean environment, so it behaves as if started from a shell.
+ */
+export function cleanEnv(env = process.env) {
+  const clean = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (value === undefined || /^npm_/i.test(key) || key === 'NODE' || key === 'INIT_CWD') continue;
+    clean[key] = value;
+  }
+  return clean;
+}
+
 export function run(cmd, args, opts = {}) {
-  const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, ...opts });
+  const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, env: cleanEnv(), ...opts });
   if (r.error?.code === 'ETIMEDOUT') {
     console.error(`\n✕ ${cmd} ${args.slice(0, 4).join(' ')}… did not finish within ${Math.round(opts.timeout / 60_000)} min and was stopped`);
     return 124;
@@ -41,8 +60,8 @@ export function node24() {
   return path.join(root, 'node_modules/node/bin/node');
 }
 
-/** Environment for child processes: Node 24 first on PATH. */
-export function node24Env(extra = {}) {
+/** Environment for child processes: the clean environment (see cleanEnv), Node 24 first on PATH. */
+export function node24Env(extra = {}, env = process.env) {
   const bin = path.dirname(node24());
-  return { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, ...extra };
+  return { ...cleanEnv(env), PATH: `${bin}${path.delimiter}${env.PATH ?? ''}`, ...extra };
 }

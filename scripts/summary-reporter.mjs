@@ -1,5 +1,5 @@
 // A node:test reporter that counts top-level results and, at the end, prints
-// one `N passed, N failed` line (and appends the counts to the file named by
+// one `N passed, N failed, N skipped` line (and appends the counts to the file named by
 // SUBAGENTS_TEST_COUNTS, so scripts/test.mjs can total several phases).
 import { appendFileSync } from 'node:fs';
 
@@ -17,5 +17,5 @@ export default async function* summaryReporter(source) {
   }
   const file = process.env.SUBAGENTS_TEST_COUNTS;
   if (file) appendFileSync(file, JSON.stringify({ passed, failed, skipped }) + '\n');
-  yield `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`;
+  yield `${passed} passed, ${failed} failed, ${skipped} skipped\n`;
 }

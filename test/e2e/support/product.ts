@@ -5,12 +5,13 @@ import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureCodeServer, ensureSystemPackages } from '../../../scripts/code-server.mjs';
+import { cleanEnv } from '../../../scripts/env.mjs';
 import { repoRoot, sampleWorkspace, vsixPath } from './paths';
 
 /** The packaged extension; built with `npm run package` when missing (test.mjs builds it before this phase). */
 export function ensureVsix(): string {
   if (!existsSync(vsixPath)) {
-    const r = spawnSync('npm', ['run', '--silent', 'package'], { cwd: repoRoot, stdio: 'inherit' });
+    const r = spawnSync('npm', ['run', '--silent', 'package'], { cwd: repoRoot, stdio: 'inherit', env: cleanEnv() });
     if (r.status !== 0 || !existsSync(vsixPath)) throw new Error(`\`npm run package\` did not produce ${vsixPath}`);
   }
   return vsixPath;
