@@ -67,8 +67,11 @@ describe('the view model', () => {
     assert.equal(lead.hiddenTools, 5 + 19);
     assert.equal(lead.tokens, 120);
     assert.equal(lead.activity, 'second line');
-    assert.equal(view.version, 7);
-    assert.equal(hostToWebviewSchema.safeParse({ type: 'runs', changed: [view], order: ['run1'], now: 1 }).success, true);
+    const { agents, ...header } = view;
+    assert.equal(
+      hostToWebviewSchema.safeParse({ type: 'runs', reset: true, updates: [{ run: header, agents: Object.values(agents) }], order: ['run1'], cleared: 0, now: 1 }).success,
+      true,
+    );
   });
 
   it('shows a finished worktree with its change counts', () => {
@@ -93,7 +96,9 @@ describe('the view model', () => {
     assert.equal(webviewToHostSchema.safeParse({ type: 'agentAction', action: 'stop', agentId: 'a1' }).success, true);
     assert.equal(webviewToHostSchema.safeParse({ type: 'agentAction', action: 'rm -rf', agentId: 'a1' }).success, false);
     assert.equal(webviewToHostSchema.safeParse({ type: 'command', command: 'workbench.action.quit' }).success, false);
-    assert.equal(webviewToHostSchema.safeParse({ type: 'openFile' }).success, false);
+    assert.equal(webviewToHostSchema.safeParse({ type: 'openFile', filePath: '/etc/passwd' }).success, false, 'the Runs view names agents, never files');
+    assert.equal(webviewToHostSchema.safeParse({ type: 'approval', agentId: 'a1', approvalId: 'p1', answer: 'allowAgent' }).success, true);
+    assert.equal(webviewToHostSchema.safeParse({ type: 'approval', agentId: 'a1', approvalId: 'p1', answer: 'allowEverything' }).success, false);
   });
 });
 
