@@ -47,8 +47,8 @@ export const approvalViewSchema = z.object({
 });
 export type ApprovalView = z.infer<typeof approvalViewSchema>;
 
-export const agentViewSchema = z.object({
-  id: z.string(),
+/** What an agent's row shows, besides its live text, its usage and what hangs below it. */
+const agentHeadShape = {
   parentId: z.nullable(z.string()),
   name: z.string(),
   description: z.string(),
@@ -57,16 +57,8 @@ export const agentViewSchema = z.object({
   background: z.boolean(),
   startedAt: z.number(),
   endedAt: z.nullable(z.number()),
-  tokens: z.number(),
-  costUsd: z.number(),
-  /** The tail of what the agent is saying now, one line. */
-  activity: z.string(),
   error: z.nullable(z.string()),
   filePath: z.nullable(z.string()),
-  tools: z.array(toolViewSchema),
-  /** Older tool rows not sent (the view shows the newest ones). */
-  hiddenTools: z.number(),
-  children: z.array(z.string()),
   worktree: z.nullable(
     z.object({
       branch: z.string(),
@@ -79,8 +71,40 @@ export const agentViewSchema = z.object({
     }),
   ),
   approval: z.nullable(approvalViewSchema),
+};
+export const agentHeadSchema = z.object(agentHeadShape);
+export type AgentHead = z.infer<typeof agentHeadSchema>;
+
+export const agentViewSchema = z.object({
+  id: z.string(),
+  ...agentHeadShape,
+  tokens: z.number(),
+  costUsd: z.number(),
+  /** The tail of what the agent is saying now, one line. */
+  activity: z.string(),
+  tools: z.array(toolViewSchema),
+  /** Older tool rows not sent (the view shows the newest ones). */
+  hiddenTools: z.number(),
+  children: z.array(z.string()),
 });
 export type AgentView = z.infer<typeof agentViewSchema>;
+
+/**
+ * What changed in an agent's view since the last message: each part only
+ * when it changed (all of them the first time), and of the tool rows only
+ * the new or changed ones plus the ids of every row shown, in order.
+ */
+export const agentPatchSchema = z.object({
+  id: z.string(),
+  head: z.optional(agentHeadSchema),
+  activity: z.optional(z.string()),
+  tokens: z.optional(z.number()),
+  costUsd: z.optional(z.number()),
+  hiddenTools: z.optional(z.number()),
+  children: z.optional(z.array(z.string())),
+  tools: z.optional(z.object({ rows: z.array(toolViewSchema), order: z.array(z.string()) })),
+});
+export type AgentPatch = z.infer<typeof agentPatchSchema>;
 
 /** A run tree's own fields; its agents travel separately, only when they change. */
 export const runHeaderSchema = z.object({
@@ -99,8 +123,8 @@ export type RunView = RunHeader & { agents: Record<string, AgentView> };
 
 export const runUpdateSchema = z.object({
   run: runHeaderSchema,
-  /** The agents of the run whose view changed (every agent the first time a run is sent). */
-  agents: z.array(agentViewSchema),
+  /** The agents of the run whose view changed (every agent, whole, the first time a run is sent). */
+  agents: z.array(agentPatchSchema),
 });
 export type RunUpdate = z.infer<typeof runUpdateSchema>;
 

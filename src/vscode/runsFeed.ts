@@ -1,5 +1,6 @@
 import type { AgentNode, RunSnapshot } from '../protocol/runSnapshot';
-import { isActiveViewStatus, type AgentView, type HostToWebview, type RunHeader, type RunUpdate } from '../protocol/webview';
+import { diffAgent, type SentAgent } from '../protocol/agentPatch';
+import { isActiveViewStatus, type AgentPatch, type AgentView, type HostToWebview, type RunHeader, type RunUpdate } from '../protocol/webview';
 
 /**
  * What the Runs view is sent, worked out from RunStore snapshots: only the
@@ -30,9 +31,9 @@ export function displayOrder(runs: readonly RunSnapshot[]): RunSnapshot[] {
 }
 
 export class RunsFeed {
-  /** JSON of the header and of each agent view last sent, to send only what changed. */
+  /** What was last sent of each run header and agent, to send only what changed. */
   readonly #sentHeaders = new Map<string, string>();
-  readonly #sentAgents = new Map<string, string>();
+  readonly #sentAgents = new Map<string, SentAgent>();
   readonly #agentsOfRun = new Map<string, Set<string>>();
   readonly #dirty = new Set<string>();
   #all = true;
@@ -109,14 +110,12 @@ export class RunsFeed {
     const headerChanged = this.#sentHeaders.get(run.runId) !== headerJson;
     let known = this.#agentsOfRun.get(run.runId);
     if (!known) this.#agentsOfRun.set(run.runId, (known = new Set()));
-    const agents: AgentView[] = [];
+    const agents: AgentPatch[] = [];
     for (const node of Object.values(run.agents)) {
-      const view = this.source.agentView(node);
-      const json = JSON.stringify(view);
-      if (this.#sentAgents.get(node.agentId) === json) continue;
-      this.#sentAgents.set(node.agentId, json);
+      const { patch, sent } = diffAgent(this.source.agentView(node), this.#sentAgents.get(node.agentId));
+      this.#sentAgents.set(node.agentId, sent);
       known.add(node.agentId);
-      agents.push(view);
+      if (patch) agents.push(patch);
     }
     if (!headerChanged && agents.length === 0) return null;
     this.#sentHeaders.set(run.runId, headerJson);
@@ -127,5 +126,79 @@ export class RunsFeed {
     this.#sentHeaders.delete(runId);
     for (const agentId of this.#agentsOfRun.get(runId) ?? []) this.#sentAgents.delete(agentId);
     this.#agentsOfRun.delete(runId);
+  }
+}
+
+/** At most this often a message goes to the webview (the store already batches per 100 ms). */
+export const MIN_POST_INTERVAL_MS = 50;
+
+/**
+ * Sends what the feed has, when the webview can take it: not before it said
+ * it is ready, and at most every MIN_POST_INTERVAL_MS however often the
+ * store reports changes.
+ */
+export class FeedPump {
+  #ready = false;
+  #timer: NodeJS.Timeout | undefined;
+  #lastPost = 0;
+
+  constructor(
+    readonly feed: RunsFeed,
+    private readonly post: (message: HostToWebview) => void,
+    private readonly minIntervalMs = MIN_POST_INTERVAL_MS,
+  ) {}
+
+  get ready(): boolean {
+    return this.#ready;
+  }
+
+  /** The webview (re)loaded and is empty: it gets everything now. */
+  start(): void {
+    this.#ready = true;
+    this.feed.reset();
+    this.flush();
+  }
+
+  /** The webview lost its document (hidden): nothing goes out until it is ready again. */
+  lost(): void {
+    this.#ready = false;
+    this.#cancel();
+  }
+
+  changed(runIds: Iterable<string>): void {
+    this.feed.changed(runIds);
+    this.schedule();
+  }
+
+  schedule(): void {
+    if (this.#timer || !this.#ready) return;
+    const wait = Math.max(0, this.#lastPost + this.minIntervalMs - Date.now());
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.flush();
+    }, wait);
+  }
+
+  /** Sends what is pending now (before a reveal, or when the webview became ready). */
+  flush(): void {
+    this.#cancel();
+    if (!this.#ready) return;
+    const message = this.feed.take(Date.now());
+    if (message) this.sent(message);
+  }
+
+  /** Posts a message of its own (status, reveal) and counts it against the rate. */
+  sent(message: HostToWebview): void {
+    this.#lastPost = Date.now();
+    this.post(message);
+  }
+
+  dispose(): void {
+    this.#cancel();
+  }
+
+  #cancel(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
   }
 }

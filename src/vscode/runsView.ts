@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { isTerminal } from '../core/runs/runStore';
 import type { RunSnapshot } from '../protocol/runSnapshot';
 import { webviewToHostSchema, type HostToWebview, type StatusState, type WebviewToHost } from '../protocol/webview';
-import { RunsFeed, type RunsFeedSource } from './runsFeed';
+import { FeedPump, RunsFeed, type RunsFeedSource } from './runsFeed';
 
 /**
  * The Runs view (S6.1): a webview with every run tree, live. The host owns the
@@ -18,8 +18,6 @@ import { RunsFeed, type RunsFeedSource } from './runsFeed';
 export type RunsViewSource = Omit<RunsFeedSource, 'shown'> & { status(): StatusState };
 export type RunsViewMessage = Exclude<WebviewToHost, { type: 'ready' } | { type: 'revealed' }>;
 
-/** At most this often a message goes to the webview (the store already batches per 100 ms). */
-const MIN_POST_INTERVAL_MS = 50;
 const CLEARED_KEY = 'subagents.runsView.clearedAt';
 const REVEAL_TIMEOUT_MS = 10_000;
 
@@ -49,16 +47,14 @@ export function badgeOf({ working, waiting }: BadgeCount): vscode.ViewBadge | un
 export class RunsViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   static readonly viewType = 'subagents.runsView';
   readonly feed: RunsFeed;
+  readonly #pump: FeedPump;
   #view: vscode.WebviewView | undefined;
-  #ready = false;
   #readyWaiters: Array<() => void> = [];
-  #timer: NodeJS.Timeout | undefined;
-  #lastPost = 0;
   #clearedAt: number;
   /** Runs shown although cleared (revealed by Show Run). */
   readonly #pinned = new Set<string>();
   #nextRequest = 1;
-  readonly #reveals = new Map<number, (found: boolean) => void>();
+  readonly #reveals = new Map<number, { message: Extract<HostToWebview, { type: 'reveal' }>; answer: (found: boolean) => void }>();
   #viewDisposables: vscode.Disposable[] = [];
   readonly #onDidChangeVisibility = new vscode.EventEmitter<boolean>();
   readonly onDidChangeVisibility = this.#onDidChangeVisibility.event;
@@ -74,6 +70,7 @@ export class RunsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   ) {
     this.#clearedAt = memento.get<number>(CLEARED_KEY, 0);
     this.feed = new RunsFeed({ ...source, shown: (run) => this.#shown(run) });
+    this.#pump = new FeedPump(this.feed, (message) => this.#post(message));
   }
 
   get visible(): boolean {
@@ -88,7 +85,7 @@ export class RunsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   resolveWebviewView(view: vscode.WebviewView): void {
     for (const d of this.#viewDisposables.splice(0)) d.dispose();
     this.#view = view;
-    this.#ready = false;
+    this.#pump.lost();
     const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
     view.webview.options = { enableScripts: true, localResourceRoots: [dist] };
     view.webview.html = this.#html(view.webview, dist);
@@ -96,12 +93,12 @@ export class RunsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       view.webview.onDidReceiveMessage((raw: unknown) => this.#receive(raw)),
       // A hidden webview view loses its document; the next 'ready' resends all.
       view.onDidChangeVisibility(() => {
-        if (!view.visible) this.#ready = false;
+        if (!view.visible) this.#pump.lost();
         this.#onDidChangeVisibility.fire(view.visible);
       }),
       view.onDidDispose(() => {
         this.#view = undefined;
-        this.#ready = false;
+        this.#pump.lost();
         this.#onDidChangeVisibility.fire(false);
       }),
     );
@@ -116,15 +113,15 @@ export class RunsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     }
     const message = parsed.data;
     if (message.type === 'ready') {
-      this.#ready = true;
-      this.feed.reset();
+      this.#pump.start();
       this.statusChanged();
-      this.#flush();
+      // A reveal sent while the webview was (re)loading was lost with its document.
+      for (const pending of this.#reveals.values()) this.#pump.sent(pending.message);
       for (const resolve of this.#readyWaiters.splice(0)) resolve();
       return;
     }
     if (message.type === 'revealed') {
-      this.#reveals.get(message.requestId)?.(message.found);
+      this.#reveals.get(message.requestId)?.answer(message.found);
       this.#reveals.delete(message.requestId);
       return;
     }
@@ -132,18 +129,17 @@ export class RunsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   statusChanged(): void {
-    if (this.#ready) this.#post({ type: 'status', state: this.source.status() });
+    if (this.#pump.ready) this.#pump.sent({ type: 'status', state: this.source.status() });
   }
 
   runsChanged(changed: Iterable<string>): void {
-    this.feed.changed(changed);
-    this.#schedule();
+    this.#pump.changed(changed);
   }
 
   /** Resends runs whose snapshots did not change but whose views did (a worktree applied or discarded). */
   touchRuns(runIds: readonly string[]): void {
     this.feed.touch(runIds);
-    this.#schedule();
+    this.#pump.schedule();
   }
 
   /** Hides every ended run (they stay in the history); returns how many. */
@@ -152,7 +148,7 @@ export class RunsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.#pinned.clear();
     void this.memento.update(CLEARED_KEY, this.#clearedAt);
     this.feed.touchAll();
-    this.#schedule();
+    this.#pump.schedule();
     return this.source.runs().filter((r) => !this.#shown(r)).length;
   }
 
@@ -160,7 +156,7 @@ export class RunsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.#clearedAt = 0;
     void this.memento.update(CLEARED_KEY, 0);
     this.feed.touchAll();
-    this.#schedule();
+    this.#pump.schedule();
   }
 
   /**
@@ -175,14 +171,15 @@ export class RunsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.feed.touchAll();
     }
     await vscode.commands.executeCommand(`${RunsViewProvider.viewType}.focus`);
-    if (!this.#ready) {
+    if (!this.#pump.ready) {
       const ready = new Promise<void>((resolve) => this.#readyWaiters.push(resolve));
-      if (!(await withTimeout(ready, REVEAL_TIMEOUT_MS))) return false;
+      if ((await withTimeout(ready.then(() => true), REVEAL_TIMEOUT_MS)) !== true) return false;
     }
-    this.#flush();
-    const requestId = this.#nextRequest++;
-    const found = new Promise<boolean>((resolve) => this.#reveals.set(requestId, resolve));
-    this.#post({ type: 'reveal', requestId, runId, agentId: agentId ?? null });
+    this.#pump.flush();
+    const request = { type: 'reveal' as const, requestId: this.#nextRequest++, runId, agentId: agentId ?? null };
+    const found = new Promise<boolean>((answer) => this.#reveals.set(request.requestId, { message: request, answer }));
+    this.#pump.sent(request);
+    const requestId = request.requestId;
     const answer = await withTimeout(found, REVEAL_TIMEOUT_MS);
     this.#reveals.delete(requestId);
     return answer === true;
@@ -193,26 +190,8 @@ export class RunsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     return (run.endedAt ?? run.startedAt) > this.#clearedAt;
   }
 
-  #schedule(): void {
-    if (this.#timer || !this.#ready) return;
-    const wait = Math.max(0, this.#lastPost + MIN_POST_INTERVAL_MS - Date.now());
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      this.#flush();
-    }, wait);
-  }
-
-  #flush(): void {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    if (!this.#ready) return;
-    const message = this.feed.take(Date.now());
-    if (message) this.#post(message);
-  }
-
   #post(message: HostToWebview): void {
     if (!this.#view) return;
-    this.#lastPost = Date.now();
     this.posted++;
     void this.#view.webview.postMessage(message);
   }
@@ -245,7 +224,7 @@ export class RunsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   dispose(): void {
-    if (this.#timer) clearTimeout(this.#timer);
+    this.#pump.dispose();
     for (const d of this.#viewDisposables.splice(0)) d.dispose();
     this.#onDidChangeVisibility.dispose();
   }

@@ -103,8 +103,10 @@ function registerViewCommands(s: Services, views: SidebarViews): vscode.Disposab
       const given: ShowRunArgs = typeof args === 'string' ? { agentId: args } : args && typeof args === 'object' ? (args as ShowRunArgs) : {};
       const runId = given.runId ?? (given.agentId ? s.store.agent(given.agentId)?.runId : undefined);
       if (!runId || !s.store.get(runId)) {
-        if (runId || given.agentId) void vscode.window.showInformationMessage('That run is not in the history any more (it may have expired).');
-        return views.reveal();
+        await views.reveal();
+        if (!runId && !given.agentId) return true;
+        void vscode.window.showInformationMessage('That run is not in the history any more (it may have expired).');
+        return false;
       }
       return views.reveal(runId, given.agentId);
     },

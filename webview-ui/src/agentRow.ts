@@ -142,7 +142,8 @@ export function toolRow(tool: ToolView, expanded: boolean | null): HTMLElement {
   const result = tool.status === 'running' ? '' : [tool.result, tool.durationMs !== null ? formatDuration(tool.durationMs) : ''].filter(Boolean).join(' · ');
   return el('div', { className: 'row' }, [
     twistie(expanded),
-    codicon(tool.status === 'running' ? 'loading' : tool.status === 'ok' ? 'check' : 'close', `status tool-${tool.status}${tool.status === 'running' ? ' codicon-modifier-spin' : ''}`),
+    // A running call has a still icon: its agent's row already spins, and hundreds of spinners cost every frame.
+    codicon(tool.status === 'running' ? 'debug-stackframe-dot' : tool.status === 'ok' ? 'check' : 'close', `status tool-${tool.status}`),
     el('span', { className: 'name tool-name', text: tool.name }),
     el('span', { className: 'input', text: tool.input, title: tool.input }),
     el('span', { className: 'detail', text: result, title: result }),

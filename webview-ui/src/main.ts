@@ -4,7 +4,7 @@ import { el, textButton } from './dom';
 import { formatDuration } from './format';
 import { renderNotices } from './notices';
 import { RunsTree, setExpandedView } from './runsTree';
-import { ensureTabStops, focusItem, installTreeKeyboard, setExpanded } from './tree';
+import { focusItem, installTreeKeyboard, setExpanded } from './tree';
 
 /**
  * The Runs view's script: validates what the host sends (S7.4), renders the
@@ -42,15 +42,18 @@ root.append(noticesSlot, runsSection);
 runsEmpty.hidden = true;
 clearedNote.hidden = true;
 
-const tree = new RunsTree(runsList, { post, clockOffset: () => clockOffset, expanded: (key, byDefault) => expandedOverrides[key] ?? byDefault }, () => ensureTabStops(root));
+function remember(key: string, expanded: boolean): void {
+  expandedOverrides[key] = expanded;
+  saveState();
+}
+
+const tree = new RunsTree(runsList, { post, clockOffset: () => clockOffset, expanded: (key, byDefault) => expandedOverrides[key] ?? byDefault, remember });
 
 function rememberExpanded(item: HTMLElement, expanded: boolean): void {
   const key = item.dataset.key;
-  if (key) {
-    expandedOverrides[key] = expanded;
-    saveState();
-  }
+  if (key) remember(key, expanded);
   setExpandedView(item, expanded);
+  tree.toggled(item, expanded);
 }
 
 installTreeKeyboard(root, rememberExpanded);
@@ -141,7 +144,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       break;
     case 'reveal': {
       tree.flushNow();
-      const item = message.agentId ? tree.agentElement(message.agentId) : undefined;
+      const item = message.agentId ? tree.expandTo(message.agentId) : undefined;
       const target = item ?? tree.runElement(message.runId)?.querySelector<HTMLElement>(':scope > li[role="treeitem"]');
       if (target) reveal(target);
       post({ type: 'revealed', requestId: message.requestId, found: Boolean(target && (!message.agentId || item)) });

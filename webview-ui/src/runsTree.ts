@@ -1,3 +1,4 @@
+import { mergeAgent, type HeldAgent } from '../../src/protocol/agentPatch';
 import { isActiveViewStatus, type AgentView, type HostToWebview, type RunHeader, type ToolView } from '../../src/protocol/webview';
 import { agentRow, patchAgentRow, rowSignature, toolLabel, toolRow, type RowContext } from './agentRow';
 import { el } from './dom';
@@ -22,6 +23,8 @@ export type RunsMessage = Extract<HostToWebview, { type: 'runs' }>;
 export interface TreeContext extends RowContext {
   /** The user's choice for a node, or `byDefault`. */
   expanded(key: string, byDefault: boolean): boolean;
+  /** Records a node opened for the user (revealing something inside it). */
+  remember(key: string, expanded: boolean): void;
 }
 
 interface ToolRecord {
@@ -34,11 +37,14 @@ interface AgentRecord {
   id: string;
   li: HTMLLIElement;
   view: AgentView | null;
+  held: HeldAgent | undefined;
   row: HTMLElement | null;
   rowSig: string;
   group: HTMLUListElement | null;
   folded: HTMLLIElement | null;
   tools: Map<string, ToolRecord>;
+  /** Folded with updates not rendered yet: what is under it is built when it opens. */
+  stale: boolean;
 }
 
 interface RunRecord {
@@ -53,6 +59,8 @@ interface RunRecord {
 
 /** Runs whose root starts expanded besides the active ones; older ones stay folded until opened. */
 const OPEN_RUNS = 3;
+/** From this many agents on, a run's nested agents start folded. */
+const LARGE_TREE = 12;
 /** Work per animation frame before the rest waits for the next one. */
 const FRAME_BUDGET_MS = 6;
 
@@ -68,8 +76,6 @@ export class RunsTree {
   constructor(
     private readonly list: HTMLElement,
     private readonly ctx: TreeContext,
-    /** Called after each frame that changed the DOM. */
-    private readonly onRendered: () => void,
   ) {}
 
   get order(): readonly string[] {
@@ -101,9 +107,13 @@ export class RunsTree {
       run.tree.dataset.status = header.status;
       let queued = this.#queue.get(header.runId);
       if (!queued) this.#queue.set(header.runId, (queued = new Set()));
-      for (const view of agents) {
-        this.#agent(run, view.id).view = view;
-        queued.add(view.id);
+      for (const patch of agents) {
+        const rec = this.#agent(run, patch.id);
+        const merged = mergeAgent(rec.held, patch);
+        if (!merged) continue;
+        rec.held = merged.held;
+        rec.view = merged.held.view;
+        queued.add(patch.id);
       }
       // The root row shows the run's folder and the run's status decides its default expansion.
       queued.add(header.rootAgentId);
@@ -148,7 +158,6 @@ export class RunsTree {
 
   #work(budgetMs: number): void {
     const deadline = performance.now() + budgetMs;
-    let changed = false;
     for (const [runId, ids] of this.#queue) {
       const run = this.#runs.get(runId);
       if (!run) {
@@ -159,7 +168,6 @@ export class RunsTree {
         ids.delete(id);
         const rec = run.agents.get(id);
         if (rec?.view) this.#render(run, rec, rec.view);
-        changed = true;
         if (performance.now() > deadline) break;
       }
       if (ids.size === 0) {
@@ -171,27 +179,31 @@ export class RunsTree {
     if (this.#orderDirty) {
       this.#placeRuns();
       this.#orderDirty = false;
-      changed = true;
     }
-    if (changed) this.onRendered();
   }
 
   #agent(run: RunRecord, id: string): AgentRecord {
     let rec = run.agents.get(id);
     if (!rec) {
-      const li = el('li', { className: 'run-agent', testId: `run-agent-${id}`, key: `agent:${id}`, role: 'treeitem' });
+      const li = el('li', { className: 'run-agent status-queued', testId: `run-agent-${id}`, key: `agent:${id}`, role: 'treeitem' });
+      li.dataset.status = 'queued';
       li.tabIndex = -1;
       li.dataset.agentId = id;
-      rec = { id, li, view: null, row: null, rowSig: '', group: null, folded: null, tools: new Map() };
+      rec = { id, li, view: null, held: undefined, row: null, rowSig: '', group: null, folded: null, tools: new Map(), stale: false };
       run.agents.set(id, rec);
     }
     return rec;
   }
 
-  /** Whether an agent's own content starts expanded: the root of an open run, and any agent still at work (or with work below it). */
+  /**
+   * Whether an agent's own content starts expanded: the root of an open run;
+   * below it, agents still at work (or with work below them), unless the tree
+   * is large: then its agents show as rows (status, activity, usage) and the
+   * user opens the ones to look into.
+   */
   #openByDefault(run: RunRecord, rec: AgentRecord, busy: ReadonlySet<string>): boolean {
     if (rec.id === run.header.rootAgentId) return run.defaultOpen || busy.has(rec.id);
-    return busy.has(rec.id);
+    return busy.has(rec.id) && run.agents.size <= LARGE_TREE;
   }
 
   /** Agents that are active or have an active agent below them. */
@@ -219,16 +231,29 @@ export class RunsTree {
       rec.rowSig = sig;
     }
     patchAgentRow(rec.row, view);
-    rec.li.className = `run-agent status-${view.status}${isRoot ? ' root' : ''}`;
-    rec.li.dataset.status = view.status;
-    rec.li.dataset.agentName = view.name;
-    rec.li.setAttribute('aria-label', `${view.name}, ${STATUS_LABELS[view.status]}: ${view.description}`);
-    rec.li.title = `${view.name} · ${view.model}\n${view.description}\nClick for the transcript`;
-    if (open === null) rec.li.removeAttribute('aria-expanded');
-    else rec.li.setAttribute('aria-expanded', String(open));
-    this.#renderChildren(run, rec, view, hasContent);
-    if (isRoot && rec.li.parentElement !== run.tree) run.tree.replaceChildren(rec.li);
-    if (isRoot) run.tree.setAttribute('aria-label', `Run of ${view.name}`);
+    // Attributes are written only when they change: a write restyles the whole subtree.
+    if (rec.li.dataset.status !== view.status) {
+      rec.li.classList.remove(`status-${rec.li.dataset.status}`);
+      rec.li.classList.add(`status-${view.status}`);
+      rec.li.dataset.status = view.status;
+    }
+    if (isRoot !== rec.li.classList.contains('root')) rec.li.classList.toggle('root', isRoot);
+    setAttr(rec.li, 'data-agent-name', view.name);
+    setAttr(rec.li, 'aria-label', `${view.name}, ${STATUS_LABELS[view.status]}: ${view.description}`);
+    setAttr(rec.li, 'title', `${view.name} · ${view.model}\n${view.description}\nClick for the transcript`);
+    setAttr(rec.li, 'aria-expanded', open === null ? null : String(open));
+    // Like VS Code's own trees, a folded node's children are built when it opens.
+    if (open === false) rec.stale = true;
+    else {
+      rec.stale = false;
+      this.#renderChildren(run, rec, view, hasContent);
+    }
+    if (isRoot && rec.li.parentElement !== run.tree) {
+      run.tree.replaceChildren(rec.li);
+      // One tab stop per tree (roving tabindex, tree.ts): the root's, until focus moves within.
+      if (!run.tree.querySelector('[tabindex="0"]')) rec.li.tabIndex = 0;
+    }
+    if (isRoot) setAttr(run.tree, 'aria-label', `Run of ${view.name}`);
   }
 
   #renderChildren(run: RunRecord, rec: AgentRecord, view: AgentView, hasContent: boolean): void {
@@ -267,7 +292,7 @@ export class RunsTree {
   #tool(run: RunRecord, owner: AgentRecord, tool: ToolView, childId: string | null): HTMLLIElement {
     const key = `tool:${tool.id}`;
     const open = childId ? this.ctx.expanded(key, true) : null;
-    const sig = `${JSON.stringify(tool)}|${childId}|${open}`;
+    const sig = `${tool.status}|${tool.name}|${tool.input}|${tool.result}|${tool.durationMs}|${childId}|${open}`;
     let rec = owner.tools.get(tool.id);
     if (!rec || rec.sig !== sig) {
       const group = childId ? el('ul', { role: 'group' }) : null;
@@ -297,8 +322,41 @@ export class RunsTree {
     for (const rec of run.agents.values()) {
       if (!rec.view || !rec.li.hasAttribute('aria-expanded')) continue;
       const open = this.ctx.expanded(`agent:${rec.id}`, this.#openByDefault(run, rec, busy));
-      if (rec.li.getAttribute('aria-expanded') !== String(open)) setExpandedView(rec.li, open);
+      if (rec.li.getAttribute('aria-expanded') !== String(open)) this.#setOpen(run, rec, open);
     }
+  }
+
+  #setOpen(run: RunRecord, rec: AgentRecord, open: boolean): void {
+    setExpandedView(rec.li, open);
+    if (open && rec.stale && rec.view) this.#render(run, rec, rec.view);
+  }
+
+  /** The user opened or folded an item: an agent opened now gets what it was not shown while folded. */
+  toggled(item: HTMLElement, open: boolean): void {
+    const agentId = item.dataset.agentId;
+    if (!agentId) return;
+    for (const run of this.#runs.values()) {
+      const rec = run.agents.get(agentId);
+      if (rec) return this.#setOpen(run, rec, open);
+    }
+  }
+
+  /** Opens every agent and spawn row above `agentId`, so its item is in the document and in view. */
+  expandTo(agentId: string): HTMLLIElement | undefined {
+    for (const run of this.#runs.values()) {
+      let rec = run.agents.get(agentId);
+      if (!rec) continue;
+      const path: AgentRecord[] = [];
+      for (let up = rec.view?.parentId ? run.agents.get(rec.view.parentId) : undefined; up; up = up.view?.parentId ? run.agents.get(up.view.parentId) : undefined) path.unshift(up);
+      for (const ancestor of path) {
+        this.ctx.remember(`agent:${ancestor.id}`, true);
+        if (ancestor.li.getAttribute('aria-expanded') === 'false' || ancestor.stale) this.#setOpen(run, ancestor, true);
+        for (const tool of ancestor.tools.values()) if (tool.li.getAttribute('aria-expanded') === 'false' && tool.group?.contains(rec.li)) setExpandedView(tool.li, true);
+      }
+      rec = run.agents.get(agentId)!;
+      return rec.li.isConnected ? rec.li : undefined;
+    }
+    return undefined;
   }
 
   #placeRuns(): void {
@@ -311,7 +369,7 @@ export class RunsTree {
         const root = run.agents.get(run.header.rootAgentId);
         if (root?.view) {
           const open = this.ctx.expanded(`agent:${root.id}`, defaultOpen || this.#busy(run).has(root.id));
-          if (root.li.hasAttribute('aria-expanded')) setExpandedView(root.li, open);
+          if (root.li.hasAttribute('aria-expanded')) this.#setOpen(run, root, open);
         }
       }
     });
@@ -325,6 +383,12 @@ export function setExpandedView(item: HTMLElement, expanded: boolean): void {
   const twistieIcon = item.querySelector(':scope > .row .twistie');
   twistieIcon?.classList.toggle('codicon-chevron-down', expanded);
   twistieIcon?.classList.toggle('codicon-chevron-right', !expanded);
+}
+
+function setAttr(element: HTMLElement, name: string, value: string | null): void {
+  if (element.getAttribute(name) === value) return;
+  if (value === null) element.removeAttribute(name);
+  else element.setAttribute(name, value);
 }
 
 /** Makes `parent`'s children exactly `wanted`, in order, moving only misplaced elements. */

@@ -4,6 +4,7 @@ import { RunStore } from '../../../src/core/runs/runStore';
 import type { RunEvent } from '../../../src/protocol/runEvents';
 import { emptyUsage } from '../../../src/protocol/runEvents';
 import type { RunSnapshot } from '../../../src/protocol/runSnapshot';
+import { mergeAgent, type HeldAgent } from '../../../src/protocol/agentPatch';
 import { hostToWebviewSchema, type AgentView, type HostToWebview } from '../../../src/protocol/webview';
 import { displayOrder, RunsFeed } from '../../../src/vscode/runsFeed';
 import { agentViewOf, runHeader } from '../../../src/vscode/viewModel';
@@ -70,12 +71,17 @@ test('sends every agent first, then only the agents that changed', () => {
   feed.changed(['r1']);
   const second = take(feed)!;
   assert.equal(second.reset, false);
-  assert.deepEqual(second.updates[0]!.agents.map((a) => [a.id, a.activity]), [['c2', 'thinking about it']]);
+  assert.deepEqual(second.updates[0]!.agents, [{ id: 'c2', activity: 'thinking about it' }], 'only the live text of c2');
 
-  // Only the spawn row's status changed for r1; c1 is untouched.
+  // Only the spawn row changed for r1 (the one row goes, with the order); c1 is untouched.
+  store.apply({ type: 'tool_started', ...base('r1', 'r1', 5), toolUseId: 't2', name: 'Read', inputSummary: 'a.ts' });
   store.apply({ type: 'tool_finished', ...base('r1', 'r1', 5), toolUseId: 't1', name: 'Task', ok: true, resultSummary: 'ok', durationMs: 3 });
   feed.changed(['r1']);
-  assert.deepEqual(take(feed)!.updates[0]!.agents.map((a) => a.id), ['r1']);
+  const third = take(feed)!.updates[0]!.agents;
+  assert.deepEqual(third.map((a) => a.id), ['r1']);
+  assert.deepEqual(third[0]!.tools?.rows.map((t) => [t.id, t.status]), [['t1', 'ok'], ['t2', 'running']]);
+  assert.deepEqual(third[0]!.tools?.order, ['t1', 't2']);
+  assert.equal(third[0]!.head, undefined, 'the row itself did not change');
 });
 
 test('orders active runs first, newest first within each group', () => {
@@ -105,7 +111,7 @@ test('hidden runs are left out, counted, and sent whole when shown again', () =>
   feed.touchAll();
   const back = take(feed)!;
   assert.deepEqual(back.order, ['b', 'a']);
-  assert.deepEqual(back.updates.map((u) => [u.run.runId, u.agents.length]), [['a', 1]], 'the shown-again run must come whole');
+  assert.deepEqual(back.updates.map((u) => [u.run.runId, u.agents.length, Boolean(u.agents[0]?.head)]), [['a', 1, true]], 'the shown-again run must come whole');
 });
 
 test('a webview that applies every message ends with the store projection, whatever the events', () => {
@@ -113,15 +119,19 @@ test('a webview that applies every message ends with the store projection, whate
   const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
   const store = new RunStore({ coalesceMs: 0, maxToolRowsPerAgent: 30 });
   const feed = feedOf(store);
-  const mirror = new Map<string, Map<string, AgentView>>();
+  const held = new Map<string, Map<string, HeldAgent>>();
   const applyMessage = (message: RunsMessage | null) => {
     if (!message) return;
-    if (message.reset) mirror.clear();
-    for (const id of [...mirror.keys()]) if (!message.order.includes(id)) mirror.delete(id);
+    if (message.reset) held.clear();
+    for (const id of [...held.keys()]) if (!message.order.includes(id)) held.delete(id);
     for (const { run, agents } of message.updates) {
-      const map = mirror.get(run.runId) ?? new Map<string, AgentView>();
-      for (const a of agents) map.set(a.id, a);
-      mirror.set(run.runId, map);
+      const map = held.get(run.runId) ?? new Map<string, HeldAgent>();
+      for (const patch of agents) {
+        const merged = mergeAgent(map.get(patch.id), patch);
+        assert.ok(merged, `a patch for ${patch.id} came before the agent was sent whole`);
+        map.set(patch.id, merged.held);
+      }
+      held.set(run.runId, map);
     }
   };
   const agents: Array<{ runId: string; id: string; tools: string[]; done: boolean }> = [];
@@ -165,5 +175,6 @@ test('a webview that applies every message ends with the store projection, whate
   feed.changed(store.list().map((run) => run.runId));
   applyMessage(take(feed));
   const expected = new Map(store.list().map((run) => [run.runId, new Map(Object.values(run.agents).map((n) => [n.agentId, agentViewOf(n, () => undefined)]))]));
+  const mirror = new Map([...held].map(([runId, map]) => [runId, new Map([...map].map(([id, h]) => [id, h.view]))]));
   assert.deepEqual(mirror, expected);
 });
