@@ -5,7 +5,7 @@ import type { RunEvent } from '../../../src/protocol/runEvents';
 import { emptyUsage } from '../../../src/protocol/runEvents';
 import type { RunSnapshot } from '../../../src/protocol/runSnapshot';
 import { mergeAgent, type HeldAgent } from '../../../src/protocol/agentPatch';
-import { hostToWebviewSchema, type AgentView, type HostToWebview } from '../../../src/protocol/webview';
+import { hostToWebviewSchema, type HostToWebview } from '../../../src/protocol/webview';
 import { displayOrder, RunsFeed } from '../../../src/vscode/runsFeed';
 import { agentViewOf, runHeader } from '../../../src/vscode/viewModel';
 
