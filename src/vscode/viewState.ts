@@ -33,7 +33,7 @@ export function notices(services: Services): Notice[] {
     });
   }
   for (const pending of services.approvals.pending) {
-    out.push({ id: `approval-${pending.id}`, level: 'warning', text: `${approvalMessage(pending.request)} — answer in the notification.` });
+    out.push({ id: `approval-${pending.request.id}`, level: 'warning', text: `${approvalMessage(pending.request)} — answer in the notification.` });
   }
   return out;
 }
