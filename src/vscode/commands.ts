@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { setApiKeyCommand } from './apiKey';
+import { answerApprovalCommand } from './approvals';
 import { newAgentCommand, refreshAgentsCommand, type NewAgentArgs } from './agentFiles';
 import { runAgentCommand, sendFollowUpCommand, stopAllCommand, stopRunCommand, type RunAgentArgs } from './runCommands';
 import type { Services } from './services';
@@ -52,6 +53,8 @@ export function registerCommands(services: Services, view: SidebarViews): vscode
       withRun(agentId);
       return applied;
     },
+    // The buttons of a pending approval (notification, Runs view, chat): `answer` is allow | allowAgent | allowRun | deny.
+    'subagents.answerApproval': (approvalId, answer, by) => answerApprovalCommand(services, approvalId, answer, by),
     'subagents.discardWorktree': async (agentId, options) => {
       if (!needsAgent('Discard Changes', agentId)) return false;
       const discarded = await discardWorktreeCommand(services, agentId, obj<{ confirmed?: boolean }>(options));

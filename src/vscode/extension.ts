@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { RunSnapshot } from '../protocol/runSnapshot';
 import { registerCommands } from './commands';
+import { demoMode } from './demoMode';
 import { Services } from './services';
 import { TRANSCRIPT_SCHEME, TranscriptDocuments } from './transcriptDocument';
 import { createViews } from './views';
@@ -53,6 +54,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
     transcripts,
     vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, transcripts),
     ...registerCommands(s, views),
+    demoMode(s, (args) => vscode.commands.executeCommand('subagents.runAgent', args)),
   );
   // Not awaited: git work on leftovers must not hold up activation.
   void s.recoverWorktrees().then(views.agentsChanged);

@@ -31,7 +31,7 @@ export function countActive(runs: readonly RunSnapshot[]): BadgeCount {
   for (const run of runs) {
     if (isTerminal(run.status)) continue;
     for (const node of Object.values(run.agents)) {
-      if ((node.status as string) === 'waiting') count.waiting++;
+      if (node.status === 'waiting') count.waiting++;
       else if (node.status === 'running' || node.status === 'queued') count.working++;
     }
   }

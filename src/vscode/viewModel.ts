@@ -4,6 +4,7 @@ import type { AgentCatalog } from '../core/agents/catalog';
 import type { ShadowedDefinition } from '../core/agents/definition';
 import type { WorktreeRecord } from '../core/isolation';
 import type { AgentFamily, AgentSource } from '../core/agents/kinds';
+import { isActiveStatus } from '../protocol/runEvents';
 import type { AgentNode, RunSnapshot } from '../protocol/runSnapshot';
 import type { AgentView, ApprovalView, RunHeader, RunView, ToolView } from '../protocol/webview';
 
@@ -111,7 +112,7 @@ function toolRows(node: AgentNode): { tools: ToolView[]; hidden: number } {
 function worktreeView(node: AgentNode, record: WorktreeRecord | undefined): AgentView['worktree'] {
   if (!node.worktree && !node.worktreePath && !record) return null;
   const info = node.worktree ?? record?.info ?? null;
-  const state = record?.state === 'creating' ? 'active' : (record?.state ?? (node.status === 'running' ? 'active' : 'finished'));
+  const state = record?.state === 'creating' ? 'active' : (record?.state ?? (isActiveStatus(node.status) ? 'active' : 'finished'));
   if (!info && state !== 'active') return null;
   return {
     branch: node.worktree?.branch ?? record?.branch ?? '',
@@ -137,6 +138,7 @@ export function agentView(node: AgentNode, record: WorktreeRecord | undefined): 
     endedAt: node.endedAt,
     tokens: u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens,
     costUsd: u.costUsd,
+    // A waiting agent's question shows in its own box (approvalView), not as live text.
     activity: node.status === 'running' ? lastLine(node.text, MAX_ACTIVITY) : '',
     error: node.error ? oneLine(node.error, MAX_ERROR) : null,
     filePath: node.filePath,
@@ -148,10 +150,10 @@ export function agentView(node: AgentNode, record: WorktreeRecord | undefined): 
   };
 }
 
-/** The pending approval of a `waiting` agent (RunStores before the permission inbox have none). */
+/** The pending approval of a `waiting` agent (the permission inbox). */
 function approvalView(node: AgentNode): ApprovalView | null {
-  const pending = (node as AgentNode & { approval?: (ApprovalView & { requestedAt?: number }) | null }).approval;
-  if (!pending || (node.status as string) !== 'waiting') return null;
+  const pending = node.approval;
+  if (!pending || node.status !== 'waiting') return null;
   return { approvalId: pending.approvalId, toolName: pending.toolName, kind: pending.kind, summary: oneLine(pending.summary, 300) };
 }
 

@@ -1,5 +1,4 @@
 import type { Notice, StatusState } from '../protocol/webview';
-import { approvalMessage } from './approvals';
 import type { Services } from './services';
 import { folderAgents, type FolderAgents } from './viewModel';
 
@@ -22,7 +21,14 @@ export function notices(services: Services): Notice[] {
       action: { label: 'Manage Workspace Trust', command: 'manageTrust' },
     });
   }
-  if (!services.keys.key) {
+  if (services.keys.demo) {
+    out.push({
+      id: 'demo-model',
+      level: 'info',
+      text: 'Demo model: there is no Anthropic API key, so agents run on the scripted demo model npm start provides (models named demo-…). Set a key to run them on Claude.',
+      action: { label: 'Set API Key', command: 'setApiKey' },
+    });
+  } else if (!services.keys.key) {
     out.push({
       id: 'no-key',
       level: 'info',
@@ -38,9 +44,6 @@ export function notices(services: Services): Notice[] {
       text: `${n} worktree${n === 1 ? '' : 's'} with changes ${n === 1 ? 'was' : 'were'} kept from interrupted runs: ${services.keptWorktrees.map((r) => `${r.agentName} (${r.branch})`).join(', ')}.`,
       action: { label: 'Clean Up Worktrees…', command: 'cleanUpWorktrees' },
     });
-  }
-  for (const pending of services.approvals.pending) {
-    out.push({ id: `approval-${pending.id}`, level: 'warning', text: `${approvalMessage(pending.request)} — answer in the notification.` });
   }
   return out;
 }

@@ -168,8 +168,14 @@ export function handleRunsViewMessage(s: Services, message: RunsViewMessage): vo
       } as const;
       return run(ids[message.action], message.agentId);
     }
-    case 'approval':
-      s.log.warn(`The Runs view answered approval ${message.approvalId} of ${message.agentId} (${message.answer}), but this build has no permission inbox to take it; answer in the notification.`);
-      return;
+    case 'approval': {
+      // Only the question the agent is waiting on now: a stale button (answered elsewhere) does nothing.
+      const pending = s.store.agent(message.agentId)?.approval;
+      if (pending?.approvalId !== message.approvalId) {
+        s.log.info(`The Runs view answered approval ${message.approvalId}, which ${message.agentId} no longer waits on.`);
+        return;
+      }
+      return run('subagents.answerApproval', message.approvalId, message.answer, 'sidebar');
+    }
   }
 }

@@ -185,12 +185,18 @@ describe('the packaged extension in code-server', () => {
       await workbench.pick('Subagents: Run Agent', 'tech-lead', { opensQuickInput: true });
       await workbench.answer('Subagents: Run tech-lead', 'Check that the tests pass');
 
-      // test-runner asks before it runs a shell command; the question names the agent and the command.
-      const approval = workbench.notification('test-runner wants to run: node --test test/');
-      await approval.waitFor({ timeout: 30_000 });
-      await workbench.byTestId('notice-approval-1').waitFor({ timeout: 10_000 });
+      // test-runner asks before it runs a shell command: a notification, and in the Runs view the
+      // agent waits with the question and its answers; the first answer settles it everywhere.
+      await workbench.notification('test-runner wants to run: node --test test/').waitFor({ timeout: 30_000 });
+      const waiting = workbench.webview().locator('li[data-agent-name="test-runner"][data-status="waiting"]').first();
+      await waiting.waitFor({ timeout: 15_000 });
+      const waitingId = (await waiting.getAttribute('data-agent-id'))!;
+      assert.match(await workbench.byTestId(`approval-${waitingId}`).innerText(), /Wants to run: node --test test\//);
+      assert.equal(await workbench.activityBadge('Subagents'), '2', 'the badge counts the running lead and the waiting test-runner');
+      await workbench.page.mouse.move(700, 450);
       console.log(`screenshot: ${await workbench.screenshot('run-approval')}`);
-      await approval.getByRole('button', { name: 'Allow', exact: true }).click();
+      await workbench.byTestId(`approve-allow-${waitingId}`).click();
+      await workbench.byTestId(`approval-${waitingId}`).waitFor({ state: 'detached', timeout: 15_000 });
 
       const lead = workbench.webview().locator('li[data-agent-name="tech-lead"]').first();
       const spawnRow = lead.locator('li.tool', { hasText: 'Task' }).first();
@@ -268,7 +274,7 @@ describe('the packaged extension in code-server', () => {
 
       const approval = workbench.notification('docs-writer wants to change: NOTES.md');
       await approval.waitFor({ timeout: 30_000 });
-      await approval.getByRole('button', { name: 'Allow for this run' }).click();
+      await approval.getByRole('button', { name: 'Allow for this agent' }).click();
 
       const writer = workbench.webview().locator('li[data-agent-name="docs-writer"]').first();
       await writer.and(workbench.webview().locator('[data-status="completed"]')).waitFor({ timeout: 30_000 });
