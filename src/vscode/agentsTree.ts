@@ -88,6 +88,12 @@ export class AgentsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
     return this.model.parents.get(node.id);
   }
 
+  /** Tooltips are made on hover, so a refresh of 160 agents sends only what the rows show. */
+  resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
+    if (node.kind === 'agent') item.tooltip = agentTooltip(node);
+    return item;
+  }
+
   getTreeItem(node: TreeNode): vscode.TreeItem {
     switch (node.kind) {
       case 'folder': {
@@ -143,15 +149,6 @@ function agentItem(node: AgentNodeItem): vscode.TreeItem {
   const item = new vscode.TreeItem({ label: a.name, highlights: node.highlights }, vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
   item.description = a.shadowedBy ? `shadowed by ${a.shadowedBy}` : a.disabled ? `disabled · ${a.description}` : a.description;
-  const tooltip = new vscode.MarkdownString(undefined, true);
-  tooltip.appendMarkdown(`**${escape(a.name)}**${a.model ? ` · \`${escape(a.model)}\`` : ''}\n\n`);
-  tooltip.appendText(a.description);
-  tooltip.appendMarkdown('\n\n');
-  if (a.shadowedBy) tooltip.appendMarkdown(`$(circle-slash) Shadowed by ${escape(a.shadowedBy)}\n\n`);
-  if (a.disabled) tooltip.appendMarkdown('$(debug-pause) Disabled by `subagents.disabledAgents`\n\n');
-  for (const problem of node.problems) tooltip.appendMarkdown(`$(warning) ${escape(problem)}\n\n`);
-  tooltip.appendMarkdown(`_${escape(a.filePath)}_`);
-  item.tooltip = tooltip;
   const color = node.problems.length ? new vscode.ThemeColor('list.warningForeground') : undefined;
   item.iconPath = new vscode.ThemeIcon(a.shadowedBy ? 'circle-slash' : a.disabled ? 'debug-pause' : 'hubot', color);
   item.contextValue = node.runnable ? 'agent.runnable' : 'agent';
@@ -160,6 +157,19 @@ function agentItem(node: AgentNodeItem): vscode.TreeItem {
     label: `${a.name}${a.shadowedBy ? ', shadowed' : ''}${a.disabled ? ', disabled' : ''}${node.problems.length ? ', has problems' : ''}: ${a.description}`,
   };
   return item;
+}
+
+function agentTooltip(node: AgentNodeItem): vscode.MarkdownString {
+  const a = node.summary;
+  const tooltip = new vscode.MarkdownString(undefined, true);
+  tooltip.appendMarkdown(`**${escape(a.name)}**${a.model ? ` · \`${escape(a.model)}\`` : ''}\n\n`);
+  tooltip.appendText(a.description);
+  tooltip.appendMarkdown('\n\n');
+  if (a.shadowedBy) tooltip.appendMarkdown(`$(circle-slash) Shadowed by ${escape(a.shadowedBy)}\n\n`);
+  if (a.disabled) tooltip.appendMarkdown('$(debug-pause) Disabled by `subagents.disabledAgents`\n\n');
+  for (const problem of node.problems) tooltip.appendMarkdown(`$(warning) ${escape(problem)}\n\n`);
+  tooltip.appendMarkdown(`_${escape(a.filePath)}_`);
+  return tooltip;
 }
 
 function escape(text: string): string {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { AgentsTree, filterAgentsBySourceCommand, filterAgentsCommand } from './agentsTree';
+import { registerGuarded } from './commands';
 import type { AgentNodeItem } from './agentsTreeModel';
 import { NO_FILTER } from './agentsTreeModel';
 import { setRunsViewVisibility } from './runNotifications';
@@ -122,17 +123,7 @@ function registerViewCommands(s: Services, views: SidebarViews): vscode.Disposab
       return true;
     },
   };
-  return Object.entries(commands).map(([id, handler]) =>
-    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        return await handler(...args);
-      } catch (error) {
-        s.log.error(`${id} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-        void vscode.window.showErrorMessage(`Subagents: ${error instanceof Error ? error.message : String(error)}`);
-        return undefined;
-      }
-    }),
-  );
+  return registerGuarded(s.log, commands);
 }
 
 /** What a click in the Runs view does: always one of the commands (the palette takes the same path). */
