@@ -18,8 +18,9 @@ const obj = <T extends object>(value: unknown): T => (value && typeof value === 
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value ? value : undefined);
 
 export function registerCommands(services: Services, view: SidebarViews): vscode.Disposable[] {
+  // Shows the new run selected; the command does not wait for the webview to confirm it.
   const reveal = async (runId?: string) => {
-    await view.reveal(runId);
+    void view.reveal(runId);
   };
   const withRun = (agentId: string) => {
     const runId = services.agentNode(agentId)?.runId;

@@ -273,7 +273,8 @@ describe('the packaged extension in code-server', () => {
       const runButton = row.locator('.action-label[aria-label="Run Agent…"]');
       // The row re-renders once the filter applies; hover until its inline actions show.
       await poll(async () => (await row.hover().then(() => runButton.isVisible())) === true, { timeoutMs: 10_000, message: 'no Run button on docs-writer' });
-      await runButton.click();
+      // Forced: hovering resolves the row's tooltip, which re-renders it while the pointer rests there.
+      await runButton.click({ force: true });
       const widget = workbench.page.locator('.quick-input-widget');
       await widget.locator('.quick-input-title', { hasText: 'Subagents: Run docs-writer' }).waitFor({ timeout: 10_000 });
       // The title-bar toggle switches the run into a worktree of its own.
