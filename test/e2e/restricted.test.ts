@@ -86,6 +86,11 @@ describe('the extension in Restricted Mode', () => {
       await trust.click();
       const lead = workbench.treeRow('Agents', 'tech-lead');
       await lead.waitFor({ timeout: 30_000 });
+      // The trust editor is modal: close it to reach the view again.
+      const modal = workbench.page.locator('.monaco-modal-editor-block');
+      await workbench.page.keyboard.press('Escape');
+      if (await modal.isVisible().catch(() => false)) await modal.locator('.codicon-close').first().click().catch(() => undefined);
+      await modal.waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
       assert.equal(await workbench.byTestId('notice-untrusted').count(), 0);
       await lead.hover();
       assert.equal(await lead.locator('.action-label[aria-label="Run Agent…"]').count(), 1, 'no Run button once trusted');

@@ -40,10 +40,10 @@ describe('the Runs and Agents views', () => {
 
   it('filters by name, description and source, says so, and clears', async () => {
     const api = await subagents();
-    await vscode.commands.executeCommand('subagents.filterAgents', 'runner');
+    await vscode.commands.executeCommand('subagents.filterAgents', 'explainer');
     let view = api.agentsView();
-    assert.deepEqual(view.groups, [{ title: 'Project', agents: ['test-runner'] }]);
-    assert.match(view.message ?? '', /^1 of \d+ agents match "runner"\.$/);
+    assert.deepEqual(view.groups, [{ title: 'Project', agents: ['explainer'] }]);
+    assert.match(view.message ?? '', /^1 of \d+ agents match "explainer"\.$/);
     await vscode.commands.executeCommand('subagents.filterAgents', 'read-only @builtin');
     view = api.agentsView();
     assert.deepEqual(view.groups.map((g) => g.title), ['Built-in'], 'the description match, limited to built-in agents');

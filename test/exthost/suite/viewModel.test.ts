@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { diffAgent } from '../../../src/protocol/agentPatch';
 import { emptyUsage } from '../../../src/protocol/runEvents';
 import type { AgentNode, RunSnapshot, ToolRow } from '../../../src/protocol/runSnapshot';
 import { hostToWebviewSchema, webviewToHostSchema } from '../../../src/protocol/webview';
@@ -68,8 +69,9 @@ describe('the view model', () => {
     assert.equal(lead.tokens, 120);
     assert.equal(lead.activity, 'second line');
     const { agents, ...header } = view;
+    const patches = Object.values(agents).map((a) => diffAgent(a, undefined).patch);
     assert.equal(
-      hostToWebviewSchema.safeParse({ type: 'runs', reset: true, updates: [{ run: header, agents: Object.values(agents) }], order: ['run1'], cleared: 0, now: 1 }).success,
+      hostToWebviewSchema.safeParse({ type: 'runs', reset: true, updates: [{ run: header, agents: patches }], order: ['run1'], cleared: 0, now: 1 }).success,
       true,
     );
   });
