@@ -5,7 +5,8 @@
  * what to post; in its own process, bench/lib/runsViewHost.ts, so its CPU
  * time is measured alone), and the messages go to the real webview bundle
  * (dist/webview.js and its CSS) in Chromium, in a page shaped like the view
- * (320 × 700, VS Code's theme variables). Measured in the page, at the
+ * (320 × 700, VS Code's theme variables), as window 'message' events the way
+ * VS Code delivers them (relayed over server-sent events from this process). Measured in the page, at the
  * normal 60 Hz: each frame's time from its start (the requestAnimationFrame
  * timestamp) to the first task after its rendering, which counts the
  * frame's script, style, layout and paint and any task that held it up;
@@ -16,7 +17,9 @@
  * Run: node_modules/.bin/node --import tsx bench/runsView.ts   (after `npm run build`)
  */
 import { fork } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -28,7 +31,7 @@ import { AGENTS, EVENTS_PER_SECOND, SECONDS } from './lib/runsViewHost';
 
 const root = path.join(import.meta.dirname, '..');
 const dist = path.join(root, 'dist');
-const ORIGIN = 'http://runs-view.bench';
+let ORIGIN = '';
 
 /** A subset of what VS Code puts on a webview's <html> (Dark Modern); sizes and fonts are what matter here. */
 const THEME = `
@@ -41,7 +44,7 @@ const THEME = `
 --vscode-progressBar-background: #0078d4; --vscode-testing-iconPassed: #73c991; --vscode-testing-iconFailed: #f14c4c;
 --vscode-toolbar-hoverBackground: rgba(90, 93, 94, 0.31); --vscode-textLink-foreground: #4daafc; --vscode-sideBar-background: #181818;`;
 
-const HARNESS = `<!DOCTYPE html>
+const harness = () => `<!DOCTYPE html>
 <html lang="en" style='${THEME.replace(/\n/g, ' ')}'>
 <head>
 <meta charset="UTF-8">
@@ -76,6 +79,12 @@ const HARNESS = `<!DOCTYPE html>
     requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);
+  // Listeners around the bundle's own: how long handling one message takes (validation, merge, queueing).
+  window.__handling = [];
+  window.__received = 0;
+  let handleStart = 0;
+  window.addEventListener('message', () => { handleStart = performance.now(); window.__received++; });
+  window.__afterBundle = () => window.addEventListener('message', () => { if (window.__measuring) window.__handling.push(performance.now() - handleStart); });
   try {
     new PerformanceObserver((list) => {
       if (window.__measuring) for (const e of list.getEntries()) window.__longFrames.push(e.duration);
@@ -86,6 +95,11 @@ const HARNESS = `<!DOCTYPE html>
 <body class="vscode-dark">
 <div id="root" data-testid="runs-view-root"></div>
 <script src="${ORIGIN}/webview.js"></script>
+<script>
+  window.__afterBundle();
+  // The host's messages arrive as VS Code delivers them to a webview: a window 'message' event.
+  new EventSource('${ORIGIN}/events').onmessage = (e) => window.postMessage(JSON.parse(e.data), '*');
+</script>
 </body>
 </html>`;
 
@@ -120,8 +134,9 @@ interface PageGlobals {
   __frames: number[];
   __deltas: number[];
   __longFrames: number[];
+  __handling: number[];
+  __received: number;
   subagentsRunsIdle(): Promise<void>;
-  postMessage(message: unknown, origin: string): void;
   document: { querySelectorAll(selector: string): Iterable<PageElement> };
 }
 
@@ -132,6 +147,44 @@ interface PageElement {
   closest(selector: string): PageElement | null;
   querySelector(selector: string): PageElement | null;
   querySelectorAll(selector: string): Iterable<PageElement>;
+}
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string };
+}
+type TraceFile = { traceEvents: TraceEvent[] } | TraceEvent[];
+
+/**
+ * The main thread's CPU time per frame, from a Chromium trace: the thread
+ * time (not wall time) of the renderer main thread's top-level tasks between
+ * one BeginMainThreadFrame and the next. Unlike wall time it does not grow
+ * when other processes take the CPU, so it says whether the page's own work
+ * fits the budget on a shared machine.
+ */
+function frameCpuTimes(trace: TraceFile): number[] {
+  const events = Array.isArray(trace) ? trace : trace.traceEvents;
+  const mains = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const frameCounts = new Map<string, number>();
+  for (const e of events) if (e.name === 'BeginMainThreadFrame' && mains.has(`${e.pid}:${e.tid}`)) frameCounts.set(`${e.pid}:${e.tid}`, (frameCounts.get(`${e.pid}:${e.tid}`) ?? 0) + 1);
+  const main = [...frameCounts].sort((a, b) => b[1] - a[1])[0]?.[0];
+  if (!main) return [];
+  const on = events.filter((e) => `${e.pid}:${e.tid}` === main);
+  const frames = on.filter((e) => e.name === 'BeginMainThreadFrame').map((e) => e.ts).sort((a, b) => a - b);
+  const tasks = on.filter((e) => e.ph === 'X' && (e.name === 'ThreadControllerImpl::RunTask' || e.name === 'RunTask') && e.tdur !== undefined);
+  const perFrame = new Array<number>(Math.max(0, frames.length - 1)).fill(0);
+  let f = 0;
+  for (const task of tasks.sort((a, b) => a.ts - b.ts)) {
+    while (f < frames.length - 1 && task.ts >= frames[f + 1]!) f++;
+    if (f < perFrame.length && task.ts >= frames[f]!) perFrame[f]! += task.tdur! / 1000;
+  }
+  return perFrame;
 }
 
 function percentile(values: number[], p: number): number {
@@ -161,29 +214,39 @@ async function main(): Promise<void> {
     args: CHROMIUM_ARGS,
     headless: true,
   });
-  const page = await browser.newPage({ viewport: { width: 320, height: 700 } });
-  await page.route(`${ORIGIN}/**`, async (route) => {
-    const file = new URL(route.request().url()).pathname.slice(1) || 'index.html';
-    if (file === 'index.html') return route.fulfill({ body: HARNESS, contentType: 'text/html' });
+  // The page, the bundle and the host's messages (server-sent events) come from a local server.
+  let events: ServerResponse | undefined;
+  const server = createServer((req, res) => {
+    const file = new URL(req.url ?? '/', 'http://x').pathname.slice(1) || 'index.html';
+    if (file === 'events') {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+      res.flushHeaders();
+      events = res;
+      return;
+    }
+    if (file === 'index.html') return res.writeHead(200, { 'content-type': 'text/html' }).end(harness());
     const type = file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'font/ttf';
-    return route.fulfill({ body: readFileSync(path.join(dist, file)), contentType: type });
+    if (!/^[\w.-]+$/.test(file) || !existsSync(path.join(dist, file))) return res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': type }).end(readFileSync(path.join(dist, file)));
   });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  ORIGIN = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const page = await browser.newPage({ viewport: { width: 320, height: 700 } });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));
 
   const host = fork(path.join(import.meta.dirname, 'lib/runsViewHost.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const queue: HostToWebview[] = [];
-  let delivering = Promise.resolve();
   let bytes = 0;
+  let delivered = 0;
   let done: HostDone | undefined;
   const loaded = new Promise<void>((resolve) => host.on('message', (m: { kind: string }) => m.kind === 'loaded' && resolve()));
   const finished = new Promise<void>((resolve) =>
     host.on('message', (m: { kind: string; message?: HostToWebview }) => {
       if (m.kind === 'post' && m.message) {
-        queue.push(m.message);
-        bytes += JSON.stringify(m.message).length;
-        // In order, one at a time, as VS Code delivers a webview's messages.
-        delivering = delivering.then(() => page.evaluate((msg) => (globalThis as unknown as PageGlobals).postMessage(msg, '*'), queue.shift()!));
+        const data = JSON.stringify(m.message);
+        bytes += data.length;
+        delivered++;
+        events?.write(`data: ${data}\n\n`);
       }
       if (m.kind === 'done') {
         done = m as HostDone;
@@ -193,8 +256,10 @@ async function main(): Promise<void> {
   );
 
   await page.goto(`${ORIGIN}/index.html`);
+  await page.waitForFunction(() => (globalThis as unknown as PageGlobals).__posted !== undefined);
   await loaded;
   await page.waitForFunction(() => (globalThis as unknown as PageGlobals).__posted.some((m) => m.type === 'ready'));
+  while (!events) await new Promise((r) => setTimeout(r, 20));
   host.send({ kind: 'ready' });
   await page.waitForTimeout(300);
   // The same measurement on the empty view first: what the machine gives any page right now.
@@ -218,17 +283,23 @@ async function main(): Promise<void> {
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.start');
   }
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'toplevel'] });
   await page.evaluate(() => ((globalThis as unknown as PageGlobals).__measuring = true));
   host.send({ kind: 'start' });
   await finished;
-  await delivering;
+  // Every message sent has reached the page (it counts what it received).
+  await page.waitForFunction((n) => (globalThis as unknown as PageGlobals).__received >= n, delivered);
   await page.evaluate(() => (globalThis as unknown as PageGlobals).subagentsRunsIdle());
   const measured = await page.evaluate(() => {
     const w = globalThis as unknown as PageGlobals;
     w.__measuring = false;
-    return { frames: w.__frames, deltas: w.__deltas, longFrames: w.__longFrames };
+    return { frames: w.__frames, deltas: w.__deltas, longFrames: w.__longFrames, handling: w.__handling };
   });
   const after = await metrics();
+  const traceBuffer = await browser.stopTracing();
+  // BENCH_TRACE=<file> keeps the Chromium trace (open it in DevTools' Performance panel).
+  if (process.env.BENCH_TRACE) writeFileSync(process.env.BENCH_TRACE, traceBuffer);
+  const frameCpu = frameCpuTimes(JSON.parse(traceBuffer.toString('utf8')) as TraceFile);
   if (profiling) {
     const { profile } = await cdp.send('Profiler.stop');
     const self = new Map<string, number>();
@@ -278,7 +349,9 @@ async function main(): Promise<void> {
       .sort((x, y) => x.id.localeCompare(y.id)),
   );
   host.send({ kind: 'exit' });
+  events?.end();
   await browser.close();
+  server.close();
   if (!done) throw new Error('the host side did not finish');
 
   const expected = expectedTree(done.expected);
@@ -300,11 +373,17 @@ async function main(): Promise<void> {
     frameP99Ms: +percentile(frames, 99).toFixed(2),
     frameMaxMs: +Math.max(...frames).toFixed(2),
     framesOver16ms: frames.filter((f) => f > 16).length,
+    frameCpuP50Ms: +percentile(frameCpu, 50).toFixed(2),
+    frameCpuP95Ms: +percentile(frameCpu, 95).toFixed(2),
+    frameCpuP99Ms: +percentile(frameCpu, 99).toFixed(2),
+    frameCpuFrames: frameCpu.length,
     idleFrameP50Ms: +percentile(idle, 50).toFixed(2),
     idleFrameP95Ms: +percentile(idle, 95).toFixed(2),
     droppedFrames: measured.deltas.filter((d) => d > 20).length,
     rafDeltaP95Ms: +percentile(measured.deltas, 95).toFixed(2),
     longAnimationFrames: measured.longFrames.length,
+    messageHandlingP50Ms: +percentile(measured.handling, 50).toFixed(2),
+    messageHandlingMaxMs: +Math.max(0, ...measured.handling).toFixed(2),
     pageMainThread: mainThread,
     messages: done.posts,
     messagesPerSecond: +(done.posts / SECONDS).toFixed(1),

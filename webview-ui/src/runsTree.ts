@@ -45,6 +45,8 @@ interface AgentRecord {
   tools: Map<string, ToolRecord>;
   /** Folded with updates not rendered yet: what is under it is built when it opens. */
   stale: boolean;
+  /** Updated while out of the document (under a folded agent): rendered when placed again. */
+  pending: boolean;
 }
 
 interface RunRecord {
@@ -62,7 +64,7 @@ const OPEN_RUNS = 3;
 /** From this many agents on, a run's nested agents start folded. */
 const LARGE_TREE = 12;
 /** Work per animation frame before the rest waits for the next one. */
-const FRAME_BUDGET_MS = 6;
+const FRAME_BUDGET_MS = 4;
 
 export class RunsTree {
   readonly #runs = new Map<string, RunRecord>();
@@ -167,7 +169,9 @@ export class RunsTree {
       for (const id of ids) {
         ids.delete(id);
         const rec = run.agents.get(id);
-        if (rec?.view) this.#render(run, rec, rec.view);
+        // An agent under a folded one is out of the document: it is drawn once it is placed again.
+        if (rec?.view && rec.row && !rec.li.isConnected) rec.pending = true;
+        else if (rec?.view) this.#render(run, rec, rec.view);
         if (performance.now() > deadline) break;
       }
       if (ids.size === 0) {
@@ -189,7 +193,7 @@ export class RunsTree {
       li.dataset.status = 'queued';
       li.tabIndex = -1;
       li.dataset.agentId = id;
-      rec = { id, li, view: null, held: undefined, row: null, rowSig: '', group: null, folded: null, tools: new Map(), stale: false };
+      rec = { id, li, view: null, held: undefined, row: null, rowSig: '', group: null, folded: null, tools: new Map(), stale: false, pending: false };
       run.agents.set(id, rec);
     }
     return rec;
@@ -287,6 +291,14 @@ export class RunsTree {
       wanted.push(this.#agent(run, childId).li);
     }
     reconcile(rec.group, wanted);
+    for (const id of view.children) this.#drawPending(run, id);
+  }
+
+  #drawPending(run: RunRecord, agentId: string): void {
+    const rec = run.agents.get(agentId);
+    if (!rec?.pending || !rec.view || !rec.li.isConnected) return;
+    rec.pending = false;
+    this.#render(run, rec, rec.view);
   }
 
   #tool(run: RunRecord, owner: AgentRecord, tool: ToolView, childId: string | null): HTMLLIElement {
