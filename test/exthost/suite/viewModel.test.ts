@@ -6,6 +6,7 @@ import { hostToWebviewSchema, webviewToHostSchema } from '../../../src/protocol/
 import { parseAgentText } from '../../../src/core/agents/parse';
 import { agentTemplate, validateAgentName } from '../../../src/vscode/agentFiles';
 import { renderTranscript } from '../../../src/vscode/transcriptDocument';
+import { endNotice } from '../../../src/vscode/runNotifications';
 import { displayPath, runView } from '../../../src/vscode/viewModel';
 
 // The pure pieces behind the surfaces: what the view is sent, how a
@@ -86,6 +87,29 @@ describe('the view model', () => {
     assert.deepEqual(view.agents.docs!.worktree, { branch: 'subagents/docs-1', state: 'finished', filesChanged: 2, insertions: 5, deletions: 1 });
     assert.equal(view.agents.docs!.activity, '', 'an ended agent still shows live text');
     assert.equal(view.folder, 'app');
+  });
+
+  it('shows a waiting agent with the approval it asks for, not as live text', () => {
+    const approval = { approvalId: 'ap1', toolUseId: 't1', toolName: 'Bash', kind: 'bash' as const, summary: 'npm test', requestedAt: 5 };
+    const view = runView(
+      { runId: 'run1', rootAgentId: 'a', status: 'waiting', startedAt: 1, endedAt: null, usage: emptyUsage(), version: 1, agents: { a: node('a', { status: 'waiting', approval }) } },
+      null,
+      () => undefined,
+    );
+    assert.deepEqual(view.agents.a!.approval, { approvalId: 'ap1', toolName: 'Bash', kind: 'bash', summary: 'npm test' });
+    assert.equal(view.agents.a!.activity, '');
+    const running = runView({ runId: 'run1', rootAgentId: 'a', status: 'running', startedAt: 1, endedAt: null, usage: emptyUsage(), version: 2, agents: { a: node('a', { approval: null }) } }, null, () => undefined);
+    assert.equal(running.agents.a!.approval, null);
+  });
+
+  it('notifies about a run end only out of sight, or when changes wait for review', () => {
+    const worktree = { path: '/wt', branch: 'subagents/docs-1', baseCommit: 'abc', filesChanged: 2, insertions: 5, deletions: 1 };
+    const ended = { agentName: 'docs', status: 'completed' as const, error: null, worktree: null };
+    assert.equal(endNotice(ended, true), null, 'a run that ends in sight needs no notification');
+    assert.deepEqual(endNotice(ended, false), { level: 'info', text: 'docs finished.', buttons: ['Show in Runs', 'Show Transcript'] });
+    assert.match(endNotice({ ...ended, worktree }, true)?.text ?? '', /2 changed files on subagents\/docs-1 to review/);
+    assert.equal(endNotice({ ...ended, status: 'cancelled' }, false), null, 'the user stopped it');
+    assert.equal(endNotice({ ...ended, status: 'failed', error: 'boom' }, false)?.level, 'error');
   });
 
   it('shows paths relative to the folder or the home folder', () => {
