@@ -136,14 +136,6 @@ export class RunsTree {
     this.#work(Infinity);
   }
 
-  agentElement(agentId: string): HTMLLIElement | undefined {
-    for (const run of this.#runs.values()) {
-      const rec = run.agents.get(agentId);
-      if (rec) return rec.li;
-    }
-    return undefined;
-  }
-
   runElement(runId: string): HTMLElement | undefined {
     return this.#runs.get(runId)?.tree;
   }
