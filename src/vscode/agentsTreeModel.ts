@@ -135,8 +135,8 @@ export function buildAgentsTree(folders: readonly FolderAgents[], canRun: boolea
       const agents = folder.agents.filter((a) => a.source === source);
       if (agents.length === 0) continue;
       total += agents.length;
-      // A filtered group has its own id, so it opens expanded even where the user had folded it.
-      const group: GroupNode = { kind: 'group', id: `group:${folder.key}:${source}${filtered ? ':filtered' : ''}`, source, title, icon, total: agents.length, children: [] };
+      // Each filter gives the group an id of its own, so its matches show expanded even where the user had folded it.
+      const group: GroupNode = { kind: 'group', id: `group:${folder.key}:${source}${filtered ? `:filter:${filterText(filter)}` : ''}`, source, title, icon, total: agents.length, children: [] };
       for (const summary of agents) {
         const highlights = match(summary, filter);
         if (!highlights) continue;

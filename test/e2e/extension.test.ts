@@ -269,7 +269,9 @@ describe('the packaged extension in code-server', () => {
       await workbench.runCommand('Subagents: Filter Agents…', { opensQuickInput: true });
       await workbench.page.locator('.quick-input-widget .quick-input-box input').fill('docs-writer');
       await workbench.page.keyboard.press('Enter');
+      await workbench.pane('Agents').locator('.message', { hasText: /agents match "docs-writer"/ }).waitFor({ timeout: 5000 });
       const row = workbench.treeRow('Agents', 'docs-writer');
+      await row.waitFor({ timeout: 5000 });
       const runButton = row.locator('.action-label[aria-label="Run Agent…"]');
       // The row re-renders once the filter applies; hover until its inline actions show.
       await poll(async () => (await row.hover().then(() => runButton.isVisible())) === true, { timeoutMs: 10_000, message: 'no Run button on docs-writer' });

@@ -54,7 +54,9 @@ test('filters by words in the name or description, and by source; problems stay'
 test('filtered groups get their own ids, so they open even where the user folded them', () => {
   const plain = buildAgentsTree([folder], true, NO_FILTER).roots[1]!.id;
   const filtered = buildAgentsTree([folder], true, parseFilter('code')).roots[1]!.id;
+  const other = buildAgentsTree([folder], true, parseFilter('review')).roots[1]!.id;
   assert.notEqual(plain, filtered);
+  assert.notEqual(filtered, other, 'a new filter opens its groups afresh');
 });
 
 test('highlights where the words matched the name', () => {
