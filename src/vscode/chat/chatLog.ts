@@ -74,6 +74,8 @@ export function agentTotals(node: AgentNode): string {
 interface AgentSeen {
   started: boolean;
   finished: boolean;
+  /** When it ended, as last told: a new end means it was continued meanwhile. */
+  endedAt: number | null;
   /** Tool rows already told, of those the store still holds. */
   tools: Set<string>;
   /** The node's foldedTools at the last look. */
@@ -84,6 +86,21 @@ interface AgentSeen {
 export class ChatRunLog {
   readonly #seen = new Map<string, AgentSeen>();
   readonly #files = new Set<string>();
+
+  /**
+   * Takes `run` as already told: a follow-up's response tells only what
+   * happens from now on, not the earlier rounds of the same tree.
+   */
+  prime(run: RunSnapshot): void {
+    for (const node of Object.values(run.agents)) {
+      const seen = this.#state(node.agentId);
+      seen.started = true;
+      seen.finished = !isActiveStatus(node.status);
+      seen.endedAt = node.endedAt;
+      seen.folded = node.foldedTools;
+      for (const row of node.tools) if (row.status !== 'running') seen.tools.add(row.toolUseId);
+    }
+  }
 
   /** What changed in `run` since the last call, as parts to append. */
   update(run: RunSnapshot): ChatPart[] {
@@ -98,6 +115,10 @@ export class ChatRunLog {
       if (!seen.started) {
         seen.started = true;
         lines.push(this.#startLine(node));
+      } else if (seen.finished && (isActiveStatus(node.status) || node.endedAt !== seen.endedAt)) {
+        // An agent told as finished worked again (maybe all between two looks): a follow-up continues it.
+        seen.finished = false;
+        lines.push(this.#startLine(node, 'continues'));
       }
       lines.push(...this.#toolLines(node, seen));
       for (const file of this.#files.size < 500 ? this.#touchedFiles(node) : []) parts.push({ kind: 'reference', filePath: file });
@@ -111,6 +132,7 @@ export class ChatRunLog {
       }
       if (!seen.finished && !isActiveStatus(node.status)) {
         seen.finished = true;
+        seen.endedAt = node.endedAt;
         lines.push(this.#finishLine(node));
       }
     }
@@ -124,14 +146,14 @@ export class ChatRunLog {
   #state(agentId: string): AgentSeen {
     let seen = this.#seen.get(agentId);
     if (!seen) {
-      seen = { started: false, finished: false, tools: new Set(), folded: 0, approval: null };
+      seen = { started: false, finished: false, endedAt: null, tools: new Set(), folded: 0, approval: null };
       this.#seen.set(agentId, seen);
     }
     return seen;
   }
 
-  #startLine(node: AgentNode): string {
-    const notes = [node.background ? 'background' : '', node.worktreePath || node.worktree ? 'in a worktree' : ''].filter(Boolean).join(', ');
+  #startLine(node: AgentNode, note = ''): string {
+    const notes = [note, node.background ? 'background' : '', node.worktreePath || node.worktree ? 'in a worktree' : ''].filter(Boolean).join(', ');
     // The root's task is the user's own message, right above.
     const task = node.depth > 0 && node.description ? ` — ${escapeMarkdown(clip(node.description, 100))}` : '';
     return `${indent(node.depth)}▸ **${escapeMarkdown(node.agentName)}** ${code(node.model)}${task}${notes ? ` _(${notes})_` : ''}`;

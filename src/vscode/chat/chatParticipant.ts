@@ -106,12 +106,17 @@ export class ChatParticipantHandler {
     }
 
     const { prompt, attached } = await promptWithReferences(intent.task, request.references);
+    const sink = sinkOf(stream);
     let run: AgentRun;
     let runScope = scope;
+    let live: ChatRunStream | undefined;
     try {
       if (intent.kind === 'followUp') {
         const snapshot = this.services.runOf(intent.agentId);
         runScope = (snapshot && this.services.folderOf(snapshot)) ?? scope;
+        stream.markdown(`Continuing **${escapeMarkdown(intent.agentName)}** with its earlier conversation.\n\n`);
+        // Before it starts: the earlier rounds are in the thread already.
+        if (snapshot) live = new ChatRunStream(this.services.store, snapshot.runId, sink, { prime: true });
         run = await runScope.engine.sendFollowUp(intent.agentId, prompt);
       } else {
         const agent = scope.find(intent.agent);
@@ -126,15 +131,15 @@ export class ChatParticipantHandler {
         run = await scope.engine.start({ agent: agent.name, prompt, description: intent.task.split('\n')[0], cwd: scope.folder.uri.fsPath });
       }
     } catch (error) {
+      live?.dispose();
       const message = error instanceof Error ? error.message : String(error);
       if (!(error instanceof EngineError)) this.services.log.error(`Chat could not start a run: ${message}`);
       stream.markdown(`Could not start: ${escapeMarkdown(message)}`);
       return { errorDetails: { message } };
     }
     this.services.log.info(`Chat started ${run.agentName} (${run.id})${attached ? ` with ${attached} attached reference(s)` : ''} in ${runScope.folder.name}.`);
-    if (intent.kind === 'followUp') stream.markdown(`Continuing **${escapeMarkdown(run.agentName)}** with its earlier conversation.\n\n`);
 
-    const live = new ChatRunStream(this.services.store, run.tree.runId, sinkOf(stream));
+    live ??= new ChatRunStream(this.services.store, run.tree.runId, sink);
     const stop = token.onCancellationRequested(() => runScope.engine.cancel(run.id, 'Stopped from chat.'));
     let result;
     try {

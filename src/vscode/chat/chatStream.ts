@@ -49,13 +49,18 @@ export class ChatRunStream {
   #progress = '';
   #progressWritten = '';
   readonly #unsubscribe: () => void;
+  private readonly now: () => number;
 
+  /** With `prime`, what the run holds already is not told again (a follow-up to one of its agents). */
   constructor(
     private readonly store: RunStore,
     private readonly runId: string,
     private readonly sink: ChatSink,
-    private readonly now: () => number = Date.now,
+    options: { prime?: boolean; now?: () => number } = {},
   ) {
+    this.now = options.now ?? Date.now;
+    const current = options.prime ? store.get(runId) : undefined;
+    if (current) this.log.prime(current);
     this.#unsubscribe = store.subscribe((changed) => {
       if (changed.has(runId)) this.#schedule();
     });

@@ -101,3 +101,19 @@ test('the summary lists every agent in tree order, with the rolled-up total', ()
   ]);
   assert.match(lines[1]!, /3 turns · 1\.3k tok \(300 in · 30 out · 1\.0k cache\) · .* · 2 files changed/);
 });
+
+test('a primed log tells a follow-up from its start, even one that ran between two looks', () => {
+  const { store, script, apply } = setUp();
+  apply(script.started('lead', 'tech-lead'), script.started('kid', 'explore', { parentId: 'lead', depth: 1 }));
+  apply(script.tool('kid', 'r1', 'Read', 'a.ts'), script.finished('kid'), script.finished('lead'));
+  const log = new ChatRunLog();
+  log.prime(store.get('run1')!);
+  assert.equal(markdown(log.update(store.get('run1')!)), '', 'the earlier round is not told again');
+  // The follow-up starts and ends before the next look.
+  apply(script.tick(1000).started('lead', 'tech-lead'), script.tool('lead', 'b1', 'Bash', 'npm test'), script.tick(5).finished('lead', { turns: 3 }));
+  const text = markdown(log.update(store.get('run1')!));
+  assert.match(text, /▸ \*\*tech-lead\*\* `claude-sonnet-5-5` _\(continues\)_/);
+  assert.match(text, /✓ \*\*tech-lead\*\* Bash `npm test`/);
+  assert.match(text, /✓ \*\*tech-lead\*\* finished/);
+  assert.doesNotMatch(text, /explore/);
+});
