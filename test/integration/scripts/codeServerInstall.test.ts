@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { CODE_SERVER_VERSION, shellNpmGlobalConfig } from '../../../scripts/code-server.mjs';
+import { CODE_SERVER_VERSION } from '../../../scripts/code-server.mjs';
 import { node24Env } from '../../../scripts/env.mjs';
 import { repoRoot } from '../../e2e/support/paths';
 
@@ -81,9 +81,13 @@ test('code-server installs from an environment an outer npm on Node 20 left behi
     const cs = m.ensureCodeServer(${JSON.stringify(CODE_SERVER_VERSION)}, { spec: ${JSON.stringify(tarball)} });
     console.log(JSON.stringify(cs));
   });`;
+  // What the user's npm reads, asked with a PATH where `node` is the system's own.
+  const systemPath = (process.env.PATH ?? '').split(path.delimiter).filter((dir) => !dir.includes(`${path.sep}node_modules${path.sep}`));
+  const expected = execFileSync('npm', ['config', 'get', 'globalconfig'], { env: { PATH: systemPath.join(path.delimiter), HOME: process.env.HOME }, encoding: 'utf8' }).trim();
   const r = spawnSync(process.execPath, ['-e', script], {
     cwd: repoRoot,
-    env: { ...process.env, ...HOSTILE, XDG_CACHE_HOME: cache, EXPECTED_GLOBALCONFIG: shellNpmGlobalConfig() },
+    // As `npm test` runs it: node_modules/.bin first on PATH, so `node` there is Node 24.
+    env: { ...process.env, ...HOSTILE, PATH: `${path.join(repoRoot, 'node_modules/.bin')}${path.delimiter}${process.env.PATH}`, XDG_CACHE_HOME: cache, EXPECTED_GLOBALCONFIG: expected },
     encoding: 'utf8',
   });
   assert.equal(r.status, 0, `ensureCodeServer failed:\n${r.stdout}\n${r.stderr}`);
