@@ -3,6 +3,7 @@ import type { RunSnapshot } from '../protocol/runSnapshot';
 import type { AgentsState } from '../protocol/webview';
 import { AgentsViewProvider } from './agentsView';
 import { handleViewMessage, registerCommands } from './commands';
+import { startLanguageClient } from './languageClient';
 import { Services } from './services';
 import { TRANSCRIPT_SCHEME, TranscriptDocuments } from './transcriptDocument';
 import { runView } from './viewModel';
@@ -33,6 +34,10 @@ let services: Services | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<SubagentsApi | undefined> {
   const log = vscode.window.createOutputChannel('Subagents', { log: true });
   context.subscriptions.push(log);
+  // Language support for agent files does not wait for (or depend on) the services.
+  startLanguageClient(context, log).catch((error: unknown) =>
+    log.error(`The agent-file language server did not start: ${error instanceof Error ? error.message : String(error)}`),
+  );
   try {
     services = await Services.create(context, log);
   } catch (error) {
