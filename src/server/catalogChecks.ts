@@ -43,10 +43,12 @@ export function fileUri(filePath: string): string {
   return pathToFileURL(filePath).href;
 }
 
-/** Every definition of every name, this file's own replaced by what the editor holds. */
-export function definitionsWith(view: CatalogView, own: AgentDefinition | null): AgentDefinition[] {
-  const all = [...view.agents, ...view.shadowed.map((s) => s.definition)].filter((d) => d.filePath !== own?.filePath);
-  return own ? [...all, own] : all;
+/** The other files' definitions of a name (winner or shadowed), in no particular order. */
+function othersNamed(view: CatalogView, own: AgentDefinition): AgentDefinition[] {
+  const others: AgentDefinition[] = [];
+  for (const d of view.agents) if (d.name === own.name && d.filePath !== own.filePath) others.push(d);
+  for (const { definition: d } of view.shadowed) if (d.name === own.name && d.filePath !== own.filePath) others.push(d);
+  return others;
 }
 
 /**
@@ -92,12 +94,17 @@ function freeName(name: string, own: AgentDefinition, taken: ReadonlySet<string>
 }
 
 export function checkPrecedence(doc: AgentDocument, own: AgentDefinition, view: CatalogView, findings: Findings): void {
-  const others = definitionsWith(view, own).filter((d) => d.name === own.name && d !== own);
+  const others = othersNamed(view, own);
   const mine = rank(own.filePath, view.dirs);
-  const winner = others.filter((d) => before(rank(d.filePath, view.dirs), mine)).sort((a, b) => (before(rank(a.filePath, view.dirs), rank(b.filePath, view.dirs)) ? -1 : 1))[0];
+  let winner: AgentDefinition | undefined;
+  let winnerRank: [number, string] | undefined;
+  for (const d of others) {
+    const r = rank(d.filePath, view.dirs);
+    if (before(r, mine) && (!winnerRank || before(r, winnerRank))) [winner, winnerRank] = [d, r];
+  }
   const span = nameSpan(doc);
   if (winner) {
-    const taken = new Set(definitionsWith(view, own).map((d) => d.name));
+    const taken = new Set([...view.agents.map((d) => d.name), ...view.shadowed.map((s) => s.definition.name), own.name]);
     findings.add(span, DiagnosticSeverity.Warning, Code.shadowed,
       `"${own.name}" is shadowed by ${winner.filePath} (${describeSource(winner)}), which is found first: this file is not used. Rename the agent to use both.`,
       {
@@ -122,9 +129,20 @@ export function spawnTargets(doc: AgentDocument): ValueItem[] {
   return targets;
 }
 
-export function checkSpawns(doc: AgentDocument, own: AgentDefinition | null, agents: readonly AgentDefinition[], settings: Settings, findings: Findings): void {
+/** The spawn graph of a catalog state without one file's agent; kept while the catalog and the file stay the same. */
+const graphs = new WeakMap<readonly AgentDefinition[], { filePath: string; graph: SpawnGraph }>();
+
+function spawnGraph(view: CatalogView, filePath: string): SpawnGraph {
+  const cached = graphs.get(view.agents);
+  if (cached?.filePath === filePath) return cached.graph;
+  const graph = new SpawnGraph(view.agents.filter((a) => a.filePath !== filePath));
+  graphs.set(view.agents, { filePath, graph });
+  return graph;
+}
+
+export function checkSpawns(doc: AgentDocument, own: AgentDefinition | null, view: CatalogView, agents: readonly AgentDefinition[], settings: Settings, findings: Findings): void {
   const names = agents.map((a) => a.name);
-  const graph = new SpawnGraph(agents);
+  const graph = own && spawnGraph(view, own.filePath);
   for (const target of spawnTargets(doc)) {
     const agent = agents.find((a) => a.name === target.text);
     if (!agent) {
@@ -137,7 +155,7 @@ export function checkSpawns(doc: AgentDocument, own: AgentDefinition | null, age
     if (settings.disabledAgents.includes(agent.name)) {
       findings.add(target.span, DiagnosticSeverity.Information, Code.disabledAgent, `"${agent.name}" is disabled (subagents.disabledAgents): spawning it fails.`);
     }
-    if (!own || agent.name === own.name) continue;
+    if (!own || !graph || agent.name === own.name) continue;
     const cycle = graph.pathBack(agent.name, own.name);
     if (cycle) {
       findings.add(target.span, DiagnosticSeverity.Warning, Code.spawnCycle,
