@@ -55,6 +55,8 @@ function agentIcon(node: AgentNode, s: Style): string {
       return s.yellow('⚠');
     case 'queued':
       return s.dim('○');
+    case 'waiting':
+      return s.yellow('?');
     default:
       return s.yellow('●');
   }
@@ -79,6 +81,7 @@ export function agentLine(node: AgentNode, now: number, s: Style): string {
     node.background ? s.dim('background') : null,
     node.worktree ? s.dim(`branch ${node.worktree.branch}`) : null,
     node.retries ? s.yellow(`${node.retries} retr${node.retries === 1 ? 'y' : 'ies'}`) : null,
+    node.approval ? s.yellow(`waits for approval: ${node.approval.toolName} ${node.approval.summary}`) : null,
   ];
   return parts.filter(Boolean).join(' · ');
 }
