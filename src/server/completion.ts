@@ -1,14 +1,13 @@
 import { CompletionItemKind, MarkupKind, type CompletionItem, type Range } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AgentDefinition } from '../core/agents/definition';
-import { FIELD_DOCS, fieldDoc } from '../core/agents/fieldDocs';
 import { KNOWN_MODEL_ALIASES } from '../core/agents/modelNames';
-import { knownToolNames } from '../core/agents/toolNames';
 import type { Settings } from '../core/config';
 import { field, type Span } from './agentDocument';
 import { describeSource } from './catalogChecks';
 import { cursorContext } from './cursor';
 import type { Analysis } from './diagnostics';
+import type { FormatKnowledge } from './formatKnowledge';
 
 /**
  * Completion in an agent file's frontmatter: field names with their docs,
@@ -54,7 +53,7 @@ function valueItems(values: readonly string[], range: Range): CompletionItem[] {
   return values.map((value) => ({ label: value, kind: CompletionItemKind.EnumMember, textEdit: { range, newText: value } }));
 }
 
-export function completions(document: TextDocument, analysis: Analysis, offset: number, settings: Settings): CompletionItem[] {
+export function completions(document: TextDocument, analysis: Analysis, offset: number, settings: Settings, format: FormatKnowledge): CompletionItem[] {
   const { doc } = analysis;
   const context = cursorContext(doc, offset);
   const range = (span: Span): Range => ({ start: document.positionAt(span[0]), end: document.positionAt(span[1]) });
@@ -65,7 +64,7 @@ export function completions(document: TextDocument, analysis: Analysis, offset: 
     case 'newKey':
     case 'key': {
       const present = new Set(doc.fields.map((f) => f.key));
-      return FIELD_DOCS.filter((f) => !present.has(f.field) || (context.kind === 'key' && f.field === context.key)).map((f, i) => ({
+      return format.fields.filter((f) => !present.has(f.field) || (context.kind === 'key' && f.field === context.key)).map((f, i) => ({
         label: f.field,
         kind: CompletionItemKind.Property,
         detail: f.required ? 'required' : undefined,
@@ -79,10 +78,10 @@ export function completions(document: TextDocument, analysis: Analysis, offset: 
       if (context.key === 'spawns') return [...agentItems(analysis.agents, own, at), ...valueItems(['*'], at)];
       if (context.key === 'tools' || context.key === 'disallowedTools') {
         if (context.inSpawnPattern) return agentItems(analysis.agents, own, at);
-        return knownToolNames().map((name) => ({ label: name, kind: CompletionItemKind.Function, detail: 'Subagents tool', textEdit: { range: at, newText: name } }));
+        return format.toolNames.map((name) => ({ label: name, kind: CompletionItemKind.Function, detail: 'Subagents tool', textEdit: { range: at, newText: name } }));
       }
       if (context.key === 'model') return modelItems(settings, at);
-      return valueItems(fieldDoc(context.key)?.values ?? [], at);
+      return valueItems(format.field(context.key)?.values ?? [], at);
     }
   }
 }

@@ -8,6 +8,7 @@ import type { AgentFileKind } from './agentFileKind';
 import { checkPrecedence, checkSpawns, effectiveAgents, type CatalogView } from './catalogChecks';
 import { checkModel, checkOutput, checkTools, checkUnknownFields } from './fieldChecks';
 import { Code, Findings, type Fix } from './findings';
+import { formatKnowledge } from './formatKnowledge';
 
 /**
  * One agent file's diagnostics. The core's parser says what the file means
@@ -25,6 +26,7 @@ export interface AgentFileContext {
 }
 
 export interface Analysis {
+  kind: AgentFileKind;
   doc: AgentDocument;
   parsed: ParsedAgentFile;
   /** The winners with this file as the editor holds it. */
@@ -91,8 +93,9 @@ export function analyseAgentFile(document: TextDocument, context: AgentFileConte
       `Invalid YAML: ${doc.yamlError.message}. Subagents reads this frontmatter line by line instead ("key: everything after the colon"); quote the value to make it valid.`);
   }
   locateCoreWarnings(doc, parsed, findings);
-  checkUnknownFields(doc, findings);
-  checkTools(doc, findings);
+  const format = formatKnowledge(context.kind.family);
+  checkUnknownFields(doc, format, findings);
+  checkTools(doc, format, findings);
   checkModel(doc, context.settings, findings);
   const own = parsed.definition;
   if (own) checkOutput(doc, own.output, findings);
@@ -100,5 +103,5 @@ export function analyseAgentFile(document: TextDocument, context: AgentFileConte
   if (own) checkPrecedence(doc, own, context.view, findings);
   checkSpawns(doc, own, context.view, agents, context.settings, findings);
   const diagnostics = findings.list.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
-  return { doc, parsed, agents, diagnostics };
+  return { kind: context.kind, doc, parsed, agents, diagnostics };
 }

@@ -1,11 +1,11 @@
 import { DiagnosticSeverity } from 'vscode-languageserver';
-import { DEFINITION_FIELDS } from '../core/agents/definition';
 import { isForeignModel, isKnownModel, KNOWN_MODEL_ALIASES } from '../core/agents/modelNames';
-import { canonicalToolNames, knownToolNames } from '../core/agents/toolNames';
+import { canonicalToolNames } from '../core/agents/toolNames';
 import type { Settings } from '../core/config';
 import { outputSchemaProblem } from '../core/engine/structuredOutput';
 import { field, type AgentDocument, type FieldEntry, type Span, type ValueItem } from './agentDocument';
 import { Code, nearest, replaceWith, type Findings } from './findings';
+import type { FormatKnowledge } from './formatKnowledge';
 
 /**
  * Checks of one file's own fields, beyond what the core's parser warns
@@ -50,8 +50,8 @@ export function toolItem(item: ValueItem, text: string): ToolItem {
   return { base, baseSpan, targets };
 }
 
-export function checkUnknownFields(doc: AgentDocument, findings: Findings): void {
-  const known: readonly string[] = DEFINITION_FIELDS;
+export function checkUnknownFields(doc: AgentDocument, format: FormatKnowledge, findings: Findings): void {
+  const known = format.fields.map((f) => f.field as string);
   for (const entry of doc.fields) {
     if (known.includes(entry.key)) continue;
     const suggestion = nearest(entry.key, known);
@@ -65,15 +65,15 @@ export function checkUnknownFields(doc: AgentDocument, findings: Findings): void
   }
 }
 
-export function checkTools(doc: AgentDocument, findings: Findings): void {
-  const known = knownToolNames();
+export function checkTools(doc: AgentDocument, format: FormatKnowledge, findings: Findings): void {
+  const known = format.toolNames;
   for (const key of ['tools', 'disallowedTools']) {
     const entry = field(doc, key);
     if (!entry) continue;
     for (const item of entry.items) {
       if (item.text === '*') continue;
       const tool = toolItem(item, doc.text);
-      if (canonicalToolNames(tool.base)) continue;
+      if (format.toolsFor(tool.base)) continue;
       const suggestion = nearest(tool.base, known);
       findings.add(
         tool.baseSpan,

@@ -1,9 +1,7 @@
 import { MarkupKind, type Hover, type Location } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AgentDefinition } from '../core/agents/definition';
-import { fieldDoc } from '../core/agents/fieldDocs';
 import { isForeignModel } from '../core/agents/modelNames';
-import { canonicalToolNames } from '../core/agents/toolNames';
 import type { Settings } from '../core/config';
 import { resolveAlias } from '../core/engine/models';
 import type { Span } from './agentDocument';
@@ -11,6 +9,7 @@ import { fileUri } from './catalogChecks';
 import { agentDocumentation } from './completion';
 import { cursorContext, type CursorContext } from './cursor';
 import type { Analysis } from './diagnostics';
+import type { FormatKnowledge } from './formatKnowledge';
 
 /**
  * Hover and go to definition: field docs on a field name; on an agent name
@@ -25,9 +24,9 @@ function namedAgent(context: CursorContext, analysis: Analysis): AgentDefinition
   return names ? analysis.agents.find((a) => a.name === context.word) : undefined;
 }
 
-function toolHover(word: string): string | null {
+function toolHover(word: string, format: FormatKnowledge): string | null {
   const base = word.replace(/\(.*$/s, '');
-  const mapped = canonicalToolNames(base);
+  const mapped = format.toolsFor(base);
   if (!mapped) return `\`${base}\` is not a tool Subagents knows; it is ignored.`;
   return mapped.length === 1 && mapped[0] === base ? `\`${base}\`: a Subagents tool.` : `\`${base}\` runs here as ${mapped.map((m) => `\`${m}\``).join(' and ')}.`;
 }
@@ -39,11 +38,11 @@ function modelHover(model: string, settings: Settings): string {
   return id === model ? `Model id \`${model}\`, sent to the API as written.` : `\`${model}\` → \`${id}\` (subagents.modelAliases).`;
 }
 
-export function hover(document: TextDocument, analysis: Analysis, offset: number, settings: Settings): Hover | null {
+export function hover(document: TextDocument, analysis: Analysis, offset: number, settings: Settings, format: FormatKnowledge): Hover | null {
   const context = cursorContext(analysis.doc, offset);
   const range = (span: Span) => ({ start: document.positionAt(span[0]), end: document.positionAt(span[1]) });
   if (context.kind === 'key') {
-    const doc = fieldDoc(context.key);
+    const doc = format.field(context.key);
     const value = doc ? `**${doc.field}**${doc.required ? ' (required)' : ''}\n\n${doc.doc}` : `\`${context.key}\` is not a field Subagents uses.`;
     return { contents: { kind: MarkupKind.Markdown, value }, range: range(context.span) };
   }
@@ -51,7 +50,7 @@ export function hover(document: TextDocument, analysis: Analysis, offset: number
   const agent = namedAgent(context, analysis);
   let value: string | null = null;
   if (agent) value = agentDocumentation(agent);
-  else if (context.key === 'tools' || context.key === 'disallowedTools') value = context.inSpawnPattern ? null : toolHover(context.word);
+  else if (context.key === 'tools' || context.key === 'disallowedTools') value = context.inSpawnPattern ? null : toolHover(context.word, format);
   else if (context.key === 'model') value = modelHover(context.word, settings);
   return value ? { contents: { kind: MarkupKind.Markdown, value }, range: range(context.span) } : null;
 }

@@ -20,6 +20,7 @@ import { AgentWorkspace } from './agentWorkspace';
 import { quickFixes } from './codeActions';
 import { completions } from './completion';
 import { analyseAgentFile, type Analysis } from './diagnostics';
+import { formatKnowledge } from './formatKnowledge';
 import { definition, hover } from './hover';
 
 /** What the extension passes in `initializationOptions`; other clients may pass nothing. */
@@ -157,20 +158,20 @@ documents.onDidClose((event) => {
   analyses.delete(event.document.uri);
 });
 
-function withAnalysis<T>(uri: string, fallback: T, use: (document: TextDocument, analysis: Analysis, settings: Settings) => T): Promise<T> {
+function withAnalysis<T>(uri: string, fallback: T, use: (document: TextDocument, analysis: Analysis, settings: Settings, format: ReturnType<typeof formatKnowledge>) => T): Promise<T> {
   return ready.then(() => {
     const document = documents.get(uri);
     const analysis = document && analysisOf(document);
     const scope = analysis && workspace.scopeFor(filePathOf(uri)!);
-    return document && analysis && scope ? use(document, analysis, scope.settings) : fallback;
+    return document && analysis && scope ? use(document, analysis, scope.settings, formatKnowledge(analysis.kind.family)) : fallback;
   });
 }
 
 connection.onCompletion((params) =>
-  withAnalysis(params.textDocument.uri, [], (document, analysis, settings) => completions(document, analysis, document.offsetAt(params.position), settings)),
+  withAnalysis(params.textDocument.uri, [], (document, analysis, settings, format) => completions(document, analysis, document.offsetAt(params.position), settings, format)),
 );
 connection.onHover((params) =>
-  withAnalysis(params.textDocument.uri, null, (document, analysis, settings) => hover(document, analysis, document.offsetAt(params.position), settings)),
+  withAnalysis(params.textDocument.uri, null, (document, analysis, settings, format) => hover(document, analysis, document.offsetAt(params.position), settings, format)),
 );
 connection.onDefinition((params) =>
   withAnalysis(params.textDocument.uri, null, (document, analysis) => definition(analysis, document.offsetAt(params.position))),
