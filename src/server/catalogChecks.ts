@@ -6,7 +6,7 @@ import type { AgentDir } from '../core/agents/sources';
 import type { Settings } from '../core/config';
 import { field, type AgentDocument, type Span, type ValueItem } from './agentDocument';
 import { toolItem } from './fieldChecks';
-import { Code, listed, nearest, replaceWith, type Findings, type Fix } from './findings';
+import { Code, listed, type Findings, type Fix } from './findings';
 import { SpawnGraph } from './spawnGraph';
 
 /**
@@ -146,10 +146,9 @@ export function checkSpawns(doc: AgentDocument, own: AgentDefinition | null, vie
   for (const target of spawnTargets(doc)) {
     const agent = agents.find((a) => a.name === target.text);
     if (!agent) {
-      const suggestion = nearest(target.text, names);
-      findings.add(target.span, DiagnosticSeverity.Warning, Code.unknownAgent,
-        `No agent named "${target.text}".${suggestion ? ` Did you mean "${suggestion}"?` : ''} Known agents: ${listed(names)}.`,
-        replaceWith(target.span, suggestion, (x) => `Change to "${x}"`));
+      findings.unknownName(target.span, DiagnosticSeverity.Warning, Code.unknownAgent, target.text, names,
+        (didYouMean) => `No agent named "${target.text}".${didYouMean} Known agents: ${listed(names)}.`,
+        (x) => `Change to "${x}"`);
       continue;
     }
     if (settings.disabledAgents.includes(agent.name)) {

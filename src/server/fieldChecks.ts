@@ -4,7 +4,7 @@ import { canonicalToolNames } from '../core/agents/toolNames';
 import type { Settings } from '../core/config';
 import { outputSchemaProblem } from '../core/engine/structuredOutput';
 import { field, type AgentDocument, type FieldEntry, type Span, type ValueItem } from './agentDocument';
-import { Code, nearest, replaceWith, type Findings } from './findings';
+import { Code, type Findings } from './findings';
 import type { FormatKnowledge } from './formatKnowledge';
 
 /**
@@ -54,14 +54,9 @@ export function checkUnknownFields(doc: AgentDocument, format: FormatKnowledge, 
   const known = format.fields.map((f) => f.field as string);
   for (const entry of doc.fields) {
     if (known.includes(entry.key)) continue;
-    const suggestion = nearest(entry.key, known);
-    findings.add(
-      entry.keySpan,
-      DiagnosticSeverity.Information,
-      Code.unknownField,
-      `"${entry.key}" is not a field Subagents uses; it is kept but has no effect here.${suggestion ? ` Did you mean "${suggestion}"?` : ''}`,
-      replaceWith(entry.keySpan, suggestion, (x) => `Rename the field to "${x}"`),
-    );
+    findings.unknownName(entry.keySpan, DiagnosticSeverity.Information, Code.unknownField, entry.key, known,
+      (didYouMean) => `"${entry.key}" is not a field Subagents uses; it is kept but has no effect here.${didYouMean}`,
+      (x) => `Rename the field to "${x}"`);
   }
 }
 
@@ -74,14 +69,9 @@ export function checkTools(doc: AgentDocument, format: FormatKnowledge, findings
       if (item.text === '*') continue;
       const tool = toolItem(item, doc.text);
       if (format.toolsFor(tool.base)) continue;
-      const suggestion = nearest(tool.base, known);
-      findings.add(
-        tool.baseSpan,
-        DiagnosticSeverity.Warning,
-        Code.unknownTool,
-        `Unknown tool "${tool.base}": Subagents ignores it.${suggestion ? ` Did you mean "${suggestion}"?` : ''} Known tools: ${known.join(', ')}.`,
-        replaceWith(tool.baseSpan, suggestion, (x) => `Change to "${x}"`),
-      );
+      findings.unknownName(tool.baseSpan, DiagnosticSeverity.Warning, Code.unknownTool, tool.base, known,
+        (didYouMean) => `Unknown tool "${tool.base}": Subagents ignores it.${didYouMean} Known tools: ${known.join(', ')}.`,
+        (x) => `Change to "${x}"`);
     }
   }
 }
@@ -115,14 +105,9 @@ export function checkModel(doc: AgentDocument, settings: Settings, findings: Fin
   }
   if (isKnownModel(model.text)) return;
   const aliases = modelAliases(settings);
-  const suggestion = nearest(model.text, aliases);
-  findings.add(
-    model.span,
-    DiagnosticSeverity.Warning,
-    Code.unknownModel,
-    `Unknown model "${model.text}": not an alias (${aliases.join(', ')}) or a claude-… model id; it is sent to the API as written.${suggestion ? ` Did you mean "${suggestion}"?` : ''}`,
-    replaceWith(model.span, suggestion, (x) => `Change to "${x}"`),
-  );
+  findings.unknownName(model.span, DiagnosticSeverity.Warning, Code.unknownModel, model.text, aliases,
+    (didYouMean) => `Unknown model "${model.text}": not an alias (${aliases.join(', ')}) or a claude-… model id; it is sent to the API as written.${didYouMean}`,
+    (x) => `Change to "${x}"`);
 }
 
 export function checkOutput(doc: AgentDocument, output: unknown, findings: Findings): void {

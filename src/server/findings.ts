@@ -69,14 +69,26 @@ export class Findings {
     });
   }
 
+  /**
+   * A name that is not one of `known`: when a known name is close, the
+   * message says "Did you mean …" (through `message`) and the fix puts it in.
+   */
+  unknownName(
+    span: Span,
+    severity: DiagnosticSeverity,
+    code: Code,
+    name: string,
+    known: readonly string[],
+    message: (didYouMean: string) => string,
+    fixTitle: (suggestion: string) => string,
+  ): void {
+    const suggestion = nearest(name, known);
+    this.add(span, severity, code, message(suggestion ? ` Did you mean "${suggestion}"?` : ''), suggestion ? { fix: { title: fixTitle(suggestion), span, newText: suggestion } } : {});
+  }
+
   private range(span: Span): Range {
     return { start: this.document.positionAt(span[0]), end: this.document.positionAt(span[1]) };
   }
-}
-
-/** Replacing the diagnostic's own range with a suggestion. */
-export function replaceWith(span: Span, suggestion: string | undefined, title: (s: string) => string): { fix?: Fix } {
-  return suggestion ? { fix: { title: title(suggestion), span, newText: suggestion } } : {};
 }
 
 /** The known name closest to `name`, when it is close enough to be a typo. */
