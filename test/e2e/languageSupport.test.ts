@@ -7,11 +7,10 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { startCodeServer, type RunningCodeServer } from '../../scripts/code-server.mjs';
 import { poll, withDiagnostics, type Subject } from './support/diagnostics';
 import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
-import { launchBrowser, Workbench } from './support/workbench';
+import { closeSession, openSession, type Session } from './support/session';
+import type { Workbench } from './support/workbench';
 
 const BROKEN = [
   '---',
@@ -26,9 +25,7 @@ const BROKEN = [
 
 describe('language support for agent files in code-server', () => {
   let workspace: Workspace | undefined;
-  let server: RunningCodeServer | undefined;
-  let browser: Browser | undefined;
-  let workbench: Workbench | undefined;
+  const session: Partial<Session> = {};
   const subject: Subject = {};
   const brokenFile = () => path.join(workspace!.dir, '.claude/agents/broken-tools.md');
 
@@ -39,24 +36,19 @@ describe('language support for agent files in code-server', () => {
         const vsixPath = ensureVsix();
         workspace = copySampleWorkspace();
         writeFileSync(brokenFile(), BROKEN);
-        server = subject.server = await startCodeServer({ workspace: workspace.dir, vsixPath, trust: true });
-        browser = await launchBrowser();
-        workbench = subject.workbench = await Workbench.open(browser, server.folderUrl);
-        await workbench.ready();
+        await openSession({ workspace: workspace.dir, vsixPath, trust: true }, subject, session);
       }),
     { timeout: 6 * 60_000 },
   );
 
   after(async () => {
-    await workbench?.close().catch(() => undefined);
-    await browser?.close().catch(() => undefined);
-    await server?.stop();
+    await closeSession(session);
     workspace?.remove();
   });
 
   const live = () => {
-    assert.ok(workbench, 'the workbench did not start (see the failure of the `before` hook)');
-    return workbench;
+    assert.ok(session.workbench, 'the workbench did not start (see the failure of the `before` hook)');
+    return session.workbench;
   };
 
   /** The rows of the Problems view, as text. */

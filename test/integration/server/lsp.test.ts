@@ -239,4 +239,18 @@ describe('the language server over stdio', () => {
     await client.diagnostics(uri, (d) => d.length === 0);
     assert.equal(client.serverErrors, '');
   });
+
+  it('checks user and plugin agent files too', async () => {
+    const plugin = path.join(path.dirname(ws.root), 'plugin');
+    await client.changeSettings({ maxDepth: 3, pluginDirs: [plugin] });
+    const pluginUri = await client.open(path.join(plugin, 'agents/helper.md'), '---\nname: plugin-helper\ndescription: From a plugin.\ntools: Raed\n---\n');
+    one(await client.diagnostics(pluginUri, (d) => d.length > 0), 'unknown-tool');
+    const userUri = await client.open(path.join(ws.home, '.claude/agents/mine.md'), '---\nname: mine\ndescription: The user\'s own.\nspawns: [nobody]\n---\n');
+    one(await client.diagnostics(userUri, (d) => d.length > 0), 'unknown-agent');
+    // Outside every agents dir, the same text is not an agent file.
+    const elsewhere = await client.open(path.join(plugin, 'notes/helper.md'), '---\nname: x\ntools: Raed\n---\n');
+    // The server handles notifications in order: once a later file is answered, the earlier one would have been.
+    await client.diagnostics(await client.open(path.join(ws.root, '.claude/agents/later.md'), '---\nname: later\n---\n'), (d) => d.length > 0);
+    assert.equal(client.published.get(elsewhere), undefined);
+  });
 });
