@@ -94,8 +94,9 @@ export async function startLanguageClient(context: vscode.ExtensionContext, log:
       provideCompletionItem: async (document, position, context, token, next) => {
         if (context.triggerCharacter === ASKING_OTHERS) return [];
         const ours = await next(document, position, context, token);
-        // Only VS Code's own agent-file language gets a second list to merge with.
-        if (!ours || document.languageId !== 'chatagent') return ours;
+        // Only VS Code's own agent-file language gets a second list to merge with, and only when
+        // every provider is asked: a typed trigger character of ours reaches ours alone.
+        if (!ours || document.languageId !== 'chatagent' || context.triggerKind === vscode.CompletionTriggerKind.TriggerCharacter) return ours;
         const taken = await otherCompletions(document, position);
         const items = Array.isArray(ours) ? ours : ours.items;
         const kept = items.filter((item) => !taken.has(labelOf(item)));

@@ -127,10 +127,14 @@ describe('language support for agent files in code-server', () => {
       const wb = live();
       await goTo(wb, 4, 18);
       await wb.page.keyboard.type(', ');
-      await wb.page.keyboard.press('Control+Space');
       const widget = wb.page.locator('.suggest-widget');
       const rows = widget.locator('.monaco-list-row');
-      await rows.first().waitFor({ timeout: 30_000 });
+      // The typed ", " opens our list alone (VS Code's own provider does not trigger on it); Ctrl+Space asks every provider.
+      await rows.filter({ hasText: 'MultiEdit' }).first().waitFor({ timeout: 30_000 });
+      await wb.page.keyboard.press('Escape');
+      await widget.waitFor({ state: 'hidden', timeout: 10_000 });
+      await wb.page.keyboard.press('Control+Space');
+      await rows.filter({ hasText: 'AskUserQuestion' }).first().waitFor({ timeout: 30_000 });
       // VS Code offers Claude's tool names here too; each name is listed once.
       const labels = await widget.locator('.monaco-list-row .label-name').allInnerTexts();
       assert.ok(labels.includes('Bash') && labels.includes('Edit'), labels.join());
@@ -140,6 +144,7 @@ describe('language support for agent files in code-server', () => {
       // MultiEdit is this runtime's; VS Code's own list for Claude files does not have it.
       await wb.page.keyboard.type('Mu');
       await rows.filter({ hasText: 'MultiEdit' }).first().waitFor({ timeout: 15_000 });
+      assert.equal(await rows.filter({ hasText: 'MultiEdit' }).count(), 1);
       await wb.page.keyboard.press('Escape');
     }),
   );
