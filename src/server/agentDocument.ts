@@ -213,6 +213,16 @@ function syntaxError(text: string, message: string, position: { line: number; co
   return { message, span: span[1] > span[0] ? span : trimSpan(text, lineStart, lineEnd(text, lineStart)) };
 }
 
+/**
+ * Where the yaml package finds the first error, as a 1-based file line and
+ * column: where the core's parser does not say, this locates the problem it
+ * reported.
+ */
+function yamlErrorPosition(frontmatter: string, firstLine: number): { line: number; column: number } | undefined {
+  const position = parseDocument(frontmatter, { prettyErrors: true }).errors[0]?.linePos?.[0];
+  return position && { line: position.line - 1 + firstLine, column: position.col };
+}
+
 export function parseAgentDocument(text: string): AgentDocument {
   const bom = text.startsWith('\uFEFF') ? 1 : 0;
   const split = splitFrontmatter(text);
@@ -227,7 +237,7 @@ export function parseAgentDocument(text: string): AgentDocument {
   const frontmatter: FrontmatterState = { kind: 'ok', openSpan, closeSpan, start, end };
   // The core's YAML parser is the judge of validity (it decides how the file loads).
   const verdict = parseYamlFrontmatter(split.frontmatter, split.firstLine);
-  const yamlError = verdict.ok ? null : syntaxError(text, verdict.message, verdict.position, openSpan);
+  const yamlError = verdict.ok ? null : syntaxError(text, verdict.message, verdict.position ?? yamlErrorPosition(split.frontmatter, split.firstLine), openSpan);
   const fields = (verdict.ok ? fieldsFromYaml(text, start, end) : null) ?? fieldsFromLines(text, start, end);
   return { text, frontmatter, fields, yamlError };
 }
