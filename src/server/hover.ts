@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { MarkupKind, type Hover, type Location } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AgentDefinition } from '../core/agents/definition';
@@ -55,10 +56,22 @@ export function hover(document: TextDocument, analysis: Analysis, offset: number
   return value ? { contents: { kind: MarkupKind.Markdown, value }, range: range(context.span) } : null;
 }
 
+/** The `name:` line of an agent file, or its first line (a Copilot file named after itself, a file that changed). */
+function nameLine(filePath: string): number {
+  try {
+    const lines = readFileSync(filePath, 'utf8').split('\n', 200);
+    const line = lines.findIndex((l) => /^name\s*:/.test(l));
+    return Math.max(0, line);
+  } catch {
+    return 0;
+  }
+}
+
 export function definition(analysis: Analysis, offset: number): Location | null {
   const context = cursorContext(analysis.doc, offset);
   if (context.kind === 'value' && context.key === 'name') return null;
   const agent = namedAgent(context, analysis);
   if (!agent) return null;
-  return { uri: fileUri(agent.filePath), range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
+  const line = nameLine(agent.filePath);
+  return { uri: fileUri(agent.filePath), range: { start: { line, character: 0 }, end: { line, character: 0 } } };
 }

@@ -158,7 +158,7 @@ describe('the language server over stdio', () => {
     const taskTarget = await client.hover(uri, 3, 25);
     assert.match((taskTarget?.contents as MarkupContent).value, /\*\*reviewer\*\*/);
 
-    assert.deepEqual((await client.definition(uri, 5, 10)).map((l) => l.uri), [uriOf(path.join(ws.root, '.claude/agents/worker.md'))]);
+    assert.deepEqual((await client.definition(uri, 5, 10)).map((l) => [l.uri, l.range.start.line]), [[uriOf(path.join(ws.root, '.claude/agents/worker.md')), 1]]);
     assert.deepEqual((await client.definition(uri, 3, 25)).map((l) => l.uri), [uriOf(path.join(ws.root, '.claude/agents/reviewer.md'))]);
     assert.deepEqual(await client.definition(uri, 1, 8), []);
     await client.close(uri);
