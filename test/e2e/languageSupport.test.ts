@@ -59,9 +59,17 @@ describe('language support for agent files in code-server', () => {
     await wb.page.keyboard.press('Control+P');
     const input = wb.page.locator('.quick-input-widget .quick-input-box input');
     await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(relPath);
-    await wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: path.basename(relPath) }).first().waitFor({ timeout: 10_000 });
-    await wb.page.keyboard.press('Enter');
+    const row = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: path.basename(relPath) }).first();
+    // Right after start-up the file search may still be indexing the workspace: type the path again until it is found.
+    await poll(
+      async () => {
+        await input.fill('');
+        await input.fill(relPath);
+        return row.waitFor({ timeout: 5000 }).then(() => true, () => false);
+      },
+      { timeoutMs: 90_000, message: `Quick Open never found ${relPath}` },
+    );
+    await row.click();
     await wb.page.locator('.editor-instance .monaco-editor .view-lines', { hasText: 'broken-tools' }).first().waitFor({ timeout: 15_000 });
   }
 
