@@ -6,6 +6,7 @@ import { handleViewMessage, registerCommands } from './commands';
 import { ApiKeys } from './apiKey';
 import { registerChatParticipants } from './chat/chatParticipant';
 import { demoMode } from './demoMode';
+import { startLanguageClient } from './languageClient';
 import { registerAgentTools } from './lm/agentTools';
 import { ClaudeChatProvider, VENDOR } from './lm/chatProvider';
 import { readSettings } from './settings';
@@ -39,6 +40,10 @@ let services: Services | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<SubagentsApi | undefined> {
   const log = vscode.window.createOutputChannel('Subagents', { log: true });
   context.subscriptions.push(log);
+  // Language support for agent files does not wait for (or depend on) the services.
+  startLanguageClient(context, log).catch((error: unknown) =>
+    log.error(`The agent-file language server did not start: ${error instanceof Error ? error.message : String(error)}`),
+  );
   const keys = await ApiKeys.create(context.secrets, () => readSettings().settings.apiBaseUrl);
   context.subscriptions.push(keys);
   // Chat first. Where no other extension provides chat models (code-server,
