@@ -13,7 +13,7 @@ export const root = path.resolve(import.meta.dirname, '..');
  * `npm start` run under whatever npm the user has (often a system npm on an
  * older Node), which exports its config as `npm_config_*` variables (and
  * `npm_config_user_agent`, `NODE`, `INIT_CWD` …) and puts the project's
- * `node_modules/.bin` first on PATH. A nested npm reads those variables as
+ * `node_modules/.bin` first on PATH (as do we, with Node 24's folder). A nested npm reads those variables as
  * its own config, and lifecycle scripts read them too: code-server's
  * postinstall takes the Node version from `npm_config_user_agent` and refused
  * to install because the outer npm ran on Node 20. And with
@@ -34,11 +34,14 @@ export function cleanEnv(env = process.env) {
   return clean;
 }
 
-/** PATH without the `node_modules/.bin` folders npm puts in front of it for scripts. */
+/**
+ * PATH without folders inside node_modules: the `.bin` folders npm puts in
+ * front of it for scripts, and the Node 24 folder node24Env() adds.
+ */
 export function shellPath(value) {
   return value
     .split(path.delimiter)
-    .filter((dir) => !/[\\/]node_modules[\\/]\.bin[\\/]?$/.test(dir))
+    .filter((dir) => !/[\\/]node_modules[\\/]/.test(dir))
     .join(path.delimiter);
 }
 

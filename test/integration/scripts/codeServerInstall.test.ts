@@ -86,8 +86,14 @@ test('code-server installs from an environment an outer npm on Node 20 left behi
   const expected = execFileSync('npm', ['config', 'get', 'globalconfig'], { env: { PATH: systemPath.join(path.delimiter), HOME: process.env.HOME }, encoding: 'utf8' }).trim();
   const r = spawnSync(process.execPath, ['-e', script], {
     cwd: repoRoot,
-    // As `npm test` runs it: node_modules/.bin first on PATH, so `node` there is Node 24.
-    env: { ...process.env, ...HOSTILE, PATH: `${path.join(repoRoot, 'node_modules/.bin')}${path.delimiter}${process.env.PATH}`, XDG_CACHE_HOME: cache, EXPECTED_GLOBALCONFIG: expected },
+    // As `npm test` runs it: node_modules/.bin and Node 24's folder first on PATH, so `node` there is Node 24.
+    env: {
+      ...process.env,
+      ...HOSTILE,
+      PATH: [path.join(repoRoot, 'node_modules/.bin'), path.dirname(process.execPath), process.env.PATH].join(path.delimiter),
+      XDG_CACHE_HOME: cache,
+      EXPECTED_GLOBALCONFIG: expected,
+    },
     encoding: 'utf8',
   });
   assert.equal(r.status, 0, `ensureCodeServer failed:\n${r.stdout}\n${r.stderr}`);
