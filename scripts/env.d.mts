@@ -3,6 +3,7 @@ import type { SpawnSyncOptions } from 'node:child_process';
 
 export const root: string;
 export function cleanEnv(env?: NodeJS.ProcessEnv): Record<string, string>;
+export function shellPath(value: string): string;
 export function run(cmd: string, args: string[], opts?: SpawnSyncOptions): number;
 export function mustRun(cmd: string, args: string[], opts?: SpawnSyncOptions): void;
 export function ensureDependencies(): void;

@@ -60,9 +60,7 @@ describe('npm start without an API key', () => {
 
       // Two questions: test-runner's shell command, docs-writer's file in its worktree.
       for (const question of ['test-runner wants to run: node --test test/', 'docs-writer wants to change: NOTES.md']) {
-        const toast = workbench.notification(question);
-        await toast.waitFor({ timeout: 60_000 });
-        await toast.getByRole('button', { name: 'Allow', exact: true }).click();
+        await workbench.answerApproval(question, 'Allow');
       }
 
       await workbench.openViewContainer('Subagents');

@@ -286,9 +286,7 @@ describe('the packaged extension in code-server', () => {
       await workbench.answer('Subagents: Run docs-writer', 'Write NOTES.md');
       await clearAgentsFilter();
 
-      const approval = workbench.notification('docs-writer wants to change: NOTES.md');
-      await approval.waitFor({ timeout: 30_000 });
-      await approval.getByRole('button', { name: 'Allow for this agent' }).click();
+      await workbench.answerApproval('docs-writer wants to change: NOTES.md', 'Allow for this agent');
 
       const writer = workbench.webview().locator('li[data-agent-name="docs-writer"]').first();
       await writer.and(workbench.webview().locator('[data-status="completed"]')).waitFor({ timeout: 30_000 });

@@ -34,3 +34,4 @@ export const DEFINITION_FIELDS = [
   'blocking',
   'color',
 ] as const;
+export type DefinitionField = (typeof DEFINITION_FIELDS)[number];

@@ -104,6 +104,18 @@ export class Workbench {
     return this.page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
   }
 
+  /**
+   * Answers an approval notification (`test-runner wants to run: …`): its
+   * answers are command links in the message, since the notification must
+   * close itself when the question is answered elsewhere.
+   */
+  async answerApproval(question: string | RegExp, answer: 'Allow' | 'Allow for this agent' | 'Deny'): Promise<void> {
+    const toast = this.notification(question);
+    await toast.waitFor({ timeout: 60_000 });
+    await toast.locator('.notification-list-item-message a', { hasText: new RegExp(`^${answer}$`) }).first().click();
+    await toast.waitFor({ state: 'detached', timeout: 15_000 });
+  }
+
   /** The activity-bar entry of a view container, by its title. */
   activityBarItem(title: string): Locator {
     return this.page.locator(`.part.activitybar .action-item a[aria-label^="${title}"]`).first();
