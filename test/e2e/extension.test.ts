@@ -206,6 +206,8 @@ describe('the packaged extension in code-server', () => {
       console.log(`screenshot: ${await workbench.screenshot('run-approval')}`);
       await workbench.byTestId(`approve-allow-${waitingId}`).click();
       await workbench.byTestId(`approval-${waitingId}`).waitFor({ state: 'detached', timeout: 15_000 });
+      // Answered here, the question leaves the notification too.
+      await workbench.notification('test-runner wants to run: node --test test/').waitFor({ state: 'detached', timeout: 15_000 });
 
       const lead = workbench.webview().locator('li[data-agent-name="tech-lead"]').first();
       const spawnRow = lead.locator('li.tool', { hasText: 'Task' }).first();
