@@ -192,14 +192,14 @@ export class RunsTree {
   }
 
   /**
-   * Whether an agent's own content starts expanded: the root of an open run;
-   * below it, agents still at work (or with work below them), unless the tree
-   * is large: then its agents show as rows (status, activity, usage) and the
-   * user opens the ones to look into.
+   * Whether an agent's own content starts expanded: the root of an open run
+   * (active, or among the newest); below it, every agent of a small tree. In
+   * a large tree the nested agents show as rows (status, activity, usage) and
+   * the user opens the ones to look into.
    */
   #openByDefault(run: RunRecord, rec: AgentRecord, busy: ReadonlySet<string>): boolean {
     if (rec.id === run.header.rootAgentId) return run.defaultOpen || busy.has(rec.id);
-    return busy.has(rec.id) && run.agents.size <= LARGE_TREE;
+    return run.agents.size <= LARGE_TREE;
   }
 
   /** Agents that are active or have an active agent below them. */
