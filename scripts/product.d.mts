@@ -12,6 +12,8 @@ export interface DemoModel {
 
 export function startDemoModel(options?: { port?: number }): Promise<DemoModel>;
 
-export function startProductInCodeServer(
-  options: Omit<StartOptions, 'trust'> & { vsixPath: string; demoModelUrl?: string },
-): Promise<RunningCodeServer>;
+export type ProductOptions = Omit<StartOptions, 'trust'> & { vsixPath: string; demoModelUrl?: string };
+
+export function productServerOptions(options: ProductOptions): StartOptions;
+
+export function startProductInCodeServer(options: ProductOptions): Promise<RunningCodeServer>;

@@ -52,16 +52,21 @@ export function startDemoModel({ port } = {}) {
 }
 
 /**
- * code-server on `workspace` with the packaged extension, trusted, pointed at
- * the demo model when `demoModelUrl` is given. Returns startCodeServer's handle.
+ * The startCodeServer options `npm start` uses: `workspace` with the packaged
+ * extension, trusted, pointed at the demo model when `demoModelUrl` is given.
  */
-export function startProductInCodeServer({ workspace, vsixPath, port, demoModelUrl, env = {}, ...options }) {
-  return startCodeServer({
+export function productServerOptions({ workspace, vsixPath, port, demoModelUrl, env = {}, ...options }) {
+  return {
     workspace,
     vsixPath,
     trust: true,
     port,
     env: { ...env, ...(demoModelUrl ? { [DEMO_MODEL_ENV]: demoModelUrl } : {}) },
     ...options,
-  });
+  };
+}
+
+/** code-server as `npm start` runs it (see productServerOptions). Returns startCodeServer's handle. */
+export function startProductInCodeServer(options) {
+  return startCodeServer(productServerOptions(options));
 }

@@ -158,6 +158,14 @@ export class FolderScopes implements vscode.Disposable {
     return [...this.#scopes.values()];
   }
 
+  /** Every folder, the active editor's first: where a request without a folder (chat, a tool call) looks. */
+  preferred(): FolderScope[] {
+    const active = vscode.window.activeTextEditor?.document.uri;
+    const folder = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;
+    const first = folder ? this.#scopes.get(folder.uri.toString()) : undefined;
+    return first ? [first, ...this.all.filter((s) => s !== first)] : this.all;
+  }
+
   get(key: string): FolderScope | undefined {
     return this.#scopes.get(key) ?? this.all.find((s) => s.folder.name === key || s.folder.uri.fsPath === key);
   }

@@ -7,13 +7,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Locator } from 'playwright-core';
-import type { RunningCodeServer } from '../../scripts/code-server.mjs';
-import { startCodeServer } from '../../scripts/code-server.mjs';
+import type { Locator } from 'playwright-core';
 import { startScriptedServer, type Script, type ScriptedServer } from '../support/scriptedServer';
 import { poll, withDiagnostics, type Subject } from './support/diagnostics';
 import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
-import { launchBrowser, Workbench } from './support/workbench';
+import { closeSession, openSession, type Session } from './support/session';
 
 const AGENTS: Record<string, string> = {
   orchestrator: '---\nname: orchestrator\ndescription: Investigates a question with a team.\ntools: Task, Read\nspawns: investigator\n---\nYou orchestrate investigations. [e2e:orchestrator]\n',
@@ -56,7 +54,8 @@ function script(seen: { followUp?: string[] }): Script {
     if (is('slowpoke')) return { hang: true };
     if (req.system.includes('You run tests and report on them')) {
       if (req.toolResults.size === 0) return { toolUses: [{ name: 'Bash', input: { command: 'node --test test/' } }] };
-      return { text: 'All 3 tests pass.' };
+      const result = [...req.toolResults.values()][0]!;
+      return { text: result.isError ? `The tests were not run: ${result.content.split('.')[0]}.` : 'All 3 tests pass.' };
     }
     return { text: 'ok' };
   };
@@ -64,14 +63,13 @@ function script(seen: { followUp?: string[] }): Script {
 
 describe('the @agent chat participant', () => {
   let workspace: Workspace | undefined;
-  let server: RunningCodeServer | undefined;
-  let browser: Browser | undefined;
-  let workbench: Workbench | undefined;
   let model: ScriptedServer | undefined;
+  const session: Partial<Session> = {};
   const seen: { followUp?: string[] } = {};
   const subject: Subject = {};
 
   const live = () => {
+    const { server, workbench } = session;
     assert.ok(server && workbench, 'the workbench did not start (see the failure of the `before` hook)');
     return { server, workbench, page: workbench.page };
   };
@@ -145,16 +143,17 @@ describe('the @agent chat participant', () => {
         mkdirSync(dir, { recursive: true });
         for (const [name, text] of Object.entries(AGENTS)) writeFileSync(path.join(dir, `${name}.md`), text);
         model = await startScriptedServer(script(seen));
-        server = subject.server = await startCodeServer({
-          workspace: workspace.dir,
-          vsixPath,
-          trust: true,
-          env: { ANTHROPIC_API_KEY: 'sk-ant-e2e-chat-not-a-real-key', ANTHROPIC_BASE_URL: model.url },
-          settings: { 'workbench.colorTheme': 'Default Light Modern' },
-        });
-        browser = await launchBrowser();
-        workbench = subject.workbench = await Workbench.open(browser, server.folderUrl);
-        await workbench.ready();
+        const { workbench } = await openSession(
+          {
+            workspace: workspace.dir,
+            vsixPath,
+            trust: true,
+            env: { ANTHROPIC_API_KEY: 'sk-ant-e2e-chat-not-a-real-key', ANTHROPIC_BASE_URL: model.url },
+            settings: { 'workbench.colorTheme': 'Default Light Modern' },
+          },
+          subject,
+          session,
+        );
         await workbench.runCommand('Chat: Open Chat');
         // What a user sees before typing: the chat input with a model picked
         // (ours: there is no Copilot here). No request has been sent yet.
@@ -164,9 +163,7 @@ describe('the @agent chat participant', () => {
   );
 
   after(async () => {
-    await workbench?.close().catch(() => undefined);
-    await browser?.close().catch(() => undefined);
-    await server?.stop();
+    await closeSession(session);
     await model?.close();
     workspace?.remove();
   });
@@ -249,6 +246,19 @@ describe('the @agent chat participant', () => {
       assert.match(text, /All 3 tests pass\./);
       await toast.waitFor({ state: 'detached', timeout: 10_000 });
       assert.equal(await sidebarAgent('test-runner').getAttribute('data-status'), 'completed');
+    }),
+  );
+
+  it('Deny in the notification: the command never runs and the agent is told why', { timeout: 120_000 }, () =>
+    withDiagnostics('chat deny', subject, async () => {
+      const { workbench } = live();
+      const response = await send('@agent test-runner run them once more');
+      await response.getByText('Approval needed').waitFor({ timeout: 30_000 });
+      await workbench.answerApproval('test-runner wants to run: node --test test/', 'Deny');
+      const text = await finished(response);
+      assert.match(text, /✕ test-runner Bash node --test test\/ — The user denied Bash/);
+      assert.match(text, /The tests were not run: The user denied Bash: denied in VS Code \(notification\)/);
+      assert.match(text, /✓ test-runner claude-haiku-5-5/, 'the agent itself completes: a denial is a tool error, not a failure');
     }),
   );
 

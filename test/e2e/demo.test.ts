@@ -5,19 +5,15 @@
 // docs-writer (isolated in a worktree), and every surface says "demo".
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import type { RunningCodeServer } from '../../scripts/code-server.mjs';
-import { startDemoModel, startProductInCodeServer, type DemoModel } from '../../scripts/product.mjs';
+import { productServerOptions, startDemoModel, type DemoModel } from '../../scripts/product.mjs';
 import { poll, withDiagnostics, type Subject } from './support/diagnostics';
 import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
-import { launchBrowser, Workbench } from './support/workbench';
+import { closeSession, openSession, type Session } from './support/session';
 
 describe('npm start without an API key', () => {
   let workspace: Workspace | undefined;
   let demo: DemoModel | undefined;
-  let server: RunningCodeServer | undefined;
-  let browser: Browser | undefined;
-  let workbench: Workbench | undefined;
+  const session: Partial<Session> = {};
   const subject: Subject = {};
 
   before(
@@ -28,25 +24,21 @@ describe('npm start without an API key', () => {
         const vsixPath = ensureVsix();
         workspace = copySampleWorkspace();
         demo = await startDemoModel();
-        server = subject.server = await startProductInCodeServer({ workspace: workspace.dir, vsixPath, demoModelUrl: demo.url });
-        browser = await launchBrowser();
-        workbench = subject.workbench = await Workbench.open(browser, server.folderUrl);
-        await workbench.ready();
+        await openSession(productServerOptions({ workspace: workspace.dir, vsixPath, demoModelUrl: demo.url }), subject, session);
       }),
     { timeout: 6 * 60_000 },
   );
 
   after(async () => {
-    await workbench?.close().catch(() => undefined);
-    await browser?.close().catch(() => undefined);
-    await server?.stop();
+    await closeSession(session);
     demo?.stop();
     workspace?.remove();
   });
 
   it('says it runs on a demo model and plays the demo session to the end', { timeout: 240_000 }, () =>
     withDiagnostics('demo run', subject, async () => {
-      assert.ok(workbench);
+      const { workbench } = session;
+      assert.ok(workbench, 'the workbench did not start (see the failure of the `before` hook)');
       const { page } = workbench;
       const status = page.locator('.part.statusbar .statusbar-item', { hasText: 'Subagents: demo model' });
       await status.waitFor({ timeout: 60_000 });
@@ -75,7 +67,7 @@ describe('npm start without an API key', () => {
       }
       const writer = workbench.webview().locator('li[data-agent-name="docs-writer"]').first();
       const writerId = (await writer.getAttribute('data-testid'))!.replace('run-agent-', '');
-      await poll(async () => /1 file/.test(await workbench!.byTestId(`worktree-${writerId}`).innerText()), {
+      await poll(async () => /1 file/.test(await workbench.byTestId(`worktree-${writerId}`).innerText()), {
         timeoutMs: 15_000,
         message: 'docs-writer’s worktree with NOTES.md is not shown',
       });

@@ -67,9 +67,8 @@ export class ChatParticipantHandler {
 
   /** The folder the chat works in: the active editor's, else the first with agents. */
   #scope(): FolderScope | undefined {
-    const active = vscode.window.activeTextEditor?.document.uri;
-    const folder = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;
-    return (folder && this.services.scopes.get(folder.uri.toString())) ?? this.services.scopes.all.find((s) => s.agents.length > 0) ?? this.services.scopes.all[0];
+    const scopes = this.services.scopes.preferred();
+    return scopes.find((s) => s.agents.length > 0) ?? scopes[0];
   }
 
   readonly handle: vscode.ChatRequestHandler = async (request, context, stream, token) => {

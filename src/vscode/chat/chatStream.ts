@@ -23,6 +23,10 @@ export interface ChatSink {
 export const MS_PER_WRITE = 100;
 /** Never look more often than this, even when a look wrote nothing. */
 const MIN_LOOK_INTERVAL_MS = 100;
+/** References (files read or changed) written per look; the rest wait for later looks. */
+const REFERENCES_PER_LOOK = 1;
+/** References one response lists at most; a run that reads hundreds of files says how many more. */
+export const MAX_REFERENCES = 50;
 /**
  * The progress line is written once the log has been quiet this long. VS Code
  * draws progress as a part of its own, which would cut the log into loose
@@ -48,6 +52,10 @@ export class ChatRunStream {
   /** The newest progress text, and the one last written. */
   #progress = '';
   #progressWritten = '';
+  /** Files to reference, in the order they were touched; how many were written, how many dropped over the cap. */
+  readonly #references: string[] = [];
+  #referenced = 0;
+  #referencesDropped = 0;
   readonly #unsubscribe: () => void;
   private readonly now: () => number;
 
@@ -96,11 +104,19 @@ export class ChatRunStream {
     return 1;
   }
 
-  /** Writes parts; returns how many writes that took. */
-  #write(parts: ChatPart[]): number {
+  /** Writes parts; returns how many writes that took. `final`: the run ended, write every reference left. */
+  #write(parts: ChatPart[], final = false): number {
     const progress = parts.find((p) => p.kind === 'progress');
     this.#progress = progress?.kind === 'progress' ? progress.text : '';
-    const content = parts.filter((p) => p.kind !== 'progress');
+    for (const part of parts) {
+      if (part.kind !== 'reference') continue;
+      if (this.#referenced + this.#references.length < MAX_REFERENCES) this.#references.push(part.filePath);
+      else this.#referencesDropped++;
+    }
+    const content: ChatPart[] = parts.filter((p) => p.kind !== 'progress' && p.kind !== 'reference');
+    for (const filePath of this.#references.splice(0, final ? this.#references.length : REFERENCES_PER_LOOK)) content.push({ kind: 'reference', filePath });
+    this.#referenced += content.filter((p) => p.kind === 'reference').length;
+    if (final && this.#referencesDropped) content.push({ kind: 'markdown', text: `_…and ${this.#referencesDropped} more files read or changed._  \n` });
     if (content.length === 0) return this.#writeProgress();
     if (this.#quietTimer) clearTimeout(this.#quietTimer);
     this.#quietTimer = setTimeout(() => {
@@ -145,7 +161,7 @@ export class ChatRunStream {
     this.dispose();
     this.store.flush();
     const run = this.store.get(this.runId);
-    if (run) this.#write(this.log.update(run).filter((p) => p.kind !== 'progress'));
+    if (run) this.#write(this.log.update(run).filter((p) => p.kind !== 'progress'), true);
     if (this.#quietTimer) clearTimeout(this.#quietTimer);
     this.#quietTimer = null;
   }

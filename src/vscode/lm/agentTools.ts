@@ -57,11 +57,7 @@ export class AgentTools {
 
   /** The folder to run in: the one whose catalog has the agent, the active editor's first. */
   #scopeFor(agent: string): FolderScope | undefined {
-    const active = vscode.window.activeTextEditor?.document.uri;
-    const folder = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;
-    const scopes = this.services.scopes.all;
-    const preferred = folder ? scopes.find((s) => s.key === folder.uri.toString()) : undefined;
-    return [preferred, ...scopes].find((s) => s?.find(agent));
+    return this.services.scopes.preferred().find((s) => s.find(agent));
   }
 
   #available(): string {

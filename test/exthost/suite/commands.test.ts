@@ -3,6 +3,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { parseAgentText } from '../../../src/core/agents/parse';
+import { startScriptedServer } from '../../support/scriptedServer';
 import { subagents, workspaceFolder } from '../api';
 
 // The agent-file commands and the API key, driven through their optional
@@ -78,8 +79,25 @@ describe('Set API Key', () => {
     assert.equal(api.viewState().notices.some((n) => n.id === 'no-key'), false, 'the view still says there is no key');
   });
 
-  it('refuses an empty key', async () => {
+  it('refuses an empty key and keeps the stored one', async () => {
+    const api = await subagents();
     assert.equal(await vscode.commands.executeCommand('subagents.setApiKey', '   '), false);
+    assert.equal(api.apiKeyOrigin(), 'secret storage');
+    // The key requests carry is still the stored one.
+    const server = await startScriptedServer(() => ({ text: 'ok' }));
+    const config = vscode.workspace.getConfiguration('subagents');
+    await config.update('apiBaseUrl', server.url, vscode.ConfigurationTarget.Workspace);
+    try {
+      const [model] = await vscode.lm.selectChatModels({ vendor: 'subagents' });
+      assert.ok(model, 'no Subagents chat model');
+      const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('ping')], {}, new vscode.CancellationTokenSource().token);
+      for await (const _ of response.text) void _;
+      const sent = server.requests.at(-1)?.headers;
+      assert.ok(sent && [sent['x-api-key'], sent.authorization].some((v) => String(v).endsWith(secret)), 'requests no longer carry the stored key');
+    } finally {
+      await config.update('apiBaseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+      await server.close();
+    }
   });
 });
 
