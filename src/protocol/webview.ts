@@ -1,43 +1,21 @@
 import * as z from 'zod/mini';
-import { AGENT_FAMILIES, AGENT_SOURCES } from '../core/agents/kinds';
 
 /**
- * Messages between the extension host and the sidebar webview (S7.4: both
- * sides validate what they receive against these schemas). The host projects
- * the catalogs and RunStore snapshots into the small view models below; the
- * webview renders them and reports clicks, nothing more. Kept to zod/mini
- * and plain constants so the webview bundle stays small.
+ * Messages between the extension host and the Runs view, the sidebar webview
+ * (S7.4: both sides validate what they receive against these schemas). The
+ * host projects RunStore snapshots into the small view models below and sends
+ * only the agents whose view changed; the webview renders them and reports
+ * clicks, nothing more. Kept to zod/mini and plain constants so the webview
+ * bundle stays small.
  */
 
 /** Agent statuses as the RunStore has them (protocol/runEvents), repeated here to keep its schemas out of the bundle. */
 export const VIEW_STATUSES = ['queued', 'running', 'waiting', 'completed', 'failed', 'cancelled', 'budget_exceeded', 'interrupted'] as const;
 export type ViewStatus = (typeof VIEW_STATUSES)[number];
 
-export const agentSummarySchema = z.object({
-  name: z.string(),
-  description: z.string(),
-  source: z.enum(AGENT_SOURCES),
-  family: z.nullable(z.enum(AGENT_FAMILIES)),
-  filePath: z.string(),
-  model: z.nullable(z.string()),
-  disabled: z.boolean(),
-  /** Set when a higher-precedence definition of the same name wins: where that one lives. */
-  shadowedBy: z.nullable(z.string()),
-});
-export type AgentSummary = z.infer<typeof agentSummarySchema>;
-
-export const warningSummarySchema = z.object({ filePath: z.string(), message: z.string() });
-export type WarningSummary = z.infer<typeof warningSummarySchema>;
-
-/** One workspace folder's agents (S2.6: each folder is a scope of its own). */
-export const folderAgentsSchema = z.object({
-  /** Identifies the folder in messages back to the host (its URI). */
-  key: z.string(),
-  name: z.string(),
-  agents: z.array(agentSummarySchema),
-  warnings: z.array(warningSummarySchema),
-});
-export type FolderAgents = z.infer<typeof folderAgentsSchema>;
+export function isActiveViewStatus(status: ViewStatus): boolean {
+  return status === 'queued' || status === 'running' || status === 'waiting';
+}
 
 export const noticeSchema = z.object({
   id: z.string(),
@@ -47,14 +25,6 @@ export const noticeSchema = z.object({
   action: z.optional(z.object({ label: z.string(), command: z.enum(['setApiKey', 'manageTrust', 'cleanUpWorktrees']) })),
 });
 export type Notice = z.infer<typeof noticeSchema>;
-
-export const agentsStateSchema = z.object({
-  folders: z.array(folderAgentsSchema),
-  notices: z.array(noticeSchema),
-  /** False in an untrusted workspace: nothing can run (S7.1). */
-  canRun: z.boolean(),
-});
-export type AgentsState = z.infer<typeof agentsStateSchema>;
 
 export const toolViewSchema = z.object({
   id: z.string(),
@@ -68,8 +38,17 @@ export const toolViewSchema = z.object({
 });
 export type ToolView = z.infer<typeof toolViewSchema>;
 
-export const agentViewSchema = z.object({
-  id: z.string(),
+/** What a `waiting` agent asks the user to approve (the permission inbox). */
+export const approvalViewSchema = z.object({
+  approvalId: z.string(),
+  toolName: z.string(),
+  kind: z.enum(['edit', 'bash']),
+  summary: z.string(),
+});
+export type ApprovalView = z.infer<typeof approvalViewSchema>;
+
+/** What an agent's row shows, besides its live text, its usage and what hangs below it. */
+const agentHeadShape = {
   parentId: z.nullable(z.string()),
   name: z.string(),
   description: z.string(),
@@ -78,16 +57,8 @@ export const agentViewSchema = z.object({
   background: z.boolean(),
   startedAt: z.number(),
   endedAt: z.nullable(z.number()),
-  tokens: z.number(),
-  costUsd: z.number(),
-  /** The tail of what the agent is saying now, one line. */
-  activity: z.string(),
   error: z.nullable(z.string()),
   filePath: z.nullable(z.string()),
-  tools: z.array(toolViewSchema),
-  /** Older tool rows not sent (the view shows the newest ones). */
-  hiddenTools: z.number(),
-  children: z.array(z.string()),
   worktree: z.nullable(
     z.object({
       branch: z.string(),
@@ -99,46 +70,104 @@ export const agentViewSchema = z.object({
       deletions: z.number(),
     }),
   ),
+  approval: z.nullable(approvalViewSchema),
+};
+export const agentHeadSchema = z.object(agentHeadShape);
+export type AgentHead = z.infer<typeof agentHeadSchema>;
+
+export const agentViewSchema = z.object({
+  id: z.string(),
+  ...agentHeadShape,
+  tokens: z.number(),
+  costUsd: z.number(),
+  /** The tail of what the agent is saying now, one line. */
+  activity: z.string(),
+  tools: z.array(toolViewSchema),
+  /** Older tool rows not sent (the view shows the newest ones). */
+  hiddenTools: z.number(),
+  children: z.array(z.string()),
 });
 export type AgentView = z.infer<typeof agentViewSchema>;
 
-export const runViewSchema = z.object({
+/**
+ * What changed in an agent's view since the last message: each part only
+ * when it changed (all of them the first time), and of the tool rows only
+ * the new or changed ones plus the ids of every row shown, in order.
+ */
+export const agentPatchSchema = z.object({
+  id: z.string(),
+  head: z.optional(agentHeadSchema),
+  activity: z.optional(z.string()),
+  tokens: z.optional(z.number()),
+  costUsd: z.optional(z.number()),
+  hiddenTools: z.optional(z.number()),
+  children: z.optional(z.array(z.string())),
+  tools: z.optional(z.object({ rows: z.array(toolViewSchema), order: z.array(z.string()) })),
+});
+export type AgentPatch = z.infer<typeof agentPatchSchema>;
+
+/** A run tree's own fields; its agents travel separately, only when they change. */
+export const runHeaderSchema = z.object({
   runId: z.string(),
-  version: z.number(),
   rootAgentId: z.string(),
   status: z.enum(VIEW_STATUSES),
   startedAt: z.number(),
+  endedAt: z.nullable(z.number()),
   /** The workspace folder the run belongs to, when the window has several. */
   folder: z.nullable(z.string()),
-  agents: z.record(z.string(), agentViewSchema),
 });
-export type RunView = z.infer<typeof runViewSchema>;
+export type RunHeader = z.infer<typeof runHeaderSchema>;
+
+/** A run as the host projects it: header and every agent. */
+export type RunView = RunHeader & { agents: Record<string, AgentView> };
+
+export const runUpdateSchema = z.object({
+  run: runHeaderSchema,
+  /** The agents of the run whose view changed (every agent, whole, the first time a run is sent). */
+  agents: z.array(agentPatchSchema),
+});
+export type RunUpdate = z.infer<typeof runUpdateSchema>;
+
+export const statusStateSchema = z.object({
+  notices: z.array(noticeSchema),
+  /** False in an untrusted workspace: nothing can run (S7.1). */
+  canRun: z.boolean(),
+});
+export type StatusState = z.infer<typeof statusStateSchema>;
 
 export const hostToWebviewSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('agents'), state: agentsStateSchema }),
+  z.object({ type: z.literal('status'), state: statusStateSchema }),
   z.object({
     type: z.literal('runs'),
-    /** Runs that changed since the last message (all of them on the first). */
-    changed: z.array(runViewSchema),
-    /** Every run id, newest first: runs not listed are gone. */
+    /** True on the first message after (re)loading: the webview drops what it had. */
+    reset: z.boolean(),
+    updates: z.array(runUpdateSchema),
+    /** Every run the view shows, in display order (active first, then newest): runs not listed are gone. */
     order: z.array(z.string()),
+    /** Ended runs hidden by Clear Finished (still in the history). */
+    cleared: z.number(),
     /** The host's clock, so elapsed times are right when the webview runs on another machine. */
     now: z.number(),
   }),
+  /** Select and scroll to a run or one of its agents; answered by `revealed`. */
+  z.object({ type: z.literal('reveal'), requestId: z.number(), runId: z.string(), agentId: z.nullable(z.string()) }),
 ]);
 export type HostToWebview = z.infer<typeof hostToWebviewSchema>;
 
-export const AGENT_ACTIONS = ['stop', 'transcript', 'followUp', 'reviewWorktree', 'applyWorktree', 'discardWorktree'] as const;
+export const AGENT_ACTIONS = ['stop', 'transcript', 'followUp', 'reviewWorktree', 'applyWorktree', 'discardWorktree', 'openDefinition'] as const;
 export type AgentAction = (typeof AGENT_ACTIONS)[number];
+
+/** The answers a waiting agent's approval offers: this call, every such call of this agent, or no. */
+export const APPROVAL_ANSWERS = ['allow', 'allowAgent', 'deny'] as const;
+export type ApprovalAnswer = (typeof APPROVAL_ANSWERS)[number];
+
+export const RUNS_VIEW_COMMANDS = ['runAgent', 'stopAll', 'clearFinished', 'showCleared', 'setApiKey', 'manageTrust', 'cleanUpWorktrees'] as const;
 
 export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('runAgent'), agentName: z.string(), folder: z.string() }),
-  z.object({ type: z.literal('openFile'), filePath: z.string() }),
   z.object({ type: z.literal('agentAction'), action: z.enum(AGENT_ACTIONS), agentId: z.string() }),
-  z.object({
-    type: z.literal('command'),
-    command: z.enum(['runAgent', 'newAgent', 'refreshAgents', 'stopAll', 'setApiKey', 'manageTrust', 'cleanUpWorktrees']),
-  }),
+  z.object({ type: z.literal('approval'), agentId: z.string(), approvalId: z.string(), answer: z.enum(APPROVAL_ANSWERS) }),
+  z.object({ type: z.literal('command'), command: z.enum(RUNS_VIEW_COMMANDS) }),
+  z.object({ type: z.literal('revealed'), requestId: z.number(), found: z.boolean() }),
 ]);
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;

@@ -1,24 +1,27 @@
 import * as vscode from 'vscode';
-import type { WebviewToHost } from '../protocol/webview';
 import { setApiKeyCommand } from './apiKey';
 import { answerApprovalCommand } from './approvals';
 import { newAgentCommand, refreshAgentsCommand, type NewAgentArgs } from './agentFiles';
-import type { AgentsViewProvider } from './agentsView';
 import { runAgentCommand, sendFollowUpCommand, stopAllCommand, stopRunCommand, type RunAgentArgs } from './runCommands';
 import type { Services } from './services';
 import { showTranscriptCommand } from './transcriptDocument';
+import type { SidebarViews } from './views';
 import { applyWorktreeCommand, cleanUpWorktreesCommand, discardWorktreeCommand, reviewWorktreeCommand, type CleanUpArgs } from './worktreeCommands';
 
 /**
- * Registers every command (S6.3) and turns the Agents view's messages into
- * command calls, so a click in the view and the palette take the same path.
+ * Registers every command (S6.3). The views' own commands (Show Run, Clear
+ * Finished, the agents filter) and their clicks are in views.ts; a click and
+ * the palette take the same path.
  */
 
 const obj = <T extends object>(value: unknown): T => (value && typeof value === 'object' ? (value as T) : ({} as T));
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value ? value : undefined);
 
-export function registerCommands(services: Services, view: AgentsViewProvider): vscode.Disposable[] {
-  const reveal = () => view.reveal();
+export function registerCommands(services: Services, view: SidebarViews): vscode.Disposable[] {
+  // Shows the new run selected; the command does not wait for the webview to confirm it.
+  const reveal = async (runId?: string) => {
+    void view.reveal(runId);
+  };
   const withRun = (agentId: string) => {
     const runId = services.agentNode(agentId)?.runId;
     if (runId) view.touchRuns([runId]);
@@ -33,7 +36,7 @@ export function registerCommands(services: Services, view: AgentsViewProvider): 
     'subagents.runAgent': (args) => runAgentCommand(services, reveal, typeof args === 'string' ? { agent: args } : obj<RunAgentArgs>(args)),
     'subagents.stopRun': (agentId) => stopRunCommand(services, str(agentId)),
     'subagents.stopAll': () => stopAllCommand(services),
-    'subagents.showTranscript': (agentId) => showTranscriptCommand(services, agentId),
+    'subagents.showTranscript': (agentId, options) => showTranscriptCommand(services, agentId, obj<{ source?: boolean }>(options)),
     'subagents.newAgent': (args) => newAgentCommand(services, obj<NewAgentArgs>(args)),
     'subagents.refreshAgents': () => refreshAgentsCommand(services),
     'subagents.setApiKey': (key) => setApiKeyCommand(services.keys, services.log, key),
@@ -60,45 +63,20 @@ export function registerCommands(services: Services, view: AgentsViewProvider): 
       return discarded;
     },
   };
+  return registerGuarded(services.log, commands);
+}
+
+/** Registers command handlers so that none fails silently or with a stack in the user's face. */
+export function registerGuarded(log: vscode.LogOutputChannel, commands: Record<string, (...args: unknown[]) => unknown>): vscode.Disposable[] {
   return Object.entries(commands).map(([id, handler]) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
         return await handler(...args);
       } catch (error) {
-        // A command never fails silently or with a stack in the user's face.
-        services.log.error(`${id} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        log.error(`${id} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
         void vscode.window.showErrorMessage(`Subagents: ${error instanceof Error ? error.message : String(error)}`);
         return undefined;
       }
     }),
   );
-}
-
-/** What a click in the Agents view does: always one of the commands above (or opening a file the view listed). */
-export function handleViewMessage(services: Services, knownFiles: () => Set<string>, message: Exclude<WebviewToHost, { type: 'ready' }>): void {
-  const run = (command: string, ...args: unknown[]) => void vscode.commands.executeCommand(command, ...args);
-  switch (message.type) {
-    case 'runAgent':
-      return run('subagents.runAgent', { agent: message.agentName, folder: message.folder });
-    case 'openFile':
-      // Only files the view was given (agent definitions, files with problems): the webview names, the host decides.
-      if (!knownFiles().has(message.filePath)) {
-        services.log.warn(`The Agents view asked to open a file it was never shown: ${message.filePath}`);
-        return;
-      }
-      return run('vscode.open', vscode.Uri.file(message.filePath));
-    case 'command':
-      return message.command === 'manageTrust' ? run('workbench.trust.manage') : run(`subagents.${message.command}`);
-    case 'agentAction': {
-      const ids = {
-        stop: 'subagents.stopRun',
-        transcript: 'subagents.showTranscript',
-        followUp: 'subagents.sendFollowUp',
-        reviewWorktree: 'subagents.reviewWorktree',
-        applyWorktree: 'subagents.applyWorktree',
-        discardWorktree: 'subagents.discardWorktree',
-      } as const;
-      return run(ids[message.action], message.agentId);
-    }
-  }
 }

@@ -1,8 +1,6 @@
 import * as vscode from 'vscode';
 import type { RunSnapshot } from '../protocol/runSnapshot';
-import type { AgentsState } from '../protocol/webview';
-import { AgentsViewProvider } from './agentsView';
-import { handleViewMessage, registerCommands } from './commands';
+import { registerCommands } from './commands';
 import { ApiKeys } from './apiKey';
 import { registerChatParticipants } from './chat/chatParticipant';
 import { demoMode } from './demoMode';
@@ -12,8 +10,8 @@ import { ClaudeChatProvider, VENDOR } from './lm/chatProvider';
 import { readSettings } from './settings';
 import { Services } from './services';
 import { TRANSCRIPT_SCHEME, TranscriptDocuments } from './transcriptDocument';
-import { runView } from './viewModel';
-import { agentsState, knownFiles } from './viewState';
+import { createViews } from './views';
+import { agentsState, type AgentsState } from './viewState';
 
 /**
  * Activation: the services (catalogs, engines, run store and history,
@@ -29,8 +27,12 @@ export interface SubagentsApi {
   runs(): RunSnapshot[];
   /** Resolves after every folder's catalog re-read its dirs. */
   refresh(): Promise<void>;
-  /** What the Agents view shows above the runs (folders, agents, notices). */
+  /** What the views show besides the runs: folders and their agents (Agents view), notices (Runs view). */
   viewState(): AgentsState;
+  /** What the Agents view lists now, after its filter: agent names per group, problems by file. */
+  agentsView(): { groups: Array<{ title: string; agents: string[] }>; problems: string[]; shown: number; total: number; message: string | undefined };
+  /** Messages posted to the Runs view so far. */
+  runsViewPosts(): number;
   /** Where the API key in effect comes from (never the key). */
   apiKeyOrigin(): 'secret storage' | 'ANTHROPIC_API_KEY' | null;
 }
@@ -76,37 +78,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
   const s = services;
   context.subscriptions.push({ dispose: () => void s.dispose() });
 
-  const view = new AgentsViewProvider(
-    context.extensionUri,
-    {
-      agents: () => agentsState(s),
-      runs: () => s.store.list(),
-      run: (runId) => s.store.get(runId),
-      runView: (run) => runView(run, s.scopes.all.length > 1 ? (s.folderOf(run)?.folder.name ?? null) : null, (id) => s.worktrees.get(id)),
-    },
-    (message) => handleViewMessage(s, () => knownFiles(s), message),
-    log,
-  );
+  const { views, disposables } = createViews(s, context);
   const transcripts = new TranscriptDocuments(s);
-  const agentsChanged = () => view.agentsChanged();
-  const unsubscribe = s.store.subscribe((changed) => view.runsChanged(changed));
   context.subscriptions.push(
-    view,
-    vscode.window.registerWebviewViewProvider(AgentsViewProvider.viewType, view),
+    ...disposables,
     transcripts,
     vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, transcripts),
-    ...registerCommands(s, view),
-    { dispose: unsubscribe },
-    s.scopes.onDidChangeAgents(agentsChanged),
-    s.keys.onDidChange(agentsChanged),
-    s.approvals.onDidChange(agentsChanged),
-    vscode.workspace.onDidGrantWorkspaceTrust(agentsChanged),
-    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('subagents.disabledAgents') && agentsChanged()),
+    ...registerCommands(s, views),
     demoMode(s, (args) => vscode.commands.executeCommand('subagents.runAgent', args)),
     ...registerAgentTools(s),
   );
   // Not awaited: git work on leftovers must not hold up activation.
-  void s.recoverWorktrees().then(agentsChanged);
+  void s.recoverWorktrees().then(views.agentsChanged);
   log.info(`Subagents activated: ${s.scopes.all.length} folder(s), ${s.store.list().length} run(s) in the history${s.trusted ? '' : ', Restricted Mode'}.`);
 
   return {
@@ -123,6 +106,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
       await Promise.all(s.scopes.all.map((scope) => scope.catalog?.refresh()));
     },
     viewState: () => agentsState(s),
+    agentsView: () => {
+      const model = views.agents.model;
+      const groups: Array<{ title: string; agents: string[] }> = [];
+      const problems: string[] = [];
+      const walk = (nodes: typeof model.roots) => {
+        for (const node of nodes) {
+          if (node.kind === 'folder') walk(node.children);
+          if (node.kind === 'group') groups.push({ title: node.title, agents: node.children.map((a) => a.agent) });
+          if (node.kind === 'problems') problems.push(...node.children.map((p) => p.warning.filePath));
+        }
+      };
+      walk(model.roots);
+      return { groups, problems, shown: model.shown, total: model.total, message: views.agents.view.message };
+    },
+    runsViewPosts: () => views.runs.posted,
     apiKeyOrigin: () => s.keys.origin,
   };
 }

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
-import type { AgentResult, AgentRun } from '../core/engine/agentRun';
+import type { AgentRun } from '../core/engine/agentRun';
 import { EngineError } from '../core/engine/errors';
 import { ensureApiKey } from './apiKey';
 import { askTask, isGitRepo, pickAgent, pickFolder } from './pickers';
+import { announceRunEnd } from './runNotifications';
 import type { Services } from './services';
 
 /**
@@ -17,6 +18,8 @@ export interface RunAgentArgs {
   /** Folder URI, path or name (multi-root). */
   folder?: string;
   isolation?: 'worktree' | 'none';
+  /** False when the caller tells the user itself how the run ends (chat does). */
+  notify?: boolean;
 }
 
 const MANAGE_TRUST = 'Manage Workspace Trust';
@@ -39,22 +42,8 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Tells the user how a run they started ended, with a way to its transcript. */
-function announceEnd(result: AgentResult): void {
-  if (result.status === 'cancelled') return;
-  const show = 'Show Transcript';
-  const ok = result.status === 'completed';
-  const text = ok
-    ? `${result.agentName} finished${result.worktree ? ` with ${result.worktree.filesChanged} changed file(s) on ${result.worktree.branch}` : ''}.`
-    : `${result.agentName} ${result.status === 'budget_exceeded' ? 'stopped at its budget' : 'failed'}: ${result.error ?? 'no details'}`;
-  const buttons = result.worktree ? [show, 'Review Changes'] : [show];
-  void (ok ? vscode.window.showInformationMessage(text, ...buttons) : vscode.window.showErrorMessage(text, ...buttons)).then((choice) => {
-    if (choice === show) void vscode.commands.executeCommand('subagents.showTranscript', result.agentId);
-    if (choice === 'Review Changes') void vscode.commands.executeCommand('subagents.reviewWorktree', result.agentId);
-  });
-}
-
-export async function runAgentCommand(services: Services, reveal: () => Promise<void>, args: RunAgentArgs = {}): Promise<string | undefined> {
+/** `reveal` shows the Runs view with the given run selected. */
+export async function runAgentCommand(services: Services, reveal: (runId?: string) => Promise<void>, args: RunAgentArgs = {}): Promise<string | undefined> {
   if (!ensureTrusted('Running an agent')) return undefined;
   const scope = await pickFolder(services, args.folder);
   if (!scope) return undefined;
@@ -86,8 +75,8 @@ export async function runAgentCommand(services: Services, reveal: () => Promise<
     return undefined;
   }
   services.log.info(`Started ${agent.name} (${run.id}) in ${scope.folder.name}${isolated ? ' in a worktree' : ''}.`);
-  void run.done.then(announceEnd);
-  await reveal();
+  if (args.notify !== false) void run.done.then(announceRunEnd);
+  await reveal(run.tree.runId);
   return run.id;
 }
 
@@ -126,7 +115,7 @@ export function stopAllCommand(services: Services): number {
   return stopped;
 }
 
-export async function sendFollowUpCommand(services: Services, reveal: () => Promise<void>, agentId?: unknown, prompt?: unknown): Promise<string | undefined> {
+export async function sendFollowUpCommand(services: Services, reveal: (runId?: string) => Promise<void>, agentId?: unknown, prompt?: unknown): Promise<string | undefined> {
   if (typeof agentId !== 'string' || !agentId) {
     void vscode.window.showErrorMessage('Send Follow-up needs an agent: use the button on an ended agent in the Agents view.');
     return undefined;
@@ -154,8 +143,8 @@ export async function sendFollowUpCommand(services: Services, reveal: () => Prom
   }
   try {
     const continued = await scope.engine.sendFollowUp(agentId, text);
-    void continued.done.then(announceEnd);
-    await reveal();
+    void continued.done.then(announceRunEnd);
+    await reveal(continued.tree.runId);
     return continued.id;
   } catch (error) {
     void vscode.window.showErrorMessage(`Could not continue ${node?.agentName ?? agentId}: ${errorText(error)}`);

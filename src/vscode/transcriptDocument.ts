@@ -5,10 +5,11 @@ import type { Services } from './services';
 
 /**
  * Show Transcript (S6.3): an agent's conversation as a read-only Markdown
- * document on the `subagents-transcript:` scheme. Rendered from the
+ * document on the `subagents-transcript:` scheme, opened rendered (VS Code's
+ * Markdown preview, whose "Open Source" shows the text). Rendered from the
  * transcript the run history keeps on disk plus the live tail from the
  * RunStore (text being written, tools running), and re-rendered while the
- * agent runs.
+ * agent runs; the preview follows the document.
  */
 
 export const TRANSCRIPT_SCHEME = 'subagents-transcript';
@@ -133,7 +134,8 @@ export class TranscriptDocuments implements vscode.TextDocumentContentProvider, 
   }
 }
 
-export async function showTranscriptCommand(services: Services, agentId?: unknown): Promise<boolean> {
+/** Opens an agent's transcript rendered; `{ source: true }` opens the Markdown text instead. */
+export async function showTranscriptCommand(services: Services, agentId?: unknown, options?: { source?: boolean }): Promise<boolean> {
   let node = typeof agentId === 'string' ? services.agentNode(agentId) : undefined;
   if (typeof agentId === 'string' && !node) {
     void vscode.window.showErrorMessage(`Agent ${agentId} is not in the run history (it may have expired).`);
@@ -160,7 +162,18 @@ export async function showTranscriptCommand(services: Services, agentId?: unknow
     node = (await vscode.window.showQuickPick(items, { title: 'Subagents: Show Transcript', placeHolder: 'Whose transcript?', matchOnDescription: true }))?.node;
     if (!node) return false;
   }
-  const doc = await vscode.workspace.openTextDocument(transcriptUri(node));
-  await vscode.window.showTextDocument(doc, { preview: false });
+  const uri = transcriptUri(node);
+  // Loaded first, so the live refresh (onDidChange) has a document to update.
+  const doc = await vscode.workspace.openTextDocument(uri);
+  if (options?.source) {
+    await vscode.window.showTextDocument(doc, { preview: false });
+    return true;
+  }
+  try {
+    await vscode.commands.executeCommand('markdown.showPreview', uri);
+  } catch {
+    // The built-in Markdown extension can be disabled: the source still reads well.
+    await vscode.window.showTextDocument(doc, { preview: false });
+  }
   return true;
 }

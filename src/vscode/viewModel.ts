@@ -3,15 +3,42 @@ import path from 'node:path';
 import type { AgentCatalog } from '../core/agents/catalog';
 import type { ShadowedDefinition } from '../core/agents/definition';
 import type { WorktreeRecord } from '../core/isolation';
+import type { AgentFamily, AgentSource } from '../core/agents/kinds';
 import { isActiveStatus } from '../protocol/runEvents';
 import type { AgentNode, RunSnapshot } from '../protocol/runSnapshot';
-import type { AgentSummary, AgentView, FolderAgents, RunView, ToolView } from '../protocol/webview';
+import type { AgentView, ApprovalView, RunHeader, RunView, ToolView } from '../protocol/webview';
 
 /**
  * Projections of the catalogs and the RunStore snapshots into the view
- * models the webview renders (protocol/webview.ts). No `vscode` here: plain
- * functions of their inputs.
+ * models the views render: the Agents tree (below) and the Runs webview
+ * (protocol/webview.ts). No `vscode` here: plain functions of their inputs.
  */
+
+export interface AgentSummary {
+  name: string;
+  description: string;
+  source: AgentSource;
+  family: AgentFamily | null;
+  filePath: string;
+  model: string | null;
+  disabled: boolean;
+  /** Set when a higher-precedence definition of the same name wins: where that one lives. */
+  shadowedBy: string | null;
+}
+
+export interface WarningSummary {
+  filePath: string;
+  message: string;
+}
+
+/** One workspace folder's agents (S2.6: each folder is a scope of its own). */
+export interface FolderAgents {
+  /** Identifies the folder (its URI). */
+  key: string;
+  name: string;
+  agents: AgentSummary[];
+  warnings: WarningSummary[];
+}
 
 /** Tool rows sent per agent: the newest ones, plus every spawn row (children hang under them). */
 const MAX_TOOL_ROWS = 40;
@@ -111,24 +138,37 @@ export function agentView(node: AgentNode, record: WorktreeRecord | undefined): 
     endedAt: node.endedAt,
     tokens: u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens,
     costUsd: u.costUsd,
-    activity: node.approval
-      ? oneLine(`Waiting for approval: ${node.approval.toolName} ${node.approval.summary}`, MAX_ACTIVITY)
-      : node.status === 'running'
-        ? lastLine(node.text, MAX_ACTIVITY)
-        : '',
+    // A waiting agent's question shows in its own box (approvalView), not as live text.
+    activity: node.status === 'running' ? lastLine(node.text, MAX_ACTIVITY) : '',
     error: node.error ? oneLine(node.error, MAX_ERROR) : null,
     filePath: node.filePath,
     tools,
     hiddenTools: hidden,
     children: node.children,
     worktree: worktreeView(node, record),
+    approval: approvalView(node),
   };
 }
 
-export function runView(run: RunSnapshot, folder: string | null, worktree: (agentId: string) => WorktreeRecord | undefined): RunView {
+/** The pending approval of a `waiting` agent (the permission inbox). */
+function approvalView(node: AgentNode): ApprovalView | null {
+  const pending = node.approval;
+  if (!pending || node.status !== 'waiting') return null;
+  return { approvalId: pending.approvalId, toolName: pending.toolName, kind: pending.kind, summary: oneLine(pending.summary, 300) };
+}
+
+export function runHeader(run: RunSnapshot, folder: string | null): RunHeader {
+  return { runId: run.runId, rootAgentId: run.rootAgentId, status: run.status, startedAt: run.startedAt, endedAt: run.endedAt, folder };
+}
+
+export type WorktreeLookup = (agentId: string) => WorktreeRecord | undefined;
+
+export function agentViewOf(node: AgentNode, worktree: WorktreeLookup): AgentView {
+  return agentView(node, node.worktree || node.worktreePath ? worktree(node.agentId) : undefined);
+}
+
+export function runView(run: RunSnapshot, folder: string | null, worktree: WorktreeLookup): RunView {
   const agents: Record<string, AgentView> = {};
-  for (const node of Object.values(run.agents)) {
-    agents[node.agentId] = agentView(node, node.worktree || node.worktreePath ? worktree(node.agentId) : undefined);
-  }
-  return { runId: run.runId, version: run.version, rootAgentId: run.rootAgentId, status: run.status, startedAt: run.startedAt, folder, agents };
+  for (const node of Object.values(run.agents)) agents[node.agentId] = agentViewOf(node, worktree);
+  return { ...runHeader(run, folder), agents };
 }

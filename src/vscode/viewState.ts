@@ -1,9 +1,15 @@
-import type { AgentsState, Notice } from '../protocol/webview';
-import { approvalMessage } from './approvals';
+import type { Notice, StatusState } from '../protocol/webview';
 import type { Services } from './services';
-import { folderAgents } from './viewModel';
+import { folderAgents, type FolderAgents } from './viewModel';
 
-/** What the Agents view's upper part shows: every folder's agents and the notices that explain the state. */
+/** What the two views show besides the runs: every folder's agents (Agents view) and the notices that explain the state (Runs view). */
+
+export interface AgentsState {
+  folders: FolderAgents[];
+  notices: Notice[];
+  /** False in an untrusted workspace: nothing can run (S7.1). */
+  canRun: boolean;
+}
 
 export function notices(services: Services): Notice[] {
   const out: Notice[] = [];
@@ -39,9 +45,6 @@ export function notices(services: Services): Notice[] {
       action: { label: 'Clean Up Worktrees…', command: 'cleanUpWorktrees' },
     });
   }
-  for (const pending of services.approvals.pending) {
-    out.push({ id: `approval-${pending.request.id}`, level: 'warning', text: `${approvalMessage(pending.request)} — answer in the notification.` });
-  }
   return out;
 }
 
@@ -59,6 +62,10 @@ export function agentsState(services: Services): AgentsState {
     notices: notices(services),
     canRun: services.trusted,
   };
+}
+
+export function statusState(services: Services): StatusState {
+  return { notices: notices(services), canRun: services.trusted };
 }
 
 /** Files the view may ask to open: the ones it was shown. */

@@ -56,9 +56,12 @@ describe('the extension in Restricted Mode', () => {
       await workbench.openViewContainer('Subagents');
       await workbench.byTestId('notice-untrusted').waitFor({ timeout: 30_000 });
       assert.match(await workbench.byTestId('notice-untrusted').innerText(), /Restricted Mode/);
-      await workbench.byTestId('agent-group-bundled').waitFor();
-      assert.equal(await workbench.byTestId('agent-group-project').count(), 0, 'project agents were loaded in Restricted Mode');
-      assert.equal(await workbench.byTestId('run-explore').count(), 0, 'a Run button is offered in Restricted Mode');
+      await workbench.treeRow('Agents', 'Built-in').waitFor({ timeout: 15_000 });
+      assert.equal(await workbench.treeRow('Agents', 'Project').count(), 0, 'project agents were loaded in Restricted Mode');
+      assert.match(await workbench.pane('Agents').locator('.message').innerText(), /Restricted Mode/);
+      const explore = workbench.treeRow('Agents', 'explore');
+      await explore.hover();
+      assert.equal(await explore.locator('.action-label[aria-label="Run Agent…"]').count(), 0, 'a Run button is offered in Restricted Mode');
       await workbench.page.mouse.move(700, 450);
       console.log(`screenshot: ${await workbench.screenshot('restricted-view')}`);
     }),
@@ -81,9 +84,16 @@ describe('the extension in Restricted Mode', () => {
       const trust = workbench.page.locator('.workspace-trust-editor .monaco-button', { hasText: /^Trust$/ }).first();
       await trust.waitFor({ timeout: 15_000 });
       await trust.click();
-      await workbench.byTestId('agent-tech-lead').waitFor({ timeout: 30_000 });
+      const lead = workbench.treeRow('Agents', 'tech-lead');
+      await lead.waitFor({ timeout: 30_000 });
+      // The trust editor is modal: close it to reach the view again.
+      const modal = workbench.page.locator('.monaco-modal-editor-block');
+      await workbench.page.keyboard.press('Escape');
+      if (await modal.isVisible().catch(() => false)) await modal.locator('.codicon-close').first().click().catch(() => undefined);
+      await modal.waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
       assert.equal(await workbench.byTestId('notice-untrusted').count(), 0);
-      assert.equal(await workbench.byTestId('run-tech-lead').count(), 1, 'no Run button once trusted');
+      await lead.hover();
+      assert.equal(await lead.locator('.action-label[aria-label="Run Agent…"]').count(), 1, 'no Run button once trusted');
     }),
   );
 });

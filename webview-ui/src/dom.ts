@@ -42,18 +42,14 @@ export function iconButton(icon: string, label: string, testId: string, onClick:
   return button;
 }
 
-/** A tree item: an `li` whose first child `.row` is the visible line; `activate` runs on Enter, Space and double-click. */
-export function treeItem(props: ElProps & { label: string; activate?: () => void }, row: HTMLElement, group?: HTMLElement): HTMLLIElement {
-  const item = el('li', { ...props, role: 'treeitem' }, [row, group ?? null]);
-  item.tabIndex = -1;
-  item.setAttribute('aria-label', props.label);
-  if (props.activate) {
-    const activate = props.activate;
-    item.addEventListener('activate', (e) => {
-      e.stopPropagation();
-      activate();
-    });
-    row.addEventListener('dblclick', () => activate());
-  }
-  return item;
+/** A button with a label, always in the tab order (notices, approvals, empty states). */
+export function textButton(label: string, testId: string, onClick: () => void, className = 'text-button'): HTMLButtonElement {
+  const button = el('button', { className, text: label, testId });
+  button.type = 'button';
+  button.addEventListener('click', (e) => {
+    e.stopPropagation();
+    onClick();
+  });
+  button.addEventListener('keydown', (e) => e.stopPropagation());
+  return button;
 }

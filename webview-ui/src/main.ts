@@ -1,124 +1,129 @@
 import './style.css';
-import { hostToWebviewSchema, type AgentsState, type RunView, type WebviewToHost } from '../../src/protocol/webview';
-import { renderAgents, renderNotices } from './agentsList';
-import { el } from './dom';
+import { hostToWebviewSchema, type StatusState, type WebviewToHost } from '../../src/protocol/webview';
+import { el, textButton } from './dom';
 import { formatDuration } from './format';
-import { renderRun, type RunRenderContext } from './runsTree';
-import { ensureTabStops, installTreeKeyboard, setExpanded } from './tree';
+import { renderNotices } from './notices';
+import { RunsTree, setExpandedView } from './runsTree';
+import { focusItem, installTreeKeyboard, setExpanded } from './tree';
 
 /**
- * The Agents view's script: validates what the host sends (S7.4), keeps the
- * latest agents state and runs, and renders them. Runs are re-rendered one
- * at a time, only those the host says changed, so focus and hover survive
- * live updates; elapsed times tick locally between updates.
+ * The Runs view's script: validates what the host sends (S7.4), renders the
+ * notices and the run trees (runsTree.ts patches them incrementally), answers
+ * reveal requests, and reports clicks. A click on an agent or tool row opens
+ * that agent's transcript; the twistie folds; the buttons act. Elapsed times
+ * tick locally between updates.
  */
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void; getState(): unknown; setState(state: unknown): void };
 
 const vscode = acquireVsCodeApi();
 const root = document.getElementById('root')!;
-/** Runs whose root starts expanded; older ones stay folded until opened. */
-const OPEN_RUNS = 3;
 
 function post(message: WebviewToHost): void {
   vscode.postMessage(message);
 }
 
-const saved = vscode.getState() as { expanded?: Record<string, boolean>; folded?: Record<string, boolean> } | undefined;
+const saved = vscode.getState() as { expanded?: Record<string, boolean> } | undefined;
 const expandedOverrides: Record<string, boolean> = { ...(saved?.expanded ?? {}) };
-const foldedGroups: Record<string, boolean> = { ...(saved?.folded ?? {}) };
-const saveState = () => vscode.setState({ expanded: expandedOverrides, folded: foldedGroups });
-const folding = {
-  isFolded: (key: string) => foldedGroups[key] ?? false,
-  setFolded: (key: string, folded: boolean) => {
-    foldedGroups[key] = folded;
-    saveState();
-  },
-};
+const saveState = () => vscode.setState({ expanded: expandedOverrides });
 let clockOffset = 0;
-const runs = new Map<string, RunView>();
-let order: string[] = [];
-const runElements = new Map<string, HTMLElement>();
+let canRun = true;
+let received = false;
 
 const noticesSlot = el('div', { className: 'notices-slot' });
-const agentsSlot = el('div', { className: 'agents-slot' });
 const runsList = el('div', { className: 'runs-list', testId: 'runs-list' });
-const runsEmpty = el('p', { className: 'empty', text: 'No runs yet. Run an agent with the ▷ button next to it, or with "Subagents: Run Agent…".', testId: 'runs-empty' });
-const runsSection = el('section', { testId: 'runs-section' }, [el('h2', { text: 'Runs' }), runsEmpty, runsList]);
-root.append(noticesSlot, agentsSlot, runsSection);
+const emptyText = el('span');
+const runButton = textButton('Run Agent…', 'runs-empty-run', () => post({ type: 'command', command: 'runAgent' }), 'text-button primary');
+const runsEmpty = el('div', { className: 'empty', testId: 'runs-empty' }, [el('p', {}, [emptyText]), runButton]);
+const clearedNote = el('div', { className: 'cleared', testId: 'runs-cleared' });
+const runsSection = el('section', { testId: 'runs-section', className: 'runs' }, [runsEmpty, runsList, clearedNote]);
+runsSection.setAttribute('aria-label', 'Runs');
+root.append(noticesSlot, runsSection);
+runsEmpty.hidden = true;
+clearedNote.hidden = true;
 
-const ctx: RunRenderContext = {
-  post,
-  expanded: (key, byDefault) => expandedOverrides[key] ?? byDefault,
-  clockOffset: () => clockOffset,
-};
+function remember(key: string, expanded: boolean): void {
+  expandedOverrides[key] = expanded;
+  saveState();
+}
+
+const tree = new RunsTree(runsList, { post, clockOffset: () => clockOffset, expanded: (key, byDefault) => expandedOverrides[key] ?? byDefault, remember });
 
 function rememberExpanded(item: HTMLElement, expanded: boolean): void {
   const key = item.dataset.key;
-  if (key) {
-    expandedOverrides[key] = expanded;
-    saveState();
-  }
-  const twistie = item.querySelector(':scope > .row .twistie');
-  twistie?.classList.toggle('codicon-chevron-down', expanded);
-  twistie?.classList.toggle('codicon-chevron-right', !expanded);
+  if (key) remember(key, expanded);
+  setExpandedView(item, expanded);
+  tree.toggled(item, expanded);
 }
 
 installTreeKeyboard(root, rememberExpanded);
 
-// A click on a twistie toggles its item (keyboard: Left/Right, see tree.ts).
+function itemOf(target: EventTarget | null): HTMLElement | null {
+  return target instanceof Element ? target.closest<HTMLElement>('li[role="treeitem"]') : null;
+}
+
+/** The agent whose transcript an item stands for: itself, or the agent that made the tool call. */
+function agentOfItem(item: HTMLElement): string | undefined {
+  return item.dataset.agentId ?? item.dataset.ownerId;
+}
+
 root.addEventListener('click', (e) => {
-  const twistie = e.target instanceof Element ? e.target.closest('.twistie') : null;
-  const item = twistie?.closest<HTMLElement>('li[role="treeitem"]');
-  if (item) setExpanded(item, item.getAttribute('aria-expanded') !== 'true', rememberExpanded);
+  const target = e.target instanceof Element ? e.target : null;
+  if (!target || target.closest('button')) return;
+  const item = itemOf(target);
+  if (!item) return;
+  if (target.closest('.twistie')) {
+    setExpanded(item, item.getAttribute('aria-expanded') !== 'true', rememberExpanded);
+    return;
+  }
+  // Like a file in the Explorer: one click on a row opens what it stands for.
+  if (target.closest('.row')) {
+    const agentId = agentOfItem(item);
+    if (agentId) post({ type: 'agentAction', action: 'transcript', agentId });
+  }
 });
 
-/** Runs `update` (which replaces DOM under `scope`), keeping keyboard focus on the same item. */
-function keepingFocus(scope: Element, update: () => void): void {
-  const active = document.activeElement;
-  const focusedKey = active && scope.contains(active) ? active.closest<HTMLElement>('[data-key]')?.dataset.key : undefined;
-  update();
-  if (!focusedKey) return;
-  const again = root.querySelector<HTMLElement>(`[data-key="${CSS.escape(focusedKey)}"]`);
-  if (again) {
-    again.tabIndex = 0;
-    again.focus();
-  }
+root.addEventListener('activate', (e) => {
+  const item = itemOf(e.target);
+  const agentId = item && agentOfItem(item);
+  if (agentId) post({ type: 'agentAction', action: 'transcript', agentId });
+});
+
+function renderStatus(state: StatusState): void {
+  canRun = state.canRun;
+  const notices = renderNotices(state.notices, post);
+  noticesSlot.replaceChildren(...(notices ? [notices] : []));
+  renderEmpty();
 }
 
-function renderAgentsPart(state: AgentsState): void {
-  runsEmpty.textContent = state.canRun
-    ? 'No runs yet. Run an agent with the ▷ button next to it, or with "Subagents: Run Agent…".'
+function renderEmpty(): void {
+  const none = tree.order.length === 0;
+  runsEmpty.hidden = !received || !none;
+  emptyText.textContent = canRun
+    ? 'No runs yet. Run an agent with ▷ in the Agents view, or here:'
     : 'No runs. Agents can run once this workspace is trusted.';
-  keepingFocus(noticesSlot, () => noticesSlot.replaceChildren(...[renderNotices(state.notices, post)].filter((n): n is HTMLElement => n !== null)));
-  keepingFocus(agentsSlot, () => agentsSlot.replaceChildren(renderAgents(state, post, folding)));
+  runButton.hidden = !canRun;
 }
 
-function renderRuns(changed: RunView[]): void {
-  const open = new Set(order.slice(0, OPEN_RUNS));
-  for (const run of changed) {
-    const next = renderRun({ ...run, defaultOpen: open.has(run.runId) }, ctx);
-    const old = runElements.get(run.runId);
-    if (old) keepingFocus(old, () => old.replaceWith(next));
-    else runsList.append(next);
-    runElements.set(run.runId, next);
+function renderCleared(cleared: number): void {
+  clearedNote.hidden = cleared === 0;
+  if (cleared === 0) return;
+  clearedNote.replaceChildren(
+    el('span', { text: `${cleared} finished run${cleared === 1 ? '' : 's'} cleared from view. ` }),
+    textButton('Show them', 'runs-show-cleared', () => post({ type: 'command', command: 'showCleared' }), 'link-button'),
+  );
+}
+
+/** Expands the ancestors of `item`, selects it and scrolls it into view. */
+function reveal(item: HTMLElement): void {
+  for (let up = item.parentElement?.closest<HTMLElement>('li[role="treeitem"]'); up; up = up.parentElement?.closest<HTMLElement>('li[role="treeitem"]')) {
+    if (up.getAttribute('aria-expanded') === 'false') rememberExpanded(up, true);
   }
-  const keep = new Set(order);
-  for (const [id, element] of runElements) {
-    if (keep.has(id)) continue;
-    element.remove();
-    runElements.delete(id);
-  }
-  // Newest first; appendChild moves an element, so only misplaced ones move.
-  let previous: Element | null = null;
-  for (const id of order) {
-    const element = runElements.get(id);
-    if (!element) continue;
-    const expected: Element | null = previous ? previous.nextElementSibling : runsList.firstElementChild;
-    if (expected !== element) runsList.insertBefore(element, expected);
-    previous = element;
-  }
-  runsEmpty.hidden = order.length > 0;
+  for (const old of root.querySelectorAll('.selected')) old.classList.remove('selected');
+  item.classList.add('selected');
+  const treeEl = item.closest('[role="tree"]');
+  if (treeEl) focusItem(treeEl, item);
+  item.scrollIntoView({ block: 'nearest' });
 }
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
@@ -126,14 +131,26 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   const parsed = hostToWebviewSchema.safeParse(event.data);
   if (!parsed.success) return;
   const message = parsed.data;
-  if (message.type === 'agents') renderAgentsPart(message.state); else {
-    clockOffset = message.now - Date.now();
-    for (const run of message.changed) runs.set(run.runId, run);
-    order = message.order.filter((id) => runs.has(id));
-    for (const id of [...runs.keys()]) if (!message.order.includes(id)) runs.delete(id);
-    renderRuns(message.changed);
+  switch (message.type) {
+    case 'status':
+      renderStatus(message.state);
+      break;
+    case 'runs':
+      received = true;
+      clockOffset = message.now - Date.now();
+      tree.apply(message);
+      renderEmpty();
+      renderCleared(message.cleared);
+      break;
+    case 'reveal': {
+      tree.flushNow();
+      const item = message.agentId ? tree.expandTo(message.agentId) : undefined;
+      const target = item ?? tree.runElement(message.runId)?.querySelector<HTMLElement>(':scope > li[role="treeitem"]');
+      if (target) reveal(target);
+      post({ type: 'revealed', requestId: message.requestId, found: Boolean(target && (!message.agentId || item)) });
+      break;
+    }
   }
-  ensureTabStops(root);
 });
 
 // Elapsed times of running agents tick here; the host sends only real changes.
@@ -141,5 +158,8 @@ setInterval(() => {
   const now = Date.now() + clockOffset;
   for (const span of root.querySelectorAll<HTMLElement>('.elapsed[data-since]')) span.textContent = formatDuration(now - Number(span.dataset.since));
 }, 1000);
+
+// For the benchmark and tests: resolves when every message so far is on screen.
+(window as unknown as { subagentsRunsIdle: () => Promise<void> }).subagentsRunsIdle = () => tree.whenIdle();
 
 post({ type: 'ready' });

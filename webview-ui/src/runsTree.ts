@@ -1,181 +1,426 @@
-import type { AgentAction, AgentView, RunView, ToolView, WebviewToHost } from '../../src/protocol/webview';
-import { codicon, el, iconButton, treeItem } from './dom';
-import { formatCost, formatDuration, formatTokens, STATUS_ICONS, STATUS_LABELS } from './format';
+import { mergeAgent, type HeldAgent } from '../../src/protocol/agentPatch';
+import { isActiveViewStatus, type AgentView, type HostToWebview, type RunHeader, type ToolView } from '../../src/protocol/webview';
+import { agentRow, patchAgentRow, rowSignature, toolLabel, toolRow, type RowContext } from './agentRow';
+import { el } from './dom';
+import { STATUS_LABELS } from './format';
 
 /**
- * One run as a tree (S6.1): agent → its tool rows → the agents a spawn row
- * started, nested under that row; children without a row (resumed, or their
- * row folded away) follow the tool rows. Each row shows status, elapsed
- * time, tokens/cost, model and the worktree, with the actions that apply.
+ * The runs as live trees (S6.1): agent → its tool rows → the agents a spawn
+ * row started, nested under that row; children without a row (resumed, or
+ * their row folded away) follow the tool rows.
+ *
+ * Built for trees of hundreds of agents that change many times a second:
+ * every agent and tool row keeps its element, a message only queues the
+ * agents it names, and the queue is worked off in animation frames within a
+ * time budget, so a large update spreads over frames instead of stalling
+ * one. A row is rebuilt only when what it shows changed (the live text and
+ * token count are patched in place), and elements keep their identity, so
+ * focus, hover and expansion survive updates.
  */
 
-type Post = (message: WebviewToHost) => void;
+export type RunsMessage = Extract<HostToWebview, { type: 'runs' }>;
 
-export interface RunRenderContext {
-  post: Post;
-  /** Whether a node is expanded (the user's choice, or the default for its run). */
+export interface TreeContext extends RowContext {
+  /** The user's choice for a node, or `byDefault`. */
   expanded(key: string, byDefault: boolean): boolean;
-  /** Host clock minus webview clock, for elapsed times. */
-  clockOffset(): number;
+  /** Records a node opened for the user (revealing something inside it). */
+  remember(key: string, expanded: boolean): void;
 }
 
-function elapsedSpan(startedAt: number, endedAt: number | null, ctx: RunRenderContext): HTMLElement {
-  const span = el('span', { className: 'elapsed' });
-  if (endedAt === null) {
-    // Ticked every second by main.ts while the agent runs.
-    span.dataset.since = String(startedAt);
-    span.textContent = formatDuration(Date.now() + ctx.clockOffset() - startedAt);
-  } else span.textContent = formatDuration(endedAt - startedAt);
-  return span;
+interface ToolRecord {
+  li: HTMLLIElement;
+  sig: string;
+  group: HTMLUListElement | null;
 }
 
-function statusIcon(status: AgentView['status']): HTMLElement {
-  const icon = codicon(STATUS_ICONS[status], status === 'running' ? 'codicon-modifier-spin' : '');
-  icon.classList.add('status', `status-${status}`);
-  icon.setAttribute('aria-hidden', 'false');
-  icon.setAttribute('role', 'img');
-  icon.setAttribute('aria-label', STATUS_LABELS[status]);
-  icon.title = STATUS_LABELS[status];
-  return icon;
+interface AgentRecord {
+  id: string;
+  li: HTMLLIElement;
+  view: AgentView | null;
+  held: HeldAgent | undefined;
+  row: HTMLElement | null;
+  rowSig: string;
+  group: HTMLUListElement | null;
+  folded: HTMLLIElement | null;
+  tools: Map<string, ToolRecord>;
+  /** Folded with updates not rendered yet: what is under it is built when it opens. */
+  stale: boolean;
+  /** Updated while out of the document (under a folded agent): rendered when placed again. */
+  pending: boolean;
 }
 
-function twistie(expanded: boolean | null): HTMLElement {
-  if (expanded === null) return el('span', { className: 'twistie-space' });
-  return codicon(expanded ? 'chevron-down' : 'chevron-right', 'twistie');
-}
-
-function agentActions(agent: AgentView, ctx: RunRenderContext): HTMLElement {
-  const act = (action: AgentAction) => () => ctx.post({ type: 'agentAction', action, agentId: agent.id });
-  const b = (icon: string, label: string, action: AgentAction) => iconButton(icon, label, `action-${action}-${agent.id}`, act(action));
-  const running = agent.status === 'running' || agent.status === 'queued' || agent.status === 'waiting';
-  const wt = agent.worktree;
-  return el('span', { className: 'actions' }, [
-    running ? b('debug-stop', `Stop ${agent.name} and its sub-agents`, 'stop') : null,
-    b('output', `Show ${agent.name}'s transcript`, 'transcript'),
-    !running ? b('comment-discussion', `Send ${agent.name} a follow-up`, 'followUp') : null,
-    wt && wt.state !== 'discarded' && wt.state !== 'active' ? b('diff', 'Review the changes', 'reviewWorktree') : null,
-    wt && wt.state === 'finished' ? b('check', 'Apply the changes to the workspace', 'applyWorktree') : null,
-    wt && (wt.state === 'finished' || wt.state === 'applied') ? b('trash', 'Discard the worktree and its branch', 'discardWorktree') : null,
-  ]);
-}
-
-function worktreeLine(agent: AgentView): HTMLElement | null {
-  const wt = agent.worktree;
-  if (!wt) return null;
-  const changes =
-    wt.state === 'active'
-      ? 'working in an isolated worktree'
-      : wt.filesChanged === null
-        ? ''
-        : `${wt.filesChanged} file${wt.filesChanged === 1 ? '' : 's'} · +${wt.insertions} −${wt.deletions}`;
-  const state = wt.state === 'applied' ? ' · applied' : wt.state === 'discarded' ? ' · discarded' : '';
-  return el('div', { className: `subline worktree${wt.state === 'discarded' ? ' gone' : ''}`, testId: `worktree-${agent.id}`, title: wt.branch }, [
-    codicon('git-branch'),
-    el('span', { className: 'branch', text: wt.branch || 'worktree' }),
-    el('span', { className: 'detail', text: `${changes}${state}` }),
-  ]);
-}
-
-function toolItem(tool: ToolView, owner: AgentView, run: RenderableRun, ctx: RunRenderContext, rendered: Set<string>): HTMLLIElement {
-  const child = tool.childAgentId ? run.agents[tool.childAgentId] : undefined;
-  const key = `tool:${tool.id}`;
-  const open = child ? ctx.expanded(key, true) : null;
-  const result = tool.status === 'running' ? '' : [tool.result, tool.durationMs !== null ? formatDuration(tool.durationMs) : ''].filter(Boolean).join(' · ');
-  const row = el('div', { className: 'row' }, [
-    twistie(open),
-    codicon(tool.status === 'running' ? 'loading' : tool.status === 'ok' ? 'check' : 'close', `status tool-${tool.status}${tool.status === 'running' ? ' codicon-modifier-spin' : ''}`),
-    el('span', { className: 'name tool-name', text: tool.name }),
-    el('span', { className: 'input', text: tool.input, title: tool.input }),
-    el('span', { className: 'detail', text: result, title: tool.result }),
-  ]);
-  let group: HTMLElement | undefined;
-  if (child) {
-    rendered.add(child.id);
-    group = el('ul', { role: 'group' }, [agentItem(child, run, ctx, rendered)]);
-  }
-  const item = treeItem(
-    {
-      className: `tool tool-${tool.status}`,
-      testId: `tool-${tool.id}`,
-      key,
-      label: `${tool.name} ${tool.input}, ${tool.status === 'running' ? 'running' : tool.status === 'ok' ? 'done' : 'failed'}${tool.result ? `: ${tool.result}` : ''}`,
-      activate: () => ctx.post({ type: 'agentAction', action: 'transcript', agentId: owner.id }),
-    },
-    row,
-    group,
-  );
-  item.dataset.status = tool.status;
-  if (open !== null) item.setAttribute('aria-expanded', String(open));
-  return item;
-}
-
-export type RenderableRun = RunView & {
-  /** Whether the run's root starts expanded (recent runs do, old ones stay folded). */
+interface RunRecord {
+  header: RunHeader;
+  tree: HTMLUListElement;
+  agents: Map<string, AgentRecord>;
+  /** The root starts expanded (active runs and the newest few). */
   defaultOpen: boolean;
-};
-
-export function agentItem(agent: AgentView, run: RenderableRun, ctx: RunRenderContext, rendered = new Set<string>([agent.id])): HTMLLIElement {
-  const key = `agent:${agent.id}`;
-  const isRoot = agent.id === run.rootAgentId;
-  const hasContent = agent.tools.length > 0 || agent.children.length > 0 || agent.hiddenTools > 0;
-  const open = hasContent ? ctx.expanded(key, !isRoot || run.status === 'running' || run.status === 'waiting' || run.defaultOpen) : null;
-  const usage = [formatTokens(agent.tokens), formatCost(agent.costUsd)].filter(Boolean).join(' · ');
-  const line = el('div', { className: 'line' }, [
-    twistie(open),
-    statusIcon(agent.status),
-    el('span', { className: 'name', text: agent.name }),
-    el('span', { className: 'description', text: agent.description, title: agent.description }),
-    el('span', { className: 'meta' }, [agent.background ? codicon('layers', 'background') : null, elapsedSpan(agent.startedAt, agent.endedAt, ctx)]),
-    agentActions(agent, ctx),
-  ]);
-  const details = el('div', { className: 'subline details' }, [
-    el('span', { className: 'model', text: agent.model }),
-    el('span', { className: 'usage', text: usage }),
-    run.folder && isRoot ? el('span', { className: 'folder', text: run.folder }) : null,
-  ]);
-  const showError = agent.error && agent.status !== 'completed';
-  const row = el('div', { className: 'row agent-row' }, [
-    line,
-    details,
-    agent.activity ? el('div', { className: 'subline activity', text: agent.activity, testId: `activity-${agent.id}` }) : null,
-    worktreeLine(agent),
-    showError ? el('div', { className: 'subline error-text', text: agent.error ?? '', title: agent.error ?? '', testId: `error-${agent.id}` }) : null,
-  ]);
-  const children: HTMLElement[] = [];
-  if (agent.hiddenTools > 0) {
-    children.push(el('li', { className: 'folded', text: `${agent.hiddenTools} earlier tool call${agent.hiddenTools === 1 ? '' : 's'} (see the transcript)` }));
-  }
-  for (const tool of agent.tools) children.push(toolItem(tool, agent, run, ctx, rendered));
-  for (const childId of agent.children) {
-    const child = run.agents[childId];
-    if (!child || rendered.has(childId)) continue;
-    rendered.add(childId);
-    children.push(agentItem(child, run, ctx, rendered));
-  }
-  const group = hasContent ? el('ul', { role: 'group' }, children) : undefined;
-  const item = treeItem(
-    {
-      className: `run-agent status-${agent.status}${isRoot ? ' root' : ''}`,
-      testId: `run-agent-${agent.id}`,
-      key,
-      label: `${agent.name}, ${STATUS_LABELS[agent.status]}: ${agent.description}`,
-      title: `${agent.name} · ${agent.model}\n${agent.description}`,
-      activate: () => ctx.post({ type: 'agentAction', action: 'transcript', agentId: agent.id }),
-    },
-    row,
-    group,
-  );
-  item.dataset.status = agent.status;
-  item.dataset.agentName = agent.name;
-  if (open !== null) item.setAttribute('aria-expanded', String(open));
-  return item;
+  /** Agents that are active or have an active agent below them; null when views changed since. */
+  busy: Set<string> | null;
 }
 
-export function renderRun(run: RenderableRun, ctx: RunRenderContext): HTMLElement {
-  const root = run.agents[run.rootAgentId];
-  const tree = el('ul', { role: 'tree', className: 'tree run', testId: `run-${run.runId}`, key: `run:${run.runId}` });
-  tree.dataset.status = run.status;
-  tree.setAttribute('aria-label', `Run of ${root?.name ?? 'an agent'}`);
-  if (root) tree.append(agentItem(root, run, ctx));
-  return tree;
+/** Runs whose root starts expanded besides the active ones; older ones stay folded until opened. */
+const OPEN_RUNS = 3;
+/** From this many agents on, a run's nested agents start folded. */
+const LARGE_TREE = 12;
+/** Work per animation frame before the rest waits for the next one. */
+const FRAME_BUDGET_MS = 4;
+
+export class RunsTree {
+  readonly #runs = new Map<string, RunRecord>();
+  /** Agents waiting to be rendered, per run. */
+  readonly #queue = new Map<string, Set<string>>();
+  #order: string[] = [];
+  #orderDirty = false;
+  #frame = 0;
+  readonly #idle: Array<() => void> = [];
+
+  constructor(
+    private readonly list: HTMLElement,
+    private readonly ctx: TreeContext,
+  ) {}
+
+  get order(): readonly string[] {
+    return this.#order;
+  }
+
+  apply(message: RunsMessage): void {
+    if (message.reset) {
+      for (const run of this.#runs.values()) run.tree.remove();
+      this.#runs.clear();
+      this.#queue.clear();
+    }
+    const keep = new Set(message.order);
+    for (const [id, run] of this.#runs) {
+      if (keep.has(id)) continue;
+      run.tree.remove();
+      this.#runs.delete(id);
+      this.#queue.delete(id);
+    }
+    for (const { run: header, agents } of message.updates) {
+      let run = this.#runs.get(header.runId);
+      if (!run) {
+        const tree = el('ul', { role: 'tree', className: 'tree run', testId: `run-${header.runId}`, key: `run:${header.runId}` });
+        run = { header, tree, agents: new Map(), defaultOpen: false, busy: null };
+        this.#runs.set(header.runId, run);
+      }
+      run.header = header;
+      run.busy = null;
+      run.tree.dataset.status = header.status;
+      let queued = this.#queue.get(header.runId);
+      if (!queued) this.#queue.set(header.runId, (queued = new Set()));
+      for (const patch of agents) {
+        const rec = this.#agent(run, patch.id);
+        const merged = mergeAgent(rec.held, patch);
+        if (!merged) continue;
+        rec.held = merged.held;
+        rec.view = merged.held.view;
+        queued.add(patch.id);
+      }
+      // The root row shows the run's folder and the run's status decides its default expansion.
+      queued.add(header.rootAgentId);
+    }
+    this.#order = message.order.filter((id) => this.#runs.has(id));
+    this.#orderDirty = true;
+    this.#schedule();
+  }
+
+  /** Resolves once everything received so far is rendered. */
+  whenIdle(): Promise<void> {
+    if (!this.#frame && !this.#orderDirty && this.#queue.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  /** Renders whatever is queued now, without waiting for a frame (before revealing a node). */
+  flushNow(): void {
+    this.#work(Infinity);
+  }
+
+  runElement(runId: string): HTMLElement | undefined {
+    return this.#runs.get(runId)?.tree;
+  }
+
+  #schedule(): void {
+    if (this.#frame) return;
+    this.#frame = requestAnimationFrame(() => {
+      this.#frame = 0;
+      this.#work(FRAME_BUDGET_MS);
+      if (this.#queue.size > 0 || this.#orderDirty) this.#schedule();
+      else for (const resolve of this.#idle.splice(0)) resolve();
+    });
+  }
+
+  #work(budgetMs: number): void {
+    const deadline = performance.now() + budgetMs;
+    for (const [runId, ids] of this.#queue) {
+      const run = this.#runs.get(runId);
+      if (!run) {
+        this.#queue.delete(runId);
+        continue;
+      }
+      for (const id of ids) {
+        ids.delete(id);
+        const rec = run.agents.get(id);
+        // An agent under a folded one is out of the document: it is drawn once it is placed again.
+        if (rec?.view && rec.row && !rec.li.isConnected) rec.pending = true;
+        else if (rec?.view) this.#render(run, rec, rec.view);
+        if (performance.now() > deadline) break;
+      }
+      if (ids.size === 0) {
+        this.#queue.delete(runId);
+        this.#applyDefaults(run);
+      }
+      if (performance.now() > deadline) break;
+    }
+    if (this.#orderDirty) {
+      this.#placeRuns();
+      this.#orderDirty = false;
+    }
+  }
+
+  #agent(run: RunRecord, id: string): AgentRecord {
+    let rec = run.agents.get(id);
+    if (!rec) {
+      const li = el('li', { className: 'run-agent status-queued', testId: `run-agent-${id}`, key: `agent:${id}`, role: 'treeitem' });
+      li.dataset.status = 'queued';
+      li.tabIndex = -1;
+      li.dataset.agentId = id;
+      rec = { id, li, view: null, held: undefined, row: null, rowSig: '', group: null, folded: null, tools: new Map(), stale: false, pending: false };
+      run.agents.set(id, rec);
+    }
+    return rec;
+  }
+
+  /**
+   * Whether an agent's own content starts expanded: the root of an open run
+   * (active, or among the newest); below it, every agent of a small tree. In
+   * a large tree the nested agents show as rows (status, activity, usage) and
+   * the user opens the ones to look into.
+   */
+  #openByDefault(run: RunRecord, rec: AgentRecord, busy: ReadonlySet<string>): boolean {
+    if (rec.id === run.header.rootAgentId) return run.defaultOpen || busy.has(rec.id);
+    return run.agents.size <= LARGE_TREE;
+  }
+
+  /** Agents that are active or have an active agent below them. */
+  #busy(run: RunRecord): Set<string> {
+    if (run.busy) return run.busy;
+    const busy = (run.busy = new Set<string>());
+    for (const rec of run.agents.values()) {
+      if (!rec.view || !isActiveViewStatus(rec.view.status)) continue;
+      for (let id: string | null = rec.id; id && !busy.has(id); id = run.agents.get(id)?.view?.parentId ?? null) busy.add(id);
+    }
+    return busy;
+  }
+
+  #render(run: RunRecord, rec: AgentRecord, view: AgentView): void {
+    const isRoot = view.id === run.header.rootAgentId;
+    const hasContent = view.tools.length > 0 || view.children.length > 0 || view.hiddenTools > 0;
+    const open = hasContent ? this.ctx.expanded(`agent:${view.id}`, this.#openByDefault(run, rec, this.#busy(run))) : null;
+    const folder = run.header.folder;
+    const sig = rowSignature(view, isRoot, folder) + String(open);
+    if (sig !== rec.rowSig || !rec.row) {
+      const row = agentRow(view, open, isRoot, folder, this.ctx);
+      if (rec.row) replaceKeepingFocus(rec.row, row);
+      else rec.li.prepend(row);
+      rec.row = row;
+      rec.rowSig = sig;
+    }
+    patchAgentRow(rec.row, view);
+    // Attributes are written only when they change: a write restyles the whole subtree.
+    if (rec.li.dataset.status !== view.status) {
+      rec.li.classList.remove(`status-${rec.li.dataset.status}`);
+      rec.li.classList.add(`status-${view.status}`);
+      rec.li.dataset.status = view.status;
+    }
+    if (isRoot !== rec.li.classList.contains('root')) rec.li.classList.toggle('root', isRoot);
+    setAttr(rec.li, 'data-agent-name', view.name);
+    setAttr(rec.li, 'aria-label', `${view.name}, ${STATUS_LABELS[view.status]}: ${view.description}`);
+    setAttr(rec.li, 'title', `${view.name} · ${view.model}\n${view.description}\nClick for the transcript`);
+    setAttr(rec.li, 'aria-expanded', open === null ? null : String(open));
+    // Like VS Code's own trees, a folded node's children are built when it opens.
+    if (open === false) rec.stale = true;
+    else {
+      rec.stale = false;
+      this.#renderChildren(run, rec, view, hasContent);
+    }
+    if (isRoot && rec.li.parentElement !== run.tree) {
+      run.tree.replaceChildren(rec.li);
+      // One tab stop per tree (roving tabindex, tree.ts): the root's, until focus moves within.
+      if (!run.tree.querySelector('[tabindex="0"]')) rec.li.tabIndex = 0;
+    }
+    if (isRoot) setAttr(run.tree, 'aria-label', `Run of ${view.name}`);
+  }
+
+  #renderChildren(run: RunRecord, rec: AgentRecord, view: AgentView, hasContent: boolean): void {
+    if (!hasContent) {
+      rec.group?.remove();
+      rec.group = null;
+      return;
+    }
+    if (!rec.group) {
+      rec.group = el('ul', { role: 'group' });
+      rec.li.append(rec.group);
+    }
+    const wanted: HTMLElement[] = [];
+    if (view.hiddenTools > 0) {
+      rec.folded ??= el('li', { className: 'folded' });
+      const text = `${view.hiddenTools} earlier tool call${view.hiddenTools === 1 ? '' : 's'} (see the transcript)`;
+      if (rec.folded.textContent !== text) rec.folded.textContent = text;
+      wanted.push(rec.folded);
+    }
+    const underRows = new Set<string>();
+    const liveTools = new Set<string>();
+    for (const tool of view.tools) {
+      liveTools.add(tool.id);
+      const child = tool.childAgentId && run.agents.has(tool.childAgentId) ? tool.childAgentId : null;
+      if (child) underRows.add(child);
+      wanted.push(this.#tool(run, rec, tool, child));
+    }
+    for (const id of rec.tools.keys()) if (!liveTools.has(id)) rec.tools.delete(id);
+    for (const childId of view.children) {
+      if (underRows.has(childId) || !run.agents.has(childId)) continue;
+      wanted.push(this.#agent(run, childId).li);
+    }
+    reconcile(rec.group, wanted);
+    for (const id of view.children) this.#drawPending(run, id);
+  }
+
+  #drawPending(run: RunRecord, agentId: string): void {
+    const rec = run.agents.get(agentId);
+    if (!rec?.pending || !rec.view || !rec.li.isConnected) return;
+    rec.pending = false;
+    this.#render(run, rec, rec.view);
+  }
+
+  #tool(run: RunRecord, owner: AgentRecord, tool: ToolView, childId: string | null): HTMLLIElement {
+    const key = `tool:${tool.id}`;
+    const open = childId ? this.ctx.expanded(key, true) : null;
+    const sig = `${tool.status}|${tool.name}|${tool.input}|${tool.result}|${tool.durationMs}|${childId}|${open}`;
+    let rec = owner.tools.get(tool.id);
+    if (!rec || rec.sig !== sig) {
+      const group = childId ? el('ul', { role: 'group' }) : null;
+      const li = el('li', { className: `tool tool-${tool.status}`, testId: `tool-${tool.id}`, key, role: 'treeitem' }, [toolRow(tool, open), group]);
+      li.tabIndex = -1;
+      li.dataset.status = tool.status;
+      li.dataset.ownerId = owner.id;
+      li.setAttribute('aria-label', toolLabel(tool));
+      if (open !== null) li.setAttribute('aria-expanded', String(open));
+      const moveChild = () => {
+        if (childId && group) group.replaceChildren(this.#agent(run, childId).li);
+      };
+      if (rec) replaceKeepingFocus(rec.li, li, moveChild);
+      else moveChild();
+      rec = { li, sig, group };
+      owner.tools.set(tool.id, rec);
+    } else if (childId && rec.group) {
+      const child = this.#agent(run, childId).li;
+      if (child.parentElement !== rec.group) rec.group.replaceChildren(child);
+    }
+    return rec.li;
+  }
+
+  /** After a run's batch: agents whose default expansion changed (work ended below them) follow it, unless the user chose. */
+  #applyDefaults(run: RunRecord): void {
+    const busy = this.#busy(run);
+    for (const rec of run.agents.values()) {
+      if (!rec.view || !rec.li.hasAttribute('aria-expanded')) continue;
+      const open = this.ctx.expanded(`agent:${rec.id}`, this.#openByDefault(run, rec, busy));
+      if (rec.li.getAttribute('aria-expanded') !== String(open)) this.#setOpen(run, rec, open);
+    }
+  }
+
+  #setOpen(run: RunRecord, rec: AgentRecord, open: boolean): void {
+    setExpandedView(rec.li, open);
+    if (open && rec.stale && rec.view) this.#render(run, rec, rec.view);
+  }
+
+  /** The user opened or folded an item: an agent opened now gets what it was not shown while folded. */
+  toggled(item: HTMLElement, open: boolean): void {
+    const agentId = item.dataset.agentId;
+    if (!agentId) return;
+    for (const run of this.#runs.values()) {
+      const rec = run.agents.get(agentId);
+      if (rec) return this.#setOpen(run, rec, open);
+    }
+  }
+
+  /** Opens every agent and spawn row above `agentId`, so its item is in the document and in view. */
+  expandTo(agentId: string): HTMLLIElement | undefined {
+    for (const run of this.#runs.values()) {
+      let rec = run.agents.get(agentId);
+      if (!rec) continue;
+      const path: AgentRecord[] = [];
+      for (let up = rec.view?.parentId ? run.agents.get(rec.view.parentId) : undefined; up; up = up.view?.parentId ? run.agents.get(up.view.parentId) : undefined) path.unshift(up);
+      for (const ancestor of path) {
+        this.ctx.remember(`agent:${ancestor.id}`, true);
+        if (ancestor.li.getAttribute('aria-expanded') === 'false' || ancestor.stale) this.#setOpen(run, ancestor, true);
+        for (const tool of ancestor.tools.values()) if (tool.li.getAttribute('aria-expanded') === 'false' && tool.group?.contains(rec.li)) setExpandedView(tool.li, true);
+      }
+      rec = run.agents.get(agentId)!;
+      return rec.li.isConnected ? rec.li : undefined;
+    }
+    return undefined;
+  }
+
+  #placeRuns(): void {
+    const active = this.#order.filter((id) => isActiveViewStatus(this.#runs.get(id)!.header.status)).length;
+    this.#order.forEach((id, i) => {
+      const run = this.#runs.get(id)!;
+      const defaultOpen = i < Math.max(active, OPEN_RUNS);
+      if (defaultOpen !== run.defaultOpen) {
+        run.defaultOpen = defaultOpen;
+        const root = run.agents.get(run.header.rootAgentId);
+        if (root?.view) {
+          const open = this.ctx.expanded(`agent:${root.id}`, defaultOpen || this.#busy(run).has(root.id));
+          if (root.li.hasAttribute('aria-expanded')) this.#setOpen(run, root, open);
+        }
+      }
+    });
+    reconcile(this.list, this.#order.map((id) => this.#runs.get(id)!.tree));
+  }
+}
+
+/** Shows an item expanded or folded: its aria state (CSS hides folded groups) and its twistie. */
+export function setExpandedView(item: HTMLElement, expanded: boolean): void {
+  item.setAttribute('aria-expanded', String(expanded));
+  const twistieIcon = item.querySelector(':scope > .row .twistie');
+  twistieIcon?.classList.toggle('codicon-chevron-down', expanded);
+  twistieIcon?.classList.toggle('codicon-chevron-right', !expanded);
+}
+
+function setAttr(element: HTMLElement, name: string, value: string | null): void {
+  if (element.getAttribute(name) === value) return;
+  if (value === null) element.removeAttribute(name);
+  else element.setAttribute(name, value);
+}
+
+/** Makes `parent`'s children exactly `wanted`, in order, moving only misplaced elements. */
+function reconcile(parent: HTMLElement, wanted: readonly HTMLElement[]): void {
+  const keep = new Set(wanted);
+  for (const child of [...parent.children]) if (!keep.has(child as HTMLElement)) child.remove();
+  let previous: Element | null = null;
+  for (const element of wanted) {
+    const expected: Element | null = previous ? previous.nextElementSibling : parent.firstElementChild;
+    if (expected !== element) parent.insertBefore(element, expected);
+    previous = element;
+  }
+}
+
+/**
+ * Replaces `old` with `next`, keeping keyboard focus where it was: on an
+ * element that survives (moved over beforehand), or on the element of the
+ * same test id in `next`.
+ */
+function replaceKeepingFocus(old: HTMLElement, next: HTMLElement, moveOver?: () => void): void {
+  const active = document.activeElement;
+  const inside = active instanceof HTMLElement && old.contains(active) ? active : null;
+  moveOver?.();
+  old.replaceWith(next);
+  if (!inside) return;
+  const again = inside.isConnected ? inside : inside === old ? next : inside.dataset.testid ? next.querySelector<HTMLElement>(`[data-testid="${CSS.escape(inside.dataset.testid)}"]`) : null;
+  if (again && document.activeElement !== again) {
+    again.tabIndex = 0;
+    again.focus();
+  }
 }

@@ -26,14 +26,6 @@ export function focusItem(tree: Element, item: HTMLElement): void {
   item.focus();
 }
 
-/** Gives each tree in `root` exactly one tab stop (after a re-render). */
-export function ensureTabStops(root: Element): void {
-  for (const tree of root.querySelectorAll('[role="tree"]')) {
-    const items = visibleItems(tree);
-    if (items.length && !items.some((i) => i.tabIndex === 0)) items[0]!.tabIndex = 0;
-  }
-}
-
 export function setExpanded(item: HTMLElement, expanded: boolean, onToggle: Toggle): void {
   if (!item.hasAttribute('aria-expanded')) return;
   item.setAttribute('aria-expanded', String(expanded));

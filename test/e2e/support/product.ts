@@ -25,6 +25,8 @@ export function ensureCodeServerReady(): void {
 
 export interface Workspace {
   dir: string;
+  /** Commits everything in the workspace (so what a test adds is not a pile of untracked files). */
+  commit(message: string): void;
   remove(): void;
 }
 
@@ -52,5 +54,12 @@ export function copySampleWorkspace(): Workspace {
   git('init', '-q', '-b', 'main');
   git('add', '-A');
   git('commit', '-q', '-m', 'sample workspace');
-  return { dir, remove: () => rmSync(parent, { recursive: true, force: true }) };
+  return {
+    dir,
+    commit: (message) => {
+      git('add', '-A');
+      git('commit', '-q', '-m', message);
+    },
+    remove: () => rmSync(parent, { recursive: true, force: true }),
+  };
 }

@@ -8,6 +8,7 @@ const LEAD = 'You lead a small team of specialist agents';
 const TEST_RUNNER = 'You run tests and report on them';
 const DOCS = 'You keep the documentation of this project truthful';
 const EXPLAINER = 'Explain the code you are asked about';
+const REVIEWER = 'Review the change you are given';
 
 /**
  * - tech-lead spawns test-runner, which asks to run the tests (an approval),
@@ -15,9 +16,11 @@ const EXPLAINER = 'Explain the code you are asked about';
  *   look at the tree while both agents run;
  * - docs-writer writes NOTES.md (an approval; in a worktree when isolated);
  * - explainer names a model the server does not know: it fails, as it would
- *   against the real API.
+ *   against the real API;
+ * - code-reviewer answers once `review` resolves, so a test can leave the
+ *   Runs view before it ends.
  */
-export function sampleScript(finish: Promise<void>): Script {
+export function sampleScript(finish: Promise<void>, review: Promise<void> = Promise.resolve()): Script {
   return async (req) => {
     if (req.system.includes(LEAD)) {
       if (req.toolResults.size > 0) return { text: 'Summary: test-runner ran the tests; they pass.', chunkDelayMs: 20 };
@@ -35,6 +38,10 @@ export function sampleScript(finish: Promise<void>): Script {
     if (req.system.includes(DOCS)) {
       if (req.toolResults.size > 0) return { text: 'Wrote NOTES.md with a short summary.' };
       return { toolUses: [{ name: 'Write', input: { file_path: 'NOTES.md', content: '# Notes\n\nTally counts words.\n' } }], delayMs: 200 };
+    }
+    if (req.system.includes(REVIEWER)) {
+      await review;
+      return { text: 'Looks good to me.' };
     }
     if (req.system.includes(EXPLAINER)) {
       return { error: { status: 400, type: 'invalid_request_error', message: `model: ${req.model} is not available on this server` } };

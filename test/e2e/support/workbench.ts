@@ -125,9 +125,45 @@ export class Workbench {
   async openViewContainer(title: string): Promise<Locator> {
     const sidebar = this.page.locator('.part.sidebar');
     const heading = sidebar.locator('.composite.title', { hasText: title }).first();
-    if (!(await heading.isVisible().catch(() => false))) await this.activityBarItem(title).click();
+    // Forced: the container's badge sits over its icon and takes the pointer.
+    if (!(await heading.isVisible().catch(() => false))) await this.activityBarItem(title).click({ force: true });
     await heading.waitFor({ timeout: 15_000 });
     return sidebar;
+  }
+
+  /** A view of the side bar by its title ("Runs", "Agents"): its pane, header and body. */
+  pane(title: string): Locator {
+    const exact = new RegExp(`^\\s*${title}\\s*$`, 'i');
+    return this.page.locator('.part.sidebar .pane', { has: this.page.locator('.pane-header h3.title', { hasText: exact }) }).first();
+  }
+
+  /** A row of a native tree view, by the exact text of its label. */
+  treeRow(paneTitle: string, label: string): Locator {
+    const exact = new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+    return this.pane(paneTitle).locator('.monaco-list-row', { has: this.page.locator('.label-name', { hasText: exact }) });
+  }
+
+  /** The labels of a tree view's rendered rows, with their nesting level. */
+  async treeRows(paneTitle: string): Promise<Array<{ level: number; label: string; description: string }>> {
+    return this.pane(paneTitle)
+      .locator('.monaco-list-row')
+      .evaluateAll((rows) =>
+        rows
+          .map((row) => ({
+            top: parseFloat(row.getAttribute('style')?.match(/top:\s*([\d.-]+)px/)?.[1] ?? '0'),
+            level: Number(row.getAttribute('aria-level') ?? '0'),
+            label: row.querySelector('.label-name')?.textContent?.trim() ?? '',
+            description: row.querySelector('.label-description')?.textContent?.trim() ?? '',
+          }))
+          .sort((a, b) => a.top - b.top)
+          .map(({ level, label, description }) => ({ level, label, description })),
+      );
+  }
+
+  /** The number on a view container's activity-bar badge, or null without one. */
+  async activityBadge(title: string): Promise<string | null> {
+    const badge = this.page.locator('.part.activitybar .action-item', { has: this.page.locator(`a[aria-label^="${title}"]`) }).locator('.badge-content');
+    return (await badge.count()) && (await badge.first().isVisible()) ? (await badge.first().innerText()).trim() : null;
   }
 
   /**

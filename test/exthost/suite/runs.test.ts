@@ -93,11 +93,45 @@ describe('running agents', function () {
     assert.match(lead.output ?? '', /Summary/);
   });
 
-  it('Show Transcript opens a read-only Markdown transcript with tool calls and results', async () => {
+  it('Show Run reveals a run and a nested agent in the Runs view', async () => {
+    const api = await subagents();
+    const childId = api.runs().find((r) => r.runId === leadId)!.agents[leadId]!.children[0]!;
+    // True only once the webview has found, expanded to and selected the node.
+    assert.equal(await vscode.commands.executeCommand('subagents.showRun', { runId: leadId, agentId: childId }), true);
+    assert.equal(await vscode.commands.executeCommand('subagents.showRun', { runId: leadId }), true);
+    assert.equal(await vscode.commands.executeCommand('subagents.showRun', childId), true, 'an agent id alone');
+    assert.equal(await vscode.commands.executeCommand('subagents.showRun', { runId: 'no-such-run' }), false);
+  });
+
+  it('Clear Finished hides ended runs from the view; Show Run still finds one', async () => {
+    const api = await subagents();
+    const posts = api.runsViewPosts();
+    const hidden = await vscode.commands.executeCommand<number>('subagents.clearFinishedRuns');
+    assert.ok(hidden >= 1, `hid ${hidden} runs`);
+    await waitFor(() => api.runsViewPosts() > posts, 'the Runs view was not told');
+    assert.ok(api.runs().some((r) => r.runId === leadId), 'Clear Finished deleted history');
+    assert.equal(await vscode.commands.executeCommand('subagents.showRun', { runId: leadId }), true);
+    await vscode.commands.executeCommand('subagents.showClearedRuns');
+  });
+
+  it('Show Transcript opens the transcript rendered, in the Markdown preview', async () => {
     const api = await subagents();
     const run = api.runs().find((r) => r.runId === leadId)!;
     const childId = run.agents[leadId]!.children[0]!;
     assert.equal(await vscode.commands.executeCommand('subagents.showTranscript', childId), true);
+    const tab = await waitFor(() => {
+      const active = vscode.window.tabGroups.activeTabGroup.activeTab;
+      return active?.input instanceof vscode.TabInputWebview && /markdown\.preview/.test(active.input.viewType) ? active : undefined;
+    }, 'no Markdown preview tab opened');
+    assert.match(tab.label, /test-runner transcript\.md/);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('Show Transcript with { source: true } opens the read-only Markdown with tool calls and results', async () => {
+    const api = await subagents();
+    const run = api.runs().find((r) => r.runId === leadId)!;
+    const childId = run.agents[leadId]!.children[0]!;
+    assert.equal(await vscode.commands.executeCommand('subagents.showTranscript', childId, { source: true }), true);
     const doc = vscode.window.activeTextEditor?.document;
     assert.equal(doc?.uri.scheme, 'subagents-transcript');
     assert.equal(doc?.languageId, 'markdown');
@@ -167,7 +201,7 @@ describe('running agents', function () {
     exploreGate = new Promise<void>((resolve) => (releaseExplore = resolve));
     const id = await vscode.commands.executeCommand<string>('subagents.runAgent', { agent: 'explore', task: 'How are the tests run?' });
     await waitFor(() => api.runs().find((r) => r.runId === id)?.agents[id]?.tools.some((t) => t.status === 'ok'), 'explore never finished its Read');
-    assert.equal(await vscode.commands.executeCommand('subagents.showTranscript', id), true);
+    assert.equal(await vscode.commands.executeCommand('subagents.showTranscript', id, { source: true }), true);
     const doc = vscode.window.activeTextEditor!.document;
     await waitFor(() => doc.getText().includes('calls `Read`'), 'the transcript does not show the Read call yet');
     assert.equal(doc.getText().includes('Found it'), false);

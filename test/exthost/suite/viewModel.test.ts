@@ -1,10 +1,12 @@
 import * as assert from 'node:assert/strict';
+import { diffAgent } from '../../../src/protocol/agentPatch';
 import { emptyUsage } from '../../../src/protocol/runEvents';
 import type { AgentNode, RunSnapshot, ToolRow } from '../../../src/protocol/runSnapshot';
 import { hostToWebviewSchema, webviewToHostSchema } from '../../../src/protocol/webview';
 import { parseAgentText } from '../../../src/core/agents/parse';
 import { agentTemplate, validateAgentName } from '../../../src/vscode/agentFiles';
 import { renderTranscript } from '../../../src/vscode/transcriptDocument';
+import { endNotice } from '../../../src/vscode/runNotifications';
 import { displayPath, runView } from '../../../src/vscode/viewModel';
 
 // The pure pieces behind the surfaces: what the view is sent, how a
@@ -67,8 +69,12 @@ describe('the view model', () => {
     assert.equal(lead.hiddenTools, 5 + 19);
     assert.equal(lead.tokens, 120);
     assert.equal(lead.activity, 'second line');
-    assert.equal(view.version, 7);
-    assert.equal(hostToWebviewSchema.safeParse({ type: 'runs', changed: [view], order: ['run1'], now: 1 }).success, true);
+    const { agents, ...header } = view;
+    const patches = Object.values(agents).map((a) => diffAgent(a, undefined).patch);
+    assert.equal(
+      hostToWebviewSchema.safeParse({ type: 'runs', reset: true, updates: [{ run: header, agents: patches }], order: ['run1'], cleared: 0, now: 1 }).success,
+      true,
+    );
   });
 
   it('shows a finished worktree with its change counts', () => {
@@ -83,6 +89,29 @@ describe('the view model', () => {
     assert.equal(view.folder, 'app');
   });
 
+  it('shows a waiting agent with the approval it asks for, not as live text', () => {
+    const approval = { approvalId: 'ap1', toolUseId: 't1', toolName: 'Bash', kind: 'bash' as const, summary: 'npm test', requestedAt: 5 };
+    const view = runView(
+      { runId: 'run1', rootAgentId: 'a', status: 'waiting', startedAt: 1, endedAt: null, usage: emptyUsage(), version: 1, agents: { a: node('a', { status: 'waiting', approval }) } },
+      null,
+      () => undefined,
+    );
+    assert.deepEqual(view.agents.a!.approval, { approvalId: 'ap1', toolName: 'Bash', kind: 'bash', summary: 'npm test' });
+    assert.equal(view.agents.a!.activity, '');
+    const running = runView({ runId: 'run1', rootAgentId: 'a', status: 'running', startedAt: 1, endedAt: null, usage: emptyUsage(), version: 2, agents: { a: node('a', { approval: null }) } }, null, () => undefined);
+    assert.equal(running.agents.a!.approval, null);
+  });
+
+  it('notifies about a run end only out of sight, or when changes wait for review', () => {
+    const worktree = { path: '/wt', branch: 'subagents/docs-1', baseCommit: 'abc', filesChanged: 2, insertions: 5, deletions: 1 };
+    const ended = { agentName: 'docs', status: 'completed' as const, error: null, worktree: null };
+    assert.equal(endNotice(ended, true), null, 'a run that ends in sight needs no notification');
+    assert.deepEqual(endNotice(ended, false), { level: 'info', text: 'docs finished.', buttons: ['Show in Runs', 'Show Transcript'] });
+    assert.match(endNotice({ ...ended, worktree }, true)?.text ?? '', /2 changed files on subagents\/docs-1 to review/);
+    assert.equal(endNotice({ ...ended, status: 'cancelled' }, false), null, 'the user stopped it');
+    assert.equal(endNotice({ ...ended, status: 'failed', error: 'boom' }, false)?.level, 'error');
+  });
+
   it('shows paths relative to the folder or the home folder', () => {
     assert.equal(displayPath('/repo/.claude/agents/a.md', '/repo', '/home/me'), '.claude/agents/a.md');
     assert.equal(displayPath('/home/me/.claude/agents/a.md', '/repo', '/home/me'), '~/.claude/agents/a.md');
@@ -93,7 +122,9 @@ describe('the view model', () => {
     assert.equal(webviewToHostSchema.safeParse({ type: 'agentAction', action: 'stop', agentId: 'a1' }).success, true);
     assert.equal(webviewToHostSchema.safeParse({ type: 'agentAction', action: 'rm -rf', agentId: 'a1' }).success, false);
     assert.equal(webviewToHostSchema.safeParse({ type: 'command', command: 'workbench.action.quit' }).success, false);
-    assert.equal(webviewToHostSchema.safeParse({ type: 'openFile' }).success, false);
+    assert.equal(webviewToHostSchema.safeParse({ type: 'openFile', filePath: '/etc/passwd' }).success, false, 'the Runs view names agents, never files');
+    assert.equal(webviewToHostSchema.safeParse({ type: 'approval', agentId: 'a1', approvalId: 'p1', answer: 'allowAgent' }).success, true);
+    assert.equal(webviewToHostSchema.safeParse({ type: 'approval', agentId: 'a1', approvalId: 'p1', answer: 'allowEverything' }).success, false);
   });
 });
 

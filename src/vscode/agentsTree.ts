@@ -1,0 +1,228 @@
+import * as vscode from 'vscode';
+import {
+  buildAgentsTree,
+  childrenOf,
+  filterText,
+  isFiltered,
+  NO_FILTER,
+  parseFilter,
+  SOURCE_GROUPS,
+  type AgentFilter,
+  type AgentNodeItem,
+  type AgentsTreeModel,
+  type TreeNode,
+} from './agentsTreeModel';
+import type { AgentsState } from './viewState';
+
+/**
+ * The Agents view (S6.1): a native tree of every folder's agents, grouped by
+ * source, with problems in agent files on top. Being a TreeView it has VS
+ * Code's own keyboard navigation, type-to-find, theming, context menus and
+ * screen-reader support. The filter (name, description, source) narrows it
+ * as the user types; the view's message says what is hidden and why.
+ */
+
+export const AGENTS_VIEW_ID = 'subagents.agentsView';
+const FILTER_CONTEXT = 'subagents.agentsFilterActive';
+/** Typing in the filter box narrows the tree at most this often. */
+const TYPING_DEBOUNCE_MS = 40;
+
+export class AgentsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
+  readonly #onDidChange = new vscode.EventEmitter<TreeNode | undefined>();
+  readonly onDidChangeTreeData = this.#onDidChange.event;
+  readonly view: vscode.TreeView<TreeNode>;
+  #filter: AgentFilter = NO_FILTER;
+  #model: AgentsTreeModel | null = null;
+  #state: AgentsState | null = null;
+
+  constructor(private readonly state: () => AgentsState) {
+    this.view = vscode.window.createTreeView(AGENTS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
+    void vscode.commands.executeCommand('setContext', FILTER_CONTEXT, false);
+  }
+
+  get filter(): AgentFilter {
+    return this.#filter;
+  }
+
+  /** The model as shown now (tests and the filter e2e read it). */
+  get model(): AgentsTreeModel {
+    return (this.#model ??= this.#build());
+  }
+
+  refresh(): void {
+    this.#state = null;
+    this.#model = null;
+    this.#onDidChange.fire(undefined);
+    this.#updateMessage();
+  }
+
+  setFilter(filter: AgentFilter): void {
+    this.#filter = filter;
+    void vscode.commands.executeCommand('setContext', FILTER_CONTEXT, isFiltered(filter));
+    this.#model = null;
+    this.#onDidChange.fire(undefined);
+    this.#updateMessage();
+  }
+
+  #build(): AgentsTreeModel {
+    const state = (this.#state ??= this.state());
+    return buildAgentsTree(state.folders, state.canRun, this.#filter);
+  }
+
+  #updateMessage(): void {
+    const state = (this.#state ??= this.state());
+    const lines: string[] = [];
+    if (!state.canRun) lines.push('Restricted Mode: only your user agents and the built-in ones are listed, and none can run until you trust this workspace.');
+    if (isFiltered(this.#filter)) {
+      const { shown, total } = this.model;
+      lines.push(`${shown} of ${total} agents match "${filterText(this.#filter)}".`);
+    }
+    this.view.message = lines.length ? lines.join(' ') : undefined;
+  }
+
+  getChildren(node?: TreeNode): TreeNode[] {
+    return node ? childrenOf(node) : this.model.roots;
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    return this.model.parents.get(node.id);
+  }
+
+  /** Tooltips are made on hover, so a refresh of 160 agents sends only what the rows show. */
+  resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
+    if (node.kind === 'agent') item.tooltip = agentTooltip(node);
+    return item;
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'folder': {
+        const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = node.id;
+        item.iconPath = new vscode.ThemeIcon('root-folder');
+        item.contextValue = 'folder';
+        return item;
+      }
+      case 'group': {
+        const item = new vscode.TreeItem(node.title, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = node.id;
+        item.iconPath = new vscode.ThemeIcon(node.icon);
+        item.description = node.children.length === node.total ? String(node.total) : `${node.children.length} of ${node.total}`;
+        item.contextValue = 'group';
+        return item;
+      }
+      case 'agent':
+        return agentItem(node);
+      case 'problems': {
+        // A few problems show at once; many start folded so they do not push the agents away.
+        const item = new vscode.TreeItem('Problems', node.children.length <= 3 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = node.id;
+        item.description = String(node.children.length);
+        item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+        item.tooltip = 'Agent files with problems. Files that could not be read as agents are not listed as agents.';
+        item.contextValue = 'problems';
+        return item;
+      }
+      case 'problem': {
+        const [file, ...rest] = node.warning.message.split(': ');
+        const item = new vscode.TreeItem(file ?? node.warning.filePath, vscode.TreeItemCollapsibleState.None);
+        item.id = node.id;
+        item.description = rest.join(': ');
+        item.tooltip = `${node.warning.message}\n\nClick to open the file.`;
+        item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+        item.command = { command: 'vscode.open', title: 'Open File', arguments: [vscode.Uri.file(node.warning.filePath)] };
+        item.contextValue = 'problem';
+        item.resourceUri = vscode.Uri.file(node.warning.filePath);
+        return item;
+      }
+    }
+  }
+
+  dispose(): void {
+    this.view.dispose();
+    this.#onDidChange.dispose();
+  }
+}
+
+function agentItem(node: AgentNodeItem): vscode.TreeItem {
+  const a = node.summary;
+  const item = new vscode.TreeItem({ label: a.name, highlights: node.highlights }, vscode.TreeItemCollapsibleState.None);
+  item.id = node.id;
+  item.description = a.shadowedBy ? `shadowed by ${a.shadowedBy}` : a.disabled ? `disabled · ${a.description}` : a.description;
+  const color = node.problems.length ? new vscode.ThemeColor('list.warningForeground') : undefined;
+  item.iconPath = new vscode.ThemeIcon(a.shadowedBy ? 'circle-slash' : a.disabled ? 'debug-pause' : 'hubot', color);
+  item.contextValue = node.runnable ? 'agent.runnable' : 'agent';
+  item.command = { command: 'subagents.openAgentDefinition', title: 'Open Definition', arguments: [node] };
+  item.accessibilityInformation = {
+    label: `${a.name}${a.shadowedBy ? ', shadowed' : ''}${a.disabled ? ', disabled' : ''}${node.problems.length ? ', has problems' : ''}: ${a.description}`,
+  };
+  return item;
+}
+
+function agentTooltip(node: AgentNodeItem): vscode.MarkdownString {
+  const a = node.summary;
+  const tooltip = new vscode.MarkdownString(undefined, true);
+  tooltip.appendMarkdown(`**${escape(a.name)}**${a.model ? ` · \`${escape(a.model)}\`` : ''}\n\n`);
+  tooltip.appendText(a.description);
+  tooltip.appendMarkdown('\n\n');
+  if (a.shadowedBy) tooltip.appendMarkdown(`$(circle-slash) Shadowed by ${escape(a.shadowedBy)}\n\n`);
+  if (a.disabled) tooltip.appendMarkdown('$(debug-pause) Disabled by `subagents.disabledAgents`\n\n');
+  for (const problem of node.problems) tooltip.appendMarkdown(`$(warning) ${escape(problem)}\n\n`);
+  tooltip.appendMarkdown(`_${escape(a.filePath)}_`);
+  return tooltip;
+}
+
+function escape(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>$]/g, '\\$&');
+}
+
+/** Filter Agents…: narrows the tree as the user types; Escape puts the previous filter back. */
+export function filterAgentsCommand(tree: AgentsTree, given?: unknown): Promise<AgentFilter> {
+  if (typeof given === 'string') {
+    tree.setFilter(parseFilter(given));
+    return Promise.resolve(tree.filter);
+  }
+  const before = tree.filter;
+  const input = vscode.window.createInputBox();
+  input.title = 'Subagents: Filter Agents';
+  input.placeholder = 'Name or description; @project @user @plugin @builtin pick sources';
+  input.value = filterText(before);
+  input.prompt = `${tree.model.shown} of ${tree.model.total} agents`;
+  let timer: NodeJS.Timeout | undefined;
+  return new Promise((resolve) => {
+    let accepted = false;
+    input.onDidChangeValue((value) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        tree.setFilter(parseFilter(value));
+        input.prompt = `${tree.model.shown} of ${tree.model.total} agents`;
+      }, TYPING_DEBOUNCE_MS);
+    });
+    input.onDidAccept(() => {
+      clearTimeout(timer);
+      tree.setFilter(parseFilter(input.value));
+      accepted = true;
+      input.hide();
+    });
+    input.onDidHide(() => {
+      clearTimeout(timer);
+      if (!accepted) tree.setFilter(before);
+      input.dispose();
+      resolve(tree.filter);
+    });
+    input.show();
+  });
+}
+
+/** Filter by Source…: a multi-select of the sources, kept with the filter's words. */
+export async function filterAgentsBySourceCommand(tree: AgentsTree): Promise<AgentFilter> {
+  const current = tree.filter.sources;
+  const picked = await vscode.window.showQuickPick(
+    SOURCE_GROUPS.map((g) => ({ label: `$(${g.icon}) ${g.title}`, source: g.source, picked: !current || current.has(g.source) })),
+    { title: 'Subagents: Filter Agents by Source', canPickMany: true, placeHolder: 'Which sources should the Agents view list?' },
+  );
+  if (!picked) return tree.filter;
+  const all = picked.length === 0 || picked.length === SOURCE_GROUPS.length;
+  tree.setFilter({ text: tree.filter.text, sources: all ? null : new Set(picked.map((p) => p.source)) });
+  return tree.filter;
+}

@@ -1,0 +1,171 @@
+import type { AgentSource } from '../core/agents/kinds';
+import type { AgentSummary, FolderAgents, WarningSummary } from './viewModel';
+
+/**
+ * The Agents view's tree as plain data: per folder, the problems in agent
+ * files first (they need the user), then the agents grouped by source, each
+ * narrowed by the filter. No `vscode` here; agentsTree.ts turns nodes into
+ * TreeItems. An agent node carries `agent` and `folder`, so it is itself a
+ * valid argument of `subagents.runAgent` (the inline Run button passes it).
+ */
+
+export interface AgentFilter {
+  /** Words that must all occur in the name or the description (case-insensitive). */
+  text: string;
+  /** Only these sources; null for all. */
+  sources: ReadonlySet<AgentSource> | null;
+}
+
+export const NO_FILTER: AgentFilter = { text: '', sources: null };
+
+export const SOURCE_GROUPS: ReadonlyArray<{ source: AgentSource; title: string; icon: string; token: string }> = [
+  { source: 'project', title: 'Project', icon: 'folder', token: 'project' },
+  { source: 'user', title: 'User', icon: 'account', token: 'user' },
+  { source: 'plugin', title: 'Plugins', icon: 'extensions', token: 'plugin' },
+  { source: 'bundled', title: 'Built-in', icon: 'package', token: 'builtin' },
+];
+
+export interface FolderNode {
+  kind: 'folder';
+  id: string;
+  name: string;
+  children: TreeNode[];
+}
+
+export interface GroupNode {
+  kind: 'group';
+  id: string;
+  source: AgentSource;
+  title: string;
+  icon: string;
+  /** Agents in the group before filtering. */
+  total: number;
+  children: AgentNodeItem[];
+}
+
+export interface AgentNodeItem {
+  kind: 'agent';
+  id: string;
+  /** `subagents.runAgent` arguments: the agent's name and its folder's key. */
+  agent: string;
+  folder: string;
+  summary: AgentSummary;
+  runnable: boolean;
+  /** Problems the agent's own file has (it loaded anyway). */
+  problems: string[];
+  /** Where the filter text matched the name, for highlighting. */
+  highlights: Array<[number, number]>;
+}
+
+export interface ProblemsNode {
+  kind: 'problems';
+  id: string;
+  children: ProblemNode[];
+}
+
+export interface ProblemNode {
+  kind: 'problem';
+  id: string;
+  warning: WarningSummary;
+}
+
+export type TreeNode = FolderNode | GroupNode | AgentNodeItem | ProblemsNode | ProblemNode;
+
+export interface AgentsTreeModel {
+  roots: TreeNode[];
+  /** Agents shown and in all (shadowed definitions included). */
+  shown: number;
+  total: number;
+  parents: Map<string, TreeNode>;
+}
+
+/** `@project`, `@user`, `@plugin`, `@builtin` in the text pick sources; the rest are words to find. */
+export function parseFilter(input: string): AgentFilter {
+  const sources = new Set<AgentSource>();
+  const words: string[] = [];
+  for (const word of input.trim().split(/\s+/).filter(Boolean)) {
+    const group = word.startsWith('@') ? SOURCE_GROUPS.find((g) => g.token === word.slice(1).toLowerCase() || g.source === word.slice(1).toLowerCase()) : undefined;
+    if (group) sources.add(group.source);
+    else words.push(word);
+  }
+  return { text: words.join(' '), sources: sources.size ? sources : null };
+}
+
+export function filterText(filter: AgentFilter): string {
+  const tokens = filter.sources ? SOURCE_GROUPS.filter((g) => filter.sources!.has(g.source)).map((g) => `@${g.token}`) : [];
+  return [filter.text, ...tokens].filter(Boolean).join(' ');
+}
+
+export function isFiltered(filter: AgentFilter): boolean {
+  return filter.text.trim() !== '' || filter.sources !== null;
+}
+
+/** Null when the agent does not match; otherwise where the words matched its name. */
+export function match(agent: AgentSummary, filter: AgentFilter): Array<[number, number]> | null {
+  if (filter.sources && !filter.sources.has(agent.source)) return null;
+  const name = agent.name.toLowerCase();
+  const description = agent.description.toLowerCase();
+  const highlights: Array<[number, number]> = [];
+  for (const word of filter.text.toLowerCase().split(/\s+/).filter(Boolean)) {
+    const at = name.indexOf(word);
+    if (at >= 0) highlights.push([at, at + word.length]);
+    else if (!description.includes(word)) return null;
+  }
+  return highlights;
+}
+
+export function buildAgentsTree(folders: readonly FolderAgents[], canRun: boolean, filter: AgentFilter): AgentsTreeModel {
+  const filtered = isFiltered(filter);
+  const parents = new Map<string, TreeNode>();
+  let shown = 0;
+  let total = 0;
+  const several = folders.length > 1;
+  const roots: TreeNode[] = [];
+  for (const folder of folders) {
+    const nodes: TreeNode[] = [];
+    if (folder.warnings.length) {
+      const problems: ProblemsNode = { kind: 'problems', id: `problems:${folder.key}`, children: [] };
+      problems.children = folder.warnings.map((warning, i) => ({ kind: 'problem', id: `problem:${folder.key}:${i}:${warning.filePath}`, warning }));
+      for (const child of problems.children) parents.set(child.id, problems);
+      nodes.push(problems);
+    }
+    const problemsOf = new Map<string, string[]>();
+    for (const w of folder.warnings) problemsOf.set(w.filePath, [...(problemsOf.get(w.filePath) ?? []), w.message]);
+    for (const { source, title, icon } of SOURCE_GROUPS) {
+      const agents = folder.agents.filter((a) => a.source === source);
+      if (agents.length === 0) continue;
+      total += agents.length;
+      // Each filter gives the group an id of its own, so its matches show expanded even where the user had folded it.
+      const group: GroupNode = { kind: 'group', id: `group:${folder.key}:${source}${filtered ? `:filter:${filterText(filter)}` : ''}`, source, title, icon, total: agents.length, children: [] };
+      for (const summary of agents) {
+        const highlights = match(summary, filter);
+        if (!highlights) continue;
+        const node: AgentNodeItem = {
+          kind: 'agent',
+          id: `agent:${folder.key}:${summary.filePath}:${summary.shadowedBy ? 'shadowed' : 'winner'}`,
+          agent: summary.name,
+          folder: folder.key,
+          summary,
+          runnable: canRun && !summary.shadowedBy && !summary.disabled,
+          problems: problemsOf.get(summary.filePath) ?? [],
+          highlights,
+        };
+        parents.set(node.id, group);
+        group.children.push(node);
+      }
+      shown += group.children.length;
+      if (group.children.length) nodes.push(group);
+    }
+    if (several) {
+      const node: FolderNode = { kind: 'folder', id: `folder:${folder.key}`, name: folder.name, children: nodes };
+      for (const child of nodes) parents.set(child.id, node);
+      roots.push(node);
+    } else roots.push(...nodes);
+  }
+  return { roots, shown, total, parents };
+}
+
+export function childrenOf(node: TreeNode): TreeNode[] {
+  return node.kind === 'folder' || node.kind === 'group' || node.kind === 'problems' ? node.children : [];
+}
+

@@ -1,0 +1,172 @@
+import * as vscode from 'vscode';
+import { AgentsTree, filterAgentsBySourceCommand, filterAgentsCommand } from './agentsTree';
+import { registerGuarded } from './commands';
+import type { AgentNodeItem } from './agentsTreeModel';
+import { NO_FILTER } from './agentsTreeModel';
+import { setRunsViewVisibility } from './runNotifications';
+import { badgeOf, countActive, RunsViewProvider, type RunsViewMessage } from './runsView';
+import type { Services } from './services';
+import { agentViewOf, runHeader } from './viewModel';
+import { agentsState, statusState } from './viewState';
+
+/**
+ * The Subagents container's two views, wired to the services: Runs (the live
+ * webview) and Agents (the native catalog tree); the container badge; and the
+ * commands that belong to the views (Show Run, Clear Finished, the filter).
+ */
+
+export interface SidebarViews {
+  runs: RunsViewProvider;
+  agents: AgentsTree;
+  /** Shows the Runs view; with a run id, selects that run (or one of its agents). */
+  reveal(runId?: string, agentId?: string): Promise<boolean>;
+  agentsChanged(): void;
+  touchRuns(runIds: readonly string[]): void;
+}
+
+export interface ShowRunArgs {
+  runId?: string;
+  agentId?: string;
+}
+
+export function createViews(services: Services, context: vscode.ExtensionContext): { views: SidebarViews; disposables: vscode.Disposable[] } {
+  const s = services;
+  const runs = new RunsViewProvider(
+    context.extensionUri,
+    {
+      runs: () => s.store.list(),
+      run: (runId) => s.store.get(runId),
+      header: (run) => runHeader(run, s.scopes.all.length > 1 ? (s.folderOf(run)?.folder.name ?? null) : null),
+      agentView: (node) => agentViewOf(node, (id) => s.worktrees.get(id)),
+      status: () => statusState(s),
+    },
+    (message) => handleRunsViewMessage(s, message),
+    s.log,
+    context.workspaceState,
+  );
+  const agents = new AgentsTree(() => agentsState(s));
+  setRunsViewVisibility(() => runs.visible);
+
+  let hasActive: boolean | undefined;
+  const updateBadge = () => {
+    const count = countActive(s.store.list());
+    const badge = badgeOf(count);
+    // The badge shows on the container through whichever view carries it: the
+    // Runs view once it exists, the Agents tree (always there) before.
+    if (runs.view) {
+      runs.view.badge = badge;
+      agents.view.badge = undefined;
+    } else agents.view.badge = badge;
+    const active = count.working + count.waiting > 0;
+    if (active !== hasActive) void vscode.commands.executeCommand('setContext', 'subagents.hasActiveRuns', (hasActive = active));
+  };
+  const agentsChanged = () => {
+    agents.refresh();
+    runs.statusChanged();
+  };
+  const unsubscribe = s.store.subscribe((changed) => {
+    runs.runsChanged(changed);
+    updateBadge();
+  });
+  updateBadge();
+
+  const views: SidebarViews = {
+    runs,
+    agents,
+    reveal: async (runId, agentId) => {
+      if (runId) return runs.reveal(runId, agentId);
+      await vscode.commands.executeCommand(`${RunsViewProvider.viewType}.focus`);
+      return true;
+    },
+    agentsChanged,
+    touchRuns: (ids) => runs.touchRuns(ids),
+  };
+  const disposables: vscode.Disposable[] = [
+    runs,
+    agents,
+    vscode.window.registerWebviewViewProvider(RunsViewProvider.viewType, runs),
+    runs.onDidChangeVisibility(updateBadge),
+    { dispose: unsubscribe },
+    s.scopes.onDidChangeAgents(agentsChanged),
+    s.keys.onDidChange(agentsChanged),
+    s.approvals.onDidChange(agentsChanged),
+    vscode.workspace.onDidGrantWorkspaceTrust(agentsChanged),
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('subagents.disabledAgents') && agentsChanged()),
+    ...registerViewCommands(s, views),
+  ];
+  return { views, disposables };
+}
+
+function registerViewCommands(s: Services, views: SidebarViews): vscode.Disposable[] {
+  const commands: Record<string, (...args: unknown[]) => unknown> = {
+    // Called by the chat surface and notifications: { runId, agentId? }, or an agent id alone.
+    'subagents.showRun': async (args) => {
+      const given: ShowRunArgs = typeof args === 'string' ? { agentId: args } : args && typeof args === 'object' ? (args as ShowRunArgs) : {};
+      const runId = given.runId ?? (given.agentId ? s.store.agent(given.agentId)?.runId : undefined);
+      if (!runId || !s.store.get(runId)) {
+        await views.reveal();
+        if (!runId && !given.agentId) return true;
+        void vscode.window.showInformationMessage('That run is not in the history any more (it may have expired).');
+        return false;
+      }
+      return views.reveal(runId, given.agentId);
+    },
+    'subagents.clearFinishedRuns': () => views.runs.clearFinished(),
+    'subagents.showClearedRuns': () => views.runs.showCleared(),
+    'subagents.filterAgents': (text) => filterAgentsCommand(views.agents, text),
+    'subagents.filterAgentsBySource': () => filterAgentsBySourceCommand(views.agents),
+    'subagents.clearAgentsFilter': () => views.agents.setFilter(NO_FILTER),
+    'subagents.openAgentDefinition': async (node) => {
+      const filePath = (node as Partial<AgentNodeItem> | undefined)?.summary?.filePath;
+      if (!filePath) return false;
+      await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(filePath), { preview: true });
+      return true;
+    },
+  };
+  return registerGuarded(s.log, commands);
+}
+
+/** What a click in the Runs view does: always one of the commands (the palette takes the same path). */
+export function handleRunsViewMessage(s: Services, message: RunsViewMessage): void {
+  const run = (command: string, ...args: unknown[]) => void vscode.commands.executeCommand(command, ...args);
+  switch (message.type) {
+    case 'command': {
+      const ids = {
+        runAgent: 'subagents.runAgent',
+        stopAll: 'subagents.stopAll',
+        clearFinished: 'subagents.clearFinishedRuns',
+        showCleared: 'subagents.showClearedRuns',
+        setApiKey: 'subagents.setApiKey',
+        manageTrust: 'workbench.trust.manage',
+        cleanUpWorktrees: 'subagents.cleanUpWorktrees',
+      } as const;
+      return run(ids[message.command]);
+    }
+    case 'agentAction': {
+      if (message.action === 'openDefinition') {
+        // The webview names an agent; the host decides which file that is.
+        const filePath = s.store.agent(message.agentId)?.filePath;
+        if (filePath) run('vscode.open', vscode.Uri.file(filePath), { preview: true });
+        return;
+      }
+      const ids = {
+        stop: 'subagents.stopRun',
+        transcript: 'subagents.showTranscript',
+        followUp: 'subagents.sendFollowUp',
+        reviewWorktree: 'subagents.reviewWorktree',
+        applyWorktree: 'subagents.applyWorktree',
+        discardWorktree: 'subagents.discardWorktree',
+      } as const;
+      return run(ids[message.action], message.agentId);
+    }
+    case 'approval': {
+      // Only the question the agent is waiting on now: a stale button (answered elsewhere) does nothing.
+      const pending = s.store.agent(message.agentId)?.approval;
+      if (pending?.approvalId !== message.approvalId) {
+        s.log.info(`The Runs view answered approval ${message.approvalId}, which ${message.agentId} no longer waits on.`);
+        return;
+      }
+      return run('subagents.answerApproval', message.approvalId, message.answer, 'sidebar');
+    }
+  }
+}
