@@ -44,6 +44,15 @@ function agentJson(agent: AgentDefinition) {
     background: agent.background,
     blocking: agent.blocking,
     color: agent.color,
+    format: agent.format ?? 'claude-code',
+    pluginName: agent.pluginName ?? null,
+    handoffs: agent.handoffs ?? [],
+    target: agent.target ?? null,
+    userInvocable: agent.userInvocable ?? true,
+    modelInvocable: agent.modelInvocable ?? true,
+    argumentHint: agent.argumentHint ?? null,
+    nicknames: agent.nicknames ?? [],
+    displayName: agent.displayName ?? null,
   };
 }
 
@@ -53,6 +62,7 @@ export function agentsJson(result: DiscoveryResult) {
     shadowed: result.shadowed.map((s) => ({ ...agentJson(s.definition), shadowed: true, shadowedBy: s.shadowedBy })),
     warnings: result.warnings.map((w) => ({ filePath: w.filePath, message: w.message })),
     dirs: result.dirs.map((d) => ({ path: d.path, source: d.source, family: d.family })),
+    aliases: result.aliases,
   };
 }
 

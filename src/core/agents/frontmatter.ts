@@ -48,7 +48,8 @@ export function splitFrontmatter(input: string): FrontmatterSplit {
   return { kind: 'unterminated' };
 }
 
-export type YamlResult = { ok: true; data: Record<string, unknown> } | { ok: false; message: string };
+/** `alias`: the YAML was valid but expands beyond MAX_YAML_VALUES; no line reader should try it either. */
+export type YamlResult = { ok: true; data: Record<string, unknown> } | { ok: false; message: string; alias?: boolean };
 
 interface YamlEngine {
   parse(text: string): unknown;
@@ -106,5 +107,41 @@ export function parseWithYamlEngine(frontmatter: string, firstLine = 2): YamlRes
   }
   if (data === null || data === undefined) return { ok: true, data: {} };
   if (!isPlainObject(data)) return { ok: false, message: 'the frontmatter is not a list of "key: value" fields' };
+  if (exceedsValueBudget(data, MAX_YAML_VALUES)) {
+    return { ok: false, alias: true, message: `its YAML expands to more than ${MAX_YAML_VALUES.toLocaleString('en-US')} values through aliases (*name), far beyond any agent file; it was not read` };
+  }
   return { ok: true, data };
+}
+
+/**
+ * The most values (scalars, lists and maps, counting every use of an alias
+ * anew) a frontmatter may expand to. js-yaml resolves an alias by sharing
+ * the anchored value, so a 1 KB "billion laughs" file parses in
+ * microseconds into a structure whose full walk (stringifying it into a
+ * warning, joining a list) never ends. Real agent files hold a few dozen
+ * values; the budget leaves two orders of magnitude for generous ones.
+ */
+export const MAX_YAML_VALUES = 10_000;
+
+/**
+ * Whether walking `root` as a tree (aliases expanded) visits more than
+ * `budget` values. Iterative and stopped at the budget, so it costs at most
+ * `budget` steps whatever the YAML; a cycle counts as endless.
+ */
+export function exceedsValueBudget(root: unknown, budget: number): boolean {
+  const stack: unknown[] = [root];
+  let seen = 0;
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (++seen > budget) return true;
+    if (typeof value !== 'object' || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value) stack.push(item);
+    } else if (!(value instanceof Date)) {
+      for (const key in value) if (Object.hasOwn(value, key)) stack.push((value as Record<string, unknown>)[key]);
+    }
+    // Everything on the stack will be counted: stop as soon as that alone is too much.
+    if (seen + stack.length > budget) return true;
+  }
+  return false;
 }

@@ -38,7 +38,7 @@ interface CacheEntry {
 
 /** One dir's cache, by file path. The same dir may be listed under two sources. */
 function dirKey(dir: AgentDir): string {
-  return `${dir.source}\0${dir.family ?? ''}\0${dir.path}`;
+  return `${dir.source}\0${dir.family ?? ''}\0${dir.pluginName ?? ''}\0${dir.path}`;
 }
 
 function compareRelPath(a: FileOutcome, b: FileOutcome): number {
@@ -62,7 +62,7 @@ export class AgentLoader {
    */
   async scanDirs(dirs: readonly AgentDir[], { prune = true }: { prune?: boolean } = {}): Promise<DirScan[]> {
     const scan = ++this.scanNumber;
-    const listings = await Promise.all(dirs.map((dir) => listAgentFiles(dir.path)));
+    const listings = await Promise.all(dirs.map((dir) => listAgentFiles(dir.path, dir.rules)));
     const scans: DirScan[] = dirs.map((dir) => ({ dir, files: [] }));
     const caches = dirs.map((dir) => this.dirCache(dir));
     // All dirs' files in one list, so that read batches do not end at every dir.
@@ -180,7 +180,7 @@ export class AgentLoader {
         this.parseCount++;
         this.parsedSinceDrain.push(filePath);
         this.options.hooks?.onParse?.(filePath);
-        const parsed = parseAgentText(read.text, { filePath, source: dir.source, family: dir.family, hasCarriageReturn: read.hasCarriageReturn });
+        const parsed = parseAgentText(read.text, { filePath, source: dir.source, family: dir.family, pluginName: dir.pluginName ?? null, hasCarriageReturn: read.hasCarriageReturn });
         const outcome: FileOutcome = { filePath, relPath, definition: parsed.definition, warnings: parsed.warnings };
         cache.set(filePath, { stamp: read.stamp, outcome, seen });
         return outcome;

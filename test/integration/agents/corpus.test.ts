@@ -99,5 +99,5 @@ test('hand-checked: unknown tools are kept and warned about once per file', { sk
   const filePath = path.join(CORPUS, 'ui-ux-tester.md');
   const { definition, warnings } = parseAgentText(readFileSync(filePath, 'utf8'), { filePath, source: 'project', family: '.claude' });
   assert.ok(definition?.tools?.includes('chrome-mcp'));
-  assert.deepEqual(warnings.map((w) => w.message), ['tools "chrome-mcp", "computer-use" are not available in this runtime; they will be ignored']);
+  assert.deepEqual(warnings.map((w) => w.message), ['tools "chrome-mcp", "computer-use" are not available in this runtime (not a tool name this runtime knows); they will be ignored']);
 });
