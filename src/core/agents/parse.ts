@@ -47,7 +47,8 @@ function frontmatterFields(fileText: string, format: AgentFormat, filePath: stri
 function codexFields(fileText: string): AgentFields | { skip: string } {
   let data: Record<string, unknown>;
   try {
-    data = parseToml(fileText) as Record<string, unknown>;
+    // smol-toml builds tables without a prototype; the definition holds ordinary objects.
+    data = structuredClone(parseToml(fileText)) as Record<string, unknown>;
   } catch (error) {
     const where = error instanceof TomlError ? ` (line ${error.line}, column ${error.column})` : '';
     const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];

@@ -26,8 +26,10 @@ const CANONICAL_EXACT: ReadonlyMap<string, ToolMapping> = new Map(CANONICAL_TOOL
 /** `Bash(git:*)`, `Task(explore, plan)`: a tool name with a permission argument. */
 const PATTERN = /^([^()\s]+)\s*\((.*)\)$/s;
 
-/** MCP tool names in each format's spelling: `mcp__server__tool` (Claude Code, omp), `mcp_server_tool` (Gemini), `server/tool` (Copilot). */
-const MCP_NAME = /^mcp__?([^_]+)/i;
+/** MCP tool names in each format's spelling: `mcp__server__tool` (Claude Code, omp), `mcp_server_tool` and `mcp_*` (Gemini); Copilot's are `server/tool`. */
+const MCP_NAME = /^mcp_/i;
+
+const MCP_REASON = 'MCP tools: MCP servers are not connected in this runtime';
 
 /**
  * What a name (no permission pattern) stands for in `format`: its own table
@@ -50,9 +52,7 @@ export function lookupToolName(name: string, format: AgentFormat = 'claude-code'
   if (format === 'copilot' && lower.endsWith('/*') && COPILOT_TOOL_SETS.has(lower.slice(0, -2))) {
     return FORMATS.copilot.tools!.get(lower.slice(0, -2)) ?? null;
   }
-  const mcp = MCP_NAME.exec(lower);
-  if (mcp) return { unsupported: `an MCP tool (server "${mcp[1]}"); MCP servers are not connected in this runtime` };
-  if (lower.includes('/')) return { unsupported: `a tool of the MCP server or extension "${name.slice(0, name.indexOf('/'))}", which this runtime does not connect` };
+  if (MCP_NAME.test(lower) || lower.includes('/')) return { unsupported: MCP_REASON };
   return null;
 }
 
@@ -173,6 +173,7 @@ export function normaliseToolList(raw: readonly string[], format: AgentFormat = 
   // A name another listed tool covers needs nothing; without that tool it is a gap worth a warning.
   for (const { written, by, reason } of covered) {
     if (tools.includes(by)) continue;
+    pushNew(tools, written);
     pushNew(unknown, written);
     reasons.set(written, `${reason}, and ${by} is not in the list`);
   }

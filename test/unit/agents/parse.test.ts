@@ -123,7 +123,7 @@ test('unknown tools are kept and reported once per file; the agent loads', () =>
   assert.deepEqual(definition.tools, ['Read', 'mcp__server__tool', 'chrome-mcp']);
   // One warning per reason, each naming the file's tools it applies to.
   assert.deepEqual(messages, [
-    'tool "mcp__server__tool" is not available in this runtime (an MCP tool (server "server"); MCP servers are not connected in this runtime); it will be ignored',
+    'tool "mcp__server__tool" is not available in this runtime (MCP tools: MCP servers are not connected in this runtime); it will be ignored',
     'tool "chrome-mcp" is not available in this runtime (not a tool name this runtime knows); it will be ignored',
   ]);
   const two = agent('name: a\ndescription: d\ntools: chrome-mcp, pied-piper').messages;
