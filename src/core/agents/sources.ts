@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { AGENT_FAMILIES, type AgentFamily, type AgentSource, type DiscoveryWarning } from './definition';
+import type { DiscoveryWarning } from './definition';
+import { AGENT_FAMILIES, type AgentFamily, type AgentSource } from './kinds';
 import type { ListingRules } from './agentFiles';
 import { listClaudePluginRoots, readPluginManifest, type PluginScope } from './claudePlugins';
 
