@@ -18,14 +18,6 @@ export type { AgentFileContext, ParsedAgentFile } from './interpret';
 /** Copilot's own suffixes: such a file needs no frontmatter at all (VS Code names it after the file). */
 const COPILOT_SUFFIX = /\.(agent|chatmode)\.md$/i;
 
-/** The name a Copilot `*.agent.md` / `*.chatmode.md` file gets from its file name; null for other files. */
-export function copilotAgentName(filePath: string): string | null {
-  const match = COPILOT_SUFFIX.exec(filePath);
-  if (!match) return null;
-  const base = filePath.slice(Math.max(filePath.lastIndexOf('/'), filePath.lastIndexOf('\\')) + 1);
-  return base.slice(0, base.length - match[0].length);
-}
-
 function frontmatterFields(fileText: string, format: AgentFormat, filePath: string, warn: FileWarnings): AgentFields | { skip: string } {
   const split = splitFrontmatter(fileText);
   if (split.kind === 'unterminated') return { skip: 'its frontmatter has no closing "---" line' };

@@ -53,6 +53,36 @@ export function formatOfFile(filePath: string, family: AgentFamily | null): Agen
   return family ? FAMILY_FORMATS[family] : 'claude-code';
 }
 
+/** The agents folders of each family, as path segments (`/` or `\\` separated). */
+const FAMILY_FOLDERS: readonly (readonly [RegExp, AgentFamily])[] = [
+  [/[\\/]\.omp[\\/](?:agent[\\/])?agents[\\/]/, '.omp'],
+  [/[\\/]\.claude[\\/]agents[\\/]/, '.claude'],
+  [/[\\/]\.codex[\\/]agents[\\/]/, '.codex'],
+  [/[\\/]\.gemini[\\/]agents[\\/]/, '.gemini'],
+  [/[\\/](?:\.github[\\/](?:agents|chatmodes)|\.copilot[\\/]agents)[\\/]/, '.github'],
+];
+
+/**
+ * For a path alone (an editor's open file): the family whose agents folder
+ * holds it, and the format it is read as; null for a file that is in no
+ * agents folder and has no Copilot suffix (a plugin's or bundled agent is
+ * Claude Code's, but only discovery knows a folder is a plugin's).
+ */
+export function agentFileKind(filePath: string): { family: AgentFamily | null; format: AgentFormat } | null {
+  // The innermost agents folder decides: search from the end.
+  let best: { family: AgentFamily; at: number } | null = null;
+  for (const [pattern, family] of FAMILY_FOLDERS) {
+    const global = new RegExp(pattern.source, 'g');
+    for (let match = global.exec(filePath); match; match = global.exec(filePath)) if (!best || match.index > best.at) best = { family, at: match.index };
+  }
+  if (best) {
+    const format = formatOfFile(filePath, best.family);
+    // Codex reads only TOML there; other TOML files are not agents.
+    return isTomlPath(filePath) && best.family !== '.codex' ? null : { family: best.family, format };
+  }
+  return COPILOT_SUFFIX.test(filePath) ? { family: null, format: 'copilot' } : null;
+}
+
 /** `*.toml` in any case, without allocating (checked for every listed file). */
 export function isTomlPath(filePath: string): boolean {
   const n = filePath.length;
