@@ -6,7 +6,7 @@ import { readFields, type ReadKey } from './fieldKeys';
 import { boolean, oneOf, positiveInteger, quote, stringList, text, type WarningSink } from './fieldValues';
 import { jtdToJsonSchema } from './jtd';
 import { resolveModelField } from './modelNames';
-import { canonicalToolCsv, normaliseToolList, unknownToolWarnings, type NormalisedTools } from './toolNames';
+import { canonicalToolCsv, NO_REASONS, normaliseToolList, unknownToolWarnings, type NormalisedTools } from './toolNames';
 
 /**
  * A file's fields (from YAML frontmatter or a Codex TOML file) → the
@@ -75,7 +75,7 @@ function thinkingLevel(value: unknown, field: string, warn: WarningSink): Thinki
 function toolsField(raw: unknown, format: AgentFormat, warn: WarningSink): NormalisedTools | null {
   if (typeof raw === 'string' && format !== 'copilot') {
     const canonical = canonicalToolCsv(raw);
-    if (canonical) return { tools: canonical, unknown: [], reasons: new Map(), spawnTargets: null };
+    if (canonical) return { tools: canonical, unknown: [], reasons: NO_REASONS, spawnTargets: null };
   }
   const list = stringList(raw, 'tools', warn);
   return list === undefined || list.includes('*') ? null : normaliseToolList(list, format);

@@ -113,7 +113,7 @@ export interface NormalisedTools {
   /** Names the runtime does not have, as written (deduplicated). */
   unknown: string[];
   /** Why each unknown name has no tool here, when its format says (`unknown` names without an entry are simply not known). */
-  reasons: Map<string, string>;
+  reasons: ReadonlyMap<string, string>;
   /**
    * Agent names from `Task(a, b)` / `Agent(a)` patterns, or null when no
    * pattern restricted the spawn tool (or a bare `Task`/`Agent` lifted the
@@ -132,6 +132,9 @@ function pushNew(list: string[], name: string): void {
  * `Bash`), dedupes. Unknown names are kept so the warning and the UI can
  * show what the author asked for; the tool pool drops them later.
  */
+/** The reasons of a list without unknown names: shared, as nearly every file has one. */
+export const NO_REASONS: ReadonlyMap<string, string> = new Map();
+
 export function normaliseToolList(raw: readonly string[], format: AgentFormat = 'claude-code'): NormalisedTools {
   const tools: string[] = [];
   const unknown: string[] = [];
@@ -177,7 +180,7 @@ export function normaliseToolList(raw: readonly string[], format: AgentFormat = 
     pushNew(unknown, written);
     reasons.set(written, `${reason}, and ${by} is not in the list`);
   }
-  return { tools, unknown, reasons, spawnTargets: restricted && !unrestricted ? targets : null };
+  return { tools, unknown, reasons: reasons.size > 0 ? reasons : NO_REASONS, spawnTargets: restricted && !unrestricted ? targets : null };
 }
 
 /**

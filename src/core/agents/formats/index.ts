@@ -42,6 +42,13 @@ const FAMILY_FORMATS: Readonly<Record<AgentFamily, AgentFormat>> = {
 /** Copilot's own suffixes, wherever the file is. */
 const COPILOT_SUFFIX = /\.(agent|chatmode)\.md$/i;
 
+/** COPILOT_SUFFIX.test, ruling most paths out without the regex (it runs for every file discovered). */
+function hasCopilotSuffix(filePath: string): boolean {
+  // Both suffixes have a `t` or `e` before `.md`.
+  const beforeMd = filePath.charCodeAt(filePath.length - 4) | 0x20;
+  return (beforeMd === 0x74 || beforeMd === 0x65) && COPILOT_SUFFIX.test(filePath);
+}
+
 /**
  * The format a file is read as: TOML is Codex's, a Copilot suffix is
  * Copilot's wherever it is, otherwise the format of the family whose dir
@@ -49,7 +56,7 @@ const COPILOT_SUFFIX = /\.(agent|chatmode)\.md$/i;
  */
 export function formatOfFile(filePath: string, family: AgentFamily | null): AgentFormat {
   if (isTomlPath(filePath)) return 'codex';
-  if (COPILOT_SUFFIX.test(filePath)) return 'copilot';
+  if (hasCopilotSuffix(filePath)) return 'copilot';
   return family ? FAMILY_FORMATS[family] : 'claude-code';
 }
 
@@ -80,7 +87,7 @@ export function agentFileKind(filePath: string): { family: AgentFamily | null; f
     // Codex reads only TOML there; other TOML files are not agents.
     return isTomlPath(filePath) && best.family !== '.codex' ? null : { family: best.family, format };
   }
-  return COPILOT_SUFFIX.test(filePath) ? { family: null, format: 'copilot' } : null;
+  return hasCopilotSuffix(filePath) ? { family: null, format: 'copilot' } : null;
 }
 
 /** `*.toml` in any case, without allocating (checked for every listed file). */
