@@ -1,5 +1,5 @@
 import matter from 'gray-matter';
-import { parsePlainFrontmatter } from './plainFrontmatter';
+import { parsePlainFrontmatter, type NestedColonError } from './plainFrontmatter';
 
 /**
  * Splitting an agent file into frontmatter and body, and parsing the
@@ -83,8 +83,16 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * the YAML parser would; everything else goes through the YAML parser.
  */
 export function parseYamlFrontmatter(frontmatter: string, firstLine = 2): YamlResult {
-  const plain = parsePlainFrontmatter(frontmatter);
+  const problem: { error?: NestedColonError } = {};
+  const plain = parsePlainFrontmatter(frontmatter, problem);
   if (plain) return { ok: true, data: plain };
+  // The commonest YAML error of real agent files, found without the YAML
+  // parser: it would only throw (building an error snippet), and saying
+  // which value to quote helps more than its generic reason.
+  if (problem.error) {
+    const { key, line, column } = problem.error;
+    return { ok: false, message: `the value of "${key}" holds ": ", which YAML reads as a nested mapping; quote the value (line ${line + firstLine}, column ${column + 1})` };
+  }
   return parseWithYamlEngine(frontmatter, firstLine);
 }
 
