@@ -74,7 +74,7 @@ const builds = [
     external: [...nodeBundle.external, 'vscode'],
   },
   // The CLI: a small launcher (dist/cli.js) that turns on V8's compile
-  // cache before it loads the CLI proper (dist/cli-main.js), which a cache
+  // cache before it loads the CLI proper (dist/cli-main.cjs), which a cache
   // can only help if it is loaded after the cache is on.
   {
     ...nodeBundle,
