@@ -154,6 +154,8 @@ export function modelEntries(raw: unknown): string[] | undefined {
   return undefined;
 }
 
+const PLAIN_ALIASES: Readonly<Record<string, ModelResolution>> = Object.fromEntries(KNOWN_MODEL_ALIASES.map((alias) => [alias, Object.freeze({ model: alias, runs: true })]));
+
 const INHERITS = "the agent runs on its parent's model (or subagents.defaultModel)";
 
 /**
@@ -163,6 +165,8 @@ const INHERITS = "the agent runs on its parent's model (or subagents.defaultMode
  * (not text or a list).
  */
 export function resolveModelField(raw: unknown): ModelResolution | undefined {
+  // Nearly every file names an alias: answered without parsing (the objects are shared; do not change them).
+  if (typeof raw === 'string' && Object.hasOwn(PLAIN_ALIASES, raw)) return PLAIN_ALIASES[raw];
   const entries = modelEntries(raw);
   if (entries === undefined) return undefined;
   if (entries.length === 0) return { model: null, runs: true };
