@@ -14,7 +14,7 @@ Lists the agents discovered for a folder, in precedence order, with the
 definitions they shadow and any problems found in agent files.
 
 Options:
-  --json            Print one JSON object: { agents, shadowed, warnings, dirs }
+  --json            Print one JSON object: { agents, shadowed, warnings, dirs, aliases }
   --cwd DIR         Folder to discover for (default: the current directory)
   --plugin-dir DIR  Extra plugin root whose agents/ folder is searched; repeatable
   -h, --help        Show this help`;
