@@ -153,6 +153,39 @@ function record(raw: unknown, field: string, warn: WarningSink): Record<string, 
 /** All the runtime's tools plus WebSearch, for a Codex agent with `web_search` on and no list of its own. */
 const ALL_WITH_WEB_SEARCH = ['Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'LS', 'Bash', 'Task', 'TodoWrite', 'WebSearch'];
 
+/** The fields other formats add, as the definition holds them. */
+type OtherFormatFields = Required<Pick<AgentDefinition, 'handoffs' | 'target' | 'userInvocable' | 'modelInvocable' | 'argumentHint' | 'mcpServers' | 'nicknames' | 'initialPrompt' | 'displayName'>>;
+
+const OTHER_FORMAT_KEYS = ['handoffs', 'target', 'userInvocable', 'disableModelInvocation', 'infer', 'argumentHint', 'mcpServers', 'nicknames', 'initialPrompt', 'displayName'] as const;
+
+/** Most files set none of these: one shared answer for them (read it, do not change it). */
+const NO_OTHER_FORMAT_FIELDS: OtherFormatFields = Object.freeze({
+  handoffs: Object.freeze([]) as unknown as Handoff[],
+  target: null,
+  userInvocable: true,
+  modelInvocable: true,
+  argumentHint: null,
+  mcpServers: null,
+  nicknames: Object.freeze([]) as unknown as string[],
+  initialPrompt: null,
+  displayName: null,
+});
+
+function otherFormatFields(read: Partial<Record<ReadKey, unknown>>, warn: WarningSink): OtherFormatFields {
+  if (!OTHER_FORMAT_KEYS.some((key) => read[key] !== undefined)) return NO_OTHER_FORMAT_FIELDS;
+  return {
+    handoffs: handoffs(read.handoffs, warn),
+    target: text(read.target, 'target', warn) || null,
+    userInvocable: boolean(read.userInvocable, 'user-invocable', warn) ?? true,
+    modelInvocable: !(boolean(read.disableModelInvocation, 'disable-model-invocation', warn) ?? boolean(read.infer, 'infer', warn) === false),
+    argumentHint: text(read.argumentHint, 'argument-hint', warn) || null,
+    mcpServers: record(read.mcpServers, 'mcpServers', warn),
+    nicknames: read.nicknames === undefined ? [] : nicknames(read.nicknames, warn),
+    initialPrompt: text(read.initialPrompt, 'initialPrompt', warn) || null,
+    displayName: text(read.displayName, 'display_name', warn) || null,
+  };
+}
+
 export interface AgentFields {
   fields: Record<string, unknown>;
   /** The system prompt (the Markdown body, or Codex's `developer_instructions`). */
@@ -208,6 +241,8 @@ export function interpretFields({ fields, body }: AgentFields, context: AgentFil
     permissionMode = null;
   }
 
+  // One shape for every definition: the fields are listed, not spread.
+  const other = otherFormatFields(read, warn);
   const definition: AgentDefinition = {
     // Plugin agents are `plugin:agent`, as in Claude Code (precedence keeps the bare name as an alias where it is theirs alone).
     name: context.pluginName && !name.startsWith(`${context.pluginName}:`) ? `${context.pluginName}:${name}` : name,
@@ -231,15 +266,15 @@ export function interpretFields({ fields, body }: AgentFields, context: AgentFil
     extra,
     format,
     pluginName: context.pluginName ?? null,
-    handoffs: handoffs(read.handoffs, warn),
-    target: text(read.target, 'target', warn) || null,
-    userInvocable: boolean(read.userInvocable, 'user-invocable', warn) ?? true,
-    modelInvocable: !(boolean(read.disableModelInvocation, 'disable-model-invocation', warn) ?? (boolean(read.infer, 'infer', warn) === false)),
-    argumentHint: text(read.argumentHint, 'argument-hint', warn) || null,
-    mcpServers: record(read.mcpServers, 'mcpServers', warn),
-    nicknames: read.nicknames === undefined ? [] : nicknames(read.nicknames, warn),
-    initialPrompt: text(read.initialPrompt, 'initialPrompt', warn) || null,
-    displayName: text(read.displayName, 'display_name', warn) || null,
+    handoffs: other.handoffs,
+    target: other.target,
+    userInvocable: other.userInvocable,
+    modelInvocable: other.modelInvocable,
+    argumentHint: other.argumentHint,
+    mcpServers: other.mcpServers,
+    nicknames: other.nicknames,
+    initialPrompt: other.initialPrompt,
+    displayName: other.displayName,
   };
   return { definition, warnings: warn.list };
 }
