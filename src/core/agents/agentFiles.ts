@@ -281,6 +281,18 @@ function readOne(
   maxBytes: number,
   offset: number,
 ): FileRead | { kind: 'bytes'; end: number; ascii: boolean; hasCarriageReturn: boolean; stamp: FileStamp } {
+  // A file read before is checked with one stat (open, fstat and close are three calls); most have not changed.
+  if (request.previous) {
+    let st;
+    try {
+      st = statSync(request.filePath, { throwIfNoEntry: false });
+    } catch {
+      st = undefined; // the open below reports why
+    }
+    if (st?.isFile() && sameStamp(request.previous, { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino })) {
+      return { kind: 'unchanged', stamp: request.previous };
+    }
+  }
   let fd: number;
   try {
     fd = openSync(request.filePath, OPEN_FLAGS);

@@ -3,6 +3,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { listAgentFiles, readAgentFileSync, readAgentFilesSync, SLICE_MS, type FileRead, type FileStamp, type ListedFile, type ReadRequest } from './agentFiles';
 import { parseAgentText } from './parse';
 import type { FileOutcome } from './precedence';
+import type { OutcomeStoreAccess } from './outcomeStore';
 import type { AgentDir } from './sources';
 
 /**
@@ -22,6 +23,8 @@ export interface LoaderHooks {
 export interface LoaderOptions {
   maxFileBytes: number;
   hooks?: LoaderHooks;
+  /** Outcomes kept between processes (see OutcomeStore): files whose stamp it holds are not read or parsed again. */
+  store?: OutcomeStoreAccess;
 }
 
 export interface DirScan {
@@ -69,9 +72,14 @@ export class AgentLoader {
     const requests: ReadRequest[] = [];
     const owners: number[] = [];
     const listedFiles: ListedFile[] = [];
+    const store = this.options.store;
     for (let i = 0; i < listings.length; i++) {
       const cache = caches[i]!;
+      const key = store ? dirKey(dirs[i]!) : '';
       for (const file of listings[i]!) {
+        // A stored outcome seeds the cache: if the file still has its stamp, it is neither read nor parsed.
+        const stored = store && !cache.has(file.filePath) ? store.get(`${key}\0${file.filePath}`) : undefined;
+        if (stored) cache.set(file.filePath, { stamp: stored.stamp, outcome: stored.outcome, seen: scan });
         requests.push({ filePath: file.filePath, previous: cache.get(file.filePath)?.stamp });
         owners.push(i);
         listedFiles.push(file);
@@ -172,8 +180,12 @@ export class AgentLoader {
           definition: null,
           warnings: [{ filePath, message: `skipped ${path.basename(filePath)}: ${read.reason}` }],
         };
-        if (read.stamp) cache.set(filePath, { stamp: read.stamp, outcome, seen });
-        else cache.delete(filePath);
+        if (read.stamp) {
+          cache.set(filePath, { stamp: read.stamp, outcome, seen });
+          this.options.store?.set(`${dirKey(dir)}\0${filePath}`, read.stamp, outcome);
+        } else {
+          cache.delete(filePath);
+        }
         return outcome;
       }
       case 'text': {
@@ -183,6 +195,7 @@ export class AgentLoader {
         const parsed = parseAgentText(read.text, { filePath, source: dir.source, family: dir.family, pluginName: dir.pluginName ?? null, hasCarriageReturn: read.hasCarriageReturn });
         const outcome: FileOutcome = { filePath, relPath, definition: parsed.definition, warnings: parsed.warnings };
         cache.set(filePath, { stamp: read.stamp, outcome, seen });
+        this.options.store?.set(`${dirKey(dir)}\0${filePath}`, read.stamp, outcome);
         return outcome;
       }
     }
