@@ -24,7 +24,7 @@ test('a second process parses only the files that changed, and lists the same ag
 
   const parsed: string[] = [];
   const first = OutcomeStore.open(storeFile, 'v1');
-  const fresh = await discoverAgents(options(cwd, home, { store: first, hooks: { onParse: (f) => parsed.push(f) } }));
+  await discoverAgents(options(cwd, home, { store: first, hooks: { onParse: (f) => parsed.push(f) } }));
   first.save();
   assert.equal(parsed.length, 7);
 
@@ -35,7 +35,7 @@ test('a second process parses only the files that changed, and lists the same ag
   const served = await discoverAgents(options(cwd, home, { store: second, hooks: { onParse: (f) => parsed.push(f) } }));
   second.save();
   assert.deepEqual(parsed, [path.join(dir, 'a2.md')]);
-  const strip = (agents: typeof fresh.agents) => agents.map((a) => ({ ...a, systemPrompt: '' }));
+  const strip = (agents: typeof served.agents) => agents.map((a) => ({ ...a, systemPrompt: '' }));
   const expected = await discoverAgents(options(cwd, home));
   assert.deepEqual(strip(served.agents), strip(expected.agents));
   assert.deepEqual(served.warnings, expected.warnings);
