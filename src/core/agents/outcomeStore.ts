@@ -40,23 +40,24 @@ interface StoreFile {
 export class OutcomeStore implements OutcomeStoreAccess {
   private readonly used = new Set<string>();
   private changed = false;
-  private size: number;
 
   private constructor(
     private readonly file: string,
     private readonly version: string,
-    /** As read from the file: looked up in place rather than copied into a Map (thousands of entries, read once each). */
+    /**
+     * As parsed from the file, looked up in place rather than copied (thousands
+     * of entries, each read once). Keys hold NUL characters (see the loader's
+     * dir key), so none can be an Object.prototype name.
+     */
     private readonly entries: Record<string, StoredOutcome>,
-  ) {
-    this.size = Object.keys(entries).length;
-  }
+  ) {}
 
   /** Opens the store at `file`; entries written by another `version` are dropped. */
   static open(file: string, version: string): OutcomeStore {
-    let entries: Record<string, StoredOutcome> = Object.create(null) as Record<string, StoredOutcome>;
+    let entries: Record<string, StoredOutcome> = {};
     try {
       const data = JSON.parse(readFileSync(file, 'utf8')) as Partial<StoreFile>;
-      if (data.version === version && data.entries && typeof data.entries === 'object') entries = Object.assign(Object.create(null) as object, data.entries);
+      if (data.version === version && data.entries && typeof data.entries === 'object') entries = data.entries;
     } catch {
       // Missing or unreadable: start empty.
     }
@@ -64,13 +65,12 @@ export class OutcomeStore implements OutcomeStoreAccess {
   }
 
   get(key: string): StoredOutcome | undefined {
-    const entry = this.entries[key];
-    if (entry) this.used.add(key);
-    return entry;
+    if (!Object.hasOwn(this.entries, key)) return undefined;
+    this.used.add(key);
+    return this.entries[key];
   }
 
   set(key: string, stamp: FileStamp, outcome: FileOutcome): void {
-    if (!(key in this.entries)) this.size++;
     const definition = outcome.definition && { ...outcome.definition, systemPrompt: '' };
     this.entries[key] = { stamp, outcome: { ...outcome, definition } };
     this.used.add(key);
@@ -79,7 +79,7 @@ export class OutcomeStore implements OutcomeStoreAccess {
 
   /** Writes the store if anything changed, keeping only the entries this run used (so it cannot grow without bound). */
   save(): void {
-    if (!this.changed && this.used.size === this.size) return;
+    if (!this.changed && this.used.size === Object.keys(this.entries).length) return;
     const entries: Record<string, StoredOutcome> = {};
     for (const key of this.used) entries[key] = this.entries[key]!;
     const text = JSON.stringify({ version: this.version, entries } satisfies StoreFile);
