@@ -12,19 +12,37 @@ export const root = path.resolve(import.meta.dirname, '..');
  * `process.env` without what an outer npm put there. `npm test` and
  * `npm start` run under whatever npm the user has (often a system npm on an
  * older Node), which exports its config as `npm_config_*` variables (and
- * `npm_config_user_agent`, `NODE`, `INIT_CWD` …). A nested npm reads those as
+ * `npm_config_user_agent`, `NODE`, `INIT_CWD` …) and puts the project's
+ * `node_modules/.bin` first on PATH (as do we, with Node 24's folder). A nested npm reads those variables as
  * its own config, and lifecycle scripts read them too: code-server's
  * postinstall takes the Node version from `npm_config_user_agent` and refused
- * to install because the outer npm ran on Node 20. Every child we start gets
- * this clean environment, so it behaves as if started from a shell.
+ * to install because the outer npm ran on Node 20. And with
+ * `node_modules/.bin` first, `node` is the Node 24 of the `node` package, so a
+ * nested npm would run on it and look for its global npmrc (registry, a
+ * proxy's `cafile`) next to it. Every child we start gets this clean
+ * environment, so it behaves as if started from a shell.
  */
 export function cleanEnv(env = process.env) {
   const clean = {};
   for (const [key, value] of Object.entries(env)) {
-    if (value === undefined || /^npm_/i.test(key) || key === 'NODE' || key === 'INIT_CWD') continue;
+    // NODE_TEST_CONTEXT: set by `node --test` for its children; a `node --test`
+    // started further down (an agent running a project's tests) would skip them.
+    if (value === undefined || /^npm_/i.test(key) || key === 'NODE' || key === 'INIT_CWD' || key === 'NODE_TEST_CONTEXT') continue;
     clean[key] = value;
   }
+  if (clean.PATH) clean.PATH = shellPath(clean.PATH);
   return clean;
+}
+
+/**
+ * PATH without folders inside node_modules: the `.bin` folders npm puts in
+ * front of it for scripts, and the Node 24 folder node24Env() adds.
+ */
+export function shellPath(value) {
+  return value
+    .split(path.delimiter)
+    .filter((dir) => !/[\\/]node_modules[\\/]/.test(dir))
+    .join(path.delimiter);
 }
 
 export function run(cmd, args, opts = {}) {

@@ -1,8 +1,184 @@
-// The agent-file language server (S6.5). Diagnostics, completions and hover
-// for agent definition files arrive with the language-support issue; until
-// then the server starts, answers `initialize` and offers no features.
-import { createConnection, ProposedFeatures, TextDocumentSyncKind } from 'vscode-languageserver/node';
+// The agent-file language server (SPEC S6.5): diagnostics, completion,
+// hover, go to definition and quick fixes for every file discovery reads as
+// an agent definition. Started by the extension over IPC; other editors run
+// `node dist/server.js --stdio`.
+import os from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  CodeActionKind,
+  createConnection,
+  DidChangeConfigurationNotification,
+  ProposedFeatures,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type InitializeParams,
+} from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { parseSettings, SETTING_KEYS, type Settings } from '../core/config';
+import { agentFileKind } from './agentFileKind';
+import { AgentWorkspace } from './agentWorkspace';
+import { quickFixes } from './codeActions';
+import { completions } from './completion';
+import { analyseAgentFile, type Analysis } from './diagnostics';
+import { formatKnowledge } from './formatKnowledge';
+import { definition, hover } from './hover';
+
+/** What the extension passes in `initializationOptions`; other clients may pass nothing. */
+interface InitializationOptions {
+  /** False in an untrusted workspace (project and plugin agents are not read). Default true. */
+  trusted?: boolean;
+  /** Settings for clients that cannot answer `workspace/configuration` (same keys as package.json, without `subagents.`). */
+  settings?: Record<string, unknown>;
+}
+
+/** Sent by the extension when the user trusts the workspace. */
+const SET_TRUSTED = 'subagents/setTrusted';
+/** Answers how long the server took to check each of the last edited documents (ms, oldest first); for the benchmark. */
+const CHECK_TIMINGS = 'subagents/checkTimings';
+const checkTimings: number[] = [];
 
 const connection = createConnection(ProposedFeatures.all);
-connection.onInitialize(() => ({ capabilities: { textDocumentSync: TextDocumentSyncKind.None } }));
+const documents = new TextDocuments(TextDocument);
+const analyses = new Map<string, { version: number; analysis: Analysis | null }>();
+let workspace: AgentWorkspace;
+let canAskConfiguration = false;
+let initialSettings: Record<string, unknown> = {};
+let folders: string[] = [];
+let ready: Promise<void> = Promise.resolve();
+
+function filePathOf(uri: string): string | null {
+  return uri.startsWith('file:') ? fileURLToPath(uri) : null;
+}
+
+/** A dotted key (`budget.maxTokens`) from the nested object a client sends for the `subagents` section. */
+function settingValue(section: Record<string, unknown>, key: string): unknown {
+  if (key in section) return section[key];
+  let value: unknown = section;
+  for (const part of key.split('.')) value = value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
+  return value;
+}
+
+async function settingsOf(folder: string): Promise<Settings> {
+  let section: Record<string, unknown> = initialSettings;
+  if (canAskConfiguration) {
+    const answer: unknown = await connection.workspace.getConfiguration({ scopeUri: pathToFileURL(folder).href, section: 'subagents' });
+    if (answer && typeof answer === 'object') section = answer as Record<string, unknown>;
+  }
+  const raw: Record<string, unknown> = {};
+  for (const key of SETTING_KEYS) raw[key] = settingValue(section, key);
+  const { settings, problems } = parseSettings(raw);
+  for (const problem of problems) connection.console.warn(problem);
+  return settings;
+}
+
+/** Analyses a document if it is an agent file (null otherwise); cached per version. */
+function analysisOf(document: TextDocument): Analysis | null {
+  const cached = analyses.get(document.uri);
+  if (cached && cached.version === document.version) return cached.analysis;
+  const filePath = filePathOf(document.uri);
+  const scope = filePath ? workspace.scopeFor(filePath) : undefined;
+  const kind = filePath && scope ? agentFileKind(filePath, scope.catalog.dirs, os.homedir()) : null;
+  const analysis = filePath && scope && kind
+    ? analyseAgentFile(document, { filePath, kind, view: scope.catalog, settings: scope.settings })
+    : null;
+  analyses.set(document.uri, { version: document.version, analysis });
+  return analysis;
+}
+
+function publish(document: TextDocument, had = analyses.get(document.uri)?.analysis): void {
+  const started = performance.now();
+  const analysis = analysisOf(document);
+  if (analysis) {
+    checkTimings.push(performance.now() - started);
+    if (checkTimings.length > 1000) checkTimings.shift();
+  }
+  if (!analysis && !had) return;
+  void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics: analysis?.diagnostics ?? [] });
+}
+
+/** Every open agent file again: another file, a setting or the trust changed what they are told. */
+function revalidateAll(): void {
+  for (const document of documents.all()) {
+    const had = analyses.get(document.uri)?.analysis;
+    analyses.delete(document.uri);
+    publish(document, had);
+  }
+}
+
+connection.onInitialize((params: InitializeParams) => {
+  const options = (params.initializationOptions ?? {}) as InitializationOptions;
+  initialSettings = options.settings ?? {};
+  canAskConfiguration = params.capabilities.workspace?.configuration === true;
+  const uris = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
+  folders = uris.map(filePathOf).filter((p): p is string => p !== null);
+  if (folders.length === 0) folders = [process.cwd()];
+  workspace = new AgentWorkspace({ home: os.homedir(), trusted: options.trusted ?? true, log: (m) => connection.console.log(m) });
+  workspace.onDidChange(revalidateAll);
+  return {
+    capabilities: {
+      textDocumentSync: TextDocumentSyncKind.Incremental,
+      completionProvider: { triggerCharacters: [' ', ',', '(', '['], resolveProvider: false },
+      hoverProvider: true,
+      definitionProvider: true,
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+      workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+    },
+    serverInfo: { name: 'subagents-agent-files' },
+  };
+});
+
+connection.onInitialized(() => {
+  ready = workspace.setFolders(folders, settingsOf).then(revalidateAll, (error: unknown) => {
+    connection.console.error(`Could not load the agents: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  if (canAskConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'subagents' });
+  connection.workspace.onDidChangeWorkspaceFolders((event) => {
+    const removed = new Set(event.removed.map((f) => filePathOf(f.uri)));
+    folders = [...folders.filter((f) => !removed.has(f)), ...event.added.map((f) => filePathOf(f.uri)).filter((p): p is string => p !== null)];
+    ready = ready.then(() => workspace.setFolders(folders, settingsOf));
+  });
+});
+
+connection.onDidChangeConfiguration((change) => {
+  const settings = (change.settings as { subagents?: Record<string, unknown> } | null)?.subagents;
+  if (!canAskConfiguration && settings) initialSettings = settings;
+  ready = ready.then(async () => {
+    for (const scope of workspace.folders) await workspace.updateSettings(scope.folder, await settingsOf(scope.folder));
+  });
+});
+
+connection.onNotification(SET_TRUSTED, (params: { trusted: boolean }) => {
+  ready = ready.then(() => workspace.setTrusted(params.trusted));
+});
+
+// Only the edited document is parsed on a keystroke; the other agents come from the catalog.
+documents.onDidChangeContent((change) => void ready.then(() => publish(change.document)));
+documents.onDidClose((event) => {
+  if (analyses.get(event.document.uri)?.analysis) void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
+  analyses.delete(event.document.uri);
+});
+
+function withAnalysis<T>(uri: string, fallback: T, use: (document: TextDocument, analysis: Analysis, settings: Settings, format: ReturnType<typeof formatKnowledge>) => T): Promise<T> {
+  return ready.then(() => {
+    const document = documents.get(uri);
+    const analysis = document && analysisOf(document);
+    const scope = analysis && workspace.scopeFor(filePathOf(uri)!);
+    return document && analysis && scope ? use(document, analysis, scope.settings, formatKnowledge(analysis.kind.family)) : fallback;
+  });
+}
+
+connection.onCompletion((params) =>
+  withAnalysis(params.textDocument.uri, [], (document, analysis, settings, format) => completions(document, analysis, document.offsetAt(params.position), settings, format)),
+);
+connection.onHover((params) =>
+  withAnalysis(params.textDocument.uri, null, (document, analysis, settings, format) => hover(document, analysis, document.offsetAt(params.position), settings, format)),
+);
+connection.onDefinition((params) =>
+  withAnalysis(params.textDocument.uri, null, (document, analysis) => definition(analysis, document.offsetAt(params.position))),
+);
+connection.onCodeAction((params) => withAnalysis(params.textDocument.uri, [], () => quickFixes(params.textDocument.uri, params.context.diagnostics)));
+connection.onRequest(CHECK_TIMINGS, () => checkTimings.splice(0));
+connection.onShutdown(() => workspace?.dispose());
+
+documents.listen(connection);
 connection.listen();

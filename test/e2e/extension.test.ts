@@ -181,9 +181,9 @@ describe('the packaged extension in code-server', () => {
       // test-runner asks before it runs a shell command; the question names the agent and the command.
       const approval = workbench.notification('test-runner wants to run: node --test test/');
       await approval.waitFor({ timeout: 30_000 });
-      await workbench.byTestId('notice-approval-1').waitFor({ timeout: 10_000 });
+      await workbench.webview().locator('[data-testid^="notice-approval-"]').first().waitFor({ timeout: 10_000 });
       console.log(`screenshot: ${await workbench.screenshot('run-approval')}`);
-      await approval.getByRole('button', { name: 'Allow', exact: true }).click();
+      await workbench.answerApproval('test-runner wants to run: node --test test/', 'Allow');
 
       const lead = workbench.webview().locator('li[data-agent-name="tech-lead"]').first();
       const spawnRow = lead.locator('li.tool', { hasText: 'Task' }).first();
@@ -237,9 +237,7 @@ describe('the packaged extension in code-server', () => {
       console.log(`screenshot: ${await workbench.screenshot('run-input-isolated')}`);
       await workbench.answer('Subagents: Run docs-writer', 'Write NOTES.md');
 
-      const approval = workbench.notification('docs-writer wants to change: NOTES.md');
-      await approval.waitFor({ timeout: 30_000 });
-      await approval.getByRole('button', { name: 'Allow for this run' }).click();
+      await workbench.answerApproval('docs-writer wants to change: NOTES.md', 'Allow for this agent');
 
       const writer = workbench.webview().locator('li[data-agent-name="docs-writer"]').first();
       await writer.and(workbench.webview().locator('[data-status="completed"]')).waitFor({ timeout: 30_000 });

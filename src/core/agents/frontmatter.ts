@@ -48,8 +48,16 @@ export function splitFrontmatter(input: string): FrontmatterSplit {
   return { kind: 'unterminated' };
 }
 
-/** `alias`: the YAML was valid but expands beyond MAX_YAML_VALUES; no line reader should try it either. */
-export type YamlResult = { ok: true; data: Record<string, unknown> } | { ok: false; message: string; alias?: boolean };
+export type YamlResult =
+  | { ok: true; data: Record<string, unknown> }
+  | {
+      ok: false;
+      message: string;
+      /** Where the parser gave up, when it says: 1-based file line and column (the language server marks it). */
+      position?: { line: number; column: number };
+      /** The YAML was valid but expands beyond MAX_YAML_VALUES; no line reader should try it either. */
+      alias?: boolean;
+    };
 
 interface YamlEngine {
   parse(text: string): unknown;
@@ -64,13 +72,14 @@ interface YamlErrorShape {
   message?: unknown;
 }
 
-function describeYamlError(error: unknown, firstLine: number): string {
+function describeYamlError(error: unknown, firstLine: number): YamlResult & { ok: false } {
   const e = (error ?? {}) as YamlErrorShape;
   const reason = typeof e.reason === 'string' ? e.reason : String(e.message ?? error).split('\n')[0];
   if (typeof e.mark?.line === 'number' && typeof e.mark.column === 'number') {
-    return `${reason} (line ${e.mark.line + firstLine}, column ${e.mark.column + 1})`;
+    const position = { line: e.mark.line + firstLine, column: e.mark.column + 1 };
+    return { ok: false, message: `${reason} (line ${position.line}, column ${position.column})`, position };
   }
-  return reason ?? 'unknown error';
+  return { ok: false, message: reason ?? 'unknown error' };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -91,7 +100,8 @@ export function parseYamlFrontmatter(frontmatter: string, firstLine = 2): YamlRe
   // which value to quote helps more than its generic reason.
   if (problem.error) {
     const { key, line, column } = problem.error;
-    return { ok: false, message: `the value of "${key}" holds ": ", which YAML reads as a nested mapping; quote the value (line ${line + firstLine}, column ${column + 1})` };
+    const position = { line: line + firstLine, column: column + 1 };
+    return { ok: false, message: `the value of "${key}" holds ": ", which YAML reads as a nested mapping; quote the value (line ${position.line}, column ${position.column})`, position };
   }
   return parseWithYamlEngine(frontmatter, firstLine);
 }
@@ -109,7 +119,7 @@ export function parseWithYamlEngine(frontmatter: string, firstLine = 2): YamlRes
   try {
     data = yamlEngine.parse(frontmatter);
   } catch (error) {
-    return { ok: false, message: describeYamlError(error, firstLine) };
+    return describeYamlError(error, firstLine);
   } finally {
     Error.stackTraceLimit = stackTraceLimit;
   }

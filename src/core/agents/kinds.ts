@@ -42,6 +42,7 @@ export const DEFINITION_FIELDS = [
   'blocking',
   'color',
 ] as const;
+export type DefinitionField = (typeof DEFINITION_FIELDS)[number];
 
 /** Names of the spawn tool the model may call: `Task`, and Claude Code's newer alias `Agent`. */
 export const SPAWN_TOOL_NAMES = ['Task', 'Agent'] as const;

@@ -28,12 +28,35 @@ function isObjectSchema(schema: object): boolean {
   return (schema as { type?: unknown }).type === 'object';
 }
 
+function toolInputSchema(schema: object, wrapped: boolean): object {
+  return wrapped ? { type: 'object', properties: { result: schema }, required: ['result'] } : schema;
+}
+
+function compile(inputSchema: object): z.ZodType {
+  return z.fromJSONSchema(inputSchema as Parameters<typeof z.fromJSONSchema>[0]);
+}
+
+/**
+ * Why a definition's `output` cannot be used as its result schema, or null
+ * when it can: the same test structuredOutputTool applies when the agent
+ * starts, for the language server to report while the file is written.
+ */
+export function outputSchemaProblem(schema: unknown): string | null {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return 'it must be a JSON Schema object';
+  try {
+    compile(toolInputSchema(schema, !isObjectSchema(schema)));
+    return null;
+  } catch (error) {
+    return `it is not a usable JSON Schema: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
 export function structuredOutputTool(schema: object, slot: StructuredOutputSlot): RuntimeTool {
   slot.wrapped = !isObjectSchema(schema);
-  const inputSchema = slot.wrapped ? { type: 'object', properties: { result: schema }, required: ['result'] } : schema;
+  const inputSchema = toolInputSchema(schema, slot.wrapped);
   let validator: z.ZodType;
   try {
-    validator = z.fromJSONSchema(inputSchema as Parameters<typeof z.fromJSONSchema>[0]);
+    validator = compile(inputSchema);
   } catch (error) {
     throw new ToolCallError(`The output schema is not a usable JSON Schema: ${error instanceof Error ? error.message : String(error)}`);
   }

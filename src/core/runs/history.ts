@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import { isActiveStatus } from '../../protocol/runEvents';
 import { runSnapshotSchema, type AgentNode, type RunSnapshot } from '../../protocol/runSnapshot';
 import { isTempFile, moveAside, writeFileAtomic } from '../atomicFile';
 import type { AgentArchive, ArchivedAgent } from '../engine/archive';
@@ -234,14 +235,15 @@ export class RunHistory implements AgentArchive {
 function markInterrupted(run: RunSnapshot, now: number): boolean {
   let changed = false;
   for (const node of Object.values(run.agents)) {
-    if (node.status !== 'running' && node.status !== 'queued') continue;
+    if (!isActiveStatus(node.status)) continue;
     node.status = 'interrupted';
+    node.approval = null;
     node.endedAt = now;
     node.error = 'The process running this agent stopped before it finished.';
     for (const row of node.tools) if (row.status === 'running') row.status = 'error';
     changed = true;
   }
-  if (run.status === 'running' || run.status === 'queued') {
+  if (isActiveStatus(run.status)) {
     run.status = 'interrupted';
     run.endedAt = now;
     changed = true;

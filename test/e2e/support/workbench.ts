@@ -104,16 +104,29 @@ export class Workbench {
     return this.page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
   }
 
+  /**
+   * Answers an approval notification (`test-runner wants to run: …`): its
+   * answers are command links in the message, since the notification must
+   * close itself when the question is answered elsewhere.
+   */
+  async answerApproval(question: string | RegExp, answer: 'Allow' | 'Allow for this agent' | 'Deny'): Promise<void> {
+    const toast = this.notification(question);
+    await toast.waitFor({ timeout: 60_000 });
+    await toast.locator('.notification-list-item-message a', { hasText: new RegExp(`^${answer}$`) }).first().click();
+    await toast.waitFor({ state: 'detached', timeout: 15_000 });
+  }
+
   /** The activity-bar entry of a view container, by its title. */
   activityBarItem(title: string): Locator {
     return this.page.locator(`.part.activitybar .action-item a[aria-label^="${title}"]`).first();
   }
 
-  /** Opens a view container from the activity bar and waits for its side bar. */
+  /** Opens a view container from the activity bar (unless it is open already: a click would close it) and waits for its side bar. */
   async openViewContainer(title: string): Promise<Locator> {
-    await this.activityBarItem(title).click();
     const sidebar = this.page.locator('.part.sidebar');
-    await sidebar.locator('.composite.title', { hasText: title }).first().waitFor({ timeout: 15_000 });
+    const heading = sidebar.locator('.composite.title', { hasText: title }).first();
+    if (!(await heading.isVisible().catch(() => false))) await this.activityBarItem(title).click();
+    await heading.waitFor({ timeout: 15_000 });
     return sidebar;
   }
 

@@ -26,12 +26,20 @@ const HOSTILE = {
   INIT_CWD: repoRoot,
 };
 
-/** code-server's own check, as its postinstall.sh does it. */
+/**
+ * code-server's own check, as its postinstall.sh does it; then that npm read
+ * the global npmrc the user's npm reads (registry, a proxy's `cafile`), which
+ * npm on Node 24 would otherwise look for next to that Node.
+ */
 const POSTINSTALL = `#!/bin/sh
 major=$(echo "$npm_config_user_agent" | sed -n 's/.*node\\/v\\([^.]*\\).*/\\1/p')
 if [ "$major" != "24" ]; then
   echo "ERROR: code-server currently requires node v24."
   echo "We have detected that you are on node v$major"
+  exit 1
+fi
+if [ -n "$EXPECTED_GLOBALCONFIG" ] && [ "$npm_config_globalconfig" != "$EXPECTED_GLOBALCONFIG" ]; then
+  echo "ERROR: npm read the global npmrc $npm_config_globalconfig, the user's npm reads $EXPECTED_GLOBALCONFIG"
   exit 1
 fi
 `;
@@ -73,9 +81,19 @@ test('code-server installs from an environment an outer npm on Node 20 left behi
     const cs = m.ensureCodeServer(${JSON.stringify(CODE_SERVER_VERSION)}, { spec: ${JSON.stringify(tarball)} });
     console.log(JSON.stringify(cs));
   });`;
+  // What the user's npm reads, asked with a PATH where `node` is the system's own.
+  const systemPath = (process.env.PATH ?? '').split(path.delimiter).filter((dir) => !dir.includes(`${path.sep}node_modules${path.sep}`));
+  const expected = execFileSync('npm', ['config', 'get', 'globalconfig'], { env: { PATH: systemPath.join(path.delimiter), HOME: process.env.HOME }, encoding: 'utf8' }).trim();
   const r = spawnSync(process.execPath, ['-e', script], {
     cwd: repoRoot,
-    env: { ...process.env, ...HOSTILE, XDG_CACHE_HOME: cache },
+    // As `npm test` runs it: node_modules/.bin and Node 24's folder first on PATH, so `node` there is Node 24.
+    env: {
+      ...process.env,
+      ...HOSTILE,
+      PATH: [path.join(repoRoot, 'node_modules/.bin'), path.dirname(process.execPath), process.env.PATH].join(path.delimiter),
+      XDG_CACHE_HOME: cache,
+      EXPECTED_GLOBALCONFIG: expected,
+    },
     encoding: 'utf8',
   });
   assert.equal(r.status, 0, `ensureCodeServer failed:\n${r.stdout}\n${r.stderr}`);

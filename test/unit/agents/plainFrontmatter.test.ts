@@ -222,6 +222,7 @@ test('a plain value holding ": " is reported as the YAML error it is, without th
   assert.deepEqual(parseYamlFrontmatter(frontmatter), {
     ok: false,
     message: 'the value of "description" holds ": ", which YAML reads as a nested mapping; quote the value (line 3, column 22)',
+    position: { line: 3, column: 22 },
   });
   // In a list item `a: b` is a valid mapping: no verdict there.
   const item: { error?: NestedColonError } = {};

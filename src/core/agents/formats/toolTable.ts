@@ -38,13 +38,20 @@ export type ToolMapping =
   /** A tool this runtime does not have; `reason` says what it is, for the warning. */
   | { unsupported: string };
 
-export type ToolTable = ReadonlyMap<string, ToolMapping>;
+/** Names lower-cased → what they stand for; `spellings`: the names as the format writes them (for completions). */
+export type ToolTable = ReadonlyMap<string, ToolMapping> & { readonly spellings: readonly string[] };
 
-/** Builds a table from `[names, mapping]` rows; names are lower-cased. */
+/** Builds a table from `[names, mapping]` rows. */
 export function toolTable(rows: readonly (readonly [readonly string[], ToolMapping])[]): ToolTable {
   const table = new Map<string, ToolMapping>();
-  for (const [names, mapping] of rows) for (const name of names) table.set(name.toLowerCase(), mapping);
-  return table;
+  const spellings: string[] = [];
+  for (const [names, mapping] of rows) {
+    for (const name of names) {
+      table.set(name.toLowerCase(), mapping);
+      spellings.push(name);
+    }
+  }
+  return Object.assign(table, { spellings });
 }
 
 export const tools = (...names: CanonicalToolName[]): ToolMapping => ({ tools: names });

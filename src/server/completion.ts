@@ -1,0 +1,87 @@
+import { CompletionItemKind, MarkupKind, type CompletionItem, type Range } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { AgentDefinition } from '../core/agents/definition';
+import { KNOWN_MODEL_ALIASES } from '../core/agents/modelNames';
+import type { Settings } from '../core/config';
+import { field, type Span } from './agentDocument';
+import { describeSource } from './catalogChecks';
+import { cursorContext } from './cursor';
+import type { Analysis } from './diagnostics';
+import type { FormatKnowledge } from './formatKnowledge';
+
+/**
+ * Completion in an agent file's frontmatter: field names with their docs,
+ * then per field its values: tool names, agent names (in `spawns` and inside
+ * `Task(…)`), model aliases and ids, and the closed sets.
+ */
+
+export function agentDocumentation(agent: AgentDefinition): string {
+  const description = agent.description.trim() || '_(no description)_';
+  return `**${agent.name}** · ${describeSource(agent)}\n\n${description}\n\n\`${agent.filePath}\``;
+}
+
+function agentItems(agents: readonly AgentDefinition[], own: string | undefined, range: Range): CompletionItem[] {
+  return agents
+    .filter((agent) => agent.name !== own)
+    .map((agent, i) => ({
+      label: agent.name,
+      kind: CompletionItemKind.Module,
+      detail: describeSource(agent),
+      documentation: { kind: MarkupKind.Markdown, value: agentDocumentation(agent) },
+      // Precedence order: project agents first.
+      sortText: String(i).padStart(5, '0'),
+      textEdit: { range, newText: agent.name },
+    }));
+}
+
+function modelItems(settings: Settings, range: Range): CompletionItem[] {
+  const items: CompletionItem[] = [];
+  const seen = new Set<string>();
+  const add = (label: string, detail: string, doc: string) => {
+    if (seen.has(label)) return;
+    seen.add(label);
+    items.push({ label, kind: CompletionItemKind.EnumMember, detail, documentation: { kind: MarkupKind.Markdown, value: doc }, textEdit: { range, newText: label } });
+  };
+  add('inherit', 'the parent agent\'s model', 'Runs on the model of the agent that spawned it (for a top-level agent, `subagents.defaultModel`).');
+  for (const [alias, id] of Object.entries(settings.modelAliases)) add(alias, `→ ${id}`, `Alias from \`subagents.modelAliases\`: runs on \`${id}\`.`);
+  for (const alias of KNOWN_MODEL_ALIASES) add(alias, 'alias', 'A model alias this runtime knows.');
+  for (const id of Object.values(settings.modelAliases)) add(id, 'model id', 'A full model id.');
+  return items;
+}
+
+function valueItems(values: readonly string[], range: Range): CompletionItem[] {
+  return values.map((value) => ({ label: value, kind: CompletionItemKind.EnumMember, textEdit: { range, newText: value } }));
+}
+
+export function completions(document: TextDocument, analysis: Analysis, offset: number, settings: Settings, format: FormatKnowledge): CompletionItem[] {
+  const { doc } = analysis;
+  const context = cursorContext(doc, offset);
+  const range = (span: Span): Range => ({ start: document.positionAt(span[0]), end: document.positionAt(span[1]) });
+  const own = analysis.parsed.definition?.name ?? field(doc, 'name')?.items[0]?.text;
+  switch (context.kind) {
+    case 'outside':
+      return [];
+    case 'newKey':
+    case 'key': {
+      const present = new Set(doc.fields.map((f) => f.key));
+      return format.fields.filter((f) => !present.has(f.field) || (context.kind === 'key' && f.field === context.key)).map((f, i) => ({
+        label: f.field,
+        kind: CompletionItemKind.Property,
+        detail: f.required ? 'required' : undefined,
+        documentation: { kind: MarkupKind.Markdown, value: f.doc },
+        sortText: `${f.required ? 0 : 1}${String(i).padStart(3, '0')}`,
+        textEdit: { range: range(context.span), newText: context.kind === 'newKey' ? `${f.field}: ` : f.field },
+      }));
+    }
+    case 'value': {
+      const at = range(context.span);
+      if (context.key === 'spawns') return [...agentItems(analysis.agents, own, at), ...valueItems(['*'], at)];
+      if (context.key === 'tools' || context.key === 'disallowedTools') {
+        if (context.inSpawnPattern) return agentItems(analysis.agents, own, at);
+        return format.toolNames.map((name) => ({ label: name, kind: CompletionItemKind.Function, detail: 'Subagents tool', textEdit: { range: at, newText: name } }));
+      }
+      if (context.key === 'model') return modelItems(settings, at);
+      return valueItems(format.field(context.key)?.values ?? [], at);
+    }
+  }
+}

@@ -1,0 +1,86 @@
+import { isSpawnToolName } from '../core/agents/definition';
+import { canonicalToolNames } from '../core/agents/toolNames';
+import type { AgentDocument, Span } from './agentDocument';
+
+/**
+ * What the cursor is on in an agent file's frontmatter. Read from the lines
+ * around it rather than from the YAML tree: while a line is being typed the
+ * frontmatter is often not valid YAML, and completion must work then most.
+ */
+
+export type CursorContext =
+  | { kind: 'outside' }
+  /** Where a field name goes (a new line, or a name being typed). */
+  | { kind: 'newKey'; span: Span }
+  /** On an existing field name. */
+  | { kind: 'key'; key: string; span: Span }
+  /** In a field's value; `word` is the name under the cursor (maybe empty). */
+  | { kind: 'value'; key: string; word: string; span: Span; inSpawnPattern: boolean };
+
+const KEY_LINE = /^([A-Za-z_][\w.-]*)[ \t]*:/;
+const BOUNDARY = /[\s,[\]()"'{}]/;
+
+function lineAt(text: string, offset: number): { start: number; end: number } {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  const next = text.indexOf('\n', offset);
+  return { start, end: next === -1 ? text.length : next };
+}
+
+function wordAt(text: string, offset: number, min: number, max: number): Span {
+  let start = offset;
+  let end = offset;
+  while (start > min && !BOUNDARY.test(text[start - 1]!)) start--;
+  while (end < max && !BOUNDARY.test(text[end]!)) end++;
+  return [start, end];
+}
+
+/** Whether the cursor is inside the parentheses of `Task(…)`/`Agent(…)` on its line. */
+function inSpawnPattern(text: string, lineStart: number, offset: number): boolean {
+  for (let i = offset - 1; i >= lineStart; i--) {
+    const c = text[i];
+    if (c === ')') return false;
+    if (c === '(') {
+      let j = i;
+      while (j > lineStart && /[\w/-]/.test(text[j - 1]!)) j--;
+      return canonicalToolNames(text.slice(j, i))?.some(isSpawnToolName) ?? false;
+    }
+  }
+  return false;
+}
+
+export function cursorContext(doc: AgentDocument, offset: number): CursorContext {
+  const fm = doc.frontmatter;
+  if (fm.kind === 'none') return { kind: 'outside' };
+  const start = fm.openSpan[1] + 1;
+  const end = fm.kind === 'ok' ? fm.end : doc.text.length;
+  if (offset < start || offset > end) return { kind: 'outside' };
+  const { text } = doc;
+  const line = lineAt(text, offset);
+  const lineText = text.slice(line.start, line.end);
+
+  let keyLine = line;
+  let keyText = lineText;
+  if (/^[ \t]/.test(lineText) || lineText.startsWith('-')) {
+    // A list item or continuation: the value of the nearest field above.
+    let at = line.start;
+    for (;;) {
+      if (at <= start) return { kind: 'newKey', span: wordAt(text, offset, line.start, line.end) };
+      const above = lineAt(text, at - 1);
+      const aboveText = text.slice(above.start, above.end);
+      if (KEY_LINE.test(aboveText)) {
+        keyLine = above;
+        keyText = aboveText;
+        break;
+      }
+      at = above.start;
+    }
+  }
+  const key = KEY_LINE.exec(keyText);
+  if (!key) return { kind: 'newKey', span: wordAt(text, offset, line.start, line.end) };
+  const name = key[1]!;
+  const colon = keyLine.start + key[0].length;
+  if (keyLine === line && offset < colon) return { kind: 'key', key: name, span: [line.start, line.start + name.length] };
+  const min = keyLine === line ? colon : line.start;
+  const span = wordAt(text, offset, min, line.end);
+  return { kind: 'value', key: name, word: text.slice(span[0], span[1]), span, inSpawnPattern: inSpawnPattern(text, min, offset) };
+}

@@ -1,0 +1,118 @@
+import { DiagnosticSeverity } from 'vscode-languageserver';
+import { isForeignModel, isKnownModel, KNOWN_MODEL_ALIASES } from '../core/agents/modelNames';
+import { canonicalToolNames } from '../core/agents/toolNames';
+import type { Settings } from '../core/config';
+import { outputSchemaProblem } from '../core/engine/structuredOutput';
+import { field, type AgentDocument, type FieldEntry, type Span, type ValueItem } from './agentDocument';
+import { Code, type Findings } from './findings';
+import type { FormatKnowledge } from './formatKnowledge';
+
+/**
+ * Checks of one file's own fields, beyond what the core's parser warns
+ * about: fields the runtime does not use, tool names item by item, the
+ * model against the user's aliases, the output schema.
+ */
+
+/** `Bash(git:*)`, `Task(a, b)`: a tool name with an argument. */
+const PATTERN = /^([^()\s]+)\s*\((.*)\)$/s;
+
+export interface ToolItem {
+  /** The tool name without its argument. */
+  base: string;
+  baseSpan: Span;
+  /** Agent names of a `Task(a, b)` / `Agent(a)` pattern, with their spans. */
+  targets: ValueItem[];
+}
+
+/** A tool entry split into its name and, for the spawn tool, the agents its pattern names. */
+export function toolItem(item: ValueItem, text: string): ToolItem {
+  const source = text.slice(item.span[0], item.span[1]);
+  const pattern = PATTERN.exec(source);
+  if (!pattern) return { base: item.text, baseSpan: item.span, targets: [] };
+  const base = pattern[1]!;
+  const baseSpan: Span = [item.span[0], item.span[0] + base.length];
+  const mapped = canonicalToolNames(base);
+  if (!mapped?.some((name) => name === 'Task' || name === 'Agent')) return { base, baseSpan, targets: [] };
+  const open = item.span[0] + source.indexOf('(') + 1;
+  const targets: ValueItem[] = [];
+  let from = open;
+  const close = item.span[0] + source.lastIndexOf(')');
+  for (let i = open; i <= close; i++) {
+    if (i === close || text[i] === ',') {
+      let start = from;
+      let end = i;
+      while (start < end && /\s/.test(text[start]!)) start++;
+      while (end > start && /\s/.test(text[end - 1]!)) end--;
+      if (end > start) targets.push({ text: text.slice(start, end), span: [start, end] });
+      from = i + 1;
+    }
+  }
+  return { base, baseSpan, targets };
+}
+
+export function checkUnknownFields(doc: AgentDocument, format: FormatKnowledge, findings: Findings): void {
+  const known = format.fields.map((f) => f.field as string);
+  for (const entry of doc.fields) {
+    if (known.includes(entry.key)) continue;
+    findings.unknownName(entry.keySpan, DiagnosticSeverity.Information, Code.unknownField, entry.key, known,
+      (didYouMean) => `"${entry.key}" is not a field Subagents uses; it is kept but has no effect here.${didYouMean}`,
+      (x) => `Rename the field to "${x}"`);
+  }
+}
+
+export function checkTools(doc: AgentDocument, format: FormatKnowledge, findings: Findings): void {
+  const known = format.toolNames;
+  for (const key of ['tools', 'disallowedTools']) {
+    const entry = field(doc, key);
+    if (!entry) continue;
+    for (const item of entry.items) {
+      if (item.text === '*') continue;
+      const tool = toolItem(item, doc.text);
+      if (format.toolsFor(tool.base)) continue;
+      findings.unknownName(tool.baseSpan, DiagnosticSeverity.Warning, Code.unknownTool, tool.base, known,
+        (didYouMean) => `Unknown tool "${tool.base}": Subagents ignores it.${didYouMean} Known tools: ${known.join(', ')}.`,
+        (x) => `Change to "${x}"`);
+    }
+  }
+}
+
+/** Aliases a model may name: the runtime's and the user's own (`subagents.modelAliases`). */
+export function modelAliases(settings: Settings): string[] {
+  return [...new Set([...KNOWN_MODEL_ALIASES, ...Object.keys(settings.modelAliases)])];
+}
+
+function modelValue(entry: FieldEntry): { text: string; span: Span } | null {
+  const item = entry.items.length === 1 ? entry.items[0]! : null;
+  return item && item.text ? { text: item.text.trim(), span: item.span } : null;
+}
+
+export function checkModel(doc: AgentDocument, settings: Settings, findings: Findings): void {
+  const entry = field(doc, 'model');
+  const model = entry && modelValue(entry);
+  if (!model) return;
+  const mapped = settings.modelAliases[model.text] ?? settings.modelAliases[model.text.toLowerCase()];
+  if (mapped !== undefined) {
+    if (isForeignModel(mapped)) {
+      findings.add(model.span, DiagnosticSeverity.Warning, Code.foreignModel,
+        `"${model.text}" maps to "${mapped}" (subagents.modelAliases), another provider's model: this agent runs on its parent's model (inherit).`);
+    }
+    return;
+  }
+  if (isForeignModel(model.text)) {
+    findings.add(model.span, DiagnosticSeverity.Warning, Code.foreignModel,
+      `"${model.text}" is another provider's model: here this agent runs on its parent's model, as if it said "inherit". Map "${model.text}" to a Claude model in subagents.modelAliases to choose one.`);
+    return;
+  }
+  if (isKnownModel(model.text)) return;
+  const aliases = modelAliases(settings);
+  findings.unknownName(model.span, DiagnosticSeverity.Warning, Code.unknownModel, model.text, aliases,
+    (didYouMean) => `Unknown model "${model.text}": not an alias (${aliases.join(', ')}) or a claude-… model id; it is sent to the API as written.${didYouMean}`,
+    (x) => `Change to "${x}"`);
+}
+
+export function checkOutput(doc: AgentDocument, output: unknown, findings: Findings): void {
+  const entry = field(doc, 'output');
+  if (!entry || output === null || output === undefined) return;
+  const problem = outputSchemaProblem(output);
+  if (problem) findings.add(entry.valueSpan[1] > entry.valueSpan[0] ? entry.valueSpan : entry.keySpan, DiagnosticSeverity.Warning, Code.invalidOutput, `"output" is ignored: ${problem}.`);
+}

@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { MarkupKind, type Hover, type Location } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { AgentDefinition } from '../core/agents/definition';
+import { isForeignModel } from '../core/agents/modelNames';
+import type { Settings } from '../core/config';
+import { resolveAlias } from '../core/engine/models';
+import type { Span } from './agentDocument';
+import { fileUri } from './catalogChecks';
+import { agentDocumentation } from './completion';
+import { cursorContext, type CursorContext } from './cursor';
+import type { Analysis } from './diagnostics';
+import type { FormatKnowledge } from './formatKnowledge';
+
+/**
+ * Hover and go to definition: field docs on a field name; on an agent name
+ * (`name`, `spawns`, inside `Task(…)`) its description, source and file, and
+ * that file as its definition; what a tool name or a model becomes here.
+ */
+
+/** The agent a value under the cursor names, if it names one. */
+function namedAgent(context: CursorContext, analysis: Analysis): AgentDefinition | undefined {
+  if (context.kind !== 'value' || !context.word) return undefined;
+  const names = context.key === 'spawns' || context.key === 'name' || ((context.key === 'tools' || context.key === 'disallowedTools') && context.inSpawnPattern);
+  return names ? analysis.agents.find((a) => a.name === context.word) : undefined;
+}
+
+function toolHover(word: string, format: FormatKnowledge): string | null {
+  const base = word.replace(/\(.*$/s, '');
+  const mapped = format.toolsFor(base);
+  if (!mapped) return `\`${base}\` is not a tool Subagents knows; it is ignored.`;
+  return mapped.length === 1 && mapped[0] === base ? `\`${base}\`: a Subagents tool.` : `\`${base}\` runs here as ${mapped.map((m) => `\`${m}\``).join(' and ')}.`;
+}
+
+function modelHover(model: string, settings: Settings): string {
+  if (model === 'inherit') return '`inherit`: the parent agent\'s model (for a top-level agent, `subagents.defaultModel`).';
+  const id = resolveAlias(model, settings.modelAliases);
+  if (isForeignModel(id)) return `\`${model}\` is another provider's model: this agent runs on its parent's model here.`;
+  return id === model ? `Model id \`${model}\`, sent to the API as written.` : `\`${model}\` → \`${id}\` (subagents.modelAliases).`;
+}
+
+export function hover(document: TextDocument, analysis: Analysis, offset: number, settings: Settings, format: FormatKnowledge): Hover | null {
+  const context = cursorContext(analysis.doc, offset);
+  const range = (span: Span) => ({ start: document.positionAt(span[0]), end: document.positionAt(span[1]) });
+  if (context.kind === 'key') {
+    const doc = format.field(context.key);
+    const value = doc ? `**${doc.field}**${doc.required ? ' (required)' : ''}\n\n${doc.doc}` : `\`${context.key}\` is not a field Subagents uses.`;
+    return { contents: { kind: MarkupKind.Markdown, value }, range: range(context.span) };
+  }
+  if (context.kind !== 'value' || !context.word) return null;
+  const agent = namedAgent(context, analysis);
+  let value: string | null = null;
+  if (agent) value = agentDocumentation(agent);
+  else if (context.key === 'tools' || context.key === 'disallowedTools') value = context.inSpawnPattern ? null : toolHover(context.word, format);
+  else if (context.key === 'model') value = modelHover(context.word, settings);
+  return value ? { contents: { kind: MarkupKind.Markdown, value }, range: range(context.span) } : null;
+}
+
+/** The `name:` line of an agent file, or its first line (a Copilot file named after itself, a file that changed). */
+function nameLine(filePath: string): number {
+  try {
+    const lines = readFileSync(filePath, 'utf8').split('\n', 200);
+    const line = lines.findIndex((l) => /^name\s*:/.test(l));
+    return Math.max(0, line);
+  } catch {
+    return 0;
+  }
+}
+
+export function definition(analysis: Analysis, offset: number): Location | null {
+  const context = cursorContext(analysis.doc, offset);
+  if (context.kind === 'value' && context.key === 'name') return null;
+  const agent = namedAgent(context, analysis);
+  if (!agent) return null;
+  const line = nameLine(agent.filePath);
+  return { uri: fileUri(agent.filePath), range: { start: { line, character: 0 }, end: { line, character: 0 } } };
+}

@@ -1,0 +1,266 @@
+// The chat surface in real VS Code (code-server + Chromium) against the
+// scripted model server: @agent runs a three-level tree from the very first
+// request after start-up, a follow-up continues the same agent, /list and
+// /status, a shell command approved from the chat response, and the stop
+// button. Light and dark screenshots of a nested run's response are saved.
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Locator } from 'playwright-core';
+import type { RunningCodeServer } from '../../scripts/code-server.mjs';
+import { startCodeServer } from '../../scripts/code-server.mjs';
+import { startScriptedServer, type Script, type ScriptedServer } from '../support/scriptedServer';
+import { poll, withDiagnostics, type Subject } from './support/diagnostics';
+import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
+import { launchBrowser, Workbench } from './support/workbench';
+
+const AGENTS: Record<string, string> = {
+  orchestrator: '---\nname: orchestrator\ndescription: Investigates a question with a team.\ntools: Task, Read\nspawns: investigator\n---\nYou orchestrate investigations. [e2e:orchestrator]\n',
+  investigator: '---\nname: investigator\ndescription: Digs into the code.\ntools: Task, Read\nspawns: reader\nmodel: haiku\n---\nYou investigate code. [e2e:investigator]\n',
+  reader: '---\nname: reader\ndescription: Reads documentation.\ntools: Read\nmodel: haiku\n---\nYou read docs. [e2e:reader]\n',
+  slowpoke: '---\nname: slowpoke\ndescription: Takes its time.\ntools: Read\n---\nYou take your time. [e2e:slowpoke]\n',
+};
+
+const FIRST_ANSWER = 'Words are counted by words() in src/count.js: runs of letters and digits, case-insensitive.';
+
+function script(seen: { followUp?: string[] }): Script {
+  return (req) => {
+    const is = (name: string) => req.system.includes(`[e2e:${name}]`);
+    if (is('orchestrator')) {
+      if (req.lastUserText.includes('And the lines?')) {
+        seen.followUp = req.messages.map((m) => JSON.stringify(m.content));
+        return { text: 'Lines are counted by lineCount(), which ignores a trailing newline.' };
+      }
+      if (req.toolResults.size === 0) {
+        return { text: 'Asking the investigator.', toolUses: [{ name: 'Task', input: { subagent_type: 'investigator', description: 'Find the word counting', prompt: 'Find where words are counted.' } }], delayMs: 200 };
+      }
+      return { text: FIRST_ANSWER, chunkDelayMs: 10 };
+    }
+    if (is('investigator')) {
+      if (req.toolResults.size === 0) {
+        return {
+          toolUses: [
+            { name: 'Read', input: { file_path: 'src/count.js' } },
+            { name: 'Task', input: { subagent_type: 'reader', description: 'Read the README', prompt: 'What does the README say about counting?' } },
+          ],
+          delayMs: 200,
+        };
+      }
+      return { text: 'count.js defines words(); the README agrees.' };
+    }
+    if (is('reader')) {
+      if (req.toolResults.size === 0) return { toolUses: [{ name: 'Read', input: { file_path: 'README.md' } }], delayMs: 200 };
+      return { text: 'The README says Tally counts words.' };
+    }
+    if (is('slowpoke')) return { hang: true };
+    if (req.system.includes('You run tests and report on them')) {
+      if (req.toolResults.size === 0) return { toolUses: [{ name: 'Bash', input: { command: 'node --test test/' } }] };
+      return { text: 'All 3 tests pass.' };
+    }
+    return { text: 'ok' };
+  };
+}
+
+describe('the @agent chat participant', () => {
+  let workspace: Workspace | undefined;
+  let server: RunningCodeServer | undefined;
+  let browser: Browser | undefined;
+  let workbench: Workbench | undefined;
+  let model: ScriptedServer | undefined;
+  const seen: { followUp?: string[] } = {};
+  const subject: Subject = {};
+
+  const live = () => {
+    assert.ok(server && workbench, 'the workbench did not start (see the failure of the `before` hook)');
+    return { server, workbench, page: workbench.page };
+  };
+
+  /** The chat list's rows are virtualized: an item is known by its row's data-index, not by counting. */
+  async function lastIndex(): Promise<number> {
+    const indexes = await live().page.locator('.interactive-list .monaco-list-row[data-index]').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-index'))));
+    return Math.max(-1, ...indexes);
+  }
+
+  /** Sends a chat message and returns the response it starts (still streaming). */
+  async function send(message: string): Promise<Locator> {
+    const { page } = live();
+    const before = await lastIndex();
+    await page.locator('.interactive-input-editor').last().click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type(message);
+    // A completion list (slash commands, agent names) would take the Enter; it opens a moment after typing.
+    await page.waitForTimeout(300);
+    if (await page.locator('.suggest-widget.visible').count()) await page.keyboard.press('Escape');
+    await page.keyboard.press('Enter');
+    // The request is the next row, its response the one after.
+    const response = page.locator(`.interactive-list .monaco-list-row[data-index="${before + 2}"] .interactive-item-container.interactive-response`);
+    await response.waitFor({ timeout: 20_000 });
+    return response;
+  }
+
+  /** The response's text once it has finished, folded parts (VS Code folds the steps of a long response) included. */
+  async function finished(response: Locator, timeoutMs = 60_000): Promise<string> {
+    await poll(async () => !/chat-response-loading/.test((await response.getAttribute('class')) ?? ''), { timeoutMs, message: 'the response did not finish' });
+    return textOf(response);
+  }
+
+  function textOf(response: Locator): Promise<string> {
+    return response.evaluate((el) => {
+      const walker = el.ownerDocument.createTreeWalker(el, 4 /* NodeFilter.SHOW_TEXT */);
+      const parts: string[] = [];
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) parts.push(n.textContent ?? '');
+      return parts.join('').replace(/\s+/g, ' ');
+    });
+  }
+
+  function sidebarAgent(name: string): Locator {
+    return live().workbench.webview().locator(`li[data-agent-name="${name}"]`).first();
+  }
+
+  /** Picks a color theme the way a user does, from "Preferences: Color Theme". */
+  async function setTheme(label: 'Dark Modern' | 'Light Modern'): Promise<void> {
+    const { workbench, page } = live();
+    await workbench.runCommand('Preferences: Color Theme', { opensQuickInput: true });
+    // The theme picker has a placeholder, not a title, so Workbench.pick cannot find it.
+    const widget = page.locator('.quick-input-widget');
+    await widget.locator('.quick-input-box input').fill(label);
+    await widget.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) }).first().click();
+    await widget.waitFor({ state: 'hidden', timeout: 10_000 });
+    const dark = label.startsWith('Dark');
+    await poll(async () => ((await page.locator('.monaco-workbench').getAttribute('class')) ?? '').split(/\s+/).includes(dark ? 'vs-dark' : 'vs'), {
+      timeoutMs: 15_000,
+      message: `the workbench did not switch to ${label}`,
+    });
+  }
+
+  before(
+    () =>
+      withDiagnostics('chat start', subject, async () => {
+        ensureCodeServerReady();
+        const vsixPath = ensureVsix();
+        workspace = copySampleWorkspace();
+        const dir = path.join(workspace.dir, '.claude/agents');
+        mkdirSync(dir, { recursive: true });
+        for (const [name, text] of Object.entries(AGENTS)) writeFileSync(path.join(dir, `${name}.md`), text);
+        model = await startScriptedServer(script(seen));
+        server = subject.server = await startCodeServer({
+          workspace: workspace.dir,
+          vsixPath,
+          trust: true,
+          env: { ANTHROPIC_API_KEY: 'sk-ant-e2e-chat-not-a-real-key', ANTHROPIC_BASE_URL: model.url },
+          settings: { 'workbench.colorTheme': 'Default Light Modern' },
+        });
+        browser = await launchBrowser();
+        workbench = subject.workbench = await Workbench.open(browser, server.folderUrl);
+        await workbench.ready();
+        await workbench.runCommand('Chat: Open Chat');
+        // What a user sees before typing: the chat input with a model picked
+        // (ours: there is no Copilot here). No request has been sent yet.
+        await workbench.page.locator('.interactive-input-part .chat-input-toolbars', { hasText: /Claude/ }).first().waitFor({ timeout: 90_000 });
+      }),
+    { timeout: 6 * 60_000 },
+  );
+
+  after(async () => {
+    await workbench?.close().catch(() => undefined);
+    await browser?.close().catch(() => undefined);
+    await server?.stop();
+    await model?.close();
+    workspace?.remove();
+  });
+
+  it('runs a three-level tree from the very first request, streams it and sums it up; the run is in the sidebar', { timeout: 180_000 }, () =>
+    withDiagnostics('chat nested run', subject, async () => {
+      const { workbench, page } = live();
+      const response = await send('@agent orchestrator How are words counted?');
+      const text = await finished(response);
+      for (const name of ['orchestrator', 'investigator', 'reader']) assert.match(text, new RegExp(`▸ ${name}`), `the log shows ${name} starting`);
+      assert.match(text, /✓ investigator Read src\/count\.js/);
+      assert.match(text, /✓ reader finished/);
+      assert.ok(text.includes(FIRST_ANSWER), 'the scripted answer ends the response');
+      assert.match(text, /Run summary: 3 agents · 6 turns/);
+      for (const name of ['orchestrator', 'investigator', 'reader']) assert.match(text, new RegExp(`✓ ${name} claude-(sonnet|haiku)-5-5 — \\d+ turns?`), `${name} in the summary`);
+      for (const button of ['Show in Sidebar', 'Open Transcript']) await response.locator('.monaco-button', { hasText: button }).first().waitFor({ timeout: 5000 });
+
+      await workbench.openViewContainer('Subagents');
+      for (const name of ['orchestrator', 'investigator', 'reader']) {
+        await poll(async () => (await sidebarAgent(name).getAttribute('data-status')) === 'completed', { timeoutMs: 15_000, message: `${name} is not completed in the sidebar` });
+      }
+      await page.mouse.move(700, 450);
+      console.log(`screenshot: ${await workbench.screenshot('chat-nested-light')}`);
+      // And the log of the run, which VS Code folds into "Completed N steps" when progress lines came between its parts.
+      // The whole response in one picture: a window tall enough for all of it.
+      await page.setViewportSize({ width: 1400, height: 1800 });
+      const folded = response.getByText(/^Completed \d+ steps?/).first();
+      if (await folded.count()) await folded.evaluate((el) => (el as unknown as { click(): void }).click());
+      await page.waitForTimeout(500);
+      console.log(`screenshot: ${await workbench.screenshot('chat-nested-whole-light')}`);
+      await setTheme('Dark Modern');
+      console.log(`screenshot: ${await workbench.screenshot('chat-nested-whole-dark')}`);
+      await page.setViewportSize({ width: 1400, height: 900 });
+      await page.waitForTimeout(500);
+      console.log(`screenshot: ${await workbench.screenshot('chat-nested-dark')}`);
+      await setTheme('Light Modern');
+    }),
+  );
+
+  it('a message without an agent name continues the same agent, with its earlier conversation', { timeout: 120_000 }, () =>
+    withDiagnostics('chat follow-up', subject, async () => {
+      const response = await send('@agent And the lines?');
+      const text = await finished(response);
+      assert.match(text, /Continuing orchestrator with its earlier conversation/);
+      assert.match(text, /▸ orchestrator claude-sonnet-5-5 \(continues\)/);
+      assert.doesNotMatch(text, /▸ investigator|▸ reader|reader Read/, 'the earlier round is not told again');
+      assert.match(text, /Lines are counted by lineCount\(\)/);
+      assert.ok(seen.followUp, 'the follow-up never reached orchestrator');
+      assert.ok(seen.followUp.some((m) => m.includes('How are words counted?')), 'the server did not see the first question');
+      assert.ok(seen.followUp.some((m) => m.includes(FIRST_ANSWER)), 'the server did not see the first answer');
+    }),
+  );
+
+  it('/list shows the agents by source, /status the runs', { timeout: 60_000 }, () =>
+    withDiagnostics('chat list status', subject, async () => {
+      const list = await finished(await send('@agent /list'));
+      assert.match(list, /Project/);
+      assert.match(list, /orchestrator — Investigates a question with a team\./);
+      assert.match(list, /orchestrator — Investigates a question with a team\. · orchestrator\.md/, 'each agent links its file');
+      assert.match(list, /Built-in/);
+      const status = await finished(await send('@agent /status'));
+      assert.match(status, /Recent/);
+      assert.match(status, /orchestrator — How are words counted\?/);
+    }),
+  );
+
+  it('a shell command waits for approval in chat; Allow there lets it run, and the sidebar and notification settle', { timeout: 120_000 }, () =>
+    withDiagnostics('chat approval', subject, async () => {
+      const { workbench } = live();
+      const response = await send('@agent test-runner run the tests');
+      await response.getByText('Approval needed').waitFor({ timeout: 30_000 });
+      assert.match(await textOf(response), /Approval needed: test-runner wants to run node --test test\//);
+      const toast = workbench.notification('test-runner wants to run: node --test test/');
+      await toast.waitFor({ timeout: 15_000 });
+      await poll(async () => (await sidebarAgent('test-runner').getAttribute('data-status')) === 'waiting', { timeoutMs: 15_000, message: 'the sidebar does not show test-runner waiting' });
+      console.log(`screenshot: ${await workbench.screenshot('chat-approval')}`);
+      await response.locator('.monaco-button', { hasText: /^Allow$/ }).first().click();
+      const text = await finished(response);
+      assert.match(text, /✓ test-runner Bash node --test test\//);
+      assert.match(text, /All 3 tests pass\./);
+      await toast.waitFor({ state: 'detached', timeout: 10_000 });
+      assert.equal(await sidebarAgent('test-runner').getAttribute('data-status'), 'completed');
+    }),
+  );
+
+  it('the stop button stops the running tree', { timeout: 120_000 }, () =>
+    withDiagnostics('chat stop', subject, async () => {
+      const { page } = live();
+      const response = await send('@agent slowpoke take your time');
+      await response.getByText('slowpoke', { exact: false }).first().waitFor({ timeout: 20_000 });
+      await poll(async () => (await sidebarAgent('slowpoke').getAttribute('data-status')) === 'running', { timeoutMs: 15_000, message: 'slowpoke is not running in the sidebar' });
+      await page.locator('.interactive-input-part a.action-label[aria-label^="Cancel"]').last().click();
+      await poll(async () => (await sidebarAgent('slowpoke').getAttribute('data-status')) === 'cancelled', { timeoutMs: 15_000, message: 'slowpoke was not cancelled' });
+      await finished(response, 15_000);
+    }),
+  );
+});

@@ -1,0 +1,256 @@
+// The language server as an editor meets it: `node dist/server.js --stdio`,
+// spoken to over LSP (initialize, didOpen, didChange, completion, hover,
+// definition, codeAction), in a workspace of real agent files on disk.
+import assert from 'node:assert/strict';
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Diagnostic, MarkupContent, TextEdit } from 'vscode-languageserver-protocol/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { LspClient, uriOf } from '../../support/lspClient';
+import { serverWorkspace, type ServerWorkspace } from './workspace';
+
+function message(d: Diagnostic): string {
+  return typeof d.message === 'string' ? d.message : d.message.value;
+}
+
+function byCode(diagnostics: Diagnostic[], code: string): Diagnostic[] {
+  return diagnostics.filter((d) => d.code === code);
+}
+
+function one(diagnostics: Diagnostic[], code: string): Diagnostic {
+  const found = byCode(diagnostics, code);
+  assert.equal(found.length, 1, `expected one ${code} diagnostic, got ${JSON.stringify(diagnostics.map((d) => [d.code, message(d)]))}`);
+  return found[0]!;
+}
+
+function rangeOf(d: Diagnostic): [number, number, number, number] {
+  return [d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character];
+}
+
+function applyEdits(text: string, edits: TextEdit[]): string {
+  return TextDocument.applyEdits(TextDocument.create('file:///x', 'markdown', 1, text), edits);
+}
+
+describe('the language server over stdio', () => {
+  let ws: ServerWorkspace;
+  let client: LspClient;
+
+  before(async () => {
+    ws = serverWorkspace();
+    client = await LspClient.start({ folders: [ws.root], home: ws.home, settings: { maxDepth: 3, modelAliases: { sonnet: 'claude-sonnet-5-5', fast: 'claude-haiku-5-5' } } });
+  });
+  after(async () => {
+    await client?.stop();
+    ws?.remove();
+  });
+
+  it('puts each problem of a broken agent file on its exact range', async () => {
+    const file = path.join(ws.root, '.claude/agents/broken.md');
+    const text = [
+      '---', //                                       0
+      'name: broken', //                              1
+      'tools: Read, Grpe, Bash(git:*)', //            2
+      'model: gpt-5', //                              3
+      'maxTurns: many', //                            4
+      'permissionMode: yolo', //                      5
+      'isolation: container', //                      6
+      'spawns: [worker, ghost]', //                   7
+      'colour: red', //                               8
+      'output: just text', //                         9
+      '---', //                                      10
+      'You are broken.',
+      '',
+    ].join('\n');
+    const uri = await client.open(file, text);
+    const diagnostics = await client.diagnostics(uri, (d) => d.length > 0);
+    // No description: the agent does not load; the fix inserts one below the name.
+    const missing = one(diagnostics, 'missing-description');
+    assert.equal(missing.severity, 1);
+    assert.deepEqual(rangeOf(missing), [1, 0, 1, 4]);
+    // The remaining checks need a loadable agent: add a description and look again.
+    await client.replace(uri, text.replace('name: broken\n', 'name: broken\ndescription: Breaks things.\n'));
+    const all = await client.diagnostics(uri, (d) => !d.some((x) => x.code === 'missing-description'));
+    const tool = one(all, 'unknown-tool');
+    assert.deepEqual(rangeOf(tool), [3, 13, 3, 17]);
+    assert.equal(tool.severity, 2);
+    assert.match(message(tool), /Unknown tool "Grpe".*Did you mean "Grep"\?.*Known tools: Read, Write, Edit/);
+    const model = one(all, 'foreign-model');
+    assert.deepEqual(rangeOf(model), [4, 7, 4, 12]);
+    assert.match(message(model), /another provider's model.*as if it said "inherit"/);
+    const invalid = byCode(all, 'invalid-value');
+    assert.deepEqual(invalid.map(rangeOf), [[5, 10, 5, 14], [6, 16, 6, 20], [7, 11, 7, 20]]);
+    assert.match(message(invalid[0]!), /"maxTurns" must be a whole number above 0/);
+    assert.match(message(invalid[1]!), /"permissionMode" must be one of default, plan, acceptEdits, bypassPermissions/);
+    assert.match(message(invalid[2]!), /"isolation" must be one of worktree/);
+    const ghost = one(all, 'unknown-agent');
+    assert.deepEqual(rangeOf(ghost), [8, 17, 8, 22]);
+    assert.match(message(ghost), /No agent named "ghost"\. .*Known agents: .*worker/);
+    const unknownField = one(all, 'unknown-field');
+    assert.deepEqual(rangeOf(unknownField), [9, 0, 9, 6]);
+    assert.equal(unknownField.severity, 3);
+    assert.match(message(unknownField), /"colour" is not a field Subagents uses.*Did you mean "color"\?/);
+    const output = one(all, 'invalid-output');
+    assert.deepEqual(rangeOf(output), [10, 8, 10, 17]);
+    assert.match(message(output), /must be a JSON Schema object/);
+    assert.ok(all.every((d) => d.source === 'Subagents'));
+  });
+
+  it('reports a YAML error once, at the line where the YAML breaks, and re-checks on every edit', async () => {
+    const file = path.join(ws.root, '.claude/agents/yaml.md');
+    const uri = await client.open(file, '---\nname: yaml\ndescription: Use it when: things break\ntools: Read\n---\nBody\n');
+    const diagnostics = await client.diagnostics(uri, (d) => d.length > 0);
+    const errors = diagnostics.filter((d) => d.severity === 1);
+    assert.equal(errors.length, 1);
+    assert.equal(errors[0]!.code, 'yaml-syntax');
+    assert.equal(errors[0]!.range.start.line, 2);
+    assert.match(message(errors[0]!), /Invalid YAML: .*reads this frontmatter line by line/);
+    // Quoting the value (an incremental edit at the start and end of the value) makes it valid.
+    await client.insert(uri, 2, 13, '"');
+    await client.insert(uri, 2, 39, '"');
+    await client.diagnostics(uri, (d) => d.length === 0);
+  });
+
+  it('completes field names, tool names, agent names, models and closed values', async () => {
+    const file = path.join(ws.root, '.claude/agents/typing.md');
+    const uri = await client.open(file, '---\nname: typing\ndescription: For completion.\n\ntools: Read, \nspawns: [\nmodel: \npermissionMode: \n---\n');
+    const keys = await client.completion(uri, 3, 0);
+    const labels = keys.map((c) => c.label);
+    assert.ok(labels.includes('maxTurns') && labels.includes('isolation') && labels.includes('thinkingLevel'), labels.join());
+    assert.ok(!labels.includes('name') && !labels.includes('model'), 'fields already present are not offered again');
+    const maxTurns = keys.find((c) => c.label === 'maxTurns')!;
+    assert.match((maxTurns.documentation as MarkupContent).value, /subagents\.maxTurns/);
+    assert.equal(maxTurns.textEdit && 'newText' in maxTurns.textEdit ? maxTurns.textEdit.newText : '', 'maxTurns: ');
+
+    const tools = (await client.completion(uri, 4, 13)).map((c) => c.label);
+    assert.deepEqual(tools.filter((t) => ['Read', 'Grep', 'Bash', 'Task', 'TodoWrite'].includes(t)).sort(), ['Bash', 'Grep', 'Read', 'Task', 'TodoWrite']);
+
+    const spawns = await client.completion(uri, 5, 9);
+    const worker = spawns.find((c) => c.label === 'worker');
+    assert.ok(worker, spawns.map((c) => c.label).join());
+    assert.match((worker.documentation as MarkupContent).value, /Does the work/);
+    assert.ok(!spawns.some((c) => c.label === 'typing'), 'an agent is not offered to itself');
+    assert.ok(spawns.some((c) => c.label === 'general-purpose'), 'bundled agents are offered');
+
+    const models = (await client.completion(uri, 6, 7)).map((c) => c.label);
+    for (const m of ['inherit', 'sonnet', 'opus', 'haiku', 'fast', 'claude-haiku-5-5']) assert.ok(models.includes(m), `${m} in ${models.join()}`);
+
+    const modes = (await client.completion(uri, 7, 16)).map((c) => c.label).sort();
+    assert.deepEqual(modes, ['acceptEdits', 'bypassPermissions', 'default', 'plan']);
+
+    await client.replace(uri, '---\nname: typing\ndescription: For completion.\ntools: Read, Task(wo\n---\n');
+    const inTask = (await client.completion(uri, 3, 20)).map((c) => c.label);
+    assert.ok(inTask.includes('worker') && !inTask.includes('Read'), inTask.join());
+    await client.close(uri);
+  });
+
+  it('hovers field docs, agents and tool names, and goes to an agent\'s file', async () => {
+    const uri = await client.open(path.join(ws.root, '.claude/agents/lead.md'));
+    const keyHover = await client.hover(uri, 5, 2);
+    assert.match((keyHover?.contents as MarkupContent).value, /\*\*spawns\*\*/);
+    const agentHover = await client.hover(uri, 5, 10);
+    const text = (agentHover?.contents as MarkupContent).value;
+    assert.match(text, /\*\*worker\*\* · project agent \(\.claude\)/);
+    assert.match(text, /Does the work/);
+    assert.ok(text.includes(path.join(ws.root, '.claude/agents/worker.md')));
+    const toolHover = await client.hover(uri, 3, 8);
+    assert.match((toolHover?.contents as MarkupContent).value, /`read_file` runs here as `Read`/);
+    const taskTarget = await client.hover(uri, 3, 25);
+    assert.match((taskTarget?.contents as MarkupContent).value, /\*\*reviewer\*\*/);
+
+    assert.deepEqual((await client.definition(uri, 5, 10)).map((l) => [l.uri, l.range.start.line]), [[uriOf(path.join(ws.root, '.claude/agents/worker.md')), 1]]);
+    assert.deepEqual((await client.definition(uri, 3, 25)).map((l) => l.uri), [uriOf(path.join(ws.root, '.claude/agents/reviewer.md'))]);
+    assert.deepEqual(await client.definition(uri, 1, 8), []);
+    await client.close(uri);
+  });
+
+  it('knows precedence, the spawn graph and the other agents', async () => {
+    const shadowedUri = await client.open(path.join(ws.root, '.gemini/agents/reviewer.md'));
+    const shadowed = one(await client.diagnostics(shadowedUri, (d) => d.length > 0), 'shadowed');
+    assert.deepEqual(rangeOf(shadowed), [1, 6, 1, 14]);
+    assert.match(message(shadowed), new RegExp(`shadowed by ${path.join(ws.root, '.claude/agents/reviewer.md').replace(/[.]/g, '\\.')}`));
+    assert.equal(shadowed.relatedInformation?.[0]?.location.uri, uriOf(path.join(ws.root, '.claude/agents/reviewer.md')));
+
+    const exploreUri = await client.open(path.join(ws.root, '.claude/agents/explore.md'));
+    const bundled = one(await client.diagnostics(exploreUri, (d) => d.length > 0), 'shadows-bundled');
+    assert.match(message(bundled), /replaces the agent of that name bundled with Subagents/);
+
+    const leadUri = await client.open(path.join(ws.root, '.claude/agents/lead.md'));
+    const lead = await client.diagnostics(leadUri, (d) => d.length > 0);
+    const cycle = one(lead, 'spawn-cycle');
+    assert.deepEqual(rangeOf(cycle), [5, 9, 5, 15]);
+    assert.match(message(cycle), /Spawn cycle: lead → worker → lead/);
+
+    const chainUri = await client.open(path.join(ws.root, '.claude/agents/a1.md'));
+    const depth = one(await client.diagnostics(chainUri, (d) => d.length > 0), 'spawn-depth');
+    assert.match(message(depth), /a1 → a2 → a3 → a4 → a5 is 4 spawns deep, but subagents\.maxDepth is 3/);
+
+    // The catalog follows the disk: a new agent file makes a name known to the open files.
+    const ghostUri = await client.open(path.join(ws.root, '.claude/agents/needs-ghost.md'));
+    await client.diagnostics(ghostUri, (d) => d.some((x) => x.code === 'unknown-agent'));
+    writeFileSync(path.join(ws.root, '.claude/agents/ghost.md'), '---\nname: ghost\ndescription: Appears later.\n---\nBoo.\n');
+    await client.diagnostics(ghostUri, (d) => !d.some((x) => x.code === 'unknown-agent'));
+    rmSync(path.join(ws.root, '.claude/agents/ghost.md'));
+    await client.diagnostics(ghostUri, (d) => d.some((x) => x.code === 'unknown-agent'));
+  });
+
+  it('fixes an unknown tool, a missing description and a shadowed name', async () => {
+    const file = path.join(ws.root, '.claude/agents/fixme.md');
+    let text = '---\nname: fixme\ntools: Raed, Grep\n---\nBody\n';
+    const uri = await client.open(file, text);
+    const missing = one(await client.diagnostics(uri, (d) => d.length > 0), 'missing-description');
+    const [addDescription] = await client.codeActions(uri, [missing]);
+    assert.equal(addDescription?.title, 'Add a description');
+    text = applyEdits(text, addDescription!.edit!.changes![uri]!);
+    assert.equal(text, '---\nname: fixme\ndescription: Describe what fixme does and when to use it.\ntools: Raed, Grep\n---\nBody\n');
+    await client.replace(uri, text);
+    const tool = one(await client.diagnostics(uri, (d) => d.some((x) => x.code === 'unknown-tool')), 'unknown-tool');
+    const [changeTool] = await client.codeActions(uri, [tool]);
+    assert.equal(changeTool?.title, 'Change to "Read"');
+    assert.equal(changeTool?.isPreferred, true);
+    text = applyEdits(text, changeTool!.edit!.changes![uri]!);
+    assert.match(text, /tools: Read, Grep/);
+    await client.replace(uri, text);
+    await client.diagnostics(uri, (d) => d.length === 0);
+
+    const gemini = path.join(ws.root, '.gemini/agents/reviewer.md');
+    const geminiUri = uriOf(gemini);
+    const shadowed = one(await client.diagnostics(geminiUri, (d) => d.length > 0), 'shadowed');
+    const [rename] = await client.codeActions(geminiUri, [shadowed]);
+    assert.equal(rename?.title, 'Rename the agent to "reviewer-gemini"');
+    const renamed = applyEdits(ws.read('.gemini/agents/reviewer.md'), rename!.edit!.changes![geminiUri]!);
+    assert.match(renamed, /^name: reviewer-gemini$/m);
+    await client.replace(geminiUri, renamed);
+    await client.diagnostics(geminiUri, (d) => d.length === 0);
+  });
+
+  it('leaves Markdown files that are not agent definitions alone', async () => {
+    const uri = await client.open(path.join(ws.root, 'README.md'), '---\nfoo: [\n---\n# Readme\n');
+    const agentUri = await client.open(path.join(ws.root, '.claude/agents/after-readme.md'), '---\nname: x\n---\n');
+    await client.diagnostics(agentUri, (d) => d.length > 0);
+    assert.equal(client.published.get(uri), undefined);
+  });
+
+  it('applies changed settings: a new model alias is no longer unknown', async () => {
+    const uri = await client.open(path.join(ws.root, '.claude/agents/aliased.md'), '---\nname: aliased\ndescription: Uses an alias.\nmodel: turbo\n---\n');
+    const unknown = one(await client.diagnostics(uri, (d) => d.length > 0), 'unknown-model');
+    assert.match(message(unknown), /Unknown model "turbo"/);
+    await client.changeSettings({ maxDepth: 3, modelAliases: { turbo: 'claude-sonnet-5-5' } });
+    await client.diagnostics(uri, (d) => d.length === 0);
+    assert.equal(client.serverErrors, '');
+  });
+
+  it('checks user and plugin agent files too', async () => {
+    const plugin = path.join(path.dirname(ws.root), 'plugin');
+    await client.changeSettings({ maxDepth: 3, pluginDirs: [plugin] });
+    const pluginUri = await client.open(path.join(plugin, 'agents/helper.md'), '---\nname: plugin-helper\ndescription: From a plugin.\ntools: Raed\n---\n');
+    one(await client.diagnostics(pluginUri, (d) => d.length > 0), 'unknown-tool');
+    const userUri = await client.open(path.join(ws.home, '.claude/agents/mine.md'), '---\nname: mine\ndescription: The user\'s own.\nspawns: [nobody]\n---\n');
+    one(await client.diagnostics(userUri, (d) => d.length > 0), 'unknown-agent');
+    // Outside every agents dir, the same text is not an agent file.
+    const elsewhere = await client.open(path.join(plugin, 'notes/helper.md'), '---\nname: x\ntools: Raed\n---\n');
+    // The server handles notifications in order: once a later file is answered, the earlier one would have been.
+    await client.diagnostics(await client.open(path.join(ws.root, '.claude/agents/later.md'), '---\nname: later\n---\n'), (d) => d.length > 0);
+    assert.equal(client.published.get(elsewhere), undefined);
+  });
+});

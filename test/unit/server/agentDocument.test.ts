@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { field, parseAgentDocument, type Span } from '../../../src/server/agentDocument';
+import { cursorContext } from '../../../src/server/cursor';
+
+/** The text a span covers. */
+function at(text: string, span: Span): string {
+  return text.slice(span[0], span[1]);
+}
+
+test('locates keys, values and the items of CSV, block and flow lists', () => {
+  const text = '---\nname: lister\ntools: Read, "Grep", Task(a, b)\nspawns:\n  - a\n  - "b"\ndisallowedTools: [Bash, Task(c, d), Write]\n---\nBody\n';
+  const doc = parseAgentDocument(text);
+  assert.equal(doc.yamlError, null);
+  assert.deepEqual(doc.fields.map((f) => f.key), ['name', 'tools', 'spawns', 'disallowedTools']);
+  const name = field(doc, 'name')!;
+  assert.equal(at(text, name.keySpan), 'name');
+  assert.equal(at(text, name.valueSpan), 'lister');
+  assert.deepEqual(field(doc, 'tools')!.items.map((i) => [i.text, at(text, i.span)]), [['Read', 'Read'], ['"Grep"', '"Grep"'], ['Task(a, b)', 'Task(a, b)']]);
+  assert.deepEqual(field(doc, 'spawns')!.items.map((i) => [i.text, at(text, i.span)]), [['a', 'a'], ['b', '"b"']]);
+  // YAML reads `Task(c` and `d)` as two items; they are put back together.
+  assert.deepEqual(field(doc, 'disallowedTools')!.items.map((i) => at(text, i.span)), ['Bash', 'Task(c, d)', 'Write']);
+  // An entry runs to the end of its value's last line, not into the next line.
+  assert.equal(at(text, field(doc, 'spawns')!.entrySpan), 'spawns:\n  - a\n  - "b"');
+});
+
+test('offsets count a byte-order mark and CRLF line ends', () => {
+  const text = '\uFEFF---\r\nname: crlf\r\ntools: Read, Grep\r\n---\r\nBody\r\n';
+  const doc = parseAgentDocument(text);
+  assert.equal(at(text, field(doc, 'name')!.valueSpan), 'crlf');
+  assert.deepEqual(field(doc, 'tools')!.items.map((i) => at(text, i.span)), ['Read', 'Grep']);
+  assert.equal(doc.frontmatter.kind === 'ok' && at(text, doc.frontmatter.closeSpan), '---');
+});
+
+test('invalid YAML: the error where the core\'s parser gives up, the fields read line by line', () => {
+  const text = '---\nname: loose\ndescription: Use it when: things break\ntools: Read, Grpe\n---\n';
+  const doc = parseAgentDocument(text);
+  assert.ok(doc.yamlError);
+  const line = text.slice(0, doc.yamlError.span[0]).split('\n').length - 1;
+  assert.equal(line, 2);
+  assert.deepEqual(doc.fields.map((f) => f.key), ['name', 'description', 'tools']);
+  assert.deepEqual(field(doc, 'tools')!.items.map((i) => at(text, i.span)), ['Read', 'Grpe']);
+});
+
+test('a file without frontmatter, and one whose frontmatter never closes', () => {
+  assert.deepEqual(parseAgentDocument('# Just Markdown\n').frontmatter, { kind: 'none' });
+  const open = parseAgentDocument('---\nname: x\n');
+  assert.equal(open.frontmatter.kind, 'unterminated');
+  assert.deepEqual(open.fields, []);
+});
+
+test('the cursor: a new field, a field name, a value, inside Task(…), a list item, the body', () => {
+  const text = '---\nname: c\n\ntools: Read, Gr, Task(wor\nspawns:\n  - pla\n---\nBody\n';
+  const doc = parseAgentDocument(text);
+  const offset = (needle: string, delta = needle.length) => text.indexOf(needle) + delta;
+  assert.equal(cursorContext(doc, offset('c\n\n', 2)).kind, 'newKey');
+  const key = cursorContext(doc, offset('tools', 2));
+  assert.deepEqual(key.kind === 'key' && [key.key, at(text, key.span)], ['tools', 'tools']);
+  const value = cursorContext(doc, offset('Gr'));
+  assert.ok(value.kind === 'value');
+  assert.deepEqual([value.key, value.word, value.inSpawnPattern], ['tools', 'Gr', false]);
+  const inTask = cursorContext(doc, offset('wor'));
+  assert.ok(inTask.kind === 'value' && inTask.inSpawnPattern && inTask.word === 'wor');
+  const item = cursorContext(doc, offset('pla'));
+  assert.ok(item.kind === 'value' && item.key === 'spawns' && item.word === 'pla');
+  assert.equal(cursorContext(doc, offset('Body')).kind, 'outside');
+});
