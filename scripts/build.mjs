@@ -59,9 +59,24 @@ function withoutEsprima() {
 const cliCommandBundles = {
   name: 'cli-command-bundles',
   setup(build) {
-    const bundles = { './commands/agents': './cli-agents.cjs', './engineCommands': './cli-engine.cjs' };
-    build.onResolve({ filter: /^\.\/(commands\/agents|engineCommands)$/ }, (args) =>
+    const bundles = { './agentsBundle': './cli-agents.cjs', './engineCommands': './cli-engine.cjs' };
+    build.onResolve({ filter: /^\.\/(agentsBundle|engineCommands)$/ }, (args) =>
       args.importer.endsWith(path.join('src', 'cli', 'commands.ts')) ? { path: bundles[args.path], external: true } : undefined,
+    );
+  },
+};
+
+/**
+ * The engine commands take the agent catalog and model names from
+ * dist/cli-agents.cjs (src/cli/agentsBundle.ts exports them) rather than a
+ * second copy of discovery, which keeps the .vsix within its size budget.
+ */
+const sharedAgentsCore = {
+  name: 'shared-agents-core',
+  setup(build) {
+    const shared = ['catalog', 'modelNames'].map((name) => path.join(root, 'src', 'core', 'agents', name));
+    build.onResolve({ filter: /(^|\/)(catalog|modelNames)$/ }, (args) =>
+      shared.includes(path.resolve(args.resolveDir, args.path)) ? { path: './cli-agents.cjs', external: true } : undefined,
     );
   },
 };
@@ -93,9 +108,16 @@ const builds = [
   },
   {
     ...nodeBundle,
-    entryPoints: { 'cli-agents': 'src/cli/commands/agents.ts', 'cli-engine': 'src/cli/engineCommands.ts' },
+    entryPoints: { 'cli-agents': 'src/cli/agentsBundle.ts' },
     outdir: 'dist',
     outExtension: { '.js': '.cjs' },
+  },
+  {
+    ...nodeBundle,
+    entryPoints: { 'cli-engine': 'src/cli/engineCommands.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+    plugins: [...nodeBundle.plugins, sharedAgentsCore],
   },
   {
     ...nodeBundle,
