@@ -133,10 +133,11 @@ describe('the packaged extension in code-server', () => {
         ['agent-code-reviewer', 'agent-docs-writer', 'agent-explainer', 'agent-helper', 'agent-tech-lead', 'agent-test-runner'],
       );
       assert.deepEqual((await names('agent-group-bundled')).sort(), ['agent-explore', 'agent-general-purpose', 'agent-plan', 'agent-reviewer']);
-      // A plugin's own agent, and its code-reviewer that the project's shadows.
+      // A plugin's agents are `plugin:agent`: its code-reviewer is listed beside the project's, not shadowed by it.
       const plugin = workbench.byTestId('agent-group-plugin');
-      await plugin.locator('[data-testid="agent-release-notes"]').waitFor();
-      assert.match(await plugin.locator('li.shadowed').innerText(), /code-reviewer\s+shadowed by project agent \.claude\/agents\/code-reviewer\.md/);
+      await plugin.locator('[data-testid="agent-plugin:release-notes"]').waitFor();
+      assert.deepEqual((await names('agent-group-plugin')).sort(), ['agent-plugin:code-reviewer', 'agent-plugin:release-notes']);
+      assert.equal(await plugin.locator('li.shadowed').count(), 0);
       // subagents.disabledAgents: listed, marked, not runnable.
       const helper = workbench.byTestId('agent-helper');
       assert.match((await helper.getAttribute('class')) ?? '', /disabled/);
