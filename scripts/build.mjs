@@ -4,7 +4,7 @@
 //   node scripts/build.mjs --production  minified, no source maps (packaging)
 //   node scripts/build.mjs --watch    rebuild on change
 import * as esbuild from 'esbuild';
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -28,6 +28,57 @@ const nodeBundle = {
   // loads (a no-op unless a tracing SDK registers itself), and neither the
   // .vsix nor dist/cli.js ships node_modules.
   external: [],
+  plugins: [withoutEsprima()],
+};
+
+/**
+ * js-yaml (under gray-matter) loads esprima, when it finds it, for
+ * `!!js/function` tags, which the safe schema we parse with never accepts;
+ * reading and evaluating its 280 KB would cost every start wherever
+ * node_modules is at hand. Its loader is made to find nothing, which js-yaml
+ * expects and tolerates (as in a browser).
+ */
+function withoutEsprima() {
+  return {
+    name: 'without-esprima',
+    setup(build) {
+      build.onLoad({ filter: /js-yaml[\\/]lib[\\/]js-yaml[\\/]type[\\/]js[\\/]function\.js$/ }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        const patched = source.replace("esprima = _require('esprima');", "esprima = undefined; throw new Error('esprima is left out');");
+        if (patched === source) throw new Error(`${args.path}: the esprima loader moved; update withoutEsprima() in scripts/build.mjs`);
+        return { contents: patched, loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
+ * The CLI's dispatcher loads its commands lazily; in the build each group is
+ * a bundle of its own, so `subagents agents` never evaluates the SDK.
+ */
+const cliCommandBundles = {
+  name: 'cli-command-bundles',
+  setup(build) {
+    const bundles = { './agentsBundle': './cli-agents.cjs', './engineCommands': './cli-engine.cjs' };
+    build.onResolve({ filter: /^\.\/(agentsBundle|engineCommands)$/ }, (args) =>
+      args.importer.endsWith(path.join('src', 'cli', 'commands.ts')) ? { path: bundles[args.path], external: true } : undefined,
+    );
+  },
+};
+
+/**
+ * The engine commands take the agent catalog and model names from
+ * dist/cli-agents.cjs (src/cli/agentsBundle.ts exports them) rather than a
+ * second copy of discovery, which keeps the .vsix within its size budget.
+ */
+const sharedAgentsCore = {
+  name: 'shared-agents-core',
+  setup(build) {
+    const shared = ['catalog', 'modelNames'].map((name) => path.join(root, 'src', 'core', 'agents', name));
+    build.onResolve({ filter: /(^|\/)(catalog|modelNames)$/ }, (args) =>
+      shared.includes(path.resolve(args.resolveDir, args.path)) ? { path: './cli-agents.cjs', external: true } : undefined,
+    );
+  },
 };
 
 const builds = [
@@ -37,11 +88,36 @@ const builds = [
     outdir: 'dist',
     external: [...nodeBundle.external, 'vscode'],
   },
+  // The CLI: a small launcher (dist/cli.js) that turns on V8's compile
+  // cache before it loads the CLI proper (dist/cli-main.cjs), which a cache
+  // can only help if it is loaded after the cache is on.
   {
     ...nodeBundle,
-    entryPoints: { cli: 'src/cli/main.ts' },
+    entryPoints: { cli: 'src/cli/bin.ts' },
     outdir: 'dist',
     banner: { js: '#!/usr/bin/env node' },
+    external: [...nodeBundle.external, './cli-main.cjs'],
+  },
+  // `.cjs`: Node loads them as CommonJS without first scanning them for ESM syntax.
+  {
+    ...nodeBundle,
+    entryPoints: { 'cli-main': 'src/cli/main.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+    plugins: [...nodeBundle.plugins, cliCommandBundles],
+  },
+  {
+    ...nodeBundle,
+    entryPoints: { 'cli-agents': 'src/cli/agentsBundle.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+  },
+  {
+    ...nodeBundle,
+    entryPoints: { 'cli-engine': 'src/cli/engineCommands.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+    plugins: [...nodeBundle.plugins, sharedAgentsCore],
   },
   {
     ...nodeBundle,

@@ -10,13 +10,21 @@ export interface CliIO {
 
 export interface CliCommand {
   name: string;
-  /** One line for `subagents --help`. */
-  summary: string;
   /** Full usage text for `subagents <name> --help`. */
   usage: string;
   /** Returns the process exit code. Throw a `UsageError` for bad flags. */
   run(args: string[], io: CliIO): Promise<number>;
 }
 
-/** Bad flags or arguments: printed with the command's usage, exit code 2. */
-export class UsageError extends Error {}
+/**
+ * Bad flags or arguments: printed with the command's usage, exit code 2.
+ * Recognised by name (isUsageError): the commands are bundled apart from
+ * the dispatcher, each with its own copy of this class.
+ */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export function isUsageError(error: unknown): boolean {
+  return error instanceof Error && error.name === 'UsageError';
+}

@@ -1,9 +1,23 @@
 import type { CliCommand } from './command';
-import { agentsCommand } from './commands/agents';
-import { resumeCommand } from './commands/resume';
-import { runCommand } from './commands/run';
-import { runsCommand } from './commands/runs';
-import { worktreesCommand } from './commands/worktrees';
 
-/** Every `subagents` command, in the order `--help` lists them. */
-export const COMMANDS: CliCommand[] = [agentsCommand, runCommand, runsCommand, resumeCommand, worktreesCommand];
+/**
+ * Every `subagents` command, in the order `--help` lists them. Each is
+ * loaded only when it runs: `agents` must not pay for the SDK, the engine
+ * and the renderers that `run` needs (start-up time is most of a short
+ * command's time; see bench/cli.ts). The build gives `./agentsBundle` and
+ * `./engineCommands` bundles of their own (scripts/build.mjs).
+ */
+export interface CommandEntry {
+  name: string;
+  /** One line for `subagents --help`. */
+  summary: string;
+  load(): Promise<CliCommand>;
+}
+
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'agents', summary: 'List the discovered agents and problems in agent files', load: async () => (await import('./agentsBundle')).agentsCommand },
+  { name: 'run', summary: 'run an agent with a live tree (or NDJSON events with --json)', load: async () => (await import('./engineCommands')).runCommand },
+  { name: 'runs', summary: 'list the run history (or show one run’s tree)', load: async () => (await import('./engineCommands')).runsCommand },
+  { name: 'resume', summary: 'send a follow-up to an agent that ended, with its full conversation', load: async () => (await import('./engineCommands')).resumeCommand },
+  { name: 'worktrees', summary: 'list, review, apply or discard the worktrees of isolated agents', load: async () => (await import('./engineCommands')).worktreesCommand },
+];

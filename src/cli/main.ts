@@ -1,7 +1,7 @@
 // The `subagents` command: the headless surface over the same core as the
 // extension, for terminals and CI.
 import { COMMANDS } from './commands';
-import { UsageError, type CliIO } from './command';
+import { isUsageError, type CliIO } from './command';
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length), 4);
@@ -15,11 +15,12 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     io.stdout.write(help());
     return name ? 0 : 2;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
     io.stderr.write(`subagents: unknown command "${name}"\n\n${help()}`);
     return 2;
   }
+  const command = await entry.load();
   if (args.includes('--help') || args.includes('-h')) {
     io.stdout.write(command.usage.endsWith('\n') ? command.usage : `${command.usage}\n`);
     return 0;
@@ -29,7 +30,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   } catch (error) {
     // util.parseArgs reports unknown or malformed flags with ERR_PARSE_ARGS_* codes.
     const parseError = String((error as { code?: unknown }).code ?? '').startsWith('ERR_PARSE_ARGS');
-    if (error instanceof UsageError || parseError) {
+    if (isUsageError(error) || parseError) {
       io.stderr.write(`subagents ${name}: ${(error as Error).message}\n\n${command.usage}\n`);
       return 2;
     }
@@ -37,7 +38,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
-if (require.main === module) {
+/** Runs the CLI in this process: what `dist/cli.js` (through bin.ts) and a direct `node main.ts` do. */
+export function main(): void {
   const controller = new AbortController();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => controller.abort(new Error(`received ${signal}`)));
@@ -53,3 +55,5 @@ if (require.main === module) {
     },
   );
 }
+
+if (require.main === module) main();

@@ -1,5 +1,6 @@
-import type { AgentFamily } from '../core/agents/definition';
+import type { AgentFamily, AgentFormat } from '../core/agents/definition';
 import { FIELD_DOCS, type FieldDoc } from '../core/agents/fieldDocs';
+import { FORMATS, formatOfFile } from '../core/agents/formats';
 import { canonicalToolNames, knownToolNames } from '../core/agents/toolNames';
 
 /**
@@ -19,14 +20,28 @@ export interface FormatKnowledge {
   toolsFor(name: string): readonly string[] | null;
 }
 
-const SHARED: FormatKnowledge = {
-  fields: FIELD_DOCS,
-  field: (key) => FIELD_DOCS.find((doc) => doc.field === key),
-  toolNames: knownToolNames(),
-  toolsFor: canonicalToolNames,
-};
+function knowledgeOf(format: AgentFormat): FormatKnowledge {
+  // The format's own names that stand for runtime tools, then the runtime's names.
+  const table = FORMATS[format].tools;
+  const own = table ? table.spellings.filter((name) => 'tools' in table.get(name.toLowerCase())!) : [];
+  return {
+    fields: FIELD_DOCS,
+    field: (key) => FIELD_DOCS.find((doc) => doc.field === key),
+    toolNames: [...new Set([...knownToolNames(), ...(format === 'claude-code' ? [] : own)])],
+    toolsFor: (name) => canonicalToolNames(name, format),
+  };
+}
 
-/** Every family's files are read with one field list and one tool table today. */
-export function formatKnowledge(_family: AgentFamily | null): FormatKnowledge {
-  return SHARED;
+const BY_FORMAT = new Map<AgentFormat, FormatKnowledge>();
+
+/**
+ * A family's Markdown files are read in its format (core/agents/formats):
+ * its tool names map through that format's table. The field list is one for
+ * all formats here; each format's own keys are in FORMATS[format].fields.
+ */
+export function formatKnowledge(family: AgentFamily | null): FormatKnowledge {
+  const format = formatOfFile('agent.md', family);
+  let knowledge = BY_FORMAT.get(format);
+  if (!knowledge) BY_FORMAT.set(format, (knowledge = knowledgeOf(format)));
+  return knowledge;
 }

@@ -166,13 +166,20 @@ describe('the packaged extension in code-server', () => {
       assert.deepEqual(rows.filter((r) => r.level > 1 && !r.label.endsWith('.md')).map((r) => r.label), [target]);
       console.log(`screenshot: ${await workbench.screenshot('agents-filtered')}`);
 
-      // The sample's code-reviewer wins; the plugin's and the corpus's are listed as shadowed.
+      // The sample's code-reviewer wins over the corpus's, listed as shadowed. A plugin's agents are
+      // `plugin:agent`: its code-reviewer is listed beside the project's, not shadowed by it.
       await workbench.runCommand('Subagents: Filter Agents…', { opensQuickInput: true });
       await input.fill('code-reviewer');
       await workbench.page.keyboard.press('Enter');
-      await poll(async () => (await workbench.treeRow('Agents', 'code-reviewer').count()) === 3, { timeoutMs: 5000, message: 'three code-reviewer rows' });
-      const descriptions = (await workbench.treeRows('Agents')).filter((r) => r.label === 'code-reviewer').map((r) => r.description);
-      assert.equal(descriptions.filter((d) => d.startsWith('shadowed by project agent .claude/agents/code-reviewer.md')).length, 2, descriptions.join(' | '));
+      await poll(async () => (await workbench.treeRow('Agents', 'code-reviewer').count()) === 2, { timeoutMs: 5000, message: 'two code-reviewer rows' });
+      const reviewers = (await workbench.treeRows('Agents')).filter((r) => r.label.endsWith('code-reviewer'));
+      assert.deepEqual(reviewers.map((r) => r.label).sort(), ['code-reviewer', 'code-reviewer', 'plugin:code-reviewer']);
+      const shadowed = reviewers.filter((r) => r.description.startsWith('shadowed by project agent .claude/agents/code-reviewer.md'));
+      assert.deepEqual(shadowed.map((r) => r.label), ['code-reviewer'], reviewers.map((r) => `${r.label}: ${r.description}`).join(' | '));
+      await workbench.runCommand('Subagents: Filter Agents…', { opensQuickInput: true });
+      await input.fill('plugin:');
+      await workbench.page.keyboard.press('Enter');
+      await poll(async () => (await workbench.treeRow('Agents', 'plugin:release-notes').count()) === 1, { timeoutMs: 5000, message: 'the plugin’s release-notes agent' });
 
       // subagents.disabledAgents: listed, marked, not runnable.
       await workbench.runCommand('Subagents: Filter Agents…', { opensQuickInput: true });

@@ -19,7 +19,6 @@ Options:
 
 export const resumeCommand: CliCommand = {
   name: 'resume',
-  summary: 'send a follow-up to an agent that ended, with its full conversation',
   usage: USAGE,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseArgs({

@@ -81,7 +81,6 @@ function parseRunArgs(args: string[]) {
 
 export const runCommand: CliCommand = {
   name: 'run',
-  summary: 'run an agent with a live tree (or NDJSON events with --json)',
   usage: USAGE,
   async run(args: string[], io: CliIO): Promise<number> {
     const opts = parseRunArgs(args);

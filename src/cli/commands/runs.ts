@@ -26,7 +26,6 @@ function summary(run: RunSnapshot) {
 
 export const runsCommand: CliCommand = {
   name: 'runs',
-  summary: 'list the run history (or show one run’s tree)',
   usage: USAGE,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean', default: false }, limit: { type: 'string' } } });

@@ -19,7 +19,6 @@ function describe(rec: WorktreeRecord): string {
 
 export const worktreesCommand: CliCommand = {
   name: 'worktrees',
-  summary: 'list, review, apply or discard the worktrees of isolated agents',
   usage: USAGE,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });

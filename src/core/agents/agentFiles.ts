@@ -2,6 +2,7 @@ import { isAscii } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { isTomlPath } from './formats';
 
 /**
  * Listing and reading the files of one agents dir, robust against what real
@@ -32,6 +33,31 @@ function isMarkdown(name: string): boolean {
   return n >= 3 && name.charCodeAt(n - 3) === 0x2e && (name.charCodeAt(n - 2) | 0x20) === 0x6d && (name.charCodeAt(n - 1) | 0x20) === 0x64;
 }
 
+/**
+ * What a dir's home tool takes as agent files beyond `*.md` in any folder
+ * that is not a dot-folder: Codex reads `*.toml`, Gemini CLI skips every
+ * name starting with `_`, and a plugin may list single files.
+ */
+export interface ListingRules {
+  /** Also `*.toml` (Codex). */
+  toml?: boolean;
+  /** Skip files and folders whose name starts with `_` (Gemini CLI). */
+  skipUnderscore?: boolean;
+  /** Only these relative paths (`/`-separated); a plugin's `agents` entries that name files. */
+  only?: readonly string[];
+}
+
+/** Whether an entry named `name` (a file) is an agent file under `rules`. */
+export function isAgentFileName(name: string, rules: ListingRules | undefined): boolean {
+  if (rules?.skipUnderscore && name.startsWith('_')) return false;
+  return isMarkdown(name) || (rules?.toml === true && isTomlPath(name));
+}
+
+/** Whether a folder named `name` is searched under `rules`. */
+function isSearchedFolder(name: string, rules: ListingRules | undefined): boolean {
+  return !(rules?.skipUnderscore && name.startsWith('_'));
+}
+
 function isWithin(child: string, parent: string): boolean {
   const rel = path.relative(parent, child);
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
@@ -45,6 +71,7 @@ interface LinkedDir {
 }
 
 interface Walk {
+  rules: ListingRules | undefined;
   files: ListedFile[];
   /** Real paths of the folders walked as roots: the dir and each linked folder. */
   roots: string[];
@@ -76,9 +103,9 @@ async function walkFolder(walk: Walk, folder: string, relPrefix: string, depth: 
     if (name.startsWith('.')) continue;
     const relPath = relPrefix + name;
     if (entry.isFile()) {
-      if (isMarkdown(name)) walk.files.push({ filePath: base + name, relPath });
+      if (isAgentFileName(name, walk.rules)) walk.files.push({ filePath: base + name, relPath });
     } else if (entry.isDirectory()) {
-      if (entryDepth < MAX_DEPTH) await walkFolder(walk, base + name, `${relPath}/`, entryDepth, linked);
+      if (entryDepth < MAX_DEPTH && isSearchedFolder(name, walk.rules)) await walkFolder(walk, base + name, `${relPath}/`, entryDepth, linked);
     } else if (entry.isSymbolicLink()) {
       const target = base + name;
       let targetStat;
@@ -89,8 +116,8 @@ async function walkFolder(walk: Walk, folder: string, relPrefix: string, depth: 
       }
       if (!targetStat) continue; // dangling link
       if (targetStat.isFile()) {
-        if (isMarkdown(name)) walk.files.push({ filePath: target, relPath });
-      } else if (targetStat.isDirectory() && entryDepth < MAX_DEPTH) {
+        if (isAgentFileName(name, walk.rules)) walk.files.push({ filePath: target, relPath });
+      } else if (targetStat.isDirectory() && entryDepth < MAX_DEPTH && isSearchedFolder(name, walk.rules)) {
         linked.push({ target, relPath, depth: entryDepth });
       }
     }
@@ -119,16 +146,17 @@ function compareCodeUnits(a: string, b: string): number {
 }
 
 /**
- * All `*.md` files under `dir` (subfolders included, dot-folders not), in
+ * All agent files (`*.md`, and what `rules` add) under `dir` (subfolders included, dot-folders not), in
  * lexicographic order of their relative path. A missing or unreadable dir is
  * empty. Symlinks are resolved here, each linked folder walked once (a
  * `loop -> ..` link would otherwise yield the same files at every depth).
  */
-export async function listAgentFiles(dir: string): Promise<ListedFile[]> {
-  const walk: Walk = { files: [], roots: [], sliceEnd: performance.now() + SLICE_MS };
+export async function listAgentFiles(dir: string, rules?: ListingRules): Promise<ListedFile[]> {
+  const walk: Walk = { rules, files: [], roots: [], sliceEnd: performance.now() + SLICE_MS };
   await walkRoot(walk, dir, '', 0);
+  const files = rules?.only ? walk.files.filter((file) => rules.only!.includes(file.relPath)) : walk.files;
   // Code-unit order, not locale order: the same on every machine.
-  return walk.files.sort((a, b) => compareCodeUnits(a.relPath, b.relPath));
+  return files.sort((a, b) => compareCodeUnits(a.relPath, b.relPath));
 }
 
 /** What identifies one version of a file's content without reading it. */
@@ -253,6 +281,18 @@ function readOne(
   maxBytes: number,
   offset: number,
 ): FileRead | { kind: 'bytes'; end: number; ascii: boolean; hasCarriageReturn: boolean; stamp: FileStamp } {
+  // A file read before is checked with one stat (open, fstat and close are three calls); most have not changed.
+  if (request.previous) {
+    let st;
+    try {
+      st = statSync(request.filePath, { throwIfNoEntry: false });
+    } catch {
+      st = undefined; // the open below reports why
+    }
+    if (st?.isFile() && sameStamp(request.previous, { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino })) {
+      return { kind: 'unchanged', stamp: request.previous };
+    }
+  }
   let fd: number;
   try {
     fd = openSync(request.filePath, OPEN_FLAGS);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { isDirectorySync } from './agentFiles';
+import { isAgentFileName, isDirectorySync } from './agentFiles';
 import type { AgentDefinition, DiscoveryWarning, ShadowedDefinition } from './definition';
 import { combineScans, createLoader, sourceOptions, type DiscoveryOptions, type DiscoveryResult } from './discovery';
 import { DirWatcher, type WatchBatch } from './dirWatcher';
@@ -42,10 +42,14 @@ function sameScans(a: readonly DirScan[], b: readonly DirScan[]): boolean {
   );
 }
 
-function isIgnoredPath(dir: string, filePath: string): boolean {
-  // Matches what listing skips: dot-folders and files that are not Markdown.
-  const rel = path.relative(dir, filePath);
-  return rel.split(path.sep).some((segment) => segment.startsWith('.')) || rel.startsWith('..');
+/** Matches what listing skips: dot-folders, names the dir's rules skip, and files that are not agent files. */
+function isIgnoredPath(dir: AgentDir, filePath: string): boolean {
+  const rel = path.relative(dir.path, filePath);
+  if (rel.startsWith('..')) return true;
+  const segments = rel.split(path.sep);
+  if (segments.some((segment) => segment.startsWith('.') || (dir.rules?.skipUnderscore && segment.startsWith('_')))) return true;
+  if (dir.rules?.only && !dir.rules.only.includes(segments.join('/'))) return true;
+  return !isAgentFileName(segments[segments.length - 1] ?? '', dir.rules);
 }
 
 function holdsKnownFiles(scan: DirScan, folder: string): boolean {
@@ -60,7 +64,7 @@ export class AgentCatalog {
   private scans: DirScan[] = [];
   private sourceWarnings: DiscoveryWarning[] = [];
   private candidates: string[] = [];
-  private result: DiscoveryResult = { agents: [], shadowed: [], warnings: [], dirs: [] };
+  private result: DiscoveryResult = { agents: [], shadowed: [], warnings: [], dirs: [], aliases: {} };
   /** Serialises rescans and watch batches: each sees the previous one's state. */
   private queue: Promise<void> = Promise.resolve();
   private disposed = false;
@@ -106,12 +110,12 @@ export class AgentCatalog {
   }
 
   find(name: string): AgentDefinition | undefined {
-    return findAgent(this.result.agents, name);
+    return findAgent(this.result.agents, name, this.result.aliases);
   }
 
   /** Throws `UnknownAgentError` (`Unknown agent "x". Available: …`) for an unknown name. */
   get(name: string): AgentDefinition {
-    return getAgent(this.result.agents, name);
+    return getAgent(this.result.agents, name, this.result.aliases);
   }
 
   onDidChange(listener: Listener): () => void {
@@ -167,7 +171,7 @@ export class AgentCatalog {
         continue;
       }
       for (const filePath of files) {
-        if (!filePath.toLowerCase().endsWith('.md') || isIgnoredPath(dirPath, filePath)) continue;
+        if (isIgnoredPath(scan.dir, filePath)) continue;
         if (this.loader.updateFile(scan, filePath)) changed = true;
       }
     }

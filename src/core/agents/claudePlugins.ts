@@ -150,3 +150,42 @@ export async function listClaudePluginRoots(home: string, cwd: string): Promise<
   }
   return listing;
 }
+
+/** What a plugin root says about its agents: `.claude-plugin/plugin.json`'s name and extra agent paths. */
+export interface PluginManifest {
+  /** The plugin's name: the manifest's `name`, else the fallback (the root folder's name). */
+  name: string;
+  /**
+   * Agent paths besides the default `agents/`, resolved: folders, and files
+   * (a path ending in `.md`). Custom paths supplement `agents/`, as Claude
+   * Code's plugin reference says; paths leaving the plugin root are refused.
+   */
+  agentPaths: string[];
+  manifestPath: string;
+  warnings: { filePath: string; message: string }[];
+}
+
+/** `fallbackName`: the name when the manifest has none (an installed plugin's registry id names it; its folder is a version). */
+export async function readPluginManifest(root: string, fallbackName = path.basename(root)): Promise<PluginManifest> {
+  const manifestPath = path.join(root, '.claude-plugin', 'plugin.json');
+  const manifest: PluginManifest = { name: fallbackName, agentPaths: [], manifestPath, warnings: [] };
+  const file = await readJsonObject(manifestPath);
+  if (file.kind === 'missing') return manifest;
+  if (file.kind === 'invalid') {
+    manifest.warnings.push({ filePath: manifestPath, message: `the plugin manifest was ignored: ${file.reason}` });
+    return manifest;
+  }
+  if (typeof file.data.name === 'string' && file.data.name.trim()) manifest.name = file.data.name.trim();
+  const agents = file.data.agents;
+  const entries = typeof agents === 'string' ? [agents] : Array.isArray(agents) ? agents : [];
+  for (const entry of entries) {
+    if (typeof entry !== 'string' || !entry.trim()) continue;
+    const resolved = path.resolve(root, entry);
+    if (!isInside(resolved, root)) {
+      manifest.warnings.push({ filePath: manifestPath, message: `agent path "${entry}" leaves the plugin folder; it is ignored` });
+      continue;
+    }
+    if (!manifest.agentPaths.includes(resolved) && resolved !== path.join(root, 'agents')) manifest.agentPaths.push(resolved);
+  }
+  return manifest;
+}

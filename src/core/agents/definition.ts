@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   AGENT_FAMILIES,
+  AGENT_FORMATS,
   AGENT_PERMISSION_MODES,
   AGENT_SOURCES,
   THINKING_LEVELS,
@@ -18,8 +19,23 @@ export * from './kinds';
 
 export const agentSourceSchema = z.enum(AGENT_SOURCES);
 export const agentFamilySchema = z.enum(AGENT_FAMILIES);
+export const agentFormatSchema = z.enum(AGENT_FORMATS);
 export const thinkingLevelSchema = z.enum(THINKING_LEVELS);
 export const agentPermissionModeSchema = z.enum(AGENT_PERMISSION_MODES);
+
+/**
+ * A follow-up a surface may offer once the agent has answered (Copilot's
+ * `handoffs`): switch to `agent` with `prompt`, sent at once when `send`.
+ */
+export const handoffSchema = z.object({
+  label: z.string(),
+  agent: z.string(),
+  prompt: z.string(),
+  send: z.boolean(),
+  /** A model for the next agent, resolved like `model` (null: that agent's own). */
+  model: z.string().nullable(),
+});
+export type Handoff = z.infer<typeof handoffSchema>;
 
 /** `'*'`: any agent; a list: only those (an empty list denies all). */
 export const spawnsPolicySchema = z.union([z.literal('*'), z.array(z.string())]);
@@ -57,6 +73,33 @@ export const agentDefinitionSchema = z.object({
   filePath: z.string(),
   /** Frontmatter fields the product does not know, passed through untouched. */
   extra: z.record(z.string(), z.unknown()),
+
+  // Fields added for the other formats (issue 11). Optional so that code
+  // building definitions by hand keeps compiling; parsing always sets them,
+  // and an absent one means the default written next to it.
+
+  /** Which format the file was read as (absent: `claude-code`). */
+  format: agentFormatSchema.optional(),
+  /** The plugin that ships the agent (`plugin.json` name); its agents are also addressable as `plugin:agent`. */
+  pluginName: z.string().nullable().optional(),
+  /** Copilot `handoffs` (absent: none). */
+  handoffs: z.array(handoffSchema).optional(),
+  /** Copilot `target`: `vscode` or `github-copilot` (absent: every environment). */
+  target: z.string().nullable().optional(),
+  /** Whether a user may pick the agent (Copilot `user-invocable`; absent: true). */
+  userInvocable: z.boolean().optional(),
+  /** Whether another agent may start it on its own (`disable-model-invocation`, `infer: false`; absent: true). */
+  modelInvocable: z.boolean().optional(),
+  /** Copilot `argument-hint`: what to type after the agent's name. */
+  argumentHint: z.string().nullable().optional(),
+  /** MCP servers the file declares (Codex `mcp_servers`, Copilot `mcp-servers`, Gemini and Claude Code `mcpServers`), as written. */
+  mcpServers: z.record(z.string(), z.unknown()).nullable().optional(),
+  /** Codex `nickname_candidates`: display names for running instances. */
+  nicknames: z.array(z.string()).optional(),
+  /** Claude Code `initialPrompt`: sent before the user's prompt when the agent runs as the root agent. */
+  initialPrompt: z.string().nullable().optional(),
+  /** Gemini `display_name`: a friendlier name for the UI. */
+  displayName: z.string().nullable().optional(),
 });
 export type AgentDefinition = z.infer<typeof agentDefinitionSchema>;
 
@@ -70,11 +113,4 @@ export interface ShadowedDefinition {
 export interface DiscoveryWarning {
   filePath: string;
   message: string;
-}
-
-/** Names of the spawn tool the model may call: `Task`, and Claude Code's newer alias `Agent`. */
-export const SPAWN_TOOL_NAMES = ['Task', 'Agent'] as const;
-
-export function isSpawnToolName(name: string): boolean {
-  return (SPAWN_TOOL_NAMES as readonly string[]).includes(name);
 }

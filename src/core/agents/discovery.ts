@@ -2,6 +2,7 @@ import os from 'node:os';
 import { bundledAgentsDir } from './bundled';
 import type { DiscoveryWarning } from './definition';
 import { AgentLoader, type DirScan, type LoaderHooks } from './loader';
+import type { OutcomeStoreAccess } from './outcomeStore';
 import { applyPrecedence, type DiscoveredAgents } from './precedence';
 import { resolveAgentDirs, type AgentDir, type SourceOptions } from './sources';
 
@@ -27,6 +28,11 @@ export interface DiscoveryOptions {
   /** Files larger than this are skipped with a warning; default 1 MiB. */
   maxFileBytes?: number;
   hooks?: LoaderHooks;
+  /**
+   * Outcomes kept between processes, for listings: definitions served from
+   * it have an empty systemPrompt (see OutcomeStore).
+   */
+  store?: OutcomeStoreAccess;
 }
 
 export interface DiscoveryResult extends DiscoveredAgents {
@@ -48,7 +54,7 @@ export function sourceOptions(options: DiscoveryOptions): SourceOptions {
 }
 
 export function createLoader(options: DiscoveryOptions): AgentLoader {
-  return new AgentLoader({ maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, hooks: options.hooks });
+  return new AgentLoader({ maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, hooks: options.hooks, store: options.store });
 }
 
 export function combineScans(scans: readonly DirScan[], warnings: readonly DiscoveryWarning[]): DiscoveryResult {

@@ -14,6 +14,54 @@ export interface WarningSink {
   warn(message: string): void;
 }
 
+/** How much of a value a warning quotes: enough to recognise it, never the whole of a huge one. */
+const MAX_QUOTE = 80;
+
+/**
+ * A value as a warning shows it: JSON, cut at MAX_QUOTE characters. Built
+ * piece by piece and stopped at the limit, so a value that is huge, or
+ * shares one list a billion times over through YAML aliases, costs no more
+ * than a small one (JSON.stringify would build the whole text first).
+ */
+export function quote(value: unknown): string {
+  let out = '';
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && out.length <= MAX_QUOTE) {
+    const next = stack.pop();
+    if (next instanceof Token) {
+      out += next.text;
+    } else if (Array.isArray(next)) {
+      out += '[';
+      stack.push(CLOSE_LIST);
+      for (let i = next.length - 1; i >= 0; i--) {
+        stack.push(next[i]);
+        if (i > 0) stack.push(COMMA_TOKEN);
+      }
+    } else if (typeof next === 'object' && next !== null && !(next instanceof Date)) {
+      out += '{';
+      stack.push(CLOSE_MAP);
+      const keys = Object.keys(next);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i]!;
+        stack.push((next as Record<string, unknown>)[key], new Token(`${JSON.stringify(key.slice(0, MAX_QUOTE))}:`));
+        if (i > 0) stack.push(COMMA_TOKEN);
+      }
+    } else {
+      const scalar = typeof next === 'string' && next.length > MAX_QUOTE ? next.slice(0, MAX_QUOTE + 1) : next;
+      out += JSON.stringify(scalar) ?? String(scalar);
+    }
+  }
+  return out.length > MAX_QUOTE || stack.length > 0 ? `${out.slice(0, MAX_QUOTE)}…` : out;
+}
+
+/** Punctuation pushed between the values `quote` walks. */
+class Token {
+  constructor(readonly text: string) {}
+}
+const COMMA_TOKEN = new Token(',');
+const CLOSE_LIST = new Token(']');
+const CLOSE_MAP = new Token('}');
+
 const COMMA = 0x2c;
 const OPEN = 0x28;
 const CLOSE = 0x29;
@@ -48,7 +96,7 @@ export function stringList(value: unknown, field: string, sink: WarningSink): st
     const items: string[] = [];
     for (const item of value) {
       if (typeof item === 'string' || typeof item === 'number') items.push(String(item));
-      else sink.warn(`"${field}" has an entry that is not a name (${JSON.stringify(item)}); it is ignored`);
+      else sink.warn(`"${field}" has an entry that is not a name (${quote(item)}); it is ignored`);
     }
     return splitCsv(items.join(', '));
   }
@@ -79,7 +127,7 @@ export function boolean(value: unknown, field: string, sink: WarningSink): boole
     if (lower === 'true') return true;
     if (lower === 'false') return false;
   }
-  sink.warn(`"${field}" must be true or false, not ${JSON.stringify(value)}; it is ignored`);
+  sink.warn(`"${field}" must be true or false, not ${quote(value)}; it is ignored`);
   return undefined;
 }
 
@@ -87,13 +135,13 @@ export function positiveInteger(value: unknown, field: string, sink: WarningSink
   if (value === null || value === undefined) return undefined;
   const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
   if (typeof n === 'number' && Number.isInteger(n) && n > 0) return n;
-  sink.warn(`"${field}" must be a whole number above 0, not ${JSON.stringify(value)}; it is ignored`);
+  sink.warn(`"${field}" must be a whole number above 0, not ${quote(value)}; it is ignored`);
   return undefined;
 }
 
 export function oneOf<T extends string>(value: unknown, field: string, allowed: readonly T[], sink: WarningSink): T | undefined {
   if (value === null || value === undefined) return undefined;
   if (typeof value === 'string' && (allowed as readonly string[]).includes(value.trim())) return value.trim() as T;
-  sink.warn(`"${field}" must be one of ${allowed.join(', ')}, not ${JSON.stringify(value)}; it is ignored`);
+  sink.warn(`"${field}" must be one of ${allowed.join(', ')}, not ${quote(value)}; it is ignored`);
   return undefined;
 }

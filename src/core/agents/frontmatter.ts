@@ -1,5 +1,5 @@
 import matter from 'gray-matter';
-import { parsePlainFrontmatter } from './plainFrontmatter';
+import { parsePlainFrontmatter, type NestedColonError } from './plainFrontmatter';
 
 /**
  * Splitting an agent file into frontmatter and body, and parsing the
@@ -55,6 +55,8 @@ export type YamlResult =
       message: string;
       /** Where the parser gave up, when it says: 1-based file line and column (the language server marks it). */
       position?: { line: number; column: number };
+      /** The YAML was valid but expands beyond MAX_YAML_VALUES; no line reader should try it either. */
+      alias?: boolean;
     };
 
 interface YamlEngine {
@@ -90,8 +92,17 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * the YAML parser would; everything else goes through the YAML parser.
  */
 export function parseYamlFrontmatter(frontmatter: string, firstLine = 2): YamlResult {
-  const plain = parsePlainFrontmatter(frontmatter);
+  const problem: { error?: NestedColonError } = {};
+  const plain = parsePlainFrontmatter(frontmatter, problem);
   if (plain) return { ok: true, data: plain };
+  // The commonest YAML error of real agent files, found without the YAML
+  // parser: it would only throw (building an error snippet), and saying
+  // which value to quote helps more than its generic reason.
+  if (problem.error) {
+    const { key, line, column } = problem.error;
+    const position = { line: line + firstLine, column: column + 1 };
+    return { ok: false, message: `the value of "${key}" holds ": ", which YAML reads as a nested mapping; quote the value (line ${position.line}, column ${position.column})`, position };
+  }
   return parseWithYamlEngine(frontmatter, firstLine);
 }
 
@@ -114,5 +125,41 @@ export function parseWithYamlEngine(frontmatter: string, firstLine = 2): YamlRes
   }
   if (data === null || data === undefined) return { ok: true, data: {} };
   if (!isPlainObject(data)) return { ok: false, message: 'the frontmatter is not a list of "key: value" fields' };
+  if (exceedsValueBudget(data, MAX_YAML_VALUES)) {
+    return { ok: false, alias: true, message: `its YAML expands to more than ${MAX_YAML_VALUES.toLocaleString('en-US')} values through aliases (*name), far beyond any agent file; it was not read` };
+  }
   return { ok: true, data };
+}
+
+/**
+ * The most values (scalars, lists and maps, counting every use of an alias
+ * anew) a frontmatter may expand to. js-yaml resolves an alias by sharing
+ * the anchored value, so a 1 KB "billion laughs" file parses in
+ * microseconds into a structure whose full walk (stringifying it into a
+ * warning, joining a list) never ends. Real agent files hold a few dozen
+ * values; the budget leaves two orders of magnitude for generous ones.
+ */
+export const MAX_YAML_VALUES = 10_000;
+
+/**
+ * Whether walking `root` as a tree (aliases expanded) visits more than
+ * `budget` values. Iterative and stopped at the budget, so it costs at most
+ * `budget` steps whatever the YAML; a cycle counts as endless.
+ */
+export function exceedsValueBudget(root: unknown, budget: number): boolean {
+  const stack: unknown[] = [root];
+  let seen = 0;
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (++seen > budget) return true;
+    if (typeof value !== 'object' || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value) stack.push(item);
+    } else if (!(value instanceof Date)) {
+      for (const key in value) if (Object.hasOwn(value, key)) stack.push((value as Record<string, unknown>)[key]);
+    }
+    // Everything on the stack will be counted: stop as soon as that alone is too much.
+    if (seen + stack.length > budget) return true;
+  }
+  return false;
 }

@@ -10,6 +10,14 @@ export type AgentSource = (typeof AGENT_SOURCES)[number];
 export const AGENT_FAMILIES = ['.omp', '.claude', '.codex', '.gemini', '.github'] as const;
 export type AgentFamily = (typeof AGENT_FAMILIES)[number];
 
+/**
+ * The agent file formats read, each as its home tool reads it (see
+ * `formats/`): which fields mean what and how tools are named differ per
+ * format, even where the files look alike.
+ */
+export const AGENT_FORMATS = ['claude-code', 'oh-my-pi', 'codex', 'gemini', 'copilot'] as const;
+export type AgentFormat = (typeof AGENT_FORMATS)[number];
+
 export const THINKING_LEVELS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const;
 export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
 
@@ -35,3 +43,10 @@ export const DEFINITION_FIELDS = [
   'color',
 ] as const;
 export type DefinitionField = (typeof DEFINITION_FIELDS)[number];
+
+/** Names of the spawn tool the model may call: `Task`, and Claude Code's newer alias `Agent`. */
+export const SPAWN_TOOL_NAMES = ['Task', 'Agent'] as const;
+
+export function isSpawnToolName(name: string): boolean {
+  return (SPAWN_TOOL_NAMES as readonly string[]).includes(name);
+}

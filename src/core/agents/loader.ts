@@ -3,6 +3,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { listAgentFiles, readAgentFileSync, readAgentFilesSync, SLICE_MS, type FileRead, type FileStamp, type ListedFile, type ReadRequest } from './agentFiles';
 import { parseAgentText } from './parse';
 import type { FileOutcome } from './precedence';
+import type { OutcomeStoreAccess } from './outcomeStore';
 import type { AgentDir } from './sources';
 
 /**
@@ -22,6 +23,8 @@ export interface LoaderHooks {
 export interface LoaderOptions {
   maxFileBytes: number;
   hooks?: LoaderHooks;
+  /** Outcomes kept between processes (see OutcomeStore): files whose stamp it holds are not read or parsed again. */
+  store?: OutcomeStoreAccess;
 }
 
 export interface DirScan {
@@ -38,7 +41,7 @@ interface CacheEntry {
 
 /** One dir's cache, by file path. The same dir may be listed under two sources. */
 function dirKey(dir: AgentDir): string {
-  return `${dir.source}\0${dir.family ?? ''}\0${dir.path}`;
+  return `${dir.source}\0${dir.family ?? ''}\0${dir.pluginName ?? ''}\0${dir.path}`;
 }
 
 function compareRelPath(a: FileOutcome, b: FileOutcome): number {
@@ -62,16 +65,21 @@ export class AgentLoader {
    */
   async scanDirs(dirs: readonly AgentDir[], { prune = true }: { prune?: boolean } = {}): Promise<DirScan[]> {
     const scan = ++this.scanNumber;
-    const listings = await Promise.all(dirs.map((dir) => listAgentFiles(dir.path)));
+    const listings = await Promise.all(dirs.map((dir) => listAgentFiles(dir.path, dir.rules)));
     const scans: DirScan[] = dirs.map((dir) => ({ dir, files: [] }));
     const caches = dirs.map((dir) => this.dirCache(dir));
     // All dirs' files in one list, so that read batches do not end at every dir.
     const requests: ReadRequest[] = [];
     const owners: number[] = [];
     const listedFiles: ListedFile[] = [];
+    const store = this.options.store;
     for (let i = 0; i < listings.length; i++) {
       const cache = caches[i]!;
+      const key = store ? dirKey(dirs[i]!) : '';
       for (const file of listings[i]!) {
+        // A stored outcome seeds the cache: if the file still has its stamp, it is neither read nor parsed.
+        const stored = store && !cache.has(file.filePath) ? store.get(`${key}\0${file.filePath}`) : undefined;
+        if (stored) cache.set(file.filePath, { stamp: stored.stamp, outcome: stored.outcome, seen: scan });
         requests.push({ filePath: file.filePath, previous: cache.get(file.filePath)?.stamp });
         owners.push(i);
         listedFiles.push(file);
@@ -172,17 +180,22 @@ export class AgentLoader {
           definition: null,
           warnings: [{ filePath, message: `skipped ${path.basename(filePath)}: ${read.reason}` }],
         };
-        if (read.stamp) cache.set(filePath, { stamp: read.stamp, outcome, seen });
-        else cache.delete(filePath);
+        if (read.stamp) {
+          cache.set(filePath, { stamp: read.stamp, outcome, seen });
+          this.options.store?.set(`${dirKey(dir)}\0${filePath}`, read.stamp, outcome);
+        } else {
+          cache.delete(filePath);
+        }
         return outcome;
       }
       case 'text': {
         this.parseCount++;
         this.parsedSinceDrain.push(filePath);
         this.options.hooks?.onParse?.(filePath);
-        const parsed = parseAgentText(read.text, { filePath, source: dir.source, family: dir.family, hasCarriageReturn: read.hasCarriageReturn });
+        const parsed = parseAgentText(read.text, { filePath, source: dir.source, family: dir.family, pluginName: dir.pluginName ?? null, hasCarriageReturn: read.hasCarriageReturn });
         const outcome: FileOutcome = { filePath, relPath, definition: parsed.definition, warnings: parsed.warnings };
         cache.set(filePath, { stamp: read.stamp, outcome, seen });
+        this.options.store?.set(`${dirKey(dir)}\0${filePath}`, read.stamp, outcome);
         return outcome;
       }
     }

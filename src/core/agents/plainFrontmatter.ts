@@ -137,9 +137,16 @@ function isReservedWord(text: string, start: number, end: number): boolean {
   return reservedWord(text, start, end) !== undefined;
 }
 
+/** What `scalar` returns for a plain value holding `: `, where it stands. */
+class NestedColon {
+  constructor(readonly at: number) {}
+}
+
 /**
  * One scalar, `text[start, end)` with no leading or trailing spaces (end >
- * start); undefined when it is not certain what YAML makes of it.
+ * start); undefined when it is not certain what YAML makes of it, and a
+ * NestedColon for a plain value with `: ` inside (which YAML reads as a
+ * nested mapping: on a `key:` line, an error whatever else the file holds).
  */
 function scalar(text: string, start: number, end: number): unknown {
   const first = text.charCodeAt(start);
@@ -165,7 +172,11 @@ function scalar(text: string, start: number, end: number): unknown {
   for (let i = start + 1; i < end; i++) {
     const c = text.charCodeAt(i);
     // `: ` (or `:` at the end) starts a nested mapping; ` #` starts a comment.
-    if (c === COLON && (i + 1 === end || text.charCodeAt(i + 1) === SPACE)) return undefined;
+    if (c === COLON) {
+      const after = i + 1 === end ? -1 : text.charCodeAt(i + 1);
+      if (after === SPACE || after === 0x09) return new NestedColon(i);
+      if (after === -1) return undefined;
+    }
     if (c === HASH && text.charCodeAt(i - 1) === SPACE) return undefined;
     if (!isPlainChar(text, i, c)) return undefined;
   }
@@ -195,6 +206,13 @@ function blockHeader(text: string, start: number, end: number): { kind: 'literal
   return { kind: c === 0x7c ? 'literal' : 'folded', strip: end - start === 2 };
 }
 
+/** The 0-based number of the line starting at `lineStart` (counted only when an error is reported). */
+function lineNumber(text: string, lineStart: number): number {
+  let line = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < lineStart; i = text.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
 /** Stores a finished multi-line value; false when YAML would read it otherwise (no items: null). */
 function close(result: Record<string, unknown>, open: OpenValue): boolean {
   if (open.items.length === 0) return false;
@@ -218,7 +236,16 @@ function close(result: Record<string, unknown>, open: OpenValue): boolean {
  * trailing-space lines (where folding and chomping get subtle). Returns
  * undefined for anything else; the caller then runs the YAML parser.
  */
-export function parsePlainFrontmatter(text: string): Record<string, unknown> | undefined {
+/** Where a frontmatter breaks YAML in the one way the fast path is certain of: `key: a plain value: with a colon`. */
+export interface NestedColonError {
+  /** The key whose value holds the colon. */
+  key: string;
+  /** 0-based line and column of the colon within the frontmatter. */
+  line: number;
+  column: number;
+}
+
+export function parsePlainFrontmatter(text: string, problem?: { error?: NestedColonError }): Record<string, unknown> | undefined {
   const result: Record<string, unknown> = {};
   let open: OpenValue | undefined;
 
@@ -264,7 +291,8 @@ export function parsePlainFrontmatter(text: string): Record<string, unknown> | u
       while (valueStart < lineEnd && text.charCodeAt(valueStart) === SPACE) valueStart++;
       if (valueStart === lineEnd) return undefined; // empty item: null
       const item = scalar(text, valueStart, lineEnd);
-      if (item === undefined) return undefined;
+      // `- a: b` is a valid mapping inside the list, which the fast path does not read.
+      if (item === undefined || item instanceof NestedColon) return undefined;
       open.items.push(item);
       continue;
     }
@@ -296,6 +324,10 @@ export function parsePlainFrontmatter(text: string): Record<string, unknown> | u
       continue;
     }
     const value = scalar(text, valueStart, lineEnd);
+    if (value instanceof NestedColon) {
+      if (problem) problem.error = { key, line: lineNumber(text, lineStart), column: value.at - lineStart };
+      return undefined;
+    }
     if (value === undefined) return undefined;
     result[key] = value;
   }

@@ -1,7 +1,9 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { AGENT_FAMILIES, type AgentFamily, type AgentSource, type DiscoveryWarning } from './definition';
-import { listClaudePluginRoots, type PluginScope } from './claudePlugins';
+import type { DiscoveryWarning } from './definition';
+import { AGENT_FAMILIES, type AgentFamily, type AgentSource } from './kinds';
+import type { ListingRules } from './agentFiles';
+import { listClaudePluginRoots, readPluginManifest, type PluginScope } from './claudePlugins';
 
 /**
  * Which directories hold agent files, in precedence order (SPEC S2.1).
@@ -15,7 +17,17 @@ export interface AgentDir {
   family: AgentFamily | null;
   /** For Claude Code's installed plugins: installed for this project or for the user. */
   pluginScope?: PluginScope;
+  /** For plugin dirs: the plugin's name, which qualifies its agents' names (`plugin:agent`). */
+  pluginName?: string;
+  /** What counts as an agent file here, beyond `*.md` (see ListingRules). */
+  rules?: ListingRules;
 }
+
+/** Each family's listing rules: Codex reads TOML, Gemini CLI skips `_` names. */
+const FAMILY_RULES: Partial<Record<AgentFamily, ListingRules>> = {
+  '.codex': { toml: true },
+  '.gemini': { skipUnderscore: true },
+};
 
 export interface SourceOptions {
   /** The workspace folder (or CLI cwd) the project walk starts from. */
@@ -40,13 +52,13 @@ export interface ResolvedSources {
   candidates: string[];
 }
 
-/** The user-level agents dir of each family; `.github` has none. */
-export function userAgentsDir(family: AgentFamily, home: string): string | null {
+/** The user-level agents dir of each family; `.github`'s is Copilot CLI's `~/.copilot/agents`. */
+export function userAgentsDir(family: AgentFamily, home: string): string {
   switch (family) {
     case '.omp':
       return path.join(home, '.omp', 'agent', 'agents');
     case '.github':
-      return null;
+      return path.join(home, '.copilot', 'agents');
     default:
       return path.join(home, family, 'agents');
   }
@@ -70,10 +82,10 @@ function isDirectory(dir: string): boolean {
  * A dir that is the family's user dir does not count: with the workspace
  * inside the home folder, `~/.claude/agents` is the user dir, not a project's.
  */
-function nearestProjectDir(family: AgentFamily, cwd: string, home: string): string | null {
+function nearestProjectDir(family: AgentFamily, cwd: string, home: string, folder = 'agents'): string | null {
   const userDir = userAgentsDir(family, home);
   for (let current = path.resolve(cwd); ; current = path.dirname(current)) {
-    const candidate = path.join(current, family, 'agents');
+    const candidate = path.join(current, family, folder);
     if (candidate !== userDir && isDirectory(candidate)) return candidate;
     if (path.dirname(current) === current) return null;
   }
@@ -86,34 +98,45 @@ export async function resolveAgentDirs(options: SourceOptions): Promise<Resolved
   const home = path.resolve(options.home);
   const cwd = path.resolve(options.cwd);
   const add = (dir: AgentDir) => {
-    if (!dirs.some((d) => d.path === dir.path)) dirs.push(dir);
+    // Two plugin entries may name single files of one folder: they share its dir.
+    const same = dirs.find((d) => d.path === dir.path);
+    if (!same) dirs.push(dir);
+    else if (same.rules?.only && dir.rules?.only && same.pluginName === dir.pluginName) same.rules = { only: [...same.rules.only, ...dir.rules.only] };
   };
 
   for (const family of AGENT_FAMILIES) {
+    const rules = FAMILY_RULES[family];
+    // VS Code's chat modes (`.github/chatmodes/`) are Copilot agents too, after `.github/agents/`.
+    for (const folder of family === '.github' ? ['agents', 'chatmodes'] : ['agents']) {
+      if (!options.includeProjectAndPlugins) break;
+      const project = nearestProjectDir(family, cwd, home, folder);
+      if (project) add({ path: project, source: 'project', family, ...(rules ? { rules } : {}) });
+      if (project !== path.join(cwd, family, folder)) candidates.push(path.join(cwd, family, folder));
+    }
     const user = userAgentsDir(family, home);
-    const project = options.includeProjectAndPlugins ? nearestProjectDir(family, cwd, home) : null;
-    const userExists = user ? isDirectory(user) : false;
-    if (options.includeProjectAndPlugins) {
-      if (project) add({ path: project, source: 'project', family });
-      if (project !== path.join(cwd, family, 'agents')) candidates.push(path.join(cwd, family, 'agents'));
-    }
-    if (user) {
-      if (userExists) add({ path: user, source: 'user', family });
-      else candidates.push(user);
-    }
+    if (isDirectory(user)) add({ path: user, source: 'user', family, ...(rules ? { rules } : {}) });
+    else candidates.push(user);
   }
 
   if (options.includeProjectAndPlugins) {
-    for (const root of options.pluginDirs) {
-      add({ path: path.join(path.resolve(cwd, root), 'agents'), source: 'plugin', family: null });
-    }
+    const addPlugin = async (root: string, pluginScope?: PluginScope, fallbackName?: string) => {
+      const manifest = await readPluginManifest(root, fallbackName);
+      warnings.push(...manifest.warnings);
+      candidates.push(manifest.manifestPath);
+      const plugin = { source: 'plugin' as const, family: null, pluginName: manifest.name, ...(pluginScope ? { pluginScope } : {}) };
+      add({ path: path.join(root, 'agents'), ...plugin });
+      for (const extra of manifest.agentPaths) {
+        if (extra.toLowerCase().endsWith('.md')) add({ path: path.dirname(extra), ...plugin, rules: { only: [path.basename(extra)] } });
+        else add({ path: extra, ...plugin });
+      }
+    };
+    for (const root of options.pluginDirs) await addPlugin(path.resolve(cwd, root));
     if (options.loadClaudePlugins) {
       const listing = await listClaudePluginRoots(home, cwd);
       warnings.push(...listing.warnings);
       candidates.push(...listing.files);
-      for (const root of listing.roots) {
-        add({ path: path.join(root.root, 'agents'), source: 'plugin', family: null, pluginScope: root.scope });
-      }
+      // `<name>@<marketplace>`: the name part names the plugin when its manifest does not.
+      for (const root of listing.roots) await addPlugin(root.root, root.scope, root.id.includes('@') ? root.id.slice(0, root.id.lastIndexOf('@')) : root.id);
     }
   }
 

@@ -1,86 +1,68 @@
-import { isSpawnToolName } from './definition';
+import { AGENT_FORMATS, isSpawnToolName, type AgentFormat } from './kinds';
+import { FORMATS } from './formats';
+import { CANONICAL_TOOL_NAMES, type CanonicalToolName, type ToolMapping } from './formats/toolTable';
+import { COPILOT_TOOL_SETS } from './formats/copilot';
 
 /**
- * Tool-name normalisation (SPEC S1.1). Agent files name tools the way the
- * tool they were written for does: Claude Code (`Read`), oh-my-pi (`read`,
- * `find`), Gemini CLI (`read_file`), GitHub Copilot (`codebase`). The runtime
+ * Tool-name normalisation (SPEC S1.1). Agent files name tools the way their
+ * home tool does: Claude Code (`Read`), oh-my-pi (`read`, `find`), Gemini
+ * CLI (`read_file`), GitHub Copilot (`edit`, `search/codebase`). The runtime
  * speaks Claude Code's names, so every other spelling is mapped onto those
- * here, once, at parse time.
+ * here, once, at parse time, through the format's own table (`formats/`).
  */
 
-/** The runtime's canonical tool names: Claude Code's. */
-export const CANONICAL_TOOL_NAMES = [
-  'Read',
-  'Write',
-  'Edit',
-  'MultiEdit',
-  'Glob',
-  'Grep',
-  'LS',
-  'Bash',
-  'Task',
-  'Agent',
-  'WebFetch',
-  'WebSearch',
-  'TodoWrite',
-  'TaskOutput',
-  'TaskStop',
-] as const;
-export type CanonicalToolName = (typeof CANONICAL_TOOL_NAMES)[number];
+export { CANONICAL_TOOL_NAMES, type CanonicalToolName };
 
 /** The tool names this runtime understands, for completions and diagnostics. */
 export function knownToolNames(): readonly CanonicalToolName[] {
   return CANONICAL_TOOL_NAMES;
 }
 
-/**
- * Other ecosystems' names, keyed in lower case because matching is
- * case-insensitive. One alias may stand for several runtime tools (Copilot's
- * `codebase` is reading and searching).
- */
-const ALIASES: ReadonlyMap<string, readonly CanonicalToolName[]> = new Map<string, readonly CanonicalToolName[]>([
-  // oh-my-pi (read, write, edit, bash, grep, ls, task match canonically)
-  ['find', ['Glob']],
-  ['web_search', ['WebSearch']],
-  ['fetch', ['WebFetch']],
-  ['search', ['Grep']],
-  // Gemini CLI
-  ['read_file', ['Read']],
-  ['read_many_files', ['Read']],
-  ['write_file', ['Write']],
-  ['replace', ['Edit']],
-  ['search_file_content', ['Grep']],
-  ['list_directory', ['LS']],
-  ['run_shell_command', ['Bash']],
-  ['web_fetch', ['WebFetch']],
-  ['google_web_search', ['WebSearch']],
-  // GitHub Copilot (`search` and `fetch` are shared with oh-my-pi above)
-  ['codebase', ['Read', 'Grep', 'Glob']],
-  ['editfiles', ['Edit', 'Write']],
-  ['runcommands', ['Bash']],
-]);
-
-const CANONICAL_BY_LOWER: ReadonlyMap<string, readonly CanonicalToolName[]> = new Map(
-  CANONICAL_TOOL_NAMES.map((name) => [name.toLowerCase(), [name]]),
-);
+const CANONICAL_BY_LOWER: ReadonlyMap<string, ToolMapping> = new Map(CANONICAL_TOOL_NAMES.map((name) => [name.toLowerCase(), { tools: [name] }]));
 
 /** Names as most files write them (`Read`): found without lower-casing. */
-const CANONICAL_EXACT: ReadonlyMap<string, readonly CanonicalToolName[]> = new Map(
-  CANONICAL_TOOL_NAMES.map((name) => [name, CANONICAL_BY_LOWER.get(name.toLowerCase())!]),
-);
+const CANONICAL_EXACT: ReadonlyMap<string, ToolMapping> = new Map(CANONICAL_TOOL_NAMES.map((name) => [name, CANONICAL_BY_LOWER.get(name.toLowerCase())!]));
 
 /** `Bash(git:*)`, `Task(explore, plan)`: a tool name with a permission argument. */
 const PATTERN = /^([^()\s]+)\s*\((.*)\)$/s;
 
+/** MCP tool names in each format's spelling: `mcp__server__tool` (Claude Code, omp), `mcp_server_tool` and `mcp_*` (Gemini); Copilot's are `server/tool`. */
+const MCP_NAME = /^mcp_/i;
+
+const MCP_REASON = 'MCP tools: MCP servers are not connected in this runtime';
+
 /**
- * Maps one name (no permission pattern) to runtime tools; null when unknown.
- * The arrays returned are shared: read them, do not change them.
+ * What a name (no permission pattern) stands for in `format`: its own table
+ * first, then the canonical names, then another format's name when it maps
+ * to tools (files copied between tools keep their names), then MCP names.
+ * Null for a name nothing knows.
  */
-export function canonicalToolNames(name: string): readonly CanonicalToolName[] | null {
-  const exact = CANONICAL_EXACT.get(name);
+export function lookupToolName(name: string, format: AgentFormat = 'claude-code'): ToolMapping | null {
+  const exact = format === 'copilot' ? undefined : CANONICAL_EXACT.get(name);
   if (exact) return exact;
   const lower = name.trim().toLowerCase();
-  return CANONICAL_BY_LOWER.get(lower) ?? ALIASES.get(lower) ?? null;
+  const own = FORMATS[format].tools?.get(lower);
+  if (own) return own;
+  const canonical = CANONICAL_BY_LOWER.get(lower);
+  if (canonical) return canonical;
+  for (const other of AGENT_FORMATS) {
+    const mapping = other === format ? undefined : FORMATS[other].tools?.get(lower);
+    if (mapping && 'tools' in mapping) return mapping;
+  }
+  if (format === 'copilot' && lower.endsWith('/*') && COPILOT_TOOL_SETS.has(lower.slice(0, -2))) {
+    return FORMATS.copilot.tools!.get(lower.slice(0, -2)) ?? null;
+  }
+  if (MCP_NAME.test(lower) || lower.includes('/')) return { unsupported: MCP_REASON };
+  return null;
+}
+
+/**
+ * Maps one name (no permission pattern) to runtime tools; null when it maps
+ * to none. The arrays returned are shared: read them, do not change them.
+ */
+export function canonicalToolNames(name: string, format: AgentFormat = 'claude-code'): readonly CanonicalToolName[] | null {
+  const mapping = lookupToolName(name, format);
+  return mapping && 'tools' in mapping ? mapping.tools : null;
 }
 
 /** Canonical names by length, for matching a name in place without slicing it out. */
@@ -130,6 +112,8 @@ export interface NormalisedTools {
   tools: string[];
   /** Names the runtime does not have, as written (deduplicated). */
   unknown: string[];
+  /** Why each unknown name has no tool here, when its format says (`unknown` names without an entry are simply not known). */
+  reasons: ReadonlyMap<string, string>;
   /**
    * Agent names from `Task(a, b)` / `Agent(a)` patterns, or null when no
    * pattern restricted the spawn tool (or a bare `Task`/`Agent` lifted the
@@ -143,14 +127,19 @@ function pushNew(list: string[], name: string): void {
 }
 
 /**
- * Normalises a tool list as written in a file: maps aliases, strips
- * permission patterns (`Bash(git:*)` → `Bash`), dedupes. Unknown names are
- * kept so the warning and the UI can show what the author asked for; the
- * tool pool drops them later.
+ * Normalises a tool list as written in a file of `format`: maps its names
+ * through the format's table, strips permission patterns (`Bash(git:*)` →
+ * `Bash`), dedupes. Unknown names are kept so the warning and the UI can
+ * show what the author asked for; the tool pool drops them later.
  */
-export function normaliseToolList(raw: readonly string[]): NormalisedTools {
+/** The reasons of a list without unknown names: shared, as nearly every file has one. */
+export const NO_REASONS: ReadonlyMap<string, string> = new Map();
+
+export function normaliseToolList(raw: readonly string[], format: AgentFormat = 'claude-code'): NormalisedTools {
   const tools: string[] = [];
   const unknown: string[] = [];
+  const reasons = new Map<string, string>();
+  const covered: { written: string; by: string; reason: string }[] = [];
   const targets: string[] = [];
   let restricted = false;
   let unrestricted = false;
@@ -161,14 +150,20 @@ export function normaliseToolList(raw: readonly string[]): NormalisedTools {
     // The pattern needs a `(`; most names have none, and skip the regex.
     const pattern = written.includes('(') ? PATTERN.exec(written) : null;
     const base = pattern?.[1] ?? written;
-    const mapped = canonicalToolNames(base);
-    if (!mapped) {
-      pushNew(tools, written);
-      pushNew(unknown, written);
+    const mapping = lookupToolName(base, format);
+    if (mapping && 'implicit' in mapping) continue;
+    if (mapping && 'coveredBy' in mapping) {
+      covered.push({ written, by: mapping.coveredBy, reason: mapping.reason });
       continue;
     }
-    for (const name of mapped) pushNew(tools, name);
-    if (mapped.some(isSpawnToolName)) {
+    if (!mapping || 'unsupported' in mapping) {
+      pushNew(tools, written);
+      pushNew(unknown, written);
+      if (mapping) reasons.set(written, mapping.unsupported);
+      continue;
+    }
+    for (const name of mapping.tools) pushNew(tools, name);
+    if (mapping.tools.some(isSpawnToolName)) {
       const names = (pattern?.[2] ?? '').split(',').map((n) => n.trim()).filter(Boolean);
       if (pattern && names.length > 0) {
         restricted = true;
@@ -178,5 +173,30 @@ export function normaliseToolList(raw: readonly string[]): NormalisedTools {
       }
     }
   }
-  return { tools, unknown, spawnTargets: restricted && !unrestricted ? targets : null };
+  // A name another listed tool covers needs nothing; without that tool it is a gap worth a warning.
+  for (const { written, by, reason } of covered) {
+    if (tools.includes(by)) continue;
+    pushNew(tools, written);
+    pushNew(unknown, written);
+    reasons.set(written, `${reason}, and ${by} is not in the list`);
+  }
+  return { tools, unknown, reasons: reasons.size > 0 ? reasons : NO_REASONS, spawnTargets: restricted && !unrestricted ? targets : null };
+}
+
+/**
+ * The warnings for a list's unknown names: one per reason, naming every tool
+ * it applies to, in the wording `tool "x" is not available in this runtime`.
+ */
+export function unknownToolWarnings(normalised: Pick<NormalisedTools, 'unknown' | 'reasons'>, format: AgentFormat): string[] {
+  const byReason = new Map<string, string[]>();
+  for (const name of normalised.unknown) {
+    const reason = normalised.reasons.get(name) ?? (format === 'claude-code' ? 'not a tool name this runtime knows' : `not a ${FORMATS[format].title} or Claude Code tool name this runtime knows`);
+    byReason.set(reason, [...(byReason.get(reason) ?? []), name]);
+  }
+  return [...byReason].map(([reason, names]) => {
+    const quoted = names.map((t) => `"${t}"`).join(', ');
+    return names.length === 1
+      ? `tool ${quoted} is not available in this runtime (${reason}); it will be ignored`
+      : `tools ${quoted} are not available in this runtime (${reason}); they will be ignored`;
+  });
 }

@@ -230,7 +230,9 @@ export class Engine implements Spawner {
     const settings = this.#options.settings();
     if (input.isolation && input.cwd) return 'isolation and cwd cannot be used together: an isolated agent works in the worktree created for it.';
     if (input.resume) return this.#spawnResume(parent, input, toolUseId, settings);
-    const name = input.subagent_type?.trim() || DEFAULT_AGENT;
+    const requested = input.subagent_type?.trim() || DEFAULT_AGENT;
+    // A plugin agent's bare name (`explore` for `sec:explore`) finds it when the name is its alone.
+    const name = this.#options.catalog.find(requested)?.name ?? requested;
     const refusal = checkSpawn({
       target: name,
       available: this.#options.catalog.agents.map((a) => a.name),

@@ -1,5 +1,5 @@
 import type { Usage } from '../../protocol/runEvents';
-import { isForeignModel } from '../agents/modelNames';
+import { isForeignModel, isRunnableModel } from '../agents/modelNames';
 
 /**
  * Model resolution (S3.6): spawn call `model` > definition `model` > the
@@ -26,7 +26,11 @@ export function resolveModel(choice: ModelChoice): string {
     const name = m?.trim();
     return name && name !== 'inherit' && !isForeignModel(resolveAlias(name, choice.aliases)) ? name : null;
   };
-  const chosen = usable(choice.requested) ?? usable(choice.definition) ?? choice.parent ?? choice.defaultModel;
+  // A definition's model was resolved when its file was read; one that still
+  // cannot run (another vendor's, or unknown) is kept only for the alias table.
+  const fromDefinition = usable(choice.definition);
+  const definitionModel = fromDefinition && isRunnableModel(fromDefinition, choice.aliases) ? fromDefinition : null;
+  const chosen = usable(choice.requested) ?? definitionModel ?? choice.parent ?? choice.defaultModel;
   return resolveAlias(chosen, choice.aliases);
 }
 

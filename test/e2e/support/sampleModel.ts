@@ -51,13 +51,14 @@ export function sampleScript(finish: Promise<void>, review: Promise<void> = Prom
 }
 
 /**
- * A plugin root for `subagents.pluginDirs`: one agent of its own and one that
- * the project's code-reviewer shadows.
+ * A plugin root for `subagents.pluginDirs` (its folder, `plugin`, names it):
+ * one agent of its own, and a code-reviewer that lives beside the project's
+ * as `plugin:code-reviewer` (plugin agents are qualified, never shadowed).
  */
 export function samplePlugin(dir: string): string {
   const agents = path.join(dir, 'agents');
   mkdirSync(agents, { recursive: true });
   writeFileSync(path.join(agents, 'release-notes.md'), '---\nname: release-notes\ndescription: Drafts release notes from the commits since the last tag.\ntools: Read, Bash\n---\nDraft release notes.\n');
-  writeFileSync(path.join(agents, 'code-reviewer.md'), '---\nname: code-reviewer\ndescription: The plugin\'s reviewer (shadowed by the project\'s).\n---\nReview.\n');
+  writeFileSync(path.join(agents, 'code-reviewer.md'), '---\nname: code-reviewer\ndescription: The plugin\'s reviewer, beside the project\'s.\n---\nReview.\n');
   return dir;
 }

@@ -32,9 +32,9 @@ function agent(name: string, extra = '', text = body(name.length, 6000)): string
 function expectedFor(result: Awaited<ReturnType<typeof discoverAgents>>) {
   return Promise.all(
     result.dirs.map(async (dir) =>
-      (await listAgentFiles(dir.path)).map((file) => {
+      (await listAgentFiles(dir.path, dir.rules)).map((file) => {
         const text = readFileSync(file.filePath, 'utf8');
-        return { file, parsed: text.includes('\0') ? null : parseAgentText(text, { filePath: file.filePath, source: dir.source, family: dir.family }) };
+        return { file, parsed: text.includes('\0') ? null : parseAgentText(text, { filePath: file.filePath, source: dir.source, family: dir.family, pluginName: dir.pluginName ?? null }) };
       }),
     ),
   );

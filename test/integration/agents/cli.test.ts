@@ -35,6 +35,7 @@ interface AgentsJson {
   shadowed: { name: string; filePath: string; shadowed: boolean; shadowedBy: { source: string; family: string | null; filePath: string } }[];
   warnings: { filePath: string; message: string }[];
   dirs: { path: string; source: string }[];
+  aliases: Record<string, string>;
 }
 
 /** A workspace whose .claude/agents is a copy of the corpus (never a link: nothing may write into it). */
@@ -71,16 +72,20 @@ test('--json over a project holding the corpus: 158 project agents, the bundled 
   });
 });
 
-test('--plugin-dir: the same corpus as a plugin is entirely shadowed by the project copy', { skip: corpusSkip }, async (t) => {
+test('--plugin-dir: the same corpus as a plugin loads beside the project copy, as plugin:agent', { skip: corpusSkip }, async (t) => {
   const { root, cwd, home } = corpusProject(t);
   const plugin = path.join(root, 'plugin');
   cpSync(CORPUS, path.join(plugin, 'agents'), { recursive: true });
   const { code, stdout } = await cli(['--json', '--plugin-dir', plugin, '--plugin-dir', path.join(root, 'missing')], cwd, home);
   assert.equal(code, 0);
   const json = JSON.parse(stdout) as AgentsJson;
-  assert.equal(json.agents.length, 158 + bundledCount);
-  assert.equal(json.shadowed.length, 158);
-  assert.ok(json.shadowed.every((s) => s.shadowed && s.shadowedBy.source === 'project' && s.filePath.startsWith(plugin) && s.shadowedBy.filePath === path.join(cwd, '.claude/agents', path.basename(s.filePath))));
+  assert.equal(json.agents.length, 158 + 158 + bundledCount);
+  assert.equal(json.shadowed.length, 0);
+  const fromPlugin = json.agents.filter((a) => a.filePath.startsWith(plugin));
+  assert.equal(fromPlugin.length, 158);
+  // Every plugin agent is `plugin:name`; the project copy keeps the bare name, so no alias is given.
+  assert.ok(fromPlugin.every((a) => a.name.startsWith('plugin:') && json.agents.some((p) => p.name === a.name.slice('plugin:'.length) && p.source === 'project')));
+  assert.deepEqual(json.aliases, {});
   assert.equal(json.warnings.length, 24, 'each plugin copy warns like its project twin');
   assert.deepEqual(json.dirs.filter((d) => d.source === 'plugin').map((d) => d.path), [path.join(plugin, 'agents'), path.join(root, 'missing', 'agents')]);
 });
@@ -138,7 +143,7 @@ for (const [label, entry] of [
     const json = JSON.parse(child.stdout) as AgentsJson;
     const helper = json.agents.find((a) => a.name === 'helper');
     assert.deepEqual(helper && [helper.source, helper.family, helper.description, helper.tools], ['project', '.github', '', ['Read', 'Grep', 'Glob', 'githubRepo']]);
-    assert.deepEqual(json.warnings.map((w) => w.message), ['tool "githubRepo" is not available in this runtime; it will be ignored']);
+    assert.deepEqual(json.warnings.map((w) => w.message), [`tool "githubRepo" is not available in this runtime (VS Code's GitHub repository search has no counterpart here); it will be ignored`]);
     // The bundled agents are found relative to the entry point.
     assert.equal(json.agents.filter((a) => a.source === 'bundled').length, bundledCount);
     assert.ok(json.agents.filter((a) => a.source === 'bundled').every((a) => a.filePath.startsWith(path.join(repoRoot, 'agents'))));

@@ -2,9 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import matter from 'gray-matter';
 import { parseAgentText } from '../../../src/core/agents/parse';
-import { CORPUS_DIR } from '../../support/corpus';
+import { CORPUS_DIR, corpusExpectation as expected } from '../../support/corpus';
 
 // The compatibility corpus: 158 real Claude Code agent files written by other
 // people. Every one must load with the name, description, tools and model its
@@ -14,42 +13,6 @@ const CORPUS = CORPUS_DIR;
 const available = existsSync(CORPUS);
 const files = available ? readdirSync(CORPUS).filter((f) => f.endsWith('.md')).sort() : [];
 const skip = available ? false : `the corpus (${CORPUS}) is not on this machine`;
-
-interface Expected {
-  name: string;
-  description: string;
-  tools: string[] | null;
-  model: string | null;
-}
-
-/** CSV as Claude Code writes it; the corpus uses only plain names, no patterns. */
-function csv(value: unknown): string[] | null {
-  if (value === undefined || value === null) return null;
-  const items = Array.isArray(value) ? value.map(String) : String(value).split(',');
-  return [...new Set(items.map((s) => s.trim()).filter(Boolean))];
-}
-
-/**
- * The expectation, computed without the product's parser: gray-matter's own
- * main function for files that are valid YAML; for the rest, the literal
- * text after `key: ` on the key's line, which is what their authors meant.
- */
-function expected(text: string): { yamlValid: boolean; fields: Expected } {
-  try {
-    const data = matter(text, {}).data as Record<string, unknown>;
-    return {
-      yamlValid: true,
-      fields: { name: String(data.name).trim(), description: String(data.description).trim(), tools: csv(data.tools), model: (data.model as string | undefined) ?? null },
-    };
-  } catch {
-    const frontmatter = text.split('\n---')[0] ?? '';
-    const line = (key: string) => new RegExp(`^${key}: (.*)$`, 'm').exec(frontmatter)?.[1]?.trim();
-    return {
-      yamlValid: false,
-      fields: { name: line('name') ?? '', description: line('description') ?? '', tools: csv(line('tools')), model: line('model') ?? null },
-    };
-  }
-}
 
 test('the corpus is there and holds 158 agent files', { skip }, () => {
   assert.equal(files.length, 158);
@@ -99,5 +62,5 @@ test('hand-checked: unknown tools are kept and warned about once per file', { sk
   const filePath = path.join(CORPUS, 'ui-ux-tester.md');
   const { definition, warnings } = parseAgentText(readFileSync(filePath, 'utf8'), { filePath, source: 'project', family: '.claude' });
   assert.ok(definition?.tools?.includes('chrome-mcp'));
-  assert.deepEqual(warnings.map((w) => w.message), ['tools "chrome-mcp", "computer-use" are not available in this runtime; they will be ignored']);
+  assert.deepEqual(warnings.map((w) => w.message), ['tools "chrome-mcp", "computer-use" are not available in this runtime (not a tool name this runtime knows); they will be ignored']);
 });

@@ -18,6 +18,7 @@ async function discover(t: TestContext, root: string, options: DiscoveryOptions)
     shadowed: result.shadowed.filter((s) => inside(s.definition.filePath)),
     warnings: result.warnings.filter((w) => inside(w.filePath)),
     dirs: result.dirs.filter((d) => inside(d.path)),
+    aliases: result.aliases,
   };
 }
 
@@ -75,7 +76,7 @@ test('.github has no user dir, and .omp\'s user dir is ~/.omp/agent/agents', asy
   assert.deepEqual(result.agents.map((a) => a.name), ['right']);
 });
 
-test('plugins come after every family dir, configured roots first, and before bundled', async (t) => {
+test('plugins come after every family dir, configured roots first, and before bundled; their agents are plugin:agent', async (t) => {
   const { root, home, cwd } = layout(t);
   const pluginA = path.join(root, 'plugins', 'a');
   const pluginB = path.join(root, 'plugins', 'b');
@@ -83,6 +84,7 @@ test('plugins come after every family dir, configured roots first, and before bu
   writeAgent(home, '.gemini/agents/shared.md', 'shared');
   writeAgent(pluginA, 'agents/shared.md', 'shared');
   writeAgent(pluginA, 'agents/plugin-only.md', 'plugin-only');
+  writeAgent(pluginA, 'agents/only-a.md', 'only-a');
   writeAgent(pluginB, 'agents/plugin-only.md', 'plugin-only');
   writeAgent(pluginB, 'agents/general.md', 'general');
   writeAgent(bundled, 'general.md', 'general');
@@ -90,16 +92,23 @@ test('plugins come after every family dir, configured roots first, and before bu
   const result = await discover(t, root, { cwd, home, pluginDirs: [pluginA, pluginB], bundledDir: bundled });
   assert.deepEqual(result.agents.map((a) => [a.name, a.source, a.family]), [
     ['shared', 'user', '.gemini'],
-    ['plugin-only', 'plugin', null],
-    ['general', 'plugin', null],
+    ['a:only-a', 'plugin', null],
+    ['a:plugin-only', 'plugin', null],
+    ['a:shared', 'plugin', null],
+    ['b:general', 'plugin', null],
+    ['b:plugin-only', 'plugin', null],
     ['builtin', 'bundled', null],
+    ['general', 'bundled', null],
   ]);
-  assert.equal(result.agents.find((a) => a.name === 'plugin-only')?.filePath, path.join(pluginA, 'agents/plugin-only.md'));
-  assert.deepEqual(result.shadowed.map((s) => [s.definition.source, s.shadowedBy.source]), [
-    ['plugin', 'user'],
-    ['plugin', 'plugin'],
-    ['bundled', 'plugin'],
-  ]);
+  // Nothing shadows anything: every plugin agent has its own qualified name.
+  assert.deepEqual(result.shadowed, []);
+  // A bare name is kept only where it is one plugin agent's alone.
+  assert.deepEqual(result.aliases, { 'only-a': 'a:only-a' });
+  // A plugin agent named like a built-in one does not take the built-in's name, and says so.
+  assert.deepEqual(
+    result.warnings.map((w) => w.message),
+    ['"general" is also the name of a built-in agent, which keeps it; this plugin agent is "b:general"'],
+  );
 });
 
 test('names are case-sensitive: Task and task are two agents', async (t) => {
@@ -177,12 +186,15 @@ test('project-scope Claude plugins come before user-scope ones, after configured
     [rel(root, path.join(projectPlugin, 'agents')), 'project'],
     [rel(root, path.join(userPlugin, 'agents')), 'user'],
   ]);
+  // Installed plugins are named by their registry id (`<name>@<marketplace>`), not their version folder.
   assert.deepEqual(result.agents.map((a) => [a.name, rel(root, a.filePath)]), [
-    ['c', 'configured/agents/c.md'],
-    ['p', rel(root, path.join(projectPlugin, 'agents/p.md'))],
-    ['user-only', rel(root, path.join(userPlugin, 'agents/user-only.md'))],
+    ['configured:c', 'configured/agents/c.md'],
+    ['project-plugin:p', rel(root, path.join(projectPlugin, 'agents/p.md'))],
+    ['user-plugin:p', rel(root, path.join(userPlugin, 'agents/p.md'))],
+    ['user-plugin:user-only', rel(root, path.join(userPlugin, 'agents/user-only.md'))],
   ]);
-  assert.equal(result.shadowed[0]?.shadowedBy.filePath, path.join(projectPlugin, 'agents/p.md'));
+  assert.deepEqual(result.aliases, { c: 'configured:c', 'user-only': 'user-plugin:user-only' });
+  assert.deepEqual(result.shadowed, []);
 });
 
 test('an untrusted workspace loads only user and bundled agents', async (t) => {

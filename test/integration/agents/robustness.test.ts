@@ -11,6 +11,11 @@ import { agentText, tempDir, writeAgent, writeFile } from './helpers';
 
 const repoRoot = path.join(import.meta.dirname, '../../..');
 
+/** Agent names without their plugin (the bad dirs here are plugin roots, whose agents are `plugin:agent`). */
+function names(agents: readonly { name: string }[]): string[] {
+  return agents.map((a) => a.name.slice(a.name.indexOf(':') + 1));
+}
+
 function options(dir: string, extra: Partial<DiscoveryOptions> = {}): DiscoveryOptions {
   // The bad dir is a configured plugin root: no project/user dirs involved.
   return { cwd: dir, home: path.join(dir, 'no-home'), pluginDirs: [dir], loadClaudePlugins: false, bundledDir: null, ...extra };
@@ -27,7 +32,7 @@ test('bad files are skipped with a warning each; good ones next to them load', a
   writeFile(path.join(agents, 'binary.md'), Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0x00, 0x01, 0x02, 0xff]));
   writeFile(path.join(agents, 'empty.md'), '');
   const result = await discoverAgents(options(dir));
-  assert.deepEqual(result.agents.map((a) => a.name).sort(), ['fallback', 'good']);
+  assert.deepEqual(names(result.agents).sort(), ['fallback', 'good']);
   const byFile = (name: string) => result.warnings.filter((w) => w.filePath === path.join(agents, name)).map((w) => w.message);
   assert.match(byFile('no-name.md').join(), /skipped no-name\.md: it has no "name"/);
   assert.match(byFile('no-description.md').join(), /skipped no-description\.md: it has no "description"/);
@@ -43,7 +48,7 @@ test('files over the size cap are skipped with a warning, 1 MiB by default', asy
   writeFile(path.join(agents, 'huge.md'), agentText('huge', '', 'x'.repeat(1024 * 1024 + 10)));
   writeFile(path.join(agents, 'small.md'), agentText('small', '', 'x'.repeat(2000)));
   const byDefault = await discoverAgents(options(dir));
-  assert.deepEqual(byDefault.agents.map((a) => a.name), ['small']);
+  assert.deepEqual(names(byDefault.agents), ['small']);
   assert.match(byDefault.warnings.map((w) => w.message).join(), /skipped huge\.md: it is 1\.0 MiB, over the 1\.0 MiB limit/);
   const tight = await discoverAgents(options(dir, { maxFileBytes: 1000 }));
   assert.deepEqual(tight.agents, []);
@@ -81,7 +86,7 @@ test('a file deleted between listing and reading is skipped without fuss', async
       },
     }),
   );
-  assert.deepEqual(result.agents.map((a) => a.name), ['a', 'c']);
+  assert.deepEqual(names(result.agents), ['a', 'c']);
   assert.deepEqual(result.warnings, []);
 });
 
@@ -94,7 +99,7 @@ test('a FIFO named like an agent file does not block discovery', async (t) => {
   // Also through a symlink, which listing resolves with stat.
   symlinkSync(path.join(agents, 'pipe.md'), path.join(agents, 'link-to-pipe.md'));
   const result = await discoverAgents(options(dir));
-  assert.deepEqual(result.agents.map((a) => a.name), ['a']);
+  assert.deepEqual(names(result.agents), ['a']);
 });
 
 test('missing dirs, and agent "dirs" that are files, are empty', async (t) => {
@@ -130,7 +135,7 @@ test('an unreadable dir is empty and the readable ones still load', async (t) =>
 async function checkUnreadable(t: TestContext, dir: string, locked: string, opts: DiscoveryOptions): Promise<void> {
   if (process.getuid?.() !== 0) {
     const result = await discoverAgents(opts);
-    assert.deepEqual(result.agents.map((a) => a.name), ['visible']);
+    assert.deepEqual(names(result.agents), ['visible']);
     return;
   }
   // As root, permission bits do not stop reads. Run the same discovery as an
@@ -153,7 +158,7 @@ async function checkUnreadable(t: TestContext, dir: string, locked: string, opts
   }
   const script = `
     const { discoverAgents } = require(${JSON.stringify(path.join(repoRoot, 'src/core/agents/discovery.ts'))});
-    discoverAgents(${JSON.stringify(opts)}).then((r) => process.stdout.write(JSON.stringify(r.agents.map((a) => a.name))));
+    discoverAgents(${JSON.stringify(opts)}).then((r) => process.stdout.write(JSON.stringify(r.agents.map((a) => a.name.slice(a.name.indexOf(":") + 1)))));
   `;
   const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: repoRoot, uid: 65534, gid: 65534, encoding: 'utf8', timeout: 20000 });
   assert.equal(child.status, 0, child.stderr);
@@ -171,7 +176,7 @@ test('nothing in a hostile tree makes discovery throw', async (t) => {
   writeFileSync(path.join(agents, 'deep.md'), `---\nname: deep\ndescription: d\nextra: ${'['.repeat(2000)}\n---\n`);
   mkdirSync(path.join(agents, 'dir.md'));
   const result = await discoverAgents(options(dir));
-  assert.deepEqual(result.agents.map((a) => a.name).sort(), ['bom', 'crlf', 'deep', 'latin', 'proto']);
+  assert.deepEqual(names(result.agents).sort(), ['bom', 'crlf', 'deep', 'latin', 'proto']);
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
   rmSync(agents, { recursive: true });
 });

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseYamlFrontmatter, splitFrontmatter } from '../../../src/core/agents/frontmatter';
+import { exceedsValueBudget, MAX_YAML_VALUES, parseYamlFrontmatter, splitFrontmatter } from '../../../src/core/agents/frontmatter';
+import { quote } from '../../../src/core/agents/fieldValues';
 import { readSimpleFrontmatter } from '../../../src/core/agents/simpleFrontmatter';
 
 test('splits frontmatter from the body', () => {
@@ -85,4 +86,37 @@ test('the fallback reader never throws and keeps __proto__ a plain field', () =>
   assert.equal(Object.getPrototypeOf(result), Object.prototype);
   assert.equal(Object.getOwnPropertyDescriptor(result, '__proto__')?.value, 'x');
   assert.deepEqual(readSimpleFrontmatter(': nothing\n   \n\t- stray\n"unclosed'), {});
+});
+
+test('the value budget counts every use of a shared value and stops at the budget', () => {
+  let shared: unknown = ['x', 'y', 'z'];
+  for (let i = 0; i < 30; i++) shared = [shared, shared, shared];
+  const started = performance.now();
+  assert.equal(exceedsValueBudget({ tools: shared }, MAX_YAML_VALUES), true);
+  // 3^30 values would never finish; the walk stops at the budget.
+  assert.ok(performance.now() - started < 1000);
+  assert.equal(exceedsValueBudget({ tools: ['Read', 'Grep'], handoffs: [{ label: 'a', agent: 'b' }] }, 8), false);
+  assert.equal(exceedsValueBudget({ tools: ['Read', 'Grep'], handoffs: [{ label: 'a', agent: 'b' }] }, 7), true);
+  const cycle: unknown[] = [];
+  cycle.push(cycle);
+  assert.equal(exceedsValueBudget(cycle, 100), true);
+});
+
+test('a warning quotes at most 80 characters of a value, whatever its size', () => {
+  assert.equal(quote(['Read', 1, true, null, { a: 'b' }]), '["Read",1,true,null,{"a":"b"}]');
+  assert.equal(quote('x'.repeat(500)), `"${'x'.repeat(79)}…`);
+  let shared: unknown = ['lol'];
+  for (let i = 0; i < 40; i++) shared = [shared, shared, shared, shared, shared, shared, shared, shared, shared];
+  const quoted = quote(shared);
+  assert.ok(quoted.length <= 81 && quoted.endsWith('…'), quoted);
+  assert.equal(quote(new Date(0)), '"1970-01-01T00:00:00.000Z"');
+});
+
+test('YAML that expands past the budget is refused with a reason, not read line by line', () => {
+  const levels = ['l0: &l0 [a, a, a, a, a, a, a, a, a]'];
+  for (let i = 1; i < 6; i++) levels.push(`l${i}: &l${i} [${Array(9).fill(`*l${i - 1}`).join(', ')}]`);
+  const result = parseYamlFrontmatter(`${levels.join('\n')}\ntools: *l5\n`);
+  assert.equal(result.ok, false);
+  assert.equal(!result.ok && result.alias, true);
+  assert.match(!result.ok ? result.message : '', /expands to more than 10,000 values through aliases/);
 });

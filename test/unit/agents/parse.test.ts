@@ -37,6 +37,17 @@ test('a minimal agent gets the documented defaults', () => {
     family: '.claude',
     filePath: '/p/.claude/agents/a.md',
     extra: {},
+    format: 'claude-code',
+    pluginName: null,
+    handoffs: [],
+    target: null,
+    userInvocable: true,
+    modelInvocable: true,
+    argumentHint: null,
+    mcpServers: null,
+    nicknames: [],
+    initialPrompt: null,
+    displayName: null,
   });
 });
 
@@ -110,19 +121,23 @@ test('spawns: explicit forms, and the defaults derived from tools', () => {
 test('unknown tools are kept and reported once per file; the agent loads', () => {
   const { definition, messages } = agent('name: a\ndescription: d\ntools: Read, mcp__server__tool, chrome-mcp, chrome-mcp');
   assert.deepEqual(definition.tools, ['Read', 'mcp__server__tool', 'chrome-mcp']);
-  assert.deepEqual(messages, ['tools "mcp__server__tool", "chrome-mcp" are not available in this runtime; they will be ignored']);
-  const single = agent('name: a\ndescription: d\ntools: chrome-mcp').messages;
-  assert.deepEqual(single, ['tool "chrome-mcp" is not available in this runtime; it will be ignored']);
+  // One warning per reason, each naming the file's tools it applies to.
+  assert.deepEqual(messages, [
+    'tool "mcp__server__tool" is not available in this runtime (MCP tools: MCP servers are not connected in this runtime); it will be ignored',
+    'tool "chrome-mcp" is not available in this runtime (not a tool name this runtime knows); it will be ignored',
+  ]);
+  const two = agent('name: a\ndescription: d\ntools: chrome-mcp, pied-piper').messages;
+  assert.deepEqual(two, ['tools "chrome-mcp", "pied-piper" are not available in this runtime (not a tool name this runtime knows); they will be ignored']);
 });
 
 test('unknown model aliases warn but load with the value kept', () => {
   const { definition, messages } = agent('name: a\ndescription: d\nmodel: my-custom-model');
   assert.equal(definition.model, 'my-custom-model');
   assert.equal(messages.length, 1);
-  assert.match(messages[0] ?? '', /model "my-custom-model" is not a known alias/);
+  assert.match(messages[0] ?? '', /model "my-custom-model" is not a Claude model or alias this runtime knows; the agent runs on its parent's model .* unless subagents.modelAliases maps "my-custom-model"/);
   const foreign = agent('name: a\ndescription: d\nmodel: gpt-4o');
   assert.equal(foreign.definition.model, 'gpt-4o', 'kept as written: an alias may map it');
-  assert.match(foreign.messages[0] ?? '', /model "gpt-4o" is another provider's model; the agent runs on its parent's model/);
+  assert.match(foreign.messages[0] ?? '', /model "gpt-4o" is OpenAI's, which an Anthropic endpoint does not serve; the agent runs on its parent's model/);
   assert.deepEqual(agent('name: a\ndescription: d\nmodel: claude-opus-5-5').messages, []);
   assert.deepEqual(agent('name: a\ndescription: d\nmodel: inherit').messages, []);
 });
@@ -180,6 +195,9 @@ test('Copilot agent files: name from the file name, description optional', () =>
   assert.deepEqual(helper.definition?.tools, ['Read', 'Grep', 'Glob', 'Edit', 'Write', 'githubRepo']);
   assert.equal(parse('Just instructions.', ctx('mode.chatmode.md')).definition?.name, 'mode');
   assert.equal(parse('---\nname: custom\ndescription: d\n---\n', ctx('x.agent.md')).definition?.name, 'custom');
-  // Only the Copilot suffixes get these defaults.
-  assert.equal(parse('---\ntools: Read\n---\n', ctx('plain.md')).definition, null);
+  // A plain .md in .github/agents with frontmatter is named after the file, as GitHub does; without frontmatter it is not an agent.
+  assert.equal(parse('---\ntools: Read\n---\n', ctx('plain.md')).definition?.name, 'plain');
+  assert.equal(parse('Just text.', ctx('README.md')).definition, null);
+  // Elsewhere a plain .md still needs its name.
+  assert.equal(parse('---\ntools: Read\n---\n', { filePath: '/p/.claude/agents/plain.md', source: 'project', family: '.claude' }).definition, null);
 });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import matter from 'gray-matter';
 import { bundledAgentsDir } from '../../../src/core/agents/bundled';
 import { parseWithYamlEngine, parseYamlFrontmatter, splitFrontmatter } from '../../../src/core/agents/frontmatter';
-import { parsePlainFrontmatter } from '../../../src/core/agents/plainFrontmatter';
+import { parsePlainFrontmatter, type NestedColonError } from '../../../src/core/agents/plainFrontmatter';
 import { CORPUS_DIR } from '../../support/corpus';
 
 // The fast path for simple frontmatter must give exactly what the YAML parser
@@ -26,9 +26,18 @@ function yaml(frontmatter: string): unknown {
 
 /** Asserts the contract for one input; returns whether the fast path took it. */
 function check(frontmatter: string): boolean {
-  const plain = parsePlainFrontmatter(frontmatter);
+  const problem: { error?: NestedColonError } = {};
+  const plain = parsePlainFrontmatter(frontmatter, problem);
+  const fast = parseYamlFrontmatter(frontmatter);
+  const engine = parseWithYamlEngine(frontmatter);
+  if (problem.error) {
+    // Declared invalid without the YAML parser: the parser must reject it too (in its own words).
+    assert.equal(fast.ok, false, JSON.stringify(frontmatter));
+    assert.equal(engine.ok, false, `fast path declared valid YAML invalid: ${JSON.stringify(frontmatter)}`);
+    return false;
+  }
   // Whatever the path, the result is the YAML parser's.
-  assert.deepStrictEqual(parseYamlFrontmatter(frontmatter), parseWithYamlEngine(frontmatter), JSON.stringify(frontmatter));
+  assert.deepStrictEqual(fast, engine, JSON.stringify(frontmatter));
   if (plain === undefined) return false;
   const expected = yaml(frontmatter);
   assert.notEqual(expected, FAILED, `fast path accepted input YAML rejects: ${JSON.stringify(frontmatter)}`);
@@ -202,4 +211,21 @@ test('random frontmatter built from YAML-significant pieces: agrees with YAML or
     if (check(lines.join(eol) + (random() < 0.8 ? eol : ''))) taken++;
   }
   assert.ok(taken > 500, `fast path took ${taken} of ${total}`);
+});
+
+test('a plain value holding ": " is reported as the YAML error it is, without the YAML parser', () => {
+  const frontmatter = 'name: triage\ndescription: Use when: the build is red\ntools: Read\n';
+  const problem: { error?: NestedColonError } = {};
+  assert.equal(parsePlainFrontmatter(frontmatter, problem), undefined);
+  assert.deepEqual(problem.error, { key: 'description', line: 1, column: 21 });
+  assert.equal(parseWithYamlEngine(frontmatter).ok, false);
+  assert.deepEqual(parseYamlFrontmatter(frontmatter), {
+    ok: false,
+    message: 'the value of "description" holds ": ", which YAML reads as a nested mapping; quote the value (line 3, column 22)',
+    position: { line: 3, column: 22 },
+  });
+  // In a list item `a: b` is a valid mapping: no verdict there.
+  const item: { error?: NestedColonError } = {};
+  assert.equal(parsePlainFrontmatter('tools:\n  - a: b\n', item), undefined);
+  assert.equal(item.error, undefined);
 });

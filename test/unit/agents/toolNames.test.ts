@@ -27,7 +27,7 @@ test('canonical names match case-insensitively', () => {
 });
 
 test('oh-my-pi names map onto the runtime tools', () => {
-  const { tools, unknown } = normaliseToolList(['read', 'write', 'edit', 'bash', 'grep', 'find', 'ls', 'task', 'web_search', 'fetch', 'search']);
+  const { tools, unknown } = normaliseToolList(['read', 'write', 'edit', 'bash', 'grep', 'find', 'ls', 'task', 'web_search', 'fetch', 'search'], 'oh-my-pi');
   assert.deepEqual(tools, ['Read', 'Write', 'Edit', 'Bash', 'Grep', 'Glob', 'LS', 'Task', 'WebSearch', 'WebFetch']);
   assert.deepEqual(unknown, []);
 });
@@ -50,20 +50,21 @@ test('Gemini CLI names map onto the runtime tools', () => {
 
 test('Copilot names map onto the runtime tools, one alias to several', () => {
   assert.deepEqual(canonicalToolNames('codebase'), ['Read', 'Grep', 'Glob']);
-  assert.deepEqual(canonicalToolNames('search'), ['Grep']);
+  assert.deepEqual(canonicalToolNames('search', 'copilot'), ['Grep', 'Glob']);
   assert.deepEqual(canonicalToolNames('editFiles'), ['Edit', 'Write']);
   assert.deepEqual(canonicalToolNames('runCommands'), ['Bash']);
   assert.deepEqual(canonicalToolNames('fetch'), ['WebFetch']);
-  assert.deepEqual(normaliseToolList(['codebase', 'editFiles', 'search']).tools, ['Read', 'Grep', 'Glob', 'Edit', 'Write']);
+  assert.deepEqual(normaliseToolList(['codebase', 'editFiles', 'search'], 'copilot').tools, ['Read', 'Grep', 'Glob', 'Edit', 'Write']);
 });
 
 test('permission patterns reduce to the tool; spawn patterns name the spawn targets', () => {
   assert.deepEqual(normaliseToolList(['Bash(git:*)', 'Bash(npm test)', 'WebFetch(domain:example.com)']), {
     tools: ['Bash', 'WebFetch'],
     unknown: [],
+    reasons: new Map(),
     spawnTargets: null,
   });
-  assert.deepEqual(normaliseToolList(['Read', 'Task(explore, plan)']), { tools: ['Read', 'Task'], unknown: [], spawnTargets: ['explore', 'plan'] });
+  assert.deepEqual(normaliseToolList(['Read', 'Task(explore, plan)']), { tools: ['Read', 'Task'], unknown: [], reasons: new Map(), spawnTargets: ['explore', 'plan'] });
   assert.deepEqual(normaliseToolList(['Agent(reviewer)', 'Task(explore)']).spawnTargets, ['reviewer', 'explore']);
   // A bare spawn tool next to a pattern lifts the restriction again.
   assert.equal(normaliseToolList(['Task(explore)', 'Agent']).spawnTargets, null);
@@ -94,7 +95,7 @@ test('the canonical CSV fast path equals the general path wherever it answers', 
     const fast = canonicalToolCsv(text);
     if (fast === null) continue;
     answered++;
-    assert.deepEqual({ tools: fast, unknown: [], spawnTargets: null }, normaliseToolList(splitCsv(text)), JSON.stringify(text));
+    assert.deepEqual({ tools: fast, unknown: [], reasons: new Map(), spawnTargets: null }, normaliseToolList(splitCsv(text)), JSON.stringify(text));
   }
   assert.ok(answered > 300, `answered ${answered}`);
   assert.deepEqual(canonicalToolCsv(' Read , Grep,Read '), ['Read', 'Grep']);

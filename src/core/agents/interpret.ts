@@ -1,0 +1,280 @@
+import type { AgentDefinition, DiscoveryWarning, Handoff, SpawnsPolicy } from './definition';
+import { AGENT_PERMISSION_MODES, THINKING_LEVELS, type AgentFamily, type AgentFormat, type AgentSource, type ThinkingLevel } from './kinds';
+import { CODEX_READ_ONLY_DENIED } from './formats/codex';
+import { copilotNameFromFile } from './formats';
+import { readFields, type ReadKey } from './fieldKeys';
+import { boolean, oneOf, positiveInteger, quote, stringList, text, type WarningSink } from './fieldValues';
+import { jtdToJsonSchema } from './jtd';
+import { resolveModelField } from './modelNames';
+import { canonicalToolCsv, NO_REASONS, normaliseToolList, unknownToolWarnings, type NormalisedTools } from './toolNames';
+
+/**
+ * A file's fields (from YAML frontmatter or a Codex TOML file) → the
+ * normalised definition, read the way the file's home tool reads them
+ * (`formats/`). Never throws: every problem is a warning, and only a
+ * missing name or description costs the agent.
+ */
+
+export interface AgentFileContext {
+  filePath: string;
+  source: AgentSource;
+  family: AgentFamily | null;
+  /** The format to read the file as; default: by its path and family (`formatOfFile`). */
+  format?: AgentFormat;
+  /** The plugin whose `agents/` held the file (plugin sources only). */
+  pluginName?: string | null;
+  /**
+   * Whether the text holds a CR, when the caller already knows (the reader
+   * checks the bytes it just read); saves scanning every body for CRLF.
+   */
+  hasCarriageReturn?: boolean;
+}
+
+export interface ParsedAgentFile {
+  /** Null when the file was skipped; the warnings say why. */
+  definition: AgentDefinition | null;
+  warnings: DiscoveryWarning[];
+}
+
+/** One file's warnings. */
+export class FileWarnings implements WarningSink {
+  readonly list: DiscoveryWarning[] = [];
+  constructor(private readonly filePath: string) {}
+
+  warn(message: string): void {
+    this.list.push({ filePath: this.filePath, message });
+  }
+
+  skip(reason: string): ParsedAgentFile {
+    const base = this.filePath.slice(Math.max(this.filePath.lastIndexOf('/'), this.filePath.lastIndexOf('\\')) + 1);
+    this.warn(`skipped ${base}: ${reason}`);
+    return { definition: null, warnings: this.list };
+  }
+}
+
+const ISOLATION_MODES = ['worktree'] as const;
+
+/** Effort and thinking words of every format, and the level each runs at here; null: unset. */
+const THINKING_WORDS: Readonly<Record<string, ThinkingLevel | null>> = {
+  ...Object.fromEntries(THINKING_LEVELS.map((level) => [level, level])),
+  none: 'off',
+  max: 'xhigh',
+  inherit: null,
+  auto: null,
+};
+
+function thinkingLevel(value: unknown, field: string, warn: WarningSink): ThinkingLevel | null | undefined {
+  if (value === null || value === undefined) return undefined;
+  const word = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+  if (word !== undefined && Object.hasOwn(THINKING_WORDS, word)) return THINKING_WORDS[word];
+  warn.warn(`"${field}" must be one of ${THINKING_LEVELS.join(', ')}, not ${quote(value)}; it is ignored`);
+  return undefined;
+}
+
+/** `tools` normalised; null when absent or `*` (all tools). */
+function toolsField(raw: unknown, format: AgentFormat, warn: WarningSink): NormalisedTools | null {
+  if (typeof raw === 'string' && format !== 'copilot') {
+    const canonical = canonicalToolCsv(raw);
+    if (canonical) return { tools: canonical, unknown: [], reasons: NO_REASONS, spawnTargets: null };
+  }
+  const list = stringList(raw, 'tools', warn);
+  return list === undefined || list.includes('*') ? null : normaliseToolList(list, format);
+}
+
+function spawnsList(raw: unknown, field: string, warn: WarningSink): SpawnsPolicy | undefined {
+  const list = stringList(raw, field, warn);
+  if (list === undefined) return undefined;
+  return list.includes('*') ? '*' : list;
+}
+
+function spawnsPolicy(read: Partial<Record<ReadKey, unknown>>, format: AgentFormat, tools: string[] | null, spawnTargets: string[] | null, warn: WarningSink): SpawnsPolicy {
+  const explicit = spawnsList(read.spawns, 'spawns', warn) ?? (format === 'copilot' ? spawnsList(read.agents, 'agents', warn) : undefined);
+  if (explicit !== undefined) return explicit;
+  // Gemini CLI subagents cannot start other agents.
+  if (format === 'gemini') return [];
+  // Backward compatibility: an agent given the spawn tool may spawn anyone,
+  // unless its `Task(a, b)` pattern names whom.
+  if (spawnTargets) return spawnTargets;
+  if (tools === null) return '*';
+  return tools.includes('Task') || tools.includes('Agent') ? '*' : [];
+}
+
+function handoffs(raw: unknown, warn: WarningSink): Handoff[] {
+  if (raw === null || raw === undefined) return [];
+  if (!Array.isArray(raw)) {
+    warn.warn('"handoffs" must be a list of { label, agent, prompt }; it is ignored');
+    return [];
+  }
+  const out: Handoff[] = [];
+  for (const entry of raw) {
+    const item = typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>) : {};
+    const label = typeof item.label === 'string' ? item.label.trim() : '';
+    const agent = typeof item.agent === 'string' ? item.agent.trim() : '';
+    if (!label || !agent) {
+      warn.warn(`a handoff needs a "label" and an "agent", not ${quote(entry)}; it is ignored`);
+      continue;
+    }
+    const model = item.model === undefined ? null : resolveModelField(item.model)?.model ?? null;
+    out.push({ label, agent, prompt: typeof item.prompt === 'string' ? item.prompt : '', send: item.send === true, model });
+  }
+  return out;
+}
+
+/** Codex's rule: a non-empty list of unique names of ASCII letters, digits, spaces, `-` and `_`. */
+function nicknames(raw: unknown, warn: WarningSink): string[] {
+  const list = stringList(raw, 'nickname_candidates', warn) ?? [];
+  const valid = [...new Set(list)].filter((name) => /^[A-Za-z0-9 _-]+$/.test(name));
+  if (valid.length < list.length) warn.warn('"nickname_candidates" may hold only unique names of ASCII letters, digits, spaces, "-" and "_"; the others are ignored');
+  return valid;
+}
+
+function outputSchema(raw: unknown, format: AgentFormat, warn: WarningSink): unknown {
+  if (raw === null || raw === undefined) return null;
+  if (format !== 'oh-my-pi') return raw;
+  let schema: unknown = raw;
+  if (typeof raw === 'string') {
+    try {
+      schema = JSON.parse(raw) as unknown;
+    } catch {
+      warn.warn('"output" is neither a schema nor JSON text holding one; it is ignored');
+      return null;
+    }
+  }
+  return jtdToJsonSchema(schema);
+}
+
+function record(raw: unknown, field: string, warn: WarningSink): Record<string, unknown> | null {
+  if (raw === null || raw === undefined) return null;
+  if (typeof raw === 'object' && !Array.isArray(raw)) return raw as Record<string, unknown>;
+  warn.warn(`"${field}" must be a map of names to settings; it is ignored`);
+  return null;
+}
+
+/** All the runtime's tools plus WebSearch, for a Codex agent with `web_search` on and no list of its own. */
+const ALL_WITH_WEB_SEARCH = ['Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'LS', 'Bash', 'Task', 'TodoWrite', 'WebSearch'];
+
+/** The fields other formats add, as the definition holds them. */
+type OtherFormatFields = Required<Pick<AgentDefinition, 'handoffs' | 'target' | 'userInvocable' | 'modelInvocable' | 'argumentHint' | 'mcpServers' | 'nicknames' | 'initialPrompt' | 'displayName'>>;
+
+const OTHER_FORMAT_KEYS = ['handoffs', 'target', 'userInvocable', 'disableModelInvocation', 'infer', 'argumentHint', 'mcpServers', 'nicknames', 'initialPrompt', 'displayName'] as const;
+
+/** Most files set none of these: one shared answer for them (read it, do not change it). */
+const NO_OTHER_FORMAT_FIELDS: OtherFormatFields = Object.freeze({
+  handoffs: Object.freeze([]) as unknown as Handoff[],
+  target: null,
+  userInvocable: true,
+  modelInvocable: true,
+  argumentHint: null,
+  mcpServers: null,
+  nicknames: Object.freeze([]) as unknown as string[],
+  initialPrompt: null,
+  displayName: null,
+});
+
+function otherFormatFields(read: Partial<Record<ReadKey, unknown>>, warn: WarningSink): OtherFormatFields {
+  if (!OTHER_FORMAT_KEYS.some((key) => read[key] !== undefined)) return NO_OTHER_FORMAT_FIELDS;
+  return {
+    handoffs: handoffs(read.handoffs, warn),
+    target: text(read.target, 'target', warn) || null,
+    userInvocable: boolean(read.userInvocable, 'user-invocable', warn) ?? true,
+    modelInvocable: !(boolean(read.disableModelInvocation, 'disable-model-invocation', warn) ?? boolean(read.infer, 'infer', warn) === false),
+    argumentHint: text(read.argumentHint, 'argument-hint', warn) || null,
+    mcpServers: record(read.mcpServers, 'mcpServers', warn),
+    nicknames: read.nicknames === undefined ? [] : nicknames(read.nicknames, warn),
+    initialPrompt: text(read.initialPrompt, 'initialPrompt', warn) || null,
+    displayName: text(read.displayName, 'display_name', warn) || null,
+  };
+}
+
+export interface AgentFields {
+  fields: Record<string, unknown>;
+  /** The system prompt (the Markdown body, or Codex's `developer_instructions`). */
+  body: string;
+}
+
+export function interpretFields({ fields, body }: AgentFields, context: AgentFileContext, format: AgentFormat, warn: FileWarnings): ParsedAgentFile {
+  const { read, extra } = readFields(fields, format);
+
+  if (format === 'gemini' && typeof read.kind === 'string' && read.kind.trim() === 'remote') {
+    return warn.skip('it defines a remote Gemini CLI agent (kind: remote, reached over the A2A protocol), which this runtime cannot run');
+  }
+  const copilotName = format === 'copilot' ? copilotNameFromFile(context.filePath) : null;
+  const name = text(read.name, 'name', warn) || copilotName;
+  if (!name) return warn.skip(format === 'codex' ? 'it has no "name" (Codex requires one)' : 'it has no "name" in its frontmatter');
+  const description = text(read.description, 'description', warn) ?? (copilotName !== null ? '' : undefined);
+  if (description === undefined || (description === '' && copilotName === null)) {
+    return warn.skip(format === 'codex' ? 'it has no "description" (Codex requires one)' : 'it has no "description" in its frontmatter');
+  }
+  if (format === 'codex' && !body.trim()) return warn.skip('it has no "developer_instructions" (Codex requires them: they are the system prompt)');
+
+  const normalised = toolsField(read.tools, format, warn);
+  if (normalised) for (const message of unknownToolWarnings(normalised, format)) warn.warn(message);
+  let tools = normalised ? normalised.tools : null;
+  const disallowedList = stringList(read.disallowedTools, 'disallowedTools', warn);
+  const disallowedTools = disallowedList ? normaliseToolList(disallowedList, format).tools : [];
+  const spawns = spawnsPolicy(read, format, tools, normalised?.spawnTargets ?? null, warn);
+
+  if (format === 'gemini') {
+    // Gemini CLI subagents never get the spawn tool, `*` or not.
+    tools = tools?.filter((tool) => tool !== 'Task' && tool !== 'Agent') ?? null;
+    for (const tool of ['Task', 'TaskOutput', 'TaskStop']) if (!disallowedTools.includes(tool)) disallowedTools.push(tool);
+  }
+  // oh-my-pi gives the spawn tool to every agent that says whom it may spawn.
+  if (format === 'oh-my-pi' && tools && read.spawns !== undefined && !(Array.isArray(spawns) && spawns.length === 0) && !tools.includes('Task')) tools.push('Task');
+  if (format === 'codex') {
+    if (fields.sandbox_mode === 'read-only') for (const tool of CODEX_READ_ONLY_DENIED) if (!disallowedTools.includes(tool)) disallowedTools.push(tool);
+    const webSearch = fields.web_search === 'live' || fields.web_search === 'cached' || (fields.tools as { web_search?: unknown } | undefined)?.web_search === true;
+    if (webSearch && tools === null) tools = [...ALL_WITH_WEB_SEARCH];
+    delete extra.developer_instructions;
+  }
+
+  const resolvedModel = read.model === undefined || read.model === null ? undefined : resolveModelField(read.model);
+  if (read.model !== undefined && read.model !== null && !resolvedModel) warn.warn(`"model" must be a name or a list of names, not ${quote(read.model)}; it is ignored`);
+  if (resolvedModel?.warning) warn.warn(resolvedModel.warning);
+
+  const thinkingField = read.thinkingLevel !== undefined ? 'thinkingLevel' : format === 'codex' ? 'model_reasoning_effort' : 'effort';
+  const level = thinkingLevel(read.thinkingLevel ?? read.effort, thinkingField, warn);
+
+  let permissionMode = oneOf(read.permissionMode, 'permissionMode', AGENT_PERMISSION_MODES, warn) ?? null;
+  if (permissionMode && context.source === 'plugin') {
+    warn.warn(`"permissionMode: ${permissionMode}" is ignored: plugin agents cannot set their permission mode (as in Claude Code)`);
+    permissionMode = null;
+  }
+
+  // One shape for every definition: the fields are listed, not spread.
+  const other = otherFormatFields(read, warn);
+  const definition: AgentDefinition = {
+    // Plugin agents are `plugin:agent`, as in Claude Code (precedence keeps the bare name as an alias where it is theirs alone).
+    name: context.pluginName && !name.startsWith(`${context.pluginName}:`) ? `${context.pluginName}:${name}` : name,
+    description,
+    systemPrompt: ((context.hasCarriageReturn ?? true) && body.includes('\r') ? body.replace(/\r\n/g, '\n') : body).trim(),
+    tools,
+    disallowedTools,
+    spawns,
+    model: resolvedModel?.model ?? null,
+    thinkingLevel: level === undefined ? (resolvedModel?.thinkingLevel ?? null) : level,
+    maxTurns: positiveInteger(read.maxTurns, format === 'gemini' ? 'max_turns' : 'maxTurns', warn) ?? null,
+    output: outputSchema(read.output, format, warn),
+    permissionMode,
+    isolation: oneOf(read.isolation, 'isolation', ISOLATION_MODES, warn) ?? null,
+    background: boolean(read.background, 'background', warn) ?? false,
+    blocking: boolean(read.blocking, 'blocking', warn) ?? false,
+    color: text(read.color, 'color', warn) || null,
+    source: context.source,
+    family: context.family,
+    filePath: context.filePath,
+    extra,
+    format,
+    pluginName: context.pluginName ?? null,
+    handoffs: other.handoffs,
+    target: other.target,
+    userInvocable: other.userInvocable,
+    modelInvocable: other.modelInvocable,
+    argumentHint: other.argumentHint,
+    mcpServers: other.mcpServers,
+    nicknames: other.nicknames,
+    initialPrompt: other.initialPrompt,
+    displayName: other.displayName,
+  };
+  return { definition, warnings: warn.list };
+}
