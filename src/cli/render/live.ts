@@ -1,5 +1,6 @@
 import type { RunStore } from '../../core/runs/runStore';
 import type { RunEvent } from '../../protocol/runEvents';
+import { formatWait } from '../../core/engine/network';
 import { agentLine, renderTree, type Style } from './tree';
 
 /**
@@ -98,7 +99,7 @@ export class LogRenderer implements Renderer {
         this.out.write(`${indent}  ${event.ok ? '✓' : '✕'} ${event.name} ${node.tools.findLast((t) => t.toolUseId === event.toolUseId)?.inputSummary ?? ''}${event.resultSummary ? ` · ${event.resultSummary}` : ''}\n`);
         break;
       case 'retry':
-        this.out.write(`${indent}  ↻ retrying (${event.reason}), attempt ${event.attempt + 1}\n`);
+        this.out.write(`${indent}  ↻ ${event.reason}; retrying in ${formatWait(event.delayMs)} (attempt ${event.attempt + 1})\n`);
         break;
       case 'agent_finished':
         this.out.write(`${indent}${agentLine(node, Date.now(), this.style)}\n`);

@@ -1,3 +1,4 @@
+import { formatWait } from '../../core/engine/network';
 import { totalTokens, type Usage } from '../../protocol/runEvents';
 import type { AgentNode, RunSnapshot, ToolRow } from '../../protocol/runSnapshot';
 
@@ -68,6 +69,14 @@ function truncate(text: string, width: number): string {
   return text.length > width ? `${text.slice(0, Math.max(0, width - 1))}…` : text;
 }
 
+/** A retry being waited for (what failed, and in how long it goes out), else how many there were. */
+function retryNote(node: AgentNode, now: number, s: Style): string | null {
+  const wait = node.status === 'running' ? node.retryWait : null;
+  if (wait && wait.until > now) return s.yellow(`${wait.reason}: retrying in ${formatWait(wait.until - now)}`);
+  if (wait) return s.yellow(`retry ${wait.attempt} sent (${wait.reason})`);
+  return node.retries ? s.yellow(`${node.retries} retr${node.retries === 1 ? 'y' : 'ies'}`) : null;
+}
+
 export function agentLine(node: AgentNode, now: number, s: Style): string {
   const elapsed = (node.endedAt ?? now) - node.startedAt;
   const parts = [
@@ -78,7 +87,7 @@ export function agentLine(node: AgentNode, now: number, s: Style): string {
     s.dim(formatUsage(node.usage)),
     node.background ? s.dim('background') : null,
     node.worktree ? s.dim(`branch ${node.worktree.branch}`) : null,
-    node.retries ? s.yellow(`${node.retries} retr${node.retries === 1 ? 'y' : 'ies'}`) : null,
+    retryNote(node, now, s),
   ];
   return parts.filter(Boolean).join(' · ');
 }

@@ -15,6 +15,7 @@ import type { Budget } from './budget';
 import { CancelledError, EngineError } from './errors';
 import { startContext, stopInstruction, type LifecycleHooks, type SubagentInfo } from './lifecycleHooks';
 import { resolveModel } from './models';
+import { networkPolicy, type NetworkPolicy } from './network';
 import { runQueryLoop, type EmitEvent, type LoopOutcome } from './queryLoop';
 import { findResumable, type ResumeSource } from './resumeSource';
 import { DEFAULT_AGENT, type SpawnInput, type Spawner } from './spawnTool';
@@ -46,8 +47,8 @@ export interface EngineOptions {
   settings: () => Settings;
   gate?: PermissionGate;
   maxTokens?: number;
-  /** Turn-level retries of streams that break mid-way (S3.10). */
-  retry?: { maxAttempts: number; baseDelayMs: number };
+  /** Overrides of the timeouts and retries the `subagents.network.*` settings give (S3.10); tests use short ones. */
+  network?: Partial<NetworkPolicy>;
   /** Keeps transcripts and finds ended agents after a restart (the run history). */
   archive?: AgentArchive;
   /** SubagentStart / SubagentStop hooks (S4.5). */
@@ -345,7 +346,7 @@ export class Engine implements Spawner {
         system: buildSystemPrompt(run.definition.systemPrompt, env, planNote),
         gate: this.#gate,
         maxTokens: this.#options.maxTokens ?? 16_384,
-        retry: this.#options.retry ?? { maxAttempts: 4, baseDelayMs: 500 },
+        network: networkPolicy(settings, this.#options.network),
         structured,
         emit,
         onUsage: (delta) => run.tree.budget.add(delta),

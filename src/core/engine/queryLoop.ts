@@ -10,6 +10,7 @@ import { costOf } from './models';
 import { buildTurnParams, textOf, toParam } from './requestBuilder';
 import { STRUCTURED_OUTPUT_TOOL, type StructuredOutputSlot } from './structuredOutput';
 import { executeToolCalls, type ToolCallHooks } from './toolExecutor';
+import type { NetworkPolicy } from './network';
 import { streamTurn, TurnError } from './turnStream';
 
 /**
@@ -29,7 +30,7 @@ export interface LoopDeps {
   system: string;
   gate: PermissionGate;
   maxTokens: number;
-  retry: { maxAttempts: number; baseDelayMs: number };
+  network: NetworkPolicy;
   structured: StructuredOutputSlot | null;
   emit: EmitEvent;
   /** Called with each turn's usage (already priced), for the tree's budget. */
@@ -112,10 +113,9 @@ export async function runQueryLoop(run: AgentRun, deps: LoopDeps): Promise<LoopO
       deliverNotices(run);
       deps.persist();
       const params = buildTurnParams({ model: run.model, maxTokens: deps.maxTokens, system: deps.system, tools: toolDefinitions, messages: run.messages, thinking: run.thinking });
-      const message = await streamTurn(deps.client, params, {
+      const { message, invalidInputs } = await streamTurn(deps.client, params, {
         signal: run.signal,
-        maxAttempts: deps.retry.maxAttempts,
-        baseDelayMs: deps.retry.baseDelayMs,
+        policy: deps.network,
         onText: (text) => deps.emit({ type: 'text', text }),
         onRetry: (attempt, delayMs, reason) => deps.emit({ type: 'retry', attempt, delayMs, reason }),
       });
@@ -132,7 +132,7 @@ export async function runQueryLoop(run: AgentRun, deps: LoopDeps): Promise<LoopO
 
       const calls = message.content.filter((b): b is BetaToolUseBlock => b.type === 'tool_use');
       if (calls.length > 0) {
-        const results = await executeToolCalls(calls, deps.tools, hooks, run.signal);
+        const results = await executeToolCalls(calls, deps.tools, hooks, run.signal, invalidInputs);
         run.messages.push({ role: 'user', content: results });
         run.signal.throwIfAborted();
         if (deps.structured && deps.structured.value !== undefined) {

@@ -129,3 +129,17 @@ test('without a permission mode, a non-interactive run denies shell commands wit
   const allowed = await runCliProcess(['run', 'shell', 'say hi', '--cwd', project, '--permission-mode', 'bypassPermissions'], { env: env() });
   assert.equal(allowed.stdout.trim(), 'hi');
 });
+
+test('every retry shows: a progress line with the reason and the wait, and a retry event with --json', async () => {
+  server.setScript((req) =>
+    req.attempt === 0 ? { error: { status: 429, type: 'rate_limit_error', message: 'slow down', headers: { 'retry-after-ms': '1500' } } } : { text: 'after the wait' },
+  );
+  await writeFile(path.join(project, '.claude/agents/solo.md'), '---\nname: solo\ndescription: Alone\ntools: Read\n---\nYou work alone. [agent:solo]\n');
+  const lines = await runCliProcess(['run', 'solo', 'hi', '--cwd', project], { env: env() });
+  assert.equal(lines.code, 0, lines.stderr);
+  assert.match(lines.stderr, /↻ rate limited \(429\); retrying in 1\.5 s \(attempt 2\)/);
+  server.resetStats();
+  const json = await runCliProcess(['run', 'solo', 'hi', '--json', '--cwd', project], { env: env() });
+  const retry = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; reason?: string; delayMs?: number }).find((e) => e.type === 'retry');
+  assert.deepEqual({ reason: retry?.reason, delayMs: retry?.delayMs }, { reason: 'rate limited (429)', delayMs: 1500 });
+});
