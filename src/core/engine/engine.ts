@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import { emptyUsage, type RunEvent } from '../../protocol/runEvents';
@@ -24,6 +23,7 @@ import { buildSystemPrompt, promptEnvironment } from './systemPrompt';
 import { completionNotice } from './taskTools';
 import { checkSpawn } from './toolPool';
 import { buildTools } from './toolset';
+import { childCwd } from './workingDir';
 import { isolate, reisolate, settleWorktree } from './worktreeSteps';
 
 /**
@@ -233,10 +233,9 @@ export class Engine implements Spawner {
 
     let cwd = parent.cwd;
     if (input.cwd) {
-      if (!path.isAbsolute(input.cwd)) return `cwd must be an absolute path, got "${input.cwd}".`;
-      const info = await stat(input.cwd).catch(() => null);
-      if (!info?.isDirectory()) return `cwd "${input.cwd}" is not an existing directory.`;
-      cwd = path.resolve(input.cwd);
+      const checked = await childCwd(input.cwd, parent);
+      if (!checked.ok) return checked.refusal;
+      cwd = checked.cwd;
     }
 
     const background = Boolean(input.run_in_background || definition.background) && !definition.blocking;
