@@ -239,12 +239,8 @@ export class Engine implements Spawner {
     }
 
     const background = Boolean(input.run_in_background || definition.background) && !definition.blocking;
-    if (background) {
-      const running = this.running.filter((a) => a.background).length;
-      if (running >= settings.maxBackgroundAgents) {
-        return `Cannot start another background agent: ${running} are running, the limit is ${settings.maxBackgroundAgents} (subagents.maxBackgroundAgents). Wait for one with TaskOutput, stop one with TaskStop, or run this one in the foreground.`;
-      }
-    }
+    const full = background ? this.#backgroundCapReached(settings) : null;
+    if (full) return full;
 
     const child = createAgentRun({
       id: newAgentId(),
@@ -262,12 +258,36 @@ export class Engine implements Spawner {
     });
     if (input.isolation === 'worktree' || definition.isolation === 'worktree') {
       if (input.cwd) return 'This agent always runs isolated in a worktree (isolation: worktree in its definition), so it cannot be given a cwd.';
-      const failure = await isolate(this.#options.worktrees, child);
+      const failure = await this.#reserving(child, () => isolate(this.#options.worktrees, child));
       if (failure) return failure;
     }
     parent.children.add(child);
     this.#launch(child);
     return child;
+  }
+
+  /** The refusal for one more background agent past subagents.maxBackgroundAgents, or null. */
+  #backgroundCapReached(settings: Settings): string | null {
+    const running = this.running.filter((a) => a.background).length;
+    if (running < settings.maxBackgroundAgents) return null;
+    return `Cannot start another background agent: ${running} are running, the limit is ${settings.maxBackgroundAgents} (subagents.maxBackgroundAgents). Wait for one with TaskOutput, stop one with TaskStop, or run this one in the foreground.`;
+  }
+
+  /**
+   * Counts `child` as running while `prepare` (making its worktree) is under
+   * way, so spawns of the same turn checked meanwhile see it under the
+   * background cap; a failed preparation gives its place back.
+   */
+  async #reserving(child: AgentRun, prepare: () => Promise<string | null>): Promise<string | null> {
+    // A follow-up reuses its agent's id: the ended run it continues comes back if preparing fails.
+    const previous = this.#agents.get(child.id);
+    this.#agents.set(child.id, child);
+    const failure = await prepare();
+    if (failure) {
+      if (previous) this.#agents.set(child.id, previous);
+      else this.#agents.delete(child.id);
+    }
+    return failure;
   }
 
   async #spawnResume(parent: AgentRun, input: SpawnInput, toolUseId: string, settings: Settings): Promise<AgentRun | string> {
@@ -279,8 +299,11 @@ export class Engine implements Spawner {
     }
     if (source.runId !== parent.tree.runId) return `Agent ${source.agentId} belongs to another run; you can resume only agents of this run.`;
     if (source.agentId === parent.id) return 'An agent cannot resume itself.';
-    const child = this.#continued(source, input.prompt, { parent, parentToolUseId: toolUseId, tree: parent.tree, settings, background: Boolean(input.run_in_background) });
-    const failure = await reisolate(this.#options.worktrees, child);
+    const background = Boolean(input.run_in_background);
+    const full = background ? this.#backgroundCapReached(settings) : null;
+    if (full) return full;
+    const child = this.#continued(source, input.prompt, { parent, parentToolUseId: toolUseId, tree: parent.tree, settings, background });
+    const failure = await this.#reserving(child, () => reisolate(this.#options.worktrees, child));
     if (failure) return failure;
     parent.children.add(child);
     this.#launch(child);
