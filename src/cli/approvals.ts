@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import type { ApprovalDecision, ApprovalHandler, ApprovalRequest } from '../core/tools/permissions';
+import { terminalLine } from './render/terminalText';
 
 /**
  * Asks in the terminal before a shell command or file change runs (S7.3),
@@ -18,7 +19,7 @@ export function terminalApprovals(
     try {
       const what = request.kind === 'bash' ? 'run' : 'change';
       const answer = await rl.question(
-        `\n${request.agentName}${request.background ? ' (background)' : ''} wants to ${what}: ${request.toolName} ${request.summary}\nAllow? [y]es / [n]o / [a]lways for this run: `,
+        `\n${terminalLine(request.agentName)}${request.background ? ' (background)' : ''} wants to ${what}: ${terminalLine(request.toolName)} ${terminalLine(request.summary)}\nAllow? [y]es / [n]o / [a]lways for this run: `,
         { signal },
       );
       const key = answer.trim().toLowerCase()[0];

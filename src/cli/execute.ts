@@ -5,6 +5,7 @@ import { terminalApprovals } from './approvals';
 import type { CliIO } from './command';
 import { LiveTreeRenderer, LogRenderer, type Renderer } from './render/live';
 import { formatDuration, formatUsage, styleFor } from './render/tree';
+import { terminalLine, terminalText } from './render/terminalText';
 import type { EngineSession } from './session';
 
 /**
@@ -70,7 +71,7 @@ export async function executeRun(io: CliIO, session: EngineSession, view: Presen
   } catch (error) {
     renderer?.stop();
     if (error instanceof EngineError) {
-      io.stderr.write(`subagents ${command}: ${error.message}\n`);
+      io.stderr.write(`subagents ${command}: ${terminalText(error.message)}\n`);
       return 1;
     }
     throw error;
@@ -85,10 +86,11 @@ export async function executeRun(io: CliIO, session: EngineSession, view: Presen
     io.stdout.write(`${resultLine(result)}\n`);
   } else {
     const style = styleFor(io.stderr as { isTTY?: boolean }, io.env);
-    const output = result.structuredOutput !== undefined ? JSON.stringify(result.structuredOutput, null, 2) : result.output;
+    const raw = result.structuredOutput !== undefined ? JSON.stringify(result.structuredOutput, null, 2) : result.output;
+    const output = raw && terminalText(raw);
     if (output) io.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
     const total = session.store.get(result.runId)?.usage ?? result.usage;
-    const summary = `${result.status} · ${formatDuration(result.durationMs)} · ${formatUsage(total)} · agent ${result.agentId}${result.error ? ` · ${result.error}` : ''}`;
+    const summary = `${result.status} · ${formatDuration(result.durationMs)} · ${formatUsage(total)} · agent ${result.agentId}${result.error ? ` · ${terminalLine(result.error)}` : ''}`;
     io.stderr.write(`${result.status === 'completed' ? style.green(summary) : style.red(summary)}\n`);
   }
   return result.status === 'completed' ? 0 : 1;

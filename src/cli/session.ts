@@ -10,6 +10,7 @@ import { WorktreeManager } from '../core/isolation';
 import { RunStore } from '../core/runs/runStore';
 import type { PermissionGate } from '../core/tools/permissions';
 import type { CliIO } from './command';
+import { terminalText } from './render/terminalText';
 
 /**
  * What a CLI command that runs agents needs, wired the same way the
@@ -29,7 +30,7 @@ export function openWorktrees(io: CliIO): WorktreeManager {
     stateDir: path.join(dir, 'state'),
     worktreesRoot: path.join(dir, 'trees'),
     log: (level, message) => {
-      if (level === 'warn' || level === 'error') io.stderr.write(`subagents: ${message}\n`);
+      if (level === 'warn' || level === 'error') io.stderr.write(`subagents: ${terminalText(message)}\n`);
     },
   });
 }
@@ -40,7 +41,7 @@ export async function openHistory(io: CliIO, settings: Settings): Promise<RunHis
     retentionDays: settings['history.retentionDays'],
     maxRuns: settings['history.maxRuns'],
     log: (level, message) => {
-      if (level !== 'info') io.stderr.write(`subagents: ${message}\n`);
+      if (level !== 'info') io.stderr.write(`subagents: ${terminalText(message)}\n`);
     },
   });
 }
@@ -81,10 +82,10 @@ export async function openSession(
       env: io.env,
       // Per-run info lines would interleave with the live tree on stderr: problems only, as for worktrees.
       log: (level, message) => {
-        if (level !== 'info') io.stderr.write(`subagents: ${level}: ${message}\n`);
+        if (level !== 'info') io.stderr.write(`subagents: ${level}: ${terminalText(message)}\n`);
       },
     }),
-    log: (level, message) => io.stderr.write(`subagents: ${level}: ${message}\n`),
+    log: (level, message) => io.stderr.write(`subagents: ${level}: ${terminalText(message)}\n`),
   });
   engine.onEvent((event) => store.apply(event));
   return {

@@ -3,6 +3,7 @@ import { EngineError } from '../../core/engine/errors';
 import { UsageError, type CliCommand, type CliIO } from '../command';
 import { executeRun, presentation } from '../execute';
 import { openHistory, openSession } from '../session';
+import { terminalText } from '../render/terminalText';
 import { defaultSettings, PERMISSION_MODES } from '../../core/config';
 import type { PermissionMode } from '../../core/tools/permissions';
 
@@ -43,7 +44,7 @@ export const resumeCommand: CliCommand = {
       session = await openSession(io, { cwd, pluginDirs: values['plugin-dir'] ?? [], gate: view.gate, coalesceMs: values.json ? 0 : 80 });
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
-      io.stderr.write(`subagents resume: ${error.message}\n`);
+      io.stderr.write(`subagents resume: ${terminalText(error.message)}\n`);
       return 1;
     }
     try {

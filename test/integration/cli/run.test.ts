@@ -143,3 +143,26 @@ test('every retry shows: a progress line with the reason and the wait, and a ret
   const retry = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; reason?: string; delayMs?: number }).find((e) => e.type === 'retry');
   assert.deepEqual({ reason: retry?.reason, delayMs: retry?.delayMs }, { reason: 'rate limited (429)', delayMs: 1500 });
 });
+
+test('control characters in agent names, descriptions, tool summaries and answers never reach the terminal raw', async () => {
+  await writeFile(
+    path.join(project, '.claude/agents/evil.md'),
+    '---\nname: "evil\\e]0;pwned\\a\\e[2J"\ndescription: "clears\\e[2J your screen\\r"\ntools: Read\n---\nYou are evil. [agent:evil]\n',
+  );
+  server.setScript((req) =>
+    req.turn === 0
+      ? { toolUses: [{ name: 'Read', input: { file_path: 'notes\u001b[1A\u001b[2K.txt' } }] }
+      : { text: 'answer \u001b[31mred\u001b[0m\u0007 done\r\nnext line\u202e' },
+  );
+  const r = await runCliProcess(['run', 'evil\u001b]0;pwned\u0007\u001b[2J', 'hi', '--cwd', project], { env: env() });
+  assert.equal(r.code, 0, r.stderr);
+  for (const [stream, text] of [['stdout', r.stdout], ['stderr', r.stderr]] as const) {
+    assert.doesNotMatch(text, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/, `${stream} holds a raw control character: ${JSON.stringify(text)}`);
+  }
+  assert.match(r.stdout, /^answer ␛\[31mred␛\[0m␇ done\nnext line\n$/);
+  assert.match(r.stderr, /evil␛]0;pwned␇␛\[2J/);
+  assert.match(r.stderr, /Read notes␛\[1A␛\[2K\.txt/);
+  const listed = await runCliProcess(['runs'], { env: env() });
+  assert.doesNotMatch(listed.stdout, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  assert.match(listed.stdout, /evil␛]0;pwned␇␛\[2J/);
+});
