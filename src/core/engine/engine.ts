@@ -22,6 +22,7 @@ import type { StructuredOutputSlot } from './structuredOutput';
 import { buildSystemPrompt, promptEnvironment } from './systemPrompt';
 import { completionNotice } from './taskTools';
 import { checkSpawn } from './toolPool';
+import { Redactor } from './redaction';
 import { buildTools } from './toolset';
 import { childCwd } from './workingDir';
 import { isolate, reisolate, settleWorktree } from './worktreeSteps';
@@ -56,6 +57,11 @@ export interface EngineOptions {
   /** Git worktrees for isolated agents (S5); without it, isolation is refused. */
   worktrees?: WorktreeManager;
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /**
+   * The secrets to keep out of events, results, transcripts and logs
+   * (S7.2); read at each use. Default: the client's API key and auth token.
+   */
+  secrets?: () => ReadonlyArray<string | null | undefined>;
 }
 
 export interface RunRequest {
@@ -81,10 +87,14 @@ export class Engine implements Spawner {
   readonly #gate: PermissionGate;
   readonly #listeners = new Set<(event: RunEvent) => void>();
   readonly #agents = new Map<string, AgentRun>();
+  readonly #redactor: Redactor;
+  readonly #log: NonNullable<EngineOptions['log']>;
 
   constructor(options: EngineOptions) {
     this.#options = options;
     this.#gate = options.gate ?? new PermissionGate(null);
+    this.#redactor = new Redactor(options.secrets ?? (() => [options.client.apiKey, options.client.authToken]));
+    this.#log = (level, message) => options.log?.(level, this.#redactor.text(message));
   }
 
   onEvent(listener: (event: RunEvent) => void): () => void {
@@ -317,9 +327,15 @@ export class Engine implements Spawner {
     void this.#execute(run);
   }
 
+  /**
+   * The one way an agent's events leave the engine: every string redacted;
+   * streamed text redacted across chunk boundaries (an end that could be the
+   * start of a secret waits for the next chunk or the next event).
+   */
   #emitter(run: AgentRun): EmitEvent {
-    return (partial) => {
-      const event = { ts: Date.now(), runId: run.tree.runId, agentId: run.id, ...partial } as RunEvent;
+    const text = this.#redactor.stream();
+    const send: EmitEvent = (partial) => {
+      const event = this.#redactor.value({ ts: Date.now(), runId: run.tree.runId, agentId: run.id, ...partial } as RunEvent);
       for (const listener of this.#listeners) {
         try {
           listener(event);
@@ -327,6 +343,19 @@ export class Engine implements Spawner {
           // A surface that fails to render must not break the run.
         }
       }
+    };
+    return (partial) => {
+      if (partial.type === 'text') {
+        const shown = text.push(partial.text);
+        if (shown) send({ type: 'text', text: shown });
+        return;
+      }
+      if (partial.type === 'retry') text.discard();
+      else {
+        const rest = text.flush();
+        if (rest) send({ type: 'text', text: rest });
+      }
+      send(partial);
     };
   }
 
@@ -373,7 +402,7 @@ export class Engine implements Spawner {
         emit,
         onUsage: (delta) => run.tree.budget.add(delta),
         persist: () => this.#persist(run),
-        beforeComplete: (output, round) => stopInstruction(this.#options.hooks, { ...this.#hookInfo(run), lastAssistantMessage: output }, round, this.#options.log),
+        beforeComplete: (output, round) => stopInstruction(this.#options.hooks, { ...this.#hookInfo(run), lastAssistantMessage: this.#redactor.text(output) }, round, this.#log),
       });
     } catch (error) {
       // Only waiting for a concurrency slot or the worktree can throw here.
@@ -391,9 +420,9 @@ export class Engine implements Spawner {
     // An agent does not outlive its parent's interest: children still running are stopped with it.
     for (const child of run.children) if (!child.ended) child.controller.abort(new CancelledError(`Its parent agent "${run.agentName}" ended.`));
     await Promise.all([...run.children].map((c) => c.done));
-    await settleWorktree(this.#options.worktrees, run, this.#options.log);
+    await settleWorktree(this.#options.worktrees, run, this.#log);
 
-    const result: AgentResult = {
+    const result: AgentResult = this.#redactor.value({
       agentId: run.id,
       runId: run.tree.runId,
       agentName: run.agentName,
@@ -405,7 +434,7 @@ export class Engine implements Spawner {
       turns: run.turns,
       durationMs: Date.now() - run.startedAt,
       worktree: run.worktree,
-    };
+    });
     emit({
       type: 'agent_finished',
       status: result.status,
@@ -437,7 +466,7 @@ export class Engine implements Spawner {
 
   /** SubagentStart hooks may add context: it goes in front of the agent's task. */
   async #startHooks(run: AgentRun): Promise<void> {
-    const context = await startContext(this.#options.hooks, { ...this.#hookInfo(run), prompt: run.prompt }, this.#options.log);
+    const context = await startContext(this.#options.hooks, { ...this.#hookInfo(run), prompt: this.#redactor.text(run.prompt) }, this.#log);
     const first = run.messages[run.persisted];
     if (context && first?.role === 'user' && Array.isArray(first.content)) first.content.unshift({ type: 'text', text: context });
   }
@@ -448,8 +477,8 @@ export class Engine implements Spawner {
     if (!archive || run.persisted >= run.messages.length) return;
     const fresh = run.messages.slice(run.persisted);
     run.persisted = run.messages.length;
-    archive.appendTranscript(run.id, fresh).catch((error: unknown) => {
-      this.#options.log?.('error', `Could not save the transcript of agent ${run.id}: ${error instanceof Error ? error.message : String(error)}`);
+    archive.appendTranscript(run.id, this.#redactor.value(fresh)).catch((error: unknown) => {
+      this.#log('error', `Could not save the transcript of agent ${run.id}: ${error instanceof Error ? error.message : String(error)}`);
     });
   }
 
