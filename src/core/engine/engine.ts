@@ -365,6 +365,8 @@ export class Engine implements Spawner {
     const structured: StructuredOutputSlot | null = run.outputSchema ? { value: undefined, wrapped: false } : null;
     let tools = new Map<string, RuntimeTool>();
     let outcome: LoopOutcome;
+    // Nothing of an agent whose run another process works on may reach its transcript.
+    let recorded = !this.#options.archive;
     try {
       if (run.parent) {
         await run.tree.limiter.acquire(run.signal);
@@ -389,6 +391,8 @@ export class Engine implements Spawner {
       });
       if (run.isolation) emit({ type: 'worktree_created', path: run.isolation.path, branch: run.isolation.branch, baseCommit: run.isolation.baseCommit });
       await this.#startHooks(run);
+      await this.#options.archive?.begin(run.tree.runId);
+      recorded = true;
       const env = await promptEnvironment(run.cwd, Boolean(run.isolation));
       const planNote = run.planMode ? ['You are in plan mode: you may read and search, but not change anything. Finish with a clear, concrete plan.'] : [];
       outcome = await runQueryLoop(run, {
@@ -405,12 +409,12 @@ export class Engine implements Spawner {
         beforeComplete: (output, round) => stopInstruction(this.#options.hooks, { ...this.#hookInfo(run), lastAssistantMessage: this.#redactor.text(output) }, round, this.#log),
       });
     } catch (error) {
-      // Only waiting for a concurrency slot or the worktree can throw here.
+      // Only waiting for a concurrency slot, or a run another process works on, can throw here.
       outcome = run.signal.aborted
         ? { status: 'cancelled', output: null, error: run.signal.reason instanceof Error ? run.signal.reason.message : 'Cancelled.' }
         : { status: 'failed', output: null, error: error instanceof Error ? error.message : String(error) };
     } finally {
-      this.#persist(run);
+      if (recorded) this.#persist(run);
       for (const tool of tools.values()) await Promise.resolve(tool.close?.()).catch(() => undefined);
       if (run.holdsSlot) {
         run.holdsSlot = false;

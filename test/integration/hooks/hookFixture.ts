@@ -76,6 +76,7 @@ export function pathOnlyArchive(dir: string): AgentArchive {
     appendTranscript: async () => undefined,
     transcriptPath: (agentId) => path.join(dir, 'transcripts', `${agentId}.jsonl`),
     load: async () => null,
+    begin: async () => undefined,
     retentionDays: 30,
   };
 }

@@ -29,8 +29,8 @@ test('a run that was going when the process died comes back marked interrupted, 
   engine.onEvent((e) => store.apply(e));
   const run = await engine.start({ agent: 'solo', prompt: 'list', cwd: dir });
   while (server.requests.length < 2) await new Promise((r) => setTimeout(r, 10));
-  await history.flush();
-  // The process "dies" here: nothing else is written. A new process opens the history.
+  // The process "dies" here: it stops owning its runs. A new process opens the history.
+  await history.close();
   const reopened = await RunHistory.open({ dir, retentionDays: 30, maxRuns: 50 });
   const saved = reopened.runs.find((r) => r.runId === run.id)!;
   assert.equal(saved.status, 'interrupted');
