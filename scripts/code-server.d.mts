@@ -48,6 +48,7 @@ export interface RunningCodeServer {
 export function ensureSystemPackages(packages?: string[]): void;
 export function cacheDir(): string;
 export function codeServerDir(version?: string): string;
+export function shellNpmGlobalConfig(): string;
 export function ensureCodeServer(version?: string, options?: { spec?: string }): CodeServerCommand;
 export function startCodeServer(opts: StartOptions): Promise<RunningCodeServer>;
 export function stopAllCodeServers(): Promise<void>;

@@ -25,7 +25,7 @@ import {
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { node24, node24Env } from './env.mjs';
+import { cleanEnv, node24, node24Env } from './env.mjs';
 
 export const CODE_SERVER_VERSION = '4.139.1';
 export const EXTENSION_ID = 'subagents-dev.subagents';
@@ -114,6 +114,12 @@ function node24Headers() {
   return candidates.find((dir) => existsSync(path.join(dir, 'include/node/common.gypi'))) ?? null;
 }
 
+/** The global npmrc the user's own npm reads (e.g. /usr/etc/npmrc), asked of npm as a shell would run it. */
+export function shellNpmGlobalConfig() {
+  const r = spawnSync('npm', ['config', 'get', 'globalconfig'], { env: cleanEnv(), encoding: 'utf8', stdio: 'pipe' });
+  return r.status === 0 ? r.stdout.trim() : '';
+}
+
 /** The entry script of an installed code-server; it must be run with Node 24. */
 function entryScript(dir) {
   return path.join(dir, 'node_modules/code-server/out/node/entry.js');
@@ -158,6 +164,10 @@ export function ensureCodeServer(version = CODE_SERVER_VERSION, { spec = `code-s
   console.log(`› installing code-server ${version} into ${dir} (about two minutes)…`);
   const started = Date.now();
   const env = node24Env({
+    // npm on Node 24 looks for its global npmrc next to that Node (inside
+    // node_modules), not where the user's npm keeps it: registry settings and
+    // a proxy's certificate authority (`cafile`) would be lost.
+    npm_config_globalconfig: shellNpmGlobalConfig(),
     // The user's npmrc may point node-gyp at the system Node's headers
     // (`nodedir`); the native modules must be built for Node 24.
     npm_config_nodedir: node24Headers() ?? '',

@@ -21,7 +21,9 @@ export const root = path.resolve(import.meta.dirname, '..');
 export function cleanEnv(env = process.env) {
   const clean = {};
   for (const [key, value] of Object.entries(env)) {
-    if (value === undefined || /^npm_/i.test(key) || key === 'NODE' || key === 'INIT_CWD') continue;
+    // NODE_TEST_CONTEXT: set by `node --test` for its children; a `node --test`
+    // started further down (an agent running a project's tests) would skip them.
+    if (value === undefined || /^npm_/i.test(key) || key === 'NODE' || key === 'INIT_CWD' || key === 'NODE_TEST_CONTEXT') continue;
     clean[key] = value;
   }
   return clean;

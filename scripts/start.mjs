@@ -16,12 +16,18 @@
 // The sample workspace is a copy of test/fixtures/sample-workspace in
 // .cache/sample-workspace (its own git repository, so worktree isolation has
 // a repository to work on), kept between runs so your changes stay.
+//
+// Without ANTHROPIC_API_KEY in the environment it also starts the built-in
+// demo model (scripts/demo-model.ts) and points the extension at it, so the
+// agents can be watched at work before you have a key; a key stored in VS Code
+// (Subagents: Set API Key) takes over from it at once.
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureCodeServer, ensureSystemPackages, startCodeServer } from './code-server.mjs';
-import { ensureDependencies, mustRun, root } from './env.mjs';
+import { ensureCodeServer, ensureSystemPackages } from './code-server.mjs';
+import { cleanEnv, ensureDependencies, mustRun, root } from './env.mjs';
+import { DEMO_MODEL_ENV, startDemoModel, startProductInCodeServer } from './product.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(`--${name}`);
@@ -98,22 +104,36 @@ async function main() {
   console.log('› building and packaging (npm run package)…');
   mustRun('npm', ['run', '--silent', 'package'], { stdio: ['ignore', 'ignore', 'inherit'] });
   const workspace = sampleWorkspace();
+  const demo = process.env.ANTHROPIC_API_KEY ? null : await startDemoModel();
+  if (demo) {
+    console.log(
+      `› no ANTHROPIC_API_KEY: agents run on the built-in demo model (${demo.url}), a short scripted session with the sample agents.\n` +
+        '  To use Claude, run "Subagents: Set API Key" in VS Code, or start with ANTHROPIC_API_KEY=… npm start.',
+    );
+  }
 
   const code = flag('code-server') ? null : onPath('code');
   if (code) {
     console.log(`› opening ${workspace} in VS Code (${code}) with the extension from ${root}`);
-    mustRun(code, ['--new-window', `--extensionDevelopmentPath=${root}`, workspace]);
+    mustRun(code, ['--new-window', `--extensionDevelopmentPath=${root}`, workspace], {
+      env: { ...cleanEnv(), ...(demo ? { [DEMO_MODEL_ENV]: demo.url } : {}) },
+    });
+    if (!demo) return;
+    // The demo model must outlive this command while the window uses it.
+    console.log('The demo model keeps running for that window. Press Ctrl+C to stop it.');
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => process.exit(0));
+    await demo.exited;
     return;
   }
 
   ensureSystemPackages();
   ensureCodeServer();
   const portOption = option('port');
-  const server = await startCodeServer({
+  const server = await startProductInCodeServer({
     workspace,
     vsixPath,
-    trust: true,
     port: portOption ? Number(portOption) : undefined,
+    demoModelUrl: demo?.url,
   });
   // Ctrl+C: scripts/code-server.mjs stops the server and exits; this only
   // keeps the end from looking like a crash.

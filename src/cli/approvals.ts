@@ -5,7 +5,7 @@ import { terminalLine } from './render/terminalText';
 /**
  * Asks in the terminal before a shell command or file change runs (S7.3),
  * one question at a time even when parallel agents ask together. `a`
- * allows that kind of call for the rest of the run.
+ * allows that kind of call for the rest of the agent, `r` for the whole run.
  */
 export function terminalApprovals(
   input: NodeJS.ReadableStream,
@@ -19,14 +19,15 @@ export function terminalApprovals(
     try {
       const what = request.kind === 'bash' ? 'run' : 'change';
       const answer = await rl.question(
-        `\n${terminalLine(request.agentName)}${request.background ? ' (background)' : ''} wants to ${what}: ${terminalLine(request.toolName)} ${terminalLine(request.summary)}\nAllow? [y]es / [n]o / [a]lways for this run: `,
+        `\n${terminalLine(request.agentName)}${request.background ? ' (background)' : ''} wants to ${what}: ${terminalLine(request.toolName)} ${terminalLine(request.summary)}\nAllow? [y]es / [n]o / [a]lways for this agent / always for this [r]un: `,
         { signal },
       );
       const key = answer.trim().toLowerCase()[0];
-      if (key === 'a') return { allow: true, rememberForRun: true };
-      return key === 'y' ? { allow: true } : { allow: false, reason: 'declined in the terminal' };
+      if (key === 'a') return { allow: true, scope: 'agent', by: 'terminal' };
+      if (key === 'r') return { allow: true, scope: 'run', by: 'terminal' };
+      return key === 'y' ? { allow: true, by: 'terminal' } : { allow: false, reason: 'declined in the terminal', by: 'terminal' };
     } catch {
-      return { allow: false, reason: 'no answer' };
+      return { allow: false, reason: 'no answer', by: 'terminal' };
     } finally {
       rl.close();
       hooks.resume();

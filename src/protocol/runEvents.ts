@@ -24,9 +24,29 @@ export const FINISH_STATUSES = ['completed', 'failed', 'cancelled', 'budget_exce
 export const finishStatusSchema = z.enum(FINISH_STATUSES);
 export type FinishStatus = z.infer<typeof finishStatusSchema>;
 
-/** `interrupted`: the process died while the agent ran (found on restart). */
-export const agentStatusSchema = z.enum(['queued', 'running', ...FINISH_STATUSES, 'interrupted']);
+/**
+ * `waiting`: the agent is running but waits for the user to answer an
+ * approval (see `approval_requested`). `interrupted`: the process died while
+ * the agent ran (found on restart).
+ */
+export const agentStatusSchema = z.enum(['queued', 'running', 'waiting', ...FINISH_STATUSES, 'interrupted']);
 export type AgentStatus = z.infer<typeof agentStatusSchema>;
+
+/** Statuses of an agent (or run) that has not ended yet. */
+export const ACTIVE_STATUSES: readonly AgentStatus[] = ['queued', 'running', 'waiting'];
+
+export function isActiveStatus(status: AgentStatus): boolean {
+  return status === 'queued' || status === 'running' || status === 'waiting';
+}
+
+export const APPROVAL_KINDS = ['edit', 'bash'] as const;
+export const approvalKindSchema = z.enum(APPROVAL_KINDS);
+export type ApprovalKind = z.infer<typeof approvalKindSchema>;
+
+/** How far an "allow" reaches: this call only, every call of that kind by this agent, or by any agent of the run tree. */
+export const APPROVAL_SCOPES = ['once', 'agent', 'run'] as const;
+export const approvalScopeSchema = z.enum(APPROVAL_SCOPES);
+export type ApprovalScope = z.infer<typeof approvalScopeSchema>;
 
 export const worktreeInfoSchema = z.object({
   path: z.string(),
@@ -110,6 +130,34 @@ export const worktreeCreatedEvent = z.object({
   baseCommit: z.string(),
 });
 
+/**
+ * A tool call waits for the user's approval (the permission inbox): the agent
+ * is `waiting` until an `approval_settled` with the same id. Every surface
+ * shows it and may answer; the first answer settles it everywhere.
+ */
+export const approvalRequestedEvent = z.object({
+  type: z.literal('approval_requested'),
+  ...base,
+  approvalId: z.string(),
+  toolUseId: z.string(),
+  toolName: z.string(),
+  kind: approvalKindSchema,
+  /** The call's one-line summary (`npm test`, `src/app.ts`). */
+  summary: z.string(),
+});
+
+export const approvalSettledEvent = z.object({
+  type: z.literal('approval_settled'),
+  ...base,
+  approvalId: z.string(),
+  allowed: z.boolean(),
+  /** For an allow: how far it reaches. */
+  scope: approvalScopeSchema,
+  /** Which surface answered (`notification`, `sidebar`, `chat`, `terminal`, …), or why nobody did (`stopped`). */
+  by: z.string(),
+  reason: z.nullable(z.string()),
+});
+
 export const agentFinishedEvent = z.object({
   type: z.literal('agent_finished'),
   ...base,
@@ -132,6 +180,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
   usageEvent,
   retryEvent,
   worktreeCreatedEvent,
+  approvalRequestedEvent,
+  approvalSettledEvent,
   agentFinishedEvent,
 ]);
 export type RunEvent = z.infer<typeof runEventSchema>;

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { agentStatusSchema, usageSchema, worktreeInfoSchema } from './runEvents';
+import { agentStatusSchema, approvalKindSchema, usageSchema, worktreeInfoSchema } from './runEvents';
 
 /**
  * The snapshot model of run trees: what the RunStore holds and what every
@@ -19,6 +19,17 @@ export const toolRowSchema = z.object({
   childAgentId: z.nullable(z.string()),
 });
 export type ToolRow = z.infer<typeof toolRowSchema>;
+
+/** What a `waiting` agent asks the user to approve. */
+export const pendingApprovalSchema = z.object({
+  approvalId: z.string(),
+  toolUseId: z.string(),
+  toolName: z.string(),
+  kind: approvalKindSchema,
+  summary: z.string(),
+  requestedAt: z.number(),
+});
+export type PendingApprovalView = z.infer<typeof pendingApprovalSchema>;
 
 export const agentNodeSchema = z.object({
   agentId: z.string(),
@@ -57,6 +68,8 @@ export const agentNodeSchema = z.object({
   worktree: z.nullable(worktreeInfoSchema),
   /** Set while an isolated agent runs (before its WorktreeInfo exists). */
   worktreePath: z.nullable(z.string()),
+  /** The approval a `waiting` agent asks for (optional: runs saved before approvals were events lack it). */
+  approval: z.optional(z.nullable(pendingApprovalSchema)),
 });
 export type AgentNode = z.infer<typeof agentNodeSchema>;
 

@@ -10,7 +10,7 @@ import { AGENT_FAMILIES, AGENT_SOURCES } from '../core/agents/kinds';
  */
 
 /** Agent statuses as the RunStore has them (protocol/runEvents), repeated here to keep its schemas out of the bundle. */
-export const VIEW_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled', 'budget_exceeded', 'interrupted'] as const;
+export const VIEW_STATUSES = ['queued', 'running', 'waiting', 'completed', 'failed', 'cancelled', 'budget_exceeded', 'interrupted'] as const;
 export type ViewStatus = (typeof VIEW_STATUSES)[number];
 
 export const agentSummarySchema = z.object({

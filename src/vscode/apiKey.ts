@@ -15,6 +15,21 @@ import { createClient } from '../core/engine/client';
 
 export const SECRET_KEY = 'subagents.anthropicApiKey';
 
+/**
+ * Set by `npm start` when it started the built-in demo model (no
+ * ANTHROPIC_API_KEY): where that scripted Messages API server listens. Used
+ * only while no key is stored either; storing a key switches to the real API.
+ */
+export const DEMO_MODEL_ENV = 'SUBAGENTS_DEMO_MODEL_URL';
+const DEMO_KEY = 'demo-model-no-key';
+
+/** How the demo model shows in every surface: `demo-sonnet` rather than a Claude id it is not. */
+export function demoModelName(model: string, aliases: Readonly<Record<string, string>>): string {
+  if (model.startsWith('demo-')) return model;
+  const alias = Object.keys(aliases).find((name) => aliases[name] === model);
+  return `demo-${alias ?? model}`;
+}
+
 export class ApiKeys implements vscode.Disposable {
   #stored: string | undefined;
   #client: { key: string; baseUrl: string; client: Anthropic } | undefined;
@@ -45,6 +60,11 @@ export class ApiKeys implements vscode.Disposable {
     return this.#stored ?? (this.env.ANTHROPIC_API_KEY || undefined);
   }
 
+  /** True while agents run on `npm start`'s demo model: no key, and a demo model to talk to. */
+  get demo(): boolean {
+    return !this.key && Boolean(this.env[DEMO_MODEL_ENV]);
+  }
+
   /** Where the key in effect comes from, for messages (never the key itself). */
   get origin(): 'secret storage' | 'ANTHROPIC_API_KEY' | null {
     if (this.#stored) return 'secret storage';
@@ -67,11 +87,21 @@ export class ApiKeys implements vscode.Disposable {
    * check `key` first and offer "Set API Key" instead.
    */
   client(): Anthropic {
+    if (this.demo) return this.#demoClient();
     const key = this.key;
     const baseUrl = this.baseUrl();
     if (this.#client && this.#client.key === key && this.#client.baseUrl === baseUrl) return this.#client.client;
     const client = createClient({ apiKey: key, baseUrl, env: this.env });
     this.#client = { key: key!, baseUrl, client };
+    return client;
+  }
+
+  #demoClient(): Anthropic {
+    const baseUrl = this.env[DEMO_MODEL_ENV]!;
+    if (this.#client?.key === DEMO_KEY && this.#client.baseUrl === baseUrl) return this.#client.client;
+    // The demo server takes any key; a fixed placeholder keeps a real one (say ANTHROPIC_API_KEY set later) from ever reaching it.
+    const client = createClient({ apiKey: DEMO_KEY, baseUrl, env: {} });
+    this.#client = { key: DEMO_KEY, baseUrl, client };
     return client;
   }
 
@@ -93,7 +123,7 @@ const SET_KEY = 'Set API Key';
  * "Set API Key" (never an exception in the user's face).
  */
 export function ensureApiKey(keys: ApiKeys): boolean {
-  if (keys.key) return true;
+  if (keys.key || keys.demo) return true;
   void vscode.window
     .showErrorMessage(
       'Subagents needs an Anthropic API key to run agents. Set one (it is kept in VS Code\'s secret storage), or start VS Code with ANTHROPIC_API_KEY in its environment.',

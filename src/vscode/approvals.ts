@@ -1,69 +1,111 @@
 import * as vscode from 'vscode';
-import type { ApprovalDecision, ApprovalHandler, ApprovalRequest } from '../core/tools/permissions';
+import { ApprovalInbox, type PendingApproval } from '../core/tools/approvalInbox';
+import type { ApprovalDecision, ApprovalRequest } from '../core/tools/permissions';
 
 /**
- * Asks the user before a shell command or file change runs (S7.3), as a
- * non-modal warning notification: agents keep running in parallel, and the
- * user can keep typing. Requests of background agents are asked too (marked
- * as such); a notification that slides into the notification centre still
- * waits there for an answer, it is never a silent denial. When the agent is
- * stopped while its question is open, the question is withdrawn (the engine
- * sees the abort).
+ * Approvals in VS Code (S7.3): the core's permission inbox, answered from
+ * whichever surface the user is on. Every request shows a non-modal warning
+ * notification (agents keep running in parallel, the user keeps typing);
+ * the Runs view and the chat response of the run show the same question with
+ * the same buttons, and `subagents.answerApproval` is how any of them
+ * answers. The first answer settles it everywhere; a stopped agent withdraws
+ * its question. Requests of background agents are asked the same way, never
+ * silently denied.
  */
 
-const ALLOW = 'Allow';
-const ALLOW_RUN = 'Allow for this run';
-const DENY = 'Deny';
+export const APPROVAL_ANSWERS = ['allow', 'allowAgent', 'allowRun', 'deny'] as const;
+export type ApprovalAnswer = (typeof APPROVAL_ANSWERS)[number];
 
-export interface PendingApproval {
-  id: number;
-  request: ApprovalRequest;
+/** Button labels, shared by every surface that offers the answers. */
+export const ANSWER_LABELS: Record<ApprovalAnswer, string> = {
+  allow: 'Allow',
+  allowAgent: 'Allow for this agent',
+  allowRun: 'Allow for this run',
+  deny: 'Deny',
+};
+
+export function decisionFor(answer: ApprovalAnswer, by: string): ApprovalDecision {
+  switch (answer) {
+    case 'allow':
+      return { allow: true, scope: 'once', by };
+    case 'allowAgent':
+      return { allow: true, scope: 'agent', by };
+    case 'allowRun':
+      return { allow: true, scope: 'run', by };
+    case 'deny':
+      return { allow: false, reason: `denied in VS Code (${by})`, by };
+  }
 }
 
 export class VsCodeApprovals implements vscode.Disposable {
-  #next = 1;
-  readonly #pending = new Map<number, PendingApproval>();
+  readonly inbox = new ApprovalInbox();
   readonly #onDidChange = new vscode.EventEmitter<void>();
-  /** Fires when a question opens or closes (the view lists open ones). */
+  /** Fires when a question opens or closes. */
   readonly onDidChange = this.#onDidChange.event;
+  readonly #unsubscribe: Array<() => void>;
 
-  constructor(private readonly log: vscode.LogOutputChannel) {}
-
-  get pending(): PendingApproval[] {
-    return [...this.#pending.values()];
+  constructor(private readonly log: vscode.LogOutputChannel) {
+    this.#unsubscribe = [
+      this.inbox.onDidChange((change) => {
+        if (change.type === 'settled') {
+          const { request } = change.approval;
+          const { decision } = change;
+          const what = decision.allow ? `allowed${decision.scope && decision.scope !== 'once' ? ` for the ${decision.scope}` : ''}` : 'denied';
+          this.log.info(`${request.agentName} (${request.agentId}): ${request.toolName} ${what} (${decision.by ?? 'unknown'})`);
+        }
+        this.#onDidChange.fire();
+      }),
+      this.inbox.addAsker((approval, settled) => void this.#notify(approval, settled)),
+    ];
   }
 
-  readonly handler: ApprovalHandler = async (request, signal) => {
-    if (signal.aborted) return { allow: false, reason: 'the agent was stopped' };
-    const id = this.#next++;
-    this.#pending.set(id, { id, request });
-    this.#onDidChange.fire();
-    try {
-      return await this.#ask(request, signal);
-    } finally {
-      this.#pending.delete(id);
-      this.#onDidChange.fire();
-    }
-  };
+  get handler() {
+    return this.inbox.handler;
+  }
 
-  async #ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
-    const message = approvalMessage(request);
-    const stopped = new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true }));
-    const choice = await Promise.race([vscode.window.showWarningMessage(message, ALLOW, ALLOW_RUN, DENY), stopped]);
-    if (signal.aborted) return { allow: false, reason: 'the agent was stopped' };
-    this.log.info(`${request.agentName} (${request.agentId}): ${request.toolName} ${choice === ALLOW_RUN ? 'allowed for the run' : choice === ALLOW ? 'allowed' : 'denied'}`);
-    if (choice === ALLOW) return { allow: true };
-    if (choice === ALLOW_RUN) return { allow: true, rememberForRun: true };
-    return { allow: false, reason: choice === DENY ? 'denied in VS Code' : 'the question was dismissed without an answer' };
+  get pending(): PendingApproval[] {
+    return this.inbox.pending;
+  }
+
+  /** Answers a pending approval; false when it was already settled elsewhere. */
+  answer(approvalId: string, answer: ApprovalAnswer, by: string): boolean {
+    return this.inbox.answer(approvalId, decisionFor(answer, by));
+  }
+
+  async #notify(approval: PendingApproval, settled: AbortSignal): Promise<void> {
+    const labels = [ANSWER_LABELS.allow, ANSWER_LABELS.allowAgent, ANSWER_LABELS.deny];
+    const choice = await vscode.window.showWarningMessage(approvalMessage(approval.request), ...labels);
+    // Answered in the view or in chat meanwhile: the toast cannot be taken back
+    // (VS Code has no API for that), but its buttons no longer change anything.
+    if (settled.aborted) return;
+    const answer: ApprovalAnswer | null = choice === ANSWER_LABELS.allow ? 'allow' : choice === ANSWER_LABELS.allowAgent ? 'allowAgent' : choice === ANSWER_LABELS.deny ? 'deny' : null;
+    // Closing the toast without a choice leaves the question open in the Runs view and chat.
+    if (answer) this.answer(approval.request.id, answer, 'notification');
   }
 
   dispose(): void {
+    for (const unsubscribe of this.#unsubscribe) unsubscribe();
     this.#onDidChange.dispose();
   }
 }
 
 /** "test-runner wants to run: npm test" (one line; the summary is already short). */
-export function approvalMessage(request: ApprovalRequest): string {
+export function approvalMessage(request: Pick<ApprovalRequest, 'agentName' | 'background' | 'kind' | 'summary' | 'toolName'>): string {
   const who = `${request.agentName}${request.background ? ' (background)' : ''}`;
   return request.kind === 'bash' ? `${who} wants to run: ${request.summary}` : `${who} wants to change: ${request.summary || request.toolName}`;
+}
+
+/**
+ * `subagents.answerApproval(approvalId, answer, by?)`. Returns whether this
+ * answer settled the question; one already answered elsewhere (or withdrawn
+ * because its agent stopped) says so instead of pretending to act.
+ */
+export function answerApprovalCommand(services: { approvals: VsCodeApprovals }, approvalId: unknown, answer: unknown, by: unknown): boolean {
+  if (typeof approvalId !== 'string' || !(APPROVAL_ANSWERS as readonly unknown[]).includes(answer)) {
+    void vscode.window.showErrorMessage(`Subagents: answerApproval needs an approval id and one of ${APPROVAL_ANSWERS.join(', ')}.`);
+    return false;
+  }
+  const settled = services.approvals.answer(approvalId, answer as ApprovalAnswer, typeof by === 'string' && by ? by : 'command');
+  if (!settled) void vscode.window.showInformationMessage('That approval was already answered, or its agent has stopped.');
+  return settled;
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { WebviewToHost } from '../protocol/webview';
 import { setApiKeyCommand } from './apiKey';
+import { answerApprovalCommand } from './approvals';
 import { newAgentCommand, refreshAgentsCommand, type NewAgentArgs } from './agentFiles';
 import type { AgentsViewProvider } from './agentsView';
 import { runAgentCommand, sendFollowUpCommand, stopAllCommand, stopRunCommand, type RunAgentArgs } from './runCommands';
@@ -50,6 +51,8 @@ export function registerCommands(services: Services, view: AgentsViewProvider): 
       withRun(agentId);
       return applied;
     },
+    // The buttons of a pending approval (notification, Runs view, chat): `answer` is allow | allowAgent | allowRun | deny.
+    'subagents.answerApproval': (approvalId, answer, by) => answerApprovalCommand(services, approvalId, answer, by),
     'subagents.discardWorktree': async (agentId, options) => {
       if (!needsAgent('Discard Changes', agentId)) return false;
       const discarded = await discardWorktreeCommand(services, agentId, obj<{ confirmed?: boolean }>(options));

@@ -3,6 +3,7 @@ import type { RunSnapshot } from '../protocol/runSnapshot';
 import type { AgentsState } from '../protocol/webview';
 import { AgentsViewProvider } from './agentsView';
 import { handleViewMessage, registerCommands } from './commands';
+import { demoMode } from './demoMode';
 import { Services } from './services';
 import { TRANSCRIPT_SCHEME, TranscriptDocuments } from './transcriptDocument';
 import { runView } from './viewModel';
@@ -70,6 +71,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
     s.approvals.onDidChange(agentsChanged),
     vscode.workspace.onDidGrantWorkspaceTrust(agentsChanged),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('subagents.disabledAgents') && agentsChanged()),
+    demoMode(s, (args) => vscode.commands.executeCommand('subagents.runAgent', args)),
   );
   // Not awaited: git work on leftovers must not hold up activation.
   void s.recoverWorktrees().then(agentsChanged);

@@ -9,7 +9,7 @@ import type { WorktreeManager } from '../core/isolation';
 import type { RunHistory } from '../core/runs/history';
 import type { RunStore } from '../core/runs/runStore';
 import type { PermissionGate } from '../core/tools/permissions';
-import type { ApiKeys } from './apiKey';
+import { demoModelName, type ApiKeys } from './apiKey';
 import { readSettings } from './settings';
 import type { LifecycleHooks } from '../core/engine/lifecycleHooks';
 
@@ -57,6 +57,7 @@ export class FolderScope implements AgentLookup {
       worktrees: deps.worktrees,
       hooks: deps.hooks,
       log: (level, message) => deps.log[level](`[${folder.name}] ${message}`),
+      mapModel: (model) => (deps.keys.demo ? demoModelName(model, this.#settings.modelAliases) : model),
     });
   }
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { AgentCatalog } from '../core/agents/catalog';
 import type { ShadowedDefinition } from '../core/agents/definition';
 import type { WorktreeRecord } from '../core/isolation';
+import { isActiveStatus } from '../protocol/runEvents';
 import type { AgentNode, RunSnapshot } from '../protocol/runSnapshot';
 import type { AgentSummary, AgentView, FolderAgents, RunView, ToolView } from '../protocol/webview';
 
@@ -84,7 +85,7 @@ function toolRows(node: AgentNode): { tools: ToolView[]; hidden: number } {
 function worktreeView(node: AgentNode, record: WorktreeRecord | undefined): AgentView['worktree'] {
   if (!node.worktree && !node.worktreePath && !record) return null;
   const info = node.worktree ?? record?.info ?? null;
-  const state = record?.state === 'creating' ? 'active' : (record?.state ?? (node.status === 'running' ? 'active' : 'finished'));
+  const state = record?.state === 'creating' ? 'active' : (record?.state ?? (isActiveStatus(node.status) ? 'active' : 'finished'));
   if (!info && state !== 'active') return null;
   return {
     branch: node.worktree?.branch ?? record?.branch ?? '',
@@ -110,7 +111,11 @@ export function agentView(node: AgentNode, record: WorktreeRecord | undefined): 
     endedAt: node.endedAt,
     tokens: u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens,
     costUsd: u.costUsd,
-    activity: node.status === 'running' ? lastLine(node.text, MAX_ACTIVITY) : '',
+    activity: node.approval
+      ? oneLine(`Waiting for approval: ${node.approval.toolName} ${node.approval.summary}`, MAX_ACTIVITY)
+      : node.status === 'running'
+        ? lastLine(node.text, MAX_ACTIVITY)
+        : '',
     error: node.error ? oneLine(node.error, MAX_ERROR) : null,
     filePath: node.filePath,
     tools,

@@ -15,7 +15,14 @@ export function notices(services: Services): Notice[] {
       action: { label: 'Manage Workspace Trust', command: 'manageTrust' },
     });
   }
-  if (!services.keys.key) {
+  if (services.keys.demo) {
+    out.push({
+      id: 'demo-model',
+      level: 'info',
+      text: 'Demo model: there is no Anthropic API key, so agents run on the scripted demo model npm start provides (models named demo-…). Set a key to run them on Claude.',
+      action: { label: 'Set API Key', command: 'setApiKey' },
+    });
+  } else if (!services.keys.key) {
     out.push({
       id: 'no-key',
       level: 'info',
@@ -33,7 +40,7 @@ export function notices(services: Services): Notice[] {
     });
   }
   for (const pending of services.approvals.pending) {
-    out.push({ id: `approval-${pending.id}`, level: 'warning', text: `${approvalMessage(pending.request)} — answer in the notification.` });
+    out.push({ id: `approval-${pending.request.id}`, level: 'warning', text: `${approvalMessage(pending.request)} — answer in the notification.` });
   }
   return out;
 }

@@ -181,7 +181,7 @@ describe('the packaged extension in code-server', () => {
       // test-runner asks before it runs a shell command; the question names the agent and the command.
       const approval = workbench.notification('test-runner wants to run: node --test test/');
       await approval.waitFor({ timeout: 30_000 });
-      await workbench.byTestId('notice-approval-1').waitFor({ timeout: 10_000 });
+      await workbench.webview().locator('[data-testid^="notice-approval-"]').first().waitFor({ timeout: 10_000 });
       console.log(`screenshot: ${await workbench.screenshot('run-approval')}`);
       await approval.getByRole('button', { name: 'Allow', exact: true }).click();
 
@@ -239,7 +239,7 @@ describe('the packaged extension in code-server', () => {
 
       const approval = workbench.notification('docs-writer wants to change: NOTES.md');
       await approval.waitFor({ timeout: 30_000 });
-      await approval.getByRole('button', { name: 'Allow for this run' }).click();
+      await approval.getByRole('button', { name: 'Allow for this agent' }).click();
 
       const writer = workbench.webview().locator('li[data-agent-name="docs-writer"]').first();
       await writer.and(workbench.webview().locator('[data-status="completed"]')).waitFor({ timeout: 30_000 });

@@ -143,7 +143,7 @@ function sse(res: ServerResponse, event: string, data: unknown): void {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function startScriptedServer(initial?: Script, options: { record?: boolean } = {}): Promise<ScriptedServer> {
+export async function startScriptedServer(initial?: Script, options: { record?: boolean; port?: number } = {}): Promise<ScriptedServer> {
   let script: Script = initial ?? (() => ({ text: 'ok' }));
   const attempts = new Map<string, number>();
   const cache = new PromptCache();
@@ -337,7 +337,10 @@ export async function startScriptedServer(initial?: Script, options: { record?: 
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return state;
 }

@@ -24,6 +24,7 @@ export function formatCost(usd: number): string {
 export const STATUS_ICONS: Record<ViewStatus, string> = {
   queued: 'clock',
   running: 'loading',
+  waiting: 'question',
   completed: 'pass',
   failed: 'error',
   cancelled: 'circle-slash',
@@ -34,6 +35,7 @@ export const STATUS_ICONS: Record<ViewStatus, string> = {
 export const STATUS_LABELS: Record<ViewStatus, string> = {
   queued: 'queued',
   running: 'running',
+  waiting: 'waiting for approval',
   completed: 'completed',
   failed: 'failed',
   cancelled: 'stopped',

@@ -47,7 +47,7 @@ function twistie(expanded: boolean | null): HTMLElement {
 function agentActions(agent: AgentView, ctx: RunRenderContext): HTMLElement {
   const act = (action: AgentAction) => () => ctx.post({ type: 'agentAction', action, agentId: agent.id });
   const b = (icon: string, label: string, action: AgentAction) => iconButton(icon, label, `action-${action}-${agent.id}`, act(action));
-  const running = agent.status === 'running' || agent.status === 'queued';
+  const running = agent.status === 'running' || agent.status === 'queued' || agent.status === 'waiting';
   const wt = agent.worktree;
   return el('span', { className: 'actions' }, [
     running ? b('debug-stop', `Stop ${agent.name} and its sub-agents`, 'stop') : null,
@@ -118,7 +118,7 @@ export function agentItem(agent: AgentView, run: RenderableRun, ctx: RunRenderCo
   const key = `agent:${agent.id}`;
   const isRoot = agent.id === run.rootAgentId;
   const hasContent = agent.tools.length > 0 || agent.children.length > 0 || agent.hiddenTools > 0;
-  const open = hasContent ? ctx.expanded(key, !isRoot || run.status === 'running' || run.defaultOpen) : null;
+  const open = hasContent ? ctx.expanded(key, !isRoot || run.status === 'running' || run.status === 'waiting' || run.defaultOpen) : null;
   const usage = [formatTokens(agent.tokens), formatCost(agent.costUsd)].filter(Boolean).join(' · ');
   const line = el('div', { className: 'line' }, [
     twistie(open),

@@ -57,6 +57,8 @@ function agentIcon(node: AgentNode, s: Style): string {
       return s.yellow('⚠');
     case 'queued':
       return s.dim('○');
+    case 'waiting':
+      return s.yellow('?');
     default:
       return s.yellow('●');
   }
@@ -89,6 +91,7 @@ export function agentLine(node: AgentNode, now: number, s: Style): string {
     node.background ? s.dim('background') : null,
     node.worktree ? s.dim(`branch ${terminalLine(node.worktree.branch)}`) : null,
     retryNote(node, now, s),
+    node.approval ? s.yellow(`waits for approval: ${terminalLine(node.approval.toolName)} ${terminalLine(node.approval.summary)}`) : null,
   ];
   return parts.filter(Boolean).join(' · ');
 }

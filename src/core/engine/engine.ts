@@ -13,7 +13,7 @@ import type { AgentResult, AgentRun } from './agentRun';
 import type { Budget } from './budget';
 import { CancelledError, EngineError } from './errors';
 import { startContext, stopInstruction, type LifecycleHooks, type SubagentInfo } from './lifecycleHooks';
-import { resolveModel } from './models';
+import { resolveModel, type ModelChoice } from './models';
 import { networkPolicy, type NetworkPolicy } from './network';
 import { runQueryLoop, type EmitEvent, type LoopOutcome } from './queryLoop';
 import { findResumable, type ResumeSource } from './resumeSource';
@@ -62,6 +62,12 @@ export interface EngineOptions {
    * (S7.2); read at each use. Default: the client's API key and auth token.
    */
   secrets?: () => ReadonlyArray<string | null | undefined>;
+  /**
+   * Renames every resolved model before it is used and shown; must be
+   * idempotent (a child inherits its parent's mapped model). `npm start`'s
+   * demo model uses it so every surface says which model really answers.
+   */
+  mapModel?: (model: string) => string;
 }
 
 export interface RunRequest {
@@ -126,7 +132,7 @@ export class Engine implements Spawner {
       parentToolUseId: null,
       tree: newTree(id, settings, request.budget, request.signal),
       settings,
-      model: resolveModel({ requested: request.model, definition: definition.model, defaultModel: settings.defaultModel, aliases: settings.modelAliases }),
+      model: this.#model({ requested: request.model, definition: definition.model, defaultModel: settings.defaultModel, aliases: settings.modelAliases }),
       cwd: path.resolve(request.cwd),
       prompt: request.prompt,
       description: request.description ?? firstLine(request.prompt),
@@ -163,6 +169,11 @@ export class Engine implements Spawner {
     return run;
   }
 
+  #model(choice: ModelChoice): string {
+    const model = resolveModel(choice);
+    return this.#options.mapModel?.(model) ?? model;
+  }
+
   #resumable(agentId: string): Promise<ResumeSource> {
     return findResumable(agentId, { live: this.#agents.get(agentId), archive: this.#options.archive, find: (name) => this.#options.catalog.find(name) });
   }
@@ -176,7 +187,7 @@ export class Engine implements Spawner {
       ...place,
       id: source.agentId,
       definition: source.definition,
-      model: source.model,
+      model: this.#options.mapModel?.(source.model) ?? source.model,
       cwd: source.cwd,
       prompt,
       description: source.description,
@@ -259,7 +270,7 @@ export class Engine implements Spawner {
       parentToolUseId: toolUseId,
       tree: parent.tree,
       settings,
-      model: resolveModel({ requested: input.model, definition: definition.model, parent: parent.model, defaultModel: settings.defaultModel, aliases: settings.modelAliases }),
+      model: this.#model({ requested: input.model, definition: definition.model, parent: parent.model, defaultModel: settings.defaultModel, aliases: settings.modelAliases }),
       cwd,
       prompt: input.prompt,
       description: input.description || firstLine(input.prompt),

@@ -51,6 +51,8 @@ const FAMILY_PRICES: Array<[RegExp, Price]> = [
 
 export function priceOf(model: string): Price | null {
   const id = model.toLowerCase();
+  // `npm start`'s demo model (demo-sonnet, …) answers from a script: free.
+  if (id.startsWith('demo-')) return null;
   return FAMILY_PRICES.find(([re]) => re.test(id))?.[1] ?? null;
 }
 

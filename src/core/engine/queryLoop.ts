@@ -78,8 +78,18 @@ function deliverNotices(run: AgentRun): void {
 
 function toolHooks(run: AgentRun, deps: LoopDeps): ToolCallHooks {
   return {
-    authorize: (tool, summary) =>
-      deps.gate.check(run.permissionMode, tool, { runId: run.tree.runId, agentId: run.id, agentName: run.agentName, summary, background: run.background }, run.signal),
+    authorize: (call, tool, summary) =>
+      deps.gate.check(
+        run.permissionMode,
+        tool,
+        { runId: run.tree.runId, agentId: run.id, agentName: run.agentName, toolUseId: call.id, summary, background: run.background },
+        run.signal,
+        {
+          requested: (r) => deps.emit({ type: 'approval_requested', approvalId: r.id, toolUseId: r.toolUseId, toolName: r.toolName, kind: r.kind, summary: r.summary }),
+          settled: (r, d) =>
+            deps.emit({ type: 'approval_settled', approvalId: r.id, allowed: d.allow, scope: d.scope ?? 'once', by: d.by ?? 'unknown', reason: d.reason ?? null }),
+        },
+      ),
     started: (call, tool, summary) => deps.emit({ type: 'tool_started', toolUseId: call.id, name: tool?.name ?? call.name, inputSummary: summary }),
     finished: (call, ok, summary, durationMs) =>
       deps.emit({ type: 'tool_finished', toolUseId: call.id, name: deps.tools.get(call.name)?.name ?? call.name, ok, resultSummary: summary, durationMs }),

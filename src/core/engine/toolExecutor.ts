@@ -14,7 +14,7 @@ export const MAX_RESULT_CHARS = 100_000;
 
 export interface ToolCallHooks {
   /** Resolves to null when the call may run, or to a denial message. */
-  authorize(tool: RuntimeTool, summary: string): Promise<string | null>;
+  authorize(call: BetaToolUseBlock, tool: RuntimeTool, summary: string): Promise<string | null>;
   started(call: BetaToolUseBlock, tool: RuntimeTool | undefined, summary: string): void;
   finished(call: BetaToolUseBlock, ok: boolean, summary: string, durationMs: number): void;
 }
@@ -62,7 +62,7 @@ async function runOne(
     return fail(`${tool.name}: the input was not valid JSON (${invalidInput}); nothing ran. Send the call again with the complete input as one valid JSON object.`);
   }
   try {
-    const denial = await hooks.authorize(tool, summary);
+    const denial = await hooks.authorize(call, tool, summary);
     if (denial) return fail(denial);
     signal.throwIfAborted();
     const output = truncate(await tool.run(call.input, { toolUseId: call.id, signal }));

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import { isActiveStatus } from '../../protocol/runEvents';
 import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
 import { isTempFile, moveAside, writeFileAtomic } from '../atomicFile';
 import type { AgentArchive, ArchivedAgent } from '../engine/archive';
@@ -341,7 +342,7 @@ export class RunHistory implements AgentArchive {
 
 /** Where an agent that is still at work runs: 'this process', or the other process's description. */
 function runningIn(node: AgentNode, file: RunFile | null, me: ProcessOwner): string | null {
-  if (node.status !== 'running' && node.status !== 'queued') return null;
+  if (!isActiveStatus(node.status)) return null;
   if (!file?.owner || sameOwner(file.owner, me)) return 'this process';
   return describeOwner(file.owner);
 }

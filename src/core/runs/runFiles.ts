@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { isActiveStatus } from '../../protocol/runEvents';
 import { runSnapshotSchema, type RunSnapshot } from '../../protocol/runSnapshot';
 import { writeFileAtomic } from '../atomicFile';
 import { ownerAlive, sameOwner, type ProcessOwner } from '../processOwner';
@@ -45,7 +46,7 @@ export async function writeRunFile(file: string, run: RunSnapshot, owner: Proces
 
 /** Whether any agent of the run is still at work (or waiting to start). */
 export function active(run: RunSnapshot): boolean {
-  return run.status === 'running' || run.status === 'queued' || Object.values(run.agents).some((a) => a.status === 'running' || a.status === 'queued');
+  return isActiveStatus(run.status) || Object.values(run.agents).some((a) => isActiveStatus(a.status));
 }
 
 /** The live process other than `me` that works on this run, if any: it alone may write it. */
@@ -63,15 +64,16 @@ export function ownedByLiveOther(file: RunFile | null, me: ProcessOwner): boolea
 export function markInterrupted(run: RunSnapshot, now: number): boolean {
   let changed = false;
   for (const node of Object.values(run.agents)) {
-    if (node.status !== 'running' && node.status !== 'queued') continue;
+    if (!isActiveStatus(node.status)) continue;
     node.status = 'interrupted';
+    node.approval = null;
     node.endedAt = now;
     node.error = 'The process running this agent stopped before it finished.';
     node.retryWait = null;
     for (const row of node.tools) if (row.status === 'running') row.status = 'error';
     changed = true;
   }
-  if (run.status === 'running' || run.status === 'queued') {
+  if (isActiveStatus(run.status)) {
     run.status = 'interrupted';
     run.endedAt = now;
     changed = true;

@@ -1,4 +1,4 @@
-import { addUsage, emptyUsage, type RunEvent, type RunEventOf, type Usage } from '../../protocol/runEvents';
+import { addUsage, emptyUsage, isActiveStatus, type RunEvent, type RunEventOf, type Usage } from '../../protocol/runEvents';
 import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
 
 /**
@@ -55,6 +55,13 @@ export class RunStore {
 
   agent(agentId: string): AgentNode | undefined {
     return this.#agents.get(agentId);
+  }
+
+  /** Agents waiting for the user to answer an approval, oldest request first. */
+  waiting(): AgentNode[] {
+    const nodes: AgentNode[] = [];
+    for (const node of this.#agents.values()) if (node.approval) nodes.push(node);
+    return nodes.sort((a, b) => a.approval!.requestedAt - b.approval!.requestedAt);
   }
 
   /** Newest first. */
@@ -130,7 +137,7 @@ export class RunStore {
     const existing = run.agents[e.agentId];
     if (existing) {
       // A follow-up continues the same agent: same node, new turn of work.
-      Object.assign(existing, { status: 'running', endedAt: null, text: '', output: null, error: null, retryWait: null, prompt: e.prompt, description: e.description, model: e.model, cwd: e.cwd });
+      Object.assign(existing, { status: 'running', endedAt: null, text: '', output: null, error: null, retryWait: null, approval: null, prompt: e.prompt, description: e.description, model: e.model, cwd: e.cwd });
     } else {
       const node: AgentNode = {
         agentId: e.agentId,
@@ -160,6 +167,7 @@ export class RunStore {
         children: [],
         worktree: null,
         worktreePath: null,
+        approval: null,
       };
       run.agents[e.agentId] = node;
       this.#agents.set(e.agentId, node);
@@ -210,6 +218,16 @@ export class RunStore {
       case 'worktree_created':
         node.worktreePath = e.path;
         break;
+      case 'approval_requested':
+        node.approval = { approvalId: e.approvalId, toolUseId: e.toolUseId, toolName: e.toolName, kind: e.kind, summary: e.summary, requestedAt: e.ts };
+        node.status = 'waiting';
+        run.status = 'waiting';
+        break;
+      case 'approval_settled':
+        if (node.approval?.approvalId === e.approvalId) node.approval = null;
+        if (node.status === 'waiting' && !node.approval) node.status = 'running';
+        if (run.status === 'waiting' && !Object.values(run.agents).some((a) => a.status === 'waiting')) run.status = 'running';
+        break;
       case 'agent_finished':
         run.usage = addUsage(run.usage, subtract(e.usage, node.usage));
         Object.assign(node, {
@@ -220,12 +238,15 @@ export class RunStore {
           usage: e.usage,
           turns: e.turns,
           worktree: e.worktree,
+          approval: null,
           ...(e.structuredOutput !== undefined ? { structuredOutput: e.structuredOutput } : {}),
         });
         for (const row of node.tools) if (row.status === 'running') row.status = 'error';
-        if (!Object.values(run.agents).some((a) => a.status === 'running' || a.status === 'queued')) {
+        if (!Object.values(run.agents).some((a) => isActiveStatus(a.status))) {
           run.status = run.agents[run.rootAgentId]?.status ?? e.status;
           run.endedAt = e.ts;
+        } else if (run.status === 'waiting' && !Object.values(run.agents).some((a) => a.status === 'waiting')) {
+          run.status = 'running';
         }
         break;
     }

@@ -1,21 +1,27 @@
+import { randomBytes } from 'node:crypto';
+import type { ApprovalKind, ApprovalScope } from '../../protocol/runEvents';
 import type { RuntimeTool } from './runtimeTool';
 
 /**
  * The permission gate (S7.3): shell commands and file writes ask for approval
  * unless the agent's permission mode allows them. Who answers depends on the
- * surface (a VS Code prompt, a terminal question); with nobody to ask, the
- * call is denied with a message that says how to allow it. A denial is a tool
- * error the model sees, never a crash.
+ * surface (the permission inbox in VS Code, a terminal question in the CLI);
+ * with nobody to ask, the call is denied with a message that says how to
+ * allow it. A denial is a tool error the model sees, never a crash.
  */
 
 export type PermissionMode = 'default' | 'plan' | 'acceptEdits' | 'bypassPermissions';
 
 export interface ApprovalRequest {
+  /** Unique per question; surfaces answer by it. */
+  id: string;
   runId: string;
   agentId: string;
   agentName: string;
+  /** The tool call waiting for the answer. */
+  toolUseId: string;
   toolName: string;
-  kind: 'edit' | 'bash';
+  kind: ApprovalKind;
   /** The call's one-line summary (`npm test`, `src/app.ts`). */
   summary: string;
   background: boolean;
@@ -23,22 +29,34 @@ export interface ApprovalRequest {
 
 export interface ApprovalDecision {
   allow: boolean;
-  /** Allow every further request of this kind in the same run tree. */
-  rememberForRun?: boolean;
+  /** For an allow: also allow every further call of this kind by this agent, or by any agent of the run tree. Default `once`. */
+  scope?: ApprovalScope;
   reason?: string;
+  /** The surface that answered (`notification`, `sidebar`, `chat`, `terminal`); shown with the settled approval. */
+  by?: string;
 }
 
 export type ApprovalHandler = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
 
-export function needsApproval(mode: PermissionMode, kind: 'edit' | 'bash' | null): boolean {
+/** Told when a call starts waiting for the user and when the wait ends (the engine turns these into run events). */
+export interface ApprovalObserver {
+  requested(request: ApprovalRequest): void;
+  settled(request: ApprovalRequest, decision: ApprovalDecision): void;
+}
+
+export function needsApproval(mode: PermissionMode, kind: ApprovalKind | null): boolean {
   if (kind === null || mode === 'bypassPermissions') return false;
   if (mode === 'acceptEdits') return kind === 'bash';
   return true;
 }
 
+export function newApprovalId(): string {
+  return `ap_${randomBytes(6).toString('hex')}`;
+}
+
 export class PermissionGate {
   readonly #handler: ApprovalHandler | null;
-  /** `${runId}:${kind}` pairs the user allowed for the rest of a run. */
+  /** `agent:<agentId>:<kind>` and `run:<runId>:<kind>` keys the user allowed beyond one call. */
   readonly #remembered = new Set<string>();
 
   constructor(handler: ApprovalHandler | null) {
@@ -46,21 +64,41 @@ export class PermissionGate {
   }
 
   /** Resolves to null when the call may run, or to the denial message for the model. */
-  async check(mode: PermissionMode, tool: RuntimeTool, request: Omit<ApprovalRequest, 'kind' | 'toolName'>, signal: AbortSignal): Promise<string | null> {
+  async check(
+    mode: PermissionMode,
+    tool: RuntimeTool,
+    request: Omit<ApprovalRequest, 'kind' | 'toolName' | 'id'>,
+    signal: AbortSignal,
+    observer?: ApprovalObserver,
+  ): Promise<string | null> {
     const kind = tool.approval;
     if (!needsApproval(mode, kind) || kind === null) return null;
-    const key = `${request.runId}:${kind}`;
-    if (this.#remembered.has(key)) return null;
+    if (this.#remembered.has(`run:${request.runId}:${kind}`) || this.#remembered.has(`agent:${request.agentId}:${kind}`)) return null;
     if (!this.#handler) {
       return `${tool.name} needs approval (${kind === 'bash' ? 'shell commands' : 'file changes'}), and nobody can approve it here. ` +
         `The user can allow it with the permission mode ${kind === 'bash' ? 'bypassPermissions' : 'acceptEdits or bypassPermissions'} ` +
         '(setting subagents.permissionMode, or --permission-mode on the CLI). Continue without it or explain what you need.';
     }
-    const decision = await this.#handler({ ...request, kind, toolName: tool.name }, signal);
+    const full: ApprovalRequest = { ...request, id: newApprovalId(), kind, toolName: tool.name };
+    observer?.requested(full);
+    let decision: ApprovalDecision;
+    try {
+      decision = signal.aborted ? stopped() : await this.#handler(full, signal);
+    } catch (error) {
+      decision = { allow: false, reason: `the approval could not be asked (${error instanceof Error ? error.message : String(error)})`, by: 'error' };
+    }
+    if (signal.aborted && decision.allow) decision = stopped();
+    observer?.settled(full, decision);
     if (decision.allow) {
-      if (decision.rememberForRun) this.#remembered.add(key);
+      if (decision.scope === 'run') this.#remembered.add(`run:${request.runId}:${kind}`);
+      else if (decision.scope === 'agent') this.#remembered.add(`agent:${request.agentId}:${kind}`);
       return null;
     }
+    if (signal.aborted) return `${tool.name} was not run: the agent was stopped while it waited for approval.`;
     return `The user denied ${tool.name}${decision.reason ? `: ${decision.reason}` : ''}. Do not retry the same call; continue without it or explain what you need.`;
   }
+}
+
+function stopped(): ApprovalDecision {
+  return { allow: false, reason: 'the agent was stopped', by: 'stopped' };
 }

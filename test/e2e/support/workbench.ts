@@ -109,11 +109,12 @@ export class Workbench {
     return this.page.locator(`.part.activitybar .action-item a[aria-label^="${title}"]`).first();
   }
 
-  /** Opens a view container from the activity bar and waits for its side bar. */
+  /** Opens a view container from the activity bar (unless it is open already: a click would close it) and waits for its side bar. */
   async openViewContainer(title: string): Promise<Locator> {
-    await this.activityBarItem(title).click();
     const sidebar = this.page.locator('.part.sidebar');
-    await sidebar.locator('.composite.title', { hasText: title }).first().waitFor({ timeout: 15_000 });
+    const heading = sidebar.locator('.composite.title', { hasText: title }).first();
+    if (!(await heading.isVisible().catch(() => false))) await this.activityBarItem(title).click();
+    await heading.waitFor({ timeout: 15_000 });
     return sidebar;
   }
 

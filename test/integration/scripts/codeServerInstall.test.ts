@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { CODE_SERVER_VERSION } from '../../../scripts/code-server.mjs';
+import { CODE_SERVER_VERSION, shellNpmGlobalConfig } from '../../../scripts/code-server.mjs';
 import { node24Env } from '../../../scripts/env.mjs';
 import { repoRoot } from '../../e2e/support/paths';
 
@@ -26,12 +26,20 @@ const HOSTILE = {
   INIT_CWD: repoRoot,
 };
 
-/** code-server's own check, as its postinstall.sh does it. */
+/**
+ * code-server's own check, as its postinstall.sh does it; then that npm read
+ * the global npmrc the user's npm reads (registry, a proxy's `cafile`), which
+ * npm on Node 24 would otherwise look for next to that Node.
+ */
 const POSTINSTALL = `#!/bin/sh
 major=$(echo "$npm_config_user_agent" | sed -n 's/.*node\\/v\\([^.]*\\).*/\\1/p')
 if [ "$major" != "24" ]; then
   echo "ERROR: code-server currently requires node v24."
   echo "We have detected that you are on node v$major"
+  exit 1
+fi
+if [ -n "$EXPECTED_GLOBALCONFIG" ] && [ "$npm_config_globalconfig" != "$EXPECTED_GLOBALCONFIG" ]; then
+  echo "ERROR: npm read the global npmrc $npm_config_globalconfig, the user's npm reads $EXPECTED_GLOBALCONFIG"
   exit 1
 fi
 `;
@@ -75,7 +83,7 @@ test('code-server installs from an environment an outer npm on Node 20 left behi
   });`;
   const r = spawnSync(process.execPath, ['-e', script], {
     cwd: repoRoot,
-    env: { ...process.env, ...HOSTILE, XDG_CACHE_HOME: cache },
+    env: { ...process.env, ...HOSTILE, XDG_CACHE_HOME: cache, EXPECTED_GLOBALCONFIG: shellNpmGlobalConfig() },
     encoding: 'utf8',
   });
   assert.equal(r.status, 0, `ensureCodeServer failed:\n${r.stdout}\n${r.stderr}`);
