@@ -19,7 +19,9 @@ export function terminalApprovals(
     try {
       const what = request.kind === 'bash' ? 'run' : 'change';
       const answer = await rl.question(
-        `\n${terminalLine(request.agentName)}${request.background ? ' (background)' : ''} wants to ${what}: ${terminalLine(request.toolName)} ${terminalLine(request.summary)}\nAllow? [y]es / [n]o / [a]lways for this agent / always for this [r]un: `,
+        `\n${terminalLine(request.agentName)}${request.background ? ' (background)' : ''} wants to ${what}: ${terminalLine(request.toolName)} ${terminalLine(request.summary)}\n` +
+          (request.protectedReason ? `This file is protected: ${terminalLine(request.protectedReason)}.\n` : '') +
+          `Allow? [y]es / [n]o / [a]lways for this agent / always for this [r]un: `,
         { signal },
       );
       const key = answer.trim().toLowerCase()[0];

@@ -24,6 +24,7 @@ import { completionNotice } from './taskTools';
 import { checkSpawn } from './toolPool';
 import { Redactor } from './redaction';
 import { buildTools } from './toolset';
+import { authorizer } from './authorize';
 import { childCwd } from './workingDir';
 import { isolate, reisolate, settleWorktree } from './worktreeSteps';
 
@@ -84,6 +85,9 @@ export interface RunRequest {
   isolation?: 'worktree';
   signal?: AbortSignal;
 }
+
+/** How a hook command appears to the permission gate: a shell command. */
+const HOOK_COMMAND = { name: 'Hook', approval: 'bash' } as const;
 
 /** Ended agents kept in memory for follow-ups; older ones come back from the history. */
 const ENDED_AGENTS_KEPT = 200;
@@ -401,7 +405,7 @@ export class Engine implements Spawner {
         resumed: run.resumed,
       });
       if (run.isolation) emit({ type: 'worktree_created', path: run.isolation.path, branch: run.isolation.branch, baseCommit: run.isolation.baseCommit });
-      await this.#startHooks(run);
+      await this.#startHooks(run, emit);
       await this.#options.archive?.begin(run.tree.runId);
       recorded = true;
       const env = await promptEnvironment(run.cwd, Boolean(run.isolation));
@@ -417,7 +421,7 @@ export class Engine implements Spawner {
         emit,
         onUsage: (delta) => run.tree.budget.add(delta),
         persist: () => this.#persist(run),
-        beforeComplete: (output, round) => stopInstruction(this.#options.hooks, { ...this.#hookInfo(run), lastAssistantMessage: this.#redactor.text(output) }, round, this.#log),
+        beforeComplete: (output, round) => stopInstruction(this.#options.hooks, { ...this.#hookInfo(run, emit), lastAssistantMessage: this.#redactor.text(output) }, round, this.#log),
       });
     } catch (error) {
       // Only waiting for a concurrency slot, or a run another process works on, can throw here.
@@ -466,8 +470,12 @@ export class Engine implements Spawner {
     this.#pruneEnded();
   }
 
-  #hookInfo(run: AgentRun): SubagentInfo {
+  #hookInfo(run: AgentRun, emit: EmitEvent): SubagentInfo {
+    const authorize = authorizer(run, this.#gate, emit);
+    let asked = 0;
     return {
+      // A hook the session did not start with runs only with this agent's approval for a shell command.
+      approveCommand: (command, why) => authorize({ tool: HOOK_COMMAND, toolUseId: `hook_${run.id}_${++asked}`, summary: `${command} (${why})` }),
       runId: run.tree.runId,
       agentId: run.id,
       agentName: run.agentName,
@@ -480,8 +488,8 @@ export class Engine implements Spawner {
   }
 
   /** SubagentStart hooks may add context: it goes in front of the agent's task. */
-  async #startHooks(run: AgentRun): Promise<void> {
-    const context = await startContext(this.#options.hooks, { ...this.#hookInfo(run), prompt: this.#redactor.text(run.prompt) }, this.#log);
+  async #startHooks(run: AgentRun, emit: EmitEvent): Promise<void> {
+    const context = await startContext(this.#options.hooks, { ...this.#hookInfo(run, emit), prompt: this.#redactor.text(run.prompt) }, this.#log);
     const first = run.messages[run.persisted];
     if (context && first?.role === 'user' && Array.isArray(first.content)) first.content.unshift({ type: 'text', text: context });
   }

@@ -10,6 +10,7 @@ import { costOf } from './models';
 import { buildTurnParams, textOf, toParam } from './requestBuilder';
 import { STRUCTURED_OUTPUT_TOOL, type StructuredOutputSlot } from './structuredOutput';
 import { executeToolCalls, type ToolCallHooks } from './toolExecutor';
+import { authorizer } from './authorize';
 import type { NetworkPolicy } from './network';
 import { streamTurn, TurnError } from './turnStream';
 
@@ -77,19 +78,9 @@ function deliverNotices(run: AgentRun): void {
 }
 
 function toolHooks(run: AgentRun, deps: LoopDeps): ToolCallHooks {
+  const authorize = authorizer(run, deps.gate, deps.emit);
   return {
-    authorize: (call, tool, summary) =>
-      deps.gate.check(
-        run.permissionMode,
-        tool,
-        { runId: run.tree.runId, agentId: run.id, agentName: run.agentName, toolUseId: call.id, summary, background: run.background },
-        run.signal,
-        {
-          requested: (r) => deps.emit({ type: 'approval_requested', approvalId: r.id, toolUseId: r.toolUseId, toolName: r.toolName, kind: r.kind, summary: r.summary }),
-          settled: (r, d) =>
-            deps.emit({ type: 'approval_settled', approvalId: r.id, allowed: d.allow, scope: d.scope ?? 'once', by: d.by ?? 'unknown', reason: d.reason ?? null }),
-        },
-      ),
+    authorize: async (call, tool, summary) => authorize({ tool, toolUseId: call.id, summary, protectedReason: await tool.protectedTarget?.(call.input) }),
     started: (call, tool, summary) => deps.emit({ type: 'tool_started', toolUseId: call.id, name: tool?.name ?? call.name, inputSummary: summary }),
     finished: (call, ok, summary, durationMs) =>
       deps.emit({ type: 'tool_finished', toolUseId: call.id, name: deps.tools.get(call.name)?.name ?? call.name, ok, resultSummary: summary, durationMs }),
