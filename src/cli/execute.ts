@@ -1,7 +1,8 @@
 import type { AgentResult, AgentRun } from '../core/engine/agentRun';
 import { EngineError } from '../core/engine/errors';
 import { PermissionGate } from '../core/tools/permissions';
-import { terminalApprovals } from './approvals';
+import { terminalQuestions } from './approvals';
+import type { ModeConsentHandler } from '../core/tools/modeConsent';
 import type { CliIO } from './command';
 import { LiveTreeRenderer, LogRenderer, type Renderer } from './render/live';
 import { formatDuration, formatUsage, styleFor } from './render/tree';
@@ -18,6 +19,8 @@ export interface Presentation {
   json: boolean;
   /** Filled in once the session exists, so approvals can pause the live tree. */
   gate: PermissionGate;
+  /** How an agent file's wider permission mode is consented to: in the terminal, or (null) refused. */
+  modeConsent: ModeConsentHandler | null;
   attach(session: EngineSession): Renderer | null;
 }
 
@@ -26,11 +29,13 @@ export function presentation(io: CliIO, json: boolean): Presentation {
   const interactive = !json && Boolean((process.stdin as { isTTY?: boolean }).isTTY) && Boolean((io.stderr as { isTTY?: boolean }).isTTY);
   let live: LiveTreeRenderer | null = null;
   const pauser = { pause: () => live?.pause(), resume: () => live?.resume() };
-  const gate = new PermissionGate(interactive ? terminalApprovals(process.stdin, process.stderr, pauser) : null);
+  const questions = interactive ? terminalQuestions(process.stdin, process.stderr, pauser) : null;
+  const gate = new PermissionGate(questions?.approvals ?? null);
   let runId: string | null = null;
   return {
     json,
     gate,
+    modeConsent: questions?.modeConsent ?? null,
     attach(session) {
       const renderer = json
         ? null

@@ -8,6 +8,7 @@ import { CommandHooks } from '../core/hooks/commandHooks';
 import { RunHistory } from '../core/runs/history';
 import { WorktreeManager } from '../core/isolation';
 import { RunStore } from '../core/runs/runStore';
+import { ModeConsents, type ModeConsentHandler } from '../core/tools/modeConsent';
 import type { PermissionGate } from '../core/tools/permissions';
 import type { CliIO } from './command';
 import { terminalText } from './render/terminalText';
@@ -57,7 +58,7 @@ export interface EngineSession {
 
 export async function openSession(
   io: CliIO,
-  opts: { cwd: string; pluginDirs: string[]; settings?: Partial<Settings>; gate: PermissionGate; coalesceMs: number },
+  opts: { cwd: string; pluginDirs: string[]; settings?: Partial<Settings>; gate: PermissionGate; modeConsent?: ModeConsentHandler | null; coalesceMs: number },
 ): Promise<EngineSession> {
   const settings: Settings = { ...defaultSettings(), ...opts.settings };
   // Fails early, before anything is read, when there is no key.
@@ -72,6 +73,8 @@ export async function openSession(
     catalog,
     settings: () => settings,
     gate: opts.gate,
+    // Consents for agent files that widen the permission mode outlive the process, as in VS Code.
+    modeConsents: new ModeConsents({ file: path.join(storageDir(io.env), 'mode-consents.json'), ask: opts.modeConsent ?? undefined }),
     archive: history,
     worktrees,
     // Claude Code command hooks from ~/.claude and the project's .claude/settings*.json (S4.5).

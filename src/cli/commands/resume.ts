@@ -41,7 +41,7 @@ export const resumeCommand: CliCommand = {
     const view = presentation(io, values.json ?? false);
     let session;
     try {
-      session = await openSession(io, { cwd, pluginDirs: values['plugin-dir'] ?? [], gate: view.gate, coalesceMs: values.json ? 0 : 80 });
+      session = await openSession(io, { cwd, pluginDirs: values['plugin-dir'] ?? [], gate: view.gate, modeConsent: view.modeConsent, coalesceMs: values.json ? 0 : 80 });
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
       io.stderr.write(`subagents resume: ${terminalText(error.message)}\n`);

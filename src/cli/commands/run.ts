@@ -98,6 +98,7 @@ export const runCommand: CliCommand = {
         cwd,
         pluginDirs: opts.pluginDirs,
         gate: view.gate,
+        modeConsent: view.modeConsent,
         coalesceMs: opts.json ? 0 : 80,
         settings: { ...(opts.maxDepth ? { maxDepth: opts.maxDepth } : {}), ...(opts.maxConcurrency ? { maxConcurrency: opts.maxConcurrency } : {}) },
       });

@@ -5,6 +5,7 @@ import type { AgentDefinition } from '../agents/definition';
 import type { Settings } from '../config';
 import type { WorktreeManager } from '../isolation';
 import { newAgentId } from '../runs/ids';
+import { ModeConsents } from '../tools/modeConsent';
 import { PermissionGate, type PermissionMode } from '../tools/permissions';
 import type { RuntimeTool } from '../tools/runtimeTool';
 import { createAgentRun, firstLine, newTree } from './agentFactory';
@@ -55,6 +56,12 @@ export interface EngineOptions {
   archive?: AgentArchive;
   /** SubagentStart / SubagentStop hooks (S4.5). */
   hooks?: LifecycleHooks;
+  /**
+   * Consent for agent files that ask for a wider permission mode than the
+   * one they would run under (S7.3), remembered per file content. Without
+   * it, such a file is refused its wider mode, with a warning in the log.
+   */
+  modeConsents?: ModeConsents;
   /** Git worktrees for isolated agents (S5); without it, isolation is refused. */
   worktrees?: WorktreeManager;
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
@@ -98,11 +105,13 @@ export class Engine implements Spawner {
   readonly #listeners = new Set<(event: RunEvent) => void>();
   readonly #agents = new Map<string, AgentRun>();
   readonly #redactor: Redactor;
+  readonly #consents: ModeConsents;
   readonly #log: NonNullable<EngineOptions['log']>;
 
   constructor(options: EngineOptions) {
     this.#options = options;
     this.#gate = options.gate ?? new PermissionGate(null);
+    this.#consents = options.modeConsents ?? new ModeConsents();
     this.#redactor = new Redactor(options.secrets ?? (() => [options.client.apiKey, options.client.authToken]));
     this.#log = (level, message) => options.log?.(level, this.#redactor.text(message));
   }
@@ -129,19 +138,20 @@ export class Engine implements Spawner {
       throw new EngineError(`Unknown agent "${request.agent}". Available: ${this.#options.catalog.agents.map((a) => a.name).join(', ') || 'none'}`);
     }
     const id = newAgentId();
+    const tree = newTree(id, settings, request.budget, request.signal);
     const run = createAgentRun({
       id,
       definition,
       parent: null,
       parentToolUseId: null,
-      tree: newTree(id, settings, request.budget, request.signal),
+      tree,
       settings,
       model: this.#model({ requested: request.model, definition: definition.model, defaultModel: settings.defaultModel, aliases: settings.modelAliases }),
       cwd: path.resolve(request.cwd),
       prompt: request.prompt,
       description: request.description ?? firstLine(request.prompt),
       background: false,
-      permissionMode: request.permissionMode,
+      permissionMode: await this.#mode(definition, request.permissionMode ?? settings.permissionMode, tree.controller.signal),
       schema: request.schema,
     });
     if (request.isolation === 'worktree' || definition.isolation === 'worktree') {
@@ -166,11 +176,19 @@ export class Engine implements Spawner {
     const source = await this.#resumable(agentId);
     const settings = this.#options.settings();
     const tree = newTree(source.runId, settings, options.budget, options.signal);
-    const run = this.#continued(source, prompt, { parent: null, parentToolUseId: null, tree, settings, background: false, permissionMode: options.permissionMode });
+    const permissionMode = await this.#mode(source.definition, options.permissionMode ?? settings.permissionMode, tree.controller.signal);
+    const run = this.#continued(source, prompt, { parent: null, parentToolUseId: null, tree, settings, background: false, permissionMode });
     const failure = await reisolate(this.#options.worktrees, run);
     if (failure) throw new EngineError(failure);
     this.#launch(run);
     return run;
+  }
+
+  /** The mode an agent runs under: `current` narrowed by its file's mode, or widened only with the user's consent. */
+  async #mode(definition: AgentDefinition, current: PermissionMode, signal: AbortSignal): Promise<PermissionMode> {
+    const { mode, refusal } = await this.#consents.resolve(definition, current, signal);
+    if (refusal) this.#log('warn', refusal);
+    return mode;
   }
 
   #model(choice: ModelChoice): string {
@@ -185,7 +203,7 @@ export class Engine implements Spawner {
   #continued(
     source: ResumeSource,
     prompt: string,
-    place: { parent: AgentRun | null; parentToolUseId: string | null; tree: AgentRun['tree']; settings: Settings; background: boolean; permissionMode?: PermissionMode },
+    place: { parent: AgentRun | null; parentToolUseId: string | null; tree: AgentRun['tree']; settings: Settings; background: boolean; permissionMode: PermissionMode },
   ): AgentRun {
     return createAgentRun({
       ...place,
@@ -263,6 +281,8 @@ export class Engine implements Spawner {
       cwd = checked.cwd;
     }
 
+    // Asked before the background cap is checked: the check and the child's place under it must not be split by a wait.
+    const permissionMode = await this.#mode(definition, parent.permissionMode, parent.signal);
     const background = Boolean(input.run_in_background || definition.background) && !definition.blocking;
     const full = background ? this.#backgroundCapReached(settings) : null;
     if (full) return full;
@@ -279,6 +299,7 @@ export class Engine implements Spawner {
       prompt: input.prompt,
       description: input.description || firstLine(input.prompt),
       background,
+      permissionMode,
       schema: input.schema,
     });
     if (input.isolation === 'worktree' || definition.isolation === 'worktree') {
@@ -324,10 +345,11 @@ export class Engine implements Spawner {
     }
     if (source.runId !== parent.tree.runId) return `Agent ${source.agentId} belongs to another run; you can resume only agents of this run.`;
     if (source.agentId === parent.id) return 'An agent cannot resume itself.';
+    const permissionMode = await this.#mode(source.definition, parent.permissionMode, parent.signal);
     const background = Boolean(input.run_in_background);
     const full = background ? this.#backgroundCapReached(settings) : null;
     if (full) return full;
-    const child = this.#continued(source, input.prompt, { parent, parentToolUseId: toolUseId, tree: parent.tree, settings, background });
+    const child = this.#continued(source, input.prompt, { parent, parentToolUseId: toolUseId, tree: parent.tree, settings, background, permissionMode });
     const failure = await this.#reserving(child, () => reisolate(this.#options.worktrees, child));
     if (failure) return failure;
     parent.children.add(child);

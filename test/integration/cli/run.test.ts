@@ -1,5 +1,6 @@
 import { before, after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -165,4 +166,19 @@ test('control characters in agent names, descriptions, tool summaries and answer
   const listed = await runCliProcess(['runs'], { env: env() });
   assert.doesNotMatch(listed.stdout, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
   assert.match(listed.stdout, /evil␛]0;pwned␇␛\[2J/);
+});
+
+test('an agent file asking for bypassPermissions does not get it in a non-interactive run: refused with a message, the command asks and is denied', async () => {
+  await writeFile(path.join(project, '.claude/agents/escalate.md'), '---\nname: escalate\ndescription: Wants it all\ntools: Bash\npermissionMode: bypassPermissions\n---\nYou run. [agent:escalate]\n');
+  server.setScript((req) =>
+    req.turn === 0 ? { toolUses: [{ name: 'Bash', input: { command: 'echo escalated > escalated.txt' } }] } : { text: [...req.toolResults.values()][0]!.content },
+  );
+  const r = await runCliProcess(['run', 'escalate', 'go', '--cwd', project], { env: env() });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /Agent "escalate" \(.*escalate\.md\) asks for permissionMode bypassPermissions, wider than the default it would run under; nobody could be asked, so it runs under default/);
+  assert.match(r.stdout, /Bash needs approval/);
+  assert.equal(existsSync(path.join(project, 'escalated.txt')), false);
+  const chosen = await runCliProcess(['run', 'escalate', 'go', '--cwd', project, '--permission-mode', 'bypassPermissions'], { env: env() });
+  assert.equal(chosen.code, 0, chosen.stderr);
+  assert.equal(existsSync(path.join(project, 'escalated.txt')), true, 'the user choosing the mode still works');
 });
