@@ -66,6 +66,12 @@ export class RunHistory implements AgentArchive {
   #queued: Promise<void> | null = null;
   /** Runs left unwritten because another live process works on them, with that process. */
   readonly #busy = new Map<string, ProcessOwner>();
+  /**
+   * Runs this process last wrote as active: no other process writes a run
+   * its live owner works on, so their files need no reading before the
+   * next write.
+   */
+  readonly #heldActive = new Set<string>();
 
   private constructor(options: RunHistoryOptions) {
     this.#options = options;
@@ -212,15 +218,20 @@ export class RunHistory implements AgentArchive {
   async #write(run: RunSnapshot): Promise<void> {
     const version = run.version;
     const text = runFileText(run, this.#owner);
-    const busy = busyElsewhere(await readRunFile(this.#file(run.runId), run.runId).catch(() => null), this.#owner);
-    if (busy) {
-      this.#busy.set(run.runId, busy);
-      return;
+    const stillActive = active(run);
+    if (!this.#heldActive.has(run.runId)) {
+      const busy = busyElsewhere(await readRunFile(this.#file(run.runId), run.runId).catch(() => null), this.#owner);
+      if (busy) {
+        this.#busy.set(run.runId, busy);
+        return;
+      }
+      this.#busy.delete(run.runId);
     }
-    this.#busy.delete(run.runId);
     await writeFileAtomic(this.#file(run.runId), text);
     this.writes++;
     this.#written.set(run.runId, version);
+    if (stillActive) this.#heldActive.add(run.runId);
+    else this.#heldActive.delete(run.runId);
   }
 
   /**
@@ -297,7 +308,7 @@ export class RunHistory implements AgentArchive {
    * Throws when another live process works on the run.
    */
   async begin(runId: string): Promise<void> {
-    this.#store?.flush();
+    // The store's snapshot is current already; only its listeners are told later (coalesced).
     this.#pending.add(runId);
     await this.#drain();
     const busy = this.#busy.get(runId);
@@ -318,6 +329,7 @@ export class RunHistory implements AgentArchive {
     });
     let node: AgentNode = known;
     if (file && !sameOwner(file.owner ?? undefined, this.#owner)) {
+      this.#heldActive.delete(file.run.runId);
       // The file is newer than what this process holds: take it as it is.
       this.#store?.load([file.run]);
       this.#written.set(file.run.runId, file.run.version);
