@@ -31,8 +31,13 @@ export function ownerAlive(owner: ProcessOwner): boolean {
   // pid 0: a record rebuilt by recover() for a worktree nobody owns.
   if (owner.pid <= 0) return false;
   if (owner.pid === process.pid) return liveInstances.has(owner.instance);
+  return pidAlive(owner.pid);
+}
+
+/** Whether a process with this id runs on this machine. */
+export function pidAlive(pid: number): boolean {
   try {
-    process.kill(owner.pid, 0);
+    process.kill(pid, 0);
     return true;
   } catch (e) {
     // EPERM: the process exists but belongs to someone else.

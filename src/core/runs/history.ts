@@ -7,7 +7,7 @@ import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
 import { isTempFile, moveAside, writeFileAtomic } from '../atomicFile';
 import type { AgentArchive, ArchivedAgent } from '../engine/archive';
 import { EngineError } from '../engine/errors';
-import { currentOwner, liveInstances, sameOwner, type ProcessOwner } from '../processOwner';
+import { currentOwner, liveInstances, pidAlive, sameOwner, type ProcessOwner } from '../processOwner';
 import { HistoryLock } from './historyLock';
 import { active, busyElsewhere, markInterrupted, ownedByLiveOther, readRunFile, runFileText, writeRunFile, type RunFile } from './runFiles';
 import type { RunStore } from './runStore';
@@ -375,15 +375,6 @@ async function removeDeadTempFiles(files: string[]): Promise<void> {
     if (!info) continue;
     const stale = Date.now() - info.mtimeMs > 60_000;
     if (stale || (pid !== process.pid && !pidAlive(pid))) await rm(file, { force: true });
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
