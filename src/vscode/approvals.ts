@@ -55,7 +55,7 @@ export class VsCodeApprovals implements vscode.Disposable {
         }
         this.#onDidChange.fire();
       }),
-      this.inbox.addAsker((approval, settled) => void this.#notify(approval, settled)),
+      this.inbox.addAsker((approval, settled) => this.#notify(approval, settled)),
     ];
   }
 
@@ -72,15 +72,30 @@ export class VsCodeApprovals implements vscode.Disposable {
     return this.inbox.answer(approvalId, decisionFor(answer, by));
   }
 
-  async #notify(approval: PendingApproval, settled: AbortSignal): Promise<void> {
-    const labels = [ANSWER_LABELS.allow, ANSWER_LABELS.allowAgent, ANSWER_LABELS.deny];
-    const choice = await vscode.window.showWarningMessage(approvalMessage(approval.request), ...labels);
-    // Answered in the view or in chat meanwhile: the toast cannot be taken back
-    // (VS Code has no API for that), but its buttons no longer change anything.
-    if (settled.aborted) return;
-    const answer: ApprovalAnswer | null = choice === ANSWER_LABELS.allow ? 'allow' : choice === ANSWER_LABELS.allowAgent ? 'allowAgent' : choice === ANSWER_LABELS.deny ? 'deny' : null;
-    // Closing the toast without a choice leaves the question open in the Runs view and chat.
-    if (answer) this.answer(approval.request.id, answer, 'notification');
+  /**
+   * The notification is a progress notification with the answers as links:
+   * unlike a message with buttons, it can be closed when the question is
+   * settled elsewhere (the Runs view, chat), so a stale question never stays
+   * on screen. Its Cancel button denies.
+   */
+  #notify(approval: PendingApproval, settled: AbortSignal): void {
+    const { request } = approval;
+    const link = (answer: ApprovalAnswer) =>
+      `[${ANSWER_LABELS[answer]}](command:subagents.answerApproval?${encodeURIComponent(JSON.stringify([request.id, answer, 'notification']))})`;
+    void vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: approvalMessage(request), cancellable: true },
+      (progress, token) => {
+        progress.report({ message: `${link('allow')} · ${link('allowAgent')} · ${link('deny')}` });
+        return new Promise<void>((resolve) => {
+          if (settled.aborted) return resolve();
+          settled.addEventListener('abort', () => resolve(), { once: true });
+          token.onCancellationRequested(() => {
+            this.answer(request.id, 'deny', 'notification');
+            resolve();
+          });
+        });
+      },
+    );
   }
 
   dispose(): void {

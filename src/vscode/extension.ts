@@ -3,7 +3,12 @@ import type { RunSnapshot } from '../protocol/runSnapshot';
 import type { AgentsState } from '../protocol/webview';
 import { AgentsViewProvider } from './agentsView';
 import { handleViewMessage, registerCommands } from './commands';
+import { ApiKeys } from './apiKey';
+import { registerChatParticipants } from './chat/chatParticipant';
 import { demoMode } from './demoMode';
+import { registerAgentTools } from './lm/agentTools';
+import { ClaudeChatProvider, VENDOR } from './lm/chatProvider';
+import { readSettings } from './settings';
 import { Services } from './services';
 import { TRANSCRIPT_SCHEME, TranscriptDocuments } from './transcriptDocument';
 import { runView } from './viewModel';
@@ -34,9 +39,30 @@ let services: Services | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<SubagentsApi | undefined> {
   const log = vscode.window.createOutputChannel('Subagents', { log: true });
   context.subscriptions.push(log);
+  const keys = await ApiKeys.create(context.secrets, () => readSettings().settings.apiBaseUrl);
+  context.subscriptions.push(keys);
+  // Chat first. Where no other extension provides chat models (code-server,
+  // VS Code without Copilot), a request to a participant fails with "Language
+  // model unavailable" until the chat has picked a model; ours are offered
+  // before the agents are even read, and resolved here, so the very first
+  // @agent request works (NOTES.md). The handler waits for the services.
+  let resolveStarted!: (started: Services | undefined) => void;
+  const started = new Promise<Services | undefined>((resolve) => (resolveStarted = resolve));
+  const models = new ClaudeChatProvider(keys, () => readSettings().settings.modelAliases, log);
+  context.subscriptions.push(models, vscode.lm.registerLanguageModelChatProvider(VENDOR, models), ...registerChatParticipants(started, context.extensionUri));
+  // Awaited, but not for long: when the model picker itself activated us
+  // (onLanguageModelChatProvider), the workbench answers only once activation
+  // has ended, and waiting for it here would wait forever.
+  const resolved = vscode.lm.selectChatModels({ vendor: VENDOR }).then(
+    (found) => log.info(`Chat models from Subagents: ${found.map((m) => m.id).join(', ') || 'none'}.`),
+    (error: unknown) => log.warn(`Could not resolve the chat models: ${String(error)}`),
+  );
+  await Promise.race([resolved, new Promise((resolve) => setTimeout(resolve, 1000))]);
   try {
-    services = await Services.create(context, log);
+    services = await Services.create(context, log, keys);
+    resolveStarted(services);
   } catch (error) {
+    resolveStarted(undefined);
     const message = error instanceof Error ? error.message : String(error);
     log.error(`Subagents could not start: ${error instanceof Error ? (error.stack ?? message) : message}`);
     void vscode.window.showErrorMessage(`Subagents could not start: ${message}. See the "Subagents" output for details.`);
@@ -72,6 +98,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
     vscode.workspace.onDidGrantWorkspaceTrust(agentsChanged),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('subagents.disabledAgents') && agentsChanged()),
     demoMode(s, (args) => vscode.commands.executeCommand('subagents.runAgent', args)),
+    ...registerAgentTools(s),
   );
   // Not awaited: git work on leftovers must not hold up activation.
   void s.recoverWorktrees().then(agentsChanged);

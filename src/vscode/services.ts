@@ -6,7 +6,7 @@ import { RunHistory } from '../core/runs/history';
 import { RunStore } from '../core/runs/runStore';
 import { PermissionGate } from '../core/tools/permissions';
 import type { AgentNode, RunSnapshot } from '../protocol/runSnapshot';
-import { ApiKeys } from './apiKey';
+import type { ApiKeys } from './apiKey';
 import { VsCodeApprovals } from './approvals';
 import { FolderScopes, type FolderScope } from './scopes';
 import { affectsSettings, readSettings } from './settings';
@@ -36,11 +36,11 @@ export class Services implements vscode.Disposable {
     readonly scopes: FolderScopes,
   ) {}
 
-  static async create(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Promise<Services> {
+  /** `keys` is made (and disposed) by activation, which needs it before the rest exists (the chat models). */
+  static async create(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, keys: ApiKeys): Promise<Services> {
     const storage = context.globalStorageUri.fsPath;
     // Caps and retention come from the window-level settings; they apply from the next start.
     const { settings } = readSettings();
-    const keys = await ApiKeys.create(context.secrets, () => readSettings().settings.apiBaseUrl);
     const approvals = new VsCodeApprovals(log);
     const history = await RunHistory.open({
       dir: path.join(storage, 'history'),
@@ -73,7 +73,7 @@ export class Services implements vscode.Disposable {
     });
     const services = new Services(context, log, keys, approvals, history, store, worktrees, scopes);
     services.#detachHistory = history.attach(store);
-    services.#disposables.push(keys, approvals, scopes);
+    services.#disposables.push(approvals, scopes);
     services.#watch();
     await scopes.sync();
     return services;

@@ -1,6 +1,6 @@
 import { formatWait } from '../../core/engine/network';
+import { formatDuration, formatUsage } from '../../protocol/format';
 import { terminalLine } from './terminalText';
-import { totalTokens, type Usage } from '../../protocol/runEvents';
 import type { AgentNode, RunSnapshot, ToolRow } from '../../protocol/runSnapshot';
 
 /**
@@ -17,30 +17,14 @@ export interface Style {
   bold(s: string): string;
 }
 
+export { formatDuration, formatTokens, formatUsage } from '../../protocol/format';
+
 const plain: Style = { green: (s) => s, red: (s) => s, yellow: (s) => s, dim: (s) => s, bold: (s) => s };
 const ansi = (open: number, close: number) => (s: string) => `\x1b[${open}m${s}\x1b[${close}m`;
 export const colors: Style = { green: ansi(32, 39), red: ansi(31, 39), yellow: ansi(33, 39), dim: ansi(2, 22), bold: ansi(1, 22) };
 
 export function styleFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): Style {
   return stream.isTTY && !env.NO_COLOR && env.TERM !== 'dumb' ? colors : plain;
-}
-
-export function formatTokens(n: number): string {
-  if (n < 1000) return String(n);
-  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
-  return `${(n / 1_000_000).toFixed(1)}M`;
-}
-
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
-  const minutes = Math.floor(ms / 60_000);
-  return `${minutes}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s`;
-}
-
-export function formatUsage(usage: Usage): string {
-  const cost = usage.costUsd > 0 ? ` · $${usage.costUsd < 0.01 ? usage.costUsd.toFixed(4) : usage.costUsd.toFixed(2)}` : '';
-  return `${formatTokens(totalTokens(usage))} tok${cost}`;
 }
 
 function agentIcon(node: AgentNode, s: Style): string {

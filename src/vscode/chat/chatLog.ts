@@ -1,0 +1,226 @@
+import path from 'node:path';
+import { formatCost, formatDuration, formatTokens } from '../../protocol/format';
+import { isActiveStatus, totalTokens } from '../../protocol/runEvents';
+import type { AgentNode, RunSnapshot, ToolRow } from '../../protocol/runSnapshot';
+
+/**
+ * A run tree told as a chat response (S6.2). Chat responses are append-only,
+ * so the tree is not redrawn: it becomes a calm log of what changed since the
+ * last look (an agent started, a few tools finished, an agent finished), one
+ * line each, indented by depth and always naming its agent (parallel agents'
+ * lines interleave), plus a progress line for what is happening now. Tools
+ * that finish in a burst fold into counts. Plain code over RunStore
+ * snapshots; the participant decides how often to look.
+ */
+
+export type ChatPart =
+  | { kind: 'markdown'; text: string }
+  | { kind: 'progress'; text: string }
+  | { kind: 'reference'; filePath: string }
+  | { kind: 'approval'; approvalId: string; text: string };
+
+/** More tools than this finishing between two looks at one agent are folded into counts. */
+const TOOL_LINES_BEFORE_FOLDING = 2;
+/** The spawn tool's rows are told by the child agent's own lines. */
+const SPAWN_TOOLS = new Set(['Task', 'Agent']);
+const FILE_TOOLS = new Set(['Read', 'Write', 'Edit', 'MultiEdit']);
+
+const STATUS_ICONS: Record<string, string> = {
+  completed: '✓',
+  failed: '✕',
+  cancelled: '⊘',
+  budget_exceeded: '$',
+  interrupted: '⚠',
+};
+const STATUS_WORDS: Record<string, string> = {
+  completed: 'finished',
+  failed: 'failed',
+  cancelled: 'stopped',
+  budget_exceeded: 'stopped at its budget',
+  interrupted: 'was interrupted',
+};
+
+/** Markdown-safe text for a line (agent descriptions are free text). */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]<>()#+!|~]/g, '\\$&').replace(/\s+/g, ' ').trim();
+}
+
+/** Inline code that survives backticks in the text. */
+export function code(text: string): string {
+  const clean = text.replace(/\s+/g, ' ').trim();
+  if (!clean) return '';
+  const fence = clean.includes('`') ? '``' : '`';
+  return `${fence}${clean.startsWith('`') ? ' ' : ''}${clean}${clean.endsWith('`') ? ' ' : ''}${fence}`;
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** Non-collapsing indentation for a line at `depth` (Markdown drops leading spaces). */
+function indent(depth: number): string {
+  return '&emsp;'.repeat(depth);
+}
+
+function byStart(run: RunSnapshot): AgentNode[] {
+  return Object.values(run.agents).sort((a, b) => a.startedAt - b.startedAt || a.depth - b.depth);
+}
+
+export function agentTotals(node: AgentNode): string {
+  const cost = formatCost(node.usage.costUsd);
+  return [formatDuration((node.endedAt ?? Date.now()) - node.startedAt), `${formatTokens(totalTokens(node.usage))} tok`, cost].filter(Boolean).join(' · ');
+}
+
+interface AgentSeen {
+  started: boolean;
+  finished: boolean;
+  /** Tool rows already told, of those the store still holds. */
+  tools: Set<string>;
+  /** The node's foldedTools at the last look. */
+  folded: number;
+  approval: string | null;
+}
+
+export class ChatRunLog {
+  readonly #seen = new Map<string, AgentSeen>();
+  readonly #files = new Set<string>();
+
+  /** What changed in `run` since the last call, as parts to append. */
+  update(run: RunSnapshot): ChatPart[] {
+    const lines: string[] = [];
+    const parts: ChatPart[] = [];
+    const flushLines = () => {
+      if (lines.length) parts.push({ kind: 'markdown', text: `${lines.join('  \n')}  \n` });
+      lines.length = 0;
+    };
+    for (const node of byStart(run)) {
+      const seen = this.#state(node.agentId);
+      if (!seen.started) {
+        seen.started = true;
+        lines.push(this.#startLine(node));
+      }
+      lines.push(...this.#toolLines(node, seen));
+      for (const file of this.#files.size < 500 ? this.#touchedFiles(node) : []) parts.push({ kind: 'reference', filePath: file });
+      const approvalId = node.approval?.approvalId ?? null;
+      if (approvalId && seen.approval !== approvalId) {
+        seen.approval = approvalId;
+        flushLines();
+        const { toolName, summary, kind } = node.approval!;
+        const what = kind === 'bash' ? `wants to run ${code(summary) || toolName}` : `wants to change ${code(summary) || toolName}`;
+        parts.push({ kind: 'approval', approvalId, text: `${indent(node.depth + 1)}**Approval needed:** ${escapeMarkdown(node.agentName)}${node.background ? ' (background)' : ''} ${what}` });
+      }
+      if (!seen.finished && !isActiveStatus(node.status)) {
+        seen.finished = true;
+        lines.push(this.#finishLine(node));
+      }
+    }
+    flushLines();
+    // The current state, every time: the stream decides when it is worth a write.
+    const progress = this.#progressText(run);
+    if (progress) parts.push({ kind: 'progress', text: progress });
+    return parts;
+  }
+
+  #state(agentId: string): AgentSeen {
+    let seen = this.#seen.get(agentId);
+    if (!seen) {
+      seen = { started: false, finished: false, tools: new Set(), folded: 0, approval: null };
+      this.#seen.set(agentId, seen);
+    }
+    return seen;
+  }
+
+  #startLine(node: AgentNode): string {
+    const notes = [node.background ? 'background' : '', node.worktreePath || node.worktree ? 'in a worktree' : ''].filter(Boolean).join(', ');
+    // The root's task is the user's own message, right above.
+    const task = node.depth > 0 && node.description ? ` — ${escapeMarkdown(clip(node.description, 100))}` : '';
+    return `${indent(node.depth)}▸ **${escapeMarkdown(node.agentName)}** ${code(node.model)}${task}${notes ? ` _(${notes})_` : ''}`;
+  }
+
+  #finishLine(node: AgentNode): string {
+    const icon = STATUS_ICONS[node.status] ?? '•';
+    const worktree = node.worktree?.filesChanged ? ` · ${node.worktree.filesChanged} file${node.worktree.filesChanged === 1 ? '' : 's'} changed on ${code(node.worktree.branch)}` : '';
+    const error = node.status !== 'completed' && node.error ? ` — ${escapeMarkdown(clip(node.error, 200))}` : '';
+    return `${indent(node.depth)}${icon} **${escapeMarkdown(node.agentName)}** ${STATUS_WORDS[node.status] ?? node.status} · ${agentTotals(node)}${worktree}${error}`;
+  }
+
+  /**
+   * Rows the store folded away (it keeps only the newest per agent) before
+   * this log saw them: the fold since the last look, less the rows it had told.
+   */
+  #foldedUnseen(node: AgentNode, seen: AgentSeen): number {
+    const folded = node.foldedTools - seen.folded;
+    seen.folded = node.foldedTools;
+    if (folded === 0) return 0;
+    const held = new Set(node.tools.map((row) => row.toolUseId));
+    let toldAndFolded = 0;
+    for (const id of seen.tools) {
+      if (held.has(id)) continue;
+      seen.tools.delete(id);
+      toldAndFolded++;
+    }
+    return Math.max(0, folded - toldAndFolded);
+  }
+
+  /** Tool rows that finished since the last look, one line each, or one line of counts when many did. */
+  #toolLines(node: AgentNode, seen: AgentSeen): string[] {
+    const unseen = this.#foldedUnseen(node, seen);
+    const fresh: ToolRow[] = [];
+    for (const row of node.tools) {
+      if (row.status === 'running' || seen.tools.has(row.toolUseId)) continue;
+      seen.tools.add(row.toolUseId);
+      if (!SPAWN_TOOLS.has(row.name)) fresh.push(row);
+    }
+    if (fresh.length === 0 && unseen === 0) return [];
+    const pad = indent(node.depth + 1);
+    const who = `**${escapeMarkdown(node.agentName)}**`;
+    if (unseen === 0 && fresh.length <= TOOL_LINES_BEFORE_FOLDING) {
+      return fresh.map((row) => {
+        const failed = row.status === 'error';
+        const result = failed && row.resultSummary ? ` — ${escapeMarkdown(clip(row.resultSummary, 120))}` : '';
+        return `${pad}${failed ? '✕' : '✓'} ${who} ${row.name} ${code(clip(row.inputSummary, 80))}${result}`;
+      });
+    }
+    const counts = new Map<string, { n: number; failed: number }>();
+    for (const row of fresh) {
+      const c = counts.get(row.name) ?? { n: 0, failed: 0 };
+      c.n++;
+      if (row.status === 'error') c.failed++;
+      counts.set(row.name, c);
+    }
+    const list = [...counts].map(([name, c]) => `${name} ×${c.n}${c.failed ? ` (${c.failed} failed)` : ''}`);
+    if (unseen) list.push(`${unseen} more tool call${unseen === 1 ? '' : 's'}`);
+    return [`${pad}✓ ${who} ${list.join(' · ')}`];
+  }
+
+  /** Files the agent's file tools read or changed, once each. */
+  #touchedFiles(node: AgentNode): string[] {
+    const out: string[] = [];
+    for (const row of node.tools) {
+      if (row.status !== 'ok' || !FILE_TOOLS.has(row.name) || !row.inputSummary) continue;
+      const file = path.resolve(node.cwd, row.inputSummary);
+      if (this.#files.has(file)) continue;
+      this.#files.add(file);
+      out.push(file);
+    }
+    return out;
+  }
+
+  /** What is happening now: a question waiting for the user first, then the newest running tool, then who is thinking. */
+  #progressText(run: RunSnapshot): string {
+    const active = byStart(run).filter((n) => isActiveStatus(n.status));
+    if (active.length === 0) return '';
+    const waiting = active.find((n) => n.approval);
+    if (waiting) return `${waiting.agentName} is waiting for your approval: ${waiting.approval!.toolName} ${clip(waiting.approval!.summary, 80)}`;
+    let newest: { node: AgentNode; row: ToolRow } | null = null;
+    for (const node of active) {
+      for (const row of node.tools) {
+        if (row.status === 'running' && !SPAWN_TOOLS.has(row.name) && (!newest || row.startedAt > newest.row.startedAt)) newest = { node, row };
+      }
+    }
+    if (newest) return `${newest.node.agentName}: ${newest.row.name} ${clip(newest.row.inputSummary, 80)}`;
+    const deepest = active.reduce((a, b) => (b.depth >= a.depth ? b : a));
+    const others = active.length - 1;
+    return `${deepest.agentName} is thinking…${others ? ` (${others} more agent${others === 1 ? '' : 's'} at work)` : ''}`;
+  }
+}

@@ -1,0 +1,175 @@
+import * as vscode from 'vscode';
+import type { AgentRun } from '../../core/engine/agentRun';
+import { EngineError } from '../../core/engine/errors';
+import type { RunSnapshot } from '../../protocol/runSnapshot';
+import type { FolderScope } from '../scopes';
+import type { Services } from '../services';
+import { promptWithReferences } from './chatContext';
+import { escapeMarkdown } from './chatLog';
+import { parseChatRequest, type ThreadRun } from './chatRequest';
+import { ChatRunStream, type ChatSink } from './chatStream';
+import { agentList, runButtons, runStatus } from './chatViews';
+import { runSummary } from './chatSummary';
+
+/**
+ * The chat surface (S6.2): `@agent` and `@subagents`, one handler. With
+ * GitHub Copilot Chat installed, `@agent` is also the name of Copilot's own
+ * agent-mode participant, and VS Code hands the name to the first
+ * participant that registered it; `@subagents` always reaches us.
+ *
+ * A request runs an agent with our engine (whatever model the picker shows),
+ * streams the run as a calm log (ChatRunStream), and ends with the answer, a
+ * summary of every agent and buttons. The chat's stop button stops the run
+ * tree; a message in a thread whose last answer was a run continues that
+ * agent with its whole conversation (its ids live in ChatResult.metadata).
+ */
+
+export const PARTICIPANT_IDS = ['subagents.agent', 'subagents.subagents'] as const;
+
+export interface ChatRunMetadata extends ThreadRun {
+  [key: string]: string;
+}
+
+/** The run this thread's last answer left behind, if any. */
+function previousRun(context: vscode.ChatContext): ThreadRun | null {
+  for (let i = context.history.length - 1; i >= 0; i--) {
+    const turn = context.history[i];
+    if (!(turn instanceof vscode.ChatResponseTurn)) continue;
+    if (!(PARTICIPANT_IDS as readonly string[]).includes(turn.participant)) return null;
+    const meta = turn.result.metadata as Partial<ChatRunMetadata> | undefined;
+    return meta?.agentId && meta.runId && meta.agentName ? { runId: meta.runId, agentId: meta.agentId, agentName: meta.agentName } : null;
+  }
+  return null;
+}
+
+function sinkOf(stream: vscode.ChatResponseStream): ChatSink {
+  return {
+    markdown: (text) => stream.markdown(text),
+    progress: (text) => stream.progress(text),
+    reference: (filePath) => stream.reference(vscode.Uri.file(filePath)),
+    button: (title, command, args) => stream.button({ title, command, arguments: args }),
+  };
+}
+
+export class ChatParticipantHandler {
+  #services: Services | undefined;
+
+  /** `started` resolves once activation has made the services (undefined when it failed). */
+  constructor(private readonly started: Promise<Services | undefined>) {
+    void started.then((services) => (this.#services = services));
+  }
+
+  /** Only read after `started` resolved to services (the handler awaits it first). */
+  private get services(): Services {
+    if (!this.#services) throw new Error('Subagents has not started.');
+    return this.#services;
+  }
+
+  /** The folder the chat works in: the active editor's, else the first with agents. */
+  #scope(): FolderScope | undefined {
+    const active = vscode.window.activeTextEditor?.document.uri;
+    const folder = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;
+    return (folder && this.services.scopes.get(folder.uri.toString())) ?? this.services.scopes.all.find((s) => s.agents.length > 0) ?? this.services.scopes.all[0];
+  }
+
+  readonly handle: vscode.ChatRequestHandler = async (request, context, stream, token) => {
+    if (!(await this.started)) {
+      stream.markdown('Subagents could not start; the **Subagents** output says why.');
+      return { errorDetails: { message: 'Subagents could not start.' } };
+    }
+    const scope = this.#scope();
+    if (!scope) {
+      stream.markdown('Open a folder first: agents run in a workspace folder.');
+      return {};
+    }
+    const intent = parseChatRequest(request.prompt, request.command, scope.agents.map((a) => a.name), previousRun(context));
+    switch (intent.kind) {
+      case 'list':
+        agentList(stream, scope);
+        return {};
+      case 'status':
+        runStatus(stream, this.services);
+        return {};
+      case 'help':
+        stream.markdown(intent.message);
+        return {};
+    }
+    if (!vscode.workspace.isTrusted) {
+      stream.markdown('Agents cannot run in Restricted Mode: they run tools (shell commands, file edits) in this workspace, so it must be trusted first.');
+      stream.button({ title: 'Manage Workspace Trust', command: 'workbench.trust.manage' });
+      return {};
+    }
+    if (!this.services.keys.key && !this.services.keys.demo) {
+      stream.markdown('Subagents needs an Anthropic API key to run agents. It is kept in VS Code\'s secret storage.');
+      stream.button({ title: 'Set API Key', command: 'subagents.setApiKey' });
+      return {};
+    }
+
+    const { prompt, attached } = await promptWithReferences(intent.task, request.references);
+    let run: AgentRun;
+    let runScope = scope;
+    try {
+      if (intent.kind === 'followUp') {
+        const snapshot = this.services.runOf(intent.agentId);
+        runScope = (snapshot && this.services.folderOf(snapshot)) ?? scope;
+        run = await runScope.engine.sendFollowUp(intent.agentId, prompt);
+      } else {
+        const agent = scope.find(intent.agent);
+        if (!agent) {
+          stream.markdown(`Unknown agent "${escapeMarkdown(intent.agent)}". Available: ${scope.agents.map((a) => `\`${a.name}\``).join(', ') || 'none'}. \`/list\` shows them all.`);
+          return {};
+        }
+        if (scope.settings.disabledAgents.includes(agent.name)) {
+          stream.markdown(`**${escapeMarkdown(agent.name)}** is disabled (setting \`subagents.disabledAgents\`).`);
+          return {};
+        }
+        run = await scope.engine.start({ agent: agent.name, prompt, description: intent.task.split('\n')[0], cwd: scope.folder.uri.fsPath });
+      }
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (!(error instanceof EngineError)) this.services.log.error(`Chat could not start a run: ${message}`);
+      stream.markdown(`Could not start: ${escapeMarkdown(message)}`);
+      return { errorDetails: { message } };
+    }
+    this.services.log.info(`Chat started ${run.agentName} (${run.id})${attached ? ` with ${attached} attached reference(s)` : ''} in ${runScope.folder.name}.`);
+    if (intent.kind === 'followUp') stream.markdown(`Continuing **${escapeMarkdown(run.agentName)}** with its earlier conversation.\n\n`);
+
+    const live = new ChatRunStream(this.services.store, run.tree.runId, sinkOf(stream));
+    const stop = token.onCancellationRequested(() => runScope.engine.cancel(run.id, 'Stopped from chat.'));
+    let result;
+    try {
+      result = await run.done;
+    } finally {
+      stop.dispose();
+      live.finish();
+    }
+    const snapshot = this.services.store.get(run.tree.runId);
+    this.#ending(stream, run, result, snapshot);
+    const metadata: ChatRunMetadata = { runId: run.tree.runId, agentId: run.id, agentName: run.agentName };
+    return result.status === 'completed' || result.status === 'cancelled'
+      ? { metadata }
+      : { metadata, errorDetails: { message: `${run.agentName} ${result.status === 'budget_exceeded' ? 'stopped at its budget' : 'failed'}: ${result.error ?? 'no details'}` } };
+  };
+
+  /** The answer, the table of every agent, and what can be done next. */
+  #ending(stream: vscode.ChatResponseStream, run: AgentRun, result: Awaited<AgentRun['done']>, snapshot: RunSnapshot | undefined): void {
+    stream.markdown('\n\n---\n\n');
+    if (result.structuredOutput !== undefined) stream.markdown(`\`\`\`json\n${JSON.stringify(result.structuredOutput, null, 2)}\n\`\`\`\n\n`);
+    else if (result.output) stream.markdown(`${result.output}\n\n`);
+    if (result.status === 'cancelled') stream.markdown(`_Stopped: ${escapeMarkdown(result.error ?? 'cancelled')}_\n\n`);
+    else if (result.status !== 'completed') stream.markdown(`**${escapeMarkdown(run.agentName)} ${result.status === 'budget_exceeded' ? 'stopped at its budget' : 'failed'}:** ${escapeMarkdown(result.error ?? 'no details')}\n\n`);
+    if (snapshot) {
+      stream.markdown(`${runSummary(snapshot)}\n\n`);
+      runButtons(stream, snapshot);
+    }
+  }
+}
+
+export function registerChatParticipants(started: Promise<Services | undefined>, extensionUri: vscode.Uri): vscode.Disposable[] {
+  const handler = new ChatParticipantHandler(started);
+  return PARTICIPANT_IDS.map((id) => {
+    const participant = vscode.chat.createChatParticipant(id, handler.handle);
+    participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'subagents.svg');
+    return participant;
+  });
+}

@@ -1,0 +1,69 @@
+import { formatCost, formatDuration, formatTokens } from '../../protocol/format';
+import { totalTokens, type Usage } from '../../protocol/runEvents';
+import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
+import { code, escapeMarkdown } from './chatLog';
+
+/**
+ * What a chat response ends with: every agent of the run tree, in tree
+ * order, with its status, model, turns, tokens (input / output / cache) and
+ * cost and time, under a headline with the tree's total (S3.9: per agent and
+ * rolled up). A nested list rather than a table: the chat panel is narrow, and
+ * a seven-column table there is a scroll bar. Read from the RunStore
+ * snapshot, so it says what the sidebar says.
+ */
+
+const STATUS: Record<string, string> = {
+  completed: '✓',
+  failed: '✕ failed',
+  cancelled: '⊘ stopped',
+  budget_exceeded: '$ budget reached',
+  interrupted: '⚠ interrupted',
+  running: '● running',
+  waiting: '● waiting',
+  queued: '○ queued',
+};
+
+/** The agents of a run in tree order: each parent before its children, children in start order. */
+export function treeOrder(run: RunSnapshot): AgentNode[] {
+  const out: AgentNode[] = [];
+  const visit = (id: string) => {
+    const node = run.agents[id];
+    if (!node) return;
+    out.push(node);
+    const children = node.children.map((c) => run.agents[c]).filter((c): c is AgentNode => Boolean(c));
+    for (const child of children.sort((a, b) => a.startedAt - b.startedAt)) visit(child.agentId);
+  };
+  visit(run.rootAgentId);
+  return out;
+}
+
+function tokens(u: Usage): string {
+  return `${formatTokens(totalTokens(u))} tok (${formatTokens(u.inputTokens)} in · ${formatTokens(u.outputTokens)} out · ${formatTokens(u.cacheReadTokens + u.cacheWriteTokens)} cache)`;
+}
+
+function turns(n: number): string {
+  return `${n} turn${n === 1 ? '' : 's'}`;
+}
+
+function agentLine(node: AgentNode): string {
+  const cost = formatCost(node.usage.costUsd);
+  const time = formatDuration((node.endedAt ?? Date.now()) - node.startedAt);
+  const changes = node.worktree?.filesChanged ? ` · ${node.worktree.filesChanged} file${node.worktree.filesChanged === 1 ? '' : 's'} changed` : '';
+  const facts = [turns(node.turns), tokens(node.usage), cost, time].filter(Boolean).join(' · ');
+  return `${'  '.repeat(node.depth)}- ${STATUS[node.status] ?? node.status} **${escapeMarkdown(node.agentName)}** ${code(node.model)} — ${facts}${changes}`;
+}
+
+export function runSummary(run: RunSnapshot): string {
+  const agents = treeOrder(run);
+  const cost = formatCost(run.usage.costUsd);
+  const headline = [
+    `${agents.length} agent${agents.length === 1 ? '' : 's'}`,
+    turns(agents.reduce((n, a) => n + a.turns, 0)),
+    `${formatTokens(totalTokens(run.usage))} tokens`,
+    cost,
+    formatDuration((run.endedAt ?? Date.now()) - run.startedAt),
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  return [`**Run summary:** ${headline}`, '', ...agents.map(agentLine)].join('\n');
+}

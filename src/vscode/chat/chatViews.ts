@@ -1,0 +1,104 @@
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentDefinition, AgentSource } from '../../core/agents/definition';
+import { formatDuration, formatTokens } from '../../protocol/format';
+import { isActiveStatus, totalTokens } from '../../protocol/runEvents';
+import type { RunSnapshot } from '../../protocol/runSnapshot';
+import type { FolderScope } from '../scopes';
+import type { Services } from '../services';
+import { code, escapeMarkdown } from './chatLog';
+
+/** `/list`, `/status`, and the buttons under a finished run. */
+
+const SOURCE_TITLES: Record<AgentSource, string> = {
+  project: 'Project',
+  user: 'User',
+  plugin: 'Plugins',
+  bundled: 'Built-in',
+};
+
+function clip(text: string, max: number): string {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}
+
+function fileLabel(agent: AgentDefinition, folder: string): string {
+  const rel = path.relative(folder, agent.filePath);
+  if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) return rel;
+  return agent.source === 'bundled' ? path.basename(agent.filePath) : agent.filePath.replace(process.env.HOME ?? '\0', '~');
+}
+
+/** `/list`: the agents of the folder, grouped by where they come from, each with its model and a link to its file. */
+export function agentList(stream: vscode.ChatResponseStream, scope: FolderScope): void {
+  const agents = scope.agents;
+  if (agents.length === 0) {
+    stream.markdown('No agents found. Add one with **Subagents: New Agent…**, or put Markdown agent files in `.claude/agents/`.');
+    return;
+  }
+  const disabled = new Set(scope.settings.disabledAgents);
+  stream.markdown(`**${agents.length} agents** in ${escapeMarkdown(scope.folder.name)}. Run one with \`@agent <name> <task>\`.\n\n`);
+  for (const source of Object.keys(SOURCE_TITLES) as AgentSource[]) {
+    const group = agents.filter((a) => a.source === source);
+    if (group.length === 0) continue;
+    stream.markdown(`#### ${SOURCE_TITLES[source]}\n\n`);
+    for (const agent of group) {
+      const model = agent.model ? ` ${code(agent.model)}` : '';
+      const off = disabled.has(agent.name) ? ' _(disabled)_' : '';
+      stream.markdown(`- **${escapeMarkdown(agent.name)}**${model}${off} — ${escapeMarkdown(clip(agent.description, 160)) || '_no description_'} · `);
+      stream.anchor(vscode.Uri.file(agent.filePath), fileLabel(agent, scope.folder.uri.fsPath));
+      stream.markdown('\n');
+    }
+    stream.markdown('\n');
+  }
+  const shadowed = scope.catalog?.shadowed.length ?? 0;
+  const warnings = scope.catalog?.warnings.length ?? 0;
+  if (shadowed || warnings) {
+    stream.markdown(`_${[shadowed ? `${shadowed} shadowed by a higher-precedence file of the same name` : '', warnings ? `${warnings} file problem${warnings === 1 ? '' : 's'}` : ''].filter(Boolean).join('; ')}: see the Subagents view._\n`);
+  }
+}
+
+function statusIcon(status: string): string {
+  return { running: '●', waiting: '⏸', queued: '○', completed: '✓', failed: '✕', cancelled: '⊘', budget_exceeded: '$', interrupted: '⚠' }[status] ?? '•';
+}
+
+function ago(ms: number): string {
+  return ms < 60_000 ? 'just now' : `${formatDuration(ms).replace(/\d+s$/, '')} ago`;
+}
+
+/** `/status`: running and waiting runs first, then the most recent ones, each with a button that opens it. */
+export function runStatus(stream: vscode.ChatResponseStream, services: Services): void {
+  const runs = services.store.list();
+  if (runs.length === 0) {
+    stream.markdown('No runs yet. Start one with `@agent <name> <task>`.');
+    return;
+  }
+  const active = runs.filter((r) => isActiveStatus(r.status));
+  const recent = runs.filter((r) => !isActiveStatus(r.status)).slice(0, Math.max(3, 8 - active.length));
+  const now = Date.now();
+  const line = (run: RunSnapshot) => {
+    const root = run.agents[run.rootAgentId];
+    const agents = Object.keys(run.agents).length;
+    const waiting = Object.values(run.agents).filter((a) => a.approval).length;
+    const when = isActiveStatus(run.status) ? `for ${formatDuration(now - run.startedAt)}` : ago(now - (run.endedAt ?? run.startedAt));
+    return `- ${statusIcon(run.status)} **${escapeMarkdown(root?.agentName ?? run.runId)}** — ${escapeMarkdown(clip(root?.description ?? '', 80))} · ${agents} agent${agents === 1 ? '' : 's'} · ${formatTokens(totalTokens(run.usage))} tok · ${when}${waiting ? ` · **${waiting} waiting for approval**` : ''}`;
+  };
+  if (active.length) stream.markdown(`#### Running\n\n${active.map(line).join('\n')}\n\n`);
+  if (recent.length) stream.markdown(`#### Recent\n\n${recent.map(line).join('\n')}\n\n`);
+  for (const run of [...active, ...recent].slice(0, 6)) {
+    const root = run.agents[run.rootAgentId];
+    stream.button({ title: `Show ${root?.agentName ?? 'run'}`, command: 'subagents.showRun', arguments: [{ runId: run.runId }] });
+  }
+}
+
+/** Under a finished run: show it in the sidebar, review / apply / discard worktree changes, open the transcript. */
+export function runButtons(stream: vscode.ChatResponseStream, run: RunSnapshot): void {
+  stream.button({ title: 'Show in Sidebar', command: 'subagents.showRun', arguments: [{ runId: run.runId }] });
+  for (const node of Object.values(run.agents)) {
+    if (!node.worktree?.filesChanged) continue;
+    const who = Object.keys(run.agents).length > 1 ? ` (${node.agentName})` : '';
+    stream.button({ title: `Review Changes${who}`, command: 'subagents.reviewWorktree', arguments: [node.agentId] });
+    stream.button({ title: `Apply${who}`, command: 'subagents.applyWorktree', arguments: [node.agentId] });
+    stream.button({ title: `Discard${who}`, command: 'subagents.discardWorktree', arguments: [node.agentId] });
+  }
+  stream.button({ title: 'Open Transcript', command: 'subagents.showTranscript', arguments: [run.rootAgentId] });
+}

@@ -1,0 +1,186 @@
+import * as vscode from 'vscode';
+import type { AgentResult } from '../../core/engine/agentRun';
+import { isActiveStatus } from '../../protocol/runEvents';
+import type { AgentNode } from '../../protocol/runSnapshot';
+import { runSummary } from '../chat/chatSummary';
+import type { FolderScope } from '../scopes';
+import type { Services } from '../services';
+
+/**
+ * Our agents as language-model tools (S6.4), so VS Code's own agent mode (and
+ * a Copilot `.agent.md` that lists them) can delegate to them: list the
+ * agents, run one (in the foreground, or in the background and collect it
+ * later), read a background agent's output, stop one. Runs started this way
+ * are ordinary runs: in the Runs view, in the history, asking for approvals
+ * like any other. Declared in package.json `languageModelTools`.
+ */
+
+export const TOOL_NAMES = {
+  list: 'subagents_listAgents',
+  run: 'subagents_runAgent',
+  output: 'subagents_agentOutput',
+  stop: 'subagents_stopAgent',
+} as const;
+
+interface RunAgentInput {
+  agent: string;
+  task: string;
+  background?: boolean;
+}
+interface AgentOutputInput {
+  agentId: string;
+  waitSeconds?: number;
+}
+interface StopAgentInput {
+  agentId: string;
+}
+
+/** The longest agentOutput waits; a tool call should not hold the caller's turn for long. */
+const MAX_WAIT_SECONDS = 300;
+
+function text(value: string): vscode.LanguageModelToolResult {
+  return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(value)]);
+}
+
+function worktreeLines(nodes: AgentNode[]): string[] {
+  return nodes
+    .filter((n) => n.worktree?.filesChanged)
+    .map(
+      (n) =>
+        `${n.agentName} changed ${n.worktree!.filesChanged} file(s) (+${n.worktree!.insertions} −${n.worktree!.deletions}) on branch ${n.worktree!.branch}. ` +
+        'Nothing is in the workspace yet: the user reviews, applies or discards it (Subagents view, or "Subagents: Clean Up Worktrees").',
+    );
+}
+
+export class AgentTools {
+  constructor(private readonly services: Services) {}
+
+  /** The folder to run in: the one whose catalog has the agent, the active editor's first. */
+  #scopeFor(agent: string): FolderScope | undefined {
+    const active = vscode.window.activeTextEditor?.document.uri;
+    const folder = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;
+    const scopes = this.services.scopes.all;
+    const preferred = folder ? scopes.find((s) => s.key === folder.uri.toString()) : undefined;
+    return [preferred, ...scopes].find((s) => s?.find(agent));
+  }
+
+  #available(): string {
+    const names = new Set(this.services.scopes.all.flatMap((s) => s.agents.map((a) => a.name)));
+    return [...names].join(', ') || 'none';
+  }
+
+  listAgents(): vscode.LanguageModelToolResult {
+    const lines = this.services.scopes.all.flatMap((scope) =>
+      scope.agents
+        .filter((a) => !scope.settings.disabledAgents.includes(a.name))
+        .map((a) => `- ${a.name}${this.services.scopes.all.length > 1 ? ` [${scope.folder.name}]` : ''}: ${a.description.replace(/\s+/g, ' ').trim()}${a.tools ? ` (tools: ${a.tools.join(', ') || 'none'})` : ''}`),
+    );
+    return text(lines.length ? `Agents you can run with ${TOOL_NAMES.run}:\n${lines.join('\n')}` : 'No agents are defined in this workspace.');
+  }
+
+  prepareRun(input: RunAgentInput): vscode.PreparedToolInvocation {
+    const task = input.task.length > 600 ? `${input.task.slice(0, 600)}…` : input.task;
+    return {
+      invocationMessage: `Running ${input.agent}${input.background ? ' in the background' : ''}…`,
+      confirmationMessages: {
+        title: `Run the ${input.agent} agent${input.background ? ' in the background' : ''}?`,
+        message: new vscode.MarkdownString(`**${input.agent}** will work on:\n\n> ${task.replace(/\n/g, '\n> ')}\n\nIt can use its own tools; shell commands and file changes still ask first.`),
+      },
+    };
+  }
+
+  async runAgent(input: RunAgentInput, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+    if (!vscode.workspace.isTrusted) throw new Error('Agents cannot run in Restricted Mode: the workspace is not trusted.');
+    if (!this.services.keys.key && !this.services.keys.demo) throw new Error('No Anthropic API key: the user must run "Subagents: Set API Key" first.');
+    const scope = this.#scopeFor(input.agent);
+    if (!scope) throw new Error(`Unknown agent "${input.agent}". Available: ${this.#available()}. Call ${TOOL_NAMES.list} for their descriptions.`);
+    if (scope.settings.disabledAgents.includes(input.agent)) throw new Error(`Agent "${input.agent}" is disabled (setting subagents.disabledAgents).`);
+    const run = await scope.engine.start({ agent: input.agent, prompt: input.task, cwd: scope.folder.uri.fsPath });
+    this.services.log.info(`A language-model tool started ${run.agentName} (${run.id})${input.background ? ' in the background' : ''}.`);
+    if (input.background) {
+      return text(
+        JSON.stringify({ status: 'async_launched', agentId: run.id, agent: run.agentName }) +
+          `\nThe agent works in the background. Collect its result with ${TOOL_NAMES.output} (agentId ${run.id}, waitSeconds to wait for it), or stop it with ${TOOL_NAMES.stop}.`,
+      );
+    }
+    const cancel = token.onCancellationRequested(() => scope.engine.cancel(run.id, 'The tool call was cancelled.'));
+    try {
+      return text(this.#describeResult(await run.done));
+    } finally {
+      cancel.dispose();
+    }
+  }
+
+  async agentOutput(input: AgentOutputInput, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+    const node = this.services.agentNode(input.agentId);
+    if (!node) throw new Error(`No agent with id "${input.agentId}" is known (it may have expired from the history).`);
+    const live = this.services.runningAgent(input.agentId)?.engine.find(input.agentId);
+    const wait = Math.min(Math.max(0, input.waitSeconds ?? 0), MAX_WAIT_SECONDS);
+    if (live && !live.ended && wait > 0) {
+      const cancelled = new Promise<void>((resolve) => token.onCancellationRequested(() => resolve()));
+      await Promise.race([live.done, new Promise((r) => setTimeout(r, wait * 1000)), cancelled]);
+    }
+    this.services.store.flush();
+    const current = this.services.agentNode(input.agentId) ?? node;
+    if (isActiveStatus(current.status)) {
+      const recent = current.tools.slice(-5).map((t) => `${t.name} ${t.inputSummary}`.trim());
+      return text(
+        JSON.stringify({ status: current.status, agentId: current.agentId, agent: current.agentName, turns: current.turns }) +
+          `\n${current.agentName} is still ${current.status === 'waiting' ? 'waiting for the user to approve a tool call' : 'working'}.` +
+          (recent.length ? ` Its latest tool calls: ${recent.join('; ')}.` : '') +
+          ` Call ${TOOL_NAMES.output} again with waitSeconds to wait for it.`,
+      );
+    }
+    return text(this.#describeNode(current));
+  }
+
+  stopAgent(input: StopAgentInput): vscode.LanguageModelToolResult {
+    const scope = this.services.runningAgent(input.agentId);
+    if (!scope) {
+      const node = this.services.agentNode(input.agentId);
+      if (!node) throw new Error(`No agent with id "${input.agentId}" is known.`);
+      return text(`${node.agentName} (${input.agentId}) is not running; it ended as ${node.status}.`);
+    }
+    scope.engine.cancel(input.agentId, 'Stopped by a language-model tool call.');
+    return text(`Stopping ${scope.engine.find(input.agentId)?.agentName ?? input.agentId} (${input.agentId}) and every agent it started.`);
+  }
+
+  #describeResult(result: AgentResult): string {
+    const node = this.services.agentNode(result.agentId);
+    if (node) return this.#describeNode(node);
+    return `${result.agentName} ${result.status} (agentId ${result.agentId}).\n\n${result.output ?? result.error ?? ''}`;
+  }
+
+  /** An ended agent: how it ended, its tree's totals, its output, and changes waiting in worktrees. */
+  #describeNode(node: AgentNode): string {
+    const run = this.services.store.get(node.runId);
+    const nodes = run ? Object.values(run.agents) : [node];
+    const parts = [
+      `${node.agentName} ${node.status} (agentId ${node.agentId}).`,
+      run && node.agentId === run.rootAgentId ? runSummary(run) : '',
+      node.output ? `Output:\n${node.output}` : '',
+      node.error && node.status !== 'completed' ? `Error: ${node.error}` : '',
+      ...worktreeLines(nodes),
+    ];
+    return parts.filter(Boolean).join('\n\n');
+  }
+}
+
+export function registerAgentTools(services: Services): vscode.Disposable[] {
+  const tools = new AgentTools(services);
+  return [
+    vscode.lm.registerTool<Record<string, never>>(TOOL_NAMES.list, { invoke: () => tools.listAgents() }),
+    vscode.lm.registerTool<RunAgentInput>(TOOL_NAMES.run, {
+      prepareInvocation: (options) => tools.prepareRun(options.input),
+      invoke: (options, token) => tools.runAgent(options.input, token),
+    }),
+    vscode.lm.registerTool<AgentOutputInput>(TOOL_NAMES.output, {
+      prepareInvocation: (options) => ({ invocationMessage: `Reading the output of agent ${options.input.agentId}…` }),
+      invoke: (options, token) => tools.agentOutput(options.input, token),
+    }),
+    vscode.lm.registerTool<StopAgentInput>(TOOL_NAMES.stop, {
+      prepareInvocation: (options) => ({ invocationMessage: `Stopping agent ${options.input.agentId}…` }),
+      invoke: (options) => tools.stopAgent(options.input),
+    }),
+  ];
+}
