@@ -35,6 +35,8 @@ interface CacheEntry {
 /** Hook commands as a settings file held them when the session started. */
 type Baseline = ReadonlySet<string>;
 
+const CLOCK_MARGIN_MS = 50;
+
 const PROJECT_FILES = ['settings.json', 'settings.local.json'];
 
 export class HookSettingsFiles {
@@ -48,7 +50,9 @@ export class HookSettingsFiles {
   constructor(options: { home: string; log: (level: 'warn', message: string) => void; sessionStart?: number }) {
     this.#home = path.resolve(options.home);
     this.#log = options.log;
-    this.#startedNs = BigInt(options.sessionStart ?? Date.now()) * 1_000_000n;
+    // File times are taken from a coarse clock (a scheduler tick, a few ms): a margin keeps a write
+    // just after the start from looking older than it.
+    this.#startedNs = BigInt((options.sessionStart ?? Date.now()) - CLOCK_MARGIN_MS) * 1_000_000n;
   }
 
   /** Whether the session started with this hook in its settings file. */

@@ -162,15 +162,13 @@ test('an allowance for ordinary file changes does not cover protected ones', asy
 });
 
 test('acceptEdits: a hook written into the settings during the session needs a shell command\'s approval; the hooks it started with run', async () => {
-  const { CommandHooks } = await import('../../../src/core/hooks/commandHooks');
   const { hookWorld, group } = await import('../hooks/hookFixture');
   const w = await hookWorld();
   const marker = (name: string) => `touch '${path.join(w.out, name)}'`;
   for (const hookAnswer of [{ allow: false, reason: 'no hooks from agents' }, { allow: true }] as ApprovalDecision[]) {
     const settingsFile = await w.projectSettings({ SubagentStart: [group([marker('baseline-ran')])] });
     // The session starts after the settings were written, as a user's would.
-    await new Promise((r) => setTimeout(r, 20));
-    const hooks = new CommandHooks({ home: w.home, trustProject: true, enabled: () => true, log: (level, message) => w.logs.push({ level, message }) });
+    const hooks = await w.session();
     const asked: ApprovalRequest[] = [];
     const gate = new PermissionGate(async (request) => {
       asked.push(request);
