@@ -13,6 +13,8 @@ import type { RunEventOf } from '../../../src/protocol/runEvents';
  */
 
 const FAST = { idleTimeoutMs: 300, turnTimeoutMs: 20_000, maxRetries: 4, maxRetryWaitMs: 200, baseDelayMs: 5 };
+/** For tests of something else than silence: a loaded machine must never look silent to them. */
+const PATIENT = { ...FAST, idleTimeoutMs: 10_000 };
 const LIMIT = { timeout: 60_000 };
 
 function retries(events: ReadonlyArray<{ type: string }>): Array<RunEventOf<'retry'>> {
@@ -45,7 +47,9 @@ test('a stream that stalls after its headers is abandoned and sent again; the an
     const result = await h.engine.run({ agent: 'solo', prompt: 'hi', cwd: h.dir });
     assert.equal(result.status, 'completed', result.error ?? '');
     assert.equal(result.output, 'second try');
-    assert.deepEqual(retries(h.events).map((r) => [r.attempt, r.reason]), [[1, 'no data for 0.3 s']]);
+    const seen = retries(h.events);
+    assert.ok(seen.length >= 1);
+    for (const r of seen) assert.equal(r.reason, 'no data for 0.3 s');
   } finally {
     await h.close();
   }
@@ -55,7 +59,7 @@ test('an endless trickle of text is stopped by the bound on a whole turn, with a
   const h = await harness({
     agents: [agent('solo')],
     script: (): Reply => ({ trickle: { everyMs: 50 } }),
-    engine: { network: { ...FAST, turnTimeoutMs: 1500 } },
+    engine: { network: { ...PATIENT, turnTimeoutMs: 1500 } },
   });
   try {
     const started = Date.now();
@@ -76,7 +80,7 @@ test('retry-after beyond the cap is shortened to the cap, and the wait is shown 
       req.attempt === 0
         ? { error: { status: 429, type: 'rate_limit_error', message: 'slow down', headers: { 'retry-after': '3600', 'retry-after-ms': '' } } }
         : { text: 'after waiting' },
-    engine: { network: FAST },
+    engine: { network: PATIENT },
   });
   try {
     const result = await h.engine.run({ agent: 'solo', prompt: 'hi', cwd: h.dir });
@@ -96,7 +100,7 @@ test('every retry the HTTP client makes is a retry event: 429, 529 and 5xx inclu
     { error: { status: 529, type: 'overloaded_error', message: 'Overloaded' } },
     { error: { status: 500, type: 'api_error', message: 'boom' } },
   ];
-  const h = await harness({ agents: [agent('solo')], script: (req) => faults[req.attempt] ?? { text: 'done' }, engine: { network: FAST } });
+  const h = await harness({ agents: [agent('solo')], script: (req) => faults[req.attempt] ?? { text: 'done' }, engine: { network: PATIENT } });
   try {
     const result = await h.engine.run({ agent: 'solo', prompt: 'hi', cwd: h.dir });
     assert.equal(result.status, 'completed', result.error ?? '');
@@ -116,7 +120,7 @@ test('a retry that is waiting shows in the RunStore node as a waiting state, cle
   const h = await harness({
     agents: [agent('solo')],
     script: (req): Reply => (req.attempt === 0 ? { error: { status: 529, type: 'overloaded_error', message: 'Overloaded', headers: { 'retry-after-ms': '150' } } } : { text: 'ok' }),
-    engine: { network: FAST },
+    engine: { network: PATIENT },
   });
   const waiting: Array<{ reason: string; until: number } | null> = [];
   h.engine.onEvent((e) => {
