@@ -146,7 +146,9 @@ export class RunHistory implements AgentArchive {
         this.#log('warn', `Run history file ${name} is unreadable (${firstLine(error)}); ${aside ? `moved it to ${path.basename(aside)}` : 'could not move it aside'} and continued without it.`);
       }
     }
-    await removeDeadTempFiles(orphaned);
+    // The lock's temp files live beside it.
+    const lockTemps = (await readdir(this.#options.dir)).filter(isTempFile).map((name) => path.join(this.#options.dir, name));
+    await removeDeadTempFiles([...orphaned, ...lockTemps]);
     const interrupted = runs.filter(active);
     if (interrupted.length) {
       await this.#lock.run(async () => {
