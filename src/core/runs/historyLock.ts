@@ -17,6 +17,8 @@ import { currentOwner, liveInstances, ownerAlive, type ProcessOwner } from '../p
 const FOREIGN_LOCK_MS = 30_000;
 /** A lock file naming no holder is abandoned once it is this old (a holder writes it in well under that). */
 const UNREADABLE_LOCK_MS = 2000;
+/** Nobody holds the lock this long while working: a holder that does is stuck. */
+const MAX_WAIT_MS = 60_000;
 
 /** Callers in this process queue here first: the lock file itself only tells processes apart. */
 const inProcess = new KeyedMutex();
@@ -48,7 +50,12 @@ export class HistoryLock {
     for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
       if (await this.#create()) return;
       const holder = await readHolder(this.#file);
-      if (holder.text !== null && abandoned(holder, this.#owner, Date.now() - started)) {
+      const waited = Date.now() - started;
+      if (waited > MAX_WAIT_MS && holder.owner !== 'unreadable') {
+        // A holder that is alive but stuck (stopped in a debugger, suspended): fail clearly rather than hang.
+        throw new Error(`The run history is locked by process ${holder.owner.pid} on ${holder.owner.host}, which has held it for over ${MAX_WAIT_MS / 1000} s (${this.#file}).`);
+      }
+      if (holder.text !== null && abandoned(holder, this.#owner, waited)) {
         // Only the lock judged abandoned is removed, not one a faster waiter took meanwhile.
         if ((await readHolder(this.#file)).text === holder.text) await rm(this.#file, { force: true });
         continue;
