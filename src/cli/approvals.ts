@@ -1,40 +1,63 @@
 import { createInterface } from 'node:readline/promises';
-import type { ApprovalDecision, ApprovalHandler, ApprovalRequest } from '../core/tools/permissions';
+import type { ModeConsentHandler } from '../core/tools/modeConsent';
+import type { ApprovalDecision, ApprovalHandler } from '../core/tools/permissions';
+import { terminalLine } from './render/terminalText';
 
 /**
- * Asks in the terminal before a shell command or file change runs (S7.3),
- * one question at a time even when parallel agents ask together. `a`
- * allows that kind of call for the rest of the agent, `r` for the whole run.
+ * The questions the CLI asks in the terminal (S7.3), one at a time even when
+ * parallel agents ask together, with the live tree paused meanwhile: before
+ * a shell command or file change runs (`a` allows that kind of call for the
+ * rest of the agent, `r` for the whole run), and before an agent file may
+ * widen the permission mode.
  */
-export function terminalApprovals(
+export interface TerminalQuestions {
+  approvals: ApprovalHandler;
+  modeConsent: ModeConsentHandler;
+}
+
+export function terminalQuestions(
   input: NodeJS.ReadableStream,
   output: NodeJS.WritableStream,
   hooks: { pause(): void; resume(): void } = { pause() {}, resume() {} },
-): ApprovalHandler {
+): TerminalQuestions {
   let queue: Promise<unknown> = Promise.resolve();
-  const ask = async (request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> => {
-    hooks.pause();
-    const rl = createInterface({ input, output, terminal: true });
-    try {
-      const what = request.kind === 'bash' ? 'run' : 'change';
-      const answer = await rl.question(
-        `\n${request.agentName}${request.background ? ' (background)' : ''} wants to ${what}: ${request.toolName} ${request.summary}\nAllow? [y]es / [n]o / [a]lways for this agent / always for this [r]un: `,
-        { signal },
-      );
-      const key = answer.trim().toLowerCase()[0];
-      if (key === 'a') return { allow: true, scope: 'agent', by: 'terminal' };
-      if (key === 'r') return { allow: true, scope: 'run', by: 'terminal' };
-      return key === 'y' ? { allow: true, by: 'terminal' } : { allow: false, reason: 'declined in the terminal', by: 'terminal' };
-    } catch {
-      return { allow: false, reason: 'no answer', by: 'terminal' };
-    } finally {
-      rl.close();
-      hooks.resume();
-    }
-  };
-  return (request, signal) => {
-    const next = queue.then(() => ask(request, signal));
+  const ask = <T>(question: string, signal: AbortSignal, interpret: (answer: string | null) => T): Promise<T> => {
+    const next = queue.then(async () => {
+      hooks.pause();
+      const rl = createInterface({ input, output, terminal: true });
+      try {
+        return interpret(await rl.question(question, { signal }));
+      } catch {
+        return interpret(null);
+      } finally {
+        rl.close();
+        hooks.resume();
+      }
+    });
     queue = next.catch(() => undefined);
     return next;
+  };
+
+  return {
+    approvals: (request, signal) => {
+      const what = request.kind === 'bash' ? 'run' : 'change';
+      const question =
+        `\n${terminalLine(request.agentName)}${request.background ? ' (background)' : ''} wants to ${what}: ${terminalLine(request.toolName)} ${terminalLine(request.summary)}\n` +
+        (request.protectedReason ? `This file is protected: ${terminalLine(request.protectedReason)}.\n` : '') +
+        'Allow? [y]es / [n]o / [a]lways for this agent / always for this [r]un: ';
+      return ask(question, signal, (answer): ApprovalDecision => {
+        if (answer === null) return { allow: false, reason: 'no answer', by: 'terminal' };
+        const key = answer.trim().toLowerCase()[0];
+        if (key === 'a') return { allow: true, scope: 'agent', by: 'terminal' };
+        if (key === 'r') return { allow: true, scope: 'run', by: 'terminal' };
+        return key === 'y' ? { allow: true, by: 'terminal' } : { allow: false, reason: 'declined in the terminal', by: 'terminal' };
+      });
+    },
+    modeConsent: (request, signal) => {
+      const question =
+        `\nThe agent file ${terminalLine(request.filePath || request.agentName)} asks to run "${terminalLine(request.agentName)}" with permissionMode ${request.requested}, ` +
+        `wider than ${request.current}.\nAllow this file, as it is now, to do that? It is asked again if the file changes. [y]es / [N]o: `;
+      return ask(question, signal, (answer) => answer?.trim().toLowerCase().startsWith('y') ?? false);
+    },
   };
 }

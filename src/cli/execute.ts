@@ -1,10 +1,12 @@
 import type { AgentResult, AgentRun } from '../core/engine/agentRun';
 import { EngineError } from '../core/engine/errors';
 import { PermissionGate } from '../core/tools/permissions';
-import { terminalApprovals } from './approvals';
+import { terminalQuestions } from './approvals';
+import type { ModeConsentHandler } from '../core/tools/modeConsent';
 import type { CliIO } from './command';
 import { LiveTreeRenderer, LogRenderer, type Renderer } from './render/live';
 import { formatDuration, formatUsage, styleFor } from './render/tree';
+import { terminalLine, terminalText } from './render/terminalText';
 import type { EngineSession } from './session';
 
 /**
@@ -17,6 +19,8 @@ export interface Presentation {
   json: boolean;
   /** Filled in once the session exists, so approvals can pause the live tree. */
   gate: PermissionGate;
+  /** How an agent file's wider permission mode is consented to: in the terminal, or (null) refused. */
+  modeConsent: ModeConsentHandler | null;
   attach(session: EngineSession): Renderer | null;
 }
 
@@ -25,11 +29,13 @@ export function presentation(io: CliIO, json: boolean): Presentation {
   const interactive = !json && Boolean((process.stdin as { isTTY?: boolean }).isTTY) && Boolean((io.stderr as { isTTY?: boolean }).isTTY);
   let live: LiveTreeRenderer | null = null;
   const pauser = { pause: () => live?.pause(), resume: () => live?.resume() };
-  const gate = new PermissionGate(interactive ? terminalApprovals(process.stdin, process.stderr, pauser) : null);
+  const questions = interactive ? terminalQuestions(process.stdin, process.stderr, pauser) : null;
+  const gate = new PermissionGate(questions?.approvals ?? null);
   let runId: string | null = null;
   return {
     json,
     gate,
+    modeConsent: questions?.modeConsent ?? null,
     attach(session) {
       const renderer = json
         ? null
@@ -70,7 +76,7 @@ export async function executeRun(io: CliIO, session: EngineSession, view: Presen
   } catch (error) {
     renderer?.stop();
     if (error instanceof EngineError) {
-      io.stderr.write(`subagents ${command}: ${error.message}\n`);
+      io.stderr.write(`subagents ${command}: ${terminalText(error.message)}\n`);
       return 1;
     }
     throw error;
@@ -85,10 +91,11 @@ export async function executeRun(io: CliIO, session: EngineSession, view: Presen
     io.stdout.write(`${resultLine(result)}\n`);
   } else {
     const style = styleFor(io.stderr as { isTTY?: boolean }, io.env);
-    const output = result.structuredOutput !== undefined ? JSON.stringify(result.structuredOutput, null, 2) : result.output;
+    const raw = result.structuredOutput !== undefined ? JSON.stringify(result.structuredOutput, null, 2) : result.output;
+    const output = raw && terminalText(raw);
     if (output) io.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
     const total = session.store.get(result.runId)?.usage ?? result.usage;
-    const summary = `${result.status} · ${formatDuration(result.durationMs)} · ${formatUsage(total)} · agent ${result.agentId}${result.error ? ` · ${result.error}` : ''}`;
+    const summary = `${result.status} · ${formatDuration(result.durationMs)} · ${formatUsage(total)} · agent ${result.agentId}${result.error ? ` · ${terminalLine(result.error)}` : ''}`;
     io.stderr.write(`${result.status === 'completed' ? style.green(summary) : style.red(summary)}\n`);
   }
   return result.status === 'completed' ? 0 : 1;

@@ -8,8 +8,10 @@ import { CommandHooks } from '../core/hooks/commandHooks';
 import { RunHistory } from '../core/runs/history';
 import { WorktreeManager } from '../core/isolation';
 import { RunStore } from '../core/runs/runStore';
+import { ModeConsents, type ModeConsentHandler } from '../core/tools/modeConsent';
 import type { PermissionGate } from '../core/tools/permissions';
 import type { CliIO } from './command';
+import { terminalText } from './render/terminalText';
 
 /**
  * What a CLI command that runs agents needs, wired the same way the
@@ -29,7 +31,7 @@ export function openWorktrees(io: CliIO): WorktreeManager {
     stateDir: path.join(dir, 'state'),
     worktreesRoot: path.join(dir, 'trees'),
     log: (level, message) => {
-      if (level === 'warn' || level === 'error') io.stderr.write(`subagents: ${message}\n`);
+      if (level === 'warn' || level === 'error') io.stderr.write(`subagents: ${terminalText(message)}\n`);
     },
   });
 }
@@ -40,7 +42,7 @@ export async function openHistory(io: CliIO, settings: Settings): Promise<RunHis
     retentionDays: settings['history.retentionDays'],
     maxRuns: settings['history.maxRuns'],
     log: (level, message) => {
-      if (level !== 'info') io.stderr.write(`subagents: ${message}\n`);
+      if (level !== 'info') io.stderr.write(`subagents: ${terminalText(message)}\n`);
     },
   });
 }
@@ -56,7 +58,7 @@ export interface EngineSession {
 
 export async function openSession(
   io: CliIO,
-  opts: { cwd: string; pluginDirs: string[]; settings?: Partial<Settings>; gate: PermissionGate; coalesceMs: number },
+  opts: { cwd: string; pluginDirs: string[]; settings?: Partial<Settings>; gate: PermissionGate; modeConsent?: ModeConsentHandler | null; coalesceMs: number },
 ): Promise<EngineSession> {
   const settings: Settings = { ...defaultSettings(), ...opts.settings };
   // Fails early, before anything is read, when there is no key.
@@ -71,6 +73,8 @@ export async function openSession(
     catalog,
     settings: () => settings,
     gate: opts.gate,
+    // Consents for agent files that widen the permission mode outlive the process, as in VS Code.
+    modeConsents: new ModeConsents({ file: path.join(storageDir(io.env), 'mode-consents.json'), ask: opts.modeConsent ?? undefined }),
     archive: history,
     worktrees,
     // Claude Code command hooks from ~/.claude and the project's .claude/settings*.json (S4.5).
@@ -81,10 +85,10 @@ export async function openSession(
       env: io.env,
       // Per-run info lines would interleave with the live tree on stderr: problems only, as for worktrees.
       log: (level, message) => {
-        if (level !== 'info') io.stderr.write(`subagents: ${level}: ${message}\n`);
+        if (level !== 'info') io.stderr.write(`subagents: ${level}: ${terminalText(message)}\n`);
       },
     }),
-    log: (level, message) => io.stderr.write(`subagents: ${level}: ${message}\n`),
+    log: (level, message) => io.stderr.write(`subagents: ${level}: ${terminalText(message)}\n`),
   });
   engine.onEvent((event) => store.apply(event));
   return {

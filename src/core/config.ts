@@ -33,6 +33,10 @@ export const settingsSchema = z.object({
   'history.maxRuns': z.number().int().min(1).default(200),
   'history.maxEventsPerRun': z.number().int().min(100).default(2000),
   'hooks.enabled': z.boolean().default(true),
+  'network.idleTimeoutSeconds': z.number().min(1).max(3600).default(60),
+  'network.turnTimeoutSeconds': z.number().min(10).max(86_400).default(600),
+  'network.maxRetries': z.number().int().min(0).max(20).default(4),
+  'network.maxRetryWaitSeconds': z.number().min(1).max(3600).default(60),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

@@ -109,7 +109,11 @@ export const toolFinishedEvent = z.object({
 /** Cumulative usage of one agent so far (not a delta). */
 export const usageEvent = z.object({ type: z.literal('usage'), ...base, usage: usageSchema, turns: z.int() });
 
-/** A model turn failed mid-stream and is being sent again; text streamed since the turn began is void. */
+/**
+ * A model request failed (an HTTP error worth retrying, a silent or broken
+ * stream) and is sent again after `delayMs`; text streamed since the turn
+ * began is void. `attempt` is the number of the attempt that failed.
+ */
 export const retryEvent = z.object({
   type: z.literal('retry'),
   ...base,

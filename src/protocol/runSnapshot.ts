@@ -55,6 +55,12 @@ export const agentNodeSchema = z.object({
   usage: usageSchema,
   turns: z.int(),
   retries: z.int(),
+  /**
+   * Set while the agent waits to send a failed model request again (a rate
+   * limit, an overload, a silent endpoint): what failed and when the retry
+   * is due. Optional: older history files lack it.
+   */
+  retryWait: z.optional(z.nullable(z.object({ attempt: z.int(), reason: z.string(), until: z.number() }))),
   tools: z.array(toolRowSchema),
   /** Tool rows dropped from the front to respect the cap. */
   foldedTools: z.int(),

@@ -33,7 +33,7 @@ export async function harness(opts: {
     client,
     catalog,
     settings: makeSettings(opts.settings),
-    retry: { maxAttempts: 4, baseDelayMs: 5 },
+    network: { baseDelayMs: 5 },
     ...opts.engine,
   });
   const events: RunEvent[] = [];

@@ -13,6 +13,8 @@ export interface ToolUseSpec {
   name: string;
   input: unknown;
   id?: string;
+  /** Streamed verbatim as the call's `partial_json` instead of `input` (to send input that is not valid JSON). */
+  rawInput?: string;
 }
 
 /** What the model answers for one request. */
@@ -35,7 +37,11 @@ export type Reply =
   /** Start streaming, then send an in-stream `error` event (as the API does when overloaded mid-stream). */
   | { streamError: { type: string; message: string; afterEvents: number } }
   /** Never answer (until the client aborts). */
-  | { hang: true };
+  | { hang: true }
+  /** Send the headers and `afterEvents` SSE events, then nothing more, keeping the connection open. */
+  | { stall: { afterEvents: number } }
+  /** Send the headers, then a text delta every `everyMs` for ever (until the client aborts). */
+  | { trickle: { everyMs: number } };
 
 export interface ScriptedRequest {
   body: Record<string, unknown>;
@@ -218,11 +224,11 @@ export async function startScriptedServer(initial?: Script, options: { record?: 
     const usage = cache.account(body);
     const id = `msg_${randomBytes(8).toString('hex')}`;
     const blocks: Array<Record<string, unknown>> = [];
-    const spec = 'drop' in reply || 'streamError' in reply ? { text: 'partial answer that never finishes' } : reply;
+    const spec = 'drop' in reply || 'streamError' in reply || 'stall' in reply || 'trickle' in reply ? { text: 'partial answer that never finishes' } : reply;
     if (spec.thinking) blocks.push({ type: 'thinking', thinking: spec.thinking, signature: 'sig' });
     if (spec.text) blocks.push({ type: 'text', text: spec.text });
     for (const use of spec.toolUses ?? []) {
-      blocks.push({ type: 'tool_use', id: use.id ?? `toolu_${randomBytes(8).toString('hex')}`, name: use.name, input: use.input });
+      blocks.push({ type: 'tool_use', id: use.id ?? `toolu_${randomBytes(8).toString('hex')}`, name: use.name, input: use.input, rawInput: use.rawInput });
     }
     const stopReason = spec.stopReason ?? (spec.toolUses?.length ? 'tool_use' : 'end_turn');
     const outputTokens = tokensOf(blocks);
@@ -231,7 +237,7 @@ export async function startScriptedServer(initial?: Script, options: { record?: 
       type: 'message',
       role: 'assistant',
       model: body.model,
-      content: blocks,
+      content: blocks.map(({ rawInput: _, ...block }) => block),
       stop_reason: stopReason,
       stop_sequence: null,
       usage: {
@@ -264,7 +270,7 @@ export async function startScriptedServer(initial?: Script, options: { record?: 
         events.push(['content_block_delta', { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: 'sig' } }]);
       } else {
         events.push(['content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } }]);
-        const json = JSON.stringify(block.input ?? {});
+        const json = (block.rawInput as string | undefined) ?? JSON.stringify(block.input ?? {});
         for (let i = 0; i < json.length; i += 32) {
           events.push(['content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: json.slice(i, i + 32) } }]);
         }
@@ -274,6 +280,19 @@ export async function startScriptedServer(initial?: Script, options: { record?: 
     events.push(['message_delta', { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: outputTokens } }]);
     events.push(['message_stop', { type: 'message_stop' }]);
 
+    if ('trickle' in reply) {
+      for (const [event, data] of events.slice(0, 2)) sse(res, event, data);
+      while (!res.destroyed) {
+        sse(res, 'content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: '.' } });
+        await sleep(reply.trickle.everyMs);
+      }
+      return;
+    }
+    if ('stall' in reply) {
+      for (const [event, data] of events.slice(0, reply.stall.afterEvents)) sse(res, event, data);
+      await new Promise<void>((resolve) => req.socket.once('close', resolve));
+      return;
+    }
     const cutAt = 'drop' in reply ? reply.drop.afterEvents : 'streamError' in reply ? reply.streamError.afterEvents : Infinity;
     const chunkDelay = 'chunkDelayMs' in reply ? (reply.chunkDelayMs ?? 0) : 0;
     for (let i = 0; i < events.length; i++) {

@@ -3,6 +3,7 @@ import { EngineError } from '../../core/engine/errors';
 import { UsageError, type CliCommand, type CliIO } from '../command';
 import { executeRun, presentation } from '../execute';
 import { openHistory, openSession } from '../session';
+import { terminalText } from '../render/terminalText';
 import { defaultSettings, PERMISSION_MODES } from '../../core/config';
 import type { PermissionMode } from '../../core/tools/permissions';
 
@@ -39,10 +40,10 @@ export const resumeCommand: CliCommand = {
     const view = presentation(io, values.json ?? false);
     let session;
     try {
-      session = await openSession(io, { cwd, pluginDirs: values['plugin-dir'] ?? [], gate: view.gate, coalesceMs: values.json ? 0 : 80 });
+      session = await openSession(io, { cwd, pluginDirs: values['plugin-dir'] ?? [], gate: view.gate, modeConsent: view.modeConsent, coalesceMs: values.json ? 0 : 80 });
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
-      io.stderr.write(`subagents resume: ${error.message}\n`);
+      io.stderr.write(`subagents resume: ${terminalText(error.message)}\n`);
       return 1;
     }
     try {

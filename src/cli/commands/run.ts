@@ -7,6 +7,7 @@ import type { PermissionMode } from '../../core/tools/permissions';
 import { UsageError, type CliCommand, type CliIO } from '../command';
 import { executeRun, presentation } from '../execute';
 import { openSession } from '../session';
+import { terminalText } from '../render/terminalText';
 
 const USAGE = `Usage: subagents run <agent> <prompt…> [options]
 
@@ -96,12 +97,13 @@ export const runCommand: CliCommand = {
         cwd,
         pluginDirs: opts.pluginDirs,
         gate: view.gate,
+        modeConsent: view.modeConsent,
         coalesceMs: opts.json ? 0 : 80,
         settings: { ...(opts.maxDepth ? { maxDepth: opts.maxDepth } : {}), ...(opts.maxConcurrency ? { maxConcurrency: opts.maxConcurrency } : {}) },
       });
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
-      io.stderr.write(`subagents run: ${error.message}\n`);
+      io.stderr.write(`subagents run: ${terminalText(error.message)}\n`);
       return 1;
     }
     try {

@@ -3,6 +3,7 @@ import { defaultSettings } from '../../core/config';
 import type { RunSnapshot } from '../../protocol/runSnapshot';
 import { UsageError, type CliCommand, type CliIO } from '../command';
 import { formatDuration, formatUsage, renderTree, styleFor } from '../render/tree';
+import { terminalLine } from '../render/terminalText';
 import { openHistory } from '../session';
 
 const USAGE = `Usage: subagents runs [<runId>] [--json] [--limit N]
@@ -36,7 +37,7 @@ export const runsCommand: CliCommand = {
     if (runId) {
       const run = history.runs.find((r) => r.runId === runId || r.agents[runId]);
       if (!run) {
-        io.stderr.write(`subagents runs: no run "${runId}" in the history.\n`);
+        io.stderr.write(`subagents runs: no run "${terminalLine(runId)}" in the history.\n`);
         return 1;
       }
       io.stdout.write(values.json ? `${JSON.stringify(run)}\n` : `${renderTree(run, { style: styleFor(io.stdout, io.env) }).join('\n')}\n`);
@@ -53,7 +54,9 @@ export const runsCommand: CliCommand = {
     }
     for (const run of runs.map(summary)) {
       const when = run.startedAt.replace('T', ' ').slice(0, 16);
-      io.stdout.write(`${run.runId}  ${run.status.padEnd(15)} ${String(run.agent).padEnd(20)} ${when}  ${formatDuration(run.durationMs).padStart(7)}  ${formatUsage(run.usage)}  ${run.description ?? ''}\n`);
+      io.stdout.write(
+        `${terminalLine(run.runId)}  ${run.status.padEnd(15)} ${terminalLine(String(run.agent)).padEnd(20)} ${when}  ${formatDuration(run.durationMs).padStart(7)}  ${formatUsage(run.usage)}  ${terminalLine(run.description ?? '')}\n`,
+      );
     }
     return 0;
   },

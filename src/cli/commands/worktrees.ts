@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { IsolationError, type WorktreeRecord } from '../../core/isolation';
 import { UsageError, type CliCommand, type CliIO } from '../command';
 import { openWorktrees } from '../session';
+import { terminalText } from '../render/terminalText';
 
 const USAGE = `Usage: subagents worktrees [list] [--json]
        subagents worktrees diff <agentId>
@@ -14,7 +15,7 @@ interrupted runs: unchanged leftovers are removed, changed ones are kept.`;
 
 function describe(rec: WorktreeRecord): string {
   const stats = rec.info ? `${rec.info.filesChanged} files, +${rec.info.insertions} -${rec.info.deletions}` : 'no summary yet';
-  return `${rec.agentId}  ${rec.state.padEnd(9)} ${rec.agentName.padEnd(18)} ${rec.branch}  ${stats}\n    ${rec.path}  (repo ${rec.repoRoot})`;
+  return terminalText(`${rec.agentId}  ${rec.state.padEnd(9)} ${rec.agentName.padEnd(18)} ${rec.branch}  ${stats}\n    ${rec.path}  (repo ${rec.repoRoot})`);
 }
 
 export const worktreesCommand: CliCommand = {
@@ -50,11 +51,11 @@ export const worktreesCommand: CliCommand = {
       }
       const outcome = await worktrees.apply(agentId);
       if (values.json) io.stdout.write(`${JSON.stringify(outcome)}\n`);
-      else io.stdout.write(`${outcome.message}\n`);
+      else io.stdout.write(`${terminalText(outcome.message)}\n`);
       return outcome.conflicts.length ? 1 : 0;
     } catch (error) {
       if (!(error instanceof IsolationError)) throw error;
-      io.stderr.write(`subagents worktrees: ${error.message}\n`);
+      io.stderr.write(`subagents worktrees: ${terminalText(error.message)}\n`);
       return 1;
     } finally {
       worktrees.dispose();

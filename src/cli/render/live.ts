@@ -1,5 +1,7 @@
 import type { RunStore } from '../../core/runs/runStore';
 import type { RunEvent } from '../../protocol/runEvents';
+import { formatWait } from '../../core/engine/network';
+import { terminalLine } from './terminalText';
 import { agentLine, renderTree, type Style } from './tree';
 
 /**
@@ -92,13 +94,15 @@ export class LogRenderer implements Renderer {
     const indent = '  '.repeat(node.depth);
     switch (event.type) {
       case 'agent_started':
-        this.out.write(`${indent}▶ ${node.agentName}${node.depth ? ` · ${node.description}` : ''} · ${node.model}\n`);
+        this.out.write(`${indent}▶ ${terminalLine(node.agentName)}${node.depth ? ` · ${terminalLine(node.description)}` : ''} · ${terminalLine(node.model)}\n`);
         break;
       case 'tool_finished':
-        this.out.write(`${indent}  ${event.ok ? '✓' : '✕'} ${event.name} ${node.tools.findLast((t) => t.toolUseId === event.toolUseId)?.inputSummary ?? ''}${event.resultSummary ? ` · ${event.resultSummary}` : ''}\n`);
+        this.out.write(
+          `${indent}  ${event.ok ? '✓' : '✕'} ${terminalLine(event.name)} ${terminalLine(node.tools.findLast((t) => t.toolUseId === event.toolUseId)?.inputSummary ?? '')}${event.resultSummary ? ` · ${terminalLine(event.resultSummary)}` : ''}\n`,
+        );
         break;
       case 'retry':
-        this.out.write(`${indent}  ↻ retrying (${event.reason}), attempt ${event.attempt + 1}\n`);
+        this.out.write(`${indent}  ↻ ${terminalLine(event.reason)}; retrying in ${formatWait(event.delayMs)} (attempt ${event.attempt + 1})\n`);
         break;
       case 'agent_finished':
         this.out.write(`${indent}${agentLine(node, Date.now(), this.style)}\n`);

@@ -1,4 +1,6 @@
+import { formatWait } from '../../core/engine/network';
 import { formatDuration, formatUsage } from '../../protocol/format';
+import { terminalLine } from './terminalText';
 import type { AgentNode, RunSnapshot, ToolRow } from '../../protocol/runSnapshot';
 
 /**
@@ -54,18 +56,26 @@ function truncate(text: string, width: number): string {
   return text.length > width ? `${text.slice(0, Math.max(0, width - 1))}…` : text;
 }
 
+/** A retry being waited for (what failed, and in how long it goes out), else how many there were. */
+function retryNote(node: AgentNode, now: number, s: Style): string | null {
+  const wait = node.status === 'running' ? node.retryWait : null;
+  if (wait && wait.until > now) return s.yellow(`${terminalLine(wait.reason)}: retrying in ${formatWait(wait.until - now)}`);
+  if (wait) return s.yellow(`retry ${wait.attempt} sent (${terminalLine(wait.reason)})`);
+  return node.retries ? s.yellow(`${node.retries} retr${node.retries === 1 ? 'y' : 'ies'}`) : null;
+}
+
 export function agentLine(node: AgentNode, now: number, s: Style): string {
   const elapsed = (node.endedAt ?? now) - node.startedAt;
   const parts = [
-    `${agentIcon(node, s)} ${s.bold(node.agentName)}`,
-    node.description && node.depth > 0 ? s.dim(node.description) : null,
-    s.dim(node.model),
+    `${agentIcon(node, s)} ${s.bold(terminalLine(node.agentName))}`,
+    node.description && node.depth > 0 ? s.dim(terminalLine(node.description)) : null,
+    s.dim(terminalLine(node.model)),
     s.dim(formatDuration(elapsed)),
     s.dim(formatUsage(node.usage)),
     node.background ? s.dim('background') : null,
-    node.worktree ? s.dim(`branch ${node.worktree.branch}`) : null,
-    node.retries ? s.yellow(`${node.retries} retr${node.retries === 1 ? 'y' : 'ies'}`) : null,
-    node.approval ? s.yellow(`waits for approval: ${node.approval.toolName} ${node.approval.summary}`) : null,
+    node.worktree ? s.dim(`branch ${terminalLine(node.worktree.branch)}`) : null,
+    retryNote(node, now, s),
+    node.approval ? s.yellow(`waits for approval: ${terminalLine(node.approval.toolName)} ${terminalLine(node.approval.summary)}`) : null,
   ];
   return parts.filter(Boolean).join(' · ');
 }
@@ -92,15 +102,16 @@ export function renderTree(run: RunSnapshot, options: { now?: number; style?: St
       const branch = prefix + (last ? '└─ ' : '├─ ');
       const childPrefix = prefix + (last ? '   ' : '│  ');
       if (item.kind === 'folded') lines.push(truncate(`${branch}${s.dim(`… ${node.foldedTools} earlier tool calls`)}`, width));
-      else if (item.kind === 'text') lines.push(truncate(`${branch}${s.dim(`“${node.text.trim().split('\n').at(-1)}”`)}`, width));
+      else if (item.kind === 'text') lines.push(truncate(`${branch}${s.dim(`“${terminalLine(node.text.trim().split('\n').at(-1) ?? '')}”`)}`, width));
       else if (item.kind === 'agent') {
         lines.push(truncate(`${branch}${agentLine(item.node, now, s)}`, width));
         walk(item.node, childPrefix);
       } else {
         const { row } = item;
-        const result = row.resultSummary ? ` · ${row.status === 'error' ? s.red(row.resultSummary) : s.dim(row.resultSummary)}` : '';
+        const summary = terminalLine(row.resultSummary);
+        const result = summary ? ` · ${row.status === 'error' ? s.red(summary) : s.dim(summary)}` : '';
         const time = row.durationMs !== null ? ` · ${s.dim(formatDuration(row.durationMs))}` : '';
-        lines.push(truncate(`${branch}${toolIcon(row, s)} ${row.name} ${row.inputSummary}${result}${time}`, width));
+        lines.push(truncate(`${branch}${toolIcon(row, s)} ${terminalLine(row.name)} ${terminalLine(row.inputSummary)}${result}${time}`, width));
         const child = row.childAgentId ? run.agents[row.childAgentId] : undefined;
         if (child) {
           lines.push(truncate(`${childPrefix}└─ ${agentLine(child, now, s)}`, width));

@@ -43,8 +43,8 @@ export interface AgentPlacement {
   prompt: string;
   description: string;
   background: boolean;
-  /** What the caller asked for (a root run, a follow-up); a definition's own mode wins. */
-  permissionMode?: PermissionMode;
+  /** The mode the agent runs under, its file's own already weighed in (ModeConsents.resolve). */
+  permissionMode: PermissionMode;
   /** The spawn call's (or root request's) schema: first in precedence (S3.7). */
   schema?: object | null;
   /** For a follow-up: the earlier conversation and counters. */
@@ -54,7 +54,7 @@ export interface AgentPlacement {
 export function createAgentRun(p: AgentPlacement): AgentRun {
   const { definition, parent, settings } = p;
   // Plan mode spreads down the tree (S3.3).
-  const planMode = definition.permissionMode === 'plan' || Boolean(parent?.planMode) || p.permissionMode === 'plan';
+  const planMode = p.permissionMode === 'plan' || Boolean(parent?.planMode);
   const priorTurns = p.continued?.turns ?? 0;
   return new AgentRun({
     id: p.id,
@@ -67,7 +67,7 @@ export function createAgentRun(p: AgentPlacement): AgentRun {
     description: p.description,
     prompt: p.prompt,
     background: p.background,
-    permissionMode: planMode ? 'plan' : (definition.permissionMode ?? p.permissionMode ?? parent?.permissionMode ?? settings.permissionMode),
+    permissionMode: planMode ? 'plan' : p.permissionMode,
     planMode,
     outputSchema: effectiveSchema(p.schema, definition.output, parent?.outputSchema),
     thinking: definition.thinkingLevel,

@@ -5,6 +5,8 @@ import type { AgentNode } from '../../protocol/runSnapshot';
 export interface ArchivedAgent {
   node: AgentNode;
   messages: BetaMessageParam[];
+  /** Set while the agent is still at work: 'this process', or which other process runs it. */
+  runningIn: string | null;
 }
 
 /** Where the engine keeps conversations, and finds ended agents again after a restart. */
@@ -13,6 +15,12 @@ export interface AgentArchive {
   transcriptPath(agentId: string): string;
   /** 'expired': it existed but retention removed it; null: never heard of it. */
   load(agentId: string): Promise<ArchivedAgent | 'expired' | null>;
+  /**
+   * Called before an agent's first request: the run's record must be on
+   * disk before anything is billed, and the run becomes this process's.
+   * Rejects (an EngineError) when another live process works on the run.
+   */
+  begin(runId: string): Promise<void>;
   readonly retentionDays: number;
 }
 

@@ -7,8 +7,6 @@ export interface ClientConfig {
   /** The `subagents.apiBaseUrl` setting; empty falls back to `ANTHROPIC_BASE_URL`, then the Anthropic API. */
   baseUrl?: string;
   env?: NodeJS.ProcessEnv;
-  /** HTTP-level retries the SDK makes for 408/409/429/5xx, with backoff honouring retry-after. */
-  maxRetries?: number;
 }
 
 export const NO_API_KEY_MESSAGE =
@@ -20,5 +18,6 @@ export function createClient(config: ClientConfig): Anthropic {
   const apiKey = config.apiKey ?? env.ANTHROPIC_API_KEY;
   if (!apiKey) throw new EngineError(NO_API_KEY_MESSAGE);
   const baseURL = config.baseUrl || env.ANTHROPIC_BASE_URL || undefined;
-  return new Anthropic({ apiKey, baseURL, maxRetries: config.maxRetries ?? 4 });
+  // Retries are the engine's (turnStream.ts), so that each one is shown and no wait is unbounded.
+  return new Anthropic({ apiKey, baseURL, maxRetries: 0 });
 }

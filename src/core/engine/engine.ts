@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import { emptyUsage, type RunEvent } from '../../protocol/runEvents';
@@ -6,6 +5,7 @@ import type { AgentDefinition } from '../agents/definition';
 import type { Settings } from '../config';
 import type { WorktreeManager } from '../isolation';
 import { newAgentId } from '../runs/ids';
+import { ModeConsents } from '../tools/modeConsent';
 import { PermissionGate, type PermissionMode } from '../tools/permissions';
 import type { RuntimeTool } from '../tools/runtimeTool';
 import { createAgentRun, firstLine, newTree } from './agentFactory';
@@ -15,6 +15,7 @@ import type { Budget } from './budget';
 import { CancelledError, EngineError } from './errors';
 import { startContext, stopInstruction, type LifecycleHooks, type SubagentInfo } from './lifecycleHooks';
 import { resolveModel, type ModelChoice } from './models';
+import { networkPolicy, type NetworkPolicy } from './network';
 import { runQueryLoop, type EmitEvent, type LoopOutcome } from './queryLoop';
 import { findResumable, type ResumeSource } from './resumeSource';
 import { DEFAULT_AGENT, type SpawnInput, type Spawner } from './spawnTool';
@@ -22,7 +23,10 @@ import type { StructuredOutputSlot } from './structuredOutput';
 import { buildSystemPrompt, promptEnvironment } from './systemPrompt';
 import { completionNotice } from './taskTools';
 import { checkSpawn } from './toolPool';
+import { Redactor } from './redaction';
 import { buildTools } from './toolset';
+import { authorizer } from './authorize';
+import { childCwd } from './workingDir';
 import { isolate, reisolate, settleWorktree } from './worktreeSteps';
 
 /**
@@ -46,15 +50,26 @@ export interface EngineOptions {
   settings: () => Settings;
   gate?: PermissionGate;
   maxTokens?: number;
-  /** Turn-level retries of streams that break mid-way (S3.10). */
-  retry?: { maxAttempts: number; baseDelayMs: number };
+  /** Overrides of the timeouts and retries the `subagents.network.*` settings give (S3.10); tests use short ones. */
+  network?: Partial<NetworkPolicy>;
   /** Keeps transcripts and finds ended agents after a restart (the run history). */
   archive?: AgentArchive;
   /** SubagentStart / SubagentStop hooks (S4.5). */
   hooks?: LifecycleHooks;
+  /**
+   * Consent for agent files that ask for a wider permission mode than the
+   * one they would run under (S7.3), remembered per file content. Without
+   * it, such a file is refused its wider mode, with a warning in the log.
+   */
+  modeConsents?: ModeConsents;
   /** Git worktrees for isolated agents (S5); without it, isolation is refused. */
   worktrees?: WorktreeManager;
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /**
+   * The secrets to keep out of events, results, transcripts and logs
+   * (S7.2); read at each use. Default: the client's API key and auth token.
+   */
+  secrets?: () => ReadonlyArray<string | null | undefined>;
   /**
    * Renames every resolved model before it is used and shown; must be
    * idempotent (a child inherits its parent's mapped model). `npm start`'s
@@ -78,6 +93,9 @@ export interface RunRequest {
   signal?: AbortSignal;
 }
 
+/** How a hook command appears to the permission gate: a shell command. */
+const HOOK_COMMAND = { name: 'Hook', approval: 'bash' } as const;
+
 /** Ended agents kept in memory for follow-ups; older ones come back from the history. */
 const ENDED_AGENTS_KEPT = 200;
 
@@ -86,10 +104,16 @@ export class Engine implements Spawner {
   readonly #gate: PermissionGate;
   readonly #listeners = new Set<(event: RunEvent) => void>();
   readonly #agents = new Map<string, AgentRun>();
+  readonly #redactor: Redactor;
+  readonly #consents: ModeConsents;
+  readonly #log: NonNullable<EngineOptions['log']>;
 
   constructor(options: EngineOptions) {
     this.#options = options;
     this.#gate = options.gate ?? new PermissionGate(null);
+    this.#consents = options.modeConsents ?? new ModeConsents();
+    this.#redactor = new Redactor(options.secrets ?? (() => [options.client.apiKey, options.client.authToken]));
+    this.#log = (level, message) => options.log?.(level, this.#redactor.text(message));
   }
 
   onEvent(listener: (event: RunEvent) => void): () => void {
@@ -114,19 +138,20 @@ export class Engine implements Spawner {
       throw new EngineError(`Unknown agent "${request.agent}". Available: ${this.#options.catalog.agents.map((a) => a.name).join(', ') || 'none'}`);
     }
     const id = newAgentId();
+    const tree = newTree(id, settings, request.budget, request.signal);
     const run = createAgentRun({
       id,
       definition,
       parent: null,
       parentToolUseId: null,
-      tree: newTree(id, settings, request.budget, request.signal),
+      tree,
       settings,
       model: this.#model({ requested: request.model, definition: definition.model, defaultModel: settings.defaultModel, aliases: settings.modelAliases }),
       cwd: path.resolve(request.cwd),
       prompt: request.prompt,
       description: request.description ?? firstLine(request.prompt),
       background: false,
-      permissionMode: request.permissionMode,
+      permissionMode: await this.#mode(definition, request.permissionMode ?? settings.permissionMode, tree.controller.signal),
       schema: request.schema,
     });
     if (request.isolation === 'worktree' || definition.isolation === 'worktree') {
@@ -151,11 +176,19 @@ export class Engine implements Spawner {
     const source = await this.#resumable(agentId);
     const settings = this.#options.settings();
     const tree = newTree(source.runId, settings, options.budget, options.signal);
-    const run = this.#continued(source, prompt, { parent: null, parentToolUseId: null, tree, settings, background: false, permissionMode: options.permissionMode });
+    const permissionMode = await this.#mode(source.definition, options.permissionMode ?? settings.permissionMode, tree.controller.signal);
+    const run = this.#continued(source, prompt, { parent: null, parentToolUseId: null, tree, settings, background: false, permissionMode });
     const failure = await reisolate(this.#options.worktrees, run);
     if (failure) throw new EngineError(failure);
     this.#launch(run);
     return run;
+  }
+
+  /** The mode an agent runs under: `current` narrowed by its file's mode, or widened only with the user's consent. */
+  async #mode(definition: AgentDefinition, current: PermissionMode, signal: AbortSignal): Promise<PermissionMode> {
+    const { mode, refusal } = await this.#consents.resolve(definition, current, signal);
+    if (refusal) this.#log('warn', refusal);
+    return mode;
   }
 
   #model(choice: ModelChoice): string {
@@ -170,7 +203,7 @@ export class Engine implements Spawner {
   #continued(
     source: ResumeSource,
     prompt: string,
-    place: { parent: AgentRun | null; parentToolUseId: string | null; tree: AgentRun['tree']; settings: Settings; background: boolean; permissionMode?: PermissionMode },
+    place: { parent: AgentRun | null; parentToolUseId: string | null; tree: AgentRun['tree']; settings: Settings; background: boolean; permissionMode: PermissionMode },
   ): AgentRun {
     return createAgentRun({
       ...place,
@@ -245,19 +278,16 @@ export class Engine implements Spawner {
 
     let cwd = parent.cwd;
     if (input.cwd) {
-      if (!path.isAbsolute(input.cwd)) return `cwd must be an absolute path, got "${input.cwd}".`;
-      const info = await stat(input.cwd).catch(() => null);
-      if (!info?.isDirectory()) return `cwd "${input.cwd}" is not an existing directory.`;
-      cwd = path.resolve(input.cwd);
+      const checked = await childCwd(input.cwd, parent);
+      if (!checked.ok) return checked.refusal;
+      cwd = checked.cwd;
     }
 
+    // Asked before the background cap is checked: the check and the child's place under it must not be split by a wait.
+    const permissionMode = await this.#mode(definition, parent.permissionMode, parent.signal);
     const background = Boolean(input.run_in_background || definition.background) && !definition.blocking;
-    if (background) {
-      const running = this.running.filter((a) => a.background).length;
-      if (running >= settings.maxBackgroundAgents) {
-        return `Cannot start another background agent: ${running} are running, the limit is ${settings.maxBackgroundAgents} (subagents.maxBackgroundAgents). Wait for one with TaskOutput, stop one with TaskStop, or run this one in the foreground.`;
-      }
-    }
+    const full = background ? this.#backgroundCapReached(settings) : null;
+    if (full) return full;
 
     const child = createAgentRun({
       id: newAgentId(),
@@ -271,16 +301,41 @@ export class Engine implements Spawner {
       prompt: input.prompt,
       description: input.description || firstLine(input.prompt),
       background,
+      permissionMode,
       schema: input.schema,
     });
     if (input.isolation === 'worktree' || definition.isolation === 'worktree') {
       if (input.cwd) return 'This agent always runs isolated in a worktree (isolation: worktree in its definition), so it cannot be given a cwd.';
-      const failure = await isolate(this.#options.worktrees, child);
+      const failure = await this.#reserving(child, () => isolate(this.#options.worktrees, child));
       if (failure) return failure;
     }
     parent.children.add(child);
     this.#launch(child);
     return child;
+  }
+
+  /** The refusal for one more background agent past subagents.maxBackgroundAgents, or null. */
+  #backgroundCapReached(settings: Settings): string | null {
+    const running = this.running.filter((a) => a.background).length;
+    if (running < settings.maxBackgroundAgents) return null;
+    return `Cannot start another background agent: ${running} are running, the limit is ${settings.maxBackgroundAgents} (subagents.maxBackgroundAgents). Wait for one with TaskOutput, stop one with TaskStop, or run this one in the foreground.`;
+  }
+
+  /**
+   * Counts `child` as running while `prepare` (making its worktree) is under
+   * way, so spawns of the same turn checked meanwhile see it under the
+   * background cap; a failed preparation gives its place back.
+   */
+  async #reserving(child: AgentRun, prepare: () => Promise<string | null>): Promise<string | null> {
+    // A follow-up reuses its agent's id: the ended run it continues comes back if preparing fails.
+    const previous = this.#agents.get(child.id);
+    this.#agents.set(child.id, child);
+    const failure = await prepare();
+    if (failure) {
+      if (previous) this.#agents.set(child.id, previous);
+      else this.#agents.delete(child.id);
+    }
+    return failure;
   }
 
   async #spawnResume(parent: AgentRun, input: SpawnInput, toolUseId: string, settings: Settings): Promise<AgentRun | string> {
@@ -292,8 +347,12 @@ export class Engine implements Spawner {
     }
     if (source.runId !== parent.tree.runId) return `Agent ${source.agentId} belongs to another run; you can resume only agents of this run.`;
     if (source.agentId === parent.id) return 'An agent cannot resume itself.';
-    const child = this.#continued(source, input.prompt, { parent, parentToolUseId: toolUseId, tree: parent.tree, settings, background: Boolean(input.run_in_background) });
-    const failure = await reisolate(this.#options.worktrees, child);
+    const permissionMode = await this.#mode(source.definition, parent.permissionMode, parent.signal);
+    const background = Boolean(input.run_in_background);
+    const full = background ? this.#backgroundCapReached(settings) : null;
+    if (full) return full;
+    const child = this.#continued(source, input.prompt, { parent, parentToolUseId: toolUseId, tree: parent.tree, settings, background, permissionMode });
+    const failure = await this.#reserving(child, () => reisolate(this.#options.worktrees, child));
     if (failure) return failure;
     parent.children.add(child);
     this.#launch(child);
@@ -307,9 +366,15 @@ export class Engine implements Spawner {
     void this.#execute(run);
   }
 
+  /**
+   * The one way an agent's events leave the engine: every string redacted;
+   * streamed text redacted across chunk boundaries (an end that could be the
+   * start of a secret waits for the next chunk or the next event).
+   */
   #emitter(run: AgentRun): EmitEvent {
-    return (partial) => {
-      const event = { ts: Date.now(), runId: run.tree.runId, agentId: run.id, ...partial } as RunEvent;
+    const text = this.#redactor.stream();
+    const send: EmitEvent = (partial) => {
+      const event = this.#redactor.value({ ts: Date.now(), runId: run.tree.runId, agentId: run.id, ...partial } as RunEvent);
       for (const listener of this.#listeners) {
         try {
           listener(event);
@@ -317,6 +382,19 @@ export class Engine implements Spawner {
           // A surface that fails to render must not break the run.
         }
       }
+    };
+    return (partial) => {
+      if (partial.type === 'text') {
+        const shown = text.push(partial.text);
+        if (shown) send({ type: 'text', text: shown });
+        return;
+      }
+      if (partial.type === 'retry') text.discard();
+      else {
+        const rest = text.flush();
+        if (rest) send({ type: 'text', text: rest });
+      }
+      send(partial);
     };
   }
 
@@ -326,6 +404,8 @@ export class Engine implements Spawner {
     const structured: StructuredOutputSlot | null = run.outputSchema ? { value: undefined, wrapped: false } : null;
     let tools = new Map<string, RuntimeTool>();
     let outcome: LoopOutcome;
+    // Nothing of an agent whose run another process works on may reach its transcript.
+    let recorded = !this.#options.archive;
     try {
       if (run.parent) {
         await run.tree.limiter.acquire(run.signal);
@@ -349,7 +429,9 @@ export class Engine implements Spawner {
         resumed: run.resumed,
       });
       if (run.isolation) emit({ type: 'worktree_created', path: run.isolation.path, branch: run.isolation.branch, baseCommit: run.isolation.baseCommit });
-      await this.#startHooks(run);
+      await this.#startHooks(run, emit);
+      await this.#options.archive?.begin(run.tree.runId);
+      recorded = true;
       const env = await promptEnvironment(run.cwd, Boolean(run.isolation));
       const planNote = run.planMode ? ['You are in plan mode: you may read and search, but not change anything. Finish with a clear, concrete plan.'] : [];
       outcome = await runQueryLoop(run, {
@@ -358,20 +440,20 @@ export class Engine implements Spawner {
         system: buildSystemPrompt(run.definition.systemPrompt, env, planNote),
         gate: this.#gate,
         maxTokens: this.#options.maxTokens ?? 16_384,
-        retry: this.#options.retry ?? { maxAttempts: 4, baseDelayMs: 500 },
+        network: networkPolicy(settings, this.#options.network),
         structured,
         emit,
         onUsage: (delta) => run.tree.budget.add(delta),
         persist: () => this.#persist(run),
-        beforeComplete: (output, round) => stopInstruction(this.#options.hooks, { ...this.#hookInfo(run), lastAssistantMessage: output }, round, this.#options.log),
+        beforeComplete: (output, round) => stopInstruction(this.#options.hooks, { ...this.#hookInfo(run, emit), lastAssistantMessage: this.#redactor.text(output) }, round, this.#log),
       });
     } catch (error) {
-      // Only waiting for a concurrency slot or the worktree can throw here.
+      // Only waiting for a concurrency slot, or a run another process works on, can throw here.
       outcome = run.signal.aborted
         ? { status: 'cancelled', output: null, error: run.signal.reason instanceof Error ? run.signal.reason.message : 'Cancelled.' }
         : { status: 'failed', output: null, error: error instanceof Error ? error.message : String(error) };
     } finally {
-      this.#persist(run);
+      if (recorded) this.#persist(run);
       for (const tool of tools.values()) await Promise.resolve(tool.close?.()).catch(() => undefined);
       if (run.holdsSlot) {
         run.holdsSlot = false;
@@ -381,9 +463,9 @@ export class Engine implements Spawner {
     // An agent does not outlive its parent's interest: children still running are stopped with it.
     for (const child of run.children) if (!child.ended) child.controller.abort(new CancelledError(`Its parent agent "${run.agentName}" ended.`));
     await Promise.all([...run.children].map((c) => c.done));
-    await settleWorktree(this.#options.worktrees, run, this.#options.log);
+    await settleWorktree(this.#options.worktrees, run, this.#log);
 
-    const result: AgentResult = {
+    const result: AgentResult = this.#redactor.value({
       agentId: run.id,
       runId: run.tree.runId,
       agentName: run.agentName,
@@ -395,7 +477,7 @@ export class Engine implements Spawner {
       turns: run.turns,
       durationMs: Date.now() - run.startedAt,
       worktree: run.worktree,
-    };
+    });
     emit({
       type: 'agent_finished',
       status: result.status,
@@ -412,8 +494,12 @@ export class Engine implements Spawner {
     this.#pruneEnded();
   }
 
-  #hookInfo(run: AgentRun): SubagentInfo {
+  #hookInfo(run: AgentRun, emit: EmitEvent): SubagentInfo {
+    const authorize = authorizer(run, this.#gate, emit);
+    let asked = 0;
     return {
+      // A hook the session did not start with runs only with this agent's approval for a shell command.
+      approveCommand: (command, why) => authorize({ tool: HOOK_COMMAND, toolUseId: `hook_${run.id}_${++asked}`, summary: `${command} (${why})` }),
       runId: run.tree.runId,
       agentId: run.id,
       agentName: run.agentName,
@@ -426,8 +512,8 @@ export class Engine implements Spawner {
   }
 
   /** SubagentStart hooks may add context: it goes in front of the agent's task. */
-  async #startHooks(run: AgentRun): Promise<void> {
-    const context = await startContext(this.#options.hooks, { ...this.#hookInfo(run), prompt: run.prompt }, this.#options.log);
+  async #startHooks(run: AgentRun, emit: EmitEvent): Promise<void> {
+    const context = await startContext(this.#options.hooks, { ...this.#hookInfo(run, emit), prompt: this.#redactor.text(run.prompt) }, this.#log);
     const first = run.messages[run.persisted];
     if (context && first?.role === 'user' && Array.isArray(first.content)) first.content.unshift({ type: 'text', text: context });
   }
@@ -438,8 +524,8 @@ export class Engine implements Spawner {
     if (!archive || run.persisted >= run.messages.length) return;
     const fresh = run.messages.slice(run.persisted);
     run.persisted = run.messages.length;
-    archive.appendTranscript(run.id, fresh).catch((error: unknown) => {
-      this.#options.log?.('error', `Could not save the transcript of agent ${run.id}: ${error instanceof Error ? error.message : String(error)}`);
+    archive.appendTranscript(run.id, this.#redactor.value(fresh)).catch((error: unknown) => {
+      this.#log('error', `Could not save the transcript of agent ${run.id}: ${error instanceof Error ? error.message : String(error)}`);
     });
   }
 

@@ -16,6 +16,12 @@ export interface SubagentInfo {
   transcriptPath: string | null;
   /** The agent's signal: stopping the agent stops its hooks too. */
   signal?: AbortSignal;
+  /**
+   * Asks, as for a shell command of this agent, whether a hook command the
+   * session did not start with may run (S7.3): null when it may, else why
+   * not. Without it such hooks do not run.
+   */
+  approveCommand?: (command: string, why: string) => Promise<string | null>;
 }
 
 export interface LifecycleHooks {

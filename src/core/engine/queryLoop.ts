@@ -10,6 +10,8 @@ import { costOf } from './models';
 import { buildTurnParams, textOf, toParam } from './requestBuilder';
 import { STRUCTURED_OUTPUT_TOOL, type StructuredOutputSlot } from './structuredOutput';
 import { executeToolCalls, type ToolCallHooks } from './toolExecutor';
+import { authorizer } from './authorize';
+import type { NetworkPolicy } from './network';
 import { streamTurn, TurnError } from './turnStream';
 
 /**
@@ -29,7 +31,7 @@ export interface LoopDeps {
   system: string;
   gate: PermissionGate;
   maxTokens: number;
-  retry: { maxAttempts: number; baseDelayMs: number };
+  network: NetworkPolicy;
   structured: StructuredOutputSlot | null;
   emit: EmitEvent;
   /** Called with each turn's usage (already priced), for the tree's budget. */
@@ -76,19 +78,9 @@ function deliverNotices(run: AgentRun): void {
 }
 
 function toolHooks(run: AgentRun, deps: LoopDeps): ToolCallHooks {
+  const authorize = authorizer(run, deps.gate, deps.emit);
   return {
-    authorize: (call, tool, summary) =>
-      deps.gate.check(
-        run.permissionMode,
-        tool,
-        { runId: run.tree.runId, agentId: run.id, agentName: run.agentName, toolUseId: call.id, summary, background: run.background },
-        run.signal,
-        {
-          requested: (r) => deps.emit({ type: 'approval_requested', approvalId: r.id, toolUseId: r.toolUseId, toolName: r.toolName, kind: r.kind, summary: r.summary }),
-          settled: (r, d) =>
-            deps.emit({ type: 'approval_settled', approvalId: r.id, allowed: d.allow, scope: d.scope ?? 'once', by: d.by ?? 'unknown', reason: d.reason ?? null }),
-        },
-      ),
+    authorize: async (call, tool, summary) => authorize({ tool, toolUseId: call.id, summary, protectedReason: await tool.protectedTarget?.(call.input) }),
     started: (call, tool, summary) => deps.emit({ type: 'tool_started', toolUseId: call.id, name: tool?.name ?? call.name, inputSummary: summary }),
     finished: (call, ok, summary, durationMs) =>
       deps.emit({ type: 'tool_finished', toolUseId: call.id, name: deps.tools.get(call.name)?.name ?? call.name, ok, resultSummary: summary, durationMs }),
@@ -122,10 +114,9 @@ export async function runQueryLoop(run: AgentRun, deps: LoopDeps): Promise<LoopO
       deliverNotices(run);
       deps.persist();
       const params = buildTurnParams({ model: run.model, maxTokens: deps.maxTokens, system: deps.system, tools: toolDefinitions, messages: run.messages, thinking: run.thinking });
-      const message = await streamTurn(deps.client, params, {
+      const { message, invalidInputs } = await streamTurn(deps.client, params, {
         signal: run.signal,
-        maxAttempts: deps.retry.maxAttempts,
-        baseDelayMs: deps.retry.baseDelayMs,
+        policy: deps.network,
         onText: (text) => deps.emit({ type: 'text', text }),
         onRetry: (attempt, delayMs, reason) => deps.emit({ type: 'retry', attempt, delayMs, reason }),
       });
@@ -142,7 +133,7 @@ export async function runQueryLoop(run: AgentRun, deps: LoopDeps): Promise<LoopO
 
       const calls = message.content.filter((b): b is BetaToolUseBlock => b.type === 'tool_use');
       if (calls.length > 0) {
-        const results = await executeToolCalls(calls, deps.tools, hooks, run.signal);
+        const results = await executeToolCalls(calls, deps.tools, hooks, run.signal, invalidInputs);
         run.messages.push({ role: 'user', content: results });
         run.signal.throwIfAborted();
         if (deps.structured && deps.structured.value !== undefined) {

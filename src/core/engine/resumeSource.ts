@@ -19,8 +19,9 @@ export interface ResumeSource {
 }
 
 /**
- * Finds an ended agent in memory, else in the run history; throws an
- * EngineError that says what to do when it cannot be continued.
+ * Finds an ended agent: in the run history when there is one (read afresh:
+ * another process may have continued the agent since), else in memory;
+ * throws an EngineError that says what to do when it cannot be continued.
  */
 export async function findResumable(
   agentId: string,
@@ -28,16 +29,20 @@ export async function findResumable(
 ): Promise<ResumeSource> {
   const { live, archive } = where;
   if (live && !live.ended) throw new EngineError(`Agent ${agentId} is still running; wait for it to finish, or stop it, before sending a follow-up.`);
-  if (live) {
+  const archived = await archive?.load(agentId);
+  if (live && !archived) {
     return { agentId, runId: live.tree.runId, definition: live.definition, model: live.model, cwd: live.cwd, description: live.description, messages: live.messages, usage: live.usage, turns: live.turns };
   }
-  const archived = await archive?.load(agentId);
   if (archived === 'expired') {
     throw new EngineError(`Agent ${agentId} has expired: finished runs are kept for ${archive!.retentionDays} days (subagents.history.retentionDays).`);
   }
   if (!archived) throw new EngineError(`No agent with id "${agentId}" in the run history.`);
-  const { node, messages } = archived;
-  const definition = where.find(node.agentName);
+  const { node, messages, runningIn } = archived;
+  if (runningIn) {
+    const elsewhere = runningIn !== 'this process';
+    throw new EngineError(`Agent ${agentId} is still running${elsewhere ? ` in ${runningIn}` : ''}; wait for it to finish, or stop it${elsewhere ? ' there' : ''}, before sending a follow-up.`);
+  }
+  const definition = live?.definition ?? where.find(node.agentName);
   if (!definition) throw new EngineError(`The agent "${node.agentName}" that ran as ${agentId} is no longer defined; restore its file to continue it.`);
   // A run killed before its first request saved nothing but its prompt.
   const history = messages.length ? messages : [{ role: 'user' as const, content: [{ type: 'text' as const, text: node.prompt }] }];

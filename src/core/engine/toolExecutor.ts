@@ -5,7 +5,7 @@ import { oneLine, ToolCallError, type RuntimeTool, type ToolOutput } from '../to
  * Runs the tool calls of one assistant turn (S3.1): consecutive calls that are
  * safe to overlap (reads, searches, spawns) run together; any other call runs
  * alone, in the order the model wrote it. Results come back in call order.
- * Nothing a tool does (bad input, a denial, a crash) escapes as an exception:
+ * Nothing a tool does (bad input, input that is not even JSON, a denial, a crash) escapes as an exception:
  * it becomes an `is_error` result the model can react to.
  */
 
@@ -44,6 +44,7 @@ async function runOne(
   tools: ReadonlyMap<string, RuntimeTool>,
   hooks: ToolCallHooks,
   signal: AbortSignal,
+  invalidInput: string | undefined,
 ): Promise<BetaToolResultBlockParam> {
   const tool = tools.get(call.name);
   const summary = tool ? safeSummary(tool, call.input) : '';
@@ -56,6 +57,9 @@ async function runOne(
   if (!tool?.run) {
     const names = [...tools.values()].filter((t) => t.run).map((t) => t.name);
     return fail(`Tool "${call.name}" is not available to this agent. Available tools: ${names.join(', ') || 'none'}.`);
+  }
+  if (invalidInput !== undefined) {
+    return fail(`${tool.name}: the input was not valid JSON (${invalidInput}); nothing ran. Send the call again with the complete input as one valid JSON object.`);
   }
   try {
     const denial = await hooks.authorize(call, tool, summary);
@@ -85,10 +89,12 @@ export async function executeToolCalls(
   tools: ReadonlyMap<string, RuntimeTool>,
   hooks: ToolCallHooks,
   signal: AbortSignal,
+  /** Calls whose input was not valid JSON, by id: answered with a tool error, never run. */
+  invalidInputs: ReadonlyMap<string, string> = new Map(),
 ): Promise<BetaToolResultBlockParam[]> {
   const results: BetaToolResultBlockParam[] = [];
   for (const batch of partition(calls, tools)) {
-    results.push(...(await Promise.all(batch.map((call) => runOne(call, tools, hooks, signal)))));
+    results.push(...(await Promise.all(batch.map((call) => runOne(call, tools, hooks, signal, invalidInputs.get(call.id))))));
   }
   return results;
 }

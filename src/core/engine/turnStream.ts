@@ -1,14 +1,16 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import { APIConnectionError, APIError } from '@anthropic-ai/sdk';
 import type { BetaMessage, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import { MessageAccumulator } from './messageAccumulator';
+import { formatWait, idleWatchdog, IdleTimeoutError, MAX_SILENT_ATTEMPTS, TurnTimeoutError, type NetworkPolicy } from './network';
+import { retryDecision, retryWait } from './retryPolicy';
 
 /**
- * Streams one model turn (S3.1) and survives the faults of S3.10. Rate limits
- * (429), overload (529) and 5xx answers are retried by the SDK itself, with
- * backoff that honours `retry-after` (the client's `maxRetries`). What the SDK
- * cannot retry is a stream that breaks after it started: a dropped connection
- * or an in-stream `overloaded_error`. Those are retried here, resending the
- * same request, with exponential backoff and a bound.
+ * Streams one model turn (S3.1) and survives the faults of S3.10. Every
+ * attempt is watched for silence (no byte for `idleTimeoutMs`), the whole
+ * turn is bounded (`turnTimeoutMs`), and failed attempts are retried here,
+ * never inside the SDK, so each retry and each wait is reported through
+ * `onRetry` before it happens.
  */
 
 export type TurnParams = Omit<MessageCreateParamsNonStreaming, 'stream'>;
@@ -18,8 +20,13 @@ export interface TurnOptions {
   onText(delta: string): void;
   /** Called before a retry; the partial output of the failed attempt is void. */
   onRetry(attempt: number, delayMs: number, reason: string): void;
-  maxAttempts: number;
-  baseDelayMs: number;
+  policy: NetworkPolicy;
+}
+
+/** What a turn produced: the assistant message, and its tool calls whose input was not valid JSON. */
+export interface TurnResult {
+  message: BetaMessage;
+  invalidInputs: ReadonlyMap<string, string>;
 }
 
 /** The turn cannot be completed; `message` is meant for the user. */
@@ -27,29 +34,12 @@ export class TurnError extends Error {
   override name = 'TurnError';
 }
 
-const RETRYABLE_STREAM_ERRORS = new Set(['overloaded_error', 'api_error', 'rate_limit_error']);
-
-/** Why a failed attempt may be retried, or null when it must not be. */
-export function retryReason(error: unknown): string | null {
-  // A request that never got an answer (refused, timed out) was already
-  // retried by the SDK; retrying it here again would multiply the waits.
-  if (error instanceof APIUserAbortError || error instanceof APIConnectionError) return null;
-  if (error instanceof APIError) {
-    // With a status, the SDK has already retried it as far as it should.
-    if (error.status !== undefined) return null;
-    const type = (error as APIError & { type?: string }).type ?? (error.error as { error?: { type?: string } } | undefined)?.error?.type;
-    return type && RETRYABLE_STREAM_ERRORS.has(type) ? type.replace('_error', '') : null;
-  }
-  const message = error instanceof Error ? `${error.message} ${String((error as { cause?: unknown }).cause ?? '')}` : String(error);
-  if (/terminated|ECONNRESET|socket hang up|other side closed|premature close|stream ended without/i.test(message)) return 'connection lost';
-  return null;
-}
-
 /** A message for the user about an error that ended the turn. */
 export function describeApiError(error: unknown, baseURL?: string): string {
   if (error instanceof APIConnectionError) {
     const cause = (error as { cause?: unknown }).cause;
-    const detail = cause instanceof Error ? cause.message : error.message;
+    const root = (cause as { cause?: unknown } | undefined)?.cause;
+    const detail = cause instanceof Error ? `${cause.message}${root instanceof Error ? `: ${root.message}` : ''}` : error.message;
     return `Could not reach the model API${baseURL ? ` at ${baseURL}` : ''} (${detail}), even after retrying. Check the network, or the API base URL (subagents.apiBaseUrl / ANTHROPIC_BASE_URL).`;
   }
   if (error instanceof APIError && error.status !== undefined) {
@@ -87,23 +77,73 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-export async function streamTurn(client: Anthropic, params: TurnParams, options: TurnOptions): Promise<BetaMessage> {
-  for (let attempt = 1; ; attempt++) {
-    options.signal.throwIfAborted();
-    try {
-      const stream = client.beta.messages.stream(params, { signal: options.signal });
-      stream.on('text', (delta) => options.onText(delta));
-      return await stream.finalMessage();
-    } catch (error) {
-      if (options.signal.aborted) throw options.signal.reason;
-      const reason = retryReason(error);
-      if (reason === null) throw new TurnError(describeApiError(error, client.baseURL));
-      if (attempt >= options.maxAttempts) {
-        throw new TurnError(`The model's response stream failed (${reason}) ${attempt} times in a row; giving up. ${describeApiError(error, client.baseURL)}`);
-      }
-      const delay = Math.min(options.baseDelayMs * 2 ** (attempt - 1), 8000) * (1 - Math.random() * 0.25);
-      options.onRetry(attempt, Math.round(delay), reason);
-      await sleep(delay, options.signal);
-    }
+/** One HTTP attempt: the request, streamed and accumulated, under the idle watchdog. */
+async function attemptTurn(client: Anthropic, params: TurnParams, options: TurnOptions, signal: AbortSignal, abort: (reason: Error) => void, remainingMs: number): Promise<TurnResult> {
+  const { policy } = options;
+  const stream = await client.beta.messages.create(
+    { ...params, stream: true },
+    {
+      signal,
+      maxRetries: 0,
+      // The SDK's own timeout covers only the wait for headers; the watchdog and the turn bound cover the rest.
+      timeout: Math.max(1, remainingMs),
+      middleware: [idleWatchdog(policy.idleTimeoutMs, () => abort(new IdleTimeoutError(`No data for ${formatWait(policy.idleTimeoutMs)}.`)))],
+    },
+  );
+  const accumulator = new MessageAccumulator();
+  for await (const event of stream) {
+    const text = accumulator.add(event);
+    if (text) options.onText(text);
   }
+  return { message: accumulator.finish(), invalidInputs: accumulator.invalidInputs };
+}
+
+export async function streamTurn(client: Anthropic, params: TurnParams, options: TurnOptions): Promise<TurnResult> {
+  const { policy } = options;
+  const deadline = Date.now() + policy.turnTimeoutMs;
+  const bound = new AbortController();
+  const turnTimer = setTimeout(
+    () => bound.abort(new TurnTimeoutError(`The model did not finish its turn within ${formatWait(policy.turnTimeoutMs)} (subagents.network.turnTimeoutSeconds); giving up.`)),
+    policy.turnTimeoutMs,
+  );
+  // Stopped by the agent's signal or by the bound on the turn; each attempt adds its own idle watchdog.
+  const turn = AbortSignal.any([options.signal, bound.signal]);
+  let silentInARow = 0;
+  try {
+    for (let attempt = 1; ; attempt++) {
+      turn.throwIfAborted();
+      const idle = new AbortController();
+      try {
+        return await attemptTurn(client, params, options, AbortSignal.any([turn, idle.signal]), (reason) => idle.abort(reason), deadline - Date.now());
+      } catch (error) {
+        turn.throwIfAborted();
+        const decision = retryDecision(error, idle.signal.aborted ? idle.signal.reason : undefined, policy);
+        if (decision === null) throw new TurnError(describeApiError(error, client.baseURL));
+        silentInARow = decision.silent ? silentInARow + 1 : 0;
+        if (attempt > policy.maxRetries || silentInARow >= MAX_SILENT_ATTEMPTS) throw new TurnError(givingUp(error, decision.silent === true, attempt, policy, client.baseURL));
+        const { delayMs, reason } = retryWait(decision, attempt, policy);
+        if (Date.now() + delayMs >= deadline) throw new TurnError(`${describeApiError(error, client.baseURL)} Waiting ${formatWait(delayMs)} more would pass the bound on one turn (subagents.network.turnTimeoutSeconds); giving up.`);
+        options.onRetry(attempt, delayMs, reason);
+        await sleep(delayMs, turn);
+      }
+    }
+  } catch (error) {
+    if (options.signal.aborted) throw options.signal.reason;
+    if (bound.signal.aborted) throw new TurnError((bound.signal.reason as Error).message);
+    throw error;
+  } finally {
+    clearTimeout(turnTimer);
+  }
+}
+
+function givingUp(error: unknown, silent: boolean, attempts: number, policy: NetworkPolicy, baseURL: string): string {
+  if (silent) {
+    return `The model API${baseURL ? ` at ${baseURL}` : ''} sent no data for ${formatWait(policy.idleTimeoutMs)}, ${attempts} times in a row; giving up. Check the network and the API base URL, or raise subagents.network.idleTimeoutSeconds for a slow endpoint.`;
+  }
+  if (error instanceof APIConnectionError) return describeApiError(error, baseURL);
+  if (error instanceof APIError && error.status === undefined) {
+    return `The model's response stream failed ${attempts} times in a row; giving up. ${describeApiError(error, baseURL)}`;
+  }
+  if (!(error instanceof APIError)) return `The model's response stream broke ${attempts} times in a row (${describeApiError(error, baseURL)}); giving up.`;
+  return describeApiError(error, baseURL);
 }

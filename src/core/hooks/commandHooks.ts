@@ -28,6 +28,8 @@ export interface CommandHooksOptions {
   timeoutMs?: number;
   /** The environment hooks inherit (minus `ANTHROPIC_*`); default `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /** When the session started (default: now): hooks added to settings files after it need approval. */
+  sessionStart?: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -38,7 +40,7 @@ export class CommandHooks implements LifecycleHooks {
 
   constructor(options: CommandHooksOptions) {
     this.#options = options;
-    this.#files = new HookSettingsFiles({ home: options.home, log: options.log });
+    this.#files = new HookSettingsFiles({ home: options.home, log: options.log, sessionStart: options.sessionStart });
   }
 
   async subagentStart(info: SubagentInfo & { prompt: string }): Promise<{ additionalContext?: string }> {
@@ -68,7 +70,7 @@ export class CommandHooks implements LifecycleHooks {
     if (!this.#options.enabled()) return [];
     const trust = this.#options.trustProject;
     const { projectDir, settings } = await this.#files.sources(info.cwd, typeof trust === 'function' ? trust() : trust);
-    const hooks = selectHooks(settings, event, info.agentName);
+    const hooks = await this.#approved(event, selectHooks(settings, event, info.agentName), info);
     if (hooks.length === 0) return [];
     const env = hookEnvironment(this.#options.env ?? process.env, projectDir);
     const stdin = JSON.stringify(input);
@@ -87,6 +89,25 @@ export class CommandHooks implements LifecycleHooks {
         return { hook, result };
       }),
     );
+  }
+
+  /**
+   * The hooks that may run: those the session started with, and new ones
+   * the agent's approval for shell commands allows (asked one at a time).
+   */
+  async #approved(event: HookEventName, hooks: CommandHook[], info: SubagentInfo): Promise<CommandHook[]> {
+    const allowed: CommandHook[] = [];
+    for (const hook of hooks) {
+      if (this.#files.inBaseline(hook)) {
+        allowed.push(hook);
+        continue;
+      }
+      const why = `${event} hook from ${hook.source}, added after this session started`;
+      const denial = info.approveCommand ? await info.approveCommand(hook.command, why) : 'nobody can approve it here';
+      if (denial === null) allowed.push(hook);
+      else this.#warn(event, hook, `was not run: it was added to its settings file after this session started and needs the approval a shell command needs (${denial}). It runs without asking from the next session on`);
+    }
+    return allowed;
   }
 
   #warn(event: HookEventName, hook: CommandHook, problem: string): void {

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { emptyHookSettings, parseHookSettings, type HookSettings } from './hookSettings';
+import { emptyHookSettings, parseHookSettings, type CommandHook, type HookSettings } from './hookSettings';
 
 /**
  * Finds and reads the settings files hooks come from (S4.5):
@@ -12,6 +12,12 @@ import { emptyHookSettings, parseHookSettings, type HookSettings } from './hookS
  * each call stats them and reuses the parsed result while inode, size and
  * mtime are unchanged. An edit is therefore seen by the next agent, and a
  * file's problems are logged once per version, not once per agent.
+ *
+ * The hooks a file held when the session started are its baseline. A hook
+ * added since (by the user in an editor, or by an agent that may write
+ * files) is not trusted as a command the user configured: it needs the same
+ * approval as a shell command (S7.3). A file first read after it changed in
+ * this session has an empty baseline, since what it held before is unknown.
  */
 
 export interface SettingsSources {
@@ -26,16 +32,32 @@ interface CacheEntry {
   settings: Promise<HookSettings>;
 }
 
+/** Hook commands as a settings file held them when the session started. */
+type Baseline = ReadonlySet<string>;
+
+const CLOCK_MARGIN_MS = 50;
+
 const PROJECT_FILES = ['settings.json', 'settings.local.json'];
 
 export class HookSettingsFiles {
   readonly #home: string;
   readonly #log: (level: 'warn', message: string) => void;
   readonly #cache = new Map<string, CacheEntry>();
+  readonly #baselines = new Map<string, Baseline>();
+  /** When the session started, in the file system's nanoseconds. */
+  readonly #startedNs: bigint;
 
-  constructor(options: { home: string; log: (level: 'warn', message: string) => void }) {
+  constructor(options: { home: string; log: (level: 'warn', message: string) => void; sessionStart?: number }) {
     this.#home = path.resolve(options.home);
     this.#log = options.log;
+    // File times are taken from a coarse clock (a scheduler tick, a few ms): a margin keeps a write
+    // just after the start from looking older than it.
+    this.#startedNs = BigInt((options.sessionStart ?? Date.now()) - CLOCK_MARGIN_MS) * 1_000_000n;
+  }
+
+  /** Whether the session started with this hook in its settings file. */
+  inBaseline(hook: CommandHook): boolean {
+    return this.#baselines.get(hook.source)?.has(hook.command) ?? false;
   }
 
   get userFile(): string {
@@ -70,14 +92,19 @@ export class HookSettingsFiles {
   /** The parsed file, or null when it does not exist. Never throws. */
   async #load(file: string): Promise<HookSettings | null> {
     let version: string;
+    let changedInSession: boolean;
     try {
       const info = await stat(file, { bigint: true });
       if (!info.isFile()) return null;
       // Inode catches atomic replace-by-rename; size and mtime catch edits in
       // place; ctime catches a chmod that makes an unreadable file readable.
       version = `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+      // ctime cannot be set back by a write, so a file written in this session always shows it.
+      changedInSession = info.ctimeNs > this.#startedNs || info.mtimeNs > this.#startedNs;
     } catch (error) {
       this.#cache.delete(file);
+      // Absent at this look: whatever appears there later was not there when the session started.
+      if (isMissing(error) && !this.#baselines.has(file)) this.#baselines.set(file, new Set());
       if (!isMissing(error)) this.#log('warn', `Could not read hook settings ${file}: ${describe(error)}; its hooks are ignored.`);
       return null;
     }
@@ -88,6 +115,7 @@ export class HookSettingsFiles {
       (text) => {
         const parsed = parseHookSettings(text, file);
         for (const problem of parsed.problems) this.#log('warn', problem);
+        if (!this.#baselines.has(file)) this.#baselines.set(file, changedInSession ? new Set() : commandsOf(parsed));
         return parsed;
       },
       (error: unknown) => {
@@ -98,6 +126,10 @@ export class HookSettingsFiles {
     this.#cache.set(file, { version, settings });
     return settings;
   }
+}
+
+function commandsOf(settings: HookSettings): Set<string> {
+  return new Set(Object.values(settings.events).flatMap((groups) => groups.flatMap((g) => g.hooks.map((h) => h.command))));
 }
 
 async function isFile(file: string): Promise<boolean> {

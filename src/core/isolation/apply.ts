@@ -2,7 +2,7 @@ import { lstat, mkdtemp, rm, rmdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { git, gitLine } from './git';
-import { resolveRev } from './repo';
+import { IsolationError } from './errors';
 import { commitTree, snapshotTree } from './snapshot';
 
 /**
@@ -60,6 +60,12 @@ export interface ApplyInput {
   theirs: string;
   backupRef: string;
   commitConfig: readonly string[];
+  /**
+   * Set when these changes were applied before: then a merge that would
+   * still write something is refused with this message (it would merge the
+   * changes a second time, nesting conflict markers), and nothing is written.
+   */
+  alreadyApplied?: (paths: string[]) => string;
 }
 
 export async function applyChanges(input: ApplyInput): Promise<ApplyOutcome> {
@@ -74,9 +80,14 @@ export async function applyChanges(input: ApplyInput): Promise<ApplyOutcome> {
 
   const snap = await snapshotTree(cwd, input.indexFile);
   const ours = await commitTree(cwd, snap.tree, base, `subagents: your working tree before applying ${theirs}`, input.commitConfig);
-  const previousBackup = await resolveRev(cwd, backupRef);
-  await git(['update-ref', backupRef, ours], { cwd, retryOnLock: true });
+  // Merged by the ref's name so the conflict markers say where the user's side is kept.
+  // The name is a fresh one: it is dropped again unless the working tree changes.
+  await git(['update-ref', backupRef, ours, ''], { cwd, retryOnLock: true });
+  return mergeInto(input, agentPaths, before, snap.tree);
+}
 
+async function mergeInto(input: ApplyInput, agentPaths: ReadonlySet<string>, before: ReadonlyMap<string, string>, snapTree: string): Promise<ApplyOutcome> {
+  const { repoRoot: cwd, theirs, backupRef } = input;
   const merge = await git(
     ['-c', 'merge.directoryRenames=false', 'merge-tree', '--write-tree', '-z', backupRef, theirs],
     { cwd, okCodes: [0, 1] },
@@ -84,7 +95,7 @@ export async function applyChanges(input: ApplyInput): Promise<ApplyOutcome> {
   const result = parseMergeTree(merge.stdout);
   const conflicted = classifyConflicts(result);
 
-  const changes = parseRawDiff(await gitLine(['diff-tree', '-r', '-z', '--no-renames', snap.tree, result.tree], { cwd }));
+  const changes = parseRawDiff(await gitLine(['diff-tree', '-r', '-z', '--no-renames', snapTree, result.tree], { cwd }));
   const details: ApplyConflict[] = [];
   const toWrite: string[] = [];
   const toDelete: string[] = [];
@@ -119,16 +130,15 @@ export async function applyChanges(input: ApplyInput): Promise<ApplyOutcome> {
     } else details.push(c);
   }
 
+  const updated = [...toWrite, ...toDelete].sort();
+  const applied = updated.length > 0;
+  const refused = applied && input.alreadyApplied ? input.alreadyApplied(updated) : null;
+  // Nothing will be written: the working tree needs no backup.
+  if (!applied || refused) await git(['update-ref', '-d', backupRef], { cwd, retryOnLock: true });
+  if (refused) throw new IsolationError('invalid-state', refused);
   await writeFromTree(cwd, result.tree, toWrite);
   for (const p of toDelete) await deleteFile(cwd, p);
 
-  const updated = [...toWrite, ...toDelete].sort();
-  const applied = updated.length > 0;
-  if (!applied) {
-    // Nothing written: the working tree needs no backup, and an earlier one stays.
-    if (previousBackup) await git(['update-ref', backupRef, previousBackup], { cwd, retryOnLock: true });
-    else await git(['update-ref', '-d', backupRef], { cwd, retryOnLock: true });
-  }
   details.sort((a, b) => a.path.localeCompare(b.path));
   return {
     applied,

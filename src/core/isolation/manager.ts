@@ -7,14 +7,14 @@ import { applyChanges, type ApplyOutcome } from './apply';
 import { commitWork, currentTree } from './changes';
 import { IsolationError } from './errors';
 import { describeError as reason, git } from './git';
-import { currentOwner, liveInstances, ownerAlive } from './owner';
+import { currentOwner, liveInstances, ownerAlive } from '../processOwner';
 import { KeyedMutex } from './mutex';
 import { backupRef, branchName, isInside, repoFolderName, worktreeName } from './names';
 import { recoverLeftovers, type RecoverReport } from './recover';
 import { checkoutConfig, commitConfig, diffStats, locateRepo, readHead } from './repo';
 import { commitTree, snapshotTree } from './snapshot';
 import { StateStore, type WorktreeRecord } from './stateStore';
-import { branchTip, checkoutWorktree, createBranch, deleteBranch, deleteRef, pruneWorktrees, registerWorktree, removeWorktree } from './worktrees';
+import { backupRefsOf, branchTip, checkoutWorktree, createBranch, deleteBranch, deleteRef, pruneWorktrees, registerWorktree, removeWorktree } from './worktrees';
 
 export type { WorktreeRecord, WorktreeState } from './stateStore';
 export type { ApplyOutcome, ApplyConflict } from './apply';
@@ -177,14 +177,22 @@ export class WorktreeManager {
     const repo = await locateRepo(rec.repoRoot);
     const theirs = (await branchTip(rec.repoRoot, rec.branch)) ? rec.branch : rec.headCommit;
     const config = await commitConfig(repo.commonDir, repo.toplevel);
-    const outcome = await repoLocks.run(repo.commonDir, () =>
+    const name = path.basename(rec.path);
+    const earlier = rec.state === 'applied' ? rec.backupRef : undefined;
+    const outcome = await repoLocks.run(repo.commonDir, async () =>
       applyChanges({
         repoRoot: repo.toplevel,
         indexFile: repo.indexFile,
         base: rec.baseCommit,
         theirs,
-        backupRef: backupRef(path.basename(rec.path)),
+        backupRef: backupRef(name, await backupRefsOf(repo.toplevel, name)),
         commitConfig: config,
+        alreadyApplied:
+          rec.state === 'applied'
+            ? (paths) =>
+                `${rec.agentName}'s changes were applied already; applying them again would merge them a second time (nesting conflict markers) in ${paths.join(', ')}. ` +
+                `Resolve what the first apply left there${earlier ? `, or restore a file with \`git restore --source=${earlier} -- <file>\`` : ''}; a follow-up to the agent makes new changes you can apply.`
+            : undefined,
       }),
     );
     if (outcome.applied || outcome.conflicts.length === 0) {
@@ -233,7 +241,7 @@ export class WorktreeManager {
       await repoLocks.run(rec.commonDir, async () => {
         await removeWorktree(rec.repoRoot, rec.path, this.worktreesRoot);
         if (await branchTip(rec.repoRoot, rec.branch)) await deleteBranch(rec.repoRoot, rec.branch);
-        if (rec.backupRef) await deleteRef(rec.repoRoot, rec.backupRef);
+        for (const ref of await backupRefsOf(rec.repoRoot, path.basename(rec.path))) await deleteRef(rec.repoRoot, ref);
       });
     } catch (e) {
       throw new IsolationError(

@@ -43,9 +43,19 @@ export function branchName(name: string): string {
   return `${BRANCH_PREFIX}${name}`;
 }
 
-/** The ref that keeps the user's working tree as it was before an apply. */
-export function backupRef(name: string): string {
-  return `refs/subagents/before-apply/${name}`;
+export const BACKUP_REF_PREFIX = 'refs/subagents/before-apply/';
+
+/**
+ * The ref that keeps the user's working tree as it was before an apply:
+ * `<name>` for the first apply of a worktree, `<name>.2`, … for applies
+ * after follow-ups, so no backup overwrites an earlier one (worktree names
+ * never hold a dot, so these cannot meet another worktree's backups).
+ */
+export function backupRef(name: string, taken: readonly string[] = []): string {
+  for (let n = 1; ; n++) {
+    const ref = `${BACKUP_REF_PREFIX}${name}${n === 1 ? '' : `.${n}`}`;
+    if (!taken.includes(ref)) return ref;
+  }
 }
 
 /**

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { WorktreeInfo } from '../../protocol/runEvents';
 import { describeError, git } from './git';
 import { BRANCH_PREFIX, isInside } from './names';
-import { currentOwner } from './owner';
+import { currentOwner } from '../processOwner';
 import type { StateStore, WorktreeRecord } from './stateStore';
 import { branchTip, deleteBranch, listWorktrees, pruneWorktrees, removeWorktree } from './worktrees';
 

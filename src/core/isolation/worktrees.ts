@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { git, GitError, gitLine } from './git';
-import { isInside } from './names';
+import { BACKUP_REF_PREFIX, isInside } from './names';
 
 /**
  * The git plumbing of a worktree's life: its branch, its registration and its
@@ -36,6 +36,17 @@ export async function deleteBranch(cwd: string, branch: string, expected?: strin
 
 export async function deleteRef(cwd: string, ref: string): Promise<void> {
   await git(['update-ref', '-d', ref], { cwd, retryOnLock: true });
+}
+
+/** The apply backups of one worktree: `<prefix><name>` and `<prefix><name>.<n>`. */
+export async function backupRefsOf(cwd: string, name: string): Promise<string[]> {
+  const out = (await git(['for-each-ref', '--format=%(refname)', BACKUP_REF_PREFIX], { cwd })).stdout;
+  const own = new RegExp(`^${escapeRegExp(BACKUP_REF_PREFIX + name)}(\\.\\d+)?$`);
+  return out.split('\n').filter((ref) => own.test(ref));
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 export async function branchTip(cwd: string, branch: string): Promise<string | undefined> {

@@ -1,10 +1,15 @@
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import { isActiveStatus } from '../../protocol/runEvents';
-import { runSnapshotSchema, type AgentNode, type RunSnapshot } from '../../protocol/runSnapshot';
+import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
 import { isTempFile, moveAside, writeFileAtomic } from '../atomicFile';
 import type { AgentArchive, ArchivedAgent } from '../engine/archive';
+import { EngineError } from '../engine/errors';
+import { currentOwner, liveInstances, pidAlive, sameOwner, type ProcessOwner } from '../processOwner';
+import { HistoryLock } from './historyLock';
+import { active, busyElsewhere, markInterrupted, ownedByLiveOther, readRunFile, runFileText, writeRunFile, type RunFile } from './runFiles';
 import type { RunStore } from './runStore';
 import { TranscriptStore } from './transcripts';
 
@@ -13,10 +18,16 @@ import { TranscriptStore } from './transcripts';
  * rows) as one JSON file, written atomically and debounced; every agent's
  * conversation as an NDJSON transcript. On open: leftovers of interrupted
  * writes are removed, unreadable files are moved aside (`*.corrupt-<epoch>`)
- * and the rest loads, agents that were running when the process died are
- * marked `interrupted`, and runs past the retention window or the cap are
- * deleted (their ids remembered, so a follow-up says "expired" rather than
+ * and the rest loads, agents whose process died while they ran are marked
+ * `interrupted`, and runs past the retention window or the cap are deleted
+ * (their ids remembered, so a follow-up says "expired" rather than
  * "unknown").
+ *
+ * Several processes share one history (VS Code windows, the CLI). Each run
+ * file names the process that works on it (runFiles.ts); a run another live
+ * process works on is never marked interrupted, deleted or written here, and
+ * an agent of it cannot be continued here. Every read that decides a write
+ * happens under the history's lock file (historyLock.ts).
  */
 
 export interface RunHistoryOptions {
@@ -29,7 +40,6 @@ export interface RunHistoryOptions {
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
 }
 
-const FILE_VERSION = 1;
 const EXPIRED_IDS_KEPT = 5000;
 const DAY_MS = 86_400_000;
 
@@ -41,6 +51,9 @@ export class RunHistory implements AgentArchive {
   readonly #options: RunHistoryOptions;
   readonly #runsDir: string;
   readonly #expiredFile: string;
+  readonly #lock: HistoryLock;
+  readonly #instance = randomUUID();
+  readonly #owner: ProcessOwner;
   #loaded: RunSnapshot[] = [];
   #expired: string[] = [];
   #store: RunStore | null = null;
@@ -49,18 +62,31 @@ export class RunHistory implements AgentArchive {
   readonly #removed: RunSnapshot[] = [];
   #timer: NodeJS.Timeout | null = null;
   #writing: Promise<void> = Promise.resolve();
+  /** A drain that was asked for and has not started yet: later callers share it. */
+  #queued: Promise<void> | null = null;
+  /** Runs left unwritten because another live process works on them, with that process. */
+  readonly #busy = new Map<string, ProcessOwner>();
+  /**
+   * Runs this process last wrote as active: no other process writes a run
+   * its live owner works on, so their files need no reading before the
+   * next write.
+   */
+  readonly #heldActive = new Set<string>();
 
   private constructor(options: RunHistoryOptions) {
     this.#options = options;
     this.#runsDir = path.join(options.dir, 'runs');
     this.#expiredFile = path.join(options.dir, 'expired.json');
     this.transcripts = new TranscriptStore(path.join(options.dir, 'transcripts'));
+    this.#lock = new HistoryLock(path.join(options.dir, 'history.lock'));
+    liveInstances.add(this.#instance);
+    this.#owner = currentOwner(this.#instance);
   }
 
   static async open(options: RunHistoryOptions): Promise<RunHistory> {
     const history = new RunHistory(options);
     await mkdir(history.#runsDir, { recursive: true });
-    await history.#readExpired();
+    history.#expired = await history.#readExpired();
     await history.#readRuns();
     await history.#applyRetention();
     return history;
@@ -80,49 +106,75 @@ export class RunHistory implements AgentArchive {
     this.#options.log?.(level, message);
   }
 
-  async #readExpired(): Promise<void> {
+  #file(runId: string): string {
+    return path.join(this.#runsDir, `${runId}.json`);
+  }
+
+  async #readExpired(): Promise<string[]> {
     let text: string;
     try {
       text = await readFile(this.#expiredFile, 'utf8');
     } catch {
-      return;
+      return [];
     }
     try {
       const ids = JSON.parse(text) as unknown;
       if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) throw new Error('not a list of ids');
-      this.#expired = ids;
+      return ids;
     } catch (error) {
-      const aside = await moveAside(this.#expiredFile, this.#now());
-      this.#log('warn', `The list of expired runs could not be read (${(error as Error).message}); moved it to ${aside}.`);
+      const aside = await moveAside(this.#expiredFile, this.#now()).catch(() => null);
+      this.#log('warn', `The list of expired runs could not be read (${(error as Error).message}); ${aside ? `moved it to ${aside}` : 'could not move it aside'}.`);
+      return [];
     }
   }
 
   async #readRuns(): Promise<void> {
-    const names = await readdir(this.#runsDir);
     const runs: RunSnapshot[] = [];
-    for (const name of names) {
+    const orphaned: string[] = [];
+    for (const name of await readdir(this.#runsDir)) {
       const file = path.join(this.#runsDir, name);
       if (isTempFile(name)) {
-        await rm(file, { force: true });
+        orphaned.push(file);
         continue;
       }
       if (!name.endsWith('.json')) continue;
       try {
-        const parsed = JSON.parse(await readFile(file, 'utf8')) as { version?: unknown; run?: unknown };
-        if (parsed.version !== FILE_VERSION) throw new Error(`unknown file version ${String(parsed.version)}`);
-        const run = runSnapshotSchema.parse(parsed.run);
-        if (`${run.runId}.json` !== name) throw new Error('file name and run id differ');
-        runs.push(run);
+        const read = await readRunFile(file, name.slice(0, -'.json'.length));
+        if (read) runs.push(read.run);
       } catch (error) {
         const aside = await moveAside(file, this.#now()).catch(() => null);
         this.#log('warn', `Run history file ${name} is unreadable (${firstLine(error)}); ${aside ? `moved it to ${path.basename(aside)}` : 'could not move it aside'} and continued without it.`);
       }
     }
-    for (const run of runs) {
-      if (markInterrupted(run, this.#now())) await this.#write(run);
-      this.#written.set(run.runId, run.version);
+    // The lock's temp files live beside it.
+    const lockTemps = (await readdir(this.#options.dir)).filter(isTempFile).map((name) => path.join(this.#options.dir, name));
+    await removeDeadTempFiles([...orphaned, ...lockTemps]);
+    const interrupted = runs.filter(active);
+    if (interrupted.length) {
+      await this.#lock.run(async () => {
+        for (const run of interrupted) {
+          const fresh = await this.#takeOverIfDead(run.runId);
+          if (fresh) runs[runs.indexOf(run)] = fresh;
+        }
+      });
     }
+    for (const run of runs) this.#written.set(run.runId, run.version);
     this.#loaded = runs.sort((a, b) => b.startedAt - a.startedAt);
+  }
+
+  /**
+   * Under the lock: when the run's owner died while it was active, marks
+   * its agents interrupted and writes it as this process's. Returns the run
+   * as it is on disk now (null when it is gone).
+   */
+  async #takeOverIfDead(runId: string): Promise<RunSnapshot | null> {
+    const file = await readRunFile(this.#file(runId), runId).catch(() => null);
+    if (!file || ownedByLiveOther(file, this.#owner) || sameOwner(file.owner ?? undefined, this.#owner)) return file?.run ?? null;
+    if (markInterrupted(file.run, this.#now())) {
+      await writeRunFile(this.#file(runId), file.run, this.#owner);
+      this.writes++;
+    }
+    return file.run;
   }
 
   async #applyRetention(): Promise<void> {
@@ -131,33 +183,57 @@ export class RunHistory implements AgentArchive {
     const drop: RunSnapshot[] = [];
     for (const run of this.#loaded) {
       const old = (run.endedAt ?? run.startedAt) < cutoff;
-      if (old || keep.length >= this.#options.maxRuns) drop.push(run);
+      if (!active(run) && (old || keep.length >= this.#options.maxRuns)) drop.push(run);
       else keep.push(run);
     }
     this.#loaded = keep;
     if (drop.length) await this.#delete(drop);
   }
 
+  /** Deletes runs with their transcripts and remembers their agents as expired; runs another live process works on stay. */
   async #delete(runs: RunSnapshot[]): Promise<void> {
-    for (const run of runs) {
-      this.#written.delete(run.runId);
-      await rm(path.join(this.#runsDir, `${run.runId}.json`), { force: true });
-      for (const agentId of Object.keys(run.agents)) {
-        await this.transcripts.remove(agentId);
-        this.#expired.push(agentId);
+    await this.#lock.run(async () => {
+      const expired: string[] = [];
+      for (const run of runs) {
+        this.#written.delete(run.runId);
+        const file = await readRunFile(this.#file(run.runId), run.runId).catch(() => null);
+        if (busyElsewhere(file, this.#owner)) continue;
+        await rm(this.#file(run.runId), { force: true });
+        for (const agentId of Object.keys(run.agents)) {
+          await this.transcripts.remove(agentId);
+          expired.push(agentId);
+        }
       }
-    }
-    this.#expired = this.#expired.slice(-EXPIRED_IDS_KEPT);
-    await writeFileAtomic(this.#expiredFile, JSON.stringify(this.#expired));
+      // Merged with what other processes expired since this one read the list.
+      const merged = [...new Set([...(await this.#readExpired()), ...this.#expired, ...expired])];
+      this.#expired = merged.slice(-EXPIRED_IDS_KEPT);
+      await writeFileAtomic(this.#expiredFile, JSON.stringify(this.#expired));
+    });
   }
 
+  /**
+   * Under the lock: writes the run unless another live process works on it
+   * (then its file is left as that process wrote it, and the run is noted as
+   * busy). A run another process merely owns, but has finished with, is
+   * taken over: work on it here (a follow-up) is newer.
+   */
   async #write(run: RunSnapshot): Promise<void> {
-    // The snapshot is live: take its version together with its text, before the write yields.
     const version = run.version;
-    const text = JSON.stringify({ version: FILE_VERSION, run });
-    await writeFileAtomic(path.join(this.#runsDir, `${run.runId}.json`), text);
+    const text = runFileText(run, this.#owner);
+    const stillActive = active(run);
+    if (!this.#heldActive.has(run.runId)) {
+      const busy = busyElsewhere(await readRunFile(this.#file(run.runId), run.runId).catch(() => null), this.#owner);
+      if (busy) {
+        this.#busy.set(run.runId, busy);
+        return;
+      }
+      this.#busy.delete(run.runId);
+    }
+    await writeFileAtomic(this.#file(run.runId), text);
     this.writes++;
     this.#written.set(run.runId, version);
+    if (stillActive) this.#heldActive.add(run.runId);
+    else this.#heldActive.delete(run.runId);
   }
 
   /**
@@ -182,40 +258,87 @@ export class RunHistory implements AgentArchive {
     };
   }
 
+  /** Writes what is pending now; calls that come while a drain waits to start share it. */
   #drain(): Promise<void> {
+    if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
+    this.#queued ??= this.#writing.then(() => {
+      this.#queued = null;
+      return this.#drainPending();
+    });
+    this.#writing = this.#queued.catch(() => undefined);
+    return this.#queued;
+  }
+
+  async #drainPending(): Promise<void> {
     const ids = [...this.#pending];
     this.#pending.clear();
     const removed = this.#removed.splice(0);
-    this.#writing = this.#writing.then(async () => {
-      for (const runId of ids) {
-        const run = this.#store?.get(runId);
-        if (!run || this.#written.get(runId) === run.version) continue;
-        try {
-          await this.#write(run);
-        } catch (error) {
-          this.#log('error', `Could not save run ${runId}: ${firstLine(error)}`);
-        }
-      }
-      if (removed.length) await this.#delete(removed).catch((error: unknown) => this.#log('error', `Could not delete old runs: ${firstLine(error)}`));
-    });
-    return this.#writing;
+    const changed = ids.map((id) => this.#store?.get(id)).filter((run): run is RunSnapshot => Boolean(run && this.#written.get(run.runId) !== run.version));
+    if (changed.length) {
+      await this.#lock
+        .run(async () => {
+          for (const run of changed) {
+            try {
+              await this.#write(run);
+            } catch (error) {
+              this.#log('error', `Could not save run ${run.runId}: ${firstLine(error)}`);
+            }
+          }
+        })
+        .catch((error: unknown) => this.#log('error', `Could not save the run history: ${firstLine(error)}`));
+    }
+    if (removed.length) await this.#delete(removed).catch((error: unknown) => this.#log('error', `Could not delete old runs: ${firstLine(error)}`));
   }
 
   /** Writes everything pending now (on shutdown). */
   async flush(): Promise<void> {
     this.#store?.flush();
-    if (this.#timer) clearTimeout(this.#timer);
     await this.#drain();
     await this.transcripts.flush();
   }
 
-  /** An agent's node and conversation for a follow-up; 'expired' or null when it cannot be continued. */
+  /** Flushes, then stops owning anything: this process's runs become another's to take over. */
+  async close(): Promise<void> {
+    await this.flush();
+    liveInstances.delete(this.#instance);
+  }
+
+  /**
+   * Before an agent's first request (S4.4): its run's record is on disk, so
+   * a billed request is never forgotten, and this process owns the run.
+   * Throws when another live process works on the run.
+   */
+  async begin(runId: string): Promise<void> {
+    // The store's snapshot is current already; only its listeners are told later (coalesced).
+    this.#pending.add(runId);
+    await this.#drain();
+    const busy = this.#busy.get(runId);
+    if (busy) throw new EngineError(`Run ${runId} is in use by ${describeOwner(busy)}; wait for it to finish there, or stop it there.`);
+  }
+
+  /**
+   * An agent's node and conversation for a follow-up, as they are on disk
+   * now (another process may have continued it since this one read the
+   * history); 'expired' or null when it cannot be continued.
+   */
   async load(agentId: string): Promise<ArchivedAgent | 'expired' | null> {
-    const node = this.#store?.agent(agentId) ?? findNode(this.#loaded, agentId);
-    if (!node) return this.#expired.includes(agentId) ? 'expired' : null;
+    const known = this.#store?.agent(agentId) ?? findNode(this.#loaded, agentId);
+    if (!known) return this.#expired.includes(agentId) ? 'expired' : null;
+    const file = await this.#lock.run(async () => {
+      await this.#takeOverIfDead(known.runId);
+      return readRunFile(this.#file(known.runId), known.runId).catch(() => null);
+    });
+    let node: AgentNode = known;
+    if (file && !sameOwner(file.owner ?? undefined, this.#owner)) {
+      this.#heldActive.delete(file.run.runId);
+      // The file is newer than what this process holds: take it as it is.
+      this.#store?.load([file.run]);
+      this.#written.set(file.run.runId, file.run.version);
+      node = file.run.agents[agentId] ?? known;
+    }
     const messages = (await this.transcripts.read(agentId)) ?? [];
-    return { node, messages };
+    return { node, messages, runningIn: runningIn(node, file, this.#owner) };
   }
 
   get retentionDays(): number {
@@ -231,25 +354,30 @@ export class RunHistory implements AgentArchive {
   }
 }
 
-/** Agents that were running when the process died can never finish: mark them (and their run) interrupted. */
-function markInterrupted(run: RunSnapshot, now: number): boolean {
-  let changed = false;
-  for (const node of Object.values(run.agents)) {
-    if (!isActiveStatus(node.status)) continue;
-    node.status = 'interrupted';
-    node.approval = null;
-    node.endedAt = now;
-    node.error = 'The process running this agent stopped before it finished.';
-    for (const row of node.tools) if (row.status === 'running') row.status = 'error';
-    changed = true;
+/** Where an agent that is still at work runs: 'this process', or the other process's description. */
+function runningIn(node: AgentNode, file: RunFile | null, me: ProcessOwner): string | null {
+  if (!isActiveStatus(node.status)) return null;
+  if (!file?.owner || sameOwner(file.owner, me)) return 'this process';
+  return describeOwner(file.owner);
+}
+
+function describeOwner(owner: ProcessOwner): string {
+  return `another process (pid ${owner.pid}${owner.host === currentOwner('').host ? '' : ` on ${owner.host}`})`;
+}
+
+/**
+ * Temp files left by a crash between write and rename. Another process may
+ * be writing one this instant: only those of writers that are gone, or
+ * older than any write takes, are removed.
+ */
+async function removeDeadTempFiles(files: string[]): Promise<void> {
+  for (const file of files) {
+    const pid = Number(/\.(\d+)-[0-9a-f]+\.tmp$/.exec(file)?.[1]);
+    const info = await stat(file).catch(() => null);
+    if (!info) continue;
+    const stale = Date.now() - info.mtimeMs > 60_000;
+    if (stale || (pid !== process.pid && !pidAlive(pid))) await rm(file, { force: true });
   }
-  if (isActiveStatus(run.status)) {
-    run.status = 'interrupted';
-    run.endedAt = now;
-    changed = true;
-  }
-  if (changed) run.version++;
-  return changed;
 }
 
 function findNode(runs: readonly RunSnapshot[], agentId: string): AgentNode | undefined {

@@ -137,7 +137,7 @@ export class RunStore {
     const existing = run.agents[e.agentId];
     if (existing) {
       // A follow-up continues the same agent: same node, new turn of work.
-      Object.assign(existing, { status: 'running', endedAt: null, text: '', output: null, error: null, approval: null, prompt: e.prompt, description: e.description, model: e.model, cwd: e.cwd });
+      Object.assign(existing, { status: 'running', endedAt: null, text: '', output: null, error: null, retryWait: null, approval: null, prompt: e.prompt, description: e.description, model: e.model, cwd: e.cwd });
     } else {
       const node: AgentNode = {
         agentId: e.agentId,
@@ -161,6 +161,7 @@ export class RunStore {
         usage: emptyUsage(),
         turns: 0,
         retries: 0,
+        retryWait: null,
         tools: [],
         foldedTools: 0,
         children: [],
@@ -184,6 +185,8 @@ export class RunStore {
   }
 
   #update(run: RunSnapshot, node: AgentNode, e: Exclude<RunEvent, RunEventOf<'agent_started'>>): void {
+    // Anything the agent does after a retry means the retry went out.
+    if (e.type !== 'retry' && node.retryWait) node.retryWait = null;
     switch (e.type) {
       case 'text':
         node.text = (node.text + e.text).slice(-this.#maxText);
@@ -191,6 +194,7 @@ export class RunStore {
       case 'retry':
         node.retries++;
         node.text = '';
+        node.retryWait = { attempt: e.attempt, reason: e.reason, until: e.ts + e.delayMs };
         break;
       case 'tool_started':
         node.text = '';

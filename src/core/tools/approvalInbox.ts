@@ -86,7 +86,7 @@ export class ApprovalInbox {
    * Answers a pending request. Returns false when it was already settled (by
    * another surface, or because the agent stopped) or never existed. An
    * allow that reaches further than one call also settles the other pending
-   * requests it covers (same kind, same agent or same run).
+   * requests it covers (same kind, protected or not, same agent or same run).
    */
   answer(id: string, decision: ApprovalDecision): boolean {
     const entry = this.#entries.get(id);
@@ -96,7 +96,9 @@ export class ApprovalInbox {
       const { request } = entry.approval;
       for (const other of [...this.#entries.values()]) {
         const r = other.approval.request;
-        const covered = r.kind === request.kind && (decision.scope === 'run' ? r.runId === request.runId : r.agentId === request.agentId);
+        // An allowance for ordinary file changes does not cover protected ones (hook settings, .git/), nor the reverse.
+        const sameKind = r.kind === request.kind && Boolean(r.protectedReason) === Boolean(request.protectedReason);
+        const covered = sameKind && (decision.scope === 'run' ? r.runId === request.runId : r.agentId === request.agentId);
         if (covered) this.#settle(r.id, decision);
       }
     }

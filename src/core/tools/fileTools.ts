@@ -5,6 +5,7 @@ import { ToolError } from '@anthropic-ai/sdk/lib/tools/ToolError';
 import { betaAgentToolset20260401, resolvePath } from '@anthropic-ai/sdk/tools/agent-toolset/node';
 import { atomicWriteFile } from '@anthropic-ai/sdk/tools/agent-toolset/fs-util';
 import { inputValidator } from './inputValidation';
+import { protectedTarget } from './protectedPaths';
 import { field, oneLine, ToolCallError, type RuntimeTool, type ToolOutput, type ToolRunContext } from './runtimeTool';
 
 /**
@@ -64,8 +65,16 @@ function summarizeOutput(name: SdkName, output: string): string {
   }
 }
 
+/** For a tool writing `file_path`: whether that file is one acceptEdits must still ask about. */
+function protectedWrite(workdir: string): (input: unknown) => Promise<string | null> {
+  return async (input) => {
+    const file = field(input, 'file_path');
+    return file ? protectedTarget(workdir, file) : null;
+  };
+}
+
 /** Runs an SDK runnable tool as our tool: validated input, SDK errors as tool errors. */
-function fromSdk(tool: BetaRunnableTool, sdkName: SdkName): RuntimeTool {
+function fromSdk(tool: BetaRunnableTool, sdkName: SdkName, workdir: string): RuntimeTool {
   const schema = (tool as { input_schema: object }).input_schema;
   const validate = inputValidator(SDK_NAMES[sdkName], schema);
   const name = SDK_NAMES[sdkName];
@@ -75,6 +84,7 @@ function fromSdk(tool: BetaRunnableTool, sdkName: SdkName): RuntimeTool {
     concurrencySafe: CONCURRENCY_SAFE[sdkName],
     readOnly: CONCURRENCY_SAFE[sdkName],
     approval: sdkName === 'bash' ? 'bash' : sdkName === 'write' || sdkName === 'edit' ? 'edit' : null,
+    ...(sdkName === 'write' || sdkName === 'edit' ? { protectedTarget: protectedWrite(workdir) } : {}),
     summarizeInput: (input) => summarize(sdkName, input),
     summarizeResult: (output) => summarizeOutput(sdkName, output),
     run: async (input: unknown, context: ToolRunContext): Promise<ToolOutput> => {
@@ -179,6 +189,7 @@ function multiEditTool(workdir: string): RuntimeTool {
     concurrencySafe: false,
     readOnly: false,
     approval: 'edit',
+    protectedTarget: protectedWrite(workdir),
     summarizeInput: (input) => field(input, 'file_path') ?? '',
     run: async (input) => {
       const { file_path, edits } = validate(input) as { file_path: string; edits: EditSpec[] };
@@ -205,6 +216,6 @@ async function confined(workdir: string, p: string): Promise<string> {
 export function createFileTools(workdir: string): RuntimeTool[] {
   const root = path.resolve(workdir);
   const sdkTools = betaAgentToolset20260401({ workdir: root });
-  const wrapped = sdkTools.map((tool) => fromSdk(tool, tool.name as SdkName));
+  const wrapped = sdkTools.map((tool) => fromSdk(tool, tool.name as SdkName, root));
   return [...wrapped, lsTool(root), multiEditTool(root)];
 }

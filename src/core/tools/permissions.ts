@@ -25,6 +25,13 @@ export interface ApprovalRequest {
   /** The call's one-line summary (`npm test`, `src/app.ts`). */
   summary: string;
   background: boolean;
+  /**
+   * Set when the call writes a file whose change runs commands or widens
+   * permissions (hook settings, `.git/`, `.vscode/`, …): why. Such a change
+   * is asked about under acceptEdits too, and earlier allowances for
+   * ordinary file changes do not cover it.
+   */
+  protectedReason?: string | null;
 }
 
 export interface ApprovalDecision {
@@ -44,9 +51,9 @@ export interface ApprovalObserver {
   settled(request: ApprovalRequest, decision: ApprovalDecision): void;
 }
 
-export function needsApproval(mode: PermissionMode, kind: ApprovalKind | null): boolean {
+export function needsApproval(mode: PermissionMode, kind: ApprovalKind | null, protectedTarget = false): boolean {
   if (kind === null || mode === 'bypassPermissions') return false;
-  if (mode === 'acceptEdits') return kind === 'bash';
+  if (mode === 'acceptEdits') return kind === 'bash' || protectedTarget;
   return true;
 }
 
@@ -66,15 +73,22 @@ export class PermissionGate {
   /** Resolves to null when the call may run, or to the denial message for the model. */
   async check(
     mode: PermissionMode,
-    tool: RuntimeTool,
+    tool: Pick<RuntimeTool, 'name' | 'approval'>,
     request: Omit<ApprovalRequest, 'kind' | 'toolName' | 'id'>,
     signal: AbortSignal,
     observer?: ApprovalObserver,
   ): Promise<string | null> {
     const kind = tool.approval;
-    if (!needsApproval(mode, kind) || kind === null) return null;
-    if (this.#remembered.has(`run:${request.runId}:${kind}`) || this.#remembered.has(`agent:${request.agentId}:${kind}`)) return null;
+    const guarded = Boolean(request.protectedReason);
+    if (!needsApproval(mode, kind, guarded) || kind === null) return null;
+    // Allowances for protected files are kept apart: "allow edits for this run" does not cover hook settings.
+    const key = guarded ? `${kind}:protected` : kind;
+    if (this.#remembered.has(`run:${request.runId}:${key}`) || this.#remembered.has(`agent:${request.agentId}:${key}`)) return null;
     if (!this.#handler) {
+      if (guarded) {
+        return `${tool.name} needs approval: ${request.summary} is protected (${request.protectedReason}), so it is never changed without asking, and nobody can approve it here. ` +
+          'Only the permission mode bypassPermissions allows it without asking. Continue without it or explain what you need.';
+      }
       return `${tool.name} needs approval (${kind === 'bash' ? 'shell commands' : 'file changes'}), and nobody can approve it here. ` +
         `The user can allow it with the permission mode ${kind === 'bash' ? 'bypassPermissions' : 'acceptEdits or bypassPermissions'} ` +
         '(setting subagents.permissionMode, or --permission-mode on the CLI). Continue without it or explain what you need.';
@@ -90,8 +104,8 @@ export class PermissionGate {
     if (signal.aborted && decision.allow) decision = stopped();
     observer?.settled(full, decision);
     if (decision.allow) {
-      if (decision.scope === 'run') this.#remembered.add(`run:${request.runId}:${kind}`);
-      else if (decision.scope === 'agent') this.#remembered.add(`agent:${request.agentId}:${kind}`);
+      if (decision.scope === 'run') this.#remembered.add(`run:${request.runId}:${key}`);
+      else if (decision.scope === 'agent') this.#remembered.add(`agent:${request.agentId}:${key}`);
       return null;
     }
     if (signal.aborted) return `${tool.name} was not run: the agent was stopped while it waited for approval.`;

@@ -25,6 +25,11 @@ export interface RuntimeTool {
   summarizeInput(input: unknown): string;
   /** One line describing a successful result; defaults to its first line. */
   summarizeResult?(output: string): string;
+  /**
+   * For a tool that writes files: why the file a call would write is one
+   * acceptEdits must still ask about (protectedPaths.ts), or null.
+   */
+  protectedTarget?(input: unknown): Promise<string | null>;
   /** Release held resources (a shell) when the agent ends. */
   close?: () => void | Promise<void>;
 }

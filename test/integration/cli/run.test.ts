@@ -1,5 +1,6 @@
 import { before, after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -128,4 +129,56 @@ test('without a permission mode, a non-interactive run denies shell commands wit
   assert.match(denied.stdout, /Bash needs approval .* --permission-mode/);
   const allowed = await runCliProcess(['run', 'shell', 'say hi', '--cwd', project, '--permission-mode', 'bypassPermissions'], { env: env() });
   assert.equal(allowed.stdout.trim(), 'hi');
+});
+
+test('every retry shows: a progress line with the reason and the wait, and a retry event with --json', async () => {
+  server.setScript((req) =>
+    req.attempt === 0 ? { error: { status: 429, type: 'rate_limit_error', message: 'slow down', headers: { 'retry-after-ms': '1500' } } } : { text: 'after the wait' },
+  );
+  await writeFile(path.join(project, '.claude/agents/solo.md'), '---\nname: solo\ndescription: Alone\ntools: Read\n---\nYou work alone. [agent:solo]\n');
+  const lines = await runCliProcess(['run', 'solo', 'hi', '--cwd', project], { env: env() });
+  assert.equal(lines.code, 0, lines.stderr);
+  assert.match(lines.stderr, /↻ rate limited \(429\); retrying in 1\.5 s \(attempt 2\)/);
+  server.resetStats();
+  const json = await runCliProcess(['run', 'solo', 'hi', '--json', '--cwd', project], { env: env() });
+  const retry = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; reason?: string; delayMs?: number }).find((e) => e.type === 'retry');
+  assert.deepEqual({ reason: retry?.reason, delayMs: retry?.delayMs }, { reason: 'rate limited (429)', delayMs: 1500 });
+});
+
+test('control characters in agent names, descriptions, tool summaries and answers never reach the terminal raw', async () => {
+  await writeFile(
+    path.join(project, '.claude/agents/evil.md'),
+    '---\nname: "evil\\e]0;pwned\\a\\e[2J"\ndescription: "clears\\e[2J your screen\\r"\ntools: Read\n---\nYou are evil. [agent:evil]\n',
+  );
+  server.setScript((req) =>
+    req.turn === 0
+      ? { toolUses: [{ name: 'Read', input: { file_path: 'notes\u001b[1A\u001b[2K.txt' } }] }
+      : { text: 'answer \u001b[31mred\u001b[0m\u0007 done\r\nnext line\u202e' },
+  );
+  const r = await runCliProcess(['run', 'evil\u001b]0;pwned\u0007\u001b[2J', 'hi', '--cwd', project], { env: env() });
+  assert.equal(r.code, 0, r.stderr);
+  for (const [stream, text] of [['stdout', r.stdout], ['stderr', r.stderr]] as const) {
+    assert.doesNotMatch(text, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/, `${stream} holds a raw control character: ${JSON.stringify(text)}`);
+  }
+  assert.match(r.stdout, /^answer ␛\[31mred␛\[0m␇ done\nnext line\n$/);
+  assert.match(r.stderr, /evil␛]0;pwned␇␛\[2J/);
+  assert.match(r.stderr, /Read notes␛\[1A␛\[2K\.txt/);
+  const listed = await runCliProcess(['runs'], { env: env() });
+  assert.doesNotMatch(listed.stdout, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  assert.match(listed.stdout, /evil␛]0;pwned␇␛\[2J/);
+});
+
+test('an agent file asking for bypassPermissions does not get it in a non-interactive run: refused with a message, the command asks and is denied', async () => {
+  await writeFile(path.join(project, '.claude/agents/escalate.md'), '---\nname: escalate\ndescription: Wants it all\ntools: Bash\npermissionMode: bypassPermissions\n---\nYou run. [agent:escalate]\n');
+  server.setScript((req) =>
+    req.turn === 0 ? { toolUses: [{ name: 'Bash', input: { command: 'echo escalated > escalated.txt' } }] } : { text: [...req.toolResults.values()][0]!.content },
+  );
+  const r = await runCliProcess(['run', 'escalate', 'go', '--cwd', project], { env: env() });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /Agent "escalate" \(.*escalate\.md\) asks for permissionMode bypassPermissions, wider than the default it would run under; nobody could be asked, so it runs under default/);
+  assert.match(r.stdout, /Bash needs approval/);
+  assert.equal(existsSync(path.join(project, 'escalated.txt')), false);
+  const chosen = await runCliProcess(['run', 'escalate', 'go', '--cwd', project, '--permission-mode', 'bypassPermissions'], { env: env() });
+  assert.equal(chosen.code, 0, chosen.stderr);
+  assert.equal(existsSync(path.join(project, 'escalated.txt')), true, 'the user choosing the mode still works');
 });

@@ -38,7 +38,8 @@ test('a fault that never clears fails the agent with a clear message, after a bo
     const result = await h.engine.run({ agent: 'solo', prompt: 'hi', cwd: h.dir });
     assert.equal(result.status, 'failed');
     assert.match(result.error ?? '', /overloaded \(529\) even after retrying/);
-    assert.equal(h.server.requests.length, 4, 'the SDK made 1 + 3 attempts');
+    assert.equal(h.server.requests.length, 5, '1 + 4 attempts (subagents.network.maxRetries)');
+    assert.equal(h.events.filter((e) => e.type === 'retry').length, 4, 'each retry was shown');
   } finally {
     await h.close();
   }
@@ -123,11 +124,39 @@ test('an endpoint that cannot be reached fails promptly with a message naming it
     client: new Anthropic({ apiKey: 'k', baseURL: 'http://127.0.0.1:9', maxRetries: 1 }),
     catalog: catalogOf(agent('solo')),
     settings: settings(),
-    retry: { maxAttempts: 4, baseDelayMs: 5 },
+    network: { baseDelayMs: 5 },
   });
   const started = Date.now();
   const result = await engine.run({ agent: 'solo', prompt: 'hi', cwd: process.cwd() });
   assert.equal(result.status, 'failed');
   assert.match(result.error ?? '', /^Could not reach the model API at http:\/\/127\.0\.0\.1:9 \(.+\), even after retrying\. Check the network/);
-  assert.ok(Date.now() - started < 5000, 'retried by the SDK only, not again per turn');
+  assert.ok(Date.now() - started < 5000, 'a refused connection is retried with a short backoff, a bounded number of times');
+});
+
+test('a tool call whose input is not valid JSON is a tool error the model can correct, not a dead agent', async () => {
+  const h = await harness({
+    agents: [agent('solo')],
+    script: (req) => {
+      if (req.turn === 0) return { toolUses: [{ name: 'LS', input: {}, rawInput: '{"path": ".", oops}' }] };
+      if (req.turn === 1) {
+        const [result] = [...req.toolResults.values()];
+        return { text: `${result!.isError}:${result!.content}`, toolUses: [{ name: 'LS', input: { path: '.' } }] };
+      }
+      return { text: `retried: ${[...req.toolResults.values()][0]!.isError ? 'error' : 'ok'}` };
+    },
+  });
+  try {
+    const result = await h.engine.run({ agent: 'solo', prompt: 'hi', cwd: h.dir });
+    assert.equal(result.status, 'completed', result.error ?? '');
+    assert.equal(result.output, 'retried: ok');
+    const secondRequest = h.server.requests[1]!;
+    const [toolResult] = [...secondRequest.toolResults.values()];
+    assert.equal(toolResult!.isError, true);
+    assert.match(toolResult!.content, /^LS: the input was not valid JSON \(.+\); nothing ran\. Send the call again/);
+    const assistant = secondRequest.messages[1] as { content: Array<{ type: string; input?: unknown }> };
+    assert.deepEqual(assistant.content.find((b) => b.type === 'tool_use')!.input, {}, 'the history sent back holds a well-formed call');
+    assert.ok(h.events.some((e) => e.type === 'tool_finished' && !e.ok && /not valid JSON/.test(e.resultSummary)));
+  } finally {
+    await h.close();
+  }
 });

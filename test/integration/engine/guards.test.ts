@@ -133,3 +133,46 @@ test('a definition changed mid-session is honoured on the next spawn (S2.4)', as
     await h.close();
   }
 });
+
+test("a spawn's cwd must lie inside the parent's working directory, symlinks resolved; inside it the child works there", async () => {
+  const { mkdir, mkdtemp, rm, symlink, writeFile } = await import('node:fs/promises');
+  const os = await import('node:os');
+  const path = await import('node:path');
+  const outside = await mkdtemp(path.join(os.tmpdir(), 'subagents-outside-'));
+  await writeFile(path.join(outside, 'secret.txt'), 'outside secret');
+  const h = await harness({
+    agents: [agent('lead', { tools: ['Task'] }), agent('reader', { tools: ['Read', 'LS'] })],
+    script: (req: ScriptedRequest) => {
+      if (isAgent(req.system, 'reader')) {
+        if (req.turn === 0) return { toolUses: [{ name: 'LS', input: {} }] };
+        return { text: `listed: ${[...req.toolResults.values()][0]!.content.replace(/\n/g, ',')}` };
+      }
+      if (req.turn === 0) {
+        return {
+          toolUses: ['outside', 'link', 'inside'].map((which) => ({
+            name: 'Task',
+            input: { subagent_type: 'reader', description: which, prompt: 'list', cwd: which === 'outside' ? outside : path.join(h.dir, which === 'link' ? 'escape' : 'sub') },
+          })),
+        };
+      }
+      return { text: [...req.toolResults.values()].map((r) => `${r.isError ? 'ERR' : 'OK'} ${r.content.split('\n')[0]}`).join('\n') };
+    },
+  });
+  try {
+    await mkdir(path.join(h.dir, 'sub'));
+    await writeFile(path.join(h.dir, 'sub', 'inner.txt'), 'inside');
+    await symlink(outside, path.join(h.dir, 'escape'));
+    const result = await h.engine.run({ agent: 'lead', prompt: 'go', cwd: h.dir });
+    assert.equal(result.status, 'completed', result.error ?? '');
+    const [outsideLine, linkLine, insideLine] = (result.output ?? '').split('\n');
+    assert.match(outsideLine!, /^ERR cwd ".*subagents-outside-.*" is outside the working directory of "lead"/);
+    assert.match(linkLine!, /^ERR cwd ".*escape" is outside the working directory of "lead" \(it leads to .*subagents-outside-/);
+    assert.match(insideLine!, /^OK .*"output":"listed: inner\.txt"/);
+    const started = h.events.filter((e) => e.type === 'agent_started' && e.agentName === 'reader');
+    assert.equal(started.length, 1, 'no child started outside');
+    assert.equal(h.server.requests.some((r) => JSON.stringify(r.messages).includes('secret.txt')), false);
+  } finally {
+    await h.close();
+    await rm(outside, { recursive: true, force: true });
+  }
+});

@@ -18,6 +18,8 @@ test('the CLI session runs command hooks from ~/.claude and the project, with th
   const stdout = { write: () => true };
   const env = { HOME: w.home, XDG_DATA_HOME: path.join(w.root, 'data'), PATH: process.env.PATH, ANTHROPIC_API_KEY: 'sk-ant-cli-secret', ANTHROPIC_BASE_URL: server.url };
   const io = { stdout, stderr: { write: (text: string) => (stderr += text) }, env, cwd: w.project, signal: new AbortController().signal };
+  // The session starts after the settings were written (as a command typed after editing them): they are its baseline.
+  await new Promise((resolve) => setTimeout(resolve, 80));
   const session = await openSession(io, { cwd: w.project, pluginDirs: [], gate: new PermissionGate(null), coalesceMs: 0 });
   try {
     const result = await session.engine.run({ agent: 'worker', prompt: 'go', cwd: w.project });

@@ -17,6 +17,8 @@ export interface HookWorld {
   out: string;
   logs: Array<{ level: string; message: string }>;
   hooks: CommandHooks;
+  /** CommandHooks for a session that starts now: the settings files as they are now are its baseline. */
+  session(): Promise<CommandHooks>;
   warnings(): string[];
   /** Writes an executable `/bin/sh` script and returns a command that runs it. */
   script(name: string, body: string): Promise<string>;
@@ -34,7 +36,8 @@ export async function hookWorld(options: Partial<CommandHooksOptions> = {}): Pro
   const scripts = path.join(root, 'scripts');
   await Promise.all([home, project, out, scripts].map((d) => mkdir(d, { recursive: true })));
   const logs: HookWorld['logs'] = [];
-  const hooks = new CommandHooks({ home, trustProject: true, enabled: () => true, log: (level, message) => logs.push({ level, message }), ...options });
+  const make = () => new CommandHooks({ home, trustProject: true, enabled: () => true, log: (level, message) => logs.push({ level, message }), ...options });
+  const hooks = make();
   const writeSettings = async (dir: string, file: string, value: Record<string, unknown>) => {
     await mkdir(path.join(dir, '.claude'), { recursive: true });
     const full = path.join(dir, '.claude', file);
@@ -48,6 +51,11 @@ export async function hookWorld(options: Partial<CommandHooksOptions> = {}): Pro
     out,
     logs,
     hooks,
+    session: async () => {
+      // Past the margin for coarse file times, so the files just written predate the session.
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      return make();
+    },
     warnings: () => logs.filter((l) => l.level === 'warn').map((l) => l.message),
     script: async (name, body) => {
       const file = path.join(scripts, name);
@@ -76,6 +84,7 @@ export function pathOnlyArchive(dir: string): AgentArchive {
     appendTranscript: async () => undefined,
     transcriptPath: (agentId) => path.join(dir, 'transcripts', `${agentId}.jsonl`),
     load: async () => null,
+    begin: async () => undefined,
     retentionDays: 30,
   };
 }

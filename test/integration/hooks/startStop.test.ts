@@ -100,7 +100,8 @@ test('a hook gets Claude Code\'s JSON on stdin, runs in the project dir with CLA
       if (req.turn === 0) return { toolUses: [{ name: 'Task', input: { subagent_type: 'child', description: 'say hi', prompt: 'hi' } }] };
       return { text: 'parent done' };
     },
-    engine: { hooks: w.hooks, archive: pathOnlyArchive(w.root) },
+    // The settings predate the session: under acceptEdits, hooks added later would need approval.
+    engine: { hooks: await w.session(), archive: pathOnlyArchive(w.root) },
   });
   try {
     const result = await h.engine.run({ agent: 'parent', prompt: 'go', cwd: sub, permissionMode: 'acceptEdits' });

@@ -165,3 +165,40 @@ test('a renamed file the user edited meanwhile: the edit follows the rename', as
   assert.equal(sb.exists('a.txt'), false);
   assert.equal(sb.read('b.txt'), edit(0, 'first line by user'));
 });
+
+test('a second apply over conflict markers is refused, leaving the file and the first backup as they are', async () => {
+  const sb = makeSandbox({ 'doc.txt': text(LINES) });
+  sandboxes.push(sb);
+  const m = sb.manager();
+  await agent(sb, m, 'twice', (r) => sb.write('doc.txt', edit(4, 'line 5, as the agent wrote it'), r.path));
+  sb.write('doc.txt', edit(4, 'line 5, as the user wrote it'));
+  const first = await m.apply('twice');
+  assert.deepEqual(first.conflicts, ['doc.txt']);
+  const afterFirst = sb.read('doc.txt');
+  const backup = sb.git(['rev-parse', first.backupRef!]).trim();
+
+  await assert.rejects(m.apply('twice'), /applied already.*would merge them a second time.*doc\.txt.*refs\/subagents\/before-apply\//s);
+  assert.equal(sb.read('doc.txt'), afterFirst, 'no nested conflict markers');
+  assert.equal((afterFirst.match(/^<<<<<<< /gm) ?? []).length, 1);
+  assert.equal(sb.git(['rev-parse', first.backupRef!]).trim(), backup, 'the first backup still holds the tree from before the first apply');
+});
+
+test('applying again after a follow-up keeps both backups; discard removes them all', async () => {
+  const sb = makeSandbox({ 'doc.txt': text(LINES), 'other.txt': 'other\n' });
+  sandboxes.push(sb);
+  const m = sb.manager();
+  await agent(sb, m, 'again', (r) => sb.write('doc.txt', edit(0, 'first change'), r.path));
+  const first = await m.apply('again');
+  const reopened = await m.reopen('again');
+  sb.write('other.txt', 'second change\n', reopened.path);
+  assert.ok(await m.finish('again'));
+  sb.write('doc.txt', edit(11, 'the user meanwhile'));
+  const second = await m.apply('again');
+  assert.equal(second.applied, true);
+  assert.notEqual(second.backupRef, first.backupRef, 'a new backup for the second apply');
+  assert.match(sb.git(['show', `${first.backupRef}:doc.txt`]), /^line 1$/m, 'the first backup is the tree before the first apply');
+  assert.match(sb.git(['show', `${second.backupRef}:doc.txt`]), /the user meanwhile/);
+  assert.equal(sb.read('other.txt'), 'second change\n');
+  await m.discard('again');
+  assert.equal(sb.git(['for-each-ref', 'refs/subagents', 'refs/heads/subagents']), '');
+});

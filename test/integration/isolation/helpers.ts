@@ -102,3 +102,39 @@ export function newRefs(before: string, after: string): string[] {
 export function branchExists(sb: Sandbox, branch: string): boolean {
   return sb.git(['branch', '--list', branch]).trim() !== '';
 }
+
+/**
+ * Runs `fn` with a `git` on PATH that holds every call whose arguments
+ * contain `match` until a second such call is running too (or 5 s passed),
+ * and returns the most such calls seen running at once. Work done strictly
+ * one after the other can never show more than 1, whatever the timing.
+ */
+export async function maxConcurrentGit<T>(root: string, match: string, fn: () => Promise<T>): Promise<{ result: T; maxConcurrent: number }> {
+  const dir = mkdtempSync(path.join(root, 'git-probe-'));
+  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  const script = `#!/bin/sh
+case " $* " in
+  *" ${match} "*)
+    touch "${dir}/running.$$"
+    i=0
+    while [ "$(ls "${dir}" | grep -c '^running')" -lt 2 ] && [ ! -e "${dir}/met" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+    n="$(ls "${dir}" | grep -c '^running')"
+    [ "$n" -ge 2 ] && touch "${dir}/met"
+    echo "$n" >> "${dir}/seen"
+    "${real}" "$@"; code=$?
+    rm -f "${dir}/running.$$"
+    exit $code;;
+esac
+exec "${real}" "$@"
+`;
+  writeFileSync(path.join(dir, 'git'), script, { mode: 0o755 });
+  const saved = process.env.PATH;
+  process.env.PATH = `${dir}${path.delimiter}${saved}`;
+  try {
+    const result = await fn();
+    const seen = existsSync(path.join(dir, 'seen')) ? readFileSync(path.join(dir, 'seen'), 'utf8').trim().split('\n').map(Number) : [];
+    return { result, maxConcurrent: Math.max(0, ...seen) };
+  } finally {
+    process.env.PATH = saved;
+  }
+}

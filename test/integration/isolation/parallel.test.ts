@@ -3,7 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { branchExists, makeSandbox, type Sandbox } from './helpers';
+import { branchExists, makeSandbox, maxConcurrentGit, type Sandbox } from './helpers';
 
 const sandboxes: Sandbox[] = [];
 after(() => sandboxes.forEach((sb) => sb.cleanup()));
@@ -16,7 +16,10 @@ test('eight isolated spawns in one repository all get a worktree, and all finish
   const m = sb.manager();
   const ids = Array.from({ length: 8 }, (_, i) => `parallel-${i}`);
 
-  const records = await Promise.all(ids.map((agentId, i) => m.create({ cwd: sb.repo, agentName: `worker ${i % 3}`, agentId })));
+  // The checkouts run outside the repository lock: they must really overlap.
+  const created = await maxConcurrentGit(sb.root, 'reset --hard', () => Promise.all(ids.map((agentId, i) => m.create({ cwd: sb.repo, agentName: `worker ${i % 3}`, agentId }))));
+  assert.ok(created.maxConcurrent >= 2, `worktree checkouts ran one at a time (at most ${created.maxConcurrent} at once)`);
+  const records = created.result;
   assert.equal(new Set(records.map((r) => r.branch)).size, 8);
   assert.equal(new Set(records.map((r) => r.path)).size, 8);
   for (const r of records) {
@@ -29,7 +32,10 @@ test('eight isolated spawns in one repository all get a worktree, and all finish
   records.forEach((r, i) => {
     if (i % 2 === 0) sb.write(`out/result-${i}.txt`, `agent ${i}\n`, r.path);
   });
-  const infos = await Promise.all(ids.map((id) => m.finish(id)));
+  // Each agent's changes are staged in its own worktree's index: that work overlaps too.
+  const finished = await maxConcurrentGit(sb.root, 'add -A --ignore-errors', () => Promise.all(ids.map((id) => m.finish(id))));
+  assert.ok(finished.maxConcurrent >= 2, `finishing ran one worktree at a time (at most ${finished.maxConcurrent} at once)`);
+  const infos = finished.result;
   infos.forEach((info, i) => {
     if (i % 2 === 0) assert.equal(info?.filesChanged, 1, `agent ${i} kept its change`);
     else assert.equal(info, null, `agent ${i} had nothing`);

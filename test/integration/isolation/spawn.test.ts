@@ -159,3 +159,46 @@ test('CLI: --isolation worktree; after a SIGKILL mid-run the changed worktree is
   assert.equal(discard.code, 0, discard.stderr);
   assert.equal(sb.git(['branch', '--list', wt!.branch]).trim(), '');
 });
+
+test('the background cap holds for isolated spawns: 12 at once against maxBackgroundAgents 8 start 8 and refuse 4', async (t) => {
+  const sb = makeSandbox({ 'README.md': '# demo\n', 'notes.txt': 'notes\n' });
+  t.after(() => sb.cleanup());
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const h = await harness({
+    agents: [agent('parent', { tools: ['Task', 'TaskOutput', 'TaskStop'] }), agent('writer', { tools: ['Read'] })],
+    settings: { maxBackgroundAgents: 8, maxConcurrency: 12 },
+    script: async (req: ScriptedRequest): Promise<Reply> => {
+      if (isAgent(req.system, 'writer')) {
+        await gate;
+        return { text: 'done' };
+      }
+      if (req.turn === 0) {
+        return {
+          toolUses: Array.from({ length: 12 }, (_, i) => ({ name: 'Task', input: { subagent_type: 'writer', description: `job ${i}`, prompt: `job ${i}`, isolation: 'worktree', run_in_background: true } })),
+        };
+      }
+      if (req.turn === 1) {
+        release();
+        return { text: [...req.toolResults.values()].map((r) => (r.isError ? `ERR ${r.content}` : 'OK')).join('\n') };
+      }
+      return { text: 'collected' };
+    },
+    engine: { worktrees: sb.manager() },
+  });
+  t.after(() => h.close());
+  const maxRunning = { value: 0 };
+  h.engine.onEvent(() => (maxRunning.value = Math.max(maxRunning.value, h.engine.running.filter((r) => r.background).length)));
+  const run = await h.engine.start({ agent: 'parent', prompt: 'go', cwd: sb.repo });
+  const result = await run.done;
+  assert.equal(result.status, 'completed', result.error ?? '');
+  const lines = h.server.requests.find((r) => isAgent(r.system, 'parent') && r.turn === 1)!;
+  const outcomes = [...lines.toolResults.values()];
+  assert.equal(outcomes.filter((r) => !r.isError).length, 8, 'eight started');
+  const refused = outcomes.filter((r) => r.isError);
+  assert.equal(refused.length, 4);
+  for (const r of refused) assert.match(r.content, /Cannot start another background agent: 8 are running, the limit is 8 \(subagents\.maxBackgroundAgents\)/);
+  assert.ok(maxRunning.value <= 8, `at most 8 background agents at once, saw ${maxRunning.value}`);
+  assert.equal(h.events.filter((e) => e.type === 'agent_started' && e.agentName === 'writer').length, 8);
+  assert.equal(sb.git(['worktree', 'list']).trim().split('\n').length, 1, 'refused spawns left no worktree behind');
+});

@@ -113,3 +113,29 @@ test('a missing home or settings dir is simply no hooks', async () => {
   const sources = await files.sources('/nonexistent-dir/for/test', true);
   assert.deepEqual(sources, { projectDir: '/nonexistent-dir/for/test', settings: [] });
 });
+
+test('the baseline: hooks a file held when the session started count; hooks added later, or in a file written later, do not', async () => {
+  const t = await tempTree();
+  try {
+    const before = await writeSettings(t.repo, 'settings.json', stopHooks('echo configured'));
+    await new Promise((r) => setTimeout(r, 80));
+    const files = new HookSettingsFiles({ home: t.home, log: () => undefined });
+    const hooksIn = async (cwd: string) => selectHooks((await files.sources(cwd, true)).settings, 'SubagentStop', 'any');
+
+    const [configured] = await hooksIn(t.deep);
+    assert.equal(files.inBaseline(configured!), true, 'in the file before the session started');
+
+    await writeFile(before, JSON.stringify({ hooks: { SubagentStop: [{ hooks: [{ type: 'command', command: 'echo configured' }, { type: 'command', command: 'echo added' }] }] } }));
+    const afterEdit = await hooksIn(t.deep);
+    assert.deepEqual(afterEdit.map((h) => [h.command, files.inBaseline(h)]), [['echo configured', true], ['echo added', false]], 'an edit keeps the baseline of the first read');
+
+    // A folder with no settings file at first; one appears during the session.
+    const fresh = path.join(t.deep, 'sub');
+    await mkdir(fresh, { recursive: true });
+    await writeSettings(fresh, 'settings.local.json', stopHooks('echo planted'));
+    const planted = (await hooksIn(fresh)).find((h) => h.command === 'echo planted')!;
+    assert.equal(files.inBaseline(planted), false, 'a file written during the session has an empty baseline');
+  } finally {
+    await t.close();
+  }
+});
