@@ -144,6 +144,8 @@ export const approvalRequestedEvent = z.object({
   kind: approvalKindSchema,
   /** The call's one-line summary (`npm test`, `src/app.ts`). */
   summary: z.string(),
+  /** Why it asks even where edits are accepted: the file is protected (hook settings, .git, …). */
+  protectedReason: z.optional(z.nullable(z.string())),
 });
 
 export const approvalSettledEvent = z.object({

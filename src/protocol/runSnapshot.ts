@@ -28,6 +28,7 @@ export const pendingApprovalSchema = z.object({
   kind: approvalKindSchema,
   summary: z.string(),
   requestedAt: z.number(),
+  protectedReason: z.optional(z.nullable(z.string())),
 });
 export type PendingApprovalView = z.infer<typeof pendingApprovalSchema>;
 

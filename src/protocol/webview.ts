@@ -44,6 +44,8 @@ export const approvalViewSchema = z.object({
   toolName: z.string(),
   kind: z.enum(['edit', 'bash']),
   summary: z.string(),
+  /** Set when a protected file asks even under acceptEdits: why. */
+  protectedReason: z.nullable(z.string()),
 });
 export type ApprovalView = z.infer<typeof approvalViewSchema>;
 

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { ApprovalInbox, type PendingApproval } from '../core/tools/approvalInbox';
+import type { ModeWidening } from '../core/tools/modeConsent';
 import type { ApprovalDecision, ApprovalRequest } from '../core/tools/permissions';
 
 /**
@@ -104,10 +105,42 @@ export class VsCodeApprovals implements vscode.Disposable {
   }
 }
 
-/** "test-runner wants to run: npm test" (one line; the summary is already short). */
-export function approvalMessage(request: Pick<ApprovalRequest, 'agentName' | 'background' | 'kind' | 'summary' | 'toolName'>): string {
+/** "test-runner wants to run: npm test" (one line; the summary is already short), and why a protected file asks even under acceptEdits. */
+export function approvalMessage(request: Pick<ApprovalRequest, 'agentName' | 'background' | 'kind' | 'summary' | 'toolName' | 'protectedReason'>): string {
   const who = `${request.agentName}${request.background ? ' (background)' : ''}`;
-  return request.kind === 'bash' ? `${who} wants to run: ${request.summary}` : `${who} wants to change: ${request.summary || request.toolName}`;
+  const what = request.kind === 'bash' ? `${who} wants to run: ${request.summary}` : `${who} wants to change: ${request.summary || request.toolName}`;
+  return request.protectedReason ? `${what} (protected: ${request.protectedReason})` : what;
+}
+
+const MODE_WORDS: Record<ModeWidening['requested'], string> = {
+  plan: 'plan mode (read-only)',
+  default: 'default (asks before shell commands and file changes)',
+  acceptEdits: 'acceptEdits (file changes without asking)',
+  bypassPermissions: 'bypassPermissions (shell commands and file changes without asking)',
+};
+
+/**
+ * An agent file asks for a wider permission mode than the agent would run
+ * under (a cloned repository's `permissionMode: bypassPermissions`): a modal
+ * question, since it decides what runs unasked. The answer is remembered for
+ * the file as it is now; any change to it asks again.
+ */
+export async function askModeWidening(request: ModeWidening, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return false;
+  const allow = 'Allow for This File';
+  const where = request.filePath ? vscode.workspace.asRelativePath(request.filePath) : 'no file';
+  const choice = await vscode.window.showWarningMessage(
+    `Agent "${request.agentName}" asks to run with permission mode ${request.requested}.`,
+    {
+      modal: true,
+      detail:
+        `${where} asks for ${MODE_WORDS[request.requested]}; without your consent it runs under ${MODE_WORDS[request.current]}. ` +
+        'Allow it only if you trust this file. The answer is remembered until the file changes.',
+    },
+    allow,
+    `Run Under ${request.current}`,
+  );
+  return choice === allow && !signal.aborted;
 }
 
 /**

@@ -12,6 +12,7 @@ import type { PermissionGate } from '../core/tools/permissions';
 import { demoModelName, type ApiKeys } from './apiKey';
 import { readSettings } from './settings';
 import type { LifecycleHooks } from '../core/engine/lifecycleHooks';
+import type { ModeConsents } from '../core/tools/modeConsent';
 
 /**
  * One scope per workspace folder (S2.6): its own settings, its own live
@@ -33,6 +34,8 @@ export interface ScopeDeps {
   trusted(): boolean;
   /** SubagentStart/SubagentStop command hooks; project hooks only in a trusted workspace. */
   hooks: LifecycleHooks;
+  /** Consent for agent files that ask for a wider permission mode than the user's. */
+  modeConsents: ModeConsents;
 }
 
 export class FolderScope implements AgentLookup {
@@ -58,6 +61,9 @@ export class FolderScope implements AgentLookup {
       hooks: deps.hooks,
       log: (level, message) => deps.log[level](`[${folder.name}] ${message}`),
       mapModel: (model) => (deps.keys.demo ? demoModelName(model, this.#settings.modelAliases) : model),
+      modeConsents: deps.modeConsents,
+      // The key in effect, read at each use (it may be set or changed while agents run).
+      secrets: () => [deps.keys.key],
     });
   }
 

@@ -4,10 +4,11 @@ import * as vscode from 'vscode';
 import { WorktreeManager, type WorktreeRecord } from '../core/isolation';
 import { RunHistory } from '../core/runs/history';
 import { RunStore } from '../core/runs/runStore';
+import { ModeConsents } from '../core/tools/modeConsent';
 import { PermissionGate } from '../core/tools/permissions';
 import type { AgentNode, RunSnapshot } from '../protocol/runSnapshot';
 import type { ApiKeys } from './apiKey';
-import { VsCodeApprovals } from './approvals';
+import { askModeWidening, VsCodeApprovals } from './approvals';
 import { FolderScopes, type FolderScope } from './scopes';
 import { affectsSettings, readSettings } from './settings';
 import { CommandHooks } from '../core/hooks/commandHooks';
@@ -70,6 +71,7 @@ export class Services implements vscode.Disposable {
         enabled: () => readSettings().settings['hooks.enabled'],
         log: (level, message) => log[level](message),
       }),
+      modeConsents: new ModeConsents({ file: path.join(storage, 'mode-consents.json'), ask: askModeWidening }),
     });
     const services = new Services(context, log, keys, approvals, history, store, worktrees, scopes);
     services.#detachHistory = history.attach(store);

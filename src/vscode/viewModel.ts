@@ -154,7 +154,7 @@ export function agentView(node: AgentNode, record: WorktreeRecord | undefined): 
 function approvalView(node: AgentNode): ApprovalView | null {
   const pending = node.approval;
   if (!pending || node.status !== 'waiting') return null;
-  return { approvalId: pending.approvalId, toolName: pending.toolName, kind: pending.kind, summary: oneLine(pending.summary, 300) };
+  return { approvalId: pending.approvalId, toolName: pending.toolName, kind: pending.kind, summary: oneLine(pending.summary, 300), protectedReason: pending.protectedReason ?? null };
 }
 
 export function runHeader(run: RunSnapshot, folder: string | null): RunHeader {

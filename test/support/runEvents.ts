@@ -45,8 +45,8 @@ export class EventScript {
     return out;
   }
 
-  approval(agentId: string, approvalId: string, toolUseId: string, summary: string, kind: 'bash' | 'edit' = 'bash'): RunEvent {
-    return this.#push({ type: 'approval_requested', ts: this.ts, runId: this.runId, agentId, approvalId, toolUseId, toolName: kind === 'bash' ? 'Bash' : 'Write', kind, summary });
+  approval(agentId: string, approvalId: string, toolUseId: string, summary: string, kind: 'bash' | 'edit' = 'bash', protectedReason: string | null = null): RunEvent {
+    return this.#push({ type: 'approval_requested', ts: this.ts, runId: this.runId, agentId, approvalId, toolUseId, toolName: kind === 'bash' ? 'Bash' : 'Write', kind, summary, protectedReason });
   }
 
   settled(agentId: string, approvalId: string, allowed = true): RunEvent {

@@ -84,6 +84,7 @@ function approvalBox(agent: AgentView, ctx: RowContext): HTMLElement | null {
       el('span', { text: `${what}: ` }),
       el('code', { text: approval.summary || approval.toolName, title: approval.summary }),
     ]),
+    approval.protectedReason ? el('div', { className: 'approval-protected', text: `Protected: ${approval.protectedReason}` }) : null,
     el('div', { className: 'approval-buttons' }, [
       textButton('Allow', `approve-allow-${agent.id}`, answer('allow'), 'text-button primary'),
       textButton('Allow for this agent', `approve-agent-${agent.id}`, answer('allowAgent')),

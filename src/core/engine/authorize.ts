@@ -26,7 +26,8 @@ export function authorizer(run: AgentRun, gate: PermissionGate, emit: EmitEvent)
       { runId: run.tree.runId, agentId: run.id, agentName: run.agentName, toolUseId, summary, background: run.background, protectedReason: protectedReason ?? null },
       run.signal,
       {
-        requested: (r) => emit({ type: 'approval_requested', approvalId: r.id, toolUseId: r.toolUseId, toolName: r.toolName, kind: r.kind, summary: r.summary }),
+        requested: (r) =>
+          emit({ type: 'approval_requested', approvalId: r.id, toolUseId: r.toolUseId, toolName: r.toolName, kind: r.kind, summary: r.summary, protectedReason: r.protectedReason ?? null }),
         settled: (r, d) => emit({ type: 'approval_settled', approvalId: r.id, allowed: d.allow, scope: d.scope ?? 'once', by: d.by ?? 'unknown', reason: d.reason ?? null }),
       },
     );

@@ -126,8 +126,9 @@ export class ChatRunLog {
       if (approvalId && seen.approval !== approvalId) {
         seen.approval = approvalId;
         flushLines();
-        const { toolName, summary, kind } = node.approval!;
-        const what = kind === 'bash' ? `wants to run ${code(summary) || toolName}` : `wants to change ${code(summary) || toolName}`;
+        const { toolName, summary, kind, protectedReason } = node.approval!;
+        const target = kind === 'bash' ? `wants to run ${code(summary) || toolName}` : `wants to change ${code(summary) || toolName}`;
+        const what = protectedReason ? `${target} _(protected: ${escapeMarkdown(protectedReason)})_` : target;
         parts.push({ kind: 'approval', approvalId, text: `${indent(node.depth + 1)}**Approval needed:** ${escapeMarkdown(node.agentName)}${node.background ? ' (background)' : ''} ${what}` });
       }
       if (!seen.finished && !isActiveStatus(node.status)) {

@@ -139,6 +139,9 @@ test('acceptEdits still asks before changing hook settings, git config or editor
     const result = await h.engine.run({ agent: 'solo', prompt: 'go', cwd: h.dir });
     assert.deepEqual(asked.map((r) => r.summary), targets.slice(0, 4), 'asked about the four protected files only');
     for (const r of asked) assert.match(r.protectedReason ?? '', /settings or hooks that run commands/);
+    // Every surface learns why: the run event (and so the store's waiting node) carries the reason.
+    const requested = h.events.filter((e) => e.type === 'approval_requested');
+    assert.deepEqual(requested.map((e) => e.type === 'approval_requested' && /settings or hooks/.test(e.protectedReason ?? '')), [true, true, true, true]);
     const written = targets.map((t) => existsSync(path.join(h.dir, t)));
     assert.deepEqual(written, [false, false, false, false, true, true], 'ordinary files and agent definitions are still written without asking');
     assert.equal(existsSync(path.join(h.dir, '.vscode', 'settings.json')), false, 'nothing reached .vscode through the symlink');

@@ -70,6 +70,10 @@ test('a pending approval becomes a question with its id; the progress line says 
   assert.equal(look().filter((p) => p.kind === 'approval').length, 0, 'asked once');
   apply(script.settled('a', 'ap_1'));
   assert.equal(progress(look())?.text, 'test-runner: Bash rm -rf build');
+  // A protected file says why it asks even where edits are accepted.
+  apply(script.tool('a', 't2', 'Write', '.claude/settings.json', null), script.approval('a', 'ap_2', 't2', '.claude/settings.json', 'edit', 'settings or hooks that run commands'));
+  const protectedQuestion = look().find((p) => p.kind === 'approval') as { text: string };
+  assert.match(protectedQuestion.text, /wants to change `\.claude\/settings\.json` _\(protected: settings or hooks that run commands\)_/);
 });
 
 test('text from agent files and tools cannot break the Markdown', () => {
