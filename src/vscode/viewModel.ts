@@ -138,8 +138,9 @@ export function agentView(node: AgentNode, record: WorktreeRecord | undefined): 
     endedAt: node.endedAt,
     tokens: u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens,
     costUsd: u.costUsd,
-    // A waiting agent's question shows in its own box (approvalView), not as live text.
-    activity: node.status === 'running' ? lastLine(node.text, MAX_ACTIVITY) : '',
+    // A waiting agent's question shows in its own box (approvalView), not as live text;
+    // an agent waiting to send a turn again says so (what failed, how long it waits).
+    activity: node.status !== 'running' ? '' : node.retryWait ? oneLine(`↻ Retry ${node.retryWait.attempt}: ${node.retryWait.reason}`, MAX_ACTIVITY) : lastLine(node.text, MAX_ACTIVITY),
     error: node.error ? oneLine(node.error, MAX_ERROR) : null,
     filePath: node.filePath,
     tools,

@@ -72,6 +72,8 @@ export function agentTotals(node: AgentNode): string {
 }
 
 interface AgentSeen {
+  /** The retry last told (its attempt), so each wait is told once. */
+  retry: number;
   started: boolean;
   finished: boolean;
   /** When it ended, as last told: a new end means it was continued meanwhile. */
@@ -121,6 +123,11 @@ export class ChatRunLog {
         lines.push(this.#startLine(node, 'continues'));
       }
       lines.push(...this.#toolLines(node, seen));
+      const wait = node.status === 'running' ? node.retryWait : null;
+      if (wait && wait.attempt !== seen.retry) {
+        seen.retry = wait.attempt;
+        lines.push(`${indent(node.depth + 1)}↻ **${escapeMarkdown(node.agentName)}** retry ${wait.attempt}: ${escapeMarkdown(clip(wait.reason, 200))}`);
+      }
       for (const file of this.#files.size < 500 ? this.#touchedFiles(node) : []) parts.push({ kind: 'reference', filePath: file });
       const approvalId = node.approval?.approvalId ?? null;
       if (approvalId && seen.approval !== approvalId) {
@@ -147,7 +154,7 @@ export class ChatRunLog {
   #state(agentId: string): AgentSeen {
     let seen = this.#seen.get(agentId);
     if (!seen) {
-      seen = { started: false, finished: false, endedAt: null, tools: new Set(), folded: 0, approval: null };
+      seen = { retry: 0, started: false, finished: false, endedAt: null, tools: new Set(), folded: 0, approval: null };
       this.#seen.set(agentId, seen);
     }
     return seen;
@@ -235,6 +242,8 @@ export class ChatRunLog {
     if (active.length === 0) return '';
     const waiting = active.find((n) => n.approval);
     if (waiting) return `${waiting.agentName} is waiting for your approval: ${waiting.approval!.toolName} ${clip(waiting.approval!.summary, 80)}`;
+    const retrying = active.find((n) => n.status === 'running' && n.retryWait);
+    if (retrying) return `${retrying.agentName} is waiting to retry (${retrying.retryWait!.attempt}): ${clip(retrying.retryWait!.reason, 100)}`;
     let newest: { node: AgentNode; row: ToolRow } | null = null;
     for (const node of active) {
       for (const row of node.tools) {

@@ -121,3 +121,17 @@ test('a primed log tells a follow-up from its start, even one that ran between t
   assert.match(text, /✓ \*\*tech-lead\*\* finished/);
   assert.doesNotMatch(text, /explore/);
 });
+
+test('a retry is told once per attempt, and is what happens now while the agent waits for it', () => {
+  const { script, look, apply } = setUp();
+  apply(script.started('a', 'explore'));
+  look();
+  const retry = (attempt: number) => ({ type: 'retry', ts: script.ts, runId: 'run1', agentId: 'a', attempt, delayMs: 60_000, reason: 'Rate limited (429); asked to wait 1 h, waiting 60 s' });
+  apply(retry(1));
+  const parts = look();
+  assert.ok(markdown(parts).includes('↻ **explore** retry 1: Rate limited \\(429\\); asked to wait 1 h, waiting 60 s'), markdown(parts));
+  assert.equal(progress(parts)?.text, 'explore is waiting to retry (1): Rate limited (429); asked to wait 1 h, waiting 60 s');
+  assert.equal(markdown(look()), '', 'told once');
+  apply(retry(2));
+  assert.match(markdown(look()), /retry 2:/);
+});

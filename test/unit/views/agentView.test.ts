@@ -1,0 +1,23 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { RunStore } from '../../../src/core/runs/runStore';
+import { agentView } from '../../../src/vscode/viewModel';
+import { EventScript } from '../../support/runEvents';
+
+test('a Runs-view row says what its agent waits for: a retry (what failed, how long) or an approval (and why a protected file asks)', () => {
+  const store = new RunStore({ coalesceMs: 0 });
+  const script = new EventScript();
+  store.apply(script.started('a', 'explore'));
+  store.apply({ type: 'text', ts: script.ts, runId: 'run1', agentId: 'a', text: 'Looking around' });
+  assert.equal(agentView(store.agent('a')!, undefined).activity, 'Looking around');
+  store.apply({ type: 'retry', ts: script.ts, runId: 'run1', agentId: 'a', attempt: 2, delayMs: 60_000, reason: 'The API is overloaded (529); waiting 60 s' });
+  assert.equal(agentView(store.agent('a')!, undefined).activity, '↻ Retry 2: The API is overloaded (529); waiting 60 s');
+  store.apply({ type: 'text', ts: script.ts, runId: 'run1', agentId: 'a', text: 'Back at it' });
+  assert.equal(agentView(store.agent('a')!, undefined).activity, 'Back at it', 'the retry went out: the wait is over');
+
+  store.apply(script.tool('a', 't1', 'Write', '.git/config', null)[0]!);
+  store.apply(script.approval('a', 'ap_1', 't1', '.git/config', 'edit', 'git configuration'));
+  const view = agentView(store.agent('a')!, undefined);
+  assert.equal(view.activity, '');
+  assert.deepEqual(view.approval, { approvalId: 'ap_1', toolName: 'Write', kind: 'edit', summary: '.git/config', protectedReason: 'git configuration' });
+});
