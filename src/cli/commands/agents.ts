@@ -7,6 +7,7 @@ import type { AgentDefinition, AgentSource, ShadowedDefinition } from '../../cor
 import { discoverAgents, type DiscoveryResult } from '../../core/agents/discovery';
 import { OutcomeStore } from '../../core/agents/outcomeStore';
 import { UsageError, type CliCommand, type CliIO } from '../command';
+import { terminalLine } from '../render/terminalText';
 
 /** `subagents agents`: what discovery finds for a folder (SPEC S6.6). */
 
@@ -105,19 +106,16 @@ export function agentsText(result: DiscoveryResult, cwd: string, home: string): 
     const winners = result.agents.filter((a) => a.source === source);
     const losers = result.shadowed.filter((s) => s.definition.source === source);
     if (winners.length === 0 && losers.length === 0) continue;
-    const row = (agent: AgentDefinition, shadow?: ShadowedDefinition) => [
-      agent.name,
-      agent.model ?? 'inherit',
-      toolsSummary(agent.tools),
-      show(agent.filePath) + (shadow ? ` (shadowed by ${show(shadow.shadowedBy.filePath)})` : ''),
-    ];
+    // Names, models, tools and paths come from files in the repository: no control characters reach the terminal.
+    const row = (agent: AgentDefinition, shadow?: ShadowedDefinition) =>
+      [agent.name, agent.model ?? 'inherit', toolsSummary(agent.tools), show(agent.filePath) + (shadow ? ` (shadowed by ${show(shadow.shadowedBy.filePath)})` : '')].map(terminalLine);
     lines.push('', `${SOURCE_TITLES[source]}:`);
     const rows = [['NAME', 'MODEL', 'TOOLS', 'FILE'], ...winners.map((a) => row(a)), ...losers.map((s) => row(s.definition, s))];
     lines.push(...table(rows).map((line) => `  ${line}`));
   }
   if (result.warnings.length > 0) {
     lines.push('', `Warnings (${result.warnings.length}):`);
-    for (const warning of result.warnings) lines.push(`  ${show(warning.filePath)}: ${warning.message}`);
+    for (const warning of result.warnings) lines.push(`  ${terminalLine(`${show(warning.filePath)}: ${warning.message}`)}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -110,6 +110,16 @@ test('the table groups by source, marks shadowed definitions and lists warnings 
   assert.match(stdout, /plugged\.md: tool "mcp__x__y" is not available in this runtime/);
 });
 
+test('names and warnings from a repository’s files cannot send control sequences to the terminal', async (t) => {
+  const { root, cwd, home } = layout(t);
+  writeFile(path.join(cwd, '.claude/agents/sly.md'), '---\nname: "sly\\e[2J\\e]0;owned\\a"\ndescription: Clears your screen.\nmodel: "opus\\e[8m"\ntools: "Read, \\e[31mBash"\n---\nHi.\n');
+  const { code, stdout } = await cli(['--cwd', cwd], root, home);
+  assert.equal(code, 0);
+  assert.doesNotMatch(stdout, /[\u0000-\u0008\u000b-\u001f\u007f]/, 'a control character reached the terminal');
+  assert.match(stdout, /sly␛\[2J␛\]0;owned␇/);
+  assert.match(stdout, /opus␛\[8m/);
+});
+
 test('bad flags are usage errors (exit 2); --help prints the usage', async (t) => {
   const { cwd, home } = layout(t);
   for (const args of [['--bogus'], ['extra-positional'], ['--cwd'], ['--cwd', path.join(cwd, 'missing')]]) {
