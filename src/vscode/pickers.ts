@@ -30,8 +30,9 @@ const SOURCE_LABELS: Record<AgentDefinition['source'], string> = { project: 'pro
 
 export async function pickAgent(scope: FolderScope, title: string): Promise<AgentDefinition | undefined> {
   const disabled = scope.settings.disabledAgents;
+  // Copilot's `user-invocable: false`: the agent is there for other agents to start, not offered to you.
   const items = scope.agents
-    .filter((a) => !disabled.includes(a.name))
+    .filter((a) => !disabled.includes(a.name) && a.userInvocable !== false)
     .map((agent) => ({
       label: agent.name,
       description: [SOURCE_LABELS[agent.source], agent.model].filter(Boolean).join(' · '),

@@ -20,6 +20,9 @@ const AGENTS: Record<string, string> = {
   slowpoke: '---\nname: slowpoke\ndescription: Takes its time.\ntools: Read\n---\nYou take your time. [e2e:slowpoke]\n',
 };
 
+/** A Copilot agent whose file offers a handoff to reader. */
+const PLANNER = "---\nname: planner\ndescription: Plans the work.\ntools: ['read']\nhandoffs:\n  - label: Hand to the reader\n    agent: reader\n    prompt: Summarize the README\n---\nYou plan work. [e2e:planner]\n";
+
 const FIRST_ANSWER = 'Words are counted by words() in src/count.js: runs of letters and digits, case-insensitive.';
 
 function script(seen: { followUp?: string[] }): Script {
@@ -52,6 +55,7 @@ function script(seen: { followUp?: string[] }): Script {
       return { text: 'The README says Tally counts words.' };
     }
     if (is('slowpoke')) return { hang: true };
+    if (is('planner')) return { text: 'Plan: read the README first.' };
     if (req.system.includes('You run tests and report on them')) {
       if (req.toolResults.size === 0) return { toolUses: [{ name: 'Bash', input: { command: 'node --test test/' } }] };
       const result = [...req.toolResults.values()][0]!;
@@ -142,6 +146,7 @@ describe('the @agent chat participant', () => {
         const dir = path.join(workspace.dir, '.claude/agents');
         mkdirSync(dir, { recursive: true });
         for (const [name, text] of Object.entries(AGENTS)) writeFileSync(path.join(dir, `${name}.md`), text);
+        writeFileSync(path.join(workspace.dir, '.github/agents/planner.agent.md'), PLANNER);
         model = await startScriptedServer(script(seen));
         const { workbench } = await openSession(
           {
@@ -227,6 +232,24 @@ describe('the @agent chat participant', () => {
       const status = await finished(await send('@agent /status'));
       assert.match(status, /Recent/);
       assert.match(status, /orchestrator — How are words counted\?/);
+    }),
+  );
+
+  it('an agent file’s handoffs are offered after its run, and one runs the next agent', { timeout: 120_000 }, () =>
+    withDiagnostics('chat handoff', subject, async () => {
+      const { page } = live();
+      const response = await send('@agent planner plan the docs work');
+      assert.match(await finished(response), /Plan: read the README first\./);
+      // VS Code shows follow-ups as links above the chat input.
+      const handoff = page.getByText('Hand to the reader', { exact: true }).last();
+      await handoff.waitFor({ timeout: 15_000 });
+      const before = await lastIndex();
+      await handoff.click();
+      const next = page.locator(`.interactive-list .monaco-list-row[data-index="${before + 2}"] .interactive-item-container.interactive-response`);
+      await next.waitFor({ timeout: 20_000 });
+      const text = await finished(next);
+      assert.match(text, /▸ reader/);
+      assert.match(text, /The README says Tally counts words\./);
     }),
   );
 

@@ -148,7 +148,8 @@ export class Engine implements Spawner {
       settings,
       model: this.#model({ requested: request.model, definition: definition.model, defaultModel: settings.defaultModel, aliases: settings.modelAliases }),
       cwd: path.resolve(request.cwd),
-      prompt: request.prompt,
+      // Claude Code's initialPrompt: what the agent is told first when it runs as the root agent.
+      prompt: definition.initialPrompt ? `${definition.initialPrompt}\n\n${request.prompt}` : request.prompt,
       description: request.description ?? firstLine(request.prompt),
       background: false,
       permissionMode: await this.#mode(definition, request.permissionMode ?? settings.permissionMode, tree.controller.signal),
@@ -236,7 +237,10 @@ export class Engine implements Spawner {
   spawnable(parent: AgentRun): AgentDefinition[] {
     const disabled = this.#options.settings().disabledAgents;
     return this.#options.catalog.agents.filter(
-      (a) => !disabled.includes(a.name) && checkSpawn({ target: a.name, available: [a.name], disabled: [], parentName: parent.agentName, parentSpawns: parent.spawns }) === null,
+      (a) =>
+        !disabled.includes(a.name) &&
+        a.modelInvocable !== false &&
+        checkSpawn({ target: a.name, available: [a.name], disabled: [], parentName: parent.agentName, parentSpawns: parent.spawns }) === null,
     );
   }
 
@@ -275,6 +279,8 @@ export class Engine implements Spawner {
     });
     if (refusal) return refusal;
     const definition = this.#options.catalog.find(name)!;
+    // Copilot's disable-model-invocation (or infer: false): only a person may start it.
+    if (definition.modelInvocable === false) return `Agent "${name}" can only be started by the user (disable-model-invocation in ${definition.filePath || 'its definition'}), not by another agent.`;
 
     let cwd = parent.cwd;
     if (input.cwd) {

@@ -127,6 +127,10 @@ export class ChatParticipantHandler {
           stream.markdown(`**${escapeMarkdown(agent.name)}** is disabled (setting \`subagents.disabledAgents\`).`);
           return {};
         }
+        if (agent.userInvocable === false) {
+          stream.markdown(`**${escapeMarkdown(agent.name)}** is there for other agents to start (\`user-invocable: false\` in its file), not to be run from chat.`);
+          return {};
+        }
         run = await scope.engine.start({ agent: agent.name, prompt, description: intent.task.split('\n')[0], cwd: scope.folder.uri.fsPath });
       }
     } catch (error) {
@@ -155,6 +159,22 @@ export class ChatParticipantHandler {
       : { metadata, errorDetails: { message: `${run.agentName} ${result.status === 'budget_exceeded' ? 'stopped at its budget' : 'failed'}: ${result.error ?? 'no details'}` } };
   };
 
+  /**
+   * After a run, the handoffs its agent's file offers (Copilot `handoffs`:
+   * a label, the next agent and its prompt), as follow-ups that run that
+   * agent; only those whose agent exists here.
+   */
+  followups(result: vscode.ChatResult): vscode.ChatFollowup[] {
+    const meta = result.metadata as Partial<ChatRunMetadata> | undefined;
+    if (!this.#services || !meta?.agentName || !meta.runId) return [];
+    const snapshot = this.services.store.get(meta.runId);
+    const scope = (snapshot && this.services.folderOf(snapshot)) ?? this.#scope();
+    const definition = scope?.find(meta.agentName);
+    return (definition?.handoffs ?? [])
+      .filter((h) => scope?.find(h.agent))
+      .map((h) => ({ label: h.label, prompt: `${h.agent} ${h.prompt}`.trim() }));
+  }
+
   /** The answer, the table of every agent, and what can be done next. */
   #ending(stream: vscode.ChatResponseStream, run: AgentRun, result: Awaited<AgentRun['done']>, snapshot: RunSnapshot | undefined): void {
     stream.markdown('\n\n---\n\n');
@@ -174,6 +194,7 @@ export function registerChatParticipants(started: Promise<Services | undefined>,
   return PARTICIPANT_IDS.map((id) => {
     const participant = vscode.chat.createChatParticipant(id, handler.handle);
     participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'subagents.svg');
+    participant.followupProvider = { provideFollowups: (result) => handler.followups(result) };
     return participant;
   });
 }

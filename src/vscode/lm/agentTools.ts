@@ -68,7 +68,7 @@ export class AgentTools {
   listAgents(): vscode.LanguageModelToolResult {
     const lines = this.services.scopes.all.flatMap((scope) =>
       scope.agents
-        .filter((a) => !scope.settings.disabledAgents.includes(a.name))
+        .filter((a) => !scope.settings.disabledAgents.includes(a.name) && a.modelInvocable !== false)
         .map((a) => `- ${a.name}${this.services.scopes.all.length > 1 ? ` [${scope.folder.name}]` : ''}: ${a.description.replace(/\s+/g, ' ').trim()}${a.tools ? ` (tools: ${a.tools.join(', ') || 'none'})` : ''}`),
     );
     return text(lines.length ? `Agents you can run with ${TOOL_NAMES.run}:\n${lines.join('\n')}` : 'No agents are defined in this workspace.');
@@ -91,6 +91,8 @@ export class AgentTools {
     const scope = this.#scopeFor(input.agent);
     if (!scope) throw new Error(`Unknown agent "${input.agent}". Available: ${this.#available()}. Call ${TOOL_NAMES.list} for their descriptions.`);
     if (scope.settings.disabledAgents.includes(input.agent)) throw new Error(`Agent "${input.agent}" is disabled (setting subagents.disabledAgents).`);
+    // A model calls this tool: an agent only a person may start (disable-model-invocation) is not its to run.
+    if (scope.find(input.agent)?.modelInvocable === false) throw new Error(`Agent "${input.agent}" can only be started by the user (disable-model-invocation in its file).`);
     const run = await scope.engine.start({ agent: input.agent, prompt: input.task, cwd: scope.folder.uri.fsPath });
     this.services.log.info(`A language-model tool started ${run.agentName} (${run.id})${input.background ? ' in the background' : ''}.`);
     if (input.background) {

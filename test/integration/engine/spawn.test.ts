@@ -67,3 +67,39 @@ test('a parent spawns a child that greps and reads a real file; the parent answe
   const finished = h.events.filter((e) => e.type === 'agent_finished');
   assert.deepEqual(finished.map((e) => e.agentId), [child!.agentId, root!.agentId], 'the child finishes before its parent');
 });
+
+test('disable-model-invocation: no agent may start it (and the spawn tool does not offer it); initialPrompt leads a root run only', async (t) => {
+  const seen: Record<string, { firstUser?: string; taskTool?: string }> = {};
+  const h = await harness({
+    agents: [
+      agent('lead', { tools: ['Task'], initialPrompt: 'Start by stating the goal.' }),
+      agent('manual-only', { modelInvocable: false }),
+      agent('helper', { initialPrompt: 'Only for a root run.' }),
+    ],
+    script: (req) => {
+      const who = isAgent(req.system, 'lead') ? 'lead' : isAgent(req.system, 'helper') ? 'helper' : 'other';
+      if (req.turn === 0) seen[who] = { firstUser: req.lastUserText, taskTool: String(req.tools.find((x) => x.name === 'Task')?.description ?? '') };
+      if (who !== 'lead') return { text: `${who} done` };
+      if (req.turn === 0) {
+        return {
+          toolUses: [
+            { name: 'Task', input: { subagent_type: 'manual-only', description: 'try', prompt: 'do it' } },
+            { name: 'Task', input: { subagent_type: 'helper', description: 'help', prompt: 'help out' } },
+          ],
+        };
+      }
+      return { text: [...req.toolResults.values()].map((r) => r.content).join('\n') };
+    },
+  });
+  t.after(() => h.close());
+  const result = await h.engine.run({ agent: 'lead', prompt: 'the task', cwd: h.dir });
+  assert.equal(result.status, 'completed', result.error ?? '');
+  assert.match(result.output ?? '', /Agent "manual-only" can only be started by the user/);
+  assert.match(result.output ?? '', /helper done/);
+  assert.doesNotMatch(seen.lead!.taskTool!, /- manual-only:/, 'the spawn tool does not list it');
+  assert.match(seen.lead!.taskTool!, /- helper:/);
+  assert.equal(seen.lead!.firstUser, 'Start by stating the goal.\n\nthe task');
+  assert.equal(seen.helper!.firstUser, 'help out', 'a spawned agent gets its task as it was given');
+  // A person may still start it.
+  assert.equal((await h.engine.run({ agent: 'manual-only', prompt: 'go', cwd: h.dir })).status, 'completed');
+});
