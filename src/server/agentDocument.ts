@@ -1,5 +1,7 @@
 import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
+import { isTomlPath } from '../core/agents/formats';
 import { parseYamlFrontmatter, splitFrontmatter } from '../core/agents/frontmatter';
+import { parseTomlDocument } from './tomlDocument';
 
 /**
  * One open agent file, located: where its frontmatter is, and the source
@@ -44,6 +46,8 @@ export interface YamlSyntaxError {
 }
 
 export interface AgentDocument {
+  /** YAML frontmatter in a Markdown file, or a Codex TOML file. */
+  syntax: 'yaml' | 'toml';
   text: string;
   frontmatter: FrontmatterState;
   fields: FieldEntry[];
@@ -223,13 +227,14 @@ function yamlErrorPosition(frontmatter: string, firstLine: number): { line: numb
   return position && { line: position.line - 1 + firstLine, column: position.col };
 }
 
-export function parseAgentDocument(text: string): AgentDocument {
+export function parseAgentDocument(text: string, filePath = ''): AgentDocument {
+  if (isTomlPath(filePath)) return parseTomlDocument(text);
   const bom = text.startsWith('\uFEFF') ? 1 : 0;
   const split = splitFrontmatter(text);
-  if (split.kind === 'none') return { text, frontmatter: { kind: 'none' }, fields: [], yamlError: null };
+  if (split.kind === 'none') return { syntax: 'yaml', text, frontmatter: { kind: 'none' }, fields: [], yamlError: null };
   const openEnd = lineEnd(text, bom);
   const openSpan = trimSpan(text, bom, openEnd);
-  if (split.kind === 'unterminated') return { text, frontmatter: { kind: 'unterminated', openSpan }, fields: [], yamlError: null };
+  if (split.kind === 'unterminated') return { syntax: 'yaml', text, frontmatter: { kind: 'unterminated', openSpan }, fields: [], yamlError: null };
 
   const start = openEnd + 1;
   const end = start + split.frontmatter.length;
@@ -239,7 +244,7 @@ export function parseAgentDocument(text: string): AgentDocument {
   const verdict = parseYamlFrontmatter(split.frontmatter, split.firstLine);
   const yamlError = verdict.ok ? null : syntaxError(text, verdict.message, verdict.position ?? yamlErrorPosition(split.frontmatter, split.firstLine), openSpan);
   const fields = (verdict.ok ? fieldsFromYaml(text, start, end) : null) ?? fieldsFromLines(text, start, end);
-  return { text, frontmatter, fields, yamlError };
+  return { syntax: 'yaml', text, frontmatter, fields, yamlError };
 }
 
 export function field(doc: AgentDocument, key: string): FieldEntry | undefined {

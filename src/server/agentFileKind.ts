@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { AGENT_FAMILIES, type AgentFamily, type AgentSource } from '../core/agents/definition';
+import { isTomlPath } from '../core/agents/formats';
 import { userAgentsDir, type AgentDir } from '../core/agents/sources';
 
 /**
@@ -26,7 +27,14 @@ function isMarkdown(filePath: string): boolean {
 }
 
 export function agentFileKind(filePath: string, dirs: readonly AgentDir[], home: string): AgentFileKind | null {
-  if (!isMarkdown(filePath)) return null;
+  const kind = kindOf(filePath, dirs, home);
+  // Only Codex reads TOML agents (and only TOML in its folders is Codex's).
+  if (kind && isTomlPath(filePath) && kind.family !== '.codex') return null;
+  return kind;
+}
+
+function kindOf(filePath: string, dirs: readonly AgentDir[], home: string): AgentFileKind | null {
+  if (!isMarkdown(filePath) && !isTomlPath(filePath)) return null;
   for (const dir of dirs) {
     if (isWithin(filePath, dir.path)) return { source: dir.source, family: dir.family };
   }

@@ -70,7 +70,7 @@ export function completions(document: TextDocument, analysis: Analysis, offset: 
         detail: f.required ? 'required' : undefined,
         documentation: { kind: MarkupKind.Markdown, value: f.doc },
         sortText: `${f.required ? 0 : 1}${String(i).padStart(3, '0')}`,
-        textEdit: { range: range(context.span), newText: context.kind === 'newKey' ? `${f.field}: ` : f.field },
+        textEdit: { range: range(context.span), newText: context.kind === 'newKey' ? (doc.syntax === 'toml' ? `${f.field} = ` : `${f.field}: `) : f.field },
       }));
     }
     case 'value': {

@@ -48,9 +48,29 @@ function inSpawnPattern(text: string, lineStart: number, offset: number): boolea
   return false;
 }
 
+/**
+ * In a Codex TOML file: inside a field's value (a multi-line string or array
+ * included) by the value's span, on a `key = …` line by the key, anywhere
+ * else where a new key goes. Keys start the line and tables end them, so the
+ * located fields answer it exactly.
+ */
+function tomlCursor(doc: AgentDocument, offset: number): CursorContext {
+  const { text } = doc;
+  const line = lineAt(text, offset);
+  const within = doc.fields.find((f) => offset >= f.valueSpan[0] && offset <= Math.max(f.valueSpan[1], f.valueSpan[0]) && offset > f.keySpan[1]);
+  if (within) {
+    const span = wordAt(text, offset, Math.max(line.start, within.valueSpan[0]), line.end);
+    return { kind: 'value', key: within.key, word: text.slice(span[0], span[1]), span, inSpawnPattern: false };
+  }
+  const onKey = doc.fields.find((f) => offset >= f.keySpan[0] && offset <= f.keySpan[1]);
+  if (onKey) return { kind: 'key', key: onKey.key, span: onKey.keySpan };
+  return { kind: 'newKey', span: wordAt(text, offset, line.start, line.end) };
+}
+
 export function cursorContext(doc: AgentDocument, offset: number): CursorContext {
   const fm = doc.frontmatter;
   if (fm.kind === 'none') return { kind: 'outside' };
+  if (doc.syntax === 'toml') return tomlCursor(doc, offset);
   const start = fm.openSpan[1] + 1;
   const end = fm.kind === 'ok' ? fm.end : doc.text.length;
   if (offset < start || offset > end) return { kind: 'outside' };

@@ -8,7 +8,7 @@ import type { AgentFileKind } from './agentFileKind';
 import { checkPrecedence, checkSpawns, effectiveAgents, type CatalogView } from './catalogChecks';
 import { checkModel, checkOutput, checkTools, checkUnknownFields } from './fieldChecks';
 import { Code, Findings, type Fix } from './findings';
-import { formatKnowledge } from './formatKnowledge';
+import { formatKnowledge, type FormatKnowledge } from './formatKnowledge';
 
 /**
  * One agent file's diagnostics. The core's parser says what the file means
@@ -27,6 +27,8 @@ export interface AgentFileContext {
 
 export interface Analysis {
   kind: AgentFileKind;
+  /** What the file's format reads (its fields, its tool names). */
+  format: FormatKnowledge;
   doc: AgentDocument;
   parsed: ParsedAgentFile;
   /** The winners with this file as the editor holds it. */
@@ -49,13 +51,18 @@ function descriptionFix(doc: AgentDocument): Fix {
   const name = field(doc, 'name');
   const text = `Describe what ${name?.items[0]?.text ?? 'this agent'} does and when to use it.`;
   const empty = field(doc, 'description');
+  if (doc.syntax === 'toml') {
+    if (empty) return { title: 'Add a description', span: empty.valueSpan, newText: JSON.stringify(text) };
+    const after = name ? name.entrySpan[1] : 0;
+    return { title: 'Add a description', span: [after, after], newText: `${after ? '\n' : ''}description = ${JSON.stringify(text)}${after ? '' : '\n'}` };
+  }
   if (empty) return { title: 'Add a description', span: [empty.valueSpan[0], empty.entrySpan[1]], newText: ` ${text}` };
   const after = name ? name.entrySpan[1] : openingLine(doc)[1];
   return { title: 'Add a description', span: [after, after], newText: `\ndescription: ${text}` };
 }
 
-/** Core warnings the server reports in its own, finer way (item by item, with fixes). */
-const REPORTED_BY_SERVER = [/^invalid YAML frontmatter/, /^tools? "/, /^model "/];
+/** Core warnings the server reports in its own, finer way (item by item, with fixes; a TOML error at its position). */
+const REPORTED_BY_SERVER = [/^invalid YAML frontmatter/, /^tools? "/, /^model "/, /^skipped [^:]*: it is not valid TOML/];
 
 function locateCoreWarnings(doc: AgentDocument, parsed: ParsedAgentFile, findings: Findings): void {
   const opening = openingLine(doc);
@@ -65,7 +72,8 @@ function locateCoreWarnings(doc: AgentDocument, parsed: ParsedAgentFile, finding
     if (skipped) {
       const reason = skipped[1]!;
       if (reason.includes('"name"')) {
-        findings.add(valueOrKey(doc, 'name') ?? opening, DiagnosticSeverity.Error, Code.missingName, `This agent has no name, so it is not loaded: add "name: …" to the frontmatter.`);
+        findings.add(valueOrKey(doc, 'name') ?? opening, DiagnosticSeverity.Error, Code.missingName,
+          `This agent has no name, so it is not loaded: add ${doc.syntax === 'toml' ? 'name = "…"' : '"name: …" to the frontmatter'}.`);
       } else if (reason.includes('"description"')) {
         findings.add(valueOrKey(doc, 'description') ?? field(doc, 'name')?.keySpan ?? opening, DiagnosticSeverity.Error, Code.missingDescription,
           `This agent has no description, so it is not loaded: parent agents read the description to decide when to use it.`,
@@ -85,15 +93,17 @@ function locateCoreWarnings(doc: AgentDocument, parsed: ParsedAgentFile, finding
 
 export function analyseAgentFile(document: TextDocument, context: AgentFileContext): Analysis {
   const text = document.getText();
-  const doc = parseAgentDocument(text);
+  const doc = parseAgentDocument(text, context.filePath);
   const parsed = parseAgentText(text, { filePath: context.filePath, source: context.kind.source, family: context.kind.family });
   const findings = new Findings(document);
   if (doc.yamlError) {
     findings.add(doc.yamlError.span, DiagnosticSeverity.Error, Code.yamlSyntax,
-      `Invalid YAML: ${doc.yamlError.message}. Subagents reads this frontmatter line by line instead ("key: everything after the colon"); quote the value to make it valid.`);
+      doc.syntax === 'toml'
+        ? `Invalid TOML: ${doc.yamlError.message}. Codex, and Subagents, cannot load this agent until it is fixed.`
+        : `Invalid YAML: ${doc.yamlError.message}. Subagents reads this frontmatter line by line instead ("key: everything after the colon"); quote the value to make it valid.`);
   }
   locateCoreWarnings(doc, parsed, findings);
-  const format = formatKnowledge(context.kind.family);
+  const format = formatKnowledge(context.kind.family, context.filePath);
   checkUnknownFields(doc, format, findings);
   checkTools(doc, format, findings);
   checkModel(doc, context.settings, findings);
@@ -103,5 +113,5 @@ export function analyseAgentFile(document: TextDocument, context: AgentFileConte
   if (own) checkPrecedence(doc, own, context.view, findings);
   checkSpawns(doc, own, context.view, agents, context.settings, findings);
   const diagnostics = findings.list.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
-  return { kind: context.kind, doc, parsed, agents, diagnostics };
+  return { kind: context.kind, format, doc, parsed, agents, diagnostics };
 }

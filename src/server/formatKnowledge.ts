@@ -1,5 +1,5 @@
 import type { AgentFamily, AgentFormat } from '../core/agents/definition';
-import { FIELD_DOCS, type FieldDoc } from '../core/agents/fieldDocs';
+import { FIELD_DOCS } from '../core/agents/fieldDocs';
 import { FORMATS, formatOfFile } from '../core/agents/formats';
 import { canonicalToolNames, knownToolNames } from '../core/agents/toolNames';
 
@@ -11,9 +11,18 @@ import { canonicalToolNames, knownToolNames } from '../core/agents/toolNames';
  * all alike.
  */
 
+/** A key the format reads: the runtime's own fields (FIELD_DOCS), or a format's own spelling. */
+export interface KnownField {
+  field: string;
+  doc: string;
+  values?: readonly string[];
+  required?: boolean;
+}
+
 export interface FormatKnowledge {
-  fields: readonly FieldDoc[];
-  field(key: string): FieldDoc | undefined;
+  format: AgentFormat;
+  fields: readonly KnownField[];
+  field(key: string): KnownField | undefined;
   /** Tool names to offer in completion. */
   toolNames: readonly string[];
   /** The runtime tools a name in a `tools` list stands for; null when unknown. */
@@ -24,9 +33,15 @@ function knowledgeOf(format: AgentFormat): FormatKnowledge {
   // The format's own names that stand for runtime tools, then the runtime's names.
   const table = FORMATS[format].tools;
   const own = table ? table.spellings.filter((name) => 'tools' in table.get(name.toLowerCase())!) : [];
+  // The keys the format reads: Codex's TOML keys are its own; the Markdown formats read the runtime's
+  // fields and their own spellings (Copilot's handoffs, Gemini's max_turns, oh-my-pi's thinking-level …).
+  const formatFields: KnownField[] = FORMATS[format].fields.map((f) => ({ field: f.key, doc: f.doc }));
+  const base: readonly KnownField[] = format === 'codex' ? [] : FIELD_DOCS;
+  const fields = [...base, ...formatFields.filter((f) => !base.some((b) => b.field === f.field))];
   return {
-    fields: FIELD_DOCS,
-    field: (key) => FIELD_DOCS.find((doc) => doc.field === key),
+    format,
+    fields,
+    field: (key) => fields.find((doc) => doc.field === key),
     toolNames: [...new Set([...knownToolNames(), ...(format === 'claude-code' ? [] : own)])],
     toolsFor: (name) => canonicalToolNames(name, format),
   };
@@ -35,12 +50,12 @@ function knowledgeOf(format: AgentFormat): FormatKnowledge {
 const BY_FORMAT = new Map<AgentFormat, FormatKnowledge>();
 
 /**
- * A family's Markdown files are read in its format (core/agents/formats):
- * its tool names map through that format's table. The field list is one for
- * all formats here; each format's own keys are in FORMATS[format].fields.
+ * A file is read in its format (core/agents/formats: the family's, Copilot's
+ * for `*.agent.md`, Codex's for TOML): its tool names map through that
+ * format's table, and its keys are the ones that format reads.
  */
-export function formatKnowledge(family: AgentFamily | null): FormatKnowledge {
-  const format = formatOfFile('agent.md', family);
+export function formatKnowledge(family: AgentFamily | null, filePath = 'agent.md'): FormatKnowledge {
+  const format = formatOfFile(filePath, family);
   let knowledge = BY_FORMAT.get(format);
   if (!knowledge) BY_FORMAT.set(format, (knowledge = knowledgeOf(format)));
   return knowledge;

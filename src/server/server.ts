@@ -20,7 +20,7 @@ import { AgentWorkspace } from './agentWorkspace';
 import { quickFixes } from './codeActions';
 import { completions } from './completion';
 import { analyseAgentFile, type Analysis } from './diagnostics';
-import { formatKnowledge } from './formatKnowledge';
+import type { FormatKnowledge } from './formatKnowledge';
 import { definition, hover } from './hover';
 
 /** What the extension passes in `initializationOptions`; other clients may pass nothing. */
@@ -158,12 +158,12 @@ documents.onDidClose((event) => {
   analyses.delete(event.document.uri);
 });
 
-function withAnalysis<T>(uri: string, fallback: T, use: (document: TextDocument, analysis: Analysis, settings: Settings, format: ReturnType<typeof formatKnowledge>) => T): Promise<T> {
+function withAnalysis<T>(uri: string, fallback: T, use: (document: TextDocument, analysis: Analysis, settings: Settings, format: FormatKnowledge) => T): Promise<T> {
   return ready.then(() => {
     const document = documents.get(uri);
     const analysis = document && analysisOf(document);
     const scope = analysis && workspace.scopeFor(filePathOf(uri)!);
-    return document && analysis && scope ? use(document, analysis, scope.settings, formatKnowledge(analysis.kind.family)) : fallback;
+    return document && analysis && scope ? use(document, analysis, scope.settings, analysis.format) : fallback;
   });
 }
 

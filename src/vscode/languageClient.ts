@@ -15,10 +15,11 @@ import { LanguageClient, TransportKind, type DocumentSelector, type LanguageClie
  * left out, so the list has each name once.
  */
 
-/** Every place discovery reads agent files from: family, user and plugin `agents/` dirs, Copilot's suffixes. */
+/** Every place discovery reads agent files from: family, user and plugin `agents/` dirs, Copilot's suffixes, Codex's TOML. */
 export const AGENT_FILE_SELECTOR: DocumentSelector = [
   { scheme: 'file', pattern: '**/agents/**/*.md' },
   { scheme: 'file', pattern: '**/*.{agent,chatmode}.md' },
+  { scheme: 'file', pattern: '**/.codex/agents/**/*.toml' },
 ];
 
 const OUR_SOURCE = 'Subagents';

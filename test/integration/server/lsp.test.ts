@@ -224,6 +224,42 @@ describe('the language server over stdio', () => {
     await client.diagnostics(geminiUri, (d) => d.length === 0);
   });
 
+  it('reads each format’s own fields: a Copilot file’s handoffs and a Gemini file’s max_turns are not unknown', async () => {
+    const copilot = path.join(ws.root, '.github/agents/planner.agent.md');
+    const copilotUri = await client.open(copilot, "---\ndescription: Plans.\ntools: ['search/codebase', 'edit']\nhandoffs:\n  - label: Build it\n    agent: worker\n    prompt: Build the plan\nuser-invocable: true\ncolour: red\n---\nPlan.\n");
+    const copilotFindings = await client.diagnostics(copilotUri, (d) => d.some((x) => x.code === 'unknown-field'));
+    assert.deepEqual(byCode(copilotFindings, 'unknown-field').map((d) => message(d).split(' ')[0]), ['"colour"'], 'only the field Copilot does not read');
+    assert.deepEqual(byCode(copilotFindings, 'unknown-tool'), [], 'Copilot tool names are known');
+    const gemini = path.join(ws.root, '.gemini/agents/counter.md');
+    const geminiUri = await client.open(gemini, '---\nname: counter\ndescription: Counts.\nmax_turns: 5\ntools: [read_file, grep_search]\n\n---\nCount.\n');
+    await client.diagnostics(geminiUri, (d) => d.length === 0);
+    const items = (await client.completion(geminiUri, 5, 0)).map((i) => i.label);
+    assert.ok(items.includes('kind') || items.includes('temperature'), `Gemini's own keys are offered: ${items.join(', ')}`);
+  });
+
+  it('checks Codex TOML agents: a syntax error at its position, unknown keys, a fix that writes TOML', async () => {
+    const file = path.join(ws.root, '.codex/agents/auditor.toml');
+    const broken = 'name = "auditor"\ndescription = "Audits."\ndeveloper_instructions = """\nAudit.\n"""\nmodel = "gpt-5\n';
+    const uri = await client.open(file, broken);
+    const syntax = one(await client.diagnostics(uri, (d) => d.length > 0), 'yaml-syntax');
+    assert.equal(rangeOf(syntax)[0], 5, 'on the unterminated string’s line');
+    assert.match(message(syntax), /^Invalid TOML: /);
+    const text = 'name = "auditor"\ndeveloper_instructions = """\nAudit the code.\n"""\nmodel_reasoning_effort = "high"\nsandbox_mode = "read-only"\nmodle = "o3"\n';
+    await client.replace(uri, text);
+    const all = await client.diagnostics(uri, (d) => d.some((x) => x.code === 'missing-description'));
+    const unknown = one(all, 'unknown-field');
+    assert.deepEqual(rangeOf(unknown), [6, 0, 6, 5]);
+    assert.match(message(unknown), /"modle" is not a field.*Did you mean "model"\?/);
+    const [addDescription] = await client.codeActions(uri, [one(all, 'missing-description')]);
+    const fixed = applyEdits(text, addDescription!.edit!.changes![uri]!);
+    assert.match(fixed, /^name = "auditor"\ndescription = "Describe what auditor does and when to use it\."\n/);
+    await client.replace(uri, fixed.replace('modle', 'model'));
+    const after = await client.diagnostics(uri, (d) => !d.some((x) => x.code === 'missing-description'));
+    assert.deepEqual(after.map((d) => d.code), ['foreign-model'], 'o3 is another provider’s model');
+    const keys = (await client.completion(uri, 8, 0)).map((i) => [i.label, i.textEdit && 'newText' in i.textEdit ? i.textEdit.newText : '']);
+    assert.ok(keys.some(([label, insert]) => label === 'nickname_candidates' && insert === 'nickname_candidates = '), JSON.stringify(keys));
+  });
+
   it('leaves Markdown files that are not agent definitions alone', async () => {
     const uri = await client.open(path.join(ws.root, 'README.md'), '---\nfoo: [\n---\n# Readme\n');
     const agentUri = await client.open(path.join(ws.root, '.claude/agents/after-readme.md'), '---\nname: x\n---\n');
