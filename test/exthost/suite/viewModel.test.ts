@@ -96,7 +96,7 @@ describe('the view model', () => {
       null,
       () => undefined,
     );
-    assert.deepEqual(view.agents.a!.approval, { approvalId: 'ap1', toolName: 'Bash', kind: 'bash', summary: 'npm test' });
+    assert.deepEqual(view.agents.a!.approval, { approvalId: 'ap1', toolName: 'Bash', kind: 'bash', summary: 'npm test', protectedReason: null });
     assert.equal(view.agents.a!.activity, '');
     const running = runView({ runId: 'run1', rootAgentId: 'a', status: 'running', startedAt: 1, endedAt: null, usage: emptyUsage(), version: 2, agents: { a: node('a', { approval: null }) } }, null, () => undefined);
     assert.equal(running.agents.a!.approval, null);
