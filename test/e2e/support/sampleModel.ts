@@ -44,7 +44,9 @@ export function sampleScript(finish: Promise<void>, review: Promise<void> = Prom
       return { text: 'Looks good to me.' };
     }
     if (req.system.includes(EXPLAINER)) {
-      return { error: { status: 400, type: 'invalid_request_error', message: `model: ${req.model} is not available on this server` } };
+      // Like some proxies, the error echoes the credentials it got: the product must never show or store them.
+      const key = String(req.headers['x-api-key'] ?? req.headers.authorization ?? '').replace(/^Bearer /, '');
+      return { error: { status: 400, type: 'invalid_request_error', message: `model: ${req.model} is not available on this server (key ${key})` } };
     }
     return { text: 'ok' };
   };
