@@ -42,6 +42,7 @@ const documents = new TextDocuments(TextDocument);
 const analyses = new Map<string, { version: number; analysis: Analysis | null }>();
 let workspace: AgentWorkspace;
 let canAskConfiguration = false;
+let canWatchFolders = false;
 let initialSettings: Record<string, unknown> = {};
 let folders: string[] = [];
 let ready: Promise<void> = Promise.resolve();
@@ -109,6 +110,7 @@ connection.onInitialize((params: InitializeParams) => {
   const options = (params.initializationOptions ?? {}) as InitializationOptions;
   initialSettings = options.settings ?? {};
   canAskConfiguration = params.capabilities.workspace?.configuration === true;
+  canWatchFolders = params.capabilities.workspace?.workspaceFolders === true;
   const uris = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
   folders = uris.map(filePathOf).filter((p): p is string => p !== null);
   if (folders.length === 0) folders = [process.cwd()];
@@ -127,28 +129,38 @@ connection.onInitialize((params: InitializeParams) => {
   };
 });
 
-connection.onInitialized(() => {
-  ready = workspace.setFolders(folders, settingsOf).then(revalidateAll, (error: unknown) => {
-    connection.console.error(`Could not load the agents: ${error instanceof Error ? error.message : String(error)}`);
+/**
+ * Queues a catalog update behind the ones before it. A failed step (a client that
+ * cannot answer `workspace/configuration`, an unreadable folder) is logged and the
+ * queue goes on: every request waits on `ready`, so it must never reject.
+ */
+function enqueue(what: string, step: () => Promise<void> | void): void {
+  ready = ready.then(step).catch((error: unknown) => {
+    connection.console.error(`Could not ${what}: ${error instanceof Error ? error.message : String(error)}`);
   });
+}
+
+connection.onInitialized(() => {
+  enqueue('load the agents', () => workspace.setFolders(folders, settingsOf).then(revalidateAll));
   if (canAskConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'subagents' });
+  if (!canWatchFolders) return;
   connection.workspace.onDidChangeWorkspaceFolders((event) => {
     const removed = new Set(event.removed.map((f) => filePathOf(f.uri)));
     folders = [...folders.filter((f) => !removed.has(f)), ...event.added.map((f) => filePathOf(f.uri)).filter((p): p is string => p !== null)];
-    ready = ready.then(() => workspace.setFolders(folders, settingsOf));
+    enqueue('load the agents of the changed folders', () => workspace.setFolders(folders, settingsOf));
   });
 });
 
 connection.onDidChangeConfiguration((change) => {
   const settings = (change.settings as { subagents?: Record<string, unknown> } | null)?.subagents;
   if (!canAskConfiguration && settings) initialSettings = settings;
-  ready = ready.then(async () => {
+  enqueue('apply the changed settings', async () => {
     for (const scope of workspace.folders) await workspace.updateSettings(scope.folder, await settingsOf(scope.folder));
   });
 });
 
 connection.onNotification(SET_TRUSTED, (params: { trusted: boolean }) => {
-  ready = ready.then(() => workspace.setTrusted(params.trusted));
+  enqueue('apply the workspace trust', () => workspace.setTrusted(params.trusted));
 });
 
 // Only the edited document is parsed on a keystroke; the other agents come from the catalog.

@@ -8,6 +8,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   createProtocolConnection,
+  ErrorCodes,
+  ResponseError,
   StreamMessageReader,
   StreamMessageWriter,
   type CodeAction,
@@ -30,6 +32,8 @@ export interface LspClientOptions {
   /** Answers to workspace/configuration for the `subagents` section. */
   settings?: Record<string, unknown>;
   initializationOptions?: Record<string, unknown>;
+  /** Whether the client says it tracks workspace folders (default true; some editors do not). */
+  workspaceFolders?: boolean;
 }
 
 export function uriOf(filePath: string): string {
@@ -41,6 +45,10 @@ export class LspClient {
   private readonly waiters = new Set<() => void>();
   private versions = new Map<string, number>();
   private stderr = '';
+  /** When set, workspace/configuration requests fail with this message (a busy or limited client). */
+  configurationError: string | null = null;
+  /** How many workspace/configuration requests the server has made. */
+  configurationRequests = 0;
 
   private constructor(
     private readonly child: ChildProcess,
@@ -54,7 +62,11 @@ export class LspClient {
       this.published.set(params.uri, list);
       for (const wake of [...this.waiters]) wake();
     });
-    connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => this.settings));
+    connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => {
+      this.configurationRequests++;
+      if (this.configurationError) throw new ResponseError(ErrorCodes.InternalError, this.configurationError);
+      return params.items.map(() => this.settings);
+    });
     connection.onRequest('client/registerCapability', () => null);
     connection.onNotification('window/logMessage', () => undefined);
     connection.listen();
@@ -72,7 +84,7 @@ export class LspClient {
       rootUri: options.folders[0] ? uriOf(options.folders[0]) : null,
       workspaceFolders: options.folders.map((f) => ({ uri: uriOf(f), name: path.basename(f) })),
       capabilities: {
-        workspace: { configuration: true, workspaceFolders: true, didChangeConfiguration: { dynamicRegistration: true } },
+        workspace: { configuration: true, workspaceFolders: options.workspaceFolders ?? true, didChangeConfiguration: { dynamicRegistration: true } },
         textDocument: {
           publishDiagnostics: { relatedInformation: true, versionSupport: true, codeDescriptionSupport: true, dataSupport: true },
           completion: { completionItem: { documentationFormat: ['markdown', 'plaintext'] } },
@@ -84,6 +96,11 @@ export class LspClient {
     });
     await connection.sendNotification('initialized', {});
     return client;
+  }
+
+  /** Whether the server process is still running. */
+  get alive(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
   }
 
   get serverErrors(): string {

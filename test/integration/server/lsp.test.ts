@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Diagnostic, MarkupContent, TextEdit } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { LspClient, uriOf } from '../../support/lspClient';
@@ -288,5 +289,23 @@ describe('the language server over stdio', () => {
     // The server handles notifications in order: once a later file is answered, the earlier one would have been.
     await client.diagnostics(await client.open(path.join(ws.root, '.claude/agents/later.md'), '---\nname: later\n---\n'), (d) => d.length > 0);
     assert.equal(client.published.get(elsewhere), undefined);
+  });
+
+  it('keeps serving when the client cannot answer for its settings, and with a client that does not track folders', async () => {
+    const limited = await LspClient.start({ folders: [ws.root], home: ws.home, workspaceFolders: false });
+    try {
+      const uri = await limited.open(path.join(ws.root, '.claude/agents/limited.md'), '---\nname: limited\ndescription: d\ntools: Raed\n---\n');
+      one(await limited.diagnostics(uri, (d) => d.length > 0), 'unknown-tool');
+      const asked = limited.configurationRequests;
+      limited.configurationError = 'client busy';
+      await limited.changeSettings({ maxDepth: 3 });
+      while (limited.configurationRequests === asked) await delay(20);
+      limited.configurationError = null;
+      await limited.replace(uri, '---\nname: limited\ndescription: d\ntools: Grpe\n---\n');
+      assert.match(message(one(await limited.diagnostics(uri, (d) => d.length > 0), 'unknown-tool')), /Grpe/);
+      assert.ok(limited.alive, `the server exited:\n${limited.serverErrors}`);
+    } finally {
+      await limited.stop();
+    }
   });
 });
