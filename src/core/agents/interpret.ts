@@ -4,7 +4,7 @@ import { CODEX_READ_ONLY_DENIED } from './formats/codex';
 import { copilotNameFromFile } from './formats';
 import { readFields, type ReadKey } from './fieldKeys';
 import { boolean, oneOf, positiveInteger, quote, stringList, text, type WarningSink } from './fieldValues';
-import { jtdToJsonSchema } from './jtd';
+import { jtdToJsonSchema, SchemaTooDeepError } from './jtd';
 import { resolveModelField } from './modelNames';
 import { canonicalToolCsv, NO_REASONS, normaliseToolList, unknownToolWarnings, type NormalisedTools } from './toolNames';
 
@@ -140,7 +140,13 @@ function outputSchema(raw: unknown, format: AgentFormat, warn: WarningSink): unk
       return null;
     }
   }
-  return jtdToJsonSchema(schema);
+  try {
+    return jtdToJsonSchema(schema);
+  } catch (error) {
+    if (!(error instanceof SchemaTooDeepError)) throw error;
+    warn.warn(`"output" is ignored: ${error.message}`);
+    return null;
+  }
 }
 
 function record(raw: unknown, field: string, warn: WarningSink): Record<string, unknown> | null {

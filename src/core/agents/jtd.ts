@@ -100,8 +100,43 @@ function convertShape(schema: Json): Json {
   return {};
 }
 
-/** Converts JTD to JSON Schema (root `definitions` become `$defs`); JSON Schema is walked for nested JTD. */
+/**
+ * How deeply a schema may nest. Conversion recurses once per level, so a
+ * schema of thousands of levels (78 KB of `{"elements":` is 6,000) would
+ * overflow the stack; no real output schema comes near this.
+ */
+export const MAX_SCHEMA_DEPTH = 64;
+
+export class SchemaTooDeepError extends Error {
+  constructor() {
+    super(`it nests more than ${MAX_SCHEMA_DEPTH} levels deep`);
+    this.name = 'SchemaTooDeepError';
+  }
+}
+
+/** Whether objects and arrays nest more than `limit` levels; iterative, so any depth is measured safely. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(item)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
+ * Converts JTD to JSON Schema (root `definitions` become `$defs`); JSON
+ * Schema is walked for nested JTD. Throws SchemaTooDeepError for a schema
+ * nested deeper than MAX_SCHEMA_DEPTH.
+ */
 export function jtdToJsonSchema(schema: unknown): unknown {
+  if (nestsDeeperThan(schema, MAX_SCHEMA_DEPTH)) throw new SchemaTooDeepError();
+  return convertAny(schema);
+}
+
+function convertAny(schema: unknown): unknown {
   if (!isObject(schema)) return schema;
   if (isJtd(schema)) {
     const converted = convertForm(schema);
@@ -114,12 +149,12 @@ export function jtdToJsonSchema(schema: unknown): unknown {
     if (SCHEMA_MAPS.has(key) && isObject(value)) {
       // Keys here are property names, not keywords: a property called `ref` or `values` is not JTD.
       const map: Json = {};
-      for (const name of Object.keys(value)) map[name] = jtdToJsonSchema(value[name]);
+      for (const name of Object.keys(value)) map[name] = convertAny(value[name]);
       out[key] = map;
     } else if (Array.isArray(value) && SCHEMA_LISTS.has(key)) {
-      out[key] = value.map(jtdToJsonSchema);
+      out[key] = value.map(convertAny);
     } else {
-      out[key] = SCHEMA_VALUES.has(key) ? jtdToJsonSchema(value) : value;
+      out[key] = SCHEMA_VALUES.has(key) ? convertAny(value) : value;
     }
   }
   return out;

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { listAgentFiles, readAgentFileSync, readAgentFilesSync, SLICE_MS, type FileRead, type FileStamp, type ListedFile, type ReadRequest } from './agentFiles';
-import { parseAgentText } from './parse';
+import { FileWarnings } from './interpret';
+import { parseAgentText, type ParsedAgentFile } from './parse';
 import type { FileOutcome } from './precedence';
 import type { OutcomeStoreAccess } from './outcomeStore';
 import type { AgentDir } from './sources';
@@ -16,7 +17,7 @@ import type { AgentDir } from './sources';
 export interface LoaderHooks {
   /** Called right before a file is opened (tests use it to delete files mid-scan). */
   beforeRead?(filePath: string): void;
-  /** Called for each file actually parsed (not served from the cache). */
+  /** Called for each file actually parsed (not served from the cache); a throw here counts as that file's parse failing. */
   onParse?(filePath: string): void;
 }
 
@@ -159,6 +160,20 @@ export class AgentLoader {
     return this.outcome(dir, cache, listed, read, cached?.seen ?? this.scanNumber);
   }
 
+  /**
+   * parseAgentText never throws by design; should a file still find a way
+   * (a bug), it is that file that is skipped, not the whole discovery (S1.3).
+   */
+  private parse(dir: AgentDir, filePath: string, text: string, hasCarriageReturn: boolean): ParsedAgentFile {
+    try {
+      this.options.hooks?.onParse?.(filePath);
+      return parseAgentText(text, { filePath, source: dir.source, family: dir.family, pluginName: dir.pluginName ?? null, hasCarriageReturn });
+    } catch (error) {
+      const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      return new FileWarnings(filePath).skip(`reading it failed unexpectedly (${reason}); please report this with the file`);
+    }
+  }
+
   /** The outcome of one read, through the cache; `seen` marks the entry as listed by that scan. */
   private outcome(dir: AgentDir, cache: Map<string, CacheEntry>, listed: ListedFile, read: FileRead, seen: number): FileOutcome | null {
     const { filePath, relPath } = listed;
@@ -191,8 +206,7 @@ export class AgentLoader {
       case 'text': {
         this.parseCount++;
         this.parsedSinceDrain.push(filePath);
-        this.options.hooks?.onParse?.(filePath);
-        const parsed = parseAgentText(read.text, { filePath, source: dir.source, family: dir.family, pluginName: dir.pluginName ?? null, hasCarriageReturn: read.hasCarriageReturn });
+        const parsed = this.parse(dir, filePath, read.text, read.hasCarriageReturn);
         const outcome: FileOutcome = { filePath, relPath, definition: parsed.definition, warnings: parsed.warnings };
         cache.set(filePath, { stamp: read.stamp, outcome, seen });
         this.options.store?.set(`${dirKey(dir)}\0${filePath}`, read.stamp, outcome);

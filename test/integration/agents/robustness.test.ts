@@ -42,6 +42,35 @@ test('bad files are skipped with a warning each; good ones next to them load', a
   assert.match(byFile('empty.md').join(), /skipped empty\.md/);
 });
 
+test('a file whose parse throws is skipped with a warning naming it; discovery goes on', async (t) => {
+  const dir = tempDir(t);
+  const agents = path.join(dir, 'agents');
+  writeAgent(agents, 'a.md', 'a');
+  const cursed = writeAgent(agents, 'cursed.md', 'cursed');
+  writeAgent(agents, 'z.md', 'z');
+  // Stands in for any parser bug: the hook runs where the parse does.
+  const onParse = (filePath: string) => {
+    if (filePath === cursed) throw new RangeError('Maximum call stack size exceeded');
+  };
+  const result = await discoverAgents(options(dir, { hooks: { onParse } }));
+  assert.deepEqual(names(result.agents), ['a', 'z']);
+  assert.deepEqual(
+    result.warnings.map((w) => [w.filePath, w.message]),
+    [[cursed, 'skipped cursed.md: reading it failed unexpectedly (RangeError: Maximum call stack size exceeded); please report this with the file']],
+  );
+});
+
+test('an oh-my-pi agent whose output schema nests 6,000 levels deep loads without it, next to the good ones', async (t) => {
+  const dir = tempDir(t);
+  const agents = path.join(dir, '.omp', 'agents');
+  writeAgent(agents, 'good.md', 'good');
+  const json = '{"elements":'.repeat(6000) + '{}' + '}'.repeat(6000);
+  const deep = writeFile(path.join(agents, 'deep.md'), `---\nname: deep\ndescription: d\noutput: '${json}'\n---\nbody\n`);
+  const result = await discoverAgents({ cwd: dir, home: path.join(dir, 'no-home'), pluginDirs: [], loadClaudePlugins: false, bundledDir: null });
+  assert.deepEqual(result.agents.map((a) => [a.name, a.output]).sort(), [['deep', null], ['good', null]]);
+  assert.deepEqual(result.warnings.map((w) => [w.filePath, w.message]), [[deep, '"output" is ignored: it nests more than 64 levels deep']]);
+});
+
 test('files over the size cap are skipped with a warning, 1 MiB by default', async (t) => {
   const dir = tempDir(t);
   const agents = path.join(dir, 'agents');

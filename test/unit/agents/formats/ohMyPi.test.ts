@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { jtdToJsonSchema } from '../../../../src/core/agents/jtd';
+import { jtdToJsonSchema, MAX_SCHEMA_DEPTH, SchemaTooDeepError } from '../../../../src/core/agents/jtd';
 import { normaliseToolList } from '../../../../src/core/agents/toolNames';
 import { load } from './helpers';
 
@@ -138,4 +138,17 @@ test('every JTD form converts; JSON Schema (and JSON text) passes through, its p
   assert.deepEqual(jtdToJsonSchema(jsonSchema), jsonSchema);
   const fromText = load(`---\nname: a\ndescription: d\noutput: '{"properties": {"ok": {"type": "boolean"}}}'\n---\nx`, FILE, '.omp').definition.output;
   assert.deepEqual(fromText, { type: 'object', properties: { ok: { type: 'boolean' } }, additionalProperties: false, required: ['ok'] });
+});
+
+test('an output schema nested thousands of levels deep is ignored with a warning, not a stack overflow', () => {
+  const deep = (levels: number) => '{"elements":'.repeat(levels) + '{}' + '}'.repeat(levels);
+  // 6,000 levels: 78 KB of text, enough to overflow the converter's recursion.
+  const { definition, messages } = load(`---\nname: deep\ndescription: d\noutput: '${deep(6000)}'\n---\nbody`, FILE, '.omp');
+  assert.equal(definition.name, 'deep');
+  assert.equal(definition.output, null);
+  assert.deepEqual(messages, [`"output" is ignored: it nests more than ${MAX_SCHEMA_DEPTH} levels deep`]);
+  assert.throws(() => jtdToJsonSchema(JSON.parse(deep(6000))), SchemaTooDeepError);
+  // Up to the cap it still converts.
+  const shallow = jtdToJsonSchema(JSON.parse(deep(MAX_SCHEMA_DEPTH - 1))) as { type: string; items: unknown };
+  assert.equal(shallow.type, 'array');
 });
