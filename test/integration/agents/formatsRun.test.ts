@@ -83,3 +83,23 @@ test('models written in other formats run as what they resolve to; unrunnable on
     await h.close();
   }
 });
+
+test('a Codex read-only agent cannot write, nor can anything it starts, even when the user runs with bypassPermissions', async (t) => {
+  const { home, cwd } = layout(t);
+  writeFile(path.join(cwd, '.codex', 'agents', 'reviewer.toml'), `name = "reviewer"\ndescription = "d"\nsandbox_mode = "read-only"\ndeveloper_instructions = "${marker('parent')}"\n`);
+  writeFile(path.join(cwd, '.claude', 'agents', 'writer.md'), `---\nname: writer\ndescription: Writes.\n---\n${marker('writer')}`);
+  const catalog = await AgentCatalog.create({ cwd, home, loadClaudePlugins: false, bundledDir: null });
+  t.after(() => catalog.dispose());
+  assert.equal(catalog.find('reviewer')?.permissionMode, 'plan');
+  // Codex children run under their parent's sandbox: the writer the reviewer starts is read-only too.
+  const h = await harness({ agents: [], script: spawnEach(['writer']), engine: { catalog } });
+  try {
+    const result = await h.engine.run({ agent: 'reviewer', prompt: 'go', cwd: h.dir, permissionMode: 'bypassPermissions' });
+    assert.equal(result.status, 'completed');
+    const toolsOf = (name: string) => h.server.requests.find((r) => isAgent(r.system, name))!.toolNames;
+    assert.deepEqual(toolsOf('parent'), ['Task', 'TaskOutput', 'TaskStop', 'Read', 'Glob', 'Grep', 'LS', 'TodoWrite']);
+    assert.deepEqual(toolsOf('writer'), ['Read', 'Glob', 'Grep', 'LS', 'TodoWrite']);
+  } finally {
+    await h.close();
+  }
+});

@@ -24,7 +24,11 @@ export const CODEX_REASONING_EFFORTS = {
   max: 'xhigh',
 } as const;
 
-/** `sandbox_mode: read-only` leaves an agent only the tools that cannot change anything. */
+/**
+ * `sandbox_mode: read-only` leaves an agent only the tools that cannot change
+ * anything, and runs it in plan mode, which the agents it starts inherit
+ * (a Codex subagent runs under its parent's sandbox).
+ */
 export const CODEX_READ_ONLY_DENIED = ['Write', 'Edit', 'MultiEdit', 'Bash'] as const;
 
 export const CODEX_FIELDS: readonly FieldDoc[] = [
@@ -33,7 +37,7 @@ export const CODEX_FIELDS: readonly FieldDoc[] = [
   { key: 'developer_instructions', doc: 'The system prompt; required.' },
   { key: 'model', doc: 'An OpenAI model runs on the parent\'s model here (warned) unless subagents.modelAliases maps it; Claude names run as written.' },
   { key: 'model_reasoning_effort', doc: 'none, minimal, low, medium, high, xhigh: the thinking level (none → off).' },
-  { key: 'sandbox_mode', doc: '`read-only`: no Write, Edit, MultiEdit or Bash; `workspace-write` and `danger-full-access` change nothing here.' },
+  { key: 'sandbox_mode', doc: '`read-only`: no Write, Edit, MultiEdit or Bash, and it runs in plan mode (read-only tools), as do the agents it starts; `workspace-write` and `danger-full-access` change nothing here.' },
   { key: 'nickname_candidates', doc: 'Display names for running instances.' },
   { key: 'mcp_servers', doc: 'MCP servers for the agent; kept on the definition.' },
   { key: 'web_search', doc: '`live` or `cached`: the agent also gets WebSearch.' },

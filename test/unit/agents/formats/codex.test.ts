@@ -36,6 +36,8 @@ test('a documented Codex agent reads its name, description, instructions and set
   // sandbox_mode = "read-only": nothing that writes or runs commands.
   assert.equal(definition.tools, null);
   assert.deepEqual(definition.disallowedTools, ['Write', 'Edit', 'MultiEdit', 'Bash']);
+  // And plan mode, which the agents it starts inherit: they cannot write either.
+  assert.equal(definition.permissionMode, 'plan');
   // An OpenAI model cannot run here: kept for the alias table, with a warning that says so.
   assert.equal(definition.model, 'gpt-5.4');
   assert.deepEqual(messages, [
@@ -62,6 +64,7 @@ test('workspace-write changes nothing; web_search gives WebSearch; a Claude mode
     '.codex',
   );
   assert.deepEqual(definition.disallowedTools, []);
+  assert.equal(definition.permissionMode, null);
   assert.ok(definition.tools?.includes('WebSearch') && definition.tools.includes('Bash'));
   assert.equal(definition.model, 'claude-opus-4-5');
   assert.deepEqual(messages, []);
