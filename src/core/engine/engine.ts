@@ -511,6 +511,7 @@ export class Engine implements Spawner {
       agentName: run.agentName,
       parentId: run.parent?.id ?? null,
       cwd: run.cwd,
+      worktree: run.isolation ? { path: run.isolation.path, repoRoot: run.isolation.repoRoot } : null,
       permissionMode: run.permissionMode,
       transcriptPath: this.#options.archive?.transcriptPath(run.id) ?? null,
       signal: run.signal,

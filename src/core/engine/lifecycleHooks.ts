@@ -12,6 +12,12 @@ export interface SubagentInfo {
   agentName: string;
   parentId: string | null;
   cwd: string;
+  /**
+   * An isolated agent's worktree and the repository it was made from: the
+   * settings files the worktree holds are the repository's, so their
+   * baseline (what the session started with) is the repository's too.
+   */
+  worktree?: { path: string; repoRoot: string } | null;
   permissionMode: string;
   transcriptPath: string | null;
   /** The agent's signal: stopping the agent stops its hooks too. */

@@ -19,7 +19,7 @@ export async function isolate(worktrees: WorktreeManager | undefined, run: Agent
   if (!worktrees) return 'Worktree isolation is not available here (no worktree storage is configured).';
   try {
     const record = await worktrees.create({ cwd: run.cwd, agentName: run.agentName, agentId: run.id });
-    run.isolation = { path: record.path, branch: record.branch, baseCommit: record.baseCommit, originalCwd: run.cwd };
+    run.isolation = { path: record.path, branch: record.branch, baseCommit: record.baseCommit, originalCwd: run.cwd, repoRoot: record.repoRoot };
     run.cwd = record.cwd;
     return null;
   } catch (error) {
@@ -35,7 +35,7 @@ export async function reisolate(worktrees: WorktreeManager | undefined, run: Age
   if (known.state === 'discarded') return `Agent ${run.id}'s worktree was discarded, so its work is gone; start a new run instead.`;
   try {
     const record = await worktrees.reopen(run.id);
-    run.isolation = { path: record.path, branch: record.branch, baseCommit: record.baseCommit, originalCwd: record.repoRoot };
+    run.isolation = { path: record.path, branch: record.branch, baseCommit: record.baseCommit, originalCwd: record.repoRoot, repoRoot: record.repoRoot };
     run.cwd = record.cwd;
     return null;
   } catch (error) {

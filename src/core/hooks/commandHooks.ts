@@ -69,7 +69,7 @@ export class CommandHooks implements LifecycleHooks {
   async #runAll(event: HookEventName, info: SubagentInfo, input: Record<string, unknown>): Promise<Array<{ hook: CommandHook; result: ShellCommandResult }>> {
     if (!this.#options.enabled()) return [];
     const trust = this.#options.trustProject;
-    const { projectDir, settings } = await this.#files.sources(info.cwd, typeof trust === 'function' ? trust() : trust);
+    const { projectDir, settings } = await this.#files.sources(info.cwd, typeof trust === 'function' ? trust() : trust, info.worktree ?? null);
     const hooks = await this.#approved(event, selectHooks(settings, event, info.agentName), info);
     if (hooks.length === 0) return [];
     const env = hookEnvironment(this.#options.env ?? process.env, projectDir);

@@ -18,6 +18,9 @@ import { emptyHookSettings, parseHookSettings, type CommandHook, type HookSettin
  * files) is not trusted as a command the user configured: it needs the same
  * approval as a shell command (S7.3). A file first read after it changed in
  * this session has an empty baseline, since what it held before is unknown.
+ * A file in an isolated agent's worktree was just checked out, so its own
+ * times say nothing: its baseline is that of the same file in the repository
+ * the worktree was made from.
  */
 
 export interface SettingsSources {
@@ -35,6 +38,12 @@ interface CacheEntry {
 /** Hook commands as a settings file held them when the session started. */
 type Baseline = ReadonlySet<string>;
 
+/** An isolated agent's worktree and the repository it was made from. */
+export interface WorktreeOrigin {
+  path: string;
+  repoRoot: string;
+}
+
 const CLOCK_MARGIN_MS = 50;
 
 const PROJECT_FILES = ['settings.json', 'settings.local.json'];
@@ -44,6 +53,8 @@ export class HookSettingsFiles {
   readonly #log: (level: 'warn', message: string) => void;
   readonly #cache = new Map<string, CacheEntry>();
   readonly #baselines = new Map<string, Baseline>();
+  /** A worktree's settings file → the repository's file whose baseline it has. */
+  readonly #origins = new Map<string, string>();
   /** When the session started, in the file system's nanoseconds. */
   readonly #startedNs: bigint;
 
@@ -57,17 +68,19 @@ export class HookSettingsFiles {
 
   /** Whether the session started with this hook in its settings file. */
   inBaseline(hook: CommandHook): boolean {
-    return this.#baselines.get(hook.source)?.has(hook.command) ?? false;
+    const file = this.#origins.get(hook.source) ?? hook.source;
+    return this.#baselines.get(file)?.has(hook.command) ?? false;
   }
 
   get userFile(): string {
     return path.join(this.#home, '.claude', 'settings.json');
   }
 
-  async sources(cwd: string, trustProject: boolean): Promise<SettingsSources> {
+  async sources(cwd: string, trustProject: boolean, worktree: WorktreeOrigin | null = null): Promise<SettingsSources> {
     const agentCwd = path.resolve(cwd);
     const projectDir = trustProject ? await this.#findProjectDir(agentCwd) : null;
     const files = [this.userFile, ...(projectDir ? PROJECT_FILES.map((f) => path.join(projectDir, '.claude', f)) : [])];
+    if (worktree) await Promise.all(files.map((file) => this.#adoptOrigin(file, worktree)));
     const loaded = await Promise.all(files.map((file) => this.#load(file)));
     return { projectDir: projectDir ?? agentCwd, settings: loaded.filter((s): s is HookSettings => s !== null) };
   }
@@ -87,6 +100,15 @@ export class HookSettingsFiles {
       if (parent === dir) return null;
       dir = parent;
     }
+  }
+
+  /** Gives a worktree's file the baseline of its repository's counterpart (read now if it was not yet). */
+  async #adoptOrigin(file: string, worktree: WorktreeOrigin): Promise<void> {
+    const rel = path.relative(path.resolve(worktree.path), file);
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return;
+    const origin = path.join(path.resolve(worktree.repoRoot), rel);
+    this.#origins.set(file, origin);
+    if (!this.#baselines.has(origin)) await this.#load(origin);
   }
 
   /** The parsed file, or null when it does not exist. Never throws. */

@@ -1,9 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
+import { CommandHooks } from '../../../src/core/hooks/commandHooks';
 import { agent, isAgent } from '../../support/agents';
 import { harness } from '../../support/engineHarness';
-import { firstUserTexts, group, hookWorld } from './hookFixture';
+import { makeSandbox } from '../isolation/helpers';
+import { firstUserTexts, group, hookWorld, sleep } from './hookFixture';
 
 const context = (text: string) => `printf '%s' '${JSON.stringify({ hookSpecificOutput: { hookEventName: 'SubagentStart', additionalContext: text } })}'`;
 
@@ -126,4 +128,21 @@ test('hooks.enabled off: no hook runs and no settings file is read', async () =>
     await h.close();
     await w.close();
   }
+});
+
+test("an isolated agent runs the project's committed hooks without asking, though its worktree's files are new", async (t) => {
+  const sb = makeSandbox({ 'README.md': '# demo\n', '.claude/settings.json': JSON.stringify({ hooks: { SubagentStart: [group([context('from the project')])] } }) });
+  t.after(() => sb.cleanup());
+  await sleep(80);
+  const logs: string[] = [];
+  const hooks = new CommandHooks({ home: `${sb.root}/home`, trustProject: true, enabled: () => true, log: (level, message) => logs.push(`${level}: ${message}`) });
+  // Default mode and nobody to ask: a hook that needed approval would not run.
+  const h = await harness({ agents: [agent('worker')], script: () => ({ text: 'done' }), settings: { permissionMode: 'default' }, engine: { hooks, worktrees: sb.manager() } });
+  t.after(() => h.close());
+  for (let i = 0; i < 2; i++) {
+    const result = await h.engine.run({ agent: 'worker', prompt: 'go', cwd: sb.repo, isolation: 'worktree' });
+    assert.equal(result.status, 'completed', result.error ?? '');
+    assert.deepEqual(firstUserTexts(h.server.requests[i]!.messages), ['from the project', 'go']);
+  }
+  assert.deepEqual(logs.filter((l) => l.startsWith('warn')), []);
 });

@@ -139,3 +139,27 @@ test('the baseline: hooks a file held when the session started count; hooks adde
     await t.close();
   }
 });
+
+test("an isolated agent's worktree checkout has the baseline of the repository's file, not an empty one", async () => {
+  const t = await tempTree();
+  try {
+    await writeSettings(t.repo, 'settings.json', stopHooks('echo committed'));
+    await new Promise((r) => setTimeout(r, 80));
+    const files = new HookSettingsFiles({ home: t.home, log: () => undefined });
+    // The worktree is made during the session: its copy of the file is newer than the session.
+    const worktree = path.join(t.root, 'worktrees', 'reviewer-1');
+    const checkout = await writeSettings(worktree, 'settings.json', stopHooks('echo committed'));
+    const hooksIn = async (origin: { path: string; repoRoot: string } | null) =>
+      selectHooks((await files.sources(path.join(worktree, 'packages'), true, origin)).settings, 'SubagentStop', 'any').map((h) => [h.command, files.inBaseline(h)]);
+    const origin = { path: worktree, repoRoot: t.repo };
+    assert.deepEqual(await hooksIn(origin), [['echo committed', true]]);
+    // A hook the agent adds to its checkout is still new.
+    await writeFile(checkout, JSON.stringify({ hooks: { SubagentStop: [{ hooks: [{ type: 'command', command: 'echo committed' }, { type: 'command', command: 'echo sneaked in' }] }] } }));
+    assert.deepEqual(await hooksIn(origin), [['echo committed', true], ['echo sneaked in', false]]);
+    // A settings file the repository does not have has nothing to vouch for it.
+    await writeSettings(worktree, 'settings.local.json', stopHooks('echo local'));
+    assert.deepEqual((await hooksIn(origin)).find(([command]) => command === 'echo local'), ['echo local', false]);
+  } finally {
+    await t.close();
+  }
+});
