@@ -1,5 +1,6 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { link, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { link, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { KeyedMutex } from '../isolation/mutex';
 import { currentOwner, liveInstances, ownerAlive, type ProcessOwner } from '../processOwner';
 
@@ -11,6 +12,12 @@ import { currentOwner, liveInstances, ownerAlive, type ProcessOwner } from '../p
  * already written in it; a holder that died is detected by pid (as for
  * worktrees) and its lock taken over, so a crash never leaves the history
  * locked. Held for a few file operations at a time.
+ *
+ * Taking over must not let two waiters both win: each acquisition writes a
+ * token of its own into the lock, the one waiter that creates the claim file
+ * for an abandoned lock's token may remove it (after moving it aside and
+ * checking it moved that lock), and a holder removes the lock at the end only
+ * if it still holds its token.
  */
 
 /** Beyond this, a lock whose holder cannot be checked (another host) is taken as abandoned. */
@@ -19,6 +26,13 @@ const FOREIGN_LOCK_MS = 30_000;
 const UNREADABLE_LOCK_MS = 2000;
 /** Nobody holds the lock this long while working: a holder that does is stuck. */
 const MAX_WAIT_MS = 60_000;
+/**
+ * Claims outlive their takeover by this much, so a waiter that judged the
+ * same lock abandoned a moment ago finds the claim taken and keeps waiting.
+ */
+const CLAIM_KEPT_MS = 10 * 60_000;
+/** A takeover takes milliseconds: a claim this old on a lock still there was left by a waiter that died. */
+const CLAIM_STALE_MS = 5000;
 
 /** Callers in this process queue here first: the lock file itself only tells processes apart. */
 const inProcess = new KeyedMutex();
@@ -36,32 +50,81 @@ export class HistoryLock {
 
   async run<T>(fn: () => Promise<T>): Promise<T> {
     return inProcess.run(this.#file, async () => {
-      await this.#acquire();
+      const text = JSON.stringify({ ...this.#owner, token: randomUUID() });
+      await this.#acquire(text);
       try {
         return await fn();
       } finally {
-        await rm(this.#file, { force: true });
+        // A lock taken over from us (judged abandoned) is someone else's now: leave it.
+        if ((await readLockFile(this.#file))?.text === text) await rm(this.#file, { force: true });
       }
     });
   }
 
-  async #acquire(): Promise<void> {
+  async #acquire(text: string): Promise<void> {
     const started = Date.now();
     for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
-      if (await this.#create()) return;
+      if (await this.#create(text)) return;
       const holder = await readHolder(this.#file);
       const waited = Date.now() - started;
       if (waited > MAX_WAIT_MS && holder.owner !== 'unreadable') {
         // A holder that is alive but stuck (stopped in a debugger, suspended): fail clearly rather than hang.
         throw new Error(`The run history is locked by process ${holder.owner.pid} on ${holder.owner.host}, which has held it for over ${MAX_WAIT_MS / 1000} s (${this.#file}).`);
       }
-      if (holder.text !== null && abandoned(holder, this.#owner, waited)) {
-        // Only the lock judged abandoned is removed, not one a faster waiter took meanwhile.
-        if ((await readHolder(this.#file)).text === holder.text) await rm(this.#file, { force: true });
+      if (holder.file && abandoned(holder, this.#owner, waited)) {
+        await this.#takeOver(holder.file);
         continue;
       }
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
+  }
+
+  /**
+   * Removes the abandoned lock `stale`, if this waiter is the one to claim
+   * it. The claim file (named for that lock file: text, inode and mtime) is
+   * created exclusively, so of the waiters that judged it abandoned one goes
+   * on. The lock is moved aside rather than removed, and put back should it
+   * not be the one judged (its holder let go and another took it). A claim
+   * still there long after it was made, with the lock unchanged, is one
+   * whose claimer died in between: it is taken over in turn.
+   */
+  async #takeOver(stale: LockFile): Promise<void> {
+    const claim = `${this.#file}.${createHash('sha256').update(`${stale.ino}:${stale.mtimeNs}:${stale.text}`).digest('hex').slice(0, 16)}.claim`;
+    try {
+      await writeFile(claim, '', { flag: 'wx', mode: 0o600 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const made = await stat(claim).catch(() => null);
+      if (!made || Date.now() - made.mtimeMs < CLAIM_STALE_MS) return;
+    }
+    const aside = `${this.#file}.${process.pid}-${randomBytes(4).toString('hex')}.stale`;
+    try {
+      await rename(this.#file, aside);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    try {
+      if (!sameLockFile(await readLockFile(aside), stale)) await link(aside, this.#file).catch(() => undefined);
+    } finally {
+      await rm(aside, { force: true });
+    }
+    await this.#removeOldClaims();
+  }
+
+  async #removeOldClaims(): Promise<void> {
+    const dir = path.dirname(this.#file);
+    const prefix = `${path.basename(this.#file)}.`;
+    const names = await readdir(dir).catch(() => [] as string[]);
+    await Promise.all(
+      names
+        .filter((name) => name.startsWith(prefix) && name.endsWith('.claim'))
+        .map(async (name) => {
+          const file = path.join(dir, name);
+          const info = await stat(file).catch(() => null);
+          if (info && Date.now() - info.mtimeMs > CLAIM_KEPT_MS) await rm(file, { force: true });
+        }),
+    );
   }
 
   /**
@@ -70,9 +133,9 @@ export class HistoryLock {
    * exists. A holder killed at any point never leaves an empty lock file.
    * Where hard links are not supported, an exclusive create and a write.
    */
-  async #create(): Promise<boolean> {
+  async #create(text: string): Promise<boolean> {
     const temp = `${this.#file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-    await writeFile(temp, JSON.stringify(this.#owner), { mode: 0o600 });
+    await writeFile(temp, text, { mode: 0o600 });
     try {
       await link(temp, this.#file);
       return true;
@@ -80,16 +143,16 @@ export class HistoryLock {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') return false;
       if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw error;
-      return this.#createWithoutLink();
+      return this.#createWithoutLink(text);
     } finally {
       await rm(temp, { force: true });
     }
   }
 
-  async #createWithoutLink(): Promise<boolean> {
+  async #createWithoutLink(text: string): Promise<boolean> {
     try {
       const handle = await open(this.#file, 'wx', 0o600);
-      await handle.writeFile(JSON.stringify(this.#owner));
+      await handle.writeFile(text);
       await handle.close();
       return true;
     } catch (error) {
@@ -106,20 +169,44 @@ function abandoned(holder: { owner: ProcessOwner | 'unreadable'; ageMs: number }
   return !ownerAlive(holder.owner);
 }
 
-/** The lock file's text (null when there is none), the holder it names, and how old it is. */
-async function readHolder(file: string): Promise<{ text: string | null; owner: ProcessOwner | 'unreadable'; ageMs: number }> {
-  let text: string;
-  let ageMs = 0;
+/** A lock file as found: what it says, and what tells it from a later file of the same text. */
+interface LockFile {
+  text: string;
+  ino: bigint;
+  mtimeNs: bigint;
+}
+
+/** The lock file at `file`, read and stat-ed through one handle (so both are of the same file); null when there is none. */
+async function readLockFile(file: string): Promise<LockFile | null> {
+  let handle;
   try {
-    text = await readFile(file, 'utf8');
-    ageMs = Date.now() - (await stat(file)).mtimeMs;
+    handle = await open(file, 'r');
   } catch {
-    return { text: null, owner: 'unreadable', ageMs };
+    return null;
   }
   try {
-    const owner = JSON.parse(text) as ProcessOwner;
-    return { text, owner: typeof owner.pid === 'number' && typeof owner.host === 'string' ? owner : 'unreadable', ageMs };
+    const [text, info] = await Promise.all([handle.readFile('utf8'), handle.stat({ bigint: true })]);
+    return { text, ino: info.ino, mtimeNs: info.mtimeNs };
   } catch {
-    return { text, owner: 'unreadable', ageMs };
+    return null;
+  } finally {
+    await handle.close();
+  }
+}
+
+function sameLockFile(a: LockFile | null, b: LockFile): boolean {
+  return a !== null && a.text === b.text && a.ino === b.ino && a.mtimeNs === b.mtimeNs;
+}
+
+/** The lock file (null when there is none), the holder it names, and how old it is. */
+async function readHolder(file: string): Promise<{ file: LockFile | null; owner: ProcessOwner | 'unreadable'; ageMs: number }> {
+  const found = await readLockFile(file);
+  if (!found) return { file: null, owner: 'unreadable', ageMs: 0 };
+  const ageMs = Date.now() - Number(found.mtimeNs / 1_000_000n);
+  try {
+    const owner = JSON.parse(found.text) as ProcessOwner;
+    return { file: found, owner: typeof owner.pid === 'number' && typeof owner.host === 'string' ? owner : 'unreadable', ageMs };
+  } catch {
+    return { file: found, owner: 'unreadable', ageMs };
   }
 }

@@ -65,3 +65,56 @@ test('a lock file naming no holder is waited for while fresh, and taken over onc
   await waiting;
   assert.equal(done, true);
 });
+
+test('processes racing to take over a dead holder\'s lock never both hold it', async (t) => {
+  const dir = await tempDir(t);
+  const file = path.join(dir, 'history.lock');
+  const dead = JSON.stringify({ pid: await deadPid(), host: os.hostname(), instance: 'gone' });
+  const moduleUrl = new URL('../../../src/core/runs/historyLock.ts', import.meta.url).href;
+  const processes = 3;
+  const rounds = 40;
+  // Every round starts at the same moment in each process, on a lock a dead process left.
+  const startAt = Date.now() + 1500;
+  const worker = `
+    const { open, rm, writeFile } = await import('node:fs/promises');
+    const { HistoryLock } = await import(${JSON.stringify(moduleUrl)});
+    const lock = new HistoryLock(${JSON.stringify(file)});
+    let overlaps = 0;
+    for (let round = 0; round < ${rounds}; round++) {
+      const at = ${startAt} + round * 150;
+      while (Date.now() < at) await new Promise((r) => setTimeout(r, 1));
+      await writeFile(${JSON.stringify(file)}, ${JSON.stringify(dead)}, { flag: 'wx' }).catch(() => undefined);
+      await lock.run(async () => {
+        try {
+          await (await open(${JSON.stringify(path.join(dir, 'inside'))}, 'wx')).close();
+        } catch {
+          overlaps++;
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 20));
+        await rm(${JSON.stringify(path.join(dir, 'inside'))});
+      });
+    }
+    process.stdout.write(String(overlaps));`;
+  const results = await Promise.all(
+    Array.from({ length: processes }, async () => {
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', worker], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      const code = await new Promise((resolve) => child.on('exit', resolve));
+      return { code, out };
+    }),
+  );
+  assert.deepEqual(results, Array.from({ length: processes }, () => ({ code: 0, out: '0' })));
+});
+
+test('a holder whose lock was taken over (judged abandoned) leaves the new holder\'s lock in place', async (t) => {
+  const dir = await tempDir(t);
+  const file = path.join(dir, 'history.lock');
+  const other = JSON.stringify({ pid: process.pid, host: os.hostname(), instance: 'other', token: 'theirs' });
+  await new HistoryLock(file).run(async () => {
+    await rm(file);
+    await writeFile(file, other);
+  });
+  assert.equal(await readFile(file, 'utf8'), other);
+});
