@@ -13,17 +13,30 @@ export interface AuthorizeCall {
   protectedReason?: string | null;
 }
 
+export type Authorize = (call: AuthorizeCall) => Promise<string | null>;
+
 /**
  * One agent's way through the permission gate: its mode, its ids, its
  * signal, and the approval events every surface shows while it waits.
  * Resolves to null when the call may go ahead, else to the denial message.
+ * The summary is redacted before the gate sees it: the request itself reaches
+ * the approval handler (the CLI's terminal question, the inbox), not only the
+ * event, so a command carrying the API key must not be shown with it.
  */
-export function authorizer(run: AgentRun, gate: PermissionGate, emit: EmitEvent): (call: AuthorizeCall) => Promise<string | null> {
+export function authorizer(run: AgentRun, gate: PermissionGate, emit: EmitEvent, redact: (text: string) => string): Authorize {
   return ({ tool, toolUseId, summary, protectedReason }) =>
     gate.check(
       run.permissionMode,
       tool,
-      { runId: run.tree.runId, agentId: run.id, agentName: run.agentName, toolUseId, summary, background: run.background, protectedReason: protectedReason ?? null },
+      {
+        runId: run.tree.runId,
+        agentId: run.id,
+        agentName: run.agentName,
+        toolUseId,
+        summary: redact(summary),
+        background: run.background,
+        protectedReason: protectedReason == null ? null : redact(protectedReason),
+      },
       run.signal,
       {
         requested: (r) =>

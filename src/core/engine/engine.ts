@@ -25,7 +25,7 @@ import { completionNotice } from './taskTools';
 import { checkSpawn } from './toolPool';
 import { Redactor } from './redaction';
 import { buildTools } from './toolset';
-import { authorizer } from './authorize';
+import { authorizer, type Authorize } from './authorize';
 import { childCwd } from './workingDir';
 import { isolate, reisolate, settleWorktree } from './worktreeSteps';
 
@@ -444,7 +444,7 @@ export class Engine implements Spawner {
         client: this.#options.client,
         tools,
         system: buildSystemPrompt(run.definition.systemPrompt, env, planNote),
-        gate: this.#gate,
+        authorize: this.#authorizer(run, emit),
         maxTokens: this.#options.maxTokens ?? 16_384,
         network: networkPolicy(settings, this.#options.network),
         structured,
@@ -500,8 +500,12 @@ export class Engine implements Spawner {
     this.#pruneEnded();
   }
 
+  #authorizer(run: AgentRun, emit: EmitEvent): Authorize {
+    return authorizer(run, this.#gate, emit, (text) => this.#redactor.text(text));
+  }
+
   #hookInfo(run: AgentRun, emit: EmitEvent): SubagentInfo {
-    const authorize = authorizer(run, this.#gate, emit);
+    const authorize = this.#authorizer(run, emit);
     let asked = 0;
     return {
       // A hook the session did not start with runs only with this agent's approval for a shell command.

@@ -2,7 +2,6 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { BetaContentBlockParam, BetaMessage, BetaToolUseBlock } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import { addUsage, type FinishStatus, type RunEvent, type Usage } from '../../protocol/runEvents';
 import { SERVER_TOOL_NAMES } from '../tools/planningTools';
-import type { PermissionGate } from '../tools/permissions';
 import type { RuntimeTool } from '../tools/runtimeTool';
 import type { AgentRun } from './agentRun';
 import { BudgetExceededError } from './errors';
@@ -10,7 +9,7 @@ import { costOf } from './models';
 import { buildTurnParams, textOf, toParam } from './requestBuilder';
 import { STRUCTURED_OUTPUT_TOOL, type StructuredOutputSlot } from './structuredOutput';
 import { executeToolCalls, type ToolCallHooks } from './toolExecutor';
-import { authorizer } from './authorize';
+import type { Authorize } from './authorize';
 import type { NetworkPolicy } from './network';
 import { streamTurn, TurnError } from './turnStream';
 
@@ -29,7 +28,8 @@ export interface LoopDeps {
   client: Anthropic;
   tools: ReadonlyMap<string, RuntimeTool>;
   system: string;
-  gate: PermissionGate;
+  /** This agent's way through the permission gate (redacting what it asks about). */
+  authorize: Authorize;
   maxTokens: number;
   network: NetworkPolicy;
   structured: StructuredOutputSlot | null;
@@ -78,9 +78,8 @@ function deliverNotices(run: AgentRun): void {
 }
 
 function toolHooks(run: AgentRun, deps: LoopDeps): ToolCallHooks {
-  const authorize = authorizer(run, deps.gate, deps.emit);
   return {
-    authorize: async (call, tool, summary) => authorize({ tool, toolUseId: call.id, summary, protectedReason: await tool.protectedTarget?.(call.input) }),
+    authorize: async (call, tool, summary) => deps.authorize({ tool, toolUseId: call.id, summary, protectedReason: await tool.protectedTarget?.(call.input) }),
     started: (call, tool, summary) => deps.emit({ type: 'tool_started', toolUseId: call.id, name: tool?.name ?? call.name, inputSummary: summary }),
     finished: (call, ok, summary, durationMs) =>
       deps.emit({ type: 'tool_finished', toolUseId: call.id, name: deps.tools.get(call.name)?.name ?? call.name, ok, resultSummary: summary, durationMs }),

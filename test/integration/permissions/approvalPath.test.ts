@@ -206,3 +206,46 @@ test('acceptEdits: a hook written into the settings during the session needs a s
   }
   await w.close();
 });
+
+test('a command holding the API key is asked about with the key redacted: in the request, the terminal question and the event', async () => {
+  const { PassThrough } = await import('node:stream');
+  const { terminalQuestions } = await import('../../../src/cli/approvals');
+  const key = 'sk-ant-api03-APPROVAL-0123456789abcdefghijklmnop';
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let shown = '';
+  let answered = false;
+  output.on('data', (chunk: Buffer) => {
+    shown += chunk.toString();
+    // Once: the terminal echoes what is typed, which would answer again.
+    if (!answered && shown.includes('Allow?')) {
+      answered = true;
+      input.write('n\n');
+    }
+  });
+  const questions = terminalQuestions(input, output);
+  const asked: ApprovalRequest[] = [];
+  const gate = new PermissionGate((request, signal) => {
+    asked.push(request);
+    return questions.approvals(request, signal);
+  });
+  const command = `curl -H "x-api-key: ${key}" https://api.example.com`;
+  const h = await harness({
+    agents: [agent('solo')],
+    script: caller([{ name: 'Bash', input: { command } }]),
+    settings: { permissionMode: 'default' },
+    engine: { gate, secrets: () => [key] },
+  });
+  try {
+    const result = await h.engine.run({ agent: 'solo', prompt: 'go', cwd: h.dir });
+    assert.match(result.output ?? '', /^ERR The user denied Bash: declined in the terminal/);
+    assert.equal(asked.length, 1);
+    assert.equal(asked[0]!.summary, 'curl -H "x-api-key: [redacted]" https://api.example.com');
+    assert.match(shown, /wants to run: Bash curl -H "x-api-key: \[redacted\]"/);
+    assert.equal(shown.includes(key), false, shown);
+    const event = h.events.find((e) => e.type === 'approval_requested');
+    assert.equal(event?.type === 'approval_requested' && event.summary, asked[0]!.summary);
+  } finally {
+    await h.close();
+  }
+});
