@@ -63,6 +63,19 @@ function isWithin(child: string, parent: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
+/**
+ * Whether listing `dir` under `rules` walks `folder` (lexically: a folder
+ * inside it, not below a dot-folder or a skipped one, and not too deep), so
+ * that a second dir for `folder` would list its files again.
+ */
+export function walksFolder(dir: string, rules: ListingRules | undefined, folder: string): boolean {
+  if (!isWithin(folder, dir)) return false;
+  const rel = path.relative(dir, folder);
+  if (rel === '') return true;
+  const names = rel.split(path.sep);
+  return names.length < MAX_DEPTH && names.every((name) => !name.startsWith('.') && isSearchedFolder(name, rules));
+}
+
 interface LinkedDir {
   target: string;
   relPath: string;

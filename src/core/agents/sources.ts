@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { DiscoveryWarning } from './definition';
 import { AGENT_FAMILIES, type AgentFamily, type AgentSource } from './kinds';
-import type { ListingRules } from './agentFiles';
+import { walksFolder, type ListingRules } from './agentFiles';
 import { listClaudePluginRoots, readPluginManifest, type PluginScope } from './claudePlugins';
 
 /**
@@ -91,17 +91,34 @@ function nearestProjectDir(family: AgentFamily, cwd: string, home: string, folde
   }
 }
 
+/** Two dirs of one plugin: its `agents/` folder and what its manifest lists. */
+function samePlugin(a: AgentDir, b: AgentDir): boolean {
+  return a.source === 'plugin' && b.source === 'plugin' && a.pluginName === b.pluginName;
+}
+
 export async function resolveAgentDirs(options: SourceOptions): Promise<ResolvedSources> {
   const dirs: AgentDir[] = [];
   const warnings: DiscoveryWarning[] = [];
   const candidates: string[] = [];
   const home = path.resolve(options.home);
   const cwd = path.resolve(options.cwd);
+  // A plugin's manifest entries may overlap each other and its `agents/` folder; each file is still found once.
   const add = (dir: AgentDir) => {
-    // Two plugin entries may name single files of one folder: they share its dir.
     const same = dirs.find((d) => d.path === dir.path);
-    if (!same) dirs.push(dir);
-    else if (same.rules?.only && dir.rules?.only && same.pluginName === dir.pluginName) same.rules = { only: [...same.rules.only, ...dir.rules.only] };
+    if (same) {
+      // Entries naming one folder, or files of it, share its dir: all of the folder once any entry names it whole.
+      if (samePlugin(same, dir) && same.rules?.only) {
+        if (dir.rules?.only) same.rules = { only: [...new Set([...same.rules.only, ...dir.rules.only])] };
+        else delete same.rules;
+      }
+      return;
+    }
+    if (dirs.some((d) => samePlugin(d, dir) && !d.rules?.only && walksFolder(d.path, d.rules, dir.path))) return;
+    // A whole folder takes the place of the plugin's entries inside it that came before.
+    const inside = dir.rules?.only ? -1 : dirs.findIndex((d) => samePlugin(d, dir) && walksFolder(dir.path, dir.rules, d.path));
+    if (inside < 0) return void dirs.push(dir);
+    dirs.splice(inside, 1, dir);
+    for (let i = dirs.length - 1; i > inside; i--) if (samePlugin(dirs[i]!, dir) && walksFolder(dir.path, dir.rules, dirs[i]!.path)) dirs.splice(i, 1);
   };
 
   for (const family of AGENT_FAMILIES) {

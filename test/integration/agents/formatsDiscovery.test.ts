@@ -82,3 +82,23 @@ test('plugin.json names the plugin and adds agent paths; a path leaving the plug
   assert.deepEqual(result.aliases, { base: 'tools-kit:base', spec: 'tools-kit:spec', solo: 'tools-kit:solo' });
   assert.deepEqual(result.warnings.map((w) => w.message), ['agent path "../outside/" leaves the plugin folder; it is ignored']);
 });
+
+test('plugin.json: a file or folder listed twice, or already inside a listed or default folder, is found once; a folder listed after one of its files keeps all of them', async (t) => {
+  const { root, home, cwd } = layout(t);
+  const plugin = path.join(root, 'kit');
+  const agents = ['./one/solo.md', './one/', './one/solo.md', './agents/nested/', './agents/nested/deep.md', './more/', './more/sub/inner.md', './agents/base.md'];
+  writeFile(path.join(plugin, '.claude-plugin/plugin.json'), JSON.stringify({ name: 'kit', agents }));
+  writeFile(path.join(plugin, 'agents/base.md'), '---\nname: base\ndescription: d\n---\nx');
+  writeFile(path.join(plugin, 'agents/nested/deep.md'), '---\nname: deep\ndescription: d\n---\nx');
+  writeFile(path.join(plugin, 'one/solo.md'), '---\nname: solo\ndescription: d\n---\nx');
+  writeFile(path.join(plugin, 'one/other.md'), '---\nname: other\ndescription: d\n---\nx');
+  writeFile(path.join(plugin, 'more/sub/inner.md'), '---\nname: inner\ndescription: d\n---\nx');
+  const result = await discoverAgents({ cwd, home, pluginDirs: [plugin], loadClaudePlugins: false, bundledDir: null });
+  assert.deepEqual(result.agents.map((a) => a.name).sort(), ['kit:base', 'kit:deep', 'kit:inner', 'kit:other', 'kit:solo']);
+  assert.deepEqual(result.shadowed.map((s) => s.definition.filePath), [], 'no file is found a second time');
+  assert.deepEqual(result.warnings, []);
+  assert.deepEqual(
+    result.dirs.map((d) => [path.relative(plugin, d.path), d.rules ?? null]),
+    [['agents', null], ['one', null], ['more', null]],
+  );
+});
