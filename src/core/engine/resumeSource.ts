@@ -30,7 +30,8 @@ export async function findResumable(
   const { live, archive } = where;
   if (live && !live.ended) throw new EngineError(`Agent ${agentId} is still running; wait for it to finish, or stop it, before sending a follow-up.`);
   const archived = await archive?.load(agentId);
-  if (live && !archived) {
+  // Ended in this process: memory holds all of it, even if another process's retention has since removed it from the history.
+  if (live && (!archived || archived === 'expired')) {
     return { agentId, runId: live.tree.runId, definition: live.definition, model: live.model, cwd: live.cwd, description: live.description, messages: live.messages, usage: live.usage, turns: live.turns };
   }
   if (archived === 'expired') {

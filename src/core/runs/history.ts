@@ -327,8 +327,11 @@ export class RunHistory implements AgentArchive {
     if (!known) return this.#expired.includes(agentId) ? 'expired' : null;
     const file = await this.#lock.run(async () => {
       await this.#takeOverIfDead(known.runId);
-      return readRunFile(this.#file(known.runId), known.runId).catch(() => null);
+      const found = await readRunFile(this.#file(known.runId), known.runId).catch(() => null);
+      // Removed since by another process's retention: continuing from the prompt alone would lose the conversation.
+      return !found && (await this.#readExpired()).includes(agentId) ? ('expired' as const) : found;
     });
+    if (file === 'expired') return file;
     let node: AgentNode = known;
     if (file && !sameOwner(file.owner ?? undefined, this.#owner)) {
       this.#heldActive.delete(file.run.runId);

@@ -98,3 +98,33 @@ test('after a restart, a follow-up finds the agent in the history and continues 
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('an agent ended in this process continues from memory after another process expired its run; without memory, the follow-up says it expired', async () => {
+  const server = await startScriptedServer((req) => ({ text: `reply #${req.turn} seeing ${req.messages.length} messages` }));
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'subagents-history-'));
+  const open = async (now?: () => number) => {
+    const history = await RunHistory.open({ dir: path.join(dir, 'store'), retentionDays: 30, maxRuns: 200, debounceMs: 10, now });
+    const store = new RunStore({ coalesceMs: 0 });
+    history.attach(store);
+    const engine = new Engine({ client: new Anthropic({ apiKey: 'k', baseURL: server.url }), catalog: catalogOf(agent('solo')), settings: settings(), archive: history });
+    engine.onEvent((e) => store.apply(e));
+    return { history, store, engine };
+  };
+  try {
+    const here = await open();
+    const result = await here.engine.run({ agent: 'solo', prompt: 'remember 42', cwd: dir });
+    await here.history.flush();
+    // Another window whose clock is past the retention window removes the run and its transcript.
+    const elsewhere = await open(() => Date.now() + 31 * 86_400_000);
+    assert.equal(elsewhere.store.list().length, 0);
+    await assert.rejects(elsewhere.engine.sendFollowUp(result.agentId, 'what number?'), /has expired/);
+
+    const followUp = await (await here.engine.sendFollowUp(result.agentId, 'what number?')).done;
+    assert.equal(followUp.output, 'reply #1 seeing 3 messages', 'the earlier answer is still part of the conversation');
+    assert.match(textOf(server.requests.at(-1)!.messages[1]!.content), /reply #0/);
+    await here.history.flush();
+  } finally {
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
