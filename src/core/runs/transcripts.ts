@@ -28,12 +28,23 @@ export class TranscriptStore {
     const previous = this.#tails.get(agentId) ?? Promise.resolve();
     const next = previous
       .then(() => (this.#ready ??= mkdir(this.#dir, { recursive: true })))
-      .then(() => appendFile(this.path(agentId), text, { mode: 0o600 }))
-      .finally(() => {
-        if (this.#tails.get(agentId) === next) this.#tails.delete(agentId);
-      });
-    this.#tails.set(agentId, next.catch(() => undefined));
+      .then(() => appendFile(this.path(agentId), text, { mode: 0o600 }));
+    // The entry is the settled tail, not `next`: it is what the map holds, so the last append can find and drop it.
+    const tail: Promise<void> = next.then(
+      () => this.#settled(agentId, tail),
+      () => this.#settled(agentId, tail),
+    );
+    this.#tails.set(agentId, tail);
     return next;
+  }
+
+  /** Agents with an append still in flight (each agent's map entry goes once its last append settles). */
+  get pending(): number {
+    return this.#tails.size;
+  }
+
+  #settled(agentId: string, tail: Promise<void>): void {
+    if (this.#tails.get(agentId) === tail) this.#tails.delete(agentId);
   }
 
   /** The messages of an agent, or null when it has no transcript. */
