@@ -187,8 +187,8 @@ export class Engine implements Spawner {
 
   /** The mode an agent runs under: `current` narrowed by its file's mode, or widened only with the user's consent. */
   async #mode(definition: AgentDefinition, current: PermissionMode, signal: AbortSignal): Promise<PermissionMode> {
-    const { mode, refusal } = await this.#consents.resolve(definition, current, signal);
-    if (refusal) this.#log('warn', refusal);
+    const { mode, refusal, warning } = await this.#consents.resolve(definition, current, signal);
+    for (const message of [refusal, warning]) if (message) this.#log('warn', message);
     return mode;
   }
 

@@ -33,6 +33,16 @@ export interface ModeWidening {
   current: PermissionMode;
 }
 
+/**
+ * The mode an agent runs under; `refusal` says why a wider mode was not
+ * granted, `warning` that a granted one could not be remembered.
+ */
+export interface ModeResolution {
+  mode: PermissionMode;
+  refusal: string | null;
+  warning: string | null;
+}
+
 /** Asks the user; resolves true to allow this file (as it is now) to widen the mode. */
 export type ModeConsentHandler = (request: ModeWidening, signal: AbortSignal) => Promise<boolean>;
 
@@ -66,23 +76,28 @@ export class ModeConsents {
    * `current`, or wider with consent; otherwise `current`, with the refusal
    * to tell the user.
    */
-  async resolve(definition: AgentDefinition, current: PermissionMode, signal: AbortSignal): Promise<{ mode: PermissionMode; refusal: string | null }> {
+  async resolve(definition: AgentDefinition, current: PermissionMode, signal: AbortSignal): Promise<ModeResolution> {
     const requested = definition.permissionMode;
     // Plan mode chosen by the caller (or spread from a planning parent) holds whatever the file says.
-    if (current === 'plan') return { mode: 'plan', refusal: null };
-    if (!requested || !widens(requested, current)) return { mode: requested ?? current, refusal: null };
+    if (current === 'plan') return { mode: 'plan', refusal: null, warning: null };
+    if (!requested || !widens(requested, current)) return { mode: requested ?? current, refusal: null, warning: null };
     const digest = definitionDigest(definition);
     const granted = await this.#load();
-    if (RANK[granted.get(digest)?.mode ?? 'plan'] >= RANK[requested]) return { mode: requested, refusal: null };
+    if (RANK[granted.get(digest)?.mode ?? 'plan'] >= RANK[requested]) return { mode: requested, refusal: null, warning: null };
     const request: ModeWidening = { agentName: definition.name, filePath: definition.filePath, requested, current };
     const allowed = await this.#ask(digest, request, signal);
-    if (allowed && !signal.aborted) {
-      await this.#remember({ digest, mode: requested, agentName: definition.name, filePath: definition.filePath, grantedAt: Date.now() });
-      return { mode: requested, refusal: null };
-    }
     const where = definition.filePath ? ` (${definition.filePath})` : '';
+    if (allowed && !signal.aborted) {
+      const unsaved = await this.#remember({ digest, mode: requested, agentName: definition.name, filePath: definition.filePath, grantedAt: Date.now() });
+      const warning = unsaved
+        ? `Your consent for agent "${definition.name}"${where} to run with permissionMode ${requested} could not be saved to ${this.#options.file} (${unsaved}); ` +
+          `it holds until this session ends, and you will be asked again after that.`
+        : null;
+      return { mode: requested, refusal: null, warning };
+    }
     return {
       mode: current,
+      warning: null,
       refusal:
         `Agent "${definition.name}"${where} asks for permissionMode ${requested}, wider than the ${current} it would run under; ` +
         `${this.#options.ask ? 'you did not allow it' : 'nobody could be asked'}, so it runs under ${current}. ` +
@@ -108,14 +123,20 @@ export class ModeConsents {
     return this.#granted;
   }
 
-  async #remember(consent: Consent): Promise<void> {
+  /** Keeps the consent for this session, and on disk when it can: resolves to why it could not, else null. */
+  async #remember(consent: Consent): Promise<string | null> {
     (await this.#load()).set(consent.digest, consent);
     const file = this.#options.file;
-    if (!file) return;
+    if (!file) return null;
     // Merged with what another process may have added meanwhile; a consent lost to a race is only asked again.
     const merged = new Map((await readConsents(file)).map((c) => [c.digest, c]));
     merged.set(consent.digest, consent);
-    await writeFileAtomic(file, JSON.stringify([...merged.values()], null, 2));
+    try {
+      await writeFileAtomic(file, JSON.stringify([...merged.values()], null, 2));
+      return null;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
   }
 }
 

@@ -3,7 +3,7 @@
 // file's content (S7.3): a cloned repository cannot switch approvals off.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -67,6 +67,25 @@ test('consent given: the wider mode applies, is remembered for the file as it is
   const edited = await runOnce({ ...definition, systemPrompt: `${definition.systemPrompt}\nAlso do something else.` }, 'default', changed.consents);
   assert.equal(changed.asked.length, 1, 'the file changed: asked again');
   assert.deepEqual([edited.ran, edited.approvalsAsked], [false, 1], 'refused: back under default');
+});
+
+test('consent given but the consent file cannot be written: the run goes ahead with it, it holds for the session, and the log says it was not saved', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'subagents-consents-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  // A folder that cannot be created (a file is in the way), whoever runs the test.
+  await writeFile(path.join(dir, 'storage'), '');
+  const file = path.join(dir, 'storage', 'mode-consents.json');
+  const definition = agent('trusted', { permissionMode: 'bypassPermissions' });
+  const recorder = consentRecorder(true, file);
+  const granted = await runOnce(definition, 'default', recorder.consents);
+  assert.deepEqual([granted.ran, granted.approvalsAsked], [true, 0], 'the answer applies');
+  assert.match(
+    granted.logs.join('\n'),
+    /Your consent for agent "trusted" \(\/agents\/trusted\.md\) to run with permissionMode bypassPermissions could not be saved to .*mode-consents\.json \(E[A-Z]+: [^)]*\); it holds until this session ends/,
+  );
+  const again = await runOnce(definition, 'default', recorder.consents);
+  assert.equal(recorder.asked.length, 1, 'not asked again in the same session');
+  assert.equal(again.ran, true);
 });
 
 test('a file narrows freely: default under the user\'s bypassPermissions asks for the shell command; plan removes it', async () => {
