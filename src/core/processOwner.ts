@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 
 /**
@@ -11,13 +12,41 @@ export interface ProcessOwner {
   host: string;
   /** Tells apart owners in one process (two worktree managers, two histories on one folder). */
   instance: string;
+  /**
+   * When the process started, where the system says (see processStart):
+   * a later process that reuses the pid is not the owner. Absent in records
+   * written elsewhere or before it existed; those go by the pid alone.
+   */
+  started?: string;
 }
 
 /** Owners alive in this process; an instance leaves the set when it is disposed. */
 export const liveInstances = new Set<string>();
 
+let ownStart: string | null | undefined;
+
 export function currentOwner(instance: string): ProcessOwner {
-  return { pid: process.pid, host: os.hostname(), instance };
+  ownStart ??= processStart(process.pid);
+  return { pid: process.pid, host: os.hostname(), instance, ...(ownStart ? { started: ownStart } : {}) };
+}
+
+/**
+ * When process `pid` started, as `<boot id>:<start tick>` from Linux's
+ * /proc (the pair is unique for the machine's uptime and across reboots);
+ * null where the system does not say without running a program for it
+ * (macOS, Windows) or the process is not visible.
+ */
+export function processStart(pid: number): string | null {
+  if (process.platform !== 'linux') return null;
+  try {
+    const bootId = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // starttime is field 22; counted from the state (field 3) after the command name, which may hold spaces and parentheses.
+    const ticks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return bootId && ticks && /^\d+$/.test(ticks) ? `${bootId}:${ticks}` : null;
+  } catch {
+    return null;
+  }
 }
 
 export function sameOwner(a: ProcessOwner | undefined, b: ProcessOwner | undefined): boolean {
@@ -31,7 +60,11 @@ export function ownerAlive(owner: ProcessOwner): boolean {
   // pid 0: a record rebuilt by recover() for a worktree nobody owns.
   if (owner.pid <= 0) return false;
   if (owner.pid === process.pid) return liveInstances.has(owner.instance);
-  return pidAlive(owner.pid);
+  if (!pidAlive(owner.pid)) return false;
+  if (!owner.started) return true;
+  // A pid the system has since given to another process: the owner is gone.
+  const started = processStart(owner.pid);
+  return started === null || started === owner.started;
 }
 
 /** Whether a process with this id runs on this machine. */

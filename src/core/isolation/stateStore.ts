@@ -53,7 +53,7 @@ export const worktreeRecordSchema = z.object({
   /** Where apply saved the user's working tree before writing into it. */
   backupRef: z.optional(z.string()),
   /** The process that drives the agent; recover() leaves records of live owners alone. */
-  owner: z.object({ pid: z.number().int(), host: z.string(), instance: z.string() }),
+  owner: z.object({ pid: z.number().int(), host: z.string(), instance: z.string(), started: z.optional(z.string()) }),
 });
 
 export type WorktreeRecord = z.infer<typeof worktreeRecordSchema>;

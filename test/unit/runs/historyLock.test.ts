@@ -48,6 +48,18 @@ test('a lock left by a process that died is taken over at once', async (t) => {
   assert.equal(ran, 'ran');
 });
 
+test('a lock whose holder\'s pid now belongs to another process is taken over at once', { skip: process.platform !== 'linux' && 'process start times are read from /proc' }, async (t) => {
+  const dir = await tempDir(t);
+  const file = path.join(dir, 'history.lock');
+  // A live process with the holder's pid, but not the one that took the lock (it started at another time).
+  const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+  t.after(() => void other.kill());
+  await new Promise((resolve) => other.once('spawn', resolve));
+  await writeFile(file, JSON.stringify({ pid: other.pid, host: os.hostname(), instance: 'gone', started: 'an-earlier-boot:1' }));
+  const ran = await new HistoryLock(file).run(async () => 'ran');
+  assert.equal(ran, 'ran');
+});
+
 test('a lock file naming no holder is waited for while fresh, and taken over once stale', async (t) => {
   const dir = await tempDir(t);
   const file = path.join(dir, 'history.lock');
