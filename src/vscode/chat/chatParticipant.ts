@@ -7,7 +7,7 @@ import type { Services } from '../services';
 import { promptWithReferences } from './chatContext';
 import { escapeMarkdown } from './chatLog';
 import { parseChatRequest, type ThreadRun } from './chatRequest';
-import { ChatRunStream, type ChatSink } from './chatStream';
+import { ChatRunStream, stoppableSink, type ChatSink } from './chatStream';
 import { agentList, runButtons, runStatus } from './chatViews';
 import { runSummary } from './chatSummary';
 
@@ -76,6 +76,7 @@ export class ChatParticipantHandler {
       stream.markdown('Subagents could not start; the **Subagents** output says why.');
       return { errorDetails: { message: 'Subagents could not start.' } };
     }
+    if (token.isCancellationRequested) return {};
     const scope = this.#scope();
     if (!scope) {
       stream.markdown('Open a folder first: agents run in a workspace folder.');
@@ -105,58 +106,69 @@ export class ChatParticipantHandler {
     }
 
     const { prompt, attached } = await promptWithReferences(intent.task, request.references);
-    const sink = sinkOf(stream);
-    let run: AgentRun;
+    // Stopped while the references were read: nothing has started, nothing needs saying.
+    if (token.isCancellationRequested) return {};
+    const sink = stoppableSink(sinkOf(stream), () => token.isCancellationRequested);
+    // Stop reaches the run however far it got: while the mode is being asked about or
+    // the worktree made (the signal), and once it runs (the engine stops its tree).
+    const stopped = new AbortController();
+    let run: AgentRun | undefined;
     let runScope = scope;
+    const stop = token.onCancellationRequested(() => {
+      if (run) runScope.engine.cancel(run.id, 'Stopped from chat.');
+      stopped.abort();
+    });
     let live: ChatRunStream | undefined;
     try {
-      if (intent.kind === 'followUp') {
-        const snapshot = this.services.runOf(intent.agentId);
-        runScope = (snapshot && this.services.folderOf(snapshot)) ?? scope;
-        stream.markdown(`Continuing **${escapeMarkdown(intent.agentName)}** with its earlier conversation.\n\n`);
-        // Before it starts: the earlier rounds are in the thread already.
-        if (snapshot) live = new ChatRunStream(this.services.store, snapshot.runId, sink, { prime: true });
-        run = await runScope.engine.sendFollowUp(intent.agentId, prompt);
-      } else {
-        const agent = scope.find(intent.agent);
-        if (!agent) {
-          stream.markdown(`Unknown agent "${escapeMarkdown(intent.agent)}". Available: ${scope.agents.map((a) => `\`${a.name}\``).join(', ') || 'none'}. \`/list\` shows them all.`);
-          return {};
+      try {
+        if (intent.kind === 'followUp') {
+          const snapshot = this.services.runOf(intent.agentId);
+          runScope = (snapshot && this.services.folderOf(snapshot)) ?? scope;
+          stream.markdown(`Continuing **${escapeMarkdown(intent.agentName)}** with its earlier conversation.\n\n`);
+          // Before it starts: the earlier rounds are in the thread already.
+          if (snapshot) live = new ChatRunStream(this.services.store, snapshot.runId, sink, { prime: true });
+          run = await runScope.engine.sendFollowUp(intent.agentId, prompt, { signal: stopped.signal });
+        } else {
+          const agent = scope.find(intent.agent);
+          if (!agent) {
+            stream.markdown(`Unknown agent "${escapeMarkdown(intent.agent)}". Available: ${scope.agents.map((a) => `\`${a.name}\``).join(', ') || 'none'}. \`/list\` shows them all.`);
+            return {};
+          }
+          if (scope.settings.disabledAgents.includes(agent.name)) {
+            stream.markdown(`**${escapeMarkdown(agent.name)}** is disabled (setting \`subagents.disabledAgents\`).`);
+            return {};
+          }
+          if (agent.userInvocable === false) {
+            stream.markdown(`**${escapeMarkdown(agent.name)}** is there for other agents to start (\`user-invocable: false\` in its file), not to be run from chat.`);
+            return {};
+          }
+          run = await scope.engine.start({ agent: agent.name, prompt, description: intent.task.split('\n')[0], cwd: scope.folder.uri.fsPath, signal: stopped.signal });
         }
-        if (scope.settings.disabledAgents.includes(agent.name)) {
-          stream.markdown(`**${escapeMarkdown(agent.name)}** is disabled (setting \`subagents.disabledAgents\`).`);
-          return {};
-        }
-        if (agent.userInvocable === false) {
-          stream.markdown(`**${escapeMarkdown(agent.name)}** is there for other agents to start (\`user-invocable: false\` in its file), not to be run from chat.`);
-          return {};
-        }
-        run = await scope.engine.start({ agent: agent.name, prompt, description: intent.task.split('\n')[0], cwd: scope.folder.uri.fsPath });
+      } catch (error) {
+        live?.dispose();
+        const message = error instanceof Error ? error.message : String(error);
+        if (!(error instanceof EngineError)) this.services.log.error(`Chat could not start a run: ${message}`);
+        sink.markdown(`Could not start: ${escapeMarkdown(message)}`);
+        return { errorDetails: { message } };
       }
-    } catch (error) {
-      live?.dispose();
-      const message = error instanceof Error ? error.message : String(error);
-      if (!(error instanceof EngineError)) this.services.log.error(`Chat could not start a run: ${message}`);
-      stream.markdown(`Could not start: ${escapeMarkdown(message)}`);
-      return { errorDetails: { message } };
-    }
-    this.services.log.info(`Chat started ${run.agentName} (${run.id})${attached ? ` with ${attached} attached reference(s)` : ''} in ${runScope.folder.name}.`);
-
-    live ??= new ChatRunStream(this.services.store, run.tree.runId, sink);
-    const stop = token.onCancellationRequested(() => runScope.engine.cancel(run.id, 'Stopped from chat.'));
-    let result;
-    try {
-      result = await run.done;
+      this.services.log.info(`Chat started ${run.agentName} (${run.id})${attached ? ` with ${attached} attached reference(s)` : ''} in ${runScope.folder.name}.`);
+      live ??= new ChatRunStream(this.services.store, run.tree.runId, sink);
+      let result;
+      try {
+        result = await run.done;
+      } finally {
+        live.finish();
+      }
+      const metadata: ChatRunMetadata = { runId: run.tree.runId, agentId: run.id, agentName: run.agentName };
+      // Nobody sees an ending written after Stop: VS Code drops it.
+      if (token.isCancellationRequested) return { metadata };
+      this.#ending(stream, run, result, this.services.store.get(run.tree.runId));
+      return result.status === 'completed' || result.status === 'cancelled'
+        ? { metadata }
+        : { metadata, errorDetails: { message: `${run.agentName} ${result.status === 'budget_exceeded' ? 'stopped at its budget' : 'failed'}: ${result.error ?? 'no details'}` } };
     } finally {
       stop.dispose();
-      live.finish();
     }
-    const snapshot = this.services.store.get(run.tree.runId);
-    this.#ending(stream, run, result, snapshot);
-    const metadata: ChatRunMetadata = { runId: run.tree.runId, agentId: run.id, agentName: run.agentName };
-    return result.status === 'completed' || result.status === 'cancelled'
-      ? { metadata }
-      : { metadata, errorDetails: { message: `${run.agentName} ${result.status === 'budget_exceeded' ? 'stopped at its budget' : 'failed'}: ${result.error ?? 'no details'}` } };
   };
 
   /**

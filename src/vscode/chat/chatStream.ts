@@ -41,6 +41,30 @@ export const APPROVAL_BUTTONS: Array<[title: string, answer: string]> = [
   ['Deny', 'deny'],
 ];
 
+/**
+ * The sink of a response the user can stop: quiet once `stopped()` says so
+ * (VS Code drops what a participant writes after a cancellation, and closes
+ * the stream a second later, after which every write throws), and quiet for
+ * good once a write has thrown, so a timer never throws into the host.
+ */
+export function stoppableSink(sink: ChatSink, stopped: () => boolean): ChatSink {
+  let open = true;
+  const guard = (write: () => void) => {
+    if (!open || stopped()) return;
+    try {
+      write();
+    } catch {
+      open = false;
+    }
+  };
+  return {
+    markdown: (text) => guard(() => sink.markdown(text)),
+    progress: (text) => guard(() => sink.progress(text)),
+    reference: (filePath) => guard(() => sink.reference(filePath)),
+    button: (title, command, args) => guard(() => sink.button(title, command, args)),
+  };
+}
+
 export class ChatRunStream {
   readonly log = new ChatRunLog();
   /** Writes so far (the benchmark reads it). */

@@ -1,0 +1,148 @@
+import '../../support/fakeVscode';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, beforeEach, test } from 'node:test';
+import Anthropic from '@anthropic-ai/sdk';
+import type { AgentDefinition } from '../../../src/core/agents/definition';
+import { defaultSettings } from '../../../src/core/config';
+import { Engine } from '../../../src/core/engine/engine';
+import { ModeConsents, type ModeConsentHandler } from '../../../src/core/tools/modeConsent';
+import { ChatParticipantHandler } from '../../../src/vscode/chat/chatParticipant';
+import { agent, catalogOf, isAgent } from '../../support/agents';
+import { fakeServices, type FakeFolder } from '../../support/fakeServices';
+import { startScriptedServer, type ScriptedServer } from '../../support/scriptedServer';
+import * as vscode from '../../support/vscodeFake';
+
+// The @agent handler against real engines (scripted model server) and a
+// fake of the vscode API: what it writes, what it starts, and when it stops.
+
+let server: ScriptedServer;
+let dir: string;
+
+before(async () => {
+  server = await startScriptedServer((req) => {
+    if (isAgent(req.system, 'slowpoke')) return { hang: true };
+    return { text: `done: ${req.lastUserText}` };
+  });
+  dir = await mkdtemp(path.join(os.tmpdir(), 'subagents-chat-'));
+});
+
+after(async () => {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  vscode.resetFake();
+  server.requests.length = 0;
+});
+
+function engineFor(agents: AgentDefinition[], ask?: ModeConsentHandler): Engine {
+  return new Engine({
+    client: new Anthropic({ apiKey: 'test-key', baseURL: server.url, maxRetries: 0 }),
+    catalog: catalogOf(...agents),
+    settings: () => ({ ...defaultSettings(), permissionMode: 'default' }),
+    modeConsents: new ModeConsents({ ask }),
+    network: { baseDelayMs: 5 },
+  });
+}
+
+function folder(name: string, agents: AgentDefinition[], ask?: ModeConsentHandler): FakeFolder {
+  return { name, dir: path.join(dir, name), agents, engine: engineFor(agents, ask) };
+}
+
+/** A response stream that records its writes and, once closed, throws as VS Code's does. */
+function responseStream() {
+  const writes: string[] = [];
+  let closed = false;
+  const write =
+    (kind: string) =>
+    (...args: unknown[]) => {
+      if (closed) throw new Error('Response stream has been closed');
+      writes.push(`${kind} ${args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')}`);
+    };
+  const stream = { markdown: write('markdown'), progress: write('progress'), reference: write('reference'), button: write('button'), anchor: write('anchor') };
+  return { stream, writes, text: () => writes.join('\n'), close: () => (closed = true) };
+}
+
+function request(prompt: string, command?: string) {
+  return { prompt, command, references: [] };
+}
+
+type Handle = ChatParticipantHandler['handle'];
+function handlerFor(folders: FakeFolder[]) {
+  const fake = fakeServices(folders);
+  const handler = new ChatParticipantHandler(Promise.resolve(fake.services));
+  const handle = (prompt: string, options: { command?: string; token?: vscode.CancellationTokenSource; history?: unknown[] } = {}) => {
+    const out = responseStream();
+    const token = options.token ?? new vscode.CancellationTokenSource();
+    const done = (handler.handle as (...args: unknown[]) => ReturnType<Handle>)(request(prompt, options.command), { history: options.history ?? [] }, out.stream, token.token);
+    return { ...out, token, done: Promise.resolve(done) };
+  };
+  return { ...fake, handler, handle };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until(check: () => boolean, message: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(message);
+    await sleep(20);
+  }
+}
+
+test('a stop while the agent file’s permission mode is being asked about: the run never reaches the model', async () => {
+  let asked!: () => void;
+  const asking = new Promise<void>((resolve) => (asked = resolve));
+  // The consent dialog: answered "allow" a moment after the user pressed Stop.
+  const ask: ModeConsentHandler = () => {
+    asked();
+    return sleep(200).then(() => true);
+  };
+  const wide = agent('wide', { permissionMode: 'acceptEdits' });
+  const chat = handlerFor([folder('app', [wide], ask)]);
+  const call = chat.handle('wide tidy the imports');
+  await asking;
+  call.token.cancel();
+  await call.done;
+  await sleep(300);
+  assert.equal(server.requests.length, 0, 'the model was asked after the user stopped');
+  assert.ok(chat.store.list().every((r) => r.status === 'cancelled'), 'whatever was made of the run ended as cancelled');
+});
+
+test('a request already stopped starts nothing', async () => {
+  const chat = handlerFor([folder('app', [agent('general-purpose')])]);
+  const token = new vscode.CancellationTokenSource();
+  token.cancel();
+  const call = chat.handle('fix the build', { token });
+  await call.done;
+  await sleep(100);
+  assert.equal(chat.store.list().length, 0);
+  assert.equal(server.requests.length, 0);
+});
+
+test('after Stop the response gets no more writes, so a closed stream throws nothing, and the run is cancelled', async () => {
+  const uncaught: unknown[] = [];
+  const onUncaught = (error: unknown) => uncaught.push(error);
+  process.on('uncaughtException', onUncaught);
+  try {
+    const chat = handlerFor([folder('app', [agent('slowpoke')])]);
+    const call = chat.handle('slowpoke take your time');
+    await until(() => chat.store.list()[0]?.status === 'running', 'slowpoke did not start');
+    await until(() => call.writes.some((w) => w.includes('slowpoke')), 'the log did not show slowpoke');
+    // VS Code drops what comes after a cancellation, and closes the stream a second later.
+    call.token.cancel();
+    call.close();
+    const result = await call.done;
+    await sleep(400);
+    assert.deepEqual(uncaught, []);
+    assert.equal(chat.store.list()[0]?.status, 'cancelled');
+    assert.equal((result as { metadata?: { agentName?: string } }).metadata?.agentName, 'slowpoke', 'the thread can still continue the agent');
+  } finally {
+    process.off('uncaughtException', onUncaught);
+  }
+});
+
