@@ -1,5 +1,6 @@
 import '../../support/fakeVscode';
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,6 +51,7 @@ function engineFor(agents: AgentDefinition[], ask?: ModeConsentHandler): Engine 
 }
 
 function folder(name: string, agents: AgentDefinition[], ask?: ModeConsentHandler): FakeFolder {
+  mkdirSync(path.join(dir, name), { recursive: true });
   return { name, dir: path.join(dir, name), agents, engine: engineFor(agents, ask) };
 }
 
@@ -146,3 +148,43 @@ test('after Stop the response gets no more writes, so a closed stream throws not
   }
 });
 
+
+test('multi-root: a name found only in another folder runs there, whichever editor is active', async () => {
+  const a = folder('web', [agent('general-purpose', { source: 'bundled' }), agent('plan', { source: 'bundled' })]);
+  const b = folder('db', [agent('general-purpose', { source: 'bundled' }), agent('db-migrator')]);
+  const chat = handlerFor([a, b]);
+  chat.activate('web');
+  const call = chat.handle('db-migrator add the index');
+  await call.done;
+  const run = chat.store.list()[0];
+  const root = run?.agents[run.rootAgentId];
+  assert.equal(root?.agentName, 'db-migrator', call.text());
+  assert.equal(root?.cwd, b.dir);
+  assert.equal(root?.prompt, 'add the index');
+  // A name both folders have runs in the active editor's folder.
+  const rootOf = (name: string) => chat.store.list().map((r) => r.agents[r.rootAgentId]).find((n) => n?.agentName === name);
+  chat.activate('db');
+  await chat.handle('fix the build').done;
+  assert.equal(rootOf('general-purpose')?.cwd, b.dir);
+});
+
+test('multi-root: /list shows every folder’s agents under its name', async () => {
+  const chat = handlerFor([folder('web', [agent('planner')]), folder('db', [agent('db-migrator')])]);
+  const call = chat.handle('', { command: 'list' });
+  await call.done;
+  const text = call.text();
+  assert.match(text, /\*\*2 agents\*\* in 2 folders/);
+  assert.ok(text.indexOf('### web') >= 0 && text.indexOf('### web') < text.indexOf('planner') && text.indexOf('### db') < text.indexOf('db-migrator'), text);
+});
+
+test('an unknown @name is an error that names the agents of every folder; with no folder open, chat asks for one', async () => {
+  const chat = handlerFor([folder('web', [agent('planner')]), folder('db', [agent('db-migrator')])]);
+  const unknown = chat.handle('@db-migrater add the index');
+  await unknown.done;
+  assert.match(unknown.text(), /Unknown agent "db-migrater"\. Available: `planner`, `db-migrator`/);
+  assert.equal(chat.store.list().length, 0);
+  const empty = handlerFor([]);
+  const none = empty.handle('fix the build');
+  await none.done;
+  assert.match(none.text(), /Open a folder first/);
+});
