@@ -57,6 +57,10 @@ export async function runAgentCommand(services: Services, reveal: (runId?: strin
     void vscode.window.showErrorMessage(`Agent "${agent.name}" is disabled (setting subagents.disabledAgents). Remove it from that list to run it.`);
     return undefined;
   }
+  if (agent.userInvocable === false) {
+    void vscode.window.showErrorMessage(`Agent "${agent.name}" is there for other agents to start (user-invocable: false in its file), not to be run by itself.`);
+    return undefined;
+  }
   let task = args.task?.trim();
   let isolated = args.isolation === 'worktree' || agent.isolation === 'worktree';
   if (!task) {
