@@ -18,7 +18,7 @@ export interface RunAgentArgs {
   /** Folder URI, path or name (multi-root). */
   folder?: string;
   isolation?: 'worktree' | 'none';
-  /** False when the caller tells the user itself how the run ends (chat does). */
+  /** False when the caller tells the user itself how the run ends (another extension, a keybinding). */
   notify?: boolean;
 }
 

@@ -161,6 +161,8 @@ test('multi-root: a name found only in another folder runs there, whichever edit
   assert.equal(root?.agentName, 'db-migrator', call.text());
   assert.equal(root?.cwd, b.dir);
   assert.equal(root?.prompt, 'add the index');
+  assert.match(call.text(), /done: add the index/, 'the response ends with the answer');
+  assert.deepEqual(vscode.shown.messages, [], 'the response says how the run ended: no notification besides');
   // A name both folders have runs in the active editor's folder.
   const rootOf = (name: string) => chat.store.list().map((r) => r.agents[r.rootAgentId]).find((n) => n?.agentName === name);
   chat.activate('db');
