@@ -1,4 +1,5 @@
 import type { RunStore } from '../../core/runs/runStore';
+import { ANSWER_LABELS, APPROVAL_ANSWERS } from '../../protocol/webview';
 import { ChatRunLog, type ChatPart } from './chatLog';
 
 /**
@@ -35,11 +36,8 @@ export const MAX_REFERENCES = 50;
  */
 const QUIET_FOR_PROGRESS_MS = 600;
 
-export const APPROVAL_BUTTONS: Array<[title: string, answer: string]> = [
-  ['Allow', 'allow'],
-  ['Allow for this agent', 'allowAgent'],
-  ['Deny', 'deny'],
-];
+/** An approval's answers, as every surface offers them. */
+export const APPROVAL_BUTTONS = APPROVAL_ANSWERS.map((answer) => [ANSWER_LABELS[answer], answer] as const);
 
 /**
  * The sink of a response the user can stop: quiet once `stopped()` says so
