@@ -194,6 +194,13 @@ export const shown: {
   commands: Array<{ command: string; args: unknown[] }>;
 } = { messages: [], progress: [], commands: [] };
 
+const trustGranted = new EventEmitter<void>();
+
+export function grantTrust(): void {
+  workspace.isTrusted = true;
+  trustGranted.fire();
+}
+
 /** Open editor buffers, untitled ones included; tests add their own. */
 const documents: FakeDocument[] = [];
 
@@ -236,6 +243,8 @@ export const window = {
 
 export const workspace = {
   isTrusted: true,
+  onDidGrantWorkspaceTrust: trustGranted.event,
+  onDidCloseTextDocument: new EventEmitter<FakeDocument>().event,
   workspaceFolders: [] as Array<{ uri: Uri; name: string; index: number }>,
   get textDocuments(): readonly FakeDocument[] {
     return documents;
@@ -260,6 +269,11 @@ export const workspace = {
       return { type: info.isDirectory() ? FileType.Directory : FileType.File };
     },
   },
+};
+
+export const languages = {
+  onDidChangeDiagnostics: new EventEmitter<{ uris: Uri[] }>().event,
+  getDiagnostics: () => [],
 };
 
 export const commands = {
