@@ -1,51 +1,16 @@
 import '../../support/fakeVscode';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, beforeEach, test } from 'node:test';
-import Anthropic from '@anthropic-ai/sdk';
-import type { AgentDefinition } from '../../../src/core/agents/definition';
-import { defaultSettings } from '../../../src/core/config';
-import { Engine } from '../../../src/core/engine/engine';
-import { ModeConsents, type ModeConsentHandler } from '../../../src/core/tools/modeConsent';
+import { test } from 'node:test';
 import { AgentTools } from '../../../src/vscode/lm/agentTools';
-import { agent, catalogOf, isAgent } from '../../support/agents';
-import { fakeServices, type FakeFolder } from '../../support/fakeServices';
-import { startScriptedServer, type ScriptedServer } from '../../support/scriptedServer';
+import { agent, isAgent } from '../../support/agents';
+import { fakeServices, scriptedWorkspace, slowConsent } from '../../support/fakeServices';
 import * as vscode from '../../support/vscodeFake';
 
 // The language-model tools against real engines (scripted model server) and
 // a fake of the vscode API: cancellation, and what a wait leaves behind.
 
-let server: ScriptedServer;
-let dir: string;
-
-before(async () => {
-  server = await startScriptedServer((req) => (isAgent(req.system, 'slow') ? { text: 'slow and done', delayMs: 300 } : { text: `done: ${req.lastUserText}` }));
-  dir = await mkdtemp(path.join(os.tmpdir(), 'subagents-lm-'));
-});
-
-after(async () => {
-  await server.close();
-  await rm(dir, { recursive: true, force: true });
-});
-
-beforeEach(() => {
-  vscode.resetFake();
-  server.requests.length = 0;
-});
-
-function folder(name: string, agents: AgentDefinition[], ask?: ModeConsentHandler): FakeFolder {
-  const engine = new Engine({
-    client: new Anthropic({ apiKey: 'test-key', baseURL: server.url, maxRetries: 0 }),
-    catalog: catalogOf(...agents),
-    settings: () => ({ ...defaultSettings(), permissionMode: 'default' }),
-    modeConsents: new ModeConsents({ ask }),
-    network: { baseDelayMs: 5 },
-  });
-  return { name, dir: path.join(dir, name), agents, engine };
-}
+const workspace = scriptedWorkspace((req) => (isAgent(req.system, 'slow') ? { text: 'slow and done', delayMs: 300 } : { text: `done: ${req.lastUserText}` }));
+const folder = workspace.folder.bind(workspace);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const textOf = (result: unknown) => (result as vscode.LanguageModelToolResult).content.map((p) => (p as vscode.LanguageModelTextPart).value).join('');
@@ -59,12 +24,7 @@ test('runAgent: a call already cancelled starts nothing', async () => {
 });
 
 test('runAgent: a call cancelled while the agent file’s mode is asked about never reaches the model', async () => {
-  let asked!: () => void;
-  const asking = new Promise<void>((resolve) => (asked = resolve));
-  const ask: ModeConsentHandler = () => {
-    asked();
-    return sleep(200).then(() => true);
-  };
+  const { ask, asking } = slowConsent();
   const { services } = fakeServices([folder('app', [agent('wide', { permissionMode: 'acceptEdits' })], ask)]);
   const tools = new AgentTools(services);
   const token = new vscode.CancellationTokenSource();
@@ -73,7 +33,7 @@ test('runAgent: a call cancelled while the agent file’s mode is asked about ne
   token.cancel();
   await assert.rejects(call, vscode.CancellationError);
   await sleep(300);
-  assert.equal(server.requests.length, 0, 'the model was asked after the call was cancelled');
+  assert.equal(workspace.server.requests.length, 0, 'the model was asked after the call was cancelled');
   assert.equal(token.token.listeners, 0, 'the cancellation listener was left behind');
 });
 

@@ -1,59 +1,16 @@
 import '../../support/fakeVscode';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, beforeEach, test } from 'node:test';
-import Anthropic from '@anthropic-ai/sdk';
-import type { AgentDefinition } from '../../../src/core/agents/definition';
-import { defaultSettings } from '../../../src/core/config';
-import { Engine } from '../../../src/core/engine/engine';
-import { ModeConsents, type ModeConsentHandler } from '../../../src/core/tools/modeConsent';
+import { test } from 'node:test';
 import { ChatParticipantHandler } from '../../../src/vscode/chat/chatParticipant';
-import { agent, catalogOf, isAgent } from '../../support/agents';
-import { fakeServices, type FakeFolder } from '../../support/fakeServices';
-import { startScriptedServer, type ScriptedServer } from '../../support/scriptedServer';
+import { agent, isAgent } from '../../support/agents';
+import { fakeServices, scriptedWorkspace, slowConsent, type FakeFolder } from '../../support/fakeServices';
 import * as vscode from '../../support/vscodeFake';
 
 // The @agent handler against real engines (scripted model server) and a
 // fake of the vscode API: what it writes, what it starts, and when it stops.
 
-let server: ScriptedServer;
-let dir: string;
-
-before(async () => {
-  server = await startScriptedServer((req) => {
-    if (isAgent(req.system, 'slowpoke')) return { hang: true };
-    return { text: `done: ${req.lastUserText}` };
-  });
-  dir = await mkdtemp(path.join(os.tmpdir(), 'subagents-chat-'));
-});
-
-after(async () => {
-  await server.close();
-  await rm(dir, { recursive: true, force: true });
-});
-
-beforeEach(() => {
-  vscode.resetFake();
-  server.requests.length = 0;
-});
-
-function engineFor(agents: AgentDefinition[], ask?: ModeConsentHandler): Engine {
-  return new Engine({
-    client: new Anthropic({ apiKey: 'test-key', baseURL: server.url, maxRetries: 0 }),
-    catalog: catalogOf(...agents),
-    settings: () => ({ ...defaultSettings(), permissionMode: 'default' }),
-    modeConsents: new ModeConsents({ ask }),
-    network: { baseDelayMs: 5 },
-  });
-}
-
-function folder(name: string, agents: AgentDefinition[], ask?: ModeConsentHandler): FakeFolder {
-  mkdirSync(path.join(dir, name), { recursive: true });
-  return { name, dir: path.join(dir, name), agents, engine: engineFor(agents, ask) };
-}
+const workspace = scriptedWorkspace((req) => (isAgent(req.system, 'slowpoke') ? { hang: true } : { text: `done: ${req.lastUserText}` }));
+const folder = workspace.folder.bind(workspace);
 
 /** A response stream that records its writes and, once closed, throws as VS Code's does. */
 function responseStream() {
@@ -97,13 +54,7 @@ async function until(check: () => boolean, message: string, timeoutMs = 10_000):
 }
 
 test('a stop while the agent file’s permission mode is being asked about: the run never reaches the model', async () => {
-  let asked!: () => void;
-  const asking = new Promise<void>((resolve) => (asked = resolve));
-  // The consent dialog: answered "allow" a moment after the user pressed Stop.
-  const ask: ModeConsentHandler = () => {
-    asked();
-    return sleep(200).then(() => true);
-  };
+  const { ask, asking } = slowConsent();
   const wide = agent('wide', { permissionMode: 'acceptEdits' });
   const chat = handlerFor([folder('app', [wide], ask)]);
   const call = chat.handle('wide tidy the imports');
@@ -111,7 +62,7 @@ test('a stop while the agent file’s permission mode is being asked about: the 
   call.token.cancel();
   await call.done;
   await sleep(300);
-  assert.equal(server.requests.length, 0, 'the model was asked after the user stopped');
+  assert.equal(workspace.server.requests.length, 0, 'the model was asked after the user stopped');
   assert.ok(chat.store.list().every((r) => r.status === 'cancelled'), 'whatever was made of the run ended as cancelled');
 });
 
@@ -123,7 +74,7 @@ test('a request already stopped starts nothing', async () => {
   await call.done;
   await sleep(100);
   assert.equal(chat.store.list().length, 0);
-  assert.equal(server.requests.length, 0);
+  assert.equal(workspace.server.requests.length, 0);
 });
 
 test('after Stop the response gets no more writes, so a closed stream throws nothing, and the run is cancelled', async () => {

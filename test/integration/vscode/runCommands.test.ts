@@ -1,47 +1,20 @@
 import '../../support/fakeVscode';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, beforeEach, test } from 'node:test';
-import Anthropic from '@anthropic-ai/sdk';
+import { test } from 'node:test';
 import type { AgentDefinition } from '../../../src/core/agents/definition';
-import { defaultSettings } from '../../../src/core/config';
-import { Engine } from '../../../src/core/engine/engine';
 import { runAgentCommand } from '../../../src/vscode/runCommands';
-import { agent, catalogOf } from '../../support/agents';
-import { fakeServices } from '../../support/fakeServices';
-import { startScriptedServer, type ScriptedServer } from '../../support/scriptedServer';
+import { agent } from '../../support/agents';
+import { fakeServices, scriptedWorkspace } from '../../support/fakeServices';
 import * as vscode from '../../support/vscodeFake';
 
 // Run Agent with arguments (the Agents view's ▷, keybindings, other
 // extensions) against a real engine and a fake of the vscode API.
 
-let server: ScriptedServer;
-let dir: string;
-
-before(async () => {
-  server = await startScriptedServer(() => ({ text: 'All done.' }));
-  dir = await mkdtemp(path.join(os.tmpdir(), 'subagents-run-'));
-});
-
-after(async () => {
-  await server.close();
-  await rm(dir, { recursive: true, force: true });
-});
-
-beforeEach(() => vscode.resetFake());
+const workspace = scriptedWorkspace(() => ({ text: 'All done.' }));
 
 function services(agents: AgentDefinition[]) {
-  const folder = path.join(dir, 'app');
-  mkdirSync(folder, { recursive: true });
-  const engine = new Engine({
-    client: new Anthropic({ apiKey: 'test-key', baseURL: server.url, maxRetries: 0 }),
-    catalog: catalogOf(...agents),
-    settings: () => ({ ...defaultSettings(), permissionMode: 'bypassPermissions' }),
-  });
-  return { ...fakeServices([{ name: 'app', dir: folder, agents, engine }]), engine };
+  const folder = workspace.folder('app', agents);
+  return { ...fakeServices([folder]), engine: folder.engine };
 }
 
 const reveal = () => Promise.resolve();
