@@ -146,7 +146,8 @@ export class ChatParticipantHandler {
     try {
       try {
         if (intent.kind === 'followUp') {
-          stream.markdown(`Continuing **${escapeMarkdown(intent.agentName)}** with its earlier conversation.\n\n`);
+          const instead = intent.mentioned ? ` (to run **${escapeMarkdown(intent.mentioned)}** instead, write \`@${intent.mentioned} …\`)` : '';
+          stream.markdown(`Continuing **${escapeMarkdown(intent.agentName)}** with its earlier conversation${instead}.\n\n`);
           // Before it starts: the earlier rounds are in the thread already.
           if (thread) live = new ChatRunStream(this.services.store, thread.runId, sink, { prime: true });
           run = await scope.engine.sendFollowUp(intent.agentId, prompt, { signal: stopped.signal });

@@ -21,7 +21,7 @@ export type ChatIntent =
   | { kind: 'list' }
   | { kind: 'status' }
   | { kind: 'run'; agent: string; task: string; named: boolean }
-  | { kind: 'followUp'; agentId: string; agentName: string; task: string }
+  | { kind: 'followUp'; agentId: string; agentName: string; task: string; /** An agent the message starts with, unmarked: the reply says how to run it instead. */ mentioned?: string }
   | { kind: 'help'; message: string };
 
 /** What the previous answer in this chat thread left in its ChatResult.metadata. */
@@ -65,6 +65,6 @@ export function parseChatRequest(
       message: 'Name an agent and a task (`@agent tech-lead check the tests`), or just the task for the general-purpose agent. `/list` shows the agents, `/status` the runs.',
     };
   }
-  if (thread) return { kind: 'followUp', agentId: thread.agentId, agentName: thread.agentName, task: text };
+  if (thread) return { kind: 'followUp', agentId: thread.agentId, agentName: thread.agentName, task: text, ...(known ? { mentioned: word } : {}) };
   return { kind: 'run', agent: DEFAULT_CHAT_AGENT, task: text, named: false };
 }

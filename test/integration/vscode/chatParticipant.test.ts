@@ -141,3 +141,14 @@ test('an unknown @name is an error that names the agents of every folder; with n
   await none.done;
   assert.match(none.text(), /Open a folder first/);
 });
+
+test('in a thread, a verb that is also an agent’s name continues the run, and the reply says how to start that agent instead', async () => {
+  const chat = handlerFor([folder('app', [agent('general-purpose', { source: 'bundled' }), agent('plan', { source: 'bundled' })])]);
+  const first = await chat.handle('sum up the README').done;
+  const history = [new vscode.ChatResponseTurn('subagents.agent', first as { metadata?: Record<string, unknown> })];
+  const next = chat.handle('plan the release notes too', { history });
+  await next.done;
+  assert.match(next.text(), /Continuing \*\*general-purpose\*\* with its earlier conversation \(to run \*\*plan\*\* instead, write `@plan …`\)/);
+  assert.match(next.text(), /done: plan the release notes too/);
+  assert.equal(chat.store.list().length, 1, 'the follow-up continues the same run');
+});

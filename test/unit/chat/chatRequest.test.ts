@@ -19,9 +19,10 @@ test('a name matches only as it is written: a capitalised verb is part of the ta
 });
 
 test('in a thread, a name that is an ordinary word continues the thread unless it is marked', () => {
-  const followUp = (task: string) => ({ kind: 'followUp', agentId: 'a1', agentName: 'tech-lead', task });
+  const followUp = (task: string, mentioned?: string) => ({ kind: 'followUp', agentId: 'a1', agentName: 'tech-lead', task, ...(mentioned ? { mentioned } : {}) });
   assert.deepEqual(parseChatRequest('Plan the migration to ESM', undefined, names, previous), followUp('Plan the migration to ESM'));
-  assert.deepEqual(parseChatRequest('explore why login fails', undefined, names, previous), followUp('explore why login fails'));
+  // The reply says how to run explore instead.
+  assert.deepEqual(parseChatRequest('explore why login fails', undefined, names, previous), followUp('explore why login fails', 'explore'));
   assert.deepEqual(parseChatRequest('@explore why login fails', undefined, names, previous), { kind: 'run', agent: 'explore', task: 'why login fails', named: true });
   assert.deepEqual(parseChatRequest('plan: the migration', undefined, names, previous), { kind: 'run', agent: 'plan', task: 'the migration', named: true });
   // A name no sentence starts with needs no mark; /new starts afresh with or without one.
