@@ -97,6 +97,22 @@ describe('the language server over stdio', () => {
     assert.ok(all.every((d) => d.source === 'Subagents'));
   });
 
+  it('reads quoted tool patterns as the runtime does: no unknown tool, and the agents of a quoted Task(…) are checked', async () => {
+    const file = path.join(ws.root, '.claude/agents/quoted.md');
+    const text = '---\nname: quoted\ndescription: Quotes its patterns.\ntools: ["Bash(git diff:*)", Read, "Task(workr)", \'Grpe\']\n---\nBody\n';
+    const uri = await client.open(file, text);
+    const diagnostics = await client.diagnostics(uri, (d) => d.length > 0);
+    assert.deepEqual(diagnostics.map((d) => d.code).sort(), ['unknown-agent', 'unknown-tool'], JSON.stringify(diagnostics.map(message)));
+    const agent = one(diagnostics, 'unknown-agent');
+    assert.deepEqual(rangeOf(agent), [3, 40, 3, 45], 'on the name inside the quotes');
+    assert.match(message(agent), /No agent named "workr"\. Did you mean "worker"\?/);
+    const tool = one(diagnostics, 'unknown-tool');
+    assert.deepEqual(rangeOf(tool), [3, 50, 3, 54]);
+    const [fix] = await client.codeActions(uri, [tool]);
+    assert.match(applyEdits(text, fix!.edit!.changes![uri]!), /, 'Grep'\]\n/, 'the fix keeps the quotes');
+    await client.close(uri);
+  });
+
   it('reports a YAML error once, at the line where the YAML breaks, and re-checks on every edit', async () => {
     const file = path.join(ws.root, '.claude/agents/yaml.md');
     const uri = await client.open(file, '---\nname: yaml\ndescription: Use it when: things break\ntools: Read\n---\nBody\n');

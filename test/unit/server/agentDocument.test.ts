@@ -17,11 +17,32 @@ test('locates keys, values and the items of CSV, block and flow lists', () => {
   assert.equal(at(text, name.keySpan), 'name');
   assert.equal(at(text, name.valueSpan), 'lister');
   assert.deepEqual(field(doc, 'tools')!.items.map((i) => [i.text, at(text, i.span)]), [['Read', 'Read'], ['"Grep"', '"Grep"'], ['Task(a, b)', 'Task(a, b)']]);
-  assert.deepEqual(field(doc, 'spawns')!.items.map((i) => [i.text, at(text, i.span)]), [['a', 'a'], ['b', '"b"']]);
+  // A quoted list item's span is its text inside the quotes.
+  assert.deepEqual(field(doc, 'spawns')!.items.map((i) => [i.text, at(text, i.span)]), [['a', 'a'], ['b', 'b']]);
   // YAML reads `Task(c` and `d)` as two items; they are put back together.
   assert.deepEqual(field(doc, 'disallowedTools')!.items.map((i) => at(text, i.span)), ['Bash', 'Task(c, d)', 'Write']);
   // An entry runs to the end of its value's last line, not into the next line.
   assert.equal(at(text, field(doc, 'spawns')!.entrySpan), 'spawns:\n  - a\n  - "b"');
+});
+
+test('quoted list items are read unquoted, as the runtime reads them: flow, block, and line by line for invalid YAML', () => {
+  const tools = ['tools: ["Bash(git diff:*)", Read, \'Task(helpr, b)\']', 'tools:\n  - "Bash(npm run test:*)"\n  - Read, Grep\n  - \'Task(helpr, b)\''];
+  const expected = {
+    flow: [['Bash(git diff:*)', 'Bash(git diff:*)'], ['Read', 'Read'], ['Task(helpr, b)', 'Task(helpr, b)']],
+    block: [['Bash(npm run test:*)', 'Bash(npm run test:*)'], ['Read', 'Read'], ['Grep', 'Grep'], ['Task(helpr, b)', 'Task(helpr, b)']],
+  };
+  for (const description of ['d', 'Use it when: things break']) {
+    for (const [i, list] of tools.entries()) {
+      const text = `---\nname: q\ndescription: ${description}\n${list}\n---\n`;
+      const doc = parseAgentDocument(text);
+      assert.equal(doc.yamlError === null, description === 'd');
+      const items = field(doc, 'tools')!.items.map((item) => [item.text, at(text, item.span)]);
+      assert.deepEqual(items, i === 0 ? expected.flow : expected.block, `${description} / ${list}`);
+    }
+  }
+  // A quoted key too: a rename puts the new name inside the quotes.
+  const text = '---\nname: q\n"colour": red\n---\n';
+  assert.equal(at(text, field(parseAgentDocument(text), 'colour')!.keySpan), 'colour');
 });
 
 test('offsets count a byte-order mark and CRLF line ends', () => {
