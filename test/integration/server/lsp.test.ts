@@ -277,6 +277,35 @@ describe('the language server over stdio', () => {
     assert.ok(keys.some(([label, insert]) => label === 'nickname_candidates' && insert === 'nickname_candidates = '), JSON.stringify(keys));
   });
 
+  it('locates Codex keys after escaped and long-quoted multi-line strings, dotted and quoted keys, and a Codex agent’s name', async () => {
+    const file = path.join(ws.root, '.codex/agents/dotted.toml');
+    const text = [
+      'name = "dotted"', //                      0
+      '"description" = "Dotted keys."', //       1
+      'developer_instructions = """', //         2
+      'Write \\""" literally, then:', //         3
+      'model = "opus"', //                       4
+      'ends with a quote""""', //                5
+      'model.provider = "x"', //                 6
+      'model_reasoning_effort = "hgh"', //       7
+      '',
+    ].join('\n');
+    const uri = await client.open(file, text);
+    const all = await client.diagnostics(uri, (d) => d.length > 0);
+    const invalid = byCode(all, 'invalid-value');
+    // `model.provider` makes model a table: the runtime's warning is on that line, not at the top of the file.
+    assert.deepEqual(invalid.map((d) => rangeOf(d)[0]), [6, 7], JSON.stringify(all.map((d) => [d.code, rangeOf(d), message(d)])));
+    assert.match(message(invalid[0]!), /"model" must be a name/);
+    assert.deepEqual(rangeOf(invalid[1]!), [7, 25, 7, 30]);
+    assert.deepEqual(byCode(all, 'missing-description'), []);
+    await client.close(uri);
+
+    const spawner = await client.open(path.join(ws.root, '.claude/agents/spawns-codex.md'), '---\nname: spawns-codex\ndescription: d\nspawns: [codex-reviewer]\n---\n');
+    const target = await client.definition(spawner, 3, 12);
+    assert.deepEqual(target.map((l) => [l.uri, l.range.start.line]), [[uriOf(path.join(ws.root, '.codex/agents/codex-reviewer.toml')), 4]]);
+    await client.close(spawner);
+  });
+
   it('leaves Markdown files that are not agent definitions alone', async () => {
     const uri = await client.open(path.join(ws.root, 'README.md'), '---\nfoo: [\n---\n# Readme\n');
     const agentUri = await client.open(path.join(ws.root, '.claude/agents/after-readme.md'), '---\nname: x\n---\n');

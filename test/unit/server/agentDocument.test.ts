@@ -86,3 +86,46 @@ test('the cursor: a new field, a field name, a value, inside Task(…), a list i
   assert.ok(item.kind === 'value' && item.key === 'spawns' && item.word === 'pla');
   assert.equal(cursorContext(doc, offset('Body')).kind, 'outside');
 });
+
+test('TOML: multi-line strings end where TOML ends them, so keys after them are found and keys inside them are not', () => {
+  const file = '/p/.codex/agents/x.toml';
+  const cases: [string, string][] = [
+    // An escaped quote run does not close a basic string.
+    ['"""\nSay \\""" quoted.\nmodel = "inside"\n"""', '\nSay \\""" quoted.\nmodel = "inside"\n'],
+    // Up to two quotes before the closing fence belong to the string.
+    ['"""\nends with a quote""""', '\nends with a quote"'],
+    ['"""\nends with two"""""', '\nends with two""'],
+    ["'''\nliteral ''''", "\nliteral '"],
+    // A backslash escapes nothing in a literal string.
+    ["'''\nC:\\dir\\'''", '\nC:\\dir\\'],
+  ];
+  for (const [value, inner] of cases) {
+    const text = `name = "rev"\ndeveloper_instructions = ${value}\nmodel = "opus"\n`;
+    const doc = parseAgentDocument(text, file);
+    assert.equal(doc.yamlError, null, `${value} is valid TOML`);
+    assert.deepEqual(doc.fields.map((f) => f.key), ['name', 'developer_instructions', 'model'], value);
+    const instructions = field(doc, 'developer_instructions')!;
+    assert.equal(at(text, instructions.valueSpan), value);
+    assert.equal(instructions.items[0]!.text, inner);
+    assert.equal(at(text, field(doc, 'model')!.valueSpan), '"opus"');
+  }
+  // In an array too: an escaped quote does not end an item.
+  const text = 'nickname_candidates = ["a\\"]", "b"]\nmodel = "opus"\n';
+  const doc = parseAgentDocument(text, file);
+  assert.deepEqual(field(doc, 'nickname_candidates')!.items.map((i) => i.text), ['a\\"]', 'b']);
+  assert.equal(at(text, field(doc, 'model')!.valueSpan), '"opus"');
+});
+
+test('TOML: quoted and dotted keys are located by their top-level key', () => {
+  const text = 'name = "rev"\n"description" = "Reviews."\n  model.provider = "x"\n\'sandbox_mode\' = "read-only"\n[mcp_servers.a]\ncommand = "y"\n';
+  const doc = parseAgentDocument(text, '/p/.codex/agents/x.toml');
+  assert.deepEqual(doc.fields.map((f) => f.key), ['name', 'description', 'model', 'sandbox_mode']);
+  assert.equal(at(text, field(doc, 'description')!.keySpan), 'description');
+  assert.deepEqual(field(doc, 'description')!.items.map((i) => i.text), ['Reviews.']);
+  const model = field(doc, 'model')!;
+  assert.equal(at(text, model.keySpan), 'model');
+  assert.equal(at(text, model.entrySpan), 'model.provider = "x"');
+  // `model.provider = …` makes `model` a table: it has no model name to check.
+  assert.deepEqual([model.isMapping, model.items], [true, []]);
+  assert.equal(at(text, field(doc, 'sandbox_mode')!.valueSpan), '"read-only"');
+});
