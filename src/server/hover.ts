@@ -21,7 +21,7 @@ import type { FormatKnowledge } from './formatKnowledge';
 /** The agent a value under the cursor names, if it names one. */
 function namedAgent(context: CursorContext, analysis: Analysis): AgentDefinition | undefined {
   if (context.kind !== 'value' || !context.word) return undefined;
-  const names = context.key === 'spawns' || context.key === 'name' || ((context.key === 'tools' || context.key === 'disallowedTools') && context.inSpawnPattern);
+  const names = analysis.format.spawnsKeys.includes(context.key) || context.key === 'name' || ((context.key === 'tools' || context.key === 'disallowedTools') && context.inSpawnPattern);
   return names ? analysis.agents.find((a) => a.name === context.word) : undefined;
 }
 

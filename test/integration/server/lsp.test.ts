@@ -254,6 +254,23 @@ describe('the language server over stdio', () => {
     assert.ok(items.includes('kind') || items.includes('temperature'), `Gemini's own keys are offered: ${items.join(', ')}`);
   });
 
+  it('checks a Copilot agent’s `agents` list as its spawns: unknown names, cycles, depth, completion and hover', async () => {
+    const file = path.join(ws.root, '.github/agents/ping.agent.md');
+    const uri = await client.open(file, "---\ndescription: Pings.\ntools: ['agent', 'read']\nagents: ['pong', 'ghost', a1, ]\n---\nPing.\n");
+    const all = await client.diagnostics(uri, (d) => d.length > 0);
+    const ghost = one(all, 'unknown-agent');
+    assert.deepEqual(rangeOf(ghost), [3, 18, 3, 23]);
+    assert.match(message(one(all, 'spawn-cycle')), /Spawn cycle: ping → pong → ping/);
+    assert.deepEqual(rangeOf(one(all, 'spawn-cycle')), [3, 10, 3, 14]);
+    assert.match(message(one(all, 'spawn-depth')), /ping → a1 → a2 → a3 → a4 is 4 spawns deep/);
+    const offered = (await client.completion(uri, 3, 30)).map((c) => c.label);
+    assert.ok(offered.includes('worker') && offered.includes('codex-reviewer') && !offered.includes('Read'), offered.join());
+    const hover = await client.hover(uri, 3, 11);
+    assert.match((hover?.contents as MarkupContent).value, /\*\*pong\*\* · project agent \(\.github\)/);
+    assert.deepEqual((await client.definition(uri, 3, 11)).map((l) => l.uri), [uriOf(path.join(ws.root, '.github/agents/pong.agent.md'))]);
+    await client.close(uri);
+  });
+
   it('checks Codex TOML agents: a syntax error at its position, unknown keys, a fix that writes TOML', async () => {
     const file = path.join(ws.root, '.codex/agents/auditor.toml');
     const broken = 'name = "auditor"\ndescription = "Audits."\ndeveloper_instructions = """\nAudit.\n"""\nmodel = "gpt-5\n';
