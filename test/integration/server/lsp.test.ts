@@ -154,6 +154,9 @@ describe('the language server over stdio', () => {
 
     const modes = (await client.completion(uri, 7, 16)).map((c) => c.label).sort();
     assert.deepEqual(modes, ['acceptEdits', 'bypassPermissions', 'default', 'plan']);
+    // The closing `---` is not a list item of the field above: nothing to complete or explain there.
+    assert.deepEqual(await client.completion(uri, 8, 0), []);
+    assert.equal(await client.hover(uri, 8, 0), null);
 
     await client.replace(uri, '---\nname: typing\ndescription: For completion.\ntools: Read, Task(wo\n---\n');
     const inTask = (await client.completion(uri, 3, 20)).map((c) => c.label);

@@ -129,3 +129,24 @@ test('TOML: quoted and dotted keys are located by their top-level key', () => {
   assert.deepEqual([model.isMapping, model.items], [true, []]);
   assert.equal(at(text, field(doc, 'sandbox_mode')!.valueSpan), '"read-only"');
 });
+
+test('the cursor: the closing `---` is outside the frontmatter from its first column; a list item needs "- "', () => {
+  for (const eol of ['\n', '\r\n']) {
+    const text = ['---', 'name: c', 'tools:', '-', '- Re', '-x', '---', 'Body', ''].join(eol);
+    const doc = parseAgentDocument(text);
+    const close = text.indexOf(`${eol}---${eol}Body`) + eol.length;
+    assert.equal(cursorContext(doc, close).kind, 'outside');
+    assert.equal(cursorContext(doc, close + 2).kind, 'outside');
+    // The end of the last frontmatter line is still inside.
+    const last = cursorContext(doc, close - eol.length);
+    assert.ok(last.kind === 'newKey', JSON.stringify(last));
+    const empty = cursorContext(doc, text.indexOf(`${eol}-${eol}`) + eol.length + 1);
+    assert.ok(empty.kind === 'value' && empty.key === 'tools', JSON.stringify(empty));
+    const item = cursorContext(doc, text.indexOf('- Re') + 4);
+    assert.ok(item.kind === 'value' && item.key === 'tools' && item.word === 'Re', JSON.stringify(item));
+    assert.equal(cursorContext(doc, text.indexOf('-x') + 2).kind, 'newKey');
+  }
+  // A frontmatter that does not close yet runs to the end of the file, the very end included.
+  const open = '---\nname: c\nto';
+  assert.equal(cursorContext(parseAgentDocument(open), open.length).kind, 'newKey');
+});
