@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { writeCacheFileSync } from '../core/atomicFile';
 import { listingFingerprint, type Listing } from '../core/agents/listing';
@@ -13,8 +13,11 @@ import { OutcomeStore } from '../core/agents/outcomeStore';
  * listing has not changed at all (same dirs, same files, same stamps: see
  * listingFingerprint) prints it again without parsing, resolving precedence
  * or rendering anything. Both are caches: unreadable means empty, and a failed
- * write loses nothing but time.
+ * write loses nothing but time. Files no run has written for MAX_AGE_MS are
+ * removed, so folders listed once do not pile up.
  */
+const MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+
 export class ListingCache {
   #store: OutcomeStore | undefined;
 
@@ -63,8 +66,19 @@ export class ListingCache {
     return text.startsWith(`${fingerprint}\n`) ? text.slice(fingerprint.length + 1) : null;
   }
 
+  /** Saves the answer; since something changed, also the time to forget the listings of folders no longer listed. */
   saveAnswer(format: string, fingerprint: string, answer: string): void {
     writeCacheFileSync(this.answerFile(format), `${fingerprint}\n${answer}`);
+    const dir = path.dirname(this.base);
+    const now = Date.now();
+    try {
+      for (const name of readdirSync(dir)) {
+        const file = path.join(dir, name);
+        if (now - statSync(file).mtimeMs > MAX_AGE_MS) rmSync(file, { force: true });
+      }
+    } catch {
+      // Another run pruning at the same time, or an unreadable folder: next time.
+    }
   }
 
   private answerFile(format: string): string {

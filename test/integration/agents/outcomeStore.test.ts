@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { discoverAgents, type DiscoveryOptions } from '../../../src/core/agents/discovery';
 import { OutcomeStore } from '../../../src/core/agents/outcomeStore';
@@ -150,4 +150,14 @@ test('the built CLI lists the same with its cache warm, cold and off, and sees e
   assert.deepEqual((await list()).agents.map((a) => a.name), ['planted']);
   writeAgent(dir, 'new.md', 'new');
   assert.equal((await list()).agents.length, edited.agents.length + 1);
+
+  // Listings no run has written for a month are forgotten when another listing is saved.
+  const stale = path.join(listings, 'gone-folder.json.out');
+  writeFileSync(stale, 'x\n{}');
+  const monthAgo = new Date(Date.now() - 31 * 24 * 60 * 60 * 1000);
+  utimesSync(stale, monthAgo, monthAgo);
+  writeAgent(dir, 'newer.md', 'newer');
+  await list();
+  assert.equal(existsSync(stale), false);
+  assert.equal(readdirSync(listings).filter((name) => name.endsWith('.out')).length, 2, 'this listing keeps its answers (json and text)');
 });
