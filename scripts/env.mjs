@@ -80,6 +80,7 @@ export function node24() {
 
 /** Environment for child processes: the clean environment (see cleanEnv), Node 24 first on PATH. */
 export function node24Env(extra = {}, env = process.env) {
+  const clean = cleanEnv(env);
   const bin = path.dirname(node24());
-  return { ...cleanEnv(env), PATH: `${bin}${path.delimiter}${env.PATH ?? ''}`, ...extra };
+  return { ...clean, PATH: [bin, clean.PATH].filter(Boolean).join(path.delimiter), ...extra };
 }

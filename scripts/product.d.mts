@@ -2,6 +2,11 @@
 import type { RunningCodeServer, StartOptions } from './code-server.mjs';
 
 export const DEMO_MODEL_ENV: string;
+export const SAMPLE_WORKSPACE_FIXTURE: string;
+
+export function commitAll(dir: string, message: string): void;
+export function initRepository(dir: string, message: string): void;
+export function ensureSampleWorkspace(dir: string, options?: { reset?: boolean }): string;
 
 export interface DemoModel {
   url: string;

@@ -21,13 +21,13 @@
 // demo model (scripts/demo-model.ts) and points the extension at it, so the
 // agents can be watched at work before you have a key; a key stored in VS Code
 // (Subagents: Set API Key) takes over from it at once.
-import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureCodeServer, ensureSystemPackages } from './code-server.mjs';
 import { cleanEnv, ensureDependencies, mustRun, root } from './env.mjs';
-import { DEMO_MODEL_ENV, startDemoModel, startProductInCodeServer } from './product.mjs';
+import { DEMO_MODEL_ENV, ensureSampleWorkspace, startDemoModel, startProductInCodeServer } from './product.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(`--${name}`);
@@ -57,22 +57,7 @@ function sampleWorkspace() {
     if (!existsSync(dir)) throw new Error(`--workspace: ${dir} does not exist`);
     return dir;
   }
-  const dir = path.join(root, '.cache/sample-workspace');
-  if (flag('reset-workspace')) rmSync(dir, { recursive: true, force: true });
-  if (!existsSync(dir)) {
-    cpSync(path.join(root, 'test/fixtures/sample-workspace'), dir, { recursive: true });
-    const identity = {
-      GIT_AUTHOR_NAME: 'Subagents sample',
-      GIT_AUTHOR_EMAIL: 'sample@example.invalid',
-      GIT_COMMITTER_NAME: 'Subagents sample',
-      GIT_COMMITTER_EMAIL: 'sample@example.invalid',
-    };
-    const git = (...a) => spawnSync('git', a, { cwd: dir, stdio: 'ignore', env: { ...process.env, ...identity } });
-    git('init', '-q', '-b', 'main');
-    git('add', '-A');
-    git('commit', '-q', '-m', 'Sample workspace');
-  }
-  return dir;
+  return ensureSampleWorkspace(path.join(root, '.cache/sample-workspace'), { reset: flag('reset-workspace') });
 }
 
 function hasDisplay() {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -30,6 +31,23 @@ export async function writeFileAtomic(file: string, data: string): Promise<void>
     const dirHandle = await open(dir, 'r').catch(() => undefined);
     await dirHandle?.sync().catch(() => undefined);
     await dirHandle?.close();
+  }
+}
+
+/**
+ * Writes a cache file synchronously, whole or not at all: another process
+ * reads the old content or the new, never half of it. Not flushed to disk
+ * (a cache lost in a power cut costs only time), and a failed write is
+ * silent for the same reason.
+ */
+export function writeCacheFileSync(file: string, data: string): void {
+  const temp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(temp, data);
+    renameSync(temp, file);
+  } catch {
+    rmSync(temp, { force: true });
   }
 }
 

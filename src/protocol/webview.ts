@@ -159,9 +159,17 @@ export type HostToWebview = z.infer<typeof hostToWebviewSchema>;
 export const AGENT_ACTIONS = ['stop', 'transcript', 'followUp', 'reviewWorktree', 'applyWorktree', 'discardWorktree', 'openDefinition'] as const;
 export type AgentAction = (typeof AGENT_ACTIONS)[number];
 
-/** The answers a waiting agent's approval offers: this call, every such call of this agent, or no. */
-export const APPROVAL_ANSWERS = ['allow', 'allowAgent', 'deny'] as const;
+/** The answers a waiting agent's approval offers on every surface: this call, every such call of this agent or of its whole run, or no. */
+export const APPROVAL_ANSWERS = ['allow', 'allowAgent', 'allowRun', 'deny'] as const;
 export type ApprovalAnswer = (typeof APPROVAL_ANSWERS)[number];
+
+/** Their labels, the same on every surface. */
+export const ANSWER_LABELS: Record<ApprovalAnswer, string> = {
+  allow: 'Allow',
+  allowAgent: 'Allow for this agent',
+  allowRun: 'Allow for this run',
+  deny: 'Deny',
+};
 
 export const RUNS_VIEW_COMMANDS = ['runAgent', 'stopAll', 'clearFinished', 'showCleared', 'setApiKey', 'manageTrust', 'cleanUpWorktrees'] as const;
 

@@ -17,6 +17,7 @@ export type Span = readonly [number, number];
 export interface ValueItem {
   /** The item as written, quotes removed. */
   text: string;
+  /** Where that text is: inside the quotes of a quoted item. */
   span: Span;
 }
 
@@ -69,9 +70,25 @@ function trimSpan(text: string, start: number, end: number): Span {
   return [start, end];
 }
 
-function unquote(source: string): string {
-  if (source.length >= 2 && (source[0] === '"' || source[0] === "'") && source.at(-1) === source[0]) return source.slice(1, -1);
-  return source;
+/**
+ * The span of a list item's text inside its quotes (`"Task(a)"` → `Task(a)`),
+ * white space trimmed: the runtime reads the item unquoted, so the checks
+ * match on that text and a fix replaces it, leaving the quotes alone.
+ */
+function insideQuotes(text: string, start: number, end: number): Span {
+  const [from, to] = trimSpan(text, start, end);
+  const quote = text[from];
+  return to - from >= 2 && (quote === '"' || quote === "'") && text[to - 1] === quote ? [from + 1, to - 1] : [from, to];
+}
+
+/**
+ * The entries of one list item, as the runtime reads them: unquoted, then
+ * split on commas outside parentheses (it joins a list's items and splits
+ * them again, so `- Read, Grep` is two tools and `"Task(a, b)"` one).
+ */
+function listItemEntries(text: string, start: number, end: number): ValueItem[] {
+  const [from, to] = insideQuotes(text, start, end);
+  return csvItems(text, from, to);
 }
 
 /** Comma-separated entries of text[start, end), commas inside parentheses kept (`Task(a, b), Read`). */
@@ -116,17 +133,9 @@ function sequenceItems(text: string, base: number, nodes: readonly unknown[]): V
       continue;
     }
     open = null;
-    const source = text.slice(current.start, current.end);
-    items.push({ text: unquote(source.trim()), span: [current.start, current.end] });
+    items.push(...listItemEntries(text, current.start, current.end));
   }
-  if (open) items.push({ text: text.slice(open.start, open.end), span: [open.start, open.end] });
-  return items;
-}
-
-function scalarItems(text: string, span: Span): ValueItem[] {
-  const source = text.slice(span[0], span[1]);
-  const quoted = source.length >= 2 && (source[0] === '"' || source[0] === "'") && source.at(-1) === source[0];
-  const items = csvItems(text, span[0] + (quoted ? 1 : 0), span[1] - (quoted ? 1 : 0));
+  if (open) items.push(...listItemEntries(text, open.start, open.end));
   return items;
 }
 
@@ -141,7 +150,7 @@ function fieldsFromYaml(text: string, start: number, end: number): FieldEntry[] 
   for (const pair of contents.items) {
     const key = pair.key as YamlNode | null;
     if (!isScalar(key) || !key.range) continue;
-    const keySpan: Span = [start + key.range[0], start + key.range[1]];
+    const keySpan = insideQuotes(text, start + key.range[0], start + key.range[1]);
     const value = pair.value as YamlNode | null;
     let valueSpan: Span;
     if (value?.range) valueSpan = [start + value.range[0], start + value.range[1]];
@@ -154,7 +163,7 @@ function fieldsFromYaml(text: string, start: number, end: number): FieldEntry[] 
     const valueSource = text.slice(valueSpan[0], valueSpan[1]);
     let items: ValueItem[] = [];
     if (isSeq(value)) items = sequenceItems(text, start, value.items);
-    else if (isScalar(value) && typeof value.value === 'string') items = scalarItems(text, valueSpan);
+    else if (isScalar(value) && typeof value.value === 'string') items = listItemEntries(text, valueSpan[0], valueSpan[1]);
     else if (isScalar(value) && value.value !== null) items = [{ text: String(value.value), span: valueSpan }];
     fields.push({ key: String(key.value), keySpan, valueSpan, valueSource, entrySpan: [keySpan[0], Math.min(entryEnd, end)], items, isMapping: isMap(value) });
   }
@@ -178,8 +187,8 @@ function fieldsFromLines(text: string, start: number, end: number): FieldEntry[]
       const valueSpan = trimSpan(text, lineStart + key[0].length, stop);
       const valueSource = text.slice(valueSpan[0], valueSpan[1]);
       const items = valueSource.startsWith('[') && valueSource.endsWith(']')
-        ? csvItems(text, valueSpan[0] + 1, valueSpan[1] - 1).map((item) => ({ ...item, text: unquote(item.text) }))
-        : valueSource ? scalarItems(text, valueSpan) : [];
+        ? csvItems(text, valueSpan[0] + 1, valueSpan[1] - 1).flatMap((item) => listItemEntries(text, item.span[0], item.span[1]))
+        : valueSource ? listItemEntries(text, valueSpan[0], valueSpan[1]) : [];
       current = { key: key[1]!, keySpan, valueSpan, valueSource, entrySpan: [lineStart, stop], items, isMapping: false };
       fields.push(current);
     } else if (current && /^\s/.test(line)) {
@@ -187,7 +196,7 @@ function fieldsFromLines(text: string, start: number, end: number): FieldEntry[]
       const item = /^(\s*-\s+)(.*?)\s*$/.exec(line);
       if (item && current.valueSource === '') {
         const from = lineStart + item[1]!.length;
-        current.items.push({ text: unquote(item[2]!), span: [from, from + item[2]!.length] });
+        current.items.push(...listItemEntries(text, from, from + item[2]!.length));
       }
     } else if (line.trim() !== '') {
       current = null;

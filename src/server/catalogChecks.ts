@@ -7,6 +7,7 @@ import type { Settings } from '../core/config';
 import { field, type AgentDocument, type Span, type ValueItem } from './agentDocument';
 import { toolItem } from './fieldChecks';
 import { Code, listed, type Findings, type Fix } from './findings';
+import type { FormatKnowledge } from './formatKnowledge';
 import { SpawnGraph } from './spawnGraph';
 
 /**
@@ -121,10 +122,15 @@ export function checkPrecedence(doc: AgentDocument, own: AgentDefinition, view: 
   }
 }
 
-/** Agent names this file names as spawn targets: `spawns` items and `Task(…)`/`Agent(…)` arguments. */
-export function spawnTargets(doc: AgentDocument): ValueItem[] {
+/**
+ * Agent names this file names as spawn targets: the items of its spawns list
+ * (`spawns`, or Copilot's `agents`: the key its format reads) and
+ * `Task(…)`/`Agent(…)` arguments.
+ */
+export function spawnTargets(doc: AgentDocument, format: FormatKnowledge): ValueItem[] {
   const targets: ValueItem[] = [];
-  for (const item of field(doc, 'spawns')?.items ?? []) if (item.text !== '*') targets.push(item);
+  const list = format.spawnsKeys.map((key) => field(doc, key)).find((entry) => entry !== undefined);
+  for (const item of list?.items ?? []) if (item.text !== '*') targets.push(item);
   for (const item of field(doc, 'tools')?.items ?? []) targets.push(...toolItem(item, doc.text).targets);
   return targets;
 }
@@ -140,10 +146,10 @@ function spawnGraph(view: CatalogView, filePath: string): SpawnGraph {
   return graph;
 }
 
-export function checkSpawns(doc: AgentDocument, own: AgentDefinition | null, view: CatalogView, agents: readonly AgentDefinition[], settings: Settings, findings: Findings): void {
+export function checkSpawns(doc: AgentDocument, format: FormatKnowledge, own: AgentDefinition | null, view: CatalogView, agents: readonly AgentDefinition[], settings: Settings, findings: Findings): void {
   const names = agents.map((a) => a.name);
   const graph = own && spawnGraph(view, own.filePath);
-  for (const target of spawnTargets(doc)) {
+  for (const target of spawnTargets(doc, format)) {
     const agent = agents.find((a) => a.name === target.text);
     if (!agent) {
       findings.unknownName(target.span, DiagnosticSeverity.Warning, Code.unknownAgent, target.text, names,

@@ -75,7 +75,7 @@ export function completions(document: TextDocument, analysis: Analysis, offset: 
     }
     case 'value': {
       const at = range(context.span);
-      if (context.key === 'spawns') return [...agentItems(analysis.agents, own, at), ...valueItems(['*'], at)];
+      if (format.spawnsKeys.includes(context.key)) return [...agentItems(analysis.agents, own, at), ...valueItems(['*'], at)];
       if (context.key === 'tools' || context.key === 'disallowedTools') {
         if (context.inSpawnPattern) return agentItems(analysis.agents, own, at);
         return format.toolNames.map((name) => ({ label: name, kind: CompletionItemKind.Function, detail: 'Subagents tool', textEdit: { range: at, newText: name } }));

@@ -19,6 +19,8 @@ export type CursorContext =
 
 const KEY_LINE = /^([A-Za-z_][\w.-]*)[ \t]*:/;
 const BOUNDARY = /[\s,[\]()"'{}]/;
+/** A block list item at the start of a line: `-` then a blank or the line's end (`-x` is no item). */
+const LIST_ITEM = /^-(?:[ \t]|\r?$)/;
 
 function lineAt(text: string, offset: number): { start: number; end: number } {
   const start = text.lastIndexOf('\n', offset - 1) + 1;
@@ -72,15 +74,16 @@ export function cursorContext(doc: AgentDocument, offset: number): CursorContext
   if (fm.kind === 'none') return { kind: 'outside' };
   if (doc.syntax === 'toml') return tomlCursor(doc, offset);
   const start = fm.openSpan[1] + 1;
-  const end = fm.kind === 'ok' ? fm.end : doc.text.length;
-  if (offset < start || offset > end) return { kind: 'outside' };
+  // The closing `---` line starts at fm.end: from its first column on, the cursor is past the frontmatter.
+  const outside = fm.kind === 'ok' ? offset >= fm.end : offset > doc.text.length;
+  if (offset < start || outside) return { kind: 'outside' };
   const { text } = doc;
   const line = lineAt(text, offset);
   const lineText = text.slice(line.start, line.end);
 
   let keyLine = line;
   let keyText = lineText;
-  if (/^[ \t]/.test(lineText) || lineText.startsWith('-')) {
+  if (/^[ \t]/.test(lineText) || LIST_ITEM.test(lineText)) {
     // A list item or continuation: the value of the nearest field above.
     let at = line.start;
     for (;;) {

@@ -111,7 +111,7 @@ export function analyseAgentFile(document: TextDocument, context: AgentFileConte
   if (own) checkOutput(doc, own.output, findings);
   const agents = effectiveAgents(context.view, own);
   if (own) checkPrecedence(doc, own, context.view, findings);
-  checkSpawns(doc, own, context.view, agents, context.settings, findings);
+  checkSpawns(doc, format, own, context.view, agents, context.settings, findings);
   const diagnostics = findings.list.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   return { kind: context.kind, format, doc, parsed, agents, diagnostics };
 }

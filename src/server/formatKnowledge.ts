@@ -27,6 +27,8 @@ export interface FormatKnowledge {
   toolNames: readonly string[];
   /** The runtime tools a name in a `tools` list stands for; null when unknown. */
   toolsFor(name: string): readonly string[] | null;
+  /** The keys that list the agents the file may start (`spawns`, Copilot's `agents`); the first one written decides. */
+  spawnsKeys: readonly string[];
 }
 
 function knowledgeOf(format: AgentFormat): FormatKnowledge {
@@ -44,6 +46,7 @@ function knowledgeOf(format: AgentFormat): FormatKnowledge {
     field: (key) => fields.find((doc) => doc.field === key),
     toolNames: [...new Set([...knownToolNames(), ...(format === 'claude-code' ? [] : own)])],
     toolsFor: (name) => canonicalToolNames(name, format),
+    spawnsKeys: FORMATS[format].spawnsKeys,
   };
 }
 

@@ -5,7 +5,7 @@ import type { AgentDefinition } from '../core/agents/definition';
 import { isForeignModel } from '../core/agents/modelNames';
 import type { Settings } from '../core/config';
 import { resolveAlias } from '../core/engine/models';
-import type { Span } from './agentDocument';
+import { field, parseAgentDocument, type Span } from './agentDocument';
 import { fileUri } from './catalogChecks';
 import { agentDocumentation } from './completion';
 import { cursorContext, type CursorContext } from './cursor';
@@ -21,7 +21,7 @@ import type { FormatKnowledge } from './formatKnowledge';
 /** The agent a value under the cursor names, if it names one. */
 function namedAgent(context: CursorContext, analysis: Analysis): AgentDefinition | undefined {
   if (context.kind !== 'value' || !context.word) return undefined;
-  const names = context.key === 'spawns' || context.key === 'name' || ((context.key === 'tools' || context.key === 'disallowedTools') && context.inSpawnPattern);
+  const names = analysis.format.spawnsKeys.includes(context.key) || context.key === 'name' || ((context.key === 'tools' || context.key === 'disallowedTools') && context.inSpawnPattern);
   return names ? analysis.agents.find((a) => a.name === context.word) : undefined;
 }
 
@@ -56,15 +56,20 @@ export function hover(document: TextDocument, analysis: Analysis, offset: number
   return value ? { contents: { kind: MarkupKind.Markdown, value }, range: range(context.span) } : null;
 }
 
-/** The `name:` line of an agent file, or its first line (a Copilot file named after itself, a file that changed). */
+/**
+ * Where an agent file sets its name (`name: …`, or `name = "…"` in a Codex
+ * file), located as the file is parsed; else its start (a Copilot file named
+ * after itself, a file that cannot be read).
+ */
 function nameLine(filePath: string): number {
+  let text: string;
   try {
-    const lines = readFileSync(filePath, 'utf8').split('\n', 200);
-    const line = lines.findIndex((l) => /^name\s*:/.test(l));
-    return Math.max(0, line);
+    text = readFileSync(filePath, 'utf8');
   } catch {
     return 0;
   }
+  const name = field(parseAgentDocument(text, filePath), 'name');
+  return name ? text.slice(0, name.keySpan[0]).split('\n').length - 1 : 0;
 }
 
 export function definition(analysis: Analysis, offset: number): Location | null {

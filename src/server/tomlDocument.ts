@@ -9,7 +9,8 @@ import type { AgentDocument, FieldEntry, Span, ValueItem } from './agentDocument
  * end the top-level keys: what follows belongs to them (`[mcp_servers.x]`).
  */
 
-const KEY = /^([ \t]*)([A-Za-z_][\w-]*)[ \t]*=[ \t]*/;
+/** One segment of a TOML key: bare, basic-quoted ("…", with escapes) or literal-quoted ('…'). */
+const KEY_SEGMENT = /[A-Za-z0-9_-]+|"(?:[^"\\\n]|\\.)*"|'[^'\n]*'/y;
 /** A string literal: basic ("…", with escapes) or literal ('…'). */
 const STRING = /"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)'/g;
 
@@ -18,23 +19,88 @@ function lineEnd(text: string, from: number): number {
   return end === -1 ? text.length : end;
 }
 
-/** Where a value that starts at `from` ends: a multi-line string or array may run over several lines. */
-function valueEnd(text: string, from: number): number {
-  for (const fence of ['"""', "'''"]) {
-    if (text.startsWith(fence, from)) {
-      const close = text.indexOf(fence, from + 3);
-      return close === -1 ? text.length : close + 3;
+interface LineKey {
+  /** The top-level key: the first segment of a dotted key (`model.x` sets `model`), unquoted. */
+  key: string;
+  /** That segment's text, inside its quotes. */
+  keySpan: Span;
+  /** `a.b = …`: the top-level value is a table. */
+  dotted: boolean;
+  valueStart: number;
+}
+
+function skipBlanks(text: string, at: number, end: number): number {
+  while (at < end && (text[at] === ' ' || text[at] === '\t')) at++;
+  return at;
+}
+
+function keySegment(text: string, at: number): { key: string; span: Span; end: number } | null {
+  KEY_SEGMENT.lastIndex = at;
+  const match = KEY_SEGMENT.exec(text);
+  if (!match) return null;
+  const end = at + match[0].length;
+  if (match[0][0] === "'") return { key: match[0].slice(1, -1), span: [at + 1, end - 1], end };
+  if (match[0][0] !== '"') return { key: match[0], span: [at, end], end };
+  let key: string;
+  try {
+    key = JSON.parse(match[0]) as string;
+  } catch {
+    // An escape JSON does not have (`\U0001F600`): near enough to name the key.
+    key = match[0].slice(1, -1);
+  }
+  return { key, span: [at + 1, end - 1], end };
+}
+
+/** The key of a `key = value` line starting at `at` (bare, quoted or dotted), or null. */
+function lineKey(text: string, at: number, end: number): LineKey | null {
+  const first = keySegment(text, skipBlanks(text, at, end));
+  if (!first) return null;
+  let next = skipBlanks(text, first.end, end);
+  let dotted = false;
+  while (text[next] === '.') {
+    const segment = keySegment(text, skipBlanks(text, next + 1, end));
+    if (!segment) return null;
+    dotted = true;
+    next = skipBlanks(text, segment.end, end);
+  }
+  if (text[next] !== '=') return null;
+  return { key: first.key, keySpan: first.span, dotted, valueStart: skipBlanks(text, next + 1, end) };
+}
+
+/**
+ * Where the string literal that starts at `from` ends (after its closing
+ * quotes). A basic string's escapes (`\"`, `\"""`) do not close it; a
+ * literal one has none. A multi-line string closes at the first `"""` (or
+ * `'''`) and takes up to two more quotes with it (`""""` ends the string with
+ * one quote). An unclosed one-line string ends at its line.
+ */
+function stringEnd(text: string, from: number): number {
+  const quote = text[from]!;
+  const fence = quote.repeat(3);
+  const multiLine = text.startsWith(fence, from);
+  for (let i = from + (multiLine ? 3 : 1); i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\' && quote === '"') i++;
+    else if (c === '\n' && !multiLine) return i;
+    else if (c === quote && !multiLine) return i + 1;
+    else if (c === quote && text.startsWith(fence, i)) {
+      let end = i + 3;
+      for (let extra = 0; extra < 2 && text[end] === quote; extra++) end++;
+      return end;
     }
   }
+  return text.length;
+}
+
+/** Where a value that starts at `from` ends: a multi-line string or array may run over several lines. */
+function valueEnd(text: string, from: number): number {
+  if (text.startsWith('"""', from) || text.startsWith("'''", from)) return stringEnd(text, from);
   if (text[from] === '[') {
     let depth = 0;
     for (let i = from; i < text.length; i++) {
       const c = text[i];
-      if (c === '"' || c === "'") {
-        const close = text.indexOf(c, i + 1);
-        if (close === -1) return text.length;
-        i = close;
-      } else if (c === '#') i = lineEnd(text, i) - 1;
+      if (c === '"' || c === "'") i = stringEnd(text, i) - 1;
+      else if (c === '#') i = lineEnd(text, i) - 1;
       else if (c === '[') depth++;
       else if (c === ']' && --depth === 0) return i + 1;
     }
@@ -43,13 +109,9 @@ function valueEnd(text: string, from: number): number {
   // One line, without a trailing comment (a # outside a string).
   const end = lineEnd(text, from);
   let stop = end;
-  let quote: string | null = null;
   for (let i = from; i < end; i++) {
     const c = text[i];
-    if (quote) {
-      if (c === '\\' && quote === '"') i++;
-      else if (c === quote) quote = null;
-    } else if (c === '"' || c === "'") quote = c;
+    if (c === '"' || c === "'") i = Math.min(stringEnd(text, i), end) - 1;
     else if (c === '#') {
       stop = i;
       break;
@@ -92,20 +154,20 @@ export function parseTomlDocument(text: string): AgentDocument {
   const fields: FieldEntry[] = [];
   for (let at = 0; at < text.length; ) {
     const end = lineEnd(text, at);
-    const line = text.slice(at, end);
-    if (/^[ \t]*\[/.test(line)) break;
-    const key = KEY.exec(line);
+    if (/^[ \t]*\[/.test(text.slice(at, end))) break;
+    const key = lineKey(text, at, end);
     if (!key) {
       at = end + 1;
       continue;
     }
-    const keyStart = at + key[1]!.length;
-    const keySpan: Span = [keyStart, keyStart + key[2]!.length];
-    const valueStart = at + key[0].length;
+    const { keySpan, valueStart } = key;
     const valueSpan: Span = [valueStart, valueEnd(text, valueStart)];
     const valueSource = text.slice(valueSpan[0], valueSpan[1]);
+    const entryStart = skipBlanks(text, at, end);
     const entryEnd = lineEnd(text, Math.max(valueSpan[1] - 1, valueStart));
-    fields.push({ key: key[2]!, keySpan, valueSpan, valueSource, entrySpan: [keyStart, entryEnd], items: items(text, valueSpan), isMapping: valueSource.startsWith('{') });
+    // A dotted key's value is one entry of the table the top-level key holds, not that key's value.
+    const entryItems = key.dotted ? [] : items(text, valueSpan);
+    fields.push({ key: key.key, keySpan, valueSpan, valueSource, entrySpan: [entryStart, entryEnd], items: entryItems, isMapping: key.dotted || valueSource.startsWith('{') });
     at = entryEnd + 1;
   }
   return {

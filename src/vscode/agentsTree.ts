@@ -167,6 +167,7 @@ function agentTooltip(node: AgentNodeItem): vscode.MarkdownString {
   tooltip.appendMarkdown('\n\n');
   if (a.shadowedBy) tooltip.appendMarkdown(`$(circle-slash) Shadowed by ${escape(a.shadowedBy)}\n\n`);
   if (a.disabled) tooltip.appendMarkdown('$(debug-pause) Disabled by `subagents.disabledAgents`\n\n');
+  if (!a.userInvocable) tooltip.appendMarkdown('$(type-hierarchy-sub) Started by other agents only (`user-invocable: false`)\n\n');
   for (const problem of node.problems) tooltip.appendMarkdown(`$(warning) ${escape(problem)}\n\n`);
   tooltip.appendMarkdown(`_${escape(a.filePath)}_`);
   return tooltip;

@@ -146,7 +146,7 @@ export function buildAgentsTree(folders: readonly FolderAgents[], canRun: boolea
           agent: summary.name,
           folder: folder.key,
           summary,
-          runnable: canRun && !summary.shadowedBy && !summary.disabled,
+          runnable: canRun && !summary.shadowedBy && !summary.disabled && summary.userInvocable,
           problems: problemsOf.get(summary.filePath) ?? [],
           highlights,
         };

@@ -2,28 +2,18 @@ import * as vscode from 'vscode';
 import { ApprovalInbox, type PendingApproval } from '../core/tools/approvalInbox';
 import type { ModeWidening } from '../core/tools/modeConsent';
 import type { ApprovalDecision, ApprovalRequest } from '../core/tools/permissions';
+import { ANSWER_LABELS, APPROVAL_ANSWERS, type ApprovalAnswer } from '../protocol/webview';
 
 /**
  * Approvals in VS Code (S7.3): the core's permission inbox, answered from
- * whichever surface the user is on. Every request shows a non-modal warning
- * notification (agents keep running in parallel, the user keeps typing);
- * the Runs view and the chat response of the run show the same question with
- * the same buttons, and `subagents.answerApproval` is how any of them
- * answers. The first answer settles it everywhere; a stopped agent withdraws
- * its question. Requests of background agents are asked the same way, never
- * silently denied.
+ * whichever surface the user is on. Every request shows a notification with
+ * every answer (agents keep running in parallel, the user keeps typing); the
+ * Runs view and the chat response of the run show the same question with the
+ * same answers as buttons, and `subagents.answerApproval` is how any of them
+ * answers. The first answer settles it everywhere (the notification closes
+ * itself); a stopped agent withdraws its question. Requests of background
+ * agents are asked the same way, never silently denied.
  */
-
-export const APPROVAL_ANSWERS = ['allow', 'allowAgent', 'allowRun', 'deny'] as const;
-export type ApprovalAnswer = (typeof APPROVAL_ANSWERS)[number];
-
-/** Button labels, shared by every surface that offers the answers. */
-export const ANSWER_LABELS: Record<ApprovalAnswer, string> = {
-  allow: 'Allow',
-  allowAgent: 'Allow for this agent',
-  allowRun: 'Allow for this run',
-  deny: 'Deny',
-};
 
 export function decisionFor(answer: ApprovalAnswer, by: string): ApprovalDecision {
   switch (answer) {
@@ -86,14 +76,19 @@ export class VsCodeApprovals implements vscode.Disposable {
     void vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: approvalMessage(request), cancellable: true },
       (progress, token) => {
-        progress.report({ message: `${link('allow')} · ${link('allowAgent')} · ${link('deny')}` });
+        progress.report({ message: APPROVAL_ANSWERS.map(link).join(' · ') });
         return new Promise<void>((resolve) => {
           if (settled.aborted) return resolve();
-          settled.addEventListener('abort', () => resolve(), { once: true });
-          token.onCancellationRequested(() => {
-            this.answer(request.id, 'deny', 'notification');
-            resolve();
-          });
+          const cancel = token.onCancellationRequested(() => this.answer(request.id, 'deny', 'notification'));
+          // Answered here or anywhere else (the deny above included): the notification closes.
+          settled.addEventListener(
+            'abort',
+            () => {
+              cancel.dispose();
+              resolve();
+            },
+            { once: true },
+          );
         });
       },
     );

@@ -85,7 +85,8 @@ export async function startLanguageClient(context: vscode.ExtensionContext, log:
   const received = new Map<string, vscode.Diagnostic[]>();
   const clientOptions: LanguageClientOptions = {
     documentSelector: AGENT_FILE_SELECTOR,
-    initializationOptions: { trusted: vscode.workspace.isTrusted },
+    // Asked at every start: a server restarted after trust was granted (a crash) starts trusted.
+    initializationOptions: () => ({ trusted: vscode.workspace.isTrusted }),
     outputChannel: log,
     middleware: {
       handleDiagnostics: (uri, diagnostics, next) => {
@@ -119,7 +120,10 @@ export async function startLanguageClient(context: vscode.ExtensionContext, log:
       }
     }),
     vscode.workspace.onDidCloseTextDocument((document) => received.delete(document.uri.toString())),
-    vscode.workspace.onDidGrantWorkspaceTrust(() => void client.sendNotification('subagents/setTrusted', { trusted: true })),
+    // A server that is not running cannot be told, and need not be: it is told when it starts.
+    vscode.workspace.onDidGrantWorkspaceTrust(() =>
+      client.sendNotification('subagents/setTrusted', { trusted: true }).catch((error: unknown) => log.info(`The agent-file server was not told of the new trust: ${String(error)}`)),
+    ),
   );
   await client.start();
   log.info('Agent-file language server started.');

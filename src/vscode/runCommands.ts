@@ -18,7 +18,7 @@ export interface RunAgentArgs {
   /** Folder URI, path or name (multi-root). */
   folder?: string;
   isolation?: 'worktree' | 'none';
-  /** False when the caller tells the user itself how the run ends (chat does). */
+  /** False when the caller tells the user itself how the run ends (another extension, a keybinding). */
   notify?: boolean;
 }
 
@@ -55,6 +55,10 @@ export async function runAgentCommand(services: Services, reveal: (runId?: strin
   }
   if (scope.settings.disabledAgents.includes(agent.name)) {
     void vscode.window.showErrorMessage(`Agent "${agent.name}" is disabled (setting subagents.disabledAgents). Remove it from that list to run it.`);
+    return undefined;
+  }
+  if (agent.userInvocable === false) {
+    void vscode.window.showErrorMessage(`Agent "${agent.name}" is there for other agents to start (user-invocable: false in its file), not to be run by itself.`);
     return undefined;
   }
   let task = args.task?.trim();

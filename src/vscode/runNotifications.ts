@@ -5,8 +5,10 @@ import type { AgentResult } from '../core/engine/agentRun';
  * When a run the user started ends, say so only where it adds something: a
  * notification when the Runs view is not in sight, or when the run left
  * changes to review (those need the user wherever they look). Never one per
- * nested agent: only the runs a surface started announce, and a surface that
- * tells the user itself (chat) starts its runs with `notify: false`.
+ * nested agent: only the runs a command started announce. Chat never does:
+ * its response ends with how the run went (it starts runs on the engine, not
+ * through the command); a caller of `subagents.runAgent` that tells the user
+ * itself passes `notify: false`.
  */
 
 export interface EndNotice {

@@ -22,6 +22,8 @@ export interface AgentSummary {
   filePath: string;
   model: string | null;
   disabled: boolean;
+  /** False for Copilot's `user-invocable: false`: there for other agents to start, not for the user. */
+  userInvocable: boolean;
   /** Set when a higher-precedence definition of the same name wins: where that one lives. */
   shadowedBy: string | null;
 }
@@ -69,6 +71,7 @@ export function folderAgents(
     filePath: a.filePath,
     model: a.model,
     disabled: scope.disabled.includes(a.name),
+    userInvocable: a.userInvocable !== false,
     shadowedBy,
   });
   return {

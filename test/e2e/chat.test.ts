@@ -288,7 +288,8 @@ describe('the @agent chat participant', () => {
   it('the stop button stops the running tree', { timeout: 120_000 }, () =>
     withDiagnostics('chat stop', subject, async () => {
       const { page } = live();
-      const response = await send('@agent slowpoke take your time');
+      // In a thread (the last answer was a run), a name that is an ordinary word is marked to start that agent.
+      const response = await send('@agent @slowpoke take your time');
       await response.getByText('slowpoke', { exact: false }).first().waitFor({ timeout: 20_000 });
       await poll(async () => (await sidebarAgent('slowpoke').getAttribute('data-status')) === 'running', { timeoutMs: 15_000, message: 'slowpoke is not running in the sidebar' });
       await page.locator('.interactive-input-part a.action-label[aria-label^="Cancel"]').last().click();

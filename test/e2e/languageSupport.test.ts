@@ -143,7 +143,8 @@ describe('language support for agent files in code-server', () => {
       await widget.waitFor({ state: 'hidden', timeout: 10_000 });
       await wb.page.keyboard.press('Control+Space');
       await rows.filter({ hasText: 'AskUserQuestion' }).first().waitFor({ timeout: 30_000 });
-      // VS Code offers Claude's tool names here too; each name is listed once.
+      // VS Code offers Claude's tool names here too; each name is listed once (in the rows shown: the
+      // extension-host suite, test/exthost/suite/languageSupport.test.ts, checks the whole merged list).
       const labels = await widget.locator('.monaco-list-row .label-name').allInnerTexts();
       assert.ok(labels.includes('Bash') && labels.includes('Edit'), labels.join());
       assert.equal(new Set(labels).size, labels.length, `a completion is listed twice: ${labels.join(', ')}`);

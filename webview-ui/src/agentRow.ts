@@ -1,4 +1,4 @@
-import type { AgentAction, AgentView, ApprovalAnswer, ToolView, WebviewToHost } from '../../src/protocol/webview';
+import { ANSWER_LABELS, type AgentAction, type AgentView, type ApprovalAnswer, type ToolView, type WebviewToHost } from '../../src/protocol/webview';
 import { codicon, el, iconButton, textButton } from './dom';
 import { formatCost, formatDuration, formatTokens, STATUS_ICONS, STATUS_LABELS } from './format';
 
@@ -86,9 +86,10 @@ function approvalBox(agent: AgentView, ctx: RowContext): HTMLElement | null {
     ]),
     approval.protectedReason ? el('div', { className: 'approval-protected', text: `Protected: ${approval.protectedReason}` }) : null,
     el('div', { className: 'approval-buttons' }, [
-      textButton('Allow', `approve-allow-${agent.id}`, answer('allow'), 'text-button primary'),
-      textButton('Allow for this agent', `approve-agent-${agent.id}`, answer('allowAgent')),
-      textButton('Deny', `approve-deny-${agent.id}`, answer('deny')),
+      textButton(ANSWER_LABELS.allow, `approve-allow-${agent.id}`, answer('allow'), 'text-button primary'),
+      textButton(ANSWER_LABELS.allowAgent, `approve-agent-${agent.id}`, answer('allowAgent')),
+      textButton(ANSWER_LABELS.allowRun, `approve-run-${agent.id}`, answer('allowRun')),
+      textButton(ANSWER_LABELS.deny, `approve-deny-${agent.id}`, answer('deny')),
     ]),
   ]);
   box.setAttribute('aria-label', `${agent.name} ${what.toLowerCase()}: ${approval.summary}`);

@@ -1,12 +1,11 @@
-import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { AgentDefinition, AgentSource, ShadowedDefinition } from '../../core/agents/definition';
-import { discoverAgents, type DiscoveryResult } from '../../core/agents/discovery';
-import { OutcomeStore } from '../../core/agents/outcomeStore';
+import { discoverListed, listAgentDirs, type DiscoveryResult } from '../../core/agents/discovery';
 import { UsageError, type CliCommand, type CliIO } from '../command';
+import { ListingCache } from '../listingCache';
 import { terminalLine } from '../render/terminalText';
 
 /** `subagents agents`: what discovery finds for a folder (SPEC S6.6). */
@@ -20,8 +19,10 @@ Options:
   --json            Print one JSON object: { agents, shadowed, warnings, dirs, aliases }
   --cwd DIR         Folder to discover for (default: the current directory)
   --plugin-dir DIR  Extra plugin root whose agents/ folder is searched; repeatable
-  --no-cache        Read and parse every file; by default files unchanged since
-                    the last listing of the same folder are taken from a cache
+  --no-cache        Read and parse every file. By default a listing whose
+                    files all kept their size and time since the last listing
+                    of the same folder prints the same answer again, and
+                    otherwise only the changed files are parsed; the cache is
                     in $XDG_CACHE_HOME/subagents (default ~/.cache/subagents)
   -h, --help        Show this help`;
 
@@ -148,37 +149,28 @@ function parseFlags(args: string[], io: CliIO) {
   return { json: values.json, cwd, pluginDirs: values['plugin-dir'].map((dir) => path.resolve(io.cwd, dir)), cache: !values['no-cache'] };
 }
 
-/**
- * The outcome store of one listing (a folder, a home, plugin dirs), or null
- * when it cannot be trusted: only the built CLI stores outcomes, since only
- * its bundle's stamp tells which parser wrote them (run from sources, any
- * edited module would go unnoticed).
- */
-function listingStore(cwd: string, home: string, pluginDirs: readonly string[], env: NodeJS.ProcessEnv): OutcomeStore | null {
-  if (!__filename.endsWith('.cjs')) return null;
-  let version: string;
-  try {
-    const bundle = statSync(__filename);
-    version = `${bundle.size}-${bundle.mtimeMs}`;
-  } catch {
-    return null;
-  }
-  const listing = createHash('sha256').update([cwd, home, ...pluginDirs].join('\0')).digest('hex').slice(0, 24);
-  const root = env.XDG_CACHE_HOME || path.join(home, '.cache');
-  return OutcomeStore.open(path.join(root, 'subagents', 'listings', `${listing}.json`), version);
-}
-
 export const agentsCommand: CliCommand = {
   name: 'agents',
   usage: USAGE,
   async run(args, io) {
     const flags = parseFlags(args, io);
     const home = io.env.HOME || io.env.USERPROFILE || os.homedir();
-    const store = flags.cache ? listingStore(flags.cwd, home, flags.pluginDirs, io.env) : null;
-    const result = await discoverAgents({ cwd: flags.cwd, home, pluginDirs: flags.pluginDirs, ...(store ? { store } : {}) });
-    store?.save();
+    const options = { cwd: flags.cwd, home, pluginDirs: flags.pluginDirs };
+    const listing = await listAgentDirs(options);
     // Indented for a person at a terminal; compact for a program (a third smaller and faster with thousands of agents).
-    io.stdout.write(flags.json ? `${JSON.stringify(agentsJson(result), null, io.stdout.isTTY ? 2 : undefined)}\n` : agentsText(result, flags.cwd, home));
+    const format = flags.json ? (io.stdout.isTTY ? 'json-indented' : 'json') : 'text';
+    const cache = flags.cache ? ListingCache.open(flags.cwd, home, flags.pluginDirs, io.env) : null;
+    const fingerprint = cache?.fingerprint(listing);
+    const known = fingerprint ? cache!.answer(format, fingerprint) : null;
+    if (known !== null) {
+      io.stdout.write(known);
+      return 0;
+    }
+    const result = await discoverListed(listing, { ...options, ...(cache ? { store: cache.store } : {}) });
+    cache?.store.save();
+    const answer = format === 'text' ? agentsText(result, flags.cwd, home) : `${JSON.stringify(agentsJson(result), null, format === 'json-indented' ? 2 : undefined)}\n`;
+    if (fingerprint) cache!.saveAnswer(format, fingerprint, answer);
+    io.stdout.write(answer);
     return 0;
   },
 };

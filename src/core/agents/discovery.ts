@@ -1,6 +1,8 @@
 import os from 'node:os';
+import { listAgentFiles } from './agentFiles';
 import { bundledAgentsDir } from './bundled';
 import type { DiscoveryWarning } from './definition';
+import type { Listing } from './listing';
 import { AgentLoader, type DirScan, type LoaderHooks } from './loader';
 import type { OutcomeStoreAccess } from './outcomeStore';
 import { applyPrecedence, type DiscoveredAgents } from './precedence';
@@ -62,7 +64,17 @@ export function combineScans(scans: readonly DirScan[], warnings: readonly Disco
 }
 
 export async function discoverAgents(options: DiscoveryOptions): Promise<DiscoveryResult> {
+  return discoverListed(await listAgentDirs(options), options);
+}
+
+/** Discovery over dirs already resolved and listed (see listAgentDirs). */
+export async function discoverListed(listing: Listing, options: DiscoveryOptions): Promise<DiscoveryResult> {
+  const scans = await createLoader(options).scanDirs(listing.sources.dirs, { listed: listing.files });
+  return combineScans(scans, listing.sources.warnings);
+}
+
+/** The first half of discovery: the dirs, and the files each lists; nothing read yet. */
+export async function listAgentDirs(options: DiscoveryOptions): Promise<Listing> {
   const sources = await resolveAgentDirs(sourceOptions(options));
-  const scans = await createLoader(options).scanDirs(sources.dirs);
-  return combineScans(scans, sources.warnings);
+  return { sources, files: await Promise.all(sources.dirs.map((dir) => listAgentFiles(dir.path, dir.rules))) };
 }

@@ -1,7 +1,7 @@
 import type { AgentDefinition, DiscoveryWarning, Handoff, SpawnsPolicy } from './definition';
 import { AGENT_PERMISSION_MODES, THINKING_LEVELS, type AgentFamily, type AgentFormat, type AgentSource, type ThinkingLevel } from './kinds';
 import { CODEX_READ_ONLY_DENIED } from './formats/codex';
-import { copilotNameFromFile } from './formats';
+import { copilotNameFromFile, FORMATS } from './formats';
 import { readFields, type ReadKey } from './fieldKeys';
 import { boolean, oneOf, positiveInteger, quote, stringList, text, type WarningSink } from './fieldValues';
 import { jtdToJsonSchema, SchemaTooDeepError } from './jtd';
@@ -88,8 +88,10 @@ function spawnsList(raw: unknown, field: string, warn: WarningSink): SpawnsPolic
 }
 
 function spawnsPolicy(read: Partial<Record<ReadKey, unknown>>, format: AgentFormat, tools: string[] | null, spawnTargets: string[] | null, warn: WarningSink): SpawnsPolicy {
-  const explicit = spawnsList(read.spawns, 'spawns', warn) ?? (format === 'copilot' ? spawnsList(read.agents, 'agents', warn) : undefined);
-  if (explicit !== undefined) return explicit;
+  for (const key of FORMATS[format].spawnsKeys) {
+    const explicit = spawnsList(read[key], key, warn);
+    if (explicit !== undefined) return explicit;
+  }
   // Gemini CLI subagents cannot start other agents.
   if (format === 'gemini') return [];
   // Backward compatibility: an agent given the spawn tool may spawn anyone,

@@ -62,11 +62,12 @@ export class AgentLoader {
    * Lists and reads dirs: the files of all dirs, in precedence order, read
    * in batches (see readAgentFilesSync), yielding to the event loop between
    * batches every SLICE_MS. With `prune` (a full scan), cache entries of
-   * files no longer listed anywhere are dropped.
+   * files no longer listed anywhere are dropped. `listed`: the dirs' files,
+   * when the caller has listed them already (see listAgentDirs).
    */
-  async scanDirs(dirs: readonly AgentDir[], { prune = true }: { prune?: boolean } = {}): Promise<DirScan[]> {
+  async scanDirs(dirs: readonly AgentDir[], { prune = true, listed }: { prune?: boolean; listed?: readonly (readonly ListedFile[])[] } = {}): Promise<DirScan[]> {
     const scan = ++this.scanNumber;
-    const listings = await Promise.all(dirs.map((dir) => listAgentFiles(dir.path, dir.rules)));
+    const listings = listed ?? (await Promise.all(dirs.map((dir) => listAgentFiles(dir.path, dir.rules))));
     const scans: DirScan[] = dirs.map((dir) => ({ dir, files: [] }));
     const caches = dirs.map((dir) => this.dirCache(dir));
     // All dirs' files in one list, so that read batches do not end at every dir.
@@ -79,7 +80,7 @@ export class AgentLoader {
       const key = store ? dirKey(dirs[i]!) : '';
       for (const file of listings[i]!) {
         // A stored outcome seeds the cache: if the file still has its stamp, it is neither read nor parsed.
-        const stored = store && !cache.has(file.filePath) ? store.get(`${key}\0${file.filePath}`) : undefined;
+        const stored = store && !cache.has(file.filePath) ? store.get(key, file) : undefined;
         if (stored) cache.set(file.filePath, { stamp: stored.stamp, outcome: stored.outcome, seen: scan });
         requests.push({ filePath: file.filePath, previous: cache.get(file.filePath)?.stamp });
         owners.push(i);
@@ -197,7 +198,7 @@ export class AgentLoader {
         };
         if (read.stamp) {
           cache.set(filePath, { stamp: read.stamp, outcome, seen });
-          this.options.store?.set(`${dirKey(dir)}\0${filePath}`, read.stamp, outcome);
+          this.options.store?.set(dirKey(dir), listed, read.stamp, outcome);
         } else {
           cache.delete(filePath);
         }
@@ -209,7 +210,7 @@ export class AgentLoader {
         const parsed = this.parse(dir, filePath, read.text, read.hasCarriageReturn);
         const outcome: FileOutcome = { filePath, relPath, definition: parsed.definition, warnings: parsed.warnings };
         cache.set(filePath, { stamp: read.stamp, outcome, seen });
-        this.options.store?.set(`${dirKey(dir)}\0${filePath}`, read.stamp, outcome);
+        this.options.store?.set(dirKey(dir), listed, read.stamp, outcome);
         return outcome;
       }
     }

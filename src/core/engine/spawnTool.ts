@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AgentDefinition } from '../agents/definition';
 import { zodValidator } from '../tools/inputValidation';
 import { field, oneLine, ToolCallError, type RuntimeTool } from '../tools/runtimeTool';

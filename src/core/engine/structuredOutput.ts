@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { describeIssues } from '../tools/inputValidation';
 import { ToolCallError, type RuntimeTool } from '../tools/runtimeTool';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { recordFileName } from './names';
 import { moveAside, writeFileAtomic } from '../atomicFile';
 

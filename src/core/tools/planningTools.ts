@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { zodValidator } from './inputValidation';
 import { oneLine, type RuntimeTool } from './runtimeTool';
 

@@ -18,14 +18,20 @@ function relative(uri: vscode.Uri): string {
 }
 
 async function documentText(uri: vscode.Uri): Promise<string | null> {
+  // An open buffer first: its unsaved edits count, and an untitled one has no file at all.
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (open) return open.getText();
   try {
     const stat = await vscode.workspace.fs.stat(uri);
     if (stat.type & vscode.FileType.Directory) {
       const entries = await vscode.workspace.fs.readDirectory(uri);
       return entries.map(([name, type]) => (type & vscode.FileType.Directory ? `${name}/` : name)).join('\n');
     }
-    const doc = await vscode.workspace.openTextDocument(uri);
-    return doc.getText();
+  } catch {
+    // No file system serves it (a virtual document): a document provider may.
+  }
+  try {
+    return (await vscode.workspace.openTextDocument(uri)).getText();
   } catch {
     return null;
   }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { AgentDefinition } from '../../core/agents/definition';
 import type { AgentRun } from '../../core/engine/agentRun';
 import { EngineError } from '../../core/engine/errors';
 import type { RunSnapshot } from '../../protocol/runSnapshot';
@@ -7,7 +8,7 @@ import type { Services } from '../services';
 import { promptWithReferences } from './chatContext';
 import { escapeMarkdown } from './chatLog';
 import { parseChatRequest, type ThreadRun } from './chatRequest';
-import { ChatRunStream, type ChatSink } from './chatStream';
+import { ChatRunStream, stoppableSink, type ChatSink } from './chatStream';
 import { agentList, runButtons, runStatus } from './chatViews';
 import { runSummary } from './chatSummary';
 
@@ -65,10 +66,29 @@ export class ChatParticipantHandler {
     return this.#services;
   }
 
-  /** The folder the chat works in: the active editor's, else the first with agents. */
-  #scope(): FolderScope | undefined {
-    const scopes = this.services.scopes.preferred();
-    return scopes.find((s) => s.agents.length > 0) ?? scopes[0];
+  /** Every folder's agent names, the active editor's folder first (multi-root: a name may live in one folder only). */
+  #names(scopes: readonly FolderScope[]): string[] {
+    return [...new Set(scopes.flatMap((s) => s.agents.map((a) => a.name)))];
+  }
+
+  /** The folder and definition a new run of `name` uses: the first folder that has the agent, the active editor's first. */
+  #runnable(name: string, scopes: readonly FolderScope[], stream: vscode.ChatResponseStream): { scope: FolderScope; agent: AgentDefinition } | null {
+    const scope = scopes.find((s) => s.find(name));
+    const agent = scope?.find(name);
+    if (!scope || !agent) {
+      const names = this.#names(scopes).map((n) => `\`${n}\``);
+      stream.markdown(`Unknown agent "${escapeMarkdown(name)}". Available: ${names.join(', ') || 'none'}. \`/list\` shows them all.`);
+      return null;
+    }
+    if (scope.settings.disabledAgents.includes(agent.name)) {
+      stream.markdown(`**${escapeMarkdown(agent.name)}** is disabled (setting \`subagents.disabledAgents\`).`);
+      return null;
+    }
+    if (agent.userInvocable === false) {
+      stream.markdown(`**${escapeMarkdown(agent.name)}** is there for other agents to start (\`user-invocable: false\` in its file), not to be run from chat.`);
+      return null;
+    }
+    return { scope, agent };
   }
 
   readonly handle: vscode.ChatRequestHandler = async (request, context, stream, token) => {
@@ -76,18 +96,20 @@ export class ChatParticipantHandler {
       stream.markdown('Subagents could not start; the **Subagents** output says why.');
       return { errorDetails: { message: 'Subagents could not start.' } };
     }
-    const scope = this.#scope();
-    if (!scope) {
+    if (token.isCancellationRequested) return {};
+    const scopes = this.services.scopes.preferred();
+    const intent = parseChatRequest(request.prompt, request.command, this.#names(scopes), previousRun(context));
+    if (intent.kind === 'status') {
+      runStatus(stream, this.services);
+      return {};
+    }
+    if (scopes.length === 0) {
       stream.markdown('Open a folder first: agents run in a workspace folder.');
       return {};
     }
-    const intent = parseChatRequest(request.prompt, request.command, scope.agents.map((a) => a.name), previousRun(context));
     switch (intent.kind) {
       case 'list':
-        agentList(stream, scope);
-        return {};
-      case 'status':
-        runStatus(stream, this.services);
+        agentList(stream, scopes);
         return {};
       case 'help':
         stream.markdown(intent.message);
@@ -103,60 +125,60 @@ export class ChatParticipantHandler {
       stream.button({ title: 'Set API Key', command: 'subagents.setApiKey' });
       return {};
     }
+    const thread = intent.kind === 'followUp' ? this.services.runOf(intent.agentId) : undefined;
+    const target = intent.kind === 'run' ? this.#runnable(intent.agent, scopes, stream) : null;
+    if (intent.kind === 'run' && !target) return {};
+    const scope = target?.scope ?? (thread && this.services.folderOf(thread)) ?? scopes[0]!;
 
     const { prompt, attached } = await promptWithReferences(intent.task, request.references);
-    const sink = sinkOf(stream);
-    let run: AgentRun;
-    let runScope = scope;
+    // Stopped while the references were read: nothing has started, nothing needs saying.
+    if (token.isCancellationRequested) return {};
+    const sink = stoppableSink(sinkOf(stream), () => token.isCancellationRequested);
+    // Stop reaches the run however far it got: while the mode is being asked about or
+    // the worktree made (the signal), and once it runs (the engine stops its tree).
+    const stopped = new AbortController();
+    let run: AgentRun | undefined;
+    const stop = token.onCancellationRequested(() => {
+      if (run) scope.engine.cancel(run.id, 'Stopped from chat.');
+      stopped.abort();
+    });
     let live: ChatRunStream | undefined;
     try {
-      if (intent.kind === 'followUp') {
-        const snapshot = this.services.runOf(intent.agentId);
-        runScope = (snapshot && this.services.folderOf(snapshot)) ?? scope;
-        stream.markdown(`Continuing **${escapeMarkdown(intent.agentName)}** with its earlier conversation.\n\n`);
-        // Before it starts: the earlier rounds are in the thread already.
-        if (snapshot) live = new ChatRunStream(this.services.store, snapshot.runId, sink, { prime: true });
-        run = await runScope.engine.sendFollowUp(intent.agentId, prompt);
-      } else {
-        const agent = scope.find(intent.agent);
-        if (!agent) {
-          stream.markdown(`Unknown agent "${escapeMarkdown(intent.agent)}". Available: ${scope.agents.map((a) => `\`${a.name}\``).join(', ') || 'none'}. \`/list\` shows them all.`);
-          return {};
+      try {
+        if (intent.kind === 'followUp') {
+          const instead = intent.mentioned ? ` (to run **${escapeMarkdown(intent.mentioned)}** instead, write \`@${intent.mentioned} …\`)` : '';
+          stream.markdown(`Continuing **${escapeMarkdown(intent.agentName)}** with its earlier conversation${instead}.\n\n`);
+          // Before it starts: the earlier rounds are in the thread already.
+          if (thread) live = new ChatRunStream(this.services.store, thread.runId, sink, { prime: true });
+          run = await scope.engine.sendFollowUp(intent.agentId, prompt, { signal: stopped.signal });
+        } else {
+          run = await scope.engine.start({ agent: target!.agent.name, prompt, description: intent.task.split('\n')[0], cwd: scope.folder.uri.fsPath, signal: stopped.signal });
         }
-        if (scope.settings.disabledAgents.includes(agent.name)) {
-          stream.markdown(`**${escapeMarkdown(agent.name)}** is disabled (setting \`subagents.disabledAgents\`).`);
-          return {};
-        }
-        if (agent.userInvocable === false) {
-          stream.markdown(`**${escapeMarkdown(agent.name)}** is there for other agents to start (\`user-invocable: false\` in its file), not to be run from chat.`);
-          return {};
-        }
-        run = await scope.engine.start({ agent: agent.name, prompt, description: intent.task.split('\n')[0], cwd: scope.folder.uri.fsPath });
+      } catch (error) {
+        live?.dispose();
+        const message = error instanceof Error ? error.message : String(error);
+        if (!(error instanceof EngineError)) this.services.log.error(`Chat could not start a run: ${message}`);
+        sink.markdown(`Could not start: ${escapeMarkdown(message)}`);
+        return { errorDetails: { message } };
       }
-    } catch (error) {
-      live?.dispose();
-      const message = error instanceof Error ? error.message : String(error);
-      if (!(error instanceof EngineError)) this.services.log.error(`Chat could not start a run: ${message}`);
-      stream.markdown(`Could not start: ${escapeMarkdown(message)}`);
-      return { errorDetails: { message } };
-    }
-    this.services.log.info(`Chat started ${run.agentName} (${run.id})${attached ? ` with ${attached} attached reference(s)` : ''} in ${runScope.folder.name}.`);
-
-    live ??= new ChatRunStream(this.services.store, run.tree.runId, sink);
-    const stop = token.onCancellationRequested(() => runScope.engine.cancel(run.id, 'Stopped from chat.'));
-    let result;
-    try {
-      result = await run.done;
+      this.services.log.info(`Chat started ${run.agentName} (${run.id})${attached ? ` with ${attached} attached reference(s)` : ''} in ${scope.folder.name}.`);
+      live ??= new ChatRunStream(this.services.store, run.tree.runId, sink);
+      let result;
+      try {
+        result = await run.done;
+      } finally {
+        live.finish();
+      }
+      const metadata: ChatRunMetadata = { runId: run.tree.runId, agentId: run.id, agentName: run.agentName };
+      // Nobody sees an ending written after Stop: VS Code drops it.
+      if (token.isCancellationRequested) return { metadata };
+      this.#ending(stream, run, result, this.services.store.get(run.tree.runId));
+      return result.status === 'completed' || result.status === 'cancelled'
+        ? { metadata }
+        : { metadata, errorDetails: { message: `${run.agentName} ${result.status === 'budget_exceeded' ? 'stopped at its budget' : 'failed'}: ${result.error ?? 'no details'}` } };
     } finally {
       stop.dispose();
-      live.finish();
     }
-    const snapshot = this.services.store.get(run.tree.runId);
-    this.#ending(stream, run, result, snapshot);
-    const metadata: ChatRunMetadata = { runId: run.tree.runId, agentId: run.id, agentName: run.agentName };
-    return result.status === 'completed' || result.status === 'cancelled'
-      ? { metadata }
-      : { metadata, errorDetails: { message: `${run.agentName} ${result.status === 'budget_exceeded' ? 'stopped at its budget' : 'failed'}: ${result.error ?? 'no details'}` } };
   };
 
   /**
@@ -168,11 +190,12 @@ export class ChatParticipantHandler {
     const meta = result.metadata as Partial<ChatRunMetadata> | undefined;
     if (!this.#services || !meta?.agentName || !meta.runId) return [];
     const snapshot = this.services.store.get(meta.runId);
-    const scope = (snapshot && this.services.folderOf(snapshot)) ?? this.#scope();
+    const scope = (snapshot && this.services.folderOf(snapshot)) ?? this.services.scopes.preferred().find((s) => s.find(meta.agentName!));
     const definition = scope?.find(meta.agentName);
+    // Marked with @: in this thread a bare name that is an ordinary word would continue the run instead.
     return (definition?.handoffs ?? [])
       .filter((h) => scope?.find(h.agent))
-      .map((h) => ({ label: h.label, prompt: `${h.agent} ${h.prompt}`.trim() }));
+      .map((h) => ({ label: h.label, prompt: `@${h.agent} ${h.prompt}`.trim() }));
   }
 
   /** The answer, the table of every agent, and what can be done next. */

@@ -3,10 +3,16 @@
  * import), unit-tested on its own.
  *
  *   /list, /status                      the agents; the runs
- *   <name> <task>                       run that agent (first word; exact name, then any case)
+ *   <name> <task>                       run that agent (the first word, exactly as the name is written)
+ *   @<name> <task>, <name>: <task>      the same, marked as a name
  *   <task>                              in a thread whose last answer was a run: a follow-up to
  *                                       that agent; otherwise the default agent (general-purpose)
  *   /new [<name>] <task>                a new run even in such a thread
+ *
+ * In such a thread, a message often starts with a verb that is also an
+ * agent's name ("Plan the migration…", "explore why…"): there a name that is
+ * an ordinary word starts that agent only when marked (`@plan …`, `plan: …`);
+ * a name no sentence starts with (`test-runner`) needs no mark.
  */
 
 export const DEFAULT_CHAT_AGENT = 'general-purpose';
@@ -15,7 +21,7 @@ export type ChatIntent =
   | { kind: 'list' }
   | { kind: 'status' }
   | { kind: 'run'; agent: string; task: string; named: boolean }
-  | { kind: 'followUp'; agentId: string; agentName: string; task: string }
+  | { kind: 'followUp'; agentId: string; agentName: string; task: string; /** An agent the message starts with, unmarked: the reply says how to run it instead. */ mentioned?: string }
   | { kind: 'help'; message: string };
 
 /** What the previous answer in this chat thread left in its ChatResult.metadata. */
@@ -25,20 +31,15 @@ export interface ThreadRun {
   agentName: string;
 }
 
-/** Finds an agent name: the exact one first, then one that differs only in case (when that is unambiguous). */
-export function matchAgentName(word: string, names: readonly string[]): string | null {
-  if (names.includes(word)) return word;
-  const lower = word.toLowerCase();
-  const matches = names.filter((n) => n.toLowerCase() === lower);
-  return matches.length === 1 ? matches[0]! : null;
+/** The first word, and how it was marked as a name (`@tech-lead`, `tech-lead:`, `tech-lead,`). */
+function firstWord(text: string): { word: string; at: boolean; marked: boolean; rest: string } {
+  const match = /^\s*(@?)(\S+?)([:,]?)(?:\s+([\s\S]*))?$/.exec(text);
+  if (!match) return { word: '', at: false, marked: false, rest: '' };
+  return { word: match[2]!, at: Boolean(match[1]), marked: Boolean(match[1] || match[3]), rest: (match[4] ?? '').trim() };
 }
 
-/** The first word, without the punctuation people put after a name (`tech-lead:`, `@tech-lead,`). */
-function firstWord(text: string): { word: string; rest: string } {
-  const match = /^\s*(\S+)\s*([\s\S]*)$/.exec(text);
-  if (!match) return { word: '', rest: '' };
-  return { word: match[1]!.replace(/^@/, '').replace(/[:,]$/, ''), rest: match[2]!.trim() };
-}
+/** Letters only: a word a sentence may start with, not only a name. */
+const ORDINARY_WORD = /^\p{L}+$/u;
 
 export function parseChatRequest(
   prompt: string,
@@ -49,18 +50,21 @@ export function parseChatRequest(
   if (command === 'list') return { kind: 'list' };
   if (command === 'status') return { kind: 'status' };
   const text = prompt.trim();
-  const { word, rest } = firstWord(text);
-  const named = word ? matchAgentName(word, agentNames) : null;
-  if (named) {
-    if (!rest) return { kind: 'help', message: `What should **${named}** do? Write the task after its name: \`@agent ${named} <task>\`.` };
-    return { kind: 'run', agent: named, task: rest, named: true };
+  const thread = previous && command !== 'new' ? previous : null;
+  const { word, at, marked, rest } = firstWord(text);
+  const known = agentNames.includes(word);
+  if (known && (!thread || marked || !ORDINARY_WORD.test(word))) {
+    if (!rest) return { kind: 'help', message: `What should **${word}** do? Write the task after its name: \`@agent ${word} <task>\`.` };
+    return { kind: 'run', agent: word, task: rest, named: true };
   }
+  // `@name` that no agent has is a mistyped name, not a task: the handler says so.
+  if (at && /^[\w.:-]+$/.test(word)) return { kind: 'run', agent: word, task: rest, named: true };
   if (!text) {
     return {
       kind: 'help',
       message: 'Name an agent and a task (`@agent tech-lead check the tests`), or just the task for the general-purpose agent. `/list` shows the agents, `/status` the runs.',
     };
   }
-  if (previous && command !== 'new') return { kind: 'followUp', agentId: previous.agentId, agentName: previous.agentName, task: text };
+  if (thread) return { kind: 'followUp', agentId: thread.agentId, agentName: thread.agentName, task: text, ...(known ? { mentioned: word } : {}) };
   return { kind: 'run', agent: DEFAULT_CHAT_AGENT, task: text, named: false };
 }

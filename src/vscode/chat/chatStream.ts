@@ -1,4 +1,5 @@
 import type { RunStore } from '../../core/runs/runStore';
+import { ANSWER_LABELS, APPROVAL_ANSWERS } from '../../protocol/webview';
 import { ChatRunLog, type ChatPart } from './chatLog';
 
 /**
@@ -35,11 +36,32 @@ export const MAX_REFERENCES = 50;
  */
 const QUIET_FOR_PROGRESS_MS = 600;
 
-export const APPROVAL_BUTTONS: Array<[title: string, answer: string]> = [
-  ['Allow', 'allow'],
-  ['Allow for this agent', 'allowAgent'],
-  ['Deny', 'deny'],
-];
+/** An approval's answers, as every surface offers them. */
+export const APPROVAL_BUTTONS = APPROVAL_ANSWERS.map((answer) => [ANSWER_LABELS[answer], answer] as const);
+
+/**
+ * The sink of a response the user can stop: quiet once `stopped()` says so
+ * (VS Code drops what a participant writes after a cancellation, and closes
+ * the stream a second later, after which every write throws), and quiet for
+ * good once a write has thrown, so a timer never throws into the host.
+ */
+export function stoppableSink(sink: ChatSink, stopped: () => boolean): ChatSink {
+  let open = true;
+  const guard = (write: () => void) => {
+    if (!open || stopped()) return;
+    try {
+      write();
+    } catch {
+      open = false;
+    }
+  };
+  return {
+    markdown: (text) => guard(() => sink.markdown(text)),
+    progress: (text) => guard(() => sink.progress(text)),
+    reference: (filePath) => guard(() => sink.reference(filePath)),
+    button: (title, command, args) => guard(() => sink.button(title, command, args)),
+  };
+}
 
 export class ChatRunStream {
   readonly log = new ChatRunLog();

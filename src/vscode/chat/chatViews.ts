@@ -28,15 +28,24 @@ function fileLabel(agent: AgentDefinition, folder: string): string {
   return agent.source === 'bundled' ? path.basename(agent.filePath) : agent.filePath.replace(process.env.HOME ?? '\0', '~');
 }
 
-/** `/list`: the agents of the folder, grouped by where they come from, each with its model and a link to its file. */
-export function agentList(stream: vscode.ChatResponseStream, scope: FolderScope): void {
-  const agents = scope.agents;
-  if (agents.length === 0) {
+/** `/list`: the agents of every folder (a heading per folder in a multi-root window), by source, each with its model and a link to its file. */
+export function agentList(stream: vscode.ChatResponseStream, scopes: readonly FolderScope[]): void {
+  const count = scopes.reduce((sum, s) => sum + s.agents.length, 0);
+  if (count === 0) {
     stream.markdown('No agents found. Add one with **Subagents: New Agent…**, or put Markdown agent files in `.claude/agents/`.');
     return;
   }
+  const where = scopes.length === 1 ? escapeMarkdown(scopes[0]!.folder.name) : `${scopes.length} folders`;
+  stream.markdown(`**${count} agents** in ${where}. Run one with \`@agent <name> <task>\`.\n\n`);
+  for (const scope of scopes) {
+    if (scopes.length > 1) stream.markdown(`### ${escapeMarkdown(scope.folder.name)}\n\n`);
+    folderAgents(stream, scope);
+  }
+}
+
+function folderAgents(stream: vscode.ChatResponseStream, scope: FolderScope): void {
+  const agents = scope.agents;
   const disabled = new Set(scope.settings.disabledAgents);
-  stream.markdown(`**${agents.length} agents** in ${escapeMarkdown(scope.folder.name)}. Run one with \`@agent <name> <task>\`.\n\n`);
   for (const source of Object.keys(SOURCE_TITLES) as AgentSource[]) {
     const group = agents.filter((a) => a.source === source);
     if (group.length === 0) continue;
@@ -53,7 +62,7 @@ export function agentList(stream: vscode.ChatResponseStream, scope: FolderScope)
   const shadowed = scope.catalog?.shadowed.length ?? 0;
   const warnings = scope.catalog?.warnings.length ?? 0;
   if (shadowed || warnings) {
-    stream.markdown(`_${[shadowed ? `${shadowed} shadowed by a higher-precedence file of the same name` : '', warnings ? `${warnings} file problem${warnings === 1 ? '' : 's'}` : ''].filter(Boolean).join('; ')}: see the Subagents view._\n`);
+    stream.markdown(`_${[shadowed ? `${shadowed} shadowed by a higher-precedence file of the same name` : '', warnings ? `${warnings} file problem${warnings === 1 ? '' : 's'}` : ''].filter(Boolean).join('; ')}: see the Subagents view._\n\n`);
   }
 }
 

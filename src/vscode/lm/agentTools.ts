@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { AgentResult } from '../../core/engine/agentRun';
+import type { AgentResult, AgentRun } from '../../core/engine/agentRun';
 import { isActiveStatus } from '../../protocol/runEvents';
 import type { AgentNode } from '../../protocol/runSnapshot';
 import { runSummary } from '../chat/chatSummary';
@@ -86,25 +86,35 @@ export class AgentTools {
   }
 
   async runAgent(input: RunAgentInput, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+    if (token.isCancellationRequested) throw new vscode.CancellationError();
     if (!vscode.workspace.isTrusted) throw new Error('Agents cannot run in Restricted Mode: the workspace is not trusted.');
     if (!this.services.keys.key && !this.services.keys.demo) throw new Error('No Anthropic API key: the user must run "Subagents: Set API Key" first.');
+    if (this.services.scopes.all.length === 0) throw new Error('No folder is open: agents run in a workspace folder, so the user must open one first.');
     const scope = this.#scopeFor(input.agent);
     if (!scope) throw new Error(`Unknown agent "${input.agent}". Available: ${this.#available()}. Call ${TOOL_NAMES.list} for their descriptions.`);
     if (scope.settings.disabledAgents.includes(input.agent)) throw new Error(`Agent "${input.agent}" is disabled (setting subagents.disabledAgents).`);
     // A model calls this tool: an agent only a person may start (disable-model-invocation) is not its to run.
     if (scope.find(input.agent)?.modelInvocable === false) throw new Error(`Agent "${input.agent}" can only be started by the user (disable-model-invocation in its file).`);
-    const run = await scope.engine.start({ agent: input.agent, prompt: input.task, cwd: scope.folder.uri.fsPath });
-    this.services.log.info(`A language-model tool started ${run.agentName} (${run.id})${input.background ? ' in the background' : ''}.`);
-    if (input.background) {
-      return text(
-        JSON.stringify({ status: 'async_launched', agentId: run.id, agent: run.agentName }) +
-          `\nThe agent works in the background. Collect its result with ${TOOL_NAMES.output} (agentId ${run.id}, waitSeconds to wait for it), or stop it with ${TOOL_NAMES.stop}.`,
-      );
-    }
-    const cancel = token.onCancellationRequested(() => scope.engine.cancel(run.id, 'The tool call was cancelled.'));
+    // A cancelled call stops the run however far it got: while it starts (the signal), and once it runs.
+    const stopped = new AbortController();
+    let run: AgentRun | undefined;
+    const cancel = token.onCancellationRequested(() => {
+      if (run) scope.engine.cancel(run.id, 'The tool call was cancelled.');
+      stopped.abort();
+    });
     try {
+      run = await scope.engine.start({ agent: input.agent, prompt: input.task, cwd: scope.folder.uri.fsPath, signal: stopped.signal });
+      if (token.isCancellationRequested) throw new vscode.CancellationError();
+      this.services.log.info(`A language-model tool started ${run.agentName} (${run.id})${input.background ? ' in the background' : ''}.`);
+      if (input.background) {
+        return text(
+          JSON.stringify({ status: 'async_launched', agentId: run.id, agent: run.agentName }) +
+            `\nThe agent works in the background. Collect its result with ${TOOL_NAMES.output} (agentId ${run.id}, waitSeconds to wait for it), or stop it with ${TOOL_NAMES.stop}.`,
+        );
+      }
       return text(this.#describeResult(await run.done));
     } finally {
+      // A background agent outlives the call that started it.
       cancel.dispose();
     }
   }
@@ -115,8 +125,18 @@ export class AgentTools {
     const live = this.services.runningAgent(input.agentId)?.engine.find(input.agentId);
     const wait = Math.min(Math.max(0, input.waitSeconds ?? 0), MAX_WAIT_SECONDS);
     if (live && !live.ended && wait > 0) {
-      const cancelled = new Promise<void>((resolve) => token.onCancellationRequested(() => resolve()));
-      await Promise.race([live.done, new Promise((r) => setTimeout(r, wait * 1000)), cancelled]);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let cancel: vscode.Disposable | undefined;
+      try {
+        await Promise.race([
+          live.done,
+          new Promise((resolve) => (timer = setTimeout(resolve, wait * 1000))),
+          new Promise<void>((resolve) => (cancel = token.onCancellationRequested(() => resolve()))),
+        ]);
+      } finally {
+        clearTimeout(timer);
+        cancel?.dispose();
+      }
     }
     this.services.store.flush();
     const current = this.services.agentNode(input.agentId) ?? node;

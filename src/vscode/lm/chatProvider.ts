@@ -22,8 +22,15 @@ export interface ClaudeModelInfo extends vscode.LanguageModelChatInformation {
   readonly origin: 'api' | 'aliases';
 }
 
+/** For models whose limits the API does not give (the aliases, endpoints without them). */
 const MAX_INPUT_TOKENS = 200_000;
 const MAX_OUTPUT_TOKENS = 32_000;
+
+/** A model's limits, as the models endpoint gives them (null or absent: unknown). */
+interface Limits {
+  max_input_tokens?: number | null;
+  max_tokens?: number | null;
+}
 
 /** `claude-sonnet-5-5` → `Claude Sonnet 5.5`. */
 export function displayName(id: string): string {
@@ -39,7 +46,7 @@ function familyOf(id: string): string {
   return /^(claude-(?:opus|sonnet|haiku))/.exec(id)?.[1] ?? id.replace(/-\d.*$/, '');
 }
 
-function info(id: string, name: string, origin: ClaudeModelInfo['origin'], detail: string): ClaudeModelInfo {
+function info(id: string, name: string, origin: ClaudeModelInfo['origin'], detail: string, limits: Limits = {}): ClaudeModelInfo {
   return {
     id,
     name,
@@ -47,8 +54,9 @@ function info(id: string, name: string, origin: ClaudeModelInfo['origin'], detai
     version: id,
     detail,
     tooltip: `${name} through your Anthropic API key (Subagents)`,
-    maxInputTokens: MAX_INPUT_TOKENS,
-    maxOutputTokens: MAX_OUTPUT_TOKENS,
+    // A request's max_tokens is this: above the model's own limit, the API refuses every request.
+    maxInputTokens: limits.max_input_tokens || MAX_INPUT_TOKENS,
+    maxOutputTokens: limits.max_tokens || MAX_OUTPUT_TOKENS,
     capabilities: { toolCalling: true, imageInput: true },
     origin,
   };
@@ -101,7 +109,8 @@ export class ClaudeChatProvider implements vscode.LanguageModelChatProvider<Clau
     try {
       const models: ClaudeModelInfo[] = [];
       for await (const model of this.keys.client().models.list({ limit: 100 })) {
-        if (model.id.startsWith('claude-')) models.push(info(model.id, model.display_name || displayName(model.id), 'api', 'Anthropic API'));
+        // A retired model is listed for the record only: every request to it fails.
+        if (model.id.startsWith('claude-') && model.lifecycle !== 'retired') models.push(info(model.id, model.display_name || displayName(model.id), 'api', model.lifecycle === 'deprecated' ? 'Anthropic API · deprecated' : 'Anthropic API', model));
       }
       if (models.length === 0) return;
       this.#listed = models;

@@ -1,11 +1,12 @@
 // Getting the product under test ready: the packaged .vsix, code-server and
 // a throw-away copy of the sample workspace.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureCodeServer, ensureSystemPackages } from '../../../scripts/code-server.mjs';
 import { cleanEnv } from '../../../scripts/env.mjs';
+import { commitAll, initRepository } from '../../../scripts/product.mjs';
 import { repoRoot, sampleWorkspace, vsixPath } from './paths';
 
 /** The packaged extension; built with `npm run package` when missing (test.mjs builds it before this phase). */
@@ -32,34 +33,17 @@ export interface Workspace {
 
 /**
  * A fresh copy of the sample workspace in a temp dir, committed to a new git
- * repository (agents that use worktrees need one), so tests can change it
- * freely.
+ * repository (agents that use worktrees need one) as `npm start` makes it,
+ * whatever the machine's git config, so tests can change it freely.
  */
 export function copySampleWorkspace(): Workspace {
   const parent = mkdtempSync(path.join(os.tmpdir(), 'subagents-e2e-'));
   const dir = path.join(parent, 'sample-workspace');
   cpSync(sampleWorkspace, dir, { recursive: true });
-  const git = (...args: string[]) =>
-    execFileSync('git', args, {
-      cwd: dir,
-      stdio: 'pipe',
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: 'e2e',
-        GIT_AUTHOR_EMAIL: 'e2e@example.invalid',
-        GIT_COMMITTER_NAME: 'e2e',
-        GIT_COMMITTER_EMAIL: 'e2e@example.invalid',
-      },
-    });
-  git('init', '-q', '-b', 'main');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'sample workspace');
+  initRepository(dir, 'sample workspace');
   return {
     dir,
-    commit: (message) => {
-      git('add', '-A');
-      git('commit', '-q', '-m', message);
-    },
+    commit: (message) => commitAll(dir, message),
     remove: () => rmSync(parent, { recursive: true, force: true }),
   };
 }

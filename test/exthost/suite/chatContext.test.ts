@@ -36,4 +36,16 @@ describe('chat references', () => {
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     }
   });
+
+  it('an untitled buffer reaches the prompt (it has no file)', async () => {
+    const draft = await vscode.workspace.openTextDocument({ content: 'UNTITLED DRAFT\nsecond line', language: 'markdown' });
+    await vscode.window.showTextDocument(draft);
+    try {
+      const { prompt, attached } = await promptWithReferences('Review the draft', [{ id: 'vscode.file', value: draft.uri, range: [7, 12] }]);
+      assert.equal(attached, 1);
+      assert.match(prompt, /<file path="Untitled-\d+">\nUNTITLED DRAFT\nsecond line\n<\/file>/);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
 });

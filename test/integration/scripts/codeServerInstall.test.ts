@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { CODE_SERVER_VERSION } from '../../../scripts/code-server.mjs';
-import { node24Env } from '../../../scripts/env.mjs';
+import { node24, node24Env } from '../../../scripts/env.mjs';
 import { repoRoot } from '../../e2e/support/paths';
 
 /** What an `npm test` started by npm 11 on Node 20 leaves in the environment. */
@@ -42,6 +42,9 @@ if [ -n "$EXPECTED_GLOBALCONFIG" ] && [ "$npm_config_globalconfig" != "$EXPECTED
   echo "ERROR: npm read the global npmrc $npm_config_globalconfig, the user's npm reads $EXPECTED_GLOBALCONFIG"
   exit 1
 fi
+case ":$PATH:" in
+  *":$OUTER_BIN:"*) echo "ERROR: the outer project's $OUTER_BIN is still on PATH: $PATH"; exit 1 ;;
+esac
 `;
 
 function fakeCodeServerTarball(dir: string): string {
@@ -57,6 +60,15 @@ function fakeCodeServerTarball(dir: string): string {
   execFileSync('tar', ['-czf', tarball, '-C', dir, 'package']);
   return tarball;
 }
+
+test('node24Env: Node 24 first on PATH, and no other node_modules folder an outer npm put there', () => {
+  const node24Bin = path.dirname(node24());
+  const outer = [path.join(repoRoot, 'node_modules/.bin'), '/usr/local/bin', path.join(repoRoot, 'webview-ui/node_modules/.bin'), '/usr/bin'].join(path.delimiter);
+  const env = node24Env({ EXTRA: '1' }, { ...HOSTILE, PATH: outer, HOME: '/home/someone' });
+  assert.equal(env.PATH, [node24Bin, '/usr/local/bin', '/usr/bin'].join(path.delimiter));
+  assert.deepEqual(Object.keys(env).sort(), ['EXTRA', 'HOME', 'PATH']);
+  assert.equal(node24Env({}, {}).PATH, node24Bin);
+});
 
 test('code-server installs from an environment an outer npm on Node 20 left behind', { timeout: 120_000 }, (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'subagents-install-'));
@@ -93,6 +105,8 @@ test('code-server installs from an environment an outer npm on Node 20 left behi
       PATH: [path.join(repoRoot, 'node_modules/.bin'), path.dirname(process.execPath), process.env.PATH].join(path.delimiter),
       XDG_CACHE_HOME: cache,
       EXPECTED_GLOBALCONFIG: expected,
+      // What the outer npm put first on PATH, which the install must not inherit (npm adds the installed package's own).
+      OUTER_BIN: path.join(repoRoot, 'node_modules/.bin'),
     },
     encoding: 'utf8',
   });

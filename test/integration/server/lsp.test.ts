@@ -97,6 +97,22 @@ describe('the language server over stdio', () => {
     assert.ok(all.every((d) => d.source === 'Subagents'));
   });
 
+  it('reads quoted tool patterns as the runtime does: no unknown tool, and the agents of a quoted Task(…) are checked', async () => {
+    const file = path.join(ws.root, '.claude/agents/quoted.md');
+    const text = '---\nname: quoted\ndescription: Quotes its patterns.\ntools: ["Bash(git diff:*)", Read, "Task(workr)", \'Grpe\']\n---\nBody\n';
+    const uri = await client.open(file, text);
+    const diagnostics = await client.diagnostics(uri, (d) => d.length > 0);
+    assert.deepEqual(diagnostics.map((d) => d.code).sort(), ['unknown-agent', 'unknown-tool'], JSON.stringify(diagnostics.map(message)));
+    const agent = one(diagnostics, 'unknown-agent');
+    assert.deepEqual(rangeOf(agent), [3, 40, 3, 45], 'on the name inside the quotes');
+    assert.match(message(agent), /No agent named "workr"\. Did you mean "worker"\?/);
+    const tool = one(diagnostics, 'unknown-tool');
+    assert.deepEqual(rangeOf(tool), [3, 50, 3, 54]);
+    const [fix] = await client.codeActions(uri, [tool]);
+    assert.match(applyEdits(text, fix!.edit!.changes![uri]!), /, 'Grep'\]\n/, 'the fix keeps the quotes');
+    await client.close(uri);
+  });
+
   it('reports a YAML error once, at the line where the YAML breaks, and re-checks on every edit', async () => {
     const file = path.join(ws.root, '.claude/agents/yaml.md');
     const uri = await client.open(file, '---\nname: yaml\ndescription: Use it when: things break\ntools: Read\n---\nBody\n');
@@ -138,6 +154,9 @@ describe('the language server over stdio', () => {
 
     const modes = (await client.completion(uri, 7, 16)).map((c) => c.label).sort();
     assert.deepEqual(modes, ['acceptEdits', 'bypassPermissions', 'default', 'plan']);
+    // The closing `---` is not a list item of the field above: nothing to complete or explain there.
+    assert.deepEqual(await client.completion(uri, 8, 0), []);
+    assert.equal(await client.hover(uri, 8, 0), null);
 
     await client.replace(uri, '---\nname: typing\ndescription: For completion.\ntools: Read, Task(wo\n---\n');
     const inTask = (await client.completion(uri, 3, 20)).map((c) => c.label);
@@ -238,6 +257,23 @@ describe('the language server over stdio', () => {
     assert.ok(items.includes('kind') || items.includes('temperature'), `Gemini's own keys are offered: ${items.join(', ')}`);
   });
 
+  it('checks a Copilot agent’s `agents` list as its spawns: unknown names, cycles, depth, completion and hover', async () => {
+    const file = path.join(ws.root, '.github/agents/ping.agent.md');
+    const uri = await client.open(file, "---\ndescription: Pings.\ntools: ['agent', 'read']\nagents: ['pong', 'ghost', a1, ]\n---\nPing.\n");
+    const all = await client.diagnostics(uri, (d) => d.length > 0);
+    const ghost = one(all, 'unknown-agent');
+    assert.deepEqual(rangeOf(ghost), [3, 18, 3, 23]);
+    assert.match(message(one(all, 'spawn-cycle')), /Spawn cycle: ping → pong → ping/);
+    assert.deepEqual(rangeOf(one(all, 'spawn-cycle')), [3, 10, 3, 14]);
+    assert.match(message(one(all, 'spawn-depth')), /ping → a1 → a2 → a3 → a4 is 4 spawns deep/);
+    const offered = (await client.completion(uri, 3, 30)).map((c) => c.label);
+    assert.ok(offered.includes('worker') && offered.includes('codex-reviewer') && !offered.includes('Read'), offered.join());
+    const hover = await client.hover(uri, 3, 11);
+    assert.match((hover?.contents as MarkupContent).value, /\*\*pong\*\* · project agent \(\.github\)/);
+    assert.deepEqual((await client.definition(uri, 3, 11)).map((l) => l.uri), [uriOf(path.join(ws.root, '.github/agents/pong.agent.md'))]);
+    await client.close(uri);
+  });
+
   it('checks Codex TOML agents: a syntax error at its position, unknown keys, a fix that writes TOML', async () => {
     const file = path.join(ws.root, '.codex/agents/auditor.toml');
     const broken = 'name = "auditor"\ndescription = "Audits."\ndeveloper_instructions = """\nAudit.\n"""\nmodel = "gpt-5\n';
@@ -259,6 +295,35 @@ describe('the language server over stdio', () => {
     assert.deepEqual(after.map((d) => d.code), ['foreign-model'], 'o3 is another provider’s model');
     const keys = (await client.completion(uri, 8, 0)).map((i) => [i.label, i.textEdit && 'newText' in i.textEdit ? i.textEdit.newText : '']);
     assert.ok(keys.some(([label, insert]) => label === 'nickname_candidates' && insert === 'nickname_candidates = '), JSON.stringify(keys));
+  });
+
+  it('locates Codex keys after escaped and long-quoted multi-line strings, dotted and quoted keys, and a Codex agent’s name', async () => {
+    const file = path.join(ws.root, '.codex/agents/dotted.toml');
+    const text = [
+      'name = "dotted"', //                      0
+      '"description" = "Dotted keys."', //       1
+      'developer_instructions = """', //         2
+      'Write \\""" literally, then:', //         3
+      'model = "opus"', //                       4
+      'ends with a quote""""', //                5
+      'model.provider = "x"', //                 6
+      'model_reasoning_effort = "hgh"', //       7
+      '',
+    ].join('\n');
+    const uri = await client.open(file, text);
+    const all = await client.diagnostics(uri, (d) => d.length > 0);
+    const invalid = byCode(all, 'invalid-value');
+    // `model.provider` makes model a table: the runtime's warning is on that line, not at the top of the file.
+    assert.deepEqual(invalid.map((d) => rangeOf(d)[0]), [6, 7], JSON.stringify(all.map((d) => [d.code, rangeOf(d), message(d)])));
+    assert.match(message(invalid[0]!), /"model" must be a name/);
+    assert.deepEqual(rangeOf(invalid[1]!), [7, 25, 7, 30]);
+    assert.deepEqual(byCode(all, 'missing-description'), []);
+    await client.close(uri);
+
+    const spawner = await client.open(path.join(ws.root, '.claude/agents/spawns-codex.md'), '---\nname: spawns-codex\ndescription: d\nspawns: [codex-reviewer]\n---\n');
+    const target = await client.definition(spawner, 3, 12);
+    assert.deepEqual(target.map((l) => [l.uri, l.range.start.line]), [[uriOf(path.join(ws.root, '.codex/agents/codex-reviewer.toml')), 4]]);
+    await client.close(spawner);
   });
 
   it('leaves Markdown files that are not agent definitions alone', async () => {

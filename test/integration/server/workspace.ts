@@ -31,6 +31,10 @@ export const SERVER_WORKSPACE_FILES: Record<string, string> = {
   '.claude/agents/a4.md': agent('a4', 'Chain 4.', ['spawns: [a5]']),
   '.claude/agents/a5.md': agent('a5', 'Chain end.'),
   '.gemini/agents/reviewer.md': agent('reviewer', 'Another reviewer.'),
+  // A Copilot agent names whom it may start in `agents`.
+  '.github/agents/pong.agent.md': '---\ndescription: Pongs.\nagents: [ping]\n---\nPong.\n',
+  // Its name is not on the first line: go to definition must find `name = "…"`.
+  '.codex/agents/codex-reviewer.toml': 'description = "Reviews, in Codex."\ndeveloper_instructions = """\nReview.\n"""\nname = "codex-reviewer"\n',
   'README.md': '# A project\n',
 };
 

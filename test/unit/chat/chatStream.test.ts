@@ -66,7 +66,7 @@ test('however fast events come, the response gets about ten writes a second, and
   stream.dispose();
 });
 
-test('an approval is written at once with its three buttons; the progress line waits for a quiet moment', async () => {
+test('an approval is written at once with its four buttons; the progress line waits for a quiet moment', async () => {
   const store = new RunStore({ coalesceMs: 0 });
   const script = new EventScript();
   const { sink, writes } = recorder();
@@ -80,6 +80,7 @@ test('an approval is written at once with its three buttons; the progress line w
   assert.deepEqual(buttons, [
     'Allow subagents.answerApproval ["ap_7","allow","chat"]',
     'Allow for this agent subagents.answerApproval ["ap_7","allowAgent","chat"]',
+    'Allow for this run subagents.answerApproval ["ap_7","allowRun","chat"]',
     'Deny subagents.answerApproval ["ap_7","deny","chat"]',
   ]);
   assert.equal(writes.filter((w) => w.kind === 'progress').length, 0, 'no progress line right after log lines');

@@ -4,7 +4,7 @@ import { buildAgentsTree, filterText, match, NO_FILTER, parseFilter, type GroupN
 import type { AgentSummary, FolderAgents } from '../../../src/vscode/viewModel';
 
 function agent(name: string, source: AgentSummary['source'], extra: Partial<AgentSummary> = {}): AgentSummary {
-  return { name, description: `${name} does things`, source, family: '.claude', filePath: `/repo/.claude/agents/${name}.md`, model: null, disabled: false, shadowedBy: null, ...extra };
+  return { name, description: `${name} does things`, source, family: '.claude', filePath: `/repo/.claude/agents/${name}.md`, model: null, disabled: false, userInvocable: true, shadowedBy: null, ...extra };
 }
 
 const folder: FolderAgents = {
@@ -31,6 +31,12 @@ test('groups agents by source, problems first, and counts them', () => {
   assert.equal(shadowed.runnable, false, 'a shadowed agent cannot be run');
   assert.equal((model.roots[1] as GroupNode).children[0]!.runnable, true);
   assert.equal(buildAgentsTree([folder], false, NO_FILTER).roots.some((n) => n.kind === 'group' && n.children.some((a) => a.runnable)), false, 'runnable in Restricted Mode');
+});
+
+test('an agent for other agents only (user-invocable: false) is listed but cannot be run', () => {
+  const helper = { ...folder, agents: [agent('sql-helper', 'project', { userInvocable: false }), agent('test-runner', 'project')] };
+  const group = buildAgentsTree([helper], true, NO_FILTER).roots.find((n) => n.kind === 'group') as GroupNode;
+  assert.deepEqual(group.children.map((a) => [a.agent, a.runnable]), [['sql-helper', false], ['test-runner', true]]);
 });
 
 test('an agent node is itself a Run Agent argument', () => {

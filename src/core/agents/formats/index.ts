@@ -20,14 +20,18 @@ export interface FormatSpec {
   tools: ToolTable | null;
   /** The keys it reads, with one line each. */
   fields: readonly FieldDoc[];
+  /** The keys that list the agents it may start, the first one written deciding (Copilot's `agents` is its spawns list). */
+  spawnsKeys: readonly SpawnsKey[];
 }
 
+export type SpawnsKey = 'spawns' | 'agents';
+
 export const FORMATS: Readonly<Record<AgentFormat, FormatSpec>> = {
-  'claude-code': { format: 'claude-code', title: 'Claude Code', tools: CLAUDE_CODE_TOOLS, fields: CLAUDE_CODE_FIELDS },
-  'oh-my-pi': { format: 'oh-my-pi', title: 'oh-my-pi', tools: OH_MY_PI_TOOLS, fields: OH_MY_PI_FIELDS },
-  codex: { format: 'codex', title: 'Codex', tools: null, fields: CODEX_FIELDS },
-  gemini: { format: 'gemini', title: 'Gemini CLI', tools: GEMINI_TOOLS, fields: GEMINI_FIELDS },
-  copilot: { format: 'copilot', title: 'GitHub Copilot', tools: COPILOT_TOOLS, fields: COPILOT_FIELDS },
+  'claude-code': { format: 'claude-code', title: 'Claude Code', tools: CLAUDE_CODE_TOOLS, fields: CLAUDE_CODE_FIELDS, spawnsKeys: ['spawns'] },
+  'oh-my-pi': { format: 'oh-my-pi', title: 'oh-my-pi', tools: OH_MY_PI_TOOLS, fields: OH_MY_PI_FIELDS, spawnsKeys: ['spawns'] },
+  codex: { format: 'codex', title: 'Codex', tools: null, fields: CODEX_FIELDS, spawnsKeys: ['spawns'] },
+  gemini: { format: 'gemini', title: 'Gemini CLI', tools: GEMINI_TOOLS, fields: GEMINI_FIELDS, spawnsKeys: ['spawns'] },
+  copilot: { format: 'copilot', title: 'GitHub Copilot', tools: COPILOT_TOOLS, fields: COPILOT_FIELDS, spawnsKeys: ['spawns', 'agents'] },
 };
 
 const FAMILY_FORMATS: Readonly<Record<AgentFamily, AgentFormat>> = {

@@ -1,0 +1,41 @@
+import '../../support/fakeVscode';
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { AgentDefinition } from '../../../src/core/agents/definition';
+import { runAgentCommand } from '../../../src/vscode/runCommands';
+import { agent } from '../../support/agents';
+import { fakeServices, scriptedWorkspace } from '../../support/fakeServices';
+import * as vscode from '../../support/vscodeFake';
+
+// Run Agent with arguments (the Agents view's ▷, keybindings, other
+// extensions) against a real engine and a fake of the vscode API.
+
+const workspace = scriptedWorkspace(() => ({ text: 'All done.' }));
+
+function services(agents: AgentDefinition[]) {
+  const folder = workspace.folder('app', agents);
+  return { ...fakeServices([folder]), engine: folder.engine };
+}
+
+const reveal = () => Promise.resolve();
+
+test('an agent for other agents only (user-invocable: false) is refused with a reason, and nothing runs', async () => {
+  const { services: s, store } = services([agent('sql-helper', { userInvocable: false })]);
+  assert.equal(await runAgentCommand(s, reveal, { agent: 'sql-helper', task: 'index the orders table' }), undefined);
+  assert.equal(store.list().length, 0);
+  assert.match(vscode.shown.messages.map((m) => m.text).join('\n'), /"sql-helper" is there for other agents to start \(user-invocable: false/);
+});
+
+test('the end of a run started here is announced (Runs view out of sight), unless the caller asks not to with notify: false', async () => {
+  const { services: s, engine } = services([agent('test-runner')]);
+  const announced = await runAgentCommand(s, reveal, { agent: 'test-runner', task: 'run the tests' });
+  await engine.find(announced!)!.done;
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(vscode.shown.messages.map((m) => [m.level, m.text]), [['info', 'test-runner finished.']]);
+
+  vscode.shown.messages.length = 0;
+  const quiet = await runAgentCommand(s, reveal, { agent: 'test-runner', task: 'once more', notify: false });
+  await engine.find(quiet!)!.done;
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(vscode.shown.messages, []);
+});
