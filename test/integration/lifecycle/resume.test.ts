@@ -66,17 +66,20 @@ test('the spawn tool resumes an agent the parent ran earlier in the same run; un
   }
 });
 
+/** An engine (as a window or the CLI has one) on the history in `dir`, with its clock at `now`. */
+async function openWithHistory(serverUrl: string, dir: string, now?: () => number) {
+  const history = await RunHistory.open({ dir: path.join(dir, 'store'), retentionDays: 30, maxRuns: 200, debounceMs: 10, now });
+  const store = new RunStore({ coalesceMs: 0 });
+  history.attach(store);
+  const engine = new Engine({ client: new Anthropic({ apiKey: 'k', baseURL: serverUrl }), catalog: catalogOf(agent('solo')), settings: settings(), archive: history });
+  engine.onEvent((e) => store.apply(e));
+  return { history, store, engine };
+}
+
 test('after a restart, a follow-up finds the agent in the history and continues its transcript; expired ids say so', async () => {
   const server = await startScriptedServer((req) => ({ text: `reply #${req.turn} seeing ${req.messages.length} messages` }));
   const dir = await mkdtemp(path.join(os.tmpdir(), 'subagents-history-'));
-  const open = async (now?: () => number) => {
-    const history = await RunHistory.open({ dir: path.join(dir, 'store'), retentionDays: 30, maxRuns: 200, debounceMs: 10, now });
-    const store = new RunStore({ coalesceMs: 0 });
-    history.attach(store);
-    const engine = new Engine({ client: new Anthropic({ apiKey: 'k', baseURL: server.url }), catalog: catalogOf(agent('solo')), settings: settings(), archive: history });
-    engine.onEvent((e) => store.apply(e));
-    return { history, store, engine };
-  };
+  const open = (now?: () => number) => openWithHistory(server.url, dir, now);
   try {
     const first = await open();
     const result = await first.engine.run({ agent: 'solo', prompt: 'remember 42', cwd: dir });
@@ -102,14 +105,7 @@ test('after a restart, a follow-up finds the agent in the history and continues 
 test('an agent ended in this process continues from memory after another process expired its run; without memory, the follow-up says it expired', async () => {
   const server = await startScriptedServer((req) => ({ text: `reply #${req.turn} seeing ${req.messages.length} messages` }));
   const dir = await mkdtemp(path.join(os.tmpdir(), 'subagents-history-'));
-  const open = async (now?: () => number) => {
-    const history = await RunHistory.open({ dir: path.join(dir, 'store'), retentionDays: 30, maxRuns: 200, debounceMs: 10, now });
-    const store = new RunStore({ coalesceMs: 0 });
-    history.attach(store);
-    const engine = new Engine({ client: new Anthropic({ apiKey: 'k', baseURL: server.url }), catalog: catalogOf(agent('solo')), settings: settings(), archive: history });
-    engine.onEvent((e) => store.apply(e));
-    return { history, store, engine };
-  };
+  const open = (now?: () => number) => openWithHistory(server.url, dir, now);
   try {
     const here = await open();
     const result = await here.engine.run({ agent: 'solo', prompt: 'remember 42', cwd: dir });
