@@ -43,7 +43,7 @@ export interface StoredOutcome {
  */
 type StoredEntry = [mtimeMs: number, size: number, ino: number, definition: StoredDefinition | null, warnings: Array<string | DiscoveryWarning>];
 
-/** A definition without what the listing gives back (its path, its empty system prompt) and without the fields that hold their COMMON value. */
+/** A definition without what the listing gives back (its path, its empty system prompt) and without the fields that hold their TEMPLATE value. */
 type StoredDefinition = Partial<AgentDefinition>;
 
 interface StoreFile {
@@ -53,13 +53,24 @@ interface StoreFile {
   dirs: Record<string, Record<string, StoredEntry>>;
 }
 
+const NO_ITEMS = Object.freeze([]) as unknown as never[];
+const NO_FIELDS = Object.freeze({}) as Record<string, never>;
+
 /**
- * The value most definitions hold for these fields (the parser writes every
- * field of every definition): a field holding it is left out of the file and
- * put back on reading. Empty lists and maps are put back as new ones.
+ * Every field in the parser's order, holding the value most definitions
+ * hold: a field that holds it is left out of the file and put back on
+ * reading, from this one object, so every definition read back has one shape
+ * (definitions of varying shapes made precedence and rendering polymorphic: a
+ * warm listing ran 20 ms slower). Empty lists and maps come back as frozen,
+ * shared ones, as the parser's own are (listings only read them).
  */
-const COMMON = {
-  disallowedTools: [],
+const TEMPLATE: Required<AgentDefinition> = Object.freeze({
+  name: '',
+  description: '',
+  systemPrompt: '',
+  tools: null,
+  disallowedTools: NO_ITEMS,
+  spawns: '*',
   model: null,
   thinkingLevel: null,
   maxTurns: null,
@@ -69,73 +80,46 @@ const COMMON = {
   background: false,
   blocking: false,
   color: null,
+  source: 'project',
   family: null,
-  extra: {},
+  filePath: '',
+  extra: NO_FIELDS,
+  format: 'claude-code',
   pluginName: null,
-  handoffs: [],
+  handoffs: NO_ITEMS,
   target: null,
   userInvocable: true,
   modelInvocable: true,
   argumentHint: null,
   mcpServers: null,
-  nicknames: [],
+  nicknames: NO_ITEMS,
   initialPrompt: null,
   displayName: null,
-} satisfies Partial<AgentDefinition>;
-const COMMON_KEYS = Object.keys(COMMON) as Array<keyof typeof COMMON>;
+});
+// Required: a field added to definitions must be given its common value here, or the store would drop it.
+const FIELDS = Object.keys(TEMPLATE) as Array<keyof AgentDefinition>;
 
-function isCommon(key: keyof typeof COMMON, value: unknown): boolean {
-  const common: unknown = COMMON[key];
-  if (Array.isArray(common)) return Array.isArray(value) && value.length === 0;
-  if (common !== null && typeof common === 'object') return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0;
-  return value === common;
+function isEmpty(value: unknown): boolean {
+  return Array.isArray(value) ? value.length === 0 : value !== null && typeof value === 'object' && Object.keys(value).length === 0;
+}
+
+function sameAsTemplate(key: keyof AgentDefinition, value: unknown): boolean {
+  const common = TEMPLATE[key];
+  return value === common || (typeof common === 'object' && common !== null && isEmpty(common) && isEmpty(value) && Array.isArray(value) === Array.isArray(common));
 }
 
 function storedDefinition(definition: AgentDefinition): StoredDefinition {
-  const { filePath: _filePath, systemPrompt: _systemPrompt, ...stored } = definition as StoredDefinition;
-  for (const key of COMMON_KEYS) if (isCommon(key, stored[key])) delete stored[key];
+  const stored: StoredDefinition = {};
+  for (const key of FIELDS) {
+    // The path is the listed file's, the system prompt is not kept.
+    if (key === 'filePath' || key === 'systemPrompt' || sameAsTemplate(key, definition[key])) continue;
+    (stored as Record<string, unknown>)[key] = definition[key];
+  }
   return stored;
 }
 
-/**
- * Every field written out in the parser's order: definitions of one shape
- * keep the property reads of precedence and output monomorphic (built by
- * spreading stored objects of varying fields, a warm listing ran 20 ms slower).
- */
 function definitionOf(stored: StoredDefinition, filePath: string): AgentDefinition {
-  const s = stored as StoredDefinition & Pick<AgentDefinition, 'name' | 'description' | 'tools' | 'spawns' | 'source'>;
-  return {
-    name: s.name,
-    description: s.description,
-    systemPrompt: '',
-    tools: s.tools,
-    disallowedTools: s.disallowedTools ?? [],
-    spawns: s.spawns,
-    model: s.model ?? null,
-    thinkingLevel: s.thinkingLevel ?? null,
-    maxTurns: s.maxTurns ?? null,
-    output: s.output ?? null,
-    permissionMode: s.permissionMode ?? null,
-    isolation: s.isolation ?? null,
-    background: s.background ?? false,
-    blocking: s.blocking ?? false,
-    color: s.color ?? null,
-    source: s.source,
-    family: s.family ?? null,
-    filePath,
-    extra: s.extra ?? {},
-    format: s.format,
-    pluginName: s.pluginName ?? null,
-    handoffs: s.handoffs ?? [],
-    target: s.target ?? null,
-    userInvocable: s.userInvocable ?? true,
-    modelInvocable: s.modelInvocable ?? true,
-    argumentHint: s.argumentHint ?? null,
-    mcpServers: s.mcpServers ?? null,
-    nicknames: s.nicknames ?? [],
-    initialPrompt: s.initialPrompt ?? null,
-    displayName: s.displayName ?? null,
-  };
+  return { ...TEMPLATE, ...stored, filePath };
 }
 
 function entryOf(stamp: FileStamp, outcome: FileOutcome): StoredEntry {
