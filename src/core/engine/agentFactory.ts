@@ -27,7 +27,8 @@ export function newTree(runId: string, settings: Settings, budget: Budget | unde
     runId,
     controller,
     limiter: new Semaphore(settings.maxConcurrency),
-    budget: new BudgetTracker(budget ?? { maxTokens: settings['budget.maxTokens'], maxCostUsd: settings['budget.maxCostUsd'] }, (reason) => controller.abort(reason)),
+    // Per limit: a request that sets only a token budget keeps the cost budget of the settings.
+    budget: new BudgetTracker({ maxTokens: budget?.maxTokens ?? settings['budget.maxTokens'], maxCostUsd: budget?.maxCostUsd ?? settings['budget.maxCostUsd'] }, controller),
   };
 }
 
@@ -47,6 +48,8 @@ export interface AgentPlacement {
   permissionMode: PermissionMode;
   /** The spawn call's (or root request's) schema: first in precedence (S3.7). */
   schema?: object | null;
+  /** The spawn call's own budget, inside its parent's. */
+  budget?: Budget;
   /** For a follow-up: the earlier conversation and counters. */
   continued?: { messages: BetaMessageParam[]; usage: Usage; turns: number };
 }
@@ -72,6 +75,7 @@ export function createAgentRun(p: AgentPlacement): AgentRun {
     outputSchema: effectiveSchema(p.schema, definition.output, parent?.outputSchema),
     thinking: definition.thinkingLevel,
     maxTurns: priorTurns + (definition.maxTurns ?? settings.maxTurns),
+    budget: p.budget,
     history: p.continued?.messages,
     priorUsage: p.continued?.usage,
     priorTurns: p.continued?.turns,

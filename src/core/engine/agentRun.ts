@@ -3,7 +3,7 @@ import { emptyUsage, type AgentStatus, type FinishStatus, type Usage, type Workt
 import type { AgentDefinition, SpawnsPolicy, ThinkingLevel } from '../agents/definition';
 import { continueConversation } from './archive';
 import type { PermissionMode } from '../tools/permissions';
-import type { BudgetTracker } from './budget';
+import { BudgetTracker, type Budget } from './budget';
 import type { Semaphore } from './limiter';
 
 /** What a finished agent hands back: to its parent's spawn tool, to a surface, to the CLI. */
@@ -24,8 +24,9 @@ export interface AgentResult {
 /** Shared by every agent of one run tree. */
 export interface TreeContext {
   runId: string;
-  /** Aborted to stop the whole tree (budget reached, or the root cancelled). */
+  /** Aborted to stop the whole tree (its budget reached, or the root cancelled). */
   controller: AbortController;
+  /** The tree's own budget: the root agent's, and that of every agent without a budget of its own. */
   budget: BudgetTracker;
   /** Bounds how many spawned agents of the tree run at once (subagents.maxConcurrency). */
   limiter: Semaphore;
@@ -47,6 +48,8 @@ export interface AgentRunInit {
   outputSchema: object | null;
   thinking: ThinkingLevel | null;
   maxTurns: number;
+  /** A budget of this agent's own (the spawn tool's `budget`), inside its parent's; without one it spends from its parent's. */
+  budget?: Budget;
   /** Earlier conversation when this run continues an ended agent (S4.3). */
   history?: BetaMessageParam[];
   /** Usage and turns carried over from the runs this one continues. */
@@ -78,6 +81,8 @@ export class AgentRun {
   readonly resumed: boolean;
   /** Linked to the parent's signal: stopping an agent stops its whole subtree (S3.11). */
   readonly controller = new AbortController();
+  /** The budget this agent's usage is reported to (its own, or the nearest one above it). */
+  readonly budget: BudgetTracker;
   readonly children = new Set<AgentRun>();
   /** Completion notices of background children, delivered at this agent's next turn (S4.1). */
   readonly notices: string[] = [];
@@ -124,6 +129,8 @@ export class AgentRun {
     this.usage = init.priorUsage ?? emptyUsage();
     this.turns = init.priorTurns ?? 0;
     this.done = new Promise((resolve) => (this.#resolve = resolve));
+    const above = init.parent?.budget ?? init.tree.budget;
+    this.budget = init.budget && (init.budget.maxTokens || init.budget.maxCostUsd) ? new BudgetTracker(init.budget, this.controller, above) : above;
     const upstream = init.parent?.controller.signal ?? init.tree.controller.signal;
     const forward = () => this.controller.abort(upstream.reason);
     if (upstream.aborted) forward();

@@ -93,6 +93,14 @@ export interface RunRequest {
   signal?: AbortSignal;
 }
 
+/** The spawn call's budget in the engine's terms, or the refusal when the parent has nothing left to give. */
+function spawnBudget(parent: AgentRun, input: SpawnInput): Budget | string | undefined {
+  if (!input.budget) return undefined;
+  const left = parent.budget.remaining();
+  if (left.tokens === 0 || left.costUsd === 0) return 'No budget left to give a subagent: your own budget is spent.';
+  return { maxTokens: input.budget.max_tokens, maxCostUsd: input.budget.max_cost_usd };
+}
+
 /** How a hook command appears to the permission gate: a shell command. */
 const HOOK_COMMAND = { name: 'Hook', approval: 'bash' } as const;
 
@@ -204,7 +212,7 @@ export class Engine implements Spawner {
   #continued(
     source: ResumeSource,
     prompt: string,
-    place: { parent: AgentRun | null; parentToolUseId: string | null; tree: AgentRun['tree']; settings: Settings; background: boolean; permissionMode: PermissionMode },
+    place: { parent: AgentRun | null; parentToolUseId: string | null; tree: AgentRun['tree']; settings: Settings; background: boolean; permissionMode: PermissionMode; budget?: Budget },
   ): AgentRun {
     return createAgentRun({
       ...place,
@@ -266,7 +274,9 @@ export class Engine implements Spawner {
   async spawn(parent: AgentRun, input: SpawnInput, toolUseId: string): Promise<AgentRun | string> {
     const settings = this.#options.settings();
     if (input.isolation && input.cwd) return 'isolation and cwd cannot be used together: an isolated agent works in the worktree created for it.';
-    if (input.resume) return this.#spawnResume(parent, input, toolUseId, settings);
+    const budget = spawnBudget(parent, input);
+    if (typeof budget === 'string') return budget;
+    if (input.resume) return this.#spawnResume(parent, input, toolUseId, settings, budget);
     const requested = input.subagent_type?.trim() || DEFAULT_AGENT;
     // A plugin agent's bare name (`explore` for `sec:explore`) finds it when the name is its alone.
     const name = this.#options.catalog.find(requested)?.name ?? requested;
@@ -309,6 +319,7 @@ export class Engine implements Spawner {
       background,
       permissionMode,
       schema: input.schema,
+      budget,
     });
     if (input.isolation === 'worktree' || definition.isolation === 'worktree') {
       if (input.cwd) return 'This agent always runs isolated in a worktree (isolation: worktree in its definition), so it cannot be given a cwd.';
@@ -344,7 +355,7 @@ export class Engine implements Spawner {
     return failure;
   }
 
-  async #spawnResume(parent: AgentRun, input: SpawnInput, toolUseId: string, settings: Settings): Promise<AgentRun | string> {
+  async #spawnResume(parent: AgentRun, input: SpawnInput, toolUseId: string, settings: Settings, budget: Budget | undefined): Promise<AgentRun | string> {
     let source: ResumeSource;
     try {
       source = await this.#resumable(input.resume!);
@@ -357,7 +368,7 @@ export class Engine implements Spawner {
     const background = Boolean(input.run_in_background);
     const full = background ? this.#backgroundCapReached(settings) : null;
     if (full) return full;
-    const child = this.#continued(source, input.prompt, { parent, parentToolUseId: toolUseId, tree: parent.tree, settings, background, permissionMode });
+    const child = this.#continued(source, input.prompt, { parent, parentToolUseId: toolUseId, tree: parent.tree, settings, background, permissionMode, budget });
     const failure = await this.#reserving(child, () => reisolate(this.#options.worktrees, child));
     if (failure) return failure;
     parent.children.add(child);
@@ -449,7 +460,7 @@ export class Engine implements Spawner {
         network: networkPolicy(settings, this.#options.network),
         structured,
         emit,
-        onUsage: (delta) => run.tree.budget.add(delta),
+        onUsage: (delta) => run.budget.add(delta),
         persist: () => this.#persist(run),
         beforeComplete: (output, round) => stopInstruction(this.#options.hooks, { ...this.#hookInfo(run, emit), lastAssistantMessage: this.#redactor.text(output) }, round, this.#log),
       });

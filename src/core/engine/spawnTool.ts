@@ -22,6 +22,14 @@ export const spawnInputSchema = z
     isolation: z.enum(['worktree']).optional().describe('"worktree": the agent works on its own git worktree and branch; its changes stay there for the user to review.'),
     cwd: z.string().optional().describe('Absolute working directory for the agent (not with isolation).'),
     schema: z.record(z.string(), z.unknown()).optional().describe('JSON Schema the agent\'s result must follow.'),
+    budget: z
+      .strictObject({
+        max_tokens: z.number().int().positive().optional().describe('Most tokens (input, output and cache, summed over its turns) the agent and the agents it starts may use.'),
+        max_cost_usd: z.number().positive().optional().describe('Most estimated cost in USD the agent and the agents it starts may spend.'),
+      })
+      .refine((b) => b.max_tokens !== undefined || b.max_cost_usd !== undefined, 'give max_tokens, max_cost_usd or both')
+      .optional()
+      .describe('A spending limit for this agent. Its spending also counts against your own budget, and a limit above what you have left is lowered to it. An agent that reaches its budget stops and you get an error naming the budget, with its output so far.'),
   });
 export type SpawnInput = z.infer<typeof spawnInputSchema>;
 const parseSpawnInput = zodValidator('Task', spawnInputSchema);
@@ -53,7 +61,7 @@ function describeTool(agents: AgentDefinition[]): string {
   return [
     'Launch a subagent: an independent agent with its own tools and context that works on one task and reports back once.',
     `Available agents:\n${list || '(none)'}`,
-    'Notes: give a complete, self-contained prompt; several Task calls in one message run in parallel; with run_in_background the call returns at once and you collect the result with TaskOutput (or stop it with TaskStop); resume continues an agent you ran before with its full context.',
+    'Notes: give a complete, self-contained prompt; several Task calls in one message run in parallel; with run_in_background the call returns at once and you collect the result with TaskOutput (or stop it with TaskStop); resume continues an agent you ran before with its full context; budget caps what one agent (with its own subagents) may spend.',
   ].join('\n\n');
 }
 
@@ -99,7 +107,7 @@ export function spawnTool(parent: AgentRun, spawner: Spawner): RuntimeTool {
       const result = await spawner.whileWaiting(parent, () => child.done);
       if (result.status !== 'completed') {
         const partial = result.output ? `\nOutput so far:\n${result.output}` : '';
-        throw new ToolCallError(`Agent "${result.agentName}" (${result.agentId}) ${result.status === 'budget_exceeded' ? 'stopped: budget reached' : result.status}: ${result.error ?? 'no details'}${partial}`);
+        throw new ToolCallError(`Agent "${result.agentName}" (${result.agentId}) ${result.status === 'budget_exceeded' ? 'stopped at its budget' : result.status}: ${result.error ?? 'no details'}${partial}`);
       }
       return JSON.stringify(resultPayload(result));
     },
