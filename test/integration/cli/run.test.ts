@@ -101,6 +101,24 @@ test('errors are clear and exit non-zero: no API key, unknown agent, bad flags, 
   assert.match(last.error, /rejected the request \(400\): bad request/);
 });
 
+test('--budget-tokens and --budget-usd stop the run at the budget: status budget_exceeded, the output so far kept, exit 1', async () => {
+  // Without a budget this lead would search for ever.
+  server.setScript((req) => ({ text: `searching, round ${req.turn}`, toolUses: [{ name: 'Read', input: { file_path: 'notes.txt' } }] }));
+  const byTokens = await runCliProcess(['run', 'lead', 'search', '--json', '--budget-tokens', '6000', '--cwd', project], { env: env() });
+  assert.equal(byTokens.code, 1, byTokens.stderr);
+  const tokensResult = JSON.parse(byTokens.stdout.trim().split('\n').at(-1)!) as { status: string; error: string; output: string; usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number } };
+  assert.equal(tokensResult.status, 'budget_exceeded');
+  assert.match(tokensResult.error, /Token budget reached: \d+ of 6000 tokens used/);
+  assert.match(tokensResult.output, /^searching, round \d+$/);
+  const spent = tokensResult.usage.inputTokens + tokensResult.usage.outputTokens + tokensResult.usage.cacheReadTokens + tokensResult.usage.cacheWriteTokens;
+  assert.ok(spent >= 6000 && spent < 12_000, `stopped at the first turn past the budget, not later (${spent} tokens)`);
+
+  const byCost = await runCliProcess(['run', 'lead', 'search', '--budget-usd', '0.02', '--cwd', project], { env: env() });
+  assert.equal(byCost.code, 1, byCost.stderr);
+  assert.match(byCost.stderr, /Cost budget reached: \$0\.0\d+ of \$0\.02 spent/);
+  assert.match(byCost.stdout, /^searching, round \d+/);
+});
+
 test('SIGINT mid-run cancels the tree, prints the cancelled result and exits non-zero', async () => {
   server.setScript(() => ({ hang: true }));
   let sent = false;
