@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
+import * as z from 'zod/mini';
 import type { AgentRun } from '../core/engine/agentRun';
+import type { Budget } from '../core/engine/budget';
 import { EngineError } from '../core/engine/errors';
 import { ensureApiKey } from './apiKey';
 import { askTask, isGitRepo, pickAgent, pickFolder } from './pickers';
@@ -20,6 +22,18 @@ export interface RunAgentArgs {
   isolation?: 'worktree' | 'none';
   /** False when the caller tells the user itself how the run ends (another extension, a keybinding). */
   notify?: boolean;
+  /** Limits for this run's whole tree, in place of the subagents.budget.* settings (per limit). */
+  budget?: Budget;
+}
+
+const budgetArg = z.strictObject({ maxTokens: z.optional(z.number().check(z.int(), z.nonnegative())), maxCostUsd: z.optional(z.number().check(z.nonnegative())) });
+
+/** The `budget` argument checked, or the message saying what is wrong with it. */
+function checkBudget(value: unknown): { budget?: Budget; error?: string } {
+  if (value === undefined) return {};
+  const parsed = budgetArg.safeParse(value);
+  if (parsed.success) return { budget: parsed.data };
+  return { error: `Run Agent: budget must be { maxTokens?: whole number ≥ 0, maxCostUsd?: number ≥ 0 }, got ${JSON.stringify(value)}.` };
 }
 
 const MANAGE_TRUST = 'Manage Workspace Trust';
@@ -45,6 +59,11 @@ function errorText(error: unknown): string {
 /** `reveal` shows the Runs view with the given run selected. */
 export async function runAgentCommand(services: Services, reveal: (runId?: string) => Promise<void>, args: RunAgentArgs = {}): Promise<string | undefined> {
   if (!ensureTrusted('Running an agent')) return undefined;
+  const { budget, error: budgetError } = checkBudget(args.budget);
+  if (budgetError) {
+    void vscode.window.showErrorMessage(budgetError);
+    return undefined;
+  }
   const scope = await pickFolder(services, args.folder);
   if (!scope) return undefined;
   if (!ensureApiKey(services.keys)) return undefined;
@@ -72,7 +91,7 @@ export async function runAgentCommand(services: Services, reveal: (runId?: strin
   }
   let run: AgentRun;
   try {
-    run = await scope.engine.start({ agent: agent.name, prompt: task, cwd: scope.folder.uri.fsPath, isolation: isolated ? 'worktree' : undefined });
+    run = await scope.engine.start({ agent: agent.name, prompt: task, cwd: scope.folder.uri.fsPath, isolation: isolated ? 'worktree' : undefined, budget });
   } catch (error) {
     if (!(error instanceof EngineError)) services.log.error(`Starting ${agent.name} failed: ${errorText(error)}`);
     void vscode.window.showErrorMessage(`Could not start ${agent.name}: ${errorText(error)}`);

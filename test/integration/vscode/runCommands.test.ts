@@ -3,14 +3,15 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AgentDefinition } from '../../../src/core/agents/definition';
 import { runAgentCommand } from '../../../src/vscode/runCommands';
-import { agent } from '../../support/agents';
+import { agent, isAgent } from '../../support/agents';
 import { fakeServices, scriptedWorkspace } from '../../support/fakeServices';
 import * as vscode from '../../support/vscodeFake';
 
 // Run Agent with arguments (the Agents view's ▷, keybindings, other
 // extensions) against a real engine and a fake of the vscode API.
 
-const workspace = scriptedWorkspace(() => ({ text: 'All done.' }));
+// The looper would list files for ever: only a budget stops it.
+const workspace = scriptedWorkspace((req) => (isAgent(req.system, 'looper') ? { text: `listing ${req.turn}`, toolUses: [{ name: 'LS', input: {} }] } : { text: 'All done.' }));
 
 function services(agents: AgentDefinition[]) {
   const folder = workspace.folder('app', agents);
@@ -38,4 +39,21 @@ test('the end of a run started here is announced (Runs view out of sight), unles
   await engine.find(quiet!)!.done;
   await new Promise((r) => setImmediate(r));
   assert.deepEqual(vscode.shown.messages, []);
+});
+
+test('a budget argument limits the run: it stops at the budget with budget_exceeded and says so', async () => {
+  const { services: s, engine } = services([agent('looper')]);
+  const id = await runAgentCommand(s, reveal, { agent: 'looper', task: 'list everything', budget: { maxTokens: 5000 } });
+  const result = await engine.find(id!)!.done;
+  assert.equal(result.status, 'budget_exceeded');
+  assert.match(result.error ?? '', /Token budget reached: \d+ of 5000 tokens used/);
+  await new Promise((r) => setImmediate(r));
+  assert.match(vscode.shown.messages.map((m) => m.text).join('\n'), /looper stopped at its budget: Token budget reached/);
+});
+
+test('a malformed budget argument is refused with what it should be, and nothing runs', async () => {
+  const { services: s, store } = services([agent('looper')]);
+  assert.equal(await runAgentCommand(s, reveal, { agent: 'looper', task: 'x', budget: { maxTokens: 'lots' } as never }), undefined);
+  assert.equal(store.list().length, 0);
+  assert.match(vscode.shown.messages.map((m) => m.text).join('\n'), /budget must be \{ maxTokens\?: whole number ≥ 0, maxCostUsd\?: number ≥ 0 \}, got \{"maxTokens":"lots"\}/);
 });
