@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { closest } from 'fastest-levenshtein';
-import { getLocation, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { parseSettings, RESTRICTED_SETTING_KEYS, SETTING_KEYS, settingsSchema, type SettingKey, type Settings } from '../core/config';
 import { SettingsFileError, UsageError, type CliIO } from './command';
 import { terminalLine } from './render/terminalText';
@@ -102,9 +102,8 @@ function readObject(file: string): Record<string, unknown> | null {
   const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   const first = errors[0];
   if (first) {
-    const where = getLocation(text, first.offset).path.join('.');
     throw new SettingsFileError(
-      `${file}:${lineAndColumn(text, first.offset)}: ${printParseErrorCode(first.error)}${where ? ` (in "${where}")` : ''}. Fix the file (JSON, comments allowed) or remove it; nothing was run.`,
+      `${file}:${lineAndColumn(text, first.offset)}: ${printParseErrorCode(first.error)}. Fix the file (JSON, comments allowed) or remove it; nothing was run.`,
     );
   }
   if (text.trim() === '') return {};
