@@ -118,6 +118,19 @@ test('precedence: the --max-turns flag over the project file over the user file 
   assert.match(bad.stderr, /--max-depth: Too small: expected number to be >=1/);
 });
 
+test('budget.maxTokens from the user file stops the tree; --budget-tokens 0 (no budget) overrides it', async () => {
+  const w = await world();
+  scriptAgents();
+  await w.user({ 'budget.maxTokens': 1, maxTurns: 3 });
+  const r = await run(w, ['looper', 'go']);
+  assert.equal(r.code, 1);
+  assert.equal(r.requests.length, 1);
+  assert.match(String(r.result?.error), /Token budget reached: \d+ of 1 tokens used/);
+  const unbounded = await run(w, ['looper', 'go', '--budget-tokens', '0']);
+  assert.equal(unbounded.requests.length, 3);
+  assert.match(String(unbounded.result?.error), /Stopped after 3 turns/);
+});
+
 test('precedence: ANTHROPIC_BASE_URL over apiBaseUrl in the user file, which reaches the client without it', async () => {
   const w = await world();
   scriptAgents();
