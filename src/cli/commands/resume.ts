@@ -30,7 +30,8 @@ export const resumeCommand: CliCommand = {
       allowPositionals: true,
       options: {
         json: { type: 'boolean', default: false },
-        'plugin-dir': { type: 'string', multiple: true }, 'permission-mode': { type: 'string' },
+        'plugin-dir': { type: 'string', multiple: true },
+        'permission-mode': { type: 'string' },
         'trust-project': { type: 'boolean', default: false },
       },
     });

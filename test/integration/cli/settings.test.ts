@@ -131,6 +131,19 @@ test('budget.maxTokens from the user file stops the tree; --budget-tokens 0 (no 
   assert.match(String(unbounded.result?.error), /Stopped after 3 turns/);
 });
 
+test('resume reads the settings of the folder the agent ran in, wherever it is typed', async () => {
+  const w = await world();
+  scriptAgents();
+  const first = await run(w, ['looper', 'go', '--max-turns', '1']);
+  assert.equal(first.requests.length, 1);
+  await w.projectSettings({ maxTurns: 2 });
+  const from = server.requests.length;
+  const r = await runCliProcess(['resume', String(first.result?.agentId), 'go on', '--json'], { env: w.env(), cwd: w.root });
+  assert.equal(r.code, 1, r.stderr);
+  assert.equal(server.requests.length - from, 2);
+  assert.match(r.stdout, /Stopped after 3 turns/);
+});
+
 test('precedence: ANTHROPIC_BASE_URL over apiBaseUrl in the user file, which reaches the client without it', async () => {
   const w = await world();
   scriptAgents();
