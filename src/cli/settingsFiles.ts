@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { closest } from 'fastest-levenshtein';
@@ -154,8 +154,17 @@ function trustedProjects(file: string, raw: Record<string, unknown> | null, home
   return value.map((dir) => resolveDir(dir, path.dirname(file), home));
 }
 
+/** Compared with symlinks resolved, so a trusted ~/work that links elsewhere still covers its projects. */
+function realPath(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
+}
+
 function isWithin(folder: string, root: string): boolean {
-  const rel = path.relative(root, folder);
+  const rel = path.relative(realPath(root), realPath(folder));
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
@@ -175,8 +184,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   const userFile = userSettingsFile(options.env);
   const userRaw = readObject(userFile);
   const projectFile = findProjectSettings(cwd);
-  // The user file itself, when the walk reaches it (a project at ~/.config's parent): once, as the user's.
-  const projectRaw = projectFile && projectFile !== userFile ? readObject(projectFile) : null;
+  const projectRaw = projectFile ? readObject(projectFile) : null;
   const projectRoot = projectFile ? path.dirname(path.dirname(projectFile)) : null;
 
   const user = userRaw ? validLayer(userFile, userRaw, cwd, home, options.warn) : {};
@@ -208,7 +216,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   }
 
   const { settings } = parseSettings(merge([user, project, env, flags]));
-  return { settings, userFile, projectFile: projectRaw ? projectFile : null, trusted };
+  return { settings, userFile, projectFile, trusted };
 }
 
 const printed = new WeakMap<object, Set<string>>();
