@@ -29,6 +29,9 @@ const nodeBundle = {
   // .vsix nor dist/cli.js ships node_modules.
   external: [],
   plugins: [withoutEsprima()],
+  // jsonc-parser's `main` is a UMD build whose factory requires its own
+  // modules at run time, which a bundle cannot resolve; its ESM build bundles.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
 };
 
 /**

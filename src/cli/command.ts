@@ -28,3 +28,12 @@ export class UsageError extends Error {
 export function isUsageError(error: unknown): boolean {
   return error instanceof Error && error.name === 'UsageError';
 }
+
+/** A settings file that cannot be used at all (src/cli/settingsFiles.ts): printed without the usage, exit code 2. */
+export class SettingsFileError extends Error {
+  override readonly name = 'SettingsFileError';
+}
+
+export function isSettingsFileError(error: unknown): boolean {
+  return error instanceof Error && error.name === 'SettingsFileError';
+}

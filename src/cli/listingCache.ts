@@ -32,7 +32,8 @@ export class ListingCache {
    * built CLI keeps one, since only its bundle's stamp tells which parser
    * wrote it (run from sources, any edited module would go unnoticed).
    */
-  static open(cwd: string, home: string, pluginDirs: readonly string[], env: NodeJS.ProcessEnv): ListingCache | null {
+  /** `inputs`: what else the answer depends on (plugin dirs, settings shown in it). */
+  static open(cwd: string, home: string, inputs: readonly string[], env: NodeJS.ProcessEnv): ListingCache | null {
     if (!__filename.endsWith('.cjs')) return null;
     let version: string;
     try {
@@ -41,7 +42,7 @@ export class ListingCache {
     } catch {
       return null;
     }
-    const listing = createHash('sha256').update([cwd, home, ...pluginDirs].join('\0')).digest('hex').slice(0, 24);
+    const listing = createHash('sha256').update([cwd, home, ...inputs].join('\0')).digest('hex').slice(0, 24);
     const root = env.XDG_CACHE_HOME || path.join(home, '.cache');
     return new ListingCache(path.join(root, 'subagents', 'listings', listing), version);
   }

@@ -1,12 +1,25 @@
 // The `subagents` command: the headless surface over the same core as the
 // extension, for terminals and CI.
 import { COMMANDS } from './commands';
-import { isUsageError, type CliIO } from './command';
+import { isSettingsFileError, isUsageError, type CliIO } from './command';
+import { terminalLine } from './render/terminalText';
+
+const SETTINGS_HELP = `Settings: the VS Code extension's subagents.* settings, the same keys without
+the prefix, as one JSON object (comments allowed), e.g.
+  { "modelAliases": { "sonnet": "claude-sonnet-4-5" }, "maxTurns": 40, "disabledAgents": ["deployer"] }
+from two files:
+  user     $XDG_CONFIG_HOME/subagents/settings.json (default ~/.config/subagents/settings.json)
+  project  .subagents/settings.json in the working folder or its nearest ancestor with one
+Precedence: flags > environment (ANTHROPIC_BASE_URL) > project file > user file > defaults.
+A project file cannot set apiBaseUrl, permissionMode, pluginDirs or loadClaudePlugins
+(they are ignored with a warning) unless you trust it: list its folder in
+"trustedProjects" in your user file, or pass --trust-project. A bad key or value is
+skipped with a warning; a file that is not valid JSON stops the command (exit 2).`;
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length), 4);
   const lines = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
-  return `Usage: subagents <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun "subagents <command> --help" for a command's options.\n`;
+  return `Usage: subagents <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun "subagents <command> --help" for a command's options.\n\n${SETTINGS_HELP}\n`;
 }
 
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
@@ -32,6 +45,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     const parseError = String((error as { code?: unknown }).code ?? '').startsWith('ERR_PARSE_ARGS');
     if (isUsageError(error) || parseError) {
       io.stderr.write(`subagents ${name}: ${(error as Error).message}\n\n${command.usage}\n`);
+      return 2;
+    }
+    if (isSettingsFileError(error)) {
+      io.stderr.write(`subagents ${name}: ${terminalLine((error as Error).message)}\n`);
       return 2;
     }
     throw error;

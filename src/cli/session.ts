@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { AgentCatalog } from '../core/agents/catalog';
-import { defaultSettings, type Settings } from '../core/config';
+import type { Settings } from '../core/config';
 import { createClient } from '../core/engine/client';
 import { Engine } from '../core/engine/engine';
 import { CommandHooks } from '../core/hooks/commandHooks';
@@ -58,13 +58,20 @@ export interface EngineSession {
 
 export async function openSession(
   io: CliIO,
-  opts: { cwd: string; pluginDirs: string[]; settings?: Partial<Settings>; gate: PermissionGate; modeConsent?: ModeConsentHandler | null; coalesceMs: number },
+  /** `settings` from cliSettings (files, environment, flags); `pluginDirs` are the --plugin-dir flags, added to the setting's. */
+  opts: { cwd: string; pluginDirs: string[]; settings: Settings; gate: PermissionGate; modeConsent?: ModeConsentHandler | null; coalesceMs: number },
 ): Promise<EngineSession> {
-  const settings: Settings = { ...defaultSettings(), ...opts.settings };
-  // Fails early, before anything is read, when there is no key.
-  const client = createClient({ apiKey: io.env.ANTHROPIC_API_KEY, env: io.env });
+  const { settings } = opts;
+  // Fails early, before anything is read, when there is no key. apiBaseUrl already holds ANTHROPIC_BASE_URL when that is set.
+  const client = createClient({ apiKey: io.env.ANTHROPIC_API_KEY, baseUrl: settings.apiBaseUrl, env: io.env });
   const history = await openHistory(io, settings);
-  const catalog = await AgentCatalog.create({ cwd: opts.cwd, home: io.env.HOME, pluginDirs: opts.pluginDirs, watch: true });
+  const catalog = await AgentCatalog.create({
+    cwd: opts.cwd,
+    home: io.env.HOME,
+    pluginDirs: [...settings.pluginDirs, ...opts.pluginDirs],
+    loadClaudePlugins: settings.loadClaudePlugins,
+    watch: true,
+  });
   const store = new RunStore({ coalesceMs: opts.coalesceMs, maxRuns: settings['history.maxRuns'], maxToolRowsPerAgent: settings['history.maxEventsPerRun'] });
   const detach = history.attach(store);
   const worktrees = openWorktrees(io);

@@ -2,8 +2,8 @@ import * as z from 'zod';
 
 /**
  * The product's settings: one schema, read by the VS Code surface from
- * `workspace.getConfiguration('subagents')` and by the CLI from flags and
- * defaults. Keys are the setting ids without the `subagents.` prefix. The
+ * `workspace.getConfiguration('subagents')` and by the CLI from its settings
+ * files, environment and flags (src/cli/settingsFiles.ts). Keys are the setting ids without the `subagents.` prefix. The
  * declarations in package.json must match this schema key for key and default
  * for default (test/unit/settings.test.ts checks both directions).
  */
@@ -38,6 +38,15 @@ export const settingsSchema = z.object({
   'network.maxRetries': z.number().int().min(0).max(20).default(4),
   'network.maxRetryWaitSeconds': z.number().min(1).max(3600).default(60),
 });
+
+/**
+ * The settings a folder's own configuration must not set for the user: where
+ * requests (and the API key) go, which code loads as agents, how much agents
+ * may do unasked. VS Code ignores them from an untrusted workspace (package.json
+ * `restrictedConfigurations`, checked against this list by a test); the CLI
+ * ignores them from a project's settings file unless the user trusts it.
+ */
+export const RESTRICTED_SETTING_KEYS = ['apiBaseUrl', 'pluginDirs', 'loadClaudePlugins', 'permissionMode'] as const satisfies readonly (keyof typeof settingsSchema.shape)[];
 
 export type Settings = z.infer<typeof settingsSchema>;
 export type SettingKey = keyof Settings;

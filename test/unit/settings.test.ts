@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { defaultSettings, parseSettings, SETTING_KEYS, settingsSchema } from '../../src/core/config';
+import { defaultSettings, parseSettings, RESTRICTED_SETTING_KEYS, SETTING_KEYS, settingsSchema } from '../../src/core/config';
 
 const manifest = JSON.parse(readFileSync(path.join(import.meta.dirname, '../../package.json'), 'utf8'));
 const declared: Record<string, { type: string; default: unknown; enum?: string[]; minimum?: number; maximum?: number }> =
@@ -46,4 +46,9 @@ test('a bad value falls back to its default and is reported; other settings surv
   assert.equal(settings.maxConcurrency, 7);
   assert.equal(problems.length, 1);
   assert.match(problems[0]!, /subagents\.maxDepth/);
+});
+
+test('the keys the CLI keeps a project file from setting are the ones VS Code restricts in untrusted workspaces', () => {
+  const restricted: string[] = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations;
+  assert.deepEqual([...restricted].sort(), RESTRICTED_SETTING_KEYS.map((k) => `subagents.${k}`).sort());
 });

@@ -6,6 +6,7 @@ import type { AgentDefinition, AgentSource, ShadowedDefinition } from '../../cor
 import { discoverListed, listAgentDirs, type DiscoveryResult } from '../../core/agents/discovery';
 import { UsageError, type CliCommand, type CliIO } from '../command';
 import { ListingCache } from '../listingCache';
+import { cliSettings } from '../settingsFiles';
 import { terminalLine } from '../render/terminalText';
 
 /** `subagents agents`: what discovery finds for a folder (SPEC S6.6). */
@@ -13,12 +14,17 @@ import { terminalLine } from '../render/terminalText';
 const USAGE = `Usage: subagents agents [--json] [--cwd DIR] [--plugin-dir DIR]...
 
 Lists the agents discovered for a folder, in precedence order, with the
-definitions they shadow and any problems found in agent files.
+definitions they shadow and any problems found in agent files. Agents named
+in the disabledAgents setting are marked (disabled); "subagents run" refuses
+them and no agent can spawn them.
 
 Options:
   --json            Print one JSON object: { agents, shadowed, warnings, dirs, aliases }
   --cwd DIR         Folder to discover for (default: the current directory)
   --plugin-dir DIR  Extra plugin root whose agents/ folder is searched; repeatable
+                    (added to the pluginDirs setting)
+  --trust-project   Let the project's .subagents/settings.json set the
+                    restricted settings (pluginDirs, loadClaudePlugins, …)
   --no-cache        Read and parse every file. By default a listing whose
                     files all kept their size and time since the last listing
                     of the same folder prints the same answer again, and
@@ -33,9 +39,10 @@ const SOURCE_TITLES: Record<AgentSource, string> = {
   bundled: 'Built-in',
 };
 
-function agentJson(agent: AgentDefinition) {
+function agentJson(agent: AgentDefinition, disabled: ReadonlySet<string>) {
   return {
     name: agent.name,
+    disabled: disabled.has(agent.name),
     description: agent.description,
     source: agent.source,
     family: agent.family,
@@ -63,10 +70,10 @@ function agentJson(agent: AgentDefinition) {
   };
 }
 
-export function agentsJson(result: DiscoveryResult) {
+export function agentsJson(result: DiscoveryResult, disabled: ReadonlySet<string> = new Set()) {
   return {
-    agents: result.agents.map((agent) => ({ ...agentJson(agent), shadowed: false })),
-    shadowed: result.shadowed.map((s) => ({ ...agentJson(s.definition), shadowed: true, shadowedBy: s.shadowedBy })),
+    agents: result.agents.map((agent) => ({ ...agentJson(agent, disabled), shadowed: false })),
+    shadowed: result.shadowed.map((s) => ({ ...agentJson(s.definition, disabled), shadowed: true, shadowedBy: s.shadowedBy })),
     warnings: result.warnings.map((w) => ({ filePath: w.filePath, message: w.message })),
     dirs: result.dirs.map((d) => ({ path: d.path, source: d.source, family: d.family })),
     aliases: result.aliases,
@@ -98,7 +105,7 @@ function table(rows: string[][]): string[] {
   return rows.map((row) => row.map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col] ?? 0))).join('  ').trimEnd());
 }
 
-export function agentsText(result: DiscoveryResult, cwd: string, home: string): string {
+export function agentsText(result: DiscoveryResult, cwd: string, home: string, disabled: ReadonlySet<string> = new Set()): string {
   const show = (p: string) => displayPath(p, cwd, home);
   const lines: string[] = [];
   const shadowCount = result.shadowed.length;
@@ -109,7 +116,7 @@ export function agentsText(result: DiscoveryResult, cwd: string, home: string): 
     if (winners.length === 0 && losers.length === 0) continue;
     // Names, models, tools and paths come from files in the repository: no control characters reach the terminal.
     const row = (agent: AgentDefinition, shadow?: ShadowedDefinition) =>
-      [agent.name, agent.model ?? 'inherit', toolsSummary(agent.tools), show(agent.filePath) + (shadow ? ` (shadowed by ${show(shadow.shadowedBy.filePath)})` : '')].map(terminalLine);
+      [agent.name + (!shadow && disabled.has(agent.name) ? ' (disabled)' : ''), agent.model ?? 'inherit', toolsSummary(agent.tools), show(agent.filePath) + (shadow ? ` (shadowed by ${show(shadow.shadowedBy.filePath)})` : '')].map(terminalLine);
     lines.push('', `${SOURCE_TITLES[source]}:`);
     const rows = [['NAME', 'MODEL', 'TOOLS', 'FILE'], ...winners.map((a) => row(a)), ...losers.map((s) => row(s.definition, s))];
     lines.push(...table(rows).map((line) => `  ${line}`));
@@ -131,6 +138,7 @@ function parseFlags(args: string[], io: CliIO) {
         cwd: { type: 'string' },
         'plugin-dir': { type: 'string', multiple: true, default: [] },
         'no-cache': { type: 'boolean', default: false },
+        'trust-project': { type: 'boolean', default: false },
       },
       strict: true,
       allowPositionals: false,
@@ -146,7 +154,13 @@ function parseFlags(args: string[], io: CliIO) {
     isDir = false;
   }
   if (!isDir) throw new UsageError(`--cwd: "${values.cwd ?? cwd}" is not a directory`);
-  return { json: values.json, cwd, pluginDirs: values['plugin-dir'].map((dir) => path.resolve(io.cwd, dir)), cache: !values['no-cache'] };
+  return {
+    json: values.json,
+    cwd,
+    pluginDirs: values['plugin-dir'].map((dir) => path.resolve(io.cwd, dir)),
+    cache: !values['no-cache'],
+    trustProject: values['trust-project'],
+  };
 }
 
 export const agentsCommand: CliCommand = {
@@ -155,11 +169,14 @@ export const agentsCommand: CliCommand = {
   async run(args, io) {
     const flags = parseFlags(args, io);
     const home = io.env.HOME || io.env.USERPROFILE || os.homedir();
-    const options = { cwd: flags.cwd, home, pluginDirs: flags.pluginDirs };
+    const settings = cliSettings(io, flags.cwd, { trustProject: flags.trustProject });
+    const disabled = new Set(settings.disabledAgents);
+    const options = { cwd: flags.cwd, home, pluginDirs: [...settings.pluginDirs, ...flags.pluginDirs], loadClaudePlugins: settings.loadClaudePlugins };
     const listing = await listAgentDirs(options);
     // Indented for a person at a terminal; compact for a program (a third smaller and faster with thousands of agents).
     const format = flags.json ? (io.stdout.isTTY ? 'json-indented' : 'json') : 'text';
-    const cache = flags.cache ? ListingCache.open(flags.cwd, home, flags.pluginDirs, io.env) : null;
+    // The disabled marks are part of the answer: another list is another listing.
+    const cache = flags.cache ? ListingCache.open(flags.cwd, home, [...options.pluginDirs, `disabled:${JSON.stringify(settings.disabledAgents)}`], io.env) : null;
     const fingerprint = cache?.fingerprint(listing);
     const known = fingerprint ? cache!.answer(format, fingerprint) : null;
     if (known !== null) {
@@ -168,7 +185,7 @@ export const agentsCommand: CliCommand = {
     }
     const result = await discoverListed(listing, { ...options, ...(cache ? { store: cache.store } : {}) });
     cache?.store.save();
-    const answer = format === 'text' ? agentsText(result, flags.cwd, home) : `${JSON.stringify(agentsJson(result), null, format === 'json-indented' ? 2 : undefined)}\n`;
+    const answer = format === 'text' ? agentsText(result, flags.cwd, home, disabled) : `${JSON.stringify(agentsJson(result, disabled), null, format === 'json-indented' ? 2 : undefined)}\n`;
     if (fingerprint) cache!.saveAnswer(format, fingerprint, answer);
     io.stdout.write(answer);
     return 0;

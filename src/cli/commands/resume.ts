@@ -4,7 +4,8 @@ import { UsageError, type CliCommand, type CliIO } from '../command';
 import { executeRun, presentation } from '../execute';
 import { openHistory, openSession } from '../session';
 import { terminalText } from '../render/terminalText';
-import { defaultSettings, PERMISSION_MODES } from '../../core/config';
+import { PERMISSION_MODES } from '../../core/config';
+import { cliSettings } from '../settingsFiles';
 import type { PermissionMode } from '../../core/tools/permissions';
 
 const USAGE = `Usage: subagents resume <agentId> <prompt…> [options]
@@ -16,6 +17,8 @@ its whole earlier conversation and a follow-up prompt. Agent ids are shown by
 Options:
   --permission-mode MODE    default | acceptEdits | bypassPermissions | plan
   --plugin-dir DIR          extra plugin root (repeatable)
+  --trust-project           let the project's .subagents/settings.json set the
+                            restricted settings (apiBaseUrl, permissionMode, …)
   --json                    NDJSON events on stdout; the last line is the result`;
 
 export const resumeCommand: CliCommand = {
@@ -25,7 +28,12 @@ export const resumeCommand: CliCommand = {
     const { values, positionals } = parseArgs({
       args,
       allowPositionals: true,
-      options: { json: { type: 'boolean', default: false }, 'plugin-dir': { type: 'string', multiple: true }, 'permission-mode': { type: 'string' } },
+      options: {
+        json: { type: 'boolean', default: false },
+        'plugin-dir': { type: 'string', multiple: true },
+        'permission-mode': { type: 'string' },
+        'trust-project': { type: 'boolean', default: false },
+      },
     });
     const [agentId, ...rest] = positionals;
     const prompt = rest.join(' ').trim();
@@ -34,13 +42,15 @@ export const resumeCommand: CliCommand = {
     const mode = values['permission-mode'];
     if (mode !== undefined && ![...PERMISSION_MODES, 'plan'].includes(mode)) throw new UsageError(`unknown permission mode "${mode}"`);
 
-    // The agent's definition is looked up where it ran.
-    const archived = await (await openHistory(io, defaultSettings())).load(agentId);
+    const trustProject = values['trust-project'] ?? false;
+    // The agent's definition, and the settings it runs with, are looked up where it ran.
+    const archived = await (await openHistory(io, cliSettings(io, io.cwd, { trustProject }))).load(agentId);
     const cwd = archived && archived !== 'expired' ? archived.node.cwd : io.cwd;
+    const settings = cliSettings(io, cwd, { trustProject });
     const view = presentation(io, values.json ?? false);
     let session;
     try {
-      session = await openSession(io, { cwd, pluginDirs: values['plugin-dir'] ?? [], gate: view.gate, modeConsent: view.modeConsent, coalesceMs: values.json ? 0 : 80 });
+      session = await openSession(io, { cwd, pluginDirs: values['plugin-dir'] ?? [], gate: view.gate, modeConsent: view.modeConsent, coalesceMs: values.json ? 0 : 80, settings });
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
       io.stderr.write(`subagents resume: ${terminalText(error.message)}\n`);

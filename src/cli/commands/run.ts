@@ -7,6 +7,7 @@ import type { PermissionMode } from '../../core/tools/permissions';
 import { UsageError, type CliCommand, type CliIO } from '../command';
 import { executeRun, presentation } from '../execute';
 import { openSession } from '../session';
+import { cliSettings } from '../settingsFiles';
 import { terminalText } from '../render/terminalText';
 
 const USAGE = `Usage: subagents run <agent> <prompt…> [options]
@@ -20,15 +21,20 @@ Options:
   --plugin-dir DIR          extra plugin root (repeatable)
   --permission-mode MODE    default | acceptEdits | bypassPermissions | plan
                             (default: ask in the terminal; deny when not interactive)
-  --budget-tokens N         stop the whole tree after N tokens
-  --budget-usd X            stop the whole tree after $X
-  --max-depth N             how deep agents may nest (default 3)
-  --max-concurrency N       spawned agents running at once (default 4)
+  --budget-tokens N         stop the whole tree after N tokens (budget.maxTokens)
+  --budget-usd X            stop the whole tree after $X (budget.maxCostUsd)
+  --max-depth N             how deep agents may nest (maxDepth, default 3)
+  --max-concurrency N       spawned agents running at once (maxConcurrency, default 4)
+  --max-turns N             model turns per agent without its own maxTurns (maxTurns, default 100)
+  --trust-project           let this project's .subagents/settings.json set the
+                            restricted settings (apiBaseUrl, permissionMode, …)
   --isolation worktree      work in a git worktree of its own; changes stay on
                             a branch (see "subagents worktrees")
   --json                    NDJSON events on stdout; the last line is the result
 Exit code: 0 when the run completed, 1 otherwise, 2 for bad arguments.
 Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL (optional).
+Settings: the extension's subagents.* settings, from ~/.config/subagents/settings.json
+($XDG_CONFIG_HOME) and the project's .subagents/settings.json; flags win (see "subagents --help").
 History: runs and transcripts are kept under $XDG_DATA_HOME/subagents
 (default ~/.local/share/subagents); see "subagents runs" and "subagents resume".`;
 
@@ -52,6 +58,8 @@ function parseRunArgs(args: string[]) {
       'budget-usd': { type: 'string' },
       'max-depth': { type: 'string' },
       'max-concurrency': { type: 'string' },
+      'max-turns': { type: 'string' },
+      'trust-project': { type: 'boolean', default: false },
       isolation: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
@@ -73,9 +81,15 @@ function parseRunArgs(args: string[]) {
     model: values.model,
     pluginDirs: values['plugin-dir'] ?? [],
     permissionMode: mode as PermissionMode | undefined,
-    budget: { maxTokens: positiveInt(values['budget-tokens'], '--budget-tokens'), maxCostUsd: usd },
-    maxDepth: positiveInt(values['max-depth'], '--max-depth'),
-    maxConcurrency: positiveInt(values['max-concurrency'], '--max-concurrency'),
+    // Settings the flags override (checked by the settings schema in cliSettings).
+    flags: {
+      'budget.maxTokens': { value: positiveInt(values['budget-tokens'], '--budget-tokens'), flag: '--budget-tokens' },
+      'budget.maxCostUsd': { value: usd, flag: '--budget-usd' },
+      maxDepth: { value: positiveInt(values['max-depth'], '--max-depth'), flag: '--max-depth' },
+      maxConcurrency: { value: positiveInt(values['max-concurrency'], '--max-concurrency'), flag: '--max-concurrency' },
+      maxTurns: { value: positiveInt(values['max-turns'], '--max-turns'), flag: '--max-turns' },
+    },
+    trustProject: values['trust-project'] ?? false,
     isolation: values.isolation as 'worktree' | undefined,
   };
 }
@@ -90,20 +104,20 @@ export const runCommand: CliCommand = {
       io.stderr.write(`subagents run: --cwd ${cwd} is not a directory\n`);
       return 1;
     }
+    const settings = cliSettings(io, cwd, { flags: opts.flags, trustProject: opts.trustProject });
     const view = presentation(io, opts.json);
     let session;
     try {
-      session = await openSession(io, {
-        cwd,
-        pluginDirs: opts.pluginDirs,
-        gate: view.gate,
-        modeConsent: view.modeConsent,
-        coalesceMs: opts.json ? 0 : 80,
-        settings: { ...(opts.maxDepth ? { maxDepth: opts.maxDepth } : {}), ...(opts.maxConcurrency ? { maxConcurrency: opts.maxConcurrency } : {}) },
-      });
+      session = await openSession(io, { cwd, pluginDirs: opts.pluginDirs, gate: view.gate, modeConsent: view.modeConsent, coalesceMs: opts.json ? 0 : 80, settings });
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
       io.stderr.write(`subagents run: ${terminalText(error.message)}\n`);
+      return 1;
+    }
+    const disabled = session.catalog.find(opts.agent);
+    if (disabled && settings.disabledAgents.includes(disabled.name)) {
+      await session.close();
+      io.stderr.write(`subagents run: agent "${terminalText(disabled.name)}" is disabled (setting disabledAgents). Remove it from that list to run it.\n`);
       return 1;
     }
     try {
@@ -111,7 +125,7 @@ export const runCommand: CliCommand = {
         io,
         session,
         view,
-        () => session.engine.start({ agent: opts.agent, prompt: opts.prompt, cwd, model: opts.model, budget: opts.budget, permissionMode: opts.permissionMode, isolation: opts.isolation }),
+        () => session.engine.start({ agent: opts.agent, prompt: opts.prompt, cwd, model: opts.model, permissionMode: opts.permissionMode, isolation: opts.isolation }),
         'run',
       );
     } finally {

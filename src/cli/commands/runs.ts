@@ -1,15 +1,17 @@
 import { parseArgs } from 'node:util';
-import { defaultSettings } from '../../core/config';
 import type { RunSnapshot } from '../../protocol/runSnapshot';
 import { UsageError, type CliCommand, type CliIO } from '../command';
 import { formatDuration, formatUsage, renderTree, styleFor } from '../render/tree';
 import { terminalLine } from '../render/terminalText';
 import { openHistory } from '../session';
+import { cliSettings } from '../settingsFiles';
 
-const USAGE = `Usage: subagents runs [<runId>] [--json] [--limit N]
+const USAGE = `Usage: subagents runs [<runId>] [--json] [--limit N] [--trust-project]
 
 Lists the run history, newest first: run id, status, agent, when, how long,
-tokens and cost. With a run id, prints that run's tree.`;
+tokens and cost. With a run id, prints that run's tree. The history keeps
+what the settings history.retentionDays and history.maxRuns allow (see
+"subagents --help" for the settings files).`;
 
 function summary(run: RunSnapshot) {
   const root = run.agents[run.rootAgentId];
@@ -29,10 +31,14 @@ export const runsCommand: CliCommand = {
   name: 'runs',
   usage: USAGE,
   async run(args: string[], io: CliIO): Promise<number> {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean', default: false }, limit: { type: 'string' } } });
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { json: { type: 'boolean', default: false }, limit: { type: 'string' }, 'trust-project': { type: 'boolean', default: false } },
+    });
     const limit = values.limit === undefined ? 50 : Number(values.limit);
     if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit needs a positive whole number, got "${values.limit}"`);
-    const history = await openHistory(io, defaultSettings());
+    const history = await openHistory(io, cliSettings(io, io.cwd, { trustProject: values['trust-project'] }));
     const [runId] = positionals;
     if (runId) {
       const run = history.runs.find((r) => r.runId === runId || r.agents[runId]);

@@ -7,13 +7,15 @@ import path from 'node:path';
  * beside them (`.claude/`, read by this product and by Claude Code), git's
  * own hooks and config (`core.hooksPath`, `core.fsmonitor` run commands),
  * editor folders (`.vscode/tasks.json` can run on folder open, its
- * settings.json can set `subagents.permissionMode`), and shell and tool
+ * settings.json can set `subagents.permissionMode`), the CLI's project
+ * settings (`.subagents/settings.json`: in a project the user trusts, it sets
+ * `permissionMode` and `apiBaseUrl`), and shell and tool
  * start-up files. Agent definitions under `.claude/agents/` stay editable:
  * a file cannot widen the permission mode without the user's consent
  * (modeConsent.ts). Only `bypassPermissions` writes these without asking.
  */
 
-const PROTECTED_DIRS = new Set(['.git', '.claude', '.vscode', '.idea', '.husky']);
+const PROTECTED_DIRS = new Set(['.git', '.claude', '.vscode', '.idea', '.husky', '.subagents']);
 /** Inside a protected dir, these sub-folders are ordinary project content. */
 const OPEN_SUBDIRS: Record<string, ReadonlySet<string>> = { '.claude': new Set(['agents']) };
 const PROTECTED_FILES = new Set([

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { openSession } from '../../../src/cli/session';
+import { cliSettings } from '../../../src/cli/settingsFiles';
 import { PermissionGate } from '../../../src/core/tools/permissions';
 import { startScriptedServer } from '../../support/scriptedServer';
 import { firstUserTexts, group, hookWorld } from './hookFixture';
@@ -20,7 +21,7 @@ test('the CLI session runs command hooks from ~/.claude and the project, with th
   const io = { stdout, stderr: { write: (text: string) => (stderr += text) }, env, cwd: w.project, signal: new AbortController().signal };
   // The session starts after the settings were written (as a command typed after editing them): they are its baseline.
   await new Promise((resolve) => setTimeout(resolve, 80));
-  const session = await openSession(io, { cwd: w.project, pluginDirs: [], gate: new PermissionGate(null), coalesceMs: 0 });
+  const session = await openSession(io, { cwd: w.project, pluginDirs: [], settings: cliSettings(io, w.project), gate: new PermissionGate(null), coalesceMs: 0 });
   try {
     const result = await session.engine.run({ agent: 'worker', prompt: 'go', cwd: w.project });
     assert.equal(result.status, 'completed', result.error ?? '');
@@ -37,17 +38,22 @@ test('the CLI session runs command hooks from ~/.claude and the project, with th
   }
 });
 
-test('the CLI session honours hooks.enabled = false', async () => {
+test('the CLI session honours hooks.enabled = false from the user settings file', async () => {
   const server = await startScriptedServer(() => ({ text: 'done' }));
   const w = await hookWorld();
   await mkdir(path.join(w.project, '.claude', 'agents'), { recursive: true });
   await writeFile(path.join(w.project, '.claude', 'agents', 'worker.md'), '---\nname: worker\ndescription: Works\n---\nYou work.\n');
   await w.projectSettings({ SubagentStart: [group([`touch '${w.out}/ran'`])] });
-  const io = { stdout: { write: () => true }, stderr: { write: () => true }, env: { HOME: w.home, XDG_DATA_HOME: path.join(w.root, 'data'), ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }, cwd: w.project, signal: new AbortController().signal };
-  const session = await openSession(io, { cwd: w.project, pluginDirs: [], settings: { 'hooks.enabled': false }, gate: new PermissionGate(null), coalesceMs: 0 });
+  await mkdir(path.join(w.root, 'config', 'subagents'), { recursive: true });
+  await writeFile(path.join(w.root, 'config', 'subagents', 'settings.json'), '{ "hooks.enabled": false }');
+  let stderr = '';
+  const env = { HOME: w.home, XDG_DATA_HOME: path.join(w.root, 'data'), XDG_CONFIG_HOME: path.join(w.root, 'config'), ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
+  const io = { stdout: { write: () => true }, stderr: { write: (text: string) => (stderr += text) }, env, cwd: w.project, signal: new AbortController().signal };
+  const session = await openSession(io, { cwd: w.project, pluginDirs: [], settings: cliSettings(io, w.project), gate: new PermissionGate(null), coalesceMs: 0 });
   try {
     assert.equal((await session.engine.run({ agent: 'worker', prompt: 'go', cwd: w.project })).status, 'completed');
     await assert.rejects(w.read('ran'), { code: 'ENOENT' });
+    assert.equal(stderr, '');
   } finally {
     await session.close();
     await server.close();

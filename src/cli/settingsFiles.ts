@@ -1,0 +1,234 @@
+import { readFileSync, realpathSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { closest } from 'fastest-levenshtein';
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { parseSettings, RESTRICTED_SETTING_KEYS, SETTING_KEYS, settingsSchema, type SettingKey, type Settings } from '../core/config';
+import { SettingsFileError, UsageError, type CliIO } from './command';
+import { terminalLine } from './render/terminalText';
+
+/**
+ * The CLI's settings (SPEC S3.6): the extension's `subagents.*` settings,
+ * the same keys without the prefix, checked by the same schema
+ * (src/core/config.ts), read from two JSON files (comments and trailing
+ * commas allowed, as in VS Code's settings.json):
+ *   user     $XDG_CONFIG_HOME/subagents/settings.json (default ~/.config)
+ *   project  .subagents/settings.json in the working folder or its nearest
+ *            ancestor that has one (like `.claude/agents/`)
+ * Precedence, highest first: flags > environment (ANTHROPIC_BASE_URL for
+ * apiBaseUrl) > project file > user file > defaults. Objects (modelAliases)
+ * merge key by key across layers, as VS Code merges them; other values,
+ * lists included, replace. A key with a bad value is skipped with a warning
+ * and the layer below applies; a file that is not a JSON object stops the
+ * command (its keys cannot be told apart, and running without them could
+ * surprise).
+ *
+ * Restricted Mode's rule: a project file cannot set the keys in
+ * RESTRICTED_SETTING_KEYS (a cloned repository could otherwise send the API
+ * key to its own server, load its own code as plugin agents, or widen the
+ * permission mode) unless the user trusts the project: `trustedProjects` in
+ * the user file, or --trust-project. Neither can come from the project
+ * itself; not from the environment either, which tools like direnv let a
+ * folder set.
+ */
+
+export const PROJECT_SETTINGS_FILE = path.join('.subagents', 'settings.json');
+/** The user file's own key: folders whose project files may set restricted keys. */
+const TRUSTED_PROJECTS = 'trustedProjects';
+
+export interface SettingsFlag {
+  value: unknown;
+  /** The flag as the user typed it, for messages. */
+  flag: string;
+}
+
+export interface LoadSettingsOptions {
+  /** The working folder: where the project file is looked for, and what relative plugin dirs of the user file mean. */
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  flags?: Partial<Record<SettingKey, SettingsFlag>>;
+  /** --trust-project. */
+  trustProject?: boolean;
+  warn(message: string): void;
+}
+
+export interface LoadedSettings {
+  settings: Settings;
+  userFile: string;
+  /** The project file found, if any. */
+  projectFile: string | null;
+  /** Whether the project file may set the restricted keys. */
+  trusted: boolean;
+}
+
+function homeOf(env: NodeJS.ProcessEnv): string {
+  return env.HOME || env.USERPROFILE || os.homedir();
+}
+
+export function userSettingsFile(env: NodeJS.ProcessEnv): string {
+  return path.join(env.XDG_CONFIG_HOME || path.join(homeOf(env), '.config'), 'subagents', 'settings.json');
+}
+
+/** `.subagents/settings.json` in `cwd` or its nearest ancestor holding one. */
+export function findProjectSettings(cwd: string): string | null {
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    const file = path.join(dir, PROJECT_SETTINGS_FILE);
+    if (readText(file) !== null) return file;
+    if (path.dirname(dir) === dir) return null;
+  }
+}
+
+/** The file's text; null when there is no file. */
+function readText(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    throw new SettingsFileError(`${file}: cannot be read (${code ?? (error as Error).message}).`);
+  }
+}
+
+function lineAndColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset).split('\n');
+  return `${before.length}:${(before.at(-1)?.length ?? 0) + 1}`;
+}
+
+/** The file's top-level object, or null when there is no file; throws SettingsFileError when it is not a JSON object. */
+function readObject(file: string): Record<string, unknown> | null {
+  const text = readText(file);
+  if (text === null) return null;
+  const errors: ParseError[] = [];
+  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const first = errors[0];
+  if (first) {
+    throw new SettingsFileError(
+      `${file}:${lineAndColumn(text, first.offset)}: ${printParseErrorCode(first.error)}. Fix the file (JSON, comments allowed) or remove it; nothing was run.`,
+    );
+  }
+  if (text.trim() === '') return {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new SettingsFileError(`${file}: must hold one JSON object of settings, like {"maxTurns": 50}; nothing was run.`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function unknownKey(file: string, key: string): string {
+  const bare = key.replace(/^subagents\./, '');
+  if (bare !== key && (SETTING_KEYS as string[]).includes(bare)) return `${file}: "${key}" is ignored: write it without the "subagents." prefix, as "${bare}".`;
+  return `${file}: unknown setting "${key}" is ignored (did you mean "${closest(key, SETTING_KEYS)}"?).`;
+}
+
+/** `~/x`, and relative dirs against `base`, as users write plugin dirs. */
+function resolveDir(dir: string, base: string, home: string): string {
+  if (dir === '~' || dir.startsWith('~/')) return path.join(home, dir.slice(1));
+  return path.resolve(base, dir);
+}
+
+/** The valid settings of one file; everything else is reported and skipped. */
+function validLayer(file: string, raw: Record<string, unknown>, dirBase: string, home: string, warn: (m: string) => void): Partial<Record<SettingKey, unknown>> {
+  const layer: Partial<Record<SettingKey, unknown>> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (key === TRUSTED_PROJECTS) continue;
+    if (!(SETTING_KEYS as string[]).includes(key)) {
+      warn(unknownKey(file, key));
+      continue;
+    }
+    const parsed = settingsSchema.shape[key as SettingKey].safeParse(value);
+    if (!parsed.success) {
+      warn(`${file}: "${key}" is ignored: ${parsed.error.issues[0]?.message ?? 'invalid value'} (got ${JSON.stringify(value)}).`);
+      continue;
+    }
+    layer[key as SettingKey] = key === 'pluginDirs' ? (parsed.data as string[]).map((dir) => resolveDir(dir, dirBase, home)) : parsed.data;
+  }
+  return layer;
+}
+
+function trustedProjects(file: string, raw: Record<string, unknown> | null, home: string, warn: (m: string) => void): string[] {
+  const value = raw?.[TRUSTED_PROJECTS];
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every((v): v is string => typeof v === 'string')) {
+    warn(`${file}: "${TRUSTED_PROJECTS}" is ignored: it must be a list of folder paths.`);
+    return [];
+  }
+  return value.map((dir) => resolveDir(dir, path.dirname(file), home));
+}
+
+/** Compared with symlinks resolved, so a trusted ~/work that links elsewhere still covers its projects. */
+function realPath(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
+}
+
+function isWithin(folder: string, root: string): boolean {
+  const rel = path.relative(realPath(root), realPath(folder));
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+function merge(layers: Partial<Record<SettingKey, unknown>>[]): Partial<Record<SettingKey, unknown>> {
+  const merged: Record<string, unknown> = { modelAliases: settingsSchema.shape.modelAliases.parse(undefined) };
+  for (const layer of layers) {
+    for (const [key, value] of Object.entries(layer)) {
+      merged[key] = key === 'modelAliases' ? { ...(merged[key] as object), ...(value as object) } : value;
+    }
+  }
+  return merged;
+}
+
+export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
+  const home = homeOf(options.env);
+  const cwd = path.resolve(options.cwd);
+  const userFile = userSettingsFile(options.env);
+  const userRaw = readObject(userFile);
+  const projectFile = findProjectSettings(cwd);
+  const projectRaw = projectFile ? readObject(projectFile) : null;
+  const projectRoot = projectFile ? path.dirname(path.dirname(projectFile)) : null;
+
+  const user = userRaw ? validLayer(userFile, userRaw, cwd, home, options.warn) : {};
+  const trusted =
+    Boolean(options.trustProject) || (projectRoot !== null && trustedProjects(userFile, userRaw, home, options.warn).some((dir) => isWithin(projectRoot, dir)));
+  let project: Partial<Record<SettingKey, unknown>> = {};
+  if (projectRaw && projectFile && projectRoot) {
+    if (projectRaw[TRUSTED_PROJECTS] !== undefined) options.warn(`${projectFile}: "${TRUSTED_PROJECTS}" is ignored: only the user settings file (${userFile}) can trust a project.`);
+    project = validLayer(projectFile, projectRaw, projectRoot, home, options.warn);
+    if (!trusted) {
+      for (const key of RESTRICTED_SETTING_KEYS) {
+        if (!(key in project)) continue;
+        delete project[key];
+        options.warn(
+          `${projectFile}: "${key}" is ignored: a project's settings cannot set it for you (as in VS Code's Restricted Mode). ` +
+            `If you trust this project, add ${JSON.stringify(projectRoot)} to "${TRUSTED_PROJECTS}" in ${userFile}, or pass --trust-project.`,
+        );
+      }
+    }
+  }
+
+  const env: Partial<Record<SettingKey, unknown>> = options.env.ANTHROPIC_BASE_URL ? { apiBaseUrl: options.env.ANTHROPIC_BASE_URL } : {};
+  const flags: Partial<Record<SettingKey, unknown>> = {};
+  for (const [key, given] of Object.entries(options.flags ?? {}) as [SettingKey, SettingsFlag | undefined][]) {
+    if (!given || given.value === undefined) continue;
+    const parsed = settingsSchema.shape[key].safeParse(given.value);
+    if (!parsed.success) throw new UsageError(`${given.flag}: ${parsed.error.issues[0]?.message ?? 'invalid value'} (got ${JSON.stringify(given.value)})`);
+    flags[key] = parsed.data;
+  }
+
+  const { settings } = parseSettings(merge([user, project, env, flags]));
+  return { settings, userFile, projectFile, trusted };
+}
+
+const printed = new WeakMap<object, Set<string>>();
+
+/** The settings for a command working in `cwd`, with each warning printed once per command to stderr. */
+export function cliSettings(io: CliIO, cwd: string, options: { flags?: LoadSettingsOptions['flags']; trustProject?: boolean } = {}): Settings {
+  let seen = printed.get(io);
+  if (!seen) printed.set(io, (seen = new Set()));
+  const warn = (message: string) => {
+    if (seen.has(message)) return;
+    seen.add(message);
+    io.stderr.write(`subagents: warning: ${terminalLine(message)}\n`);
+  };
+  return loadSettings({ cwd, env: io.env, ...options, warn }).settings;
+}

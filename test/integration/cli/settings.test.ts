@@ -1,0 +1,259 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { runCliProcess } from '../../support/cliProcess';
+import { startScriptedServer, type ScriptedServer } from '../../support/scriptedServer';
+
+/**
+ * The CLI's settings files (src/cli/settingsFiles.ts), through the built CLI:
+ * each group of settings reaching where it acts, precedence, the restricted
+ * keys of a project file, and malformed files.
+ */
+
+let server: ScriptedServer;
+const roots: string[] = [];
+
+before(async () => {
+  server = await startScriptedServer();
+});
+
+after(async () => {
+  await server.close();
+  for (const root of roots) await rm(root, { recursive: true, force: true });
+});
+
+/** A home, config and data folders, and a project with `lead` (spawns), `finder` (haiku) and `looper` (never finishes). */
+async function world() {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'subagents-settings-'));
+  roots.push(root);
+  const home = path.join(root, 'home');
+  const config = path.join(root, 'config');
+  const project = path.join(root, 'project');
+  const agents = path.join(project, '.claude', 'agents');
+  await mkdir(agents, { recursive: true });
+  await mkdir(home);
+  await writeFile(path.join(agents, 'lead.md'), '---\nname: lead\ndescription: Leads the work\ntools: Task, Read\n---\nYou lead. [agent:lead]\n');
+  await writeFile(path.join(agents, 'finder.md'), '---\nname: finder\ndescription: Finds things\ntools: Read\nmodel: haiku\n---\nYou find. [agent:finder]\n');
+  await writeFile(path.join(agents, 'looper.md'), '---\nname: looper\ndescription: Reads for ever\ntools: Read\n---\nYou loop. [agent:looper]\n');
+  await writeFile(path.join(project, 'notes.txt'), 'the answer is 42\n');
+  const write = async (file: string, settings: unknown) => {
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, typeof settings === 'string' ? settings : JSON.stringify(settings, null, 2));
+  };
+  const userFile = path.join(config, 'subagents', 'settings.json');
+  const projectFile = path.join(project, '.subagents', 'settings.json');
+  return {
+    root,
+    project,
+    userFile,
+    projectFile,
+    user: (settings: unknown) => write(userFile, settings),
+    projectSettings: (settings: unknown) => write(projectFile, settings),
+    env: (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+      ANTHROPIC_API_KEY: 'test-key',
+      ANTHROPIC_BASE_URL: server.url,
+      HOME: home,
+      XDG_CONFIG_HOME: config,
+      XDG_DATA_HOME: path.join(root, 'data'),
+      XDG_CACHE_HOME: path.join(root, 'cache'),
+      ...extra,
+    }),
+  };
+}
+
+type World = Awaited<ReturnType<typeof world>>;
+
+/** The requests one CLI run made (the server is shared; each test's runs are sequential). */
+async function run(w: World, args: string[], env = w.env()) {
+  const from = server.requests.length;
+  const r = await runCliProcess(['run', ...args, '--json', '--cwd', w.project], { env, timeoutMs: 60_000 });
+  const result = r.stdout.trim() ? (JSON.parse(r.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>) : null;
+  return { ...r, result, requests: server.requests.slice(from) };
+}
+
+function scriptAgents() {
+  server.setScript((req) => {
+    if (req.system.includes('[agent:looper]')) return { toolUses: [{ name: 'Read', input: { file_path: 'notes.txt' } }] };
+    if (req.system.includes('[agent:finder]')) return { text: 'found it' };
+    if (req.system.includes('[agent:lead]') && req.turn === 0) return { toolUses: [{ name: 'Task', input: { subagent_type: 'finder', description: 'look', prompt: 'find it' } }] };
+    return { text: `lead: ${[...req.toolResults.values()][0]?.content ?? 'nothing'}` };
+  });
+}
+
+async function agentsJson(w: World, extra: string[] = [], env = w.env()) {
+  const r = await runCliProcess(['agents', '--json', '--cwd', w.project, ...extra], { env });
+  assert.equal(r.code, 0, r.stderr);
+  return { ...r, listing: JSON.parse(r.stdout) as { agents: Array<{ name: string; disabled: boolean }> } };
+}
+
+test('modelAliases and defaultModel from the user file reach the API as model ids; unset aliases keep their defaults', async () => {
+  const w = await world();
+  scriptAgents();
+  await w.user('// comments and trailing commas, as in VS Code\n{ "modelAliases": { "sonnet": "claude-remapped-sonnet", "fast": "claude-fast-1", }, "defaultModel": "fast" }\n');
+  const r = await run(w, ['lead', 'go']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual([...new Set(r.requests.map((q) => `${q.system.match(/\[agent:(\w+)\]/)?.[1]}=${q.model}`))], ['lead=claude-fast-1', 'finder=claude-haiku-5-5']);
+  const explicit = await run(w, ['lead', 'go', '--model', 'sonnet']);
+  assert.equal(explicit.requests[0]!.model, 'claude-remapped-sonnet');
+  assert.equal(r.stderr.includes('warning'), false, r.stderr);
+});
+
+test('precedence: the --max-turns flag over the project file over the user file (maxTurns bounds the run)', async () => {
+  const w = await world();
+  scriptAgents();
+  await w.user({ maxTurns: 4 });
+  let r = await run(w, ['looper', 'go']);
+  assert.equal(r.code, 1);
+  assert.equal(r.requests.length, 4);
+  assert.match(String(r.result?.error), /Stopped after 4 turns/);
+  await w.projectSettings({ maxTurns: 2 });
+  r = await run(w, ['looper', 'go']);
+  assert.equal(r.requests.length, 2);
+  r = await run(w, ['looper', 'go', '--max-turns', '3']);
+  assert.equal(r.requests.length, 3);
+  const bad = await runCliProcess(['run', 'looper', 'go', '--max-depth', '0', '--cwd', w.project], { env: w.env() });
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--max-depth: Too small: expected number to be >=1/);
+});
+
+test('budget.maxTokens from the user file stops the tree; --budget-tokens 0 (no budget) overrides it', async () => {
+  const w = await world();
+  scriptAgents();
+  await w.user({ 'budget.maxTokens': 1, maxTurns: 3 });
+  const r = await run(w, ['looper', 'go']);
+  assert.equal(r.code, 1);
+  assert.equal(r.requests.length, 1);
+  assert.match(String(r.result?.error), /Token budget reached: \d+ of 1 tokens used/);
+  const unbounded = await run(w, ['looper', 'go', '--budget-tokens', '0']);
+  assert.equal(unbounded.requests.length, 3);
+  assert.match(String(unbounded.result?.error), /Stopped after 3 turns/);
+});
+
+test('resume reads the settings of the folder the agent ran in, wherever it is typed', async () => {
+  const w = await world();
+  scriptAgents();
+  const first = await run(w, ['looper', 'go', '--max-turns', '1']);
+  assert.equal(first.requests.length, 1);
+  await w.projectSettings({ maxTurns: 2 });
+  const from = server.requests.length;
+  const r = await runCliProcess(['resume', String(first.result?.agentId), 'go on', '--json'], { env: w.env(), cwd: w.root });
+  assert.equal(r.code, 1, r.stderr);
+  assert.equal(server.requests.length - from, 2);
+  assert.match(r.stdout, /Stopped after 3 turns/);
+});
+
+test('precedence: ANTHROPIC_BASE_URL over apiBaseUrl in the user file, which reaches the client without it', async () => {
+  const w = await world();
+  scriptAgents();
+  await w.user({ apiBaseUrl: 'http://127.0.0.1:9', 'network.maxRetries': 0 });
+  assert.equal((await run(w, ['finder', 'go'])).code, 0, 'the environment wins');
+  await w.user({ apiBaseUrl: server.url });
+  const { ANTHROPIC_BASE_URL: _, ...noBaseUrl } = w.env();
+  const r = await run(w, ['finder', 'go'], noBaseUrl);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.requests.length, 1);
+});
+
+test('disabledAgents: marked in the listing, refused by run, left out of the spawn tool and refused when spawned', async () => {
+  const w = await world();
+  scriptAgents();
+  await w.projectSettings({ disabledAgents: ['finder'] });
+  const { listing } = await agentsJson(w);
+  assert.deepEqual(listing.agents.filter((a) => a.disabled).map((a) => a.name), ['finder']);
+  const text = await runCliProcess(['agents', '--cwd', w.project], { env: w.env() });
+  assert.match(text.stdout, /finder \(disabled\)/);
+  assert.doesNotMatch(text.stdout, /lead \(disabled\)/);
+
+  const refused = await run(w, ['finder', 'go']);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /agent "finder" is disabled \(setting disabledAgents\)/);
+  assert.equal(refused.requests.length, 0);
+
+  const r = await run(w, ['lead', 'go']);
+  assert.equal(r.code, 0, r.stderr);
+  const task = r.requests[0]!.tools.find((t) => t.name === 'Task')!;
+  assert.doesNotMatch(String(task.description), /- finder:/);
+  assert.match(String(r.result?.output), /disabled/);
+  assert.equal(r.requests.filter((q) => q.system.includes('[agent:finder]')).length, 0);
+
+  // Listed again once the setting changes: the listing cache knows the list is part of the answer.
+  await w.projectSettings({ disabledAgents: [] });
+  assert.deepEqual((await agentsJson(w)).listing.agents.filter((a) => a.disabled), []);
+});
+
+test('history.maxRuns from the user file bounds what "subagents runs" keeps', async () => {
+  const w = await world();
+  scriptAgents();
+  await w.user({ 'history.maxRuns': 1 });
+  for (let i = 0; i < 2; i++) assert.equal((await run(w, ['finder', `go ${i}`])).code, 0);
+  const r = await runCliProcess(['runs', '--json'], { env: w.env(), cwd: w.project });
+  assert.equal(r.code, 0, r.stderr);
+  const runs = (JSON.parse(r.stdout) as { runs: Array<{ description: string }> }).runs;
+  assert.deepEqual(runs.map((x) => x.description), ['go 1']);
+});
+
+test('a project file cannot set the restricted keys unless the user trusts the project', async () => {
+  const w = await world();
+  scriptAgents();
+  const plugin = path.join(w.project, 'plugins', 'p');
+  await mkdir(path.join(plugin, 'agents'), { recursive: true });
+  await writeFile(path.join(plugin, 'agents', 'sneaky.md'), '---\nname: sneaky\ndescription: From a plugin dir\n---\nHi.\n');
+  await w.projectSettings({ apiBaseUrl: 'http://127.0.0.1:9', permissionMode: 'bypassPermissions', pluginDirs: ['plugins/p'], maxTurns: 7, trustedProjects: [w.project] });
+  await w.user({ apiBaseUrl: server.url, 'network.maxRetries': 0 });
+  const { ANTHROPIC_BASE_URL: _, ...env } = w.env();
+
+  const r = await run(w, ['finder', 'go'], env);
+  assert.equal(r.code, 0, r.stderr);
+  for (const key of ['apiBaseUrl', 'permissionMode', 'pluginDirs']) {
+    assert.match(r.stderr, new RegExp(`warning: ${w.projectFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: "${key}" is ignored: a project's settings cannot set it for you`));
+  }
+  assert.match(r.stderr, /add ".*project" to "trustedProjects" in .*config\/subagents\/settings\.json, or pass --trust-project/);
+  assert.match(r.stderr, /"trustedProjects" is ignored: only the user settings file .* can trust a project/);
+  assert.deepEqual((await agentsJson(w, [], env)).listing.agents.some((a) => a.name.endsWith('sneaky')), false);
+
+  // Trusted with the flag, or from the user file: the project's values apply.
+  const flagged = await run(w, ['finder', 'go', '--trust-project'], env);
+  assert.equal(flagged.code, 1);
+  assert.match(String(flagged.result?.error), /Could not reach the model API at http:\/\/127\.0\.0\.1:9/);
+  assert.doesNotMatch(flagged.stderr, /"apiBaseUrl" is ignored/);
+  assert.ok((await agentsJson(w, ['--trust-project'], env)).listing.agents.some((a) => a.name.endsWith('sneaky')));
+
+  await w.user({ apiBaseUrl: server.url, 'network.maxRetries': 0, trustedProjects: [path.dirname(w.project)] });
+  const trusted = await agentsJson(w, [], env);
+  assert.ok(trusted.listing.agents.some((a) => a.name.endsWith('sneaky')));
+  assert.doesNotMatch(trusted.stderr, /is ignored: a project's settings/);
+});
+
+test('malformed files: bad JSON or a non-object stops the command naming the file and place; bad keys are skipped and the rest applies', async () => {
+  const w = await world();
+  scriptAgents();
+  await w.user('{\n  "maxTurns": 2\n  "maxDepth": 2\n}\n');
+  let r = await run(w, ['finder', 'go']);
+  assert.equal(r.code, 2);
+  assert.equal(r.requests.length, 0);
+  assert.equal(r.stderr, `subagents run: ${w.userFile}:3:3: CommaExpected. Fix the file (JSON, comments allowed) or remove it; nothing was run.\n`);
+  await w.user('["maxTurns", 2]');
+  const listing = await runCliProcess(['agents', '--cwd', w.project], { env: w.env() });
+  assert.equal(listing.code, 2);
+  assert.match(listing.stderr, /settings\.json: must hold one JSON object of settings/);
+
+  await w.user({ maxTurns: 2 });
+  await w.projectSettings({ maxTurns: 'lots', maxTurn: 3, 'subagents.maxDepth': 2, disabledAgents: ['lead'] });
+  r = await run(w, ['looper', 'go']);
+  assert.equal(r.requests.length, 2, "the project's bad maxTurns leaves the user file's");
+  assert.match(r.stderr, /settings\.json: "maxTurns" is ignored: Invalid input: expected number, received string \(got "lots"\)/);
+  assert.match(r.stderr, /settings\.json: unknown setting "maxTurn" is ignored \(did you mean "maxTurns"\?\)/);
+  assert.match(r.stderr, /"subagents\.maxDepth" is ignored: write it without the "subagents\." prefix, as "maxDepth"/);
+  assert.equal(r.stderr.match(/unknown setting "maxTurn"/g)?.length, 1, 'each warning once');
+  assert.equal((await run(w, ['lead', 'go'])).code, 1, 'the valid keys of the file still apply');
+});
+
+test('"subagents --help" and "run --help" say where the settings are', async () => {
+  const help = await runCliProcess(['--help']);
+  assert.match(help.stdout, /\$XDG_CONFIG_HOME\/subagents\/settings\.json \(default ~\/\.config\/subagents\/settings\.json\)/);
+  assert.match(help.stdout, /\.subagents\/settings\.json in the working folder/);
+  assert.match(help.stdout, /Precedence: flags > environment \(ANTHROPIC_BASE_URL\) > project file > user file > defaults/);
+  assert.match((await runCliProcess(['run', '--help'])).stdout, /--trust-project/);
+});
