@@ -51,9 +51,9 @@ export class ListingCache {
     return (this.#store ??= OutcomeStore.open(`${this.base}.json`, this.version));
   }
 
-  /** The fingerprint of `listing` for this build. */
-  fingerprint(listing: Listing): string {
-    return listingFingerprint(listing, this.version);
+  /** The fingerprint of `listing` for this build and `answerInputs` (what else the answer depends on). */
+  fingerprint(listing: Listing, answerInputs: string): string {
+    return listingFingerprint(listing, `${this.version}\0${answerInputs}`);
   }
 
   /** The answer printed last time in `format` (each has its own), if its listing had this fingerprint. */

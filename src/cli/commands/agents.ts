@@ -175,9 +175,9 @@ export const agentsCommand: CliCommand = {
     const listing = await listAgentDirs(options);
     // Indented for a person at a terminal; compact for a program (a third smaller and faster with thousands of agents).
     const format = flags.json ? (io.stdout.isTTY ? 'json-indented' : 'json') : 'text';
-    // The disabled marks are part of the answer: another list is another listing.
-    const cache = flags.cache ? ListingCache.open(flags.cwd, home, [...options.pluginDirs, `disabled:${JSON.stringify(settings.disabledAgents)}`], io.env) : null;
-    const fingerprint = cache?.fingerprint(listing);
+    const cache = flags.cache ? ListingCache.open(flags.cwd, home, options.pluginDirs, io.env) : null;
+    // The disabled marks are part of the answer (not of any file's outcome).
+    const fingerprint = cache?.fingerprint(listing, JSON.stringify(settings.disabledAgents));
     const known = fingerprint ? cache!.answer(format, fingerprint) : null;
     if (known !== null) {
       io.stdout.write(known);
