@@ -4,10 +4,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { agent, isAgent } from '../../support/agents';
 import { harness } from '../../support/engineHarness';
-import type { ScriptedRequest } from '../../support/scriptedServer';
+import type { Reply, ScriptedRequest } from '../../support/scriptedServer';
 
 /** A parent whose first turn makes the given spawn call and whose second turn echoes the tool result. */
-function spawnOnce(input: Record<string, unknown>, child = (_req: ScriptedRequest) => ({ text: 'child done' })) {
+function spawnOnce(input: Record<string, unknown>, child: (req: ScriptedRequest) => Reply = () => ({ text: 'child done' })) {
   return (req: ScriptedRequest) => {
     if (!isAgent(req.system, 'parent')) return child(req);
     if (req.turn === 0) return { toolUses: [{ name: 'Task', input: { description: 'do it', prompt: 'do the thing', ...input } }] };
