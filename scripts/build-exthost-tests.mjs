@@ -12,8 +12,12 @@ const root = path.resolve(import.meta.dirname, '..');
 export const outDir = path.join(root, 'dist-test/exthost');
 
 export async function buildExthostTests() {
-  const suiteDir = path.join(root, 'test/exthost/suite');
-  const suites = readdirSync(suiteDir).filter((f) => f.endsWith('.test.ts'));
+  // Each folder is a suite of its own: `suite` runs in a one-folder window, `multiRoot` in a two-folder workspace.
+  const suites = ['suite', 'multiRoot'].flatMap((dir) =>
+    readdirSync(path.join(root, 'test/exthost', dir))
+      .filter((f) => f.endsWith('.test.ts'))
+      .map((f) => path.join(dir, f)),
+  );
   rmSync(outDir, { recursive: true, force: true });
   const common = {
     absWorkingDir: root,
@@ -29,8 +33,8 @@ export async function buildExthostTests() {
     esbuild.build({ ...common, entryPoints: { index: 'test/exthost/index.ts' }, outdir: outDir }),
     esbuild.build({
       ...common,
-      entryPoints: Object.fromEntries(suites.map((f) => [f.replace(/\.ts$/, ''), path.join('test/exthost/suite', f)])),
-      outdir: path.join(outDir, 'suite'),
+      entryPoints: Object.fromEntries(suites.map((f) => [f.replace(/\.ts$/, ''), path.join('test/exthost', f)])),
+      outdir: outDir,
     }),
   ]);
   return { index: path.join(outDir, 'index.js'), suites: suites.length };

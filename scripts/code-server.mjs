@@ -410,7 +410,8 @@ export function workbenchUrl(url, workspace, opts = {}) {
   const payload = [];
   if (opts.extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(opts.extensionDevelopmentPath)]);
   if (opts.extensionTestsPath) payload.push(['extensionTestsPath', remote(opts.extensionTestsPath)]);
-  const query = `?folder=${encodeURIComponent(path.resolve(workspace))}`;
+  // A `.code-workspace` file opens as a (multi-root) workspace, anything else as a folder.
+  const query = `?${workspace.endsWith('.code-workspace') ? 'workspace' : 'folder'}=${encodeURIComponent(path.resolve(workspace))}`;
   return `${url}${query}${payload.length ? `&payload=${encodeURIComponent(JSON.stringify(payload))}` : ''}`;
 }
 

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { RunSnapshot } from '../protocol/runSnapshot';
+import type { RunHeader } from '../protocol/webview';
 import { registerCommands } from './commands';
 import { ApiKeys } from './apiKey';
 import { registerChatParticipants } from './chat/chatParticipant';
@@ -10,6 +11,7 @@ import { ClaudeChatProvider, VENDOR } from './lm/chatProvider';
 import { readSettings } from './settings';
 import { Services } from './services';
 import { TRANSCRIPT_SCHEME, TranscriptDocuments } from './transcriptDocument';
+import type { AgentNodeItem } from './agentsTreeModel';
 import { createViews } from './views';
 import { agentsState, type AgentsState } from './viewState';
 
@@ -31,6 +33,12 @@ export interface SubagentsApi {
   viewState(): AgentsState;
   /** What the Agents view lists now, after its filter: agent names per group, problems by file. */
   agentsView(): { groups: Array<{ title: string; agents: string[] }>; problems: string[]; shown: number; total: number; message: string | undefined };
+  /** The Agents view's folder nodes (several folders open) and the agents listed under each. */
+  agentsViewFolders(): Array<{ folder: string; agents: string[] }>;
+  /** The tree item the Agents view shows for an agent (its click command included). */
+  agentsViewItem(name: string, folder?: string): vscode.TreeItem | undefined;
+  /** Each run's header as the Runs view gets it: its folder, when several are open. */
+  runsViewHeaders(): RunHeader[];
   /** Messages posted to the Runs view so far. */
   runsViewPosts(): number;
   /** Where the API key in effect comes from (never the key). */
@@ -120,6 +128,24 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
       walk(model.roots);
       return { groups, problems, shown: model.shown, total: model.total, message: views.agents.view.message };
     },
+    agentsViewFolders: () =>
+      views.agents.model.roots.flatMap((node) =>
+        node.kind === 'folder' ? [{ folder: node.name, agents: node.children.flatMap((g) => (g.kind === 'group' ? g.children.map((a) => a.agent) : [])) }] : [],
+      ),
+    agentsViewItem: (name, folder) => {
+      const key = folder ? s.scopes.get(folder)?.key : undefined;
+      const find = (nodes: typeof views.agents.model.roots): AgentNodeItem | undefined => {
+        for (const node of nodes) {
+          if (node.kind === 'agent' && node.agent === name && (!key || node.folder === key) && !node.summary.shadowedBy) return node;
+          const inner = node.kind === 'folder' || node.kind === 'group' ? find(node.children) : undefined;
+          if (inner) return inner;
+        }
+        return undefined;
+      };
+      const node = find(views.agents.model.roots);
+      return node && views.agents.getTreeItem(node);
+    },
+    runsViewHeaders: () => s.store.list().map(views.runHeader),
     runsViewPosts: () => views.runs.posted,
     apiKeyOrigin: () => s.keys.origin,
   };

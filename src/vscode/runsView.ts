@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { randomBytes } from 'node:crypto';
 import { isTerminal } from '../core/runs/runStore';
 import type { RunSnapshot } from '../protocol/runSnapshot';
 import { webviewToHostSchema, type HostToWebview, type StatusState, type WebviewToHost } from '../protocol/webview';
 import { FeedPump, RunsFeed, type RunsFeedSource } from './runsFeed';
+import { runsViewHtml } from './webviewHtml';
 
 /**
  * The Runs view (S6.1): a webview with every run tree, live. The host owns the
@@ -197,30 +197,7 @@ export class RunsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   #html(webview: vscode.Webview, dist: vscode.Uri): string {
-    const nonce = randomBytes(16).toString('base64');
-    const uri = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(dist, file)).toString();
-    const csp = [
-      "default-src 'none'",
-      `style-src ${webview.cspSource}`,
-      `font-src ${webview.cspSource}`,
-      `img-src ${webview.cspSource}`,
-      `script-src 'nonce-${nonce}'`,
-    ].join('; ');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${uri('codicon.css')}">
-<link rel="stylesheet" href="${uri('webview.css')}">
-<title>Runs</title>
-</head>
-<body>
-<div id="root" data-testid="runs-view-root"></div>
-<script nonce="${nonce}" src="${uri('webview.js')}"></script>
-</body>
-</html>`;
+    return runsViewHtml({ cspSource: webview.cspSource, asset: (file) => webview.asWebviewUri(vscode.Uri.joinPath(dist, file)).toString() });
   }
 
   dispose(): void {

@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import type { RunSnapshot } from '../protocol/runSnapshot';
+import type { RunHeader } from '../protocol/webview';
 import { AgentsTree, filterAgentsBySourceCommand, filterAgentsCommand } from './agentsTree';
 import { registerGuarded } from './commands';
 import type { AgentNodeItem } from './agentsTreeModel';
@@ -22,6 +24,8 @@ export interface SidebarViews {
   reveal(runId?: string, agentId?: string): Promise<boolean>;
   agentsChanged(): void;
   touchRuns(runIds: readonly string[]): void;
+  /** A run's header as the Runs view gets it (its folder named when several are open). */
+  runHeader(run: RunSnapshot): RunHeader;
 }
 
 export interface ShowRunArgs {
@@ -31,12 +35,13 @@ export interface ShowRunArgs {
 
 export function createViews(services: Services, context: vscode.ExtensionContext): { views: SidebarViews; disposables: vscode.Disposable[] } {
   const s = services;
+  const header = (run: RunSnapshot) => runHeader(run, s.scopes.all.length > 1 ? (s.folderOf(run)?.folder.name ?? null) : null);
   const runs = new RunsViewProvider(
     context.extensionUri,
     {
       runs: () => s.store.list(),
       run: (runId) => s.store.get(runId),
-      header: (run) => runHeader(run, s.scopes.all.length > 1 ? (s.folderOf(run)?.folder.name ?? null) : null),
+      header,
       agentView: (node) => agentViewOf(node, (id) => s.worktrees.get(id)),
       status: () => statusState(s),
     },
@@ -73,6 +78,7 @@ export function createViews(services: Services, context: vscode.ExtensionContext
   const views: SidebarViews = {
     runs,
     agents,
+    runHeader: header,
     reveal: async (runId, agentId) => {
       if (runId) return runs.reveal(runId, agentId);
       await vscode.commands.executeCommand(`${RunsViewProvider.viewType}.focus`);

@@ -9,17 +9,17 @@
 // built it), runs dist-test/exthost/index.js, which writes its results to
 // SUBAGENTS_EXTHOST_RESULTS, and then the workbench closes the window itself.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { buildExthostTests } from '../../scripts/build-exthost-tests.mjs';
 import { processGroupAlive, startCodeServer, type RunningCodeServer } from '../../scripts/code-server.mjs';
-import { RESULTS_ENV, type ExthostResults } from '../exthost/results';
+import { RESULTS_ENV, SUITE_ENV, type ExthostResults, type SuiteName } from '../exthost/results';
 import { collectDiagnostics, poll, withNotes, type Subject } from './support/diagnostics';
 import { repoRoot } from './support/paths';
-import { copySampleWorkspace, ensureCodeServerReady, ensureVsix } from './support/product';
+import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
 import { launchBrowser, Workbench } from './support/workbench';
 
 /** From opening the page to the results file: ~10 s here; generous for a loaded machine. */
@@ -32,10 +32,36 @@ interface Outcome {
   stoppedCleanly?: boolean;
 }
 
-async function runSuiteInCodeServer(): Promise<Outcome> {
+/** Writes an agent file (Claude Code format) under `folder`. */
+function writeAgent(folder: string, name: string, body: string): void {
+  const dir = path.join(folder, '.claude', 'agents');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, `${name}.md`), `---\nname: ${name}\ndescription: ${body}\n---\n${body}\n`);
+}
+
+/**
+ * Two folders, alpha and beta, in a `.code-workspace` (S2.6): each has an
+ * agent of its own and its own `shared`; beta's folder settings disable
+ * `explore` there only.
+ */
+function multiRootWorkspace(): Workspace {
+  const parent = mkdtempSync(path.join(os.tmpdir(), 'subagents-multiroot-'));
+  for (const name of ['alpha', 'beta']) {
+    const folder = path.join(parent, name);
+    writeAgent(folder, `${name}-agent`, `Only in ${name}.`);
+    writeAgent(folder, 'shared', `You are ${name}'s shared agent.`);
+  }
+  mkdirSync(path.join(parent, 'beta', '.vscode'));
+  writeFileSync(path.join(parent, 'beta', '.vscode', 'settings.json'), JSON.stringify({ 'subagents.disabledAgents': ['explore'] }));
+  const file = path.join(parent, 'two.code-workspace');
+  writeFileSync(file, JSON.stringify({ folders: [{ path: 'alpha' }, { path: 'beta' }], settings: {} }, null, 2));
+  return { dir: file, commit: () => undefined, remove: () => rmSync(parent, { recursive: true, force: true }) };
+}
+
+async function runSuiteInCodeServer(suite: SuiteName): Promise<Outcome> {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'subagents-exthost-'));
   const resultsFile = path.join(tmp, 'results.json');
-  const workspace = copySampleWorkspace();
+  const workspace = suite === 'multiRoot' ? multiRootWorkspace() : copySampleWorkspace();
   const subject: Subject = {};
   let server: RunningCodeServer | undefined;
   let browser: Browser | undefined;
@@ -48,7 +74,7 @@ async function runSuiteInCodeServer(): Promise<Outcome> {
       workspace: workspace.dir,
       extensionDevelopmentPath: repoRoot,
       extensionTestsPath: index,
-      env: { [RESULTS_ENV]: resultsFile },
+      env: { [RESULTS_ENV]: resultsFile, [SUITE_ENV]: suite },
       trust: true,
     });
     browser = await launchBrowser();
@@ -67,7 +93,7 @@ async function runSuiteInCodeServer(): Promise<Outcome> {
     );
     outcome.results = JSON.parse(readFileSync(resultsFile, 'utf8')) as ExthostResults;
   } catch (e) {
-    const notes = await collectDiagnostics('exthost suite', subject).catch((d: unknown) => `diagnostics failed: ${String(d)}`);
+    const notes = await collectDiagnostics(`exthost ${suite}`, subject).catch((d: unknown) => `diagnostics failed: ${String(d)}`);
     outcome.error = withNotes(e, notes);
   } finally {
     await browser?.close().catch(() => undefined);
@@ -81,8 +107,11 @@ async function runSuiteInCodeServer(): Promise<Outcome> {
   return outcome;
 }
 
-describe('extension-host suite inside code-server', async () => {
-  const outcome = await runSuiteInCodeServer();
+for (const [suite, title] of [
+  ['suite', 'extension-host suite inside code-server'],
+  ['multiRoot', 'extension-host suite in a two-folder workspace inside code-server'],
+] as const) describe(title, async () => {
+  const outcome = await runSuiteInCodeServer(suite);
 
   it('runs to the end and reports its results', () => {
     if (outcome.error) throw outcome.error;

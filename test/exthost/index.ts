@@ -8,7 +8,7 @@ import Mocha from 'mocha';
 import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { RESULTS_ENV, type ExthostResults, type ExthostTestResult } from './results';
+import { RESULTS_ENV, SUITE_ENV, type ExthostResults, type ExthostTestResult } from './results';
 
 function writeResults(file: string, results: ExthostResults): void {
   mkdirSync(path.dirname(file), { recursive: true });
@@ -22,7 +22,7 @@ function writeResults(file: string, results: ExthostResults): void {
 export function run(): Promise<void> {
   const started = Date.now();
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, reporter: 'spec' });
-  const suiteDir = path.join(__dirname, 'suite');
+  const suiteDir = path.join(__dirname, process.env[SUITE_ENV] || 'suite');
   for (const file of readdirSync(suiteDir).sort()) {
     if (file.endsWith('.test.js')) mocha.addFile(path.join(suiteDir, file));
   }

@@ -19,3 +19,8 @@ export interface ExthostResults {
 }
 
 export const RESULTS_ENV = 'SUBAGENTS_EXTHOST_RESULTS';
+
+/** Which folder of test/exthost/ the runner loads: `suite` (the default, one folder open) or `multiRoot` (a two-folder workspace). */
+export const SUITE_ENV = 'SUBAGENTS_EXTHOST_SUITE';
+export const SUITES = ['suite', 'multiRoot'] as const;
+export type SuiteName = (typeof SUITES)[number];

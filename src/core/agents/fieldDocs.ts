@@ -54,7 +54,7 @@ const DOCS: Record<DefinitionField, Omit<FieldDoc, 'field'>> = {
     doc: 'A JSON Schema (an object) for a structured result: the agent ends by returning data that matches it instead of text.',
   },
   permissionMode: {
-    doc: 'How this agent\'s tool calls are approved. It can make your setting stricter (`plan`: read-only tools) but never looser than `subagents.permissionMode`.',
+    doc: 'How this agent\'s tool calls are approved. It can make `subagents.permissionMode` stricter; a looser mode needs your consent for this file. `plan`: read-only tools only; an agent you start in plan mode keeps the spawn tool, and the agents it starts run in plan mode too (read-only, no spawning).',
     values: AGENT_PERMISSION_MODES,
   },
   isolation: {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { subagents } from '../api';
+import { subagents, waitFor } from '../api';
 
 // The Subagents container's two views: Runs (a webview) and Agents (a native tree with a filter).
 
@@ -52,5 +52,17 @@ describe('the Runs and Agents views', () => {
     view = api.agentsView();
     assert.equal(view.shown, view.total);
     assert.equal(view.message, undefined);
+  });
+
+  it("opens an agent's definition file in an editor when its row is clicked", async () => {
+    const api = await subagents();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const item = api.agentsViewItem('tech-lead');
+    assert.ok(item?.command, 'the tech-lead row has a click command');
+    const file = api.agents().find((a) => a.name === 'tech-lead' && !a.shadowed)!.filePath;
+    await vscode.commands.executeCommand(item.command.command, ...(item.command.arguments ?? []));
+    const editor = await waitFor(() => vscode.window.activeTextEditor?.document.uri.fsPath === file && vscode.window.activeTextEditor, `${file} did not open in an editor`);
+    assert.match(editor.document.getText(), /^---\nname: tech-lead\n/);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });

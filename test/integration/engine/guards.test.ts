@@ -1,11 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { agent, isAgent } from '../../support/agents';
 import { harness } from '../../support/engineHarness';
-import type { ScriptedRequest } from '../../support/scriptedServer';
+import type { Reply, ScriptedRequest } from '../../support/scriptedServer';
 
 /** A parent whose first turn makes the given spawn call and whose second turn echoes the tool result. */
-function spawnOnce(input: Record<string, unknown>, child = (_req: ScriptedRequest) => ({ text: 'child done' })) {
+function spawnOnce(input: Record<string, unknown>, child: (req: ScriptedRequest) => Reply = () => ({ text: 'child done' })) {
   return (req: ScriptedRequest) => {
     if (!isAgent(req.system, 'parent')) return child(req);
     if (req.turn === 0) return { toolUses: [{ name: 'Task', input: { description: 'do it', prompt: 'do the thing', ...input } }] };
@@ -96,6 +98,33 @@ test('plan mode: read-only tools only; a planning root may delegate, its childre
     const helper = h.server.requests.find((r) => isAgent(r.system, 'helper'))!;
     assert.deepEqual(helper.toolNames, ['Read', 'Glob', 'Grep', 'LS', 'TodoWrite']);
     assert.match(helper.system, /plan mode/);
+  } finally {
+    await h.close();
+  }
+});
+
+test('plan mode holds down the tree: a child whose file asks for bypassPermissions still cannot write, and a Write it calls is refused', async () => {
+  const h = await harness({
+    agents: [agent('parent', { permissionMode: 'plan' }), agent('writer', { permissionMode: 'bypassPermissions', tools: ['Read', 'Write', 'Edit', 'Bash', 'Task'] })],
+    script: spawnOnce({ subagent_type: 'writer' }, (req) =>
+      req.turn === 0
+        ? { toolUses: [{ name: 'Write', input: { file_path: 'plan.txt', content: 'written in plan mode' } }, { name: 'Bash', input: { command: 'touch bashed.txt' } }] }
+        : { text: [...req.toolResults.values()].map((r) => `${r.isError}:${r.content}`).join('\n') },
+    ),
+  });
+  try {
+    // A root put in plan mode by the caller (the CLI's --permission-mode plan), not by its file.
+    const result = await h.engine.run({ agent: 'parent', prompt: 'plan it', cwd: h.dir, permissionMode: 'plan' });
+    assert.equal(result.status, 'completed');
+    const writer = h.server.requests.find((r) => isAgent(r.system, 'writer'))!;
+    assert.deepEqual(writer.toolNames, ['Read']);
+    assert.match(writer.system, /plan mode/);
+    const results = [...h.server.requests.find((r) => isAgent(r.system, 'writer') && r.turn === 1)!.toolResults.values()];
+    assert.deepEqual(results.map((r) => r.isError), [true, true]);
+    assert.match(results[0]!.content, /Tool "Write" is not available to this agent/);
+    assert.match(results[1]!.content, /Tool "Bash" is not available to this agent/);
+    assert.equal(existsSync(path.join(h.dir, 'plan.txt')), false);
+    assert.equal(existsSync(path.join(h.dir, 'bashed.txt')), false);
   } finally {
     await h.close();
   }
