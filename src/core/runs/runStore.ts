@@ -172,6 +172,7 @@ export class RunStore {
         cwd: e.cwd,
         background: e.background,
         filePath: e.filePath,
+        color: e.color ?? null,
         status: 'running',
         startedAt: e.ts,
         endedAt: null,
