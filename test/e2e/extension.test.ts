@@ -401,14 +401,15 @@ describe('the packaged extension in code-server', () => {
       /** An element's colour (`prop`) and the theme's charts.purple, both as the browser resolves them. */
       const againstPurple = (target: ReturnType<typeof workbench.page.locator>, prop: 'color' | 'backgroundColor') =>
         target.evaluate((el, p) => {
-          const doc = el.ownerDocument;
-          const style = (e: typeof el) => doc.defaultView!.getComputedStyle(e);
-          const probe = doc.createElement('span');
+          // No helper functions in here: the bundler's name-keeping wrapper does not exist in the page.
+          const view = el.ownerDocument.defaultView!;
+          const probe = el.ownerDocument.createElement('span');
           probe.style.color = 'var(--vscode-charts-purple)';
-          doc.body.append(probe);
-          const purple = style(probe).color;
+          // Beside the element: the workbench defines its colour variables below <body>.
+          el.parentElement!.append(probe);
+          const purple = view.getComputedStyle(probe).color;
           probe.remove();
-          return { shown: style(el)[p], purple };
+          return { shown: view.getComputedStyle(el)[p], purple };
         }, prop);
       const purples: string[] = [];
       for (const [theme, file] of [
