@@ -68,7 +68,7 @@ async function play(store: RunStore, script: EventScript): Promise<{ events: num
 }
 
 async function measure(withChat: boolean) {
-  const store = new RunStore({ coalesceMs: 100, maxToolRowsPerAgent: 2000 });
+  const store = new RunStore({ coalesceMs: 100, maxEventsPerRun: 2000 });
   const script = new EventScript('bench');
   const writes: Write[] = [];
   const at = () => performance.now();

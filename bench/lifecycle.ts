@@ -29,7 +29,7 @@ async function main() {
   const server = await startServerProcess('background', { children: CHILDREN, childTurns: TURNS, latencyMs: 20 });
   const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-lifecycle-'));
   const history = await RunHistory.open({ dir: path.join(dir, 'history'), retentionDays: 30, maxRuns: 200 });
-  const store = new RunStore({ coalesceMs: 50, maxToolRowsPerAgent: 2000 });
+  const store = new RunStore({ coalesceMs: 50, maxEventsPerRun: 2000 });
   history.attach(store);
   const engine = new Engine({
     client: new Anthropic({ apiKey: 'bench', baseURL: server.url, maxRetries: 0 }),

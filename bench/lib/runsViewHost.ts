@@ -46,7 +46,7 @@ function tree(): Agent[] {
 }
 
 function main(): void {
-  const store = new RunStore({ coalesceMs: 100, maxToolRowsPerAgent: 2000 });
+  const store = new RunStore({ coalesceMs: 100, maxEventsPerRun: 2000 });
   const feed = new RunsFeed({
     runs: () => store.list(),
     run: (id) => store.get(id),

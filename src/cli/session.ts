@@ -7,6 +7,7 @@ import { Engine } from '../core/engine/engine';
 import { CommandHooks } from '../core/hooks/commandHooks';
 import { RunHistory } from '../core/runs/history';
 import { WorktreeManager } from '../core/isolation';
+import { storeLimits } from '../core/runs/historySettings';
 import { RunStore } from '../core/runs/runStore';
 import { ModeConsents, type ModeConsentHandler } from '../core/tools/modeConsent';
 import type { PermissionGate } from '../core/tools/permissions';
@@ -72,7 +73,7 @@ export async function openSession(
     loadClaudePlugins: settings.loadClaudePlugins,
     watch: true,
   });
-  const store = new RunStore({ coalesceMs: opts.coalesceMs, maxRuns: settings['history.maxRuns'], maxToolRowsPerAgent: settings['history.maxEventsPerRun'] });
+  const store = new RunStore({ coalesceMs: opts.coalesceMs, ...storeLimits(settings) });
   const detach = history.attach(store);
   const worktrees = openWorktrees(io);
   const engine = new Engine({

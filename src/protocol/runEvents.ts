@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { agentColorField } from './agentColor';
 
 /**
  * The typed event stream of a run tree. The engine emits these; the RunStore
@@ -83,6 +84,8 @@ export const agentStartedEvent = z.object({
   filePath: z.nullable(z.string()),
   /** Set when this start continues an earlier, ended agent. */
   resumed: z.boolean(),
+  /** The definition's UI accent (S1.1 `color`), when it names one. */
+  color: agentColorField,
 });
 
 export const textEvent = z.object({ type: z.literal('text'), ...base, text: z.string() });

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { agentColorField } from './agentColor';
 import { agentStatusSchema, approvalKindSchema, usageSchema, worktreeInfoSchema } from './runEvents';
 
 /**
@@ -45,6 +46,8 @@ export const agentNodeSchema = z.object({
   cwd: z.string(),
   background: z.boolean(),
   filePath: z.nullable(z.string()),
+  /** The definition's UI accent (optional: runs saved before colours lack it). */
+  color: agentColorField,
   status: agentStatusSchema,
   startedAt: z.number(),
   endedAt: z.nullable(z.number()),

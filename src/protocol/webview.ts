@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { agentColorField } from './agentColor';
 
 /**
  * Messages between the extension host and the Runs view, the sidebar webview
@@ -61,6 +62,8 @@ const agentHeadShape = {
   endedAt: z.nullable(z.number()),
   error: z.nullable(z.string()),
   filePath: z.nullable(z.string()),
+  /** The agent's accent (S1.1 `color`); the view maps it to a theme colour. */
+  color: agentColorField,
   worktree: z.nullable(
     z.object({
       branch: z.string(),

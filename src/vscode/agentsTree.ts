@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { AGENT_COLOR_THEME } from '../protocol/agentColor';
 import {
   buildAgentsTree,
   childrenOf,
@@ -149,7 +150,8 @@ function agentItem(node: AgentNodeItem): vscode.TreeItem {
   const item = new vscode.TreeItem({ label: a.name, highlights: node.highlights }, vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
   item.description = a.shadowedBy ? `shadowed by ${a.shadowedBy}` : a.disabled ? `disabled · ${a.description}` : a.description;
-  const color = node.problems.length ? new vscode.ThemeColor('list.warningForeground') : undefined;
+  // Problems outrank the agent's own accent (its definition's `color`).
+  const color = node.problems.length ? new vscode.ThemeColor('list.warningForeground') : a.color ? new vscode.ThemeColor(AGENT_COLOR_THEME[a.color]) : undefined;
   item.iconPath = new vscode.ThemeIcon(a.shadowedBy ? 'circle-slash' : a.disabled ? 'debug-pause' : 'hubot', color);
   item.contextValue = node.runnable ? 'agent.runnable' : 'agent';
   item.command = { command: 'subagents.openAgentDefinition', title: 'Open Definition', arguments: [node] };

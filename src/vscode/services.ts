@@ -10,7 +10,8 @@ import type { AgentNode, RunSnapshot } from '../protocol/runSnapshot';
 import type { ApiKeys } from './apiKey';
 import { askModeWidening, VsCodeApprovals } from './approvals';
 import { FolderScopes, type FolderScope } from './scopes';
-import { affectsSettings, readSettings } from './settings';
+import { affectsSettings, readSettings, watchHistorySettings } from './settings';
+import { storeLimits } from '../core/runs/historySettings';
 import { CommandHooks } from '../core/hooks/commandHooks';
 
 /**
@@ -40,7 +41,7 @@ export class Services implements vscode.Disposable {
   /** `keys` is made (and disposed) by activation, which needs it before the rest exists (the chat models). */
   static async create(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, keys: ApiKeys): Promise<Services> {
     const storage = context.globalStorageUri.fsPath;
-    // Caps and retention come from the window-level settings; they apply from the next start.
+    // Caps and retention come from the window-level settings; #watch applies changes at once.
     const { settings } = readSettings();
     const approvals = new VsCodeApprovals(log);
     const history = await RunHistory.open({
@@ -49,7 +50,7 @@ export class Services implements vscode.Disposable {
       maxRuns: settings['history.maxRuns'],
       log: (level, message) => log[level](message),
     });
-    const store = new RunStore({ coalesceMs: 100, maxRuns: settings['history.maxRuns'], maxToolRowsPerAgent: settings['history.maxEventsPerRun'] });
+    const store = new RunStore({ coalesceMs: 100, ...storeLimits(settings) });
     const worktrees = new WorktreeManager({
       stateDir: path.join(storage, 'worktrees', 'state'),
       worktreesRoot: path.join(storage, 'worktrees', 'trees'),
@@ -90,6 +91,7 @@ export class Services implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (affectsSettings(e)) void this.scopes.reload().catch((error: unknown) => this.log.error(`Reloading settings failed: ${String(error)}`));
       }),
+      watchHistorySettings(this.history, this.store),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.scopes.sync()),
       // S7.1: once trusted, project and plugin agents load without a reload.
       vscode.workspace.onDidGrantWorkspaceTrust(() => {

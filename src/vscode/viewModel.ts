@@ -4,6 +4,7 @@ import type { AgentCatalog } from '../core/agents/catalog';
 import type { ShadowedDefinition } from '../core/agents/definition';
 import type { WorktreeRecord } from '../core/isolation';
 import type { AgentFamily, AgentSource } from '../core/agents/kinds';
+import { agentColor, type AgentColor } from '../protocol/agentColor';
 import { isActiveStatus } from '../protocol/runEvents';
 import type { AgentNode, RunSnapshot } from '../protocol/runSnapshot';
 import type { AgentView, ApprovalView, RunHeader, RunView, ToolView } from '../protocol/webview';
@@ -26,6 +27,8 @@ export interface AgentSummary {
   userInvocable: boolean;
   /** Set when a higher-precedence definition of the same name wins: where that one lives. */
   shadowedBy: string | null;
+  /** The definition's UI accent, when it names one Claude Code knows. */
+  color: AgentColor | null;
 }
 
 export interface WarningSummary {
@@ -73,6 +76,7 @@ export function folderAgents(
     disabled: scope.disabled.includes(a.name),
     userInvocable: a.userInvocable !== false,
     shadowedBy,
+    color: agentColor(a.color),
   });
   return {
     key: scope.key,
@@ -146,6 +150,7 @@ export function agentView(node: AgentNode, record: WorktreeRecord | undefined): 
     activity: node.status !== 'running' ? '' : node.retryWait ? oneLine(`↻ Retry ${node.retryWait.attempt}: ${node.retryWait.reason}`, MAX_ACTIVITY) : lastLine(node.text, MAX_ACTIVITY),
     error: node.error ? oneLine(node.error, MAX_ERROR) : null,
     filePath: node.filePath,
+    color: node.color ?? null,
     tools,
     hiddenTools: hidden,
     children: node.children,

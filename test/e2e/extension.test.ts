@@ -391,9 +391,27 @@ describe('the packaged extension in code-server', () => {
     }),
   );
 
-  it('looks native in light, dark and high-contrast themes', { timeout: 120_000 }, () =>
+  it('looks native in light, dark and high-contrast themes, agent colours (S1.1) following the theme', { timeout: 120_000 }, () =>
     withDiagnostics('themes', subject, async () => {
       const { workbench } = live();
+      // The Agents view shows tech-lead (color: purple) beside the Runs view in each picture.
+      await workbench.runCommand('Subagents: Filter Agents…', { opensQuickInput: true });
+      await workbench.page.locator('.quick-input-widget .quick-input-box input').fill('tech-lead');
+      await workbench.page.keyboard.press('Enter');
+      /** An element's colour (`prop`) and the theme's charts.purple, both as the browser resolves them. */
+      const againstPurple = (target: ReturnType<typeof workbench.page.locator>, prop: 'color' | 'backgroundColor') =>
+        target.evaluate((el, p) => {
+          // No helper functions in here: the bundler's name-keeping wrapper does not exist in the page.
+          const view = el.ownerDocument.defaultView!;
+          const probe = el.ownerDocument.createElement('span');
+          probe.style.color = 'var(--vscode-charts-purple)';
+          // Beside the element: the workbench defines its colour variables below <body>.
+          el.parentElement!.append(probe);
+          const purple = view.getComputedStyle(probe).color;
+          probe.remove();
+          return { shown: view.getComputedStyle(el)[p], purple };
+        }, prop);
+      const purples: string[] = [];
       for (const [theme, file] of [
         ['Light Modern', 'theme-light'],
         ['Dark High Contrast', 'theme-high-contrast'],
@@ -412,7 +430,16 @@ describe('the packaged extension in code-server', () => {
         await workbench.page.mouse.move(700, 450);
         await workbench.page.waitForTimeout(500);
         console.log(`screenshot: ${await workbench.screenshot(file)}`);
+        const dot = await againstPurple(lead.locator('.accent').first(), 'backgroundColor');
+        assert.equal(dot.shown, dot.purple, `${theme}: tech-lead's dot in the Runs view is the theme's charts.purple`);
+        assert.notEqual(dot.shown, 'rgba(0, 0, 0, 0)', `${theme}: the theme defines charts.purple`);
+        const icon = workbench.treeRow('Agents', 'tech-lead').first().locator('.custom-view-tree-node-item-icon, .codicon').first();
+        const tree = await againstPurple(icon, 'color');
+        assert.equal(tree.shown, tree.purple, `${theme}: tech-lead's icon in the Agents view is the theme's charts.purple`);
+        purples.push(dot.shown);
       }
+      assert.notEqual(purples[0], purples[2], 'the accent follows the theme: light and dark purples differ');
+      await clearAgentsFilter();
     }),
   );
 

@@ -201,6 +201,17 @@ export function grantTrust(): void {
   trustGranted.fire();
 }
 
+/** Settings by full id (`subagents.history.maxRuns`); unset ones read as undefined, as VS Code gives a default. */
+const configuration = new Map<string, unknown>();
+const configurationChanged = new EventEmitter<{ affectsConfiguration(section: string): boolean }>();
+
+/** Changes one setting as the Settings editor would: the value, then onDidChangeConfiguration. */
+export function setConfiguration(id: string, value: unknown): void {
+  if (value === undefined) configuration.delete(id);
+  else configuration.set(id, value);
+  configurationChanged.fire({ affectsConfiguration: (section) => id === section || id.startsWith(`${section}.`) });
+}
+
 /** Open editor buffers, untitled ones included; tests add their own. */
 const documents: FakeDocument[] = [];
 
@@ -209,6 +220,7 @@ export function resetFake(): void {
   shown.progress.length = 0;
   shown.commands.length = 0;
   documents.length = 0;
+  configuration.clear();
   workspace.isTrusted = true;
   workspace.workspaceFolders = [];
   window.activeTextEditor = undefined;
@@ -245,6 +257,10 @@ export const workspace = {
   isTrusted: true,
   onDidGrantWorkspaceTrust: trustGranted.event,
   onDidCloseTextDocument: new EventEmitter<FakeDocument>().event,
+  onDidChangeConfiguration: configurationChanged.event,
+  getConfiguration(section: string) {
+    return { get: <T>(key: string): T | undefined => configuration.get(`${section}.${key}`) as T | undefined };
+  },
   workspaceFolders: [] as Array<{ uri: Uri; name: string; index: number }>,
   get textDocuments(): readonly FakeDocument[] {
     return documents;

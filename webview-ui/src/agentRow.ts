@@ -1,4 +1,5 @@
 import { ANSWER_LABELS, type AgentAction, type AgentView, type ApprovalAnswer, type ToolView, type WebviewToHost } from '../../src/protocol/webview';
+import { themeColorCss } from '../../src/protocol/agentColor';
 import { codicon, el, iconButton, textButton } from './dom';
 import { formatCost, formatDuration, formatTokens, STATUS_ICONS, STATUS_LABELS } from './format';
 
@@ -106,10 +107,22 @@ export function rowSignature(agent: AgentView, isRoot: boolean, folder: string |
   return JSON.stringify([rest, isRoot, folder]);
 }
 
+/** The agent's accent (its definition's `color`) as a small dot in the theme's matching colour. */
+function accentDot(agent: AgentView): HTMLElement | null {
+  if (!agent.color) return null;
+  const dot = el('span', { className: 'accent', testId: `accent-${agent.id}` });
+  dot.dataset.color = agent.color;
+  dot.setAttribute('aria-hidden', 'true');
+  // CSSOM, not a style attribute: the view's CSP allows no inline styles.
+  dot.style.setProperty('--agent-accent', themeColorCss(agent.color));
+  return dot;
+}
+
 export function agentRow(agent: AgentView, expanded: boolean | null, isRoot: boolean, folder: string | null, ctx: RowContext): HTMLElement {
   const line = el('div', { className: 'line' }, [
     twistie(expanded),
     statusIcon(agent.status),
+    accentDot(agent),
     el('span', { className: 'name', text: agent.name }),
     el('span', { className: 'description', text: agent.description, title: agent.description }),
     el('span', { className: 'meta' }, [agent.background ? codicon('layers', 'background') : null, elapsedSpan(agent.startedAt, agent.endedAt, ctx)]),

@@ -1,6 +1,7 @@
 import { formatWait } from '../../core/engine/network';
 import { formatDuration, formatUsage } from '../../protocol/format';
 import { terminalLine } from './terminalText';
+import type { AgentColor } from '../../protocol/agentColor';
 import type { AgentNode, RunSnapshot, ToolRow } from '../../protocol/runSnapshot';
 
 /**
@@ -15,13 +16,24 @@ export interface Style {
   yellow(s: string): string;
   dim(s: string): string;
   bold(s: string): string;
+  /** An agent's accent (its definition's `color`). */
+  accent(color: AgentColor, s: string): string;
 }
 
 export { formatDuration, formatTokens, formatUsage } from '../../protocol/format';
 
-const plain: Style = { green: (s) => s, red: (s) => s, yellow: (s) => s, dim: (s) => s, bold: (s) => s };
-const ansi = (open: number, close: number) => (s: string) => `\x1b[${open}m${s}\x1b[${close}m`;
-export const colors: Style = { green: ansi(32, 39), red: ansi(31, 39), yellow: ansi(33, 39), dim: ansi(2, 22), bold: ansi(1, 22) };
+const plain: Style = { green: (s) => s, red: (s) => s, yellow: (s) => s, dim: (s) => s, bold: (s) => s, accent: (_c, s) => s };
+const ansi = (open: number | string, close: number) => (s: string) => `\x1b[${open}m${s}\x1b[${close}m`;
+/** The 16 basic colours where one matches (they follow the terminal's theme); orange and pink from the 256-colour palette. */
+const ACCENT_SGR: Readonly<Record<AgentColor, number | string>> = { red: 31, green: 32, yellow: 33, blue: 34, purple: 35, cyan: 36, orange: '38;5;208', pink: '38;5;211' };
+export const colors: Style = {
+  green: ansi(32, 39),
+  red: ansi(31, 39),
+  yellow: ansi(33, 39),
+  dim: ansi(2, 22),
+  bold: ansi(1, 22),
+  accent: (color, s) => ansi(ACCENT_SGR[color], 39)(s),
+};
 
 export function styleFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): Style {
   return stream.isTTY && !env.NO_COLOR && env.TERM !== 'dumb' ? colors : plain;
@@ -67,7 +79,7 @@ function retryNote(node: AgentNode, now: number, s: Style): string | null {
 export function agentLine(node: AgentNode, now: number, s: Style): string {
   const elapsed = (node.endedAt ?? now) - node.startedAt;
   const parts = [
-    `${agentIcon(node, s)} ${s.bold(terminalLine(node.agentName))}`,
+    `${agentIcon(node, s)} ${s.bold(node.color ? s.accent(node.color, terminalLine(node.agentName)) : terminalLine(node.agentName))}`,
     node.description && node.depth > 0 ? s.dim(terminalLine(node.description)) : null,
     s.dim(terminalLine(node.model)),
     s.dim(formatDuration(elapsed)),

@@ -28,6 +28,7 @@ import { buildTools } from './toolset';
 import { authorizer, type Authorize } from './authorize';
 import { childCwd } from './workingDir';
 import { isolate, reisolate, settleWorktree } from './worktreeSteps';
+import { agentColor } from '../../protocol/agentColor';
 
 /**
  * The subagent engine (S3): runs agent trees on the Anthropic SDK. Every
@@ -444,6 +445,7 @@ export class Engine implements Spawner {
         background: run.background,
         filePath: run.definition.filePath || null,
         resumed: run.resumed,
+        color: agentColor(run.definition.color),
       });
       if (run.isolation) emit({ type: 'worktree_created', path: run.isolation.path, branch: run.isolation.branch, baseCommit: run.isolation.baseCommit });
       await this.#startHooks(run, emit);

@@ -74,7 +74,7 @@ export class RunHistory implements AgentArchive {
   readonly #heldActive = new Set<string>();
 
   private constructor(options: RunHistoryOptions) {
-    this.#options = options;
+    this.#options = { ...options };
     this.#runsDir = path.join(options.dir, 'runs');
     this.#expiredFile = path.join(options.dir, 'expired.json');
     this.transcripts = new TranscriptStore(path.join(options.dir, 'transcripts'));
@@ -178,16 +178,33 @@ export class RunHistory implements AgentArchive {
   }
 
   async #applyRetention(): Promise<void> {
+    const drop = this.#pastRetention(this.#loaded);
+    this.#loaded = this.#loaded.filter((run) => !drop.has(run));
+    if (drop.size) await this.#delete([...drop]);
+  }
+
+  /** Of `runs` (newest first), the finished ones older than the retention window or beyond the cap. */
+  #pastRetention(runs: readonly RunSnapshot[]): Set<RunSnapshot> {
     const cutoff = this.#now() - this.#options.retentionDays * DAY_MS;
-    const keep: RunSnapshot[] = [];
-    const drop: RunSnapshot[] = [];
-    for (const run of this.#loaded) {
+    const drop = new Set<RunSnapshot>();
+    let kept = 0;
+    for (const run of runs) {
       const old = (run.endedAt ?? run.startedAt) < cutoff;
-      if (!active(run) && (old || keep.length >= this.#options.maxRuns)) drop.push(run);
-      else keep.push(run);
+      if (!active(run) && (old || kept >= this.#options.maxRuns)) drop.add(run);
+      else kept++;
     }
-    this.#loaded = keep;
-    if (drop.length) await this.#delete(drop);
+    return drop;
+  }
+
+  /**
+   * New retention settings apply at once: finished runs now past them leave
+   * the attached store, which deletes them here with their transcripts (so a
+   * follow-up to one says it expired).
+   */
+  setLimits(limits: Partial<Pick<RunHistoryOptions, 'retentionDays' | 'maxRuns'>>): void {
+    Object.assign(this.#options, limits);
+    if (!this.#store) return;
+    for (const run of this.#pastRetention(this.#store.list())) this.#store.remove(run.runId);
   }
 
   /** Deletes runs with their transcripts and remembers their agents as expired; runs another live process works on stay. */

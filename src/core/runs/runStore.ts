@@ -4,18 +4,23 @@ import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
 /**
  * The one snapshot model of all run trees (DESIGN: every surface renders
  * from here, never from engine state). Fed by the engine's events; bounded
- * (S7.5): tool rows and text per agent are capped, and only the newest runs
- * are kept. Listeners hear which runs changed, coalesced, so a chatty run
+ * (S7.5): tool rows per run tree and live text per agent are capped, and
+ * only the newest runs are kept; the caps can change while it runs (settings
+ * apply without a reload). Listeners hear which runs changed, coalesced, so a chatty run
  * does not repaint a UI for every text chunk.
  */
 
-export interface RunStoreOptions {
-  /** Tool rows kept per agent; older ones are folded into a count. */
-  maxToolRowsPerAgent?: number;
+/** The caps that follow the `subagents.history.*` settings. */
+export interface RunStoreLimits {
+  /** Tool rows kept per run tree, over all its agents; the oldest are folded into their agent's count. */
+  maxEventsPerRun: number;
+  /** Run trees kept; the oldest finished ones go first. */
+  maxRuns: number;
+}
+
+export interface RunStoreOptions extends Partial<RunStoreLimits> {
   /** Characters of live text kept per agent (the tail). */
   maxTextChars?: number;
-  /** Run trees kept; the oldest finished ones go first. */
-  maxRuns?: number;
   /** Listeners are called at most once per this many ms (0: synchronously). */
   coalesceMs?: number;
 }
@@ -35,18 +40,30 @@ export class RunStore {
   readonly #removalListeners = new Set<(run: RunSnapshot) => void>();
   readonly #pending = new Set<string>();
   #timer: NodeJS.Timeout | null = null;
-  readonly #maxToolRows: number;
+  /** Tool rows each run holds now, over all its agents. */
+  readonly #rows = new Map<string, number>();
+  #maxRows: number;
   readonly #maxText: number;
-  readonly #maxRuns: number;
+  #maxRuns: number;
   readonly #coalesceMs: number;
   /** Notifications delivered so far (for the benchmark). */
   notifications = 0;
 
   constructor(options: RunStoreOptions = {}) {
-    this.#maxToolRows = options.maxToolRowsPerAgent ?? 2000;
+    this.#maxRows = options.maxEventsPerRun ?? 2000;
     this.#maxText = options.maxTextChars ?? 8000;
     this.#maxRuns = options.maxRuns ?? 200;
     this.#coalesceMs = options.coalesceMs ?? 50;
+  }
+
+  /** New caps apply at once: runs and rows past them are dropped or folded now. */
+  setLimits(limits: Partial<RunStoreLimits>): void {
+    this.#maxRows = limits.maxEventsPerRun ?? this.#maxRows;
+    this.#maxRuns = limits.maxRuns ?? this.#maxRuns;
+    for (const run of this.#runs.values()) {
+      if (this.#foldRows(run)) this.#changed(run.runId);
+    }
+    this.#prune();
   }
 
   get(runId: string): RunSnapshot | undefined {
@@ -85,6 +102,8 @@ export class RunStore {
     for (const run of runs) {
       this.#runs.set(run.runId, run);
       for (const node of Object.values(run.agents)) this.#agents.set(node.agentId, node);
+      this.#rows.set(run.runId, Object.values(run.agents).reduce((n, a) => n + a.tools.length, 0));
+      this.#foldRows(run);
     }
     this.#prune();
     for (const run of runs) this.#changed(run.runId);
@@ -96,6 +115,7 @@ export class RunStore {
     for (const listener of this.#removalListeners) listener(run);
     for (const id of Object.keys(run.agents)) this.#agents.delete(id);
     this.#runs.delete(runId);
+    this.#rows.delete(runId);
     this.#changed(runId);
   }
 
@@ -152,6 +172,7 @@ export class RunStore {
         cwd: e.cwd,
         background: e.background,
         filePath: e.filePath,
+        color: e.color ?? null,
         status: 'running',
         startedAt: e.ts,
         endedAt: null,
@@ -199,11 +220,8 @@ export class RunStore {
       case 'tool_started':
         node.text = '';
         node.tools.push({ toolUseId: e.toolUseId, name: e.name, inputSummary: e.inputSummary, status: 'running', resultSummary: '', startedAt: e.ts, durationMs: null, childAgentId: null });
-        if (node.tools.length > this.#maxToolRows) {
-          const drop = node.tools.length - this.#maxToolRows;
-          node.tools.splice(0, drop);
-          node.foldedTools += drop;
-        }
+        this.#rows.set(run.runId, (this.#rows.get(run.runId) ?? 0) + 1);
+        this.#foldRows(run);
         break;
       case 'tool_finished': {
         const row = node.tools.findLast((t) => t.toolUseId === e.toolUseId);
@@ -257,6 +275,27 @@ export class RunStore {
     this.#pending.add(runId);
     if (this.#coalesceMs === 0) return this.flush();
     this.#timer ??= setTimeout(() => this.flush(), this.#coalesceMs);
+  }
+
+  /**
+   * Folds the run's oldest tool rows (whichever agent made them) into their
+   * agent's count until the run is within the cap. Returns whether any went.
+   */
+  #foldRows(run: RunSnapshot): boolean {
+    let rows = this.#rows.get(run.runId) ?? 0;
+    if (rows <= this.#maxRows) return false;
+    const agents = Object.values(run.agents);
+    while (rows > this.#maxRows) {
+      let oldest: AgentNode | undefined;
+      for (const node of agents) if (node.tools.length && (!oldest || node.tools[0]!.startedAt < oldest.tools[0]!.startedAt)) oldest = node;
+      if (!oldest) break;
+      oldest.tools.shift();
+      oldest.foldedTools++;
+      rows--;
+    }
+    this.#rows.set(run.runId, rows);
+    run.version++;
+    return true;
   }
 
   #prune(): void {

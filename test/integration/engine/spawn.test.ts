@@ -103,3 +103,25 @@ test('disable-model-invocation: no agent may start it (and the spawn tool does n
   // A person may still start it.
   assert.equal((await h.engine.run({ agent: 'manual-only', prompt: 'go', cwd: h.dir })).status, 'completed');
 });
+
+test("an agent's colour (S1.1) rides on its agent_started event, read from its definition; an unknown name is left out", async (t) => {
+  const h = await harness({
+    agents: [agent('lead', { tools: ['Task'], color: 'Purple' }), agent('odd', { tools: [], spawns: [], color: 'ultraviolet' })],
+    script: (req) => {
+      if (isAgent(req.system, 'odd')) return { text: 'done' };
+      if (req.turn === 0) return { toolUses: [{ name: 'Task', input: { subagent_type: 'odd', description: 'something', prompt: 'do it' } }] };
+      return { text: 'all done' };
+    },
+  });
+  t.after(() => h.close());
+  const result = await h.engine.run({ agent: 'lead', prompt: 'go', cwd: h.dir });
+  assert.equal(result.status, 'completed', result.error ?? '');
+  const starts = h.events.filter((e): e is RunEventOf<'agent_started'> => e.type === 'agent_started');
+  assert.deepEqual(
+    starts.map((e) => [e.agentName, e.color]),
+    [
+      ['lead', 'purple'],
+      ['odd', null],
+    ],
+  );
+});

@@ -39,8 +39,8 @@ test('folds events into a tree: spawn rows point at the agents they started; usa
   ]);
 });
 
-test('caps: tool rows per agent and live text are bounded, the rest is folded', () => {
-  const store = new RunStore({ coalesceMs: 0, maxToolRowsPerAgent: 3, maxTextChars: 10 });
+test('caps: tool rows and live text are bounded, the rest is folded', () => {
+  const store = new RunStore({ coalesceMs: 0, maxEventsPerRun: 3, maxTextChars: 10 });
   store.apply(started('root', null));
   for (let i = 0; i < 10; i++) {
     store.apply({ type: 'tool_started', ts: 1, runId: 'r1', agentId: 'root', toolUseId: `t${i}`, name: 'Read', inputSummary: `f${i}` });
@@ -50,6 +50,45 @@ test('caps: tool rows per agent and live text are bounded, the rest is folded', 
   assert.deepEqual(node.tools.map((t) => t.inputSummary), ['f7', 'f8', 'f9']);
   assert.equal(node.foldedTools, 7);
   assert.equal(node.text, 'qrstuvwxyz');
+});
+
+test('maxEventsPerRun caps the tool rows of the whole run tree, folding the oldest whichever agent made them', () => {
+  const store = new RunStore({ coalesceMs: 0, maxEventsPerRun: 4 });
+  store.apply(started('root', null));
+  store.apply({ type: 'tool_started', ts: 10, runId: 'r1', agentId: 'root', toolUseId: 'spawn', name: 'Task', inputSummary: 'child' });
+  store.apply(started('child', 'root', 'spawn'));
+  for (let i = 0; i < 5; i++) store.apply({ type: 'tool_started', ts: 20 + i, runId: 'r1', agentId: 'child', toolUseId: `c${i}`, name: 'Read', inputSummary: `c${i}` });
+  store.apply({ type: 'tool_started', ts: 30, runId: 'r1', agentId: 'root', toolUseId: 'r0', name: 'Read', inputSummary: 'r0' });
+  const root = store.agent('root')!;
+  const child = store.agent('child')!;
+  assert.equal(root.tools.length + child.tools.length, 4, 'the run holds at most maxEventsPerRun rows over all its agents');
+  assert.deepEqual(root.tools.map((t) => t.inputSummary), ['r0']);
+  assert.deepEqual(child.tools.map((t) => t.inputSummary), ['c2', 'c3', 'c4']);
+  assert.equal(root.foldedTools, 1, 'the oldest row (the spawn) was folded into its own agent');
+  assert.equal(child.foldedTools, 2);
+  assert.deepEqual(renderTree(store.get('r1')!, { now: 1000 }).slice(0, 4), ['● root · m · 0ms · 0 tok', '├─ … 1 earlier tool calls', '├─ … Read r0', '└─ ● child · child task · m · 0ms · 0 tok'], 'the child whose spawn row was folded still shows under its parent');
+});
+
+test('setLimits applies new caps at once: rows past the new per-run cap fold, runs past the new maxRuns go', () => {
+  const store = new RunStore({ coalesceMs: 0, maxEventsPerRun: 2000, maxRuns: 10 });
+  const removed: string[] = [];
+  store.onRemove((run) => removed.push(run.runId));
+  for (const id of ['a', 'b', 'c']) {
+    store.apply({ ...started(id, null, null, id), ts: id.charCodeAt(0) } as RunEvent);
+    for (let i = 0; i < 150; i++) store.apply({ type: 'tool_started', ts: i, runId: id, agentId: id, toolUseId: `t${i}`, name: 'Read', inputSummary: `f${i}` });
+    if (id !== 'c') store.apply(finished(id, usage(1, 1), 'completed', id));
+  }
+  const versionBefore = store.get('c')!.version;
+  store.setLimits({ maxEventsPerRun: 100 });
+  assert.equal(store.agent('c')!.tools.length, 100);
+  assert.equal(store.agent('c')!.foldedTools, 50);
+  assert.equal(store.agent('c')!.tools[0]!.inputSummary, 'f50');
+  assert.ok(store.get('c')!.version > versionBefore, 'the change reaches the surfaces and the history file');
+  store.apply({ type: 'tool_started', ts: 999, runId: 'c', agentId: 'c', toolUseId: 'late', name: 'Read', inputSummary: 'late' });
+  assert.equal(store.agent('c')!.tools.length, 100, 'the new cap holds for rows that come later');
+  store.setLimits({ maxRuns: 1 });
+  assert.deepEqual(removed, ['a', 'b'], 'the oldest finished runs went; the running one stays');
+  assert.deepEqual(store.list().map((r) => r.runId), ['c']);
 });
 
 test('retention: only the newest runs are kept, running ones are never dropped', () => {

@@ -4,7 +4,7 @@ import { buildAgentsTree, filterText, match, NO_FILTER, parseFilter, type GroupN
 import type { AgentSummary, FolderAgents } from '../../../src/vscode/viewModel';
 
 function agent(name: string, source: AgentSummary['source'], extra: Partial<AgentSummary> = {}): AgentSummary {
-  return { name, description: `${name} does things`, source, family: '.claude', filePath: `/repo/.claude/agents/${name}.md`, model: null, disabled: false, userInvocable: true, shadowedBy: null, ...extra };
+  return { name, description: `${name} does things`, source, family: '.claude', filePath: `/repo/.claude/agents/${name}.md`, model: null, disabled: false, userInvocable: true, shadowedBy: null, color: null, ...extra };
 }
 
 const folder: FolderAgents = {

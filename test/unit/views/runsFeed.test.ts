@@ -117,7 +117,7 @@ test('hidden runs are left out, counted, and sent whole when shown again', () =>
 test('a webview that applies every message ends with the store projection, whatever the events', () => {
   let seed = 7;
   const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-  const store = new RunStore({ coalesceMs: 0, maxToolRowsPerAgent: 30 });
+  const store = new RunStore({ coalesceMs: 0, maxEventsPerRun: 30 });
   const feed = feedOf(store);
   const held = new Map<string, Map<string, HeldAgent>>();
   const applyMessage = (message: RunsMessage | null) => {
