@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { closest } from 'fastest-levenshtein';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { parseSettings, RESTRICTED_SETTING_KEYS, SETTING_KEYS, settingsSchema, type SettingKey, type Settings } from '../core/config';
+import { parseSettings, resolveUserPath, RESTRICTED_SETTING_KEYS, SETTING_KEYS, settingsSchema, type SettingKey, type Settings } from '../core/config';
 import { SettingsFileError, UsageError, type CliIO } from './command';
 import { terminalLine } from './render/terminalText';
 
@@ -119,12 +119,6 @@ function unknownKey(file: string, key: string): string {
   return `${file}: unknown setting "${key}" is ignored (did you mean "${closest(key, SETTING_KEYS)}"?).`;
 }
 
-/** `~/x`, and relative dirs against `base`, as users write plugin dirs. */
-function resolveDir(dir: string, base: string, home: string): string {
-  if (dir === '~' || dir.startsWith('~/')) return path.join(home, dir.slice(1));
-  return path.resolve(base, dir);
-}
-
 /** The valid settings of one file; everything else is reported and skipped. */
 function validLayer(file: string, raw: Record<string, unknown>, dirBase: string, home: string, warn: (m: string) => void): Partial<Record<SettingKey, unknown>> {
   const layer: Partial<Record<SettingKey, unknown>> = {};
@@ -139,7 +133,7 @@ function validLayer(file: string, raw: Record<string, unknown>, dirBase: string,
       warn(`${file}: "${key}" is ignored: ${parsed.error.issues[0]?.message ?? 'invalid value'} (got ${JSON.stringify(value)}).`);
       continue;
     }
-    layer[key as SettingKey] = key === 'pluginDirs' ? (parsed.data as string[]).map((dir) => resolveDir(dir, dirBase, home)) : parsed.data;
+    layer[key as SettingKey] = key === 'pluginDirs' ? (parsed.data as string[]).map((dir) => resolveUserPath(dir, dirBase, home)) : parsed.data;
   }
   return layer;
 }
@@ -151,7 +145,7 @@ function trustedProjects(file: string, raw: Record<string, unknown> | null, home
     warn(`${file}: "${TRUSTED_PROJECTS}" is ignored: it must be a list of folder paths.`);
     return [];
   }
-  return value.map((dir) => resolveDir(dir, path.dirname(file), home));
+  return value.map((dir) => resolveUserPath(dir, path.dirname(file), home));
 }
 
 /** Compared with symlinks resolved, so a trusted ~/work that links elsewhere still covers its projects. */

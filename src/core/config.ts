@@ -1,3 +1,4 @@
+import path from 'node:path';
 import * as z from 'zod';
 
 /**
@@ -55,6 +56,12 @@ export type PermissionMode = (typeof PERMISSION_MODES)[number];
 export const SETTING_KEYS = Object.keys(settingsSchema.shape) as SettingKey[];
 
 /** The defaults, as a fully populated settings object. */
+/** A dir as users write it in settings (`pluginDirs`): `~/x` from the home folder, a relative one from `base`. */
+export function resolveUserPath(dir: string, base: string, home: string): string {
+  if (dir === '~' || dir.startsWith('~/')) return path.join(home, dir.slice(1));
+  return path.resolve(base, dir);
+}
+
 export function defaultSettings(): Settings {
   return settingsSchema.parse({});
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { AgentCatalog } from '../core/agents/catalog';
-import type { Settings } from '../core/config';
+import { resolveUserPath, type Settings } from '../core/config';
 
 /**
  * The cross-file facts behind the diagnostics: one live AgentCatalog per
@@ -28,11 +28,6 @@ export interface AgentWorkspaceOptions {
 
 function catalogKey(settings: Settings, trusted: boolean): string {
   return JSON.stringify({ trusted, pluginDirs: settings.pluginDirs, claude: settings.loadClaudePlugins });
-}
-
-function resolveUserPath(dir: string, folder: string, home: string): string {
-  if (dir === '~' || dir.startsWith('~/')) return path.join(home, dir.slice(1));
-  return path.resolve(folder, dir);
 }
 
 export class AgentWorkspace {

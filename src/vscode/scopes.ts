@@ -1,9 +1,8 @@
 import os from 'node:os';
-import path from 'node:path';
 import * as vscode from 'vscode';
 import { AgentCatalog } from '../core/agents/catalog';
 import type { AgentDefinition } from '../core/agents/definition';
-import type { Settings } from '../core/config';
+import { resolveUserPath, type Settings } from '../core/config';
 import { Engine, type AgentLookup } from '../core/engine/engine';
 import type { WorktreeManager } from '../core/isolation';
 import type { RunHistory } from '../core/runs/history';
@@ -92,7 +91,7 @@ export class FolderScope implements AgentLookup {
   /** (Re)creates the catalog if its inputs (trust, plugin settings) differ from the current one's. */
   async loadCatalog(force = false): Promise<void> {
     const trusted = this.deps.trusted();
-    const pluginDirs = this.#settings.pluginDirs.map((dir) => resolveUserPath(dir, this.folder.uri.fsPath));
+    const pluginDirs = this.#settings.pluginDirs.map((dir) => resolveUserPath(dir, this.folder.uri.fsPath, os.homedir()));
     const key = JSON.stringify({ trusted, pluginDirs, claude: this.#settings.loadClaudePlugins });
     if (!force && key === this.#catalogKey && this.catalog) return;
     this.#catalogKey = key;
@@ -143,12 +142,6 @@ export class FolderScope implements AgentLookup {
     this.engine.cancelAll('The workspace folder was closed.');
     this.#disposeCatalog();
   }
-}
-
-/** `~/x` and folder-relative plugin dirs, as users write them in settings. */
-export function resolveUserPath(dir: string, folder: string): string {
-  if (dir === '~' || dir.startsWith('~/')) return path.join(os.homedir(), dir.slice(1));
-  return path.resolve(folder, dir);
 }
 
 export class FolderScopes implements vscode.Disposable {
