@@ -5,6 +5,8 @@ import { writeCacheFileSync } from '../core/atomicFile';
 import { listingFingerprint, type Listing } from '../core/agents/listing';
 import { OutcomeStore } from '../core/agents/outcomeStore';
 
+const MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+
 /**
  * What `subagents agents` keeps between runs for one listing (a folder, a
  * home, plugin dirs), in $XDG_CACHE_HOME/subagents/listings (default
@@ -16,8 +18,6 @@ import { OutcomeStore } from '../core/agents/outcomeStore';
  * write loses nothing but time. Files no run has written for MAX_AGE_MS are
  * removed, so folders listed once do not pile up.
  */
-const MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
-
 export class ListingCache {
   #store: OutcomeStore | undefined;
 
@@ -32,8 +32,7 @@ export class ListingCache {
    * built CLI keeps one, since only its bundle's stamp tells which parser
    * wrote it (run from sources, any edited module would go unnoticed).
    */
-  /** `inputs`: what else the answer depends on (plugin dirs, settings shown in it). */
-  static open(cwd: string, home: string, inputs: readonly string[], env: NodeJS.ProcessEnv): ListingCache | null {
+  static open(cwd: string, home: string, pluginDirs: readonly string[], env: NodeJS.ProcessEnv): ListingCache | null {
     if (!__filename.endsWith('.cjs')) return null;
     let version: string;
     try {
@@ -42,7 +41,7 @@ export class ListingCache {
     } catch {
       return null;
     }
-    const listing = createHash('sha256').update([cwd, home, ...inputs].join('\0')).digest('hex').slice(0, 24);
+    const listing = createHash('sha256').update([cwd, home, ...pluginDirs].join('\0')).digest('hex').slice(0, 24);
     const root = env.XDG_CACHE_HOME || path.join(home, '.cache');
     return new ListingCache(path.join(root, 'subagents', 'listings', listing), version);
   }
