@@ -1,3 +1,5 @@
+import os from 'node:os';
+
 /** What a CLI command needs from its process, so tests can run commands in-process. */
 export interface CliIO {
   stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number };
@@ -6,6 +8,11 @@ export interface CliIO {
   cwd: string;
   /** Aborted on SIGINT/SIGTERM. */
   signal: AbortSignal;
+}
+
+/** The user's home as the command's environment gives it (tests pass their own HOME). */
+export function userHome(env: NodeJS.ProcessEnv): string {
+  return env.HOME || env.USERPROFILE || os.homedir();
 }
 
 export interface CliCommand {

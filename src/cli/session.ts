@@ -1,4 +1,3 @@
-import os from 'node:os';
 import path from 'node:path';
 import { AgentCatalog } from '../core/agents/catalog';
 import type { Settings } from '../core/config';
@@ -7,11 +6,11 @@ import { Engine } from '../core/engine/engine';
 import { CommandHooks } from '../core/hooks/commandHooks';
 import { RunHistory } from '../core/runs/history';
 import { WorktreeManager } from '../core/isolation';
-import { storeLimits } from '../core/runs/historySettings';
+import { historyLimits, storeLimits } from '../core/runs/historySettings';
 import { RunStore } from '../core/runs/runStore';
 import { ModeConsents, type ModeConsentHandler } from '../core/tools/modeConsent';
 import type { PermissionGate } from '../core/tools/permissions';
-import type { CliIO } from './command';
+import { userHome, type CliIO } from './command';
 import { terminalText } from './render/terminalText';
 
 /**
@@ -21,7 +20,7 @@ import { terminalText } from './render/terminalText';
  */
 
 export function storageDir(env: NodeJS.ProcessEnv): string {
-  const base = env.XDG_DATA_HOME || path.join(env.HOME || os.homedir(), '.local', 'share');
+  const base = env.XDG_DATA_HOME || path.join(userHome(env), '.local', 'share');
   return path.join(base, 'subagents');
 }
 
@@ -40,8 +39,7 @@ export function openWorktrees(io: CliIO): WorktreeManager {
 export async function openHistory(io: CliIO, settings: Settings): Promise<RunHistory> {
   return RunHistory.open({
     dir: storageDir(io.env),
-    retentionDays: settings['history.retentionDays'],
-    maxRuns: settings['history.maxRuns'],
+    ...historyLimits(settings),
     log: (level, message) => {
       if (level !== 'info') io.stderr.write(`subagents: ${terminalText(message)}\n`);
     },
@@ -68,7 +66,7 @@ export async function openSession(
   const history = await openHistory(io, settings);
   const catalog = await AgentCatalog.create({
     cwd: opts.cwd,
-    home: io.env.HOME,
+    home: userHome(io.env),
     pluginDirs: [...settings.pluginDirs, ...opts.pluginDirs],
     loadClaudePlugins: settings.loadClaudePlugins,
     watch: true,
@@ -87,7 +85,7 @@ export async function openSession(
     worktrees,
     // Claude Code command hooks from ~/.claude and the project's .claude/settings*.json (S4.5).
     hooks: new CommandHooks({
-      home: io.env.HOME || os.homedir(),
+      home: userHome(io.env),
       trustProject: true,
       enabled: () => settings['hooks.enabled'],
       env: io.env,

@@ -1,10 +1,9 @@
 import { readFileSync, realpathSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { closest } from 'fastest-levenshtein';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { parseSettings, resolveUserPath, RESTRICTED_SETTING_KEYS, SETTING_KEYS, settingsSchema, type SettingKey, type Settings } from '../core/config';
-import { SettingsFileError, UsageError, type CliIO } from './command';
+import { SettingsFileError, UsageError, userHome, type CliIO } from './command';
 import { terminalLine } from './render/terminalText';
 
 /**
@@ -61,19 +60,16 @@ export interface LoadedSettings {
   trusted: boolean;
 }
 
-function homeOf(env: NodeJS.ProcessEnv): string {
-  return env.HOME || env.USERPROFILE || os.homedir();
-}
-
 export function userSettingsFile(env: NodeJS.ProcessEnv): string {
-  return path.join(env.XDG_CONFIG_HOME || path.join(homeOf(env), '.config'), 'subagents', 'settings.json');
+  return path.join(env.XDG_CONFIG_HOME || path.join(userHome(env), '.config'), 'subagents', 'settings.json');
 }
 
-/** `.subagents/settings.json` in `cwd` or its nearest ancestor holding one. */
-export function findProjectSettings(cwd: string): string | null {
+/** `.subagents/settings.json` in `cwd` or its nearest ancestor holding one, with its text. */
+function findProjectSettings(cwd: string): { file: string; text: string } | null {
   for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
     const file = path.join(dir, PROJECT_SETTINGS_FILE);
-    if (readText(file) !== null) return file;
+    const text = readText(file);
+    if (text !== null) return { file, text };
     if (path.dirname(dir) === dir) return null;
   }
 }
@@ -95,8 +91,7 @@ function lineAndColumn(text: string, offset: number): string {
 }
 
 /** The file's top-level object, or null when there is no file; throws SettingsFileError when it is not a JSON object. */
-function readObject(file: string): Record<string, unknown> | null {
-  const text = readText(file);
+function readObject(file: string, text = readText(file)): Record<string, unknown> | null {
   if (text === null) return null;
   const errors: ParseError[] = [];
   const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
@@ -173,12 +168,13 @@ function merge(layers: Partial<Record<SettingKey, unknown>>[]): Partial<Record<S
 }
 
 export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
-  const home = homeOf(options.env);
+  const home = userHome(options.env);
   const cwd = path.resolve(options.cwd);
   const userFile = userSettingsFile(options.env);
   const userRaw = readObject(userFile);
-  const projectFile = findProjectSettings(cwd);
-  const projectRaw = projectFile ? readObject(projectFile) : null;
+  const found = findProjectSettings(cwd);
+  const projectFile = found?.file ?? null;
+  const projectRaw = found ? readObject(found.file, found.text) : null;
   const projectRoot = projectFile ? path.dirname(path.dirname(projectFile)) : null;
 
   const user = userRaw ? validLayer(userFile, userRaw, cwd, home, options.warn) : {};

@@ -11,7 +11,7 @@ import type { ApiKeys } from './apiKey';
 import { askModeWidening, VsCodeApprovals } from './approvals';
 import { FolderScopes, type FolderScope } from './scopes';
 import { affectsSettings, readSettings, watchHistorySettings } from './settings';
-import { storeLimits } from '../core/runs/historySettings';
+import { historyLimits, storeLimits } from '../core/runs/historySettings';
 import { CommandHooks } from '../core/hooks/commandHooks';
 
 /**
@@ -46,8 +46,7 @@ export class Services implements vscode.Disposable {
     const approvals = new VsCodeApprovals(log);
     const history = await RunHistory.open({
       dir: path.join(storage, 'history'),
-      retentionDays: settings['history.retentionDays'],
-      maxRuns: settings['history.maxRuns'],
+      ...historyLimits(settings),
       log: (level, message) => log[level](message),
     });
     const store = new RunStore({ coalesceMs: 100, ...storeLimits(settings) });

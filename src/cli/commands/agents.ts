@@ -1,10 +1,9 @@
 import { statSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { AgentDefinition, AgentSource, ShadowedDefinition } from '../../core/agents/definition';
 import { discoverListed, listAgentDirs, type DiscoveryResult } from '../../core/agents/discovery';
-import { UsageError, type CliCommand, type CliIO } from '../command';
+import { UsageError, userHome, type CliCommand, type CliIO } from '../command';
 import { ListingCache } from '../listingCache';
 import { cliSettings } from '../settingsFiles';
 import { terminalLine } from '../render/terminalText';
@@ -168,7 +167,7 @@ export const agentsCommand: CliCommand = {
   usage: USAGE,
   async run(args, io) {
     const flags = parseFlags(args, io);
-    const home = io.env.HOME || io.env.USERPROFILE || os.homedir();
+    const home = userHome(io.env);
     const settings = cliSettings(io, flags.cwd, { trustProject: flags.trustProject });
     const disabled = new Set(settings.disabledAgents);
     const options = { cwd: flags.cwd, home, pluginDirs: [...settings.pluginDirs, ...flags.pluginDirs], loadClaudePlugins: settings.loadClaudePlugins };

@@ -1,10 +1,15 @@
 import type { Settings } from '../config';
-import type { RunHistory } from './history';
+import type { RunHistory, RunHistoryOptions } from './history';
 import type { RunStore, RunStoreOptions } from './runStore';
 
 /** The run store's caps from the `history.*` settings. */
 export function storeLimits(settings: Settings): Required<Pick<RunStoreOptions, 'maxRuns' | 'maxEventsPerRun'>> {
   return { maxRuns: settings['history.maxRuns'], maxEventsPerRun: settings['history.maxEventsPerRun'] };
+}
+
+/** The history's retention and run cap from the `history.*` settings. */
+export function historyLimits(settings: Settings): Required<Pick<RunHistoryOptions, 'retentionDays' | 'maxRuns'>> {
+  return { retentionDays: settings['history.retentionDays'], maxRuns: settings['history.maxRuns'] };
 }
 
 /**
@@ -14,5 +19,5 @@ export function storeLimits(settings: Settings): Required<Pick<RunStoreOptions, 
  */
 export function applyHistorySettings(settings: Settings, history: RunHistory, store: RunStore): void {
   store.setLimits(storeLimits(settings));
-  history.setLimits({ retentionDays: settings['history.retentionDays'], maxRuns: settings['history.maxRuns'] });
+  history.setLimits(historyLimits(settings));
 }
