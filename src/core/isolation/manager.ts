@@ -8,9 +8,9 @@ import { commitWork, currentTree } from './changes';
 import { IsolationError } from './errors';
 import { describeError as reason, git } from './git';
 import { currentOwner, liveInstances, ownerAlive } from '../processOwner';
-import { KeyedMutex } from './mutex';
 import { backupRef, branchName, isInside, repoFolderName, worktreeName } from './names';
 import { recoverLeftovers, type RecoverReport } from './recover';
+import { withRepoLock } from './repoLock';
 import { checkoutConfig, commitConfig, diffStats, locateRepo, readHead } from './repo';
 import { commitTree, snapshotTree } from './snapshot';
 import { StateStore, type WorktreeRecord } from './stateStore';
@@ -29,9 +29,6 @@ export interface WorktreeManagerOptions {
   worktreesRoot: string;
   log?: (level: IsolationLogLevel, message: string) => void;
 }
-
-/** One lock per repository, shared by every manager in this process. */
-const repoLocks = new KeyedMutex();
 
 /**
  * Gives agents their own git worktree (S5): created from what the user sees,
@@ -87,7 +84,7 @@ export class WorktreeManager {
     const repoDir = path.join(this.worktreesRoot, repoFolderName(repo.commonDir));
     const now = Date.now();
     let saved: WorktreeRecord | undefined;
-    const record = await repoLocks.run(repo.commonDir, async () => {
+    const record = await withRepoLock(repo.commonDir, async () => {
       for (let attempt = 0; attempt < 100; attempt++) {
         const name = worktreeName(agentName, agentId, attempt);
         const wtPath = path.join(repoDir, name);
@@ -121,7 +118,7 @@ export class WorktreeManager {
       throw new IsolationError('git-failed', `Could not find a free branch name for ${agentName}: subagents/${worktreeName(agentName, agentId)} and 99 more are taken.`);
     }).catch(async (e: unknown) => {
       const half = saved;
-      if (half) await repoLocks.run(repo.commonDir, () => this.undoCreate(half));
+      if (half) await withRepoLock(repo.commonDir, () => this.undoCreate(half));
       throw this.createFailed(agentName, e);
     });
 
@@ -129,7 +126,7 @@ export class WorktreeManager {
       await checkoutWorktree(record.path, await checkoutConfig(repo.commonDir, repo.toplevel));
       await mkdir(record.cwd, { recursive: true });
     } catch (e) {
-      await repoLocks.run(repo.commonDir, () => this.undoCreate(record));
+      await withRepoLock(repo.commonDir, () => this.undoCreate(record));
       throw this.createFailed(agentName, e);
     }
     await this.update(record, { state: 'active' });
@@ -179,7 +176,7 @@ export class WorktreeManager {
     const config = await commitConfig(repo.commonDir, repo.toplevel);
     const name = path.basename(rec.path);
     const earlier = rec.state === 'applied' ? rec.backupRef : undefined;
-    const outcome = await repoLocks.run(repo.commonDir, async () =>
+    const outcome = await withRepoLock(repo.commonDir, async () =>
       applyChanges({
         repoRoot: repo.toplevel,
         indexFile: repo.indexFile,
@@ -219,7 +216,7 @@ export class WorktreeManager {
         throw new IsolationError('invalid-state', `Cannot reopen ${rec.agentName}'s worktree: its branch ${rec.branch} no longer exists.`);
       }
       try {
-        await repoLocks.run(rec.commonDir, async () => {
+        await withRepoLock(rec.commonDir, async () => {
           await pruneWorktrees(rec.repoRoot);
           await registerWorktree(rec.repoRoot, rec.path, rec.branch);
         });
@@ -238,7 +235,7 @@ export class WorktreeManager {
     const rec = this.require(agentId);
     if (rec.state === 'discarded') return;
     try {
-      await repoLocks.run(rec.commonDir, async () => {
+      await withRepoLock(rec.commonDir, async () => {
         await removeWorktree(rec.repoRoot, rec.path, this.worktreesRoot);
         if (await branchTip(rec.repoRoot, rec.branch)) await deleteBranch(rec.repoRoot, rec.branch);
         for (const ref of await backupRefsOf(rec.repoRoot, path.basename(rec.path))) await deleteRef(rec.repoRoot, ref);
@@ -265,7 +262,7 @@ export class WorktreeManager {
       instance: this.instance,
       log: (level, msg) => this.log(level, msg),
       isOwnerAlive: (rec) => ownerAlive(rec.owner),
-      lock: (commonDir, fn) => repoLocks.run(commonDir, fn),
+      lock: withRepoLock,
       settle: (rec, message) => this.settle(rec, message),
       remember: (rec) => this.track(rec),
     });
@@ -337,7 +334,7 @@ export class WorktreeManager {
   /** The worktree folder was deleted by hand: only the branch can still hold work. */
   private async settleFromBranch(rec: WorktreeRecord): Promise<WorktreeInfo | null> {
     const tip = await branchTip(rec.repoRoot, rec.branch);
-    await repoLocks.run(rec.commonDir, async () => {
+    await withRepoLock(rec.commonDir, async () => {
       await pruneWorktrees(rec.repoRoot);
       if (tip === rec.baseCommit) await deleteBranch(rec.repoRoot, rec.branch, tip);
     });
@@ -368,8 +365,10 @@ export class WorktreeManager {
   /** Removes worktree (and branch unless kept); false (and a log line) when that failed. */
   private async removeQuietly(rec: WorktreeRecord, opts: { keepBranch?: boolean; expectedTip?: string }): Promise<boolean> {
     try {
-      await removeWorktree(rec.repoRoot, rec.path, this.worktreesRoot);
-      if (!opts.keepBranch) await repoLocks.run(rec.commonDir, () => deleteBranch(rec.repoRoot, rec.branch, opts.expectedTip));
+      await withRepoLock(rec.commonDir, async () => {
+        await removeWorktree(rec.repoRoot, rec.path, this.worktreesRoot);
+        if (!opts.keepBranch) await deleteBranch(rec.repoRoot, rec.branch, opts.expectedTip);
+      });
       return true;
     } catch (e) {
       this.log('warn', `Could not remove ${rec.path} (${rec.branch}): ${reason(e)}. The next start-up clean-up will retry.`);

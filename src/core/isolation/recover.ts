@@ -154,7 +154,7 @@ async function recoverOrphans(
   report: RecoverReport,
 ): Promise<void> {
   const root = canonical(ctx.worktreesRoot);
-  for (const wt of await listWorktrees(cwd)) {
+  for (const wt of await ctx.lock(commonDir, () => listWorktrees(cwd))) {
     const wtPath = canonical(wt.path);
     if (!isInside(wtPath, root) || known.has(wtPath) || wt.prunable) continue;
     if (!wt.branch?.startsWith(BRANCH_PREFIX) || !wt.head) {

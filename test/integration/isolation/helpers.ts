@@ -138,3 +138,34 @@ exec "${real}" "$@"
     process.env.PATH = saved;
   }
 }
+
+/**
+ * A `git` for child processes (put `env` in their environment) that holds
+ * every call whose arguments contain `match` for `holdMs`, and counts how
+ * many such calls ran at once, across all processes that use it. Calls made
+ * one after the other always count 1; overlapping ones show within the hold.
+ */
+export function gitOverlapProbe(root: string, match: string, holdMs: number): { env: NodeJS.ProcessEnv; maxConcurrent: () => number } {
+  const dir = mkdtempSync(path.join(root, 'git-overlap-'));
+  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  const script = `#!/bin/sh
+case " $* " in
+  *" ${match} "*)
+    touch "${dir}/running.$$"
+    ls "${dir}" | grep -c '^running' >> "${dir}/seen"
+    sleep ${(holdMs / 1000).toFixed(3)}
+    "${real}" "$@"; code=$?
+    rm -f "${dir}/running.$$"
+    exit $code;;
+esac
+exec "${real}" "$@"
+`;
+  writeFileSync(path.join(dir, 'git'), script, { mode: 0o755 });
+  return {
+    env: { ...process.env, PATH: `${dir}${path.delimiter}${process.env.PATH ?? ''}` },
+    maxConcurrent: () => {
+      const seen = existsSync(path.join(dir, 'seen')) ? readFileSync(path.join(dir, 'seen'), 'utf8').trim().split('\n').map(Number) : [];
+      return Math.max(0, ...seen);
+    },
+  };
+}

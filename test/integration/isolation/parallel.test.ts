@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { branchExists, makeSandbox, maxConcurrentGit, type Sandbox } from './helpers';
+import { branchExists, gitOverlapProbe, makeSandbox, maxConcurrentGit, type Sandbox } from './helpers';
+
+const CHURN_CHILD = path.join(import.meta.dirname, 'churnChild.ts');
+const ROOT = path.join(import.meta.dirname, '../../..');
 
 const sandboxes: Sandbox[] = [];
 after(() => sandboxes.forEach((sb) => sb.cleanup()));
@@ -84,4 +88,33 @@ test('a lock held by another git process is waited for, not failed on', async ()
     await rm(lock, { force: true });
   }
   assert.equal(branchExists(sb, rec.branch), false);
+});
+
+test('processes making worktrees in one repository take turns at git\'s worktree bookkeeping, and all succeed', async () => {
+  const sb = makeSandbox();
+  sandboxes.push(sb);
+  // Each `git worktree …` is held a moment: any two processes in it at once would show.
+  const probe = gitOverlapProbe(sb.root, 'worktree', 150);
+  const processes = 4;
+  const results = await Promise.all(
+    Array.from({ length: processes }, (_, p) =>
+      new Promise<{ code: number | null; stderr: string; branches: string[] }>((resolve) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', CHURN_CHILD, sb.stateDir, sb.worktreesRoot, sb.repo, `proc${p}`, '2'], {
+          cwd: ROOT,
+          env: probe.env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+        child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+        child.on('exit', (code) => resolve({ code, stderr, branches: stdout.trim().split('\n').filter(Boolean) }));
+      }),
+    ),
+  );
+  assert.deepEqual(results.map((r) => [r.code, r.stderr]), results.map(() => [0, '']));
+  assert.equal(new Set(results.flatMap((r) => r.branches)).size, processes * 2, 'every worktree got a branch of its own');
+  assert.equal(probe.maxConcurrent(), 1, 'two processes ran git worktree commands at the same time');
+  assert.equal(sb.git(['worktree', 'list']).trim().split('\n').length, 1);
+  assert.equal(sb.git(['branch', '--list', 'subagents/*']), '');
 });

@@ -1,9 +1,7 @@
 /**
- * An in-process async mutex per key. Git operations that change a
- * repository's shared state (refs, `.git/worktrees/`, the user's working tree)
- * run under the lock of that repository's common git dir, so parallel spawns
- * in one process queue up instead of failing on git's lock files. Other
- * processes are handled by the lock retry in git.ts.
+ * An in-process async mutex per key: callers in one process queue here in
+ * arrival order. FileLock builds on it (one queue per lock file), so only one
+ * caller per process at a time competes for the file with other processes.
  */
 export class KeyedMutex {
   private readonly tails = new Map<string, Promise<void>>();
