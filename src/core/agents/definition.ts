@@ -100,6 +100,8 @@ export const agentDefinitionSchema = z.object({
   initialPrompt: z.string().nullable().optional(),
   /** Gemini `display_name`: a friendlier name for the UI. */
   displayName: z.string().nullable().optional(),
+  /** Where an isolated run of the agent starts: `HEAD` (with the user's uncommitted changes) or a branch, tag or commit (absent: the setting's). */
+  baseRef: z.string().nullable().optional(),
 });
 export type AgentDefinition = z.infer<typeof agentDefinitionSchema>;
 

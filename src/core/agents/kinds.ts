@@ -38,6 +38,7 @@ export const DEFINITION_FIELDS = [
   'output',
   'permissionMode',
   'isolation',
+  'baseRef',
   'background',
   'blocking',
   'color',

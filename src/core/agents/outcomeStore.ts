@@ -95,6 +95,7 @@ const TEMPLATE: Required<AgentDefinition> = Object.freeze({
   nicknames: NO_ITEMS,
   initialPrompt: null,
   displayName: null,
+  baseRef: null,
 });
 // Required: a field added to definitions must be given its common value here, or the store would drop it.
 const FIELDS = Object.keys(TEMPLATE) as Array<keyof AgentDefinition>;

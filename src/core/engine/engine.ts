@@ -28,6 +28,7 @@ import { buildTools } from './toolset';
 import { authorizer, type Authorize } from './authorize';
 import { childCwd } from './workingDir';
 import { isolate, reisolate, settleWorktree } from './worktreeSteps';
+import { setUpWorktree } from './worktreeSetup';
 import { agentColor } from '../../protocol/agentColor';
 
 /**
@@ -91,6 +92,8 @@ export interface RunRequest {
   permissionMode?: PermissionMode;
   /** Run in a git worktree of its own (also when the definition says `isolation: worktree`). */
   isolation?: 'worktree';
+  /** Where that worktree starts (before the definition's `baseRef` and `subagents.worktrees.baseRef`). */
+  baseRef?: string;
   signal?: AbortSignal;
 }
 
@@ -165,7 +168,7 @@ export class Engine implements Spawner {
       schema: request.schema,
     });
     if (request.isolation === 'worktree' || definition.isolation === 'worktree') {
-      const failure = await isolate(this.#options.worktrees, run);
+      const failure = await isolate(this.#options.worktrees, run, request.baseRef ?? definition.baseRef ?? settings['worktrees.baseRef']);
       if (failure) throw new EngineError(failure);
     }
     this.#launch(run);
@@ -324,8 +327,11 @@ export class Engine implements Spawner {
     });
     if (input.isolation === 'worktree' || definition.isolation === 'worktree') {
       if (input.cwd) return 'This agent always runs isolated in a worktree (isolation: worktree in its definition), so it cannot be given a cwd.';
-      const failure = await this.#reserving(child, () => isolate(this.#options.worktrees, child));
+      const baseRef = input.base_ref ?? definition.baseRef ?? settings['worktrees.baseRef'];
+      const failure = await this.#reserving(child, () => isolate(this.#options.worktrees, child, baseRef));
       if (failure) return failure;
+    } else if (input.base_ref) {
+      return 'base_ref applies to an isolated agent only: give isolation: "worktree" too.';
     }
     parent.children.add(child);
     this.#launch(child);
@@ -447,11 +453,15 @@ export class Engine implements Spawner {
         resumed: run.resumed,
         color: agentColor(run.definition.color),
       });
-      if (run.isolation) emit({ type: 'worktree_created', path: run.isolation.path, branch: run.isolation.branch, baseCommit: run.isolation.baseCommit });
+      if (run.isolation) {
+        const command = settings['worktrees.setupCommand'];
+        if (this.#options.worktrees) await setUpWorktree({ run, command, worktrees: this.#options.worktrees, authorize: this.#authorizer(run, emit), emit, log: this.#log });
+        emit({ type: 'worktree_created', path: run.isolation.path, branch: run.isolation.branch, baseCommit: run.isolation.baseCommit });
+      }
       await this.#startHooks(run, emit);
       await this.#options.archive?.begin(run.tree.runId);
       recorded = true;
-      const env = await promptEnvironment(run.cwd, Boolean(run.isolation));
+      const env = await promptEnvironment(run.cwd, Boolean(run.isolation), undefined, run.isolation?.branch);
       const planNote = run.planMode ? ['You are in plan mode: you may read and search, but not change anything. Finish with a clear, concrete plan.'] : [];
       outcome = await runQueryLoop(run, {
         client: this.#options.client,
@@ -467,7 +477,7 @@ export class Engine implements Spawner {
         beforeComplete: (output, round) => stopInstruction(this.#options.hooks, { ...this.#hookInfo(run, emit), lastAssistantMessage: this.#redactor.text(output) }, round, this.#log),
       });
     } catch (error) {
-      // Only waiting for a concurrency slot, or a run another process works on, can throw here.
+      // Only waiting for a concurrency slot, the worktree's setup command, or a run another process works on, can throw here.
       outcome = run.signal.aborted
         ? { status: 'cancelled', output: null, error: run.signal.reason instanceof Error ? run.signal.reason.message : 'Cancelled.' }
         : { status: 'failed', output: null, error: error instanceof Error ? error.message : String(error) };

@@ -9,4 +9,8 @@ export {
   type ApplyOutcome,
   type ApplyConflict,
   type RecoverReport,
+  type PoolStatus,
+  type PreparedWorktree,
+  type CreateOptions,
 } from './manager';
+export { INCLUDE_FILE } from './include';

@@ -1,24 +1,29 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { WorktreeInfo } from '../../protocol/runEvents';
 import { applyChanges, type ApplyOutcome } from './apply';
+import { resolveBase } from './base';
 import { commitWork, currentTree } from './changes';
 import { IsolationError } from './errors';
 import { describeError as reason, git } from './git';
+import { copyIncluded } from './include';
 import { currentOwner, liveInstances, ownerAlive } from '../processOwner';
-import { backupRef, branchName, isInside, repoFolderName, worktreeName } from './names';
+import { backupRef, BRANCH_PREFIX, branchName, isInside, repoFolderName, worktreeName } from './names';
+import { PoolStore, repoShape, type PooledWorktree } from './pool';
+import { checkoutDiskBytes, PoolKeeper, type PoolStatus } from './poolKeeper';
+import { attachBranch, checkedOutBranch, detachHead, moveCheckout, poolable, adminDirOf, scrub } from './recycle';
 import { recoverLeftovers, type RecoverReport } from './recover';
 import { withRepoLock } from './repoLock';
-import { checkoutConfig, commitConfig, diffStats, locateRepo, readHead } from './repo';
-import { commitTree, snapshotTree } from './snapshot';
+import { checkoutConfig, commitConfig, diffStats, locateRepo, type RepoLocation } from './repo';
 import { StateStore, type WorktreeRecord } from './stateStore';
-import { backupRefsOf, branchTip, checkoutWorktree, createBranch, deleteBranch, deleteRef, pruneWorktrees, registerWorktree, removeWorktree } from './worktrees';
+import { backupRefsOf, branchTip, checkoutWorktree, createBranch, deleteBranch, deleteRef, deletionsDone, pruneWorktrees, registerWorktree, removeWorktree } from './worktrees';
 
 export type { WorktreeRecord, WorktreeState } from './stateStore';
 export type { ApplyOutcome, ApplyConflict } from './apply';
 export type { RecoverReport } from './recover';
+export type { PoolStatus } from './poolKeeper';
 
 export type IsolationLogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -28,17 +33,43 @@ export interface WorktreeManagerOptions {
   /** Folder the worktrees go in; must lie outside every repository it serves. */
   worktreesRoot: string;
   log?: (level: IsolationLogLevel, message: string) => void;
+  /**
+   * How many finished worktrees each repository keeps for reuse, read each
+   * time one finishes (`subagents.worktrees.poolSize`). 0 or absent: none,
+   * a finished worktree is deleted.
+   */
+  poolSize?: () => number;
+}
+
+/** A worktree made ready for an agent: `prepared` says whether its folder is new to it (a setup command runs then). */
+export type PreparedWorktree = WorktreeRecord & {
+  /** `new`: checked out afresh; `reused`: taken from the pool; `existing`: the agent's own folder, as it left it. */
+  prepared: 'new' | 'reused' | 'existing';
+  /** Files copied in from `.worktreeinclude`. */
+  included: string[];
+};
+
+export interface CreateOptions {
+  cwd: string;
+  agentName: string;
+  agentId: string;
+  /** Where the agent starts: `HEAD` (default: with the user's uncommitted changes) or a branch, tag or commit. */
+  baseRef?: string | null;
 }
 
 /**
  * Gives agents their own git worktree (S5): created from what the user sees,
  * kept only when the agent changed something, reviewable, appliable and
- * discardable, and recoverable after a crash. See the module files for the
- * pieces: snapshot.ts (what "what the user sees" is), apply.ts (the merge
- * back), recover.ts (leftovers), stateStore.ts (crash-safe records).
+ * discardable, and recoverable after a crash. Worktrees that are done with
+ * go back to a bounded pool per repository and are reused. See the module
+ * files for the pieces: base.ts (where an agent starts), snapshot.ts (what
+ * "what the user sees" is), pool*.ts and recycle.ts (reuse), include.ts
+ * (`.worktreeinclude`), apply.ts (the merge back), recover.ts (leftovers),
+ * stateStore.ts (crash-safe records), repoLock.ts (cross-process lock).
  */
 export class WorktreeManager {
   private readonly store: StateStore;
+  private readonly pool: PoolKeeper;
   private readonly records = new Map<string, WorktreeRecord>();
   private readonly instance = randomUUID();
   readonly worktreesRoot: string;
@@ -46,6 +77,7 @@ export class WorktreeManager {
   constructor(private readonly opts: WorktreeManagerOptions) {
     this.store = new StateStore(path.resolve(opts.stateDir));
     this.worktreesRoot = path.resolve(opts.worktreesRoot);
+    this.pool = new PoolKeeper(new PoolStore(path.join(this.store.dir, 'pool')), this.worktreesRoot, (level, message) => this.log(level, message));
     liveInstances.add(this.instance);
   }
 
@@ -55,88 +87,55 @@ export class WorktreeManager {
   }
 
   /**
-   * A worktree on a new branch `subagents/<agent>-<id>`, starting from HEAD plus
-   * the user's uncommitted changes. `cwd` of the result is the subfolder
+   * A worktree on a new branch `subagents/<agent>-<id>`, at the base
+   * `baseRef` names (default: HEAD plus the user's uncommitted changes),
+   * taken from the pool when it has one. `cwd` of the result is the subfolder
    * matching the one the agent was started in.
    */
-  async create(opts: { cwd: string; agentName: string; agentId: string }): Promise<WorktreeRecord> {
+  async create(opts: CreateOptions): Promise<PreparedWorktree> {
     const { agentName, agentId } = opts;
     const existing = this.get(agentId);
     if (existing && existing.state !== 'discarded') {
       throw new IsolationError('invalid-state', `Agent ${agentId} already has an isolated worktree (${existing.state}) at ${existing.path}.`);
     }
-    const repo = await locateRepo(path.resolve(opts.cwd));
-    if (isInside(this.worktreesRoot, repo.toplevel)) {
-      throw new IsolationError(
-        'bad-directory',
-        `The worktrees folder ${this.worktreesRoot} is inside the repository ${repo.toplevel}; agents' worktrees would show up in it. Choose a folder outside the repository.`,
-      );
-    }
-    const head = await readHead(repo.toplevel);
-    const config = await commitConfig(repo.commonDir, repo.toplevel);
-    const snap = await snapshotTree(repo.toplevel, repo.indexFile);
-    for (const w of snap.warnings) this.log('warn', `Snapshot for ${agentName} left a file out: ${w}`);
-    const baseCommit =
-      snap.tree === head.tree
-        ? head.commit
-        : await commitTree(repo.toplevel, snap.tree, head.commit, `subagents: your uncommitted changes, as ${agentName} started`, config);
-
-    const repoDir = path.join(this.worktreesRoot, repoFolderName(repo.commonDir));
+    const repo = await this.repoOf(opts.cwd);
+    const base = await resolveBase(repo, opts.baseRef, agentName);
+    for (const w of base.warnings) this.log('warn', `Snapshot for ${agentName} left a file out: ${w}`);
     const now = Date.now();
-    let saved: WorktreeRecord | undefined;
-    const record = await withRepoLock(repo.commonDir, async () => {
-      for (let attempt = 0; attempt < 100; attempt++) {
-        const name = worktreeName(agentName, agentId, attempt);
-        const wtPath = path.join(repoDir, name);
-        if (existsSync(wtPath)) continue;
-        const rec: WorktreeRecord = {
-          kind: 'subagents-worktree',
-          version: 1,
-          agentId,
-          agentName,
-          repoRoot: repo.toplevel,
-          commonDir: repo.commonDir,
-          path: wtPath,
-          cwd: repo.prefix ? path.join(wtPath, ...repo.prefix.split('/')) : wtPath,
-          branch: branchName(name),
-          baseCommit,
-          userHead: head.commit,
-          headCommit: baseCommit,
-          createdAt: now,
-          updatedAt: now,
-          state: 'creating',
-          owner: currentOwner(this.instance),
-        };
-        // Written before anything exists in git, so a crash from here on leaves a trace recover() follows.
-        await this.save(rec);
-        saved = rec;
-        const reason = `subagents: worktree for ${agentName} (${agentId}) from ${baseCommit}`;
-        if (!(await createBranch(repo.toplevel, rec.branch, baseCommit, reason))) continue;
-        await registerWorktree(repo.toplevel, wtPath, rec.branch);
-        return rec;
-      }
-      throw new IsolationError('git-failed', `Could not find a free branch name for ${agentName}: subagents/${worktreeName(agentName, agentId)} and 99 more are taken.`);
-    }).catch(async (e: unknown) => {
-      const half = saved;
-      if (half) await withRepoLock(repo.commonDir, () => this.undoCreate(half));
-      throw this.createFailed(agentName, e);
+    const draft = (wtPath: string, branch: string): WorktreeRecord => ({
+      kind: 'subagents-worktree',
+      version: 1,
+      agentId,
+      agentName,
+      repoRoot: repo.toplevel,
+      commonDir: repo.commonDir,
+      path: wtPath,
+      cwd: repo.prefix ? path.join(wtPath, ...repo.prefix.split('/')) : wtPath,
+      branch,
+      baseCommit: base.commit,
+      userHead: base.userHead,
+      headCommit: base.commit,
+      createdAt: now,
+      updatedAt: now,
+      state: 'creating',
+      owner: currentOwner(this.instance),
     });
-
-    try {
-      await checkoutWorktree(record.path, await checkoutConfig(repo.commonDir, repo.toplevel));
-      await mkdir(record.cwd, { recursive: true });
-    } catch (e) {
-      await withRepoLock(repo.commonDir, () => this.undoCreate(record));
-      throw this.createFailed(agentName, e);
-    }
-    await this.update(record, { state: 'active' });
-    this.log('info', `Created worktree ${record.path} on ${record.branch} from ${baseCommit === head.commit ? 'HEAD' : 'HEAD + uncommitted changes'}.`);
-    return { ...record };
+    const reason = `subagents: worktree for ${agentName} (${agentId}) from ${base.commit}`;
+    const branchFor = async (attempt: number) => {
+      const branch = branchName(worktreeName(agentName, agentId, attempt));
+      return (await createBranch(repo.toplevel, branch, base.commit, reason)) ? branch : null;
+    };
+    const rec = await this.place(repo, draft, { next: branchFor, exhausted: `subagents/${worktreeName(agentName, agentId)} and 99 more are taken` }, base.commit, agentName);
+    const included = await this.include(repo, rec);
+    await this.update(rec, { state: 'active' });
+    this.log('info', `${rec.prepared === 'reused' ? 'Reused' : 'Created'} worktree ${rec.path} on ${rec.branch} from ${base.label}.`);
+    return { ...rec, prepared: rec.prepared, included };
   }
 
   /**
-   * Ends the agent's work: nothing changed → worktree and branch removed,
-   * `null`; otherwise everything is committed on the branch and kept.
+   * Ends the agent's work: nothing changed → worktree back to the pool (or
+   * removed) and branch deleted, `null`; otherwise everything is committed on
+   * the branch and kept.
    */
   async finish(agentId: string, opts: { commitMessage?: string } = {}): Promise<WorktreeInfo | null> {
     const rec = this.require(agentId);
@@ -147,6 +146,19 @@ export class WorktreeManager {
     }
     const info = await this.settle(rec, opts.commitMessage ?? `subagents: ${rec.agentName} changes`);
     return info ? { ...info } : null;
+  }
+
+  /**
+   * Makes everything that happened in the worktree so far part of its base
+   * (a setup command's output: installed packages a `.gitignore` does not
+   * cover, generated files), so the agent's changes — what review, apply and
+   * the kept branch show — start after it. `message` names the commit.
+   */
+  async rebase(agentId: string, message: string): Promise<void> {
+    const rec = this.require(agentId);
+    if (rec.state !== 'active') throw new IsolationError('invalid-state', `Cannot update ${rec.agentName}'s base: its worktree is ${rec.state}.`);
+    const work = await commitWork(rec.path, rec.headCommit, message, await commitConfig(rec.commonDir, rec.repoRoot));
+    if (work.changed) await this.update(rec, { baseCommit: work.head, headCommit: work.head });
   }
 
   /** Unified diff of the agent's changes: base..branch, or base..working files while it still runs. */
@@ -162,8 +174,8 @@ export class WorktreeManager {
   /**
    * Three-way merges the agent's changes into the user's current working tree
    * (see apply.ts for what happens with conflicts). Never commits, never
-   * touches the index. The worktree folder is removed afterwards; the branch
-   * stays until discard().
+   * touches the index. The worktree folder goes back to the pool (or is
+   * removed) afterwards; the branch stays until discard().
    */
   async apply(agentId: string): Promise<ApplyOutcome> {
     const rec = this.require(agentId);
@@ -174,7 +186,7 @@ export class WorktreeManager {
     const repo = await locateRepo(rec.repoRoot);
     const theirs = (await branchTip(rec.repoRoot, rec.branch)) ? rec.branch : rec.headCommit;
     const config = await commitConfig(repo.commonDir, repo.toplevel);
-    const name = path.basename(rec.path);
+    const name = backupName(rec);
     const earlier = rec.state === 'applied' ? rec.backupRef : undefined;
     const outcome = await withRepoLock(repo.commonDir, async () =>
       applyChanges({
@@ -194,7 +206,7 @@ export class WorktreeManager {
     );
     if (outcome.applied || outcome.conflicts.length === 0) {
       await this.update(rec, { state: 'applied', backupRef: outcome.backupRef ?? rec.backupRef });
-      await this.removeQuietly(rec, { keepBranch: true });
+      await this.release(rec, { keepBranch: true });
     }
     this.log('info', outcome.message);
     return outcome;
@@ -202,43 +214,53 @@ export class WorktreeManager {
 
   /**
    * Makes a finished (or applied) agent's worktree its working place again,
-   * for a follow-up (S4.3). The folder is recreated from the branch if it was
-   * removed. A later finish() commits on top and reports base..branch again.
+   * for a follow-up (S4.3). When its folder was removed or handed to the pool,
+   * the agent gets a worktree (from the pool, or new) on its branch again. A
+   * later finish() commits on top and reports base..branch again.
    */
-  async reopen(agentId: string): Promise<WorktreeRecord> {
+  async reopen(agentId: string): Promise<PreparedWorktree> {
     const rec = this.require(agentId);
-    if (rec.state === 'active') return { ...rec };
+    if (rec.state === 'active') return { ...rec, prepared: 'existing', included: [] };
     if (rec.state !== 'finished' && rec.state !== 'applied') {
       throw new IsolationError('invalid-state', `Cannot reopen ${rec.agentName}'s worktree: it is ${rec.state}.`);
     }
-    if (!existsSync(rec.path)) {
-      if (!(await branchTip(rec.repoRoot, rec.branch))) {
-        throw new IsolationError('invalid-state', `Cannot reopen ${rec.agentName}'s worktree: its branch ${rec.branch} no longer exists.`);
-      }
+    let prepared: PreparedWorktree['prepared'] = 'existing';
+    let included: string[] = [];
+    if (!(await this.ownsFolder(rec))) {
+      const tip = await branchTip(rec.repoRoot, rec.branch);
+      if (!tip) throw new IsolationError('invalid-state', `Cannot reopen ${rec.agentName}'s worktree: its branch ${rec.branch} no longer exists.`);
       try {
-        await withRepoLock(rec.commonDir, async () => {
-          await pruneWorktrees(rec.repoRoot);
-          await registerWorktree(rec.repoRoot, rec.path, rec.branch);
-        });
-        await checkoutWorktree(rec.path, await checkoutConfig(rec.commonDir, rec.repoRoot));
-        await mkdir(rec.cwd, { recursive: true });
+        const repo = await locateRepo(rec.repoRoot);
+        const relative = path.relative(rec.path, rec.cwd);
+        const placed = await this.place(
+          repo,
+          (wtPath) => ({ ...rec, path: wtPath, cwd: path.join(wtPath, relative) }),
+          { next: async () => rec.branch, exhausted: `${rec.branch} cannot be checked out` },
+          tip,
+          rec.agentName,
+        );
+        await this.update(rec, { path: placed.path, cwd: placed.cwd });
+        prepared = placed.prepared;
+        included = await this.include(repo, rec);
       } catch (e) {
         throw new IsolationError('git-failed', `Could not reopen ${rec.agentName}'s worktree: ${reason(e)}. Its work is still on ${rec.branch}.`, { cause: e });
       }
     }
     await this.update(rec, { state: 'active', info: undefined, owner: currentOwner(this.instance) });
-    return { ...rec };
+    return { ...rec, prepared, included };
   }
 
-  /** Removes the worktree, its branch and any apply backup, whatever they contain. */
+  /** Removes the branch and any apply backup, whatever they hold; the folder goes back to the pool (or is removed). */
   async discard(agentId: string): Promise<void> {
     const rec = this.require(agentId);
     if (rec.state === 'discarded') return;
     try {
-      await withRepoLock(rec.commonDir, async () => {
-        await removeWorktree(rec.repoRoot, rec.path, this.worktreesRoot);
-        if (await branchTip(rec.repoRoot, rec.branch)) await deleteBranch(rec.repoRoot, rec.branch);
-        for (const ref of await backupRefsOf(rec.repoRoot, path.basename(rec.path))) await deleteRef(rec.repoRoot, ref);
+      await this.release(rec, {
+        strict: true,
+        underLock: async () => {
+          for (const ref of await backupRefsOf(rec.repoRoot, backupName(rec))) await deleteRef(rec.repoRoot, ref);
+        },
+        then: { state: 'discarded' },
       });
     } catch (e) {
       throw new IsolationError(
@@ -247,17 +269,17 @@ export class WorktreeManager {
         { cause: e },
       );
     }
-    await this.update(rec, { state: 'discarded' });
   }
 
   /**
-   * Start-up clean-up: leftovers of processes that died are removed when
-   * unchanged and kept (committed on their branch) when changed. Worktrees of
-   * live processes are left alone.
+   * Start-up clean-up: leftovers of processes that died are removed (or
+   * pooled) when unchanged and kept (committed on their branch) when
+   * changed. Worktrees of live processes are left alone.
    */
   async recover(): Promise<RecoverReport> {
     return recoverLeftovers({
       store: this.store,
+      pool: this.pool,
       worktreesRoot: this.worktreesRoot,
       instance: this.instance,
       log: (level, msg) => this.log(level, msg),
@@ -280,7 +302,123 @@ export class WorktreeManager {
     return rec ? { ...rec } : undefined;
   }
 
+  /** The pooled worktrees per repository and their estimated disk use. */
+  poolStatus(): Promise<PoolStatus[]> {
+    return this.pool.status();
+  }
+
+  /** Deletes every pooled worktree (Clean Up Worktrees); returns how many. Kept worktrees are not touched. */
+  async emptyPool(): Promise<number> {
+    const n = await this.pool.empty();
+    await deletionsDone();
+    return n;
+  }
+
+  /** About how much disk a kept worktree's files take (its commit's files; see checkoutDiskBytes). */
+  async diskBytes(rec: WorktreeRecord): Promise<number> {
+    if (!(await this.ownsFolder(rec))) return 0;
+    const index = await git(['rev-parse', '--path-format=absolute', '--git-path', 'index'], { cwd: rec.path, okCodes: [0, 128] });
+    return checkoutDiskBytes(rec.path, 'HEAD', index.code === 0 ? index.stdout.trim() : undefined);
+  }
+
   // ── internals ──
+
+  private poolSize(): number {
+    return Math.max(0, Math.floor(this.opts.poolSize?.() ?? 0));
+  }
+
+  private async repoOf(cwd: string): Promise<RepoLocation> {
+    const repo = await locateRepo(path.resolve(cwd));
+    if (isInside(this.worktreesRoot, repo.toplevel)) {
+      throw new IsolationError(
+        'bad-directory',
+        `The worktrees folder ${this.worktreesRoot} is inside the repository ${repo.toplevel}; agents' worktrees would show up in it. Choose a folder outside the repository.`,
+      );
+    }
+    return repo;
+  }
+
+  /**
+   * Gives a record its folder at `commit` on the branch `branchFor` makes (or
+   * names): a pooled worktree moved there, or a new one checked out. The
+   * record is saved (`creating`, or its current state for a reopen) before
+   * anything changes in git, so a crash leaves a trace recover() follows; the
+   * slow part, the checkout, runs outside the repository lock.
+   */
+  private async place(
+    repo: RepoLocation,
+    draft: (wtPath: string, branch: string) => WorktreeRecord,
+    branches: { next: (attempt: number) => Promise<string | null>; exhausted: string },
+    commit: string,
+    agentName: string,
+  ): Promise<WorktreeRecord & { prepared: 'new' | 'reused' }> {
+    const shape = this.poolSize() > 0 ? await repoShape(repo.commonDir, repo.toplevel) : null;
+    let saved: WorktreeRecord | undefined;
+    let pooled: PooledWorktree | undefined;
+    const rec = await withRepoLock(repo.commonDir, async () => {
+      pooled = shape ? await this.pool.take(repo.commonDir, repo.toplevel, shape) : undefined;
+      const wtPath = pooled?.path ?? this.freshPath(repo.commonDir);
+      for (let attempt = 0; attempt < 100; attempt++) {
+        const branch = await branches.next(attempt);
+        if (!branch) continue;
+        const r = draft(wtPath, branch);
+        await this.save(r);
+        saved = r;
+        if (pooled) await attachBranch(wtPath, branch, `subagents: worktree for ${agentName}`);
+        else await registerWorktree(repo.toplevel, wtPath, branch);
+        return r;
+      }
+      throw new IsolationError('git-failed', `Could not find a free branch name for ${agentName}: ${branches.exhausted}.`);
+    }).catch(async (e: unknown) => {
+      if (saved) await this.undoCreate(saved, Boolean(pooled));
+      else if (pooled) await withRepoLock(repo.commonDir, () => removeWorktree(repo.toplevel, pooled!.path, this.worktreesRoot)).catch(() => undefined);
+      throw this.createFailed(agentName, e);
+    });
+    try {
+      const config = await checkoutConfig(repo.commonDir, repo.toplevel);
+      if (pooled) await moveCheckout(rec.path, pooled.head, commit, config);
+      else await checkoutWorktree(rec.path, config);
+      await mkdir(rec.cwd, { recursive: true });
+    } catch (e) {
+      await this.undoCreate(rec, true);
+      throw this.createFailed(agentName, e);
+    }
+    return Object.assign(rec, { prepared: pooled ? ('reused' as const) : ('new' as const) });
+  }
+
+  /** A new folder for a worktree: named for nothing in particular, since another agent may get it from the pool later. */
+  private freshPath(commonDir: string): string {
+    const dir = path.join(this.worktreesRoot, repoFolderName(commonDir));
+    for (;;) {
+      const p = path.join(dir, `wt-${randomBytes(4).toString('hex')}`);
+      if (!existsSync(p)) return p;
+    }
+  }
+
+  /** Copies `.worktreeinclude` files in; a problem is logged, never fatal (the agent can still work). */
+  private async include(repo: RepoLocation, rec: WorktreeRecord): Promise<string[]> {
+    try {
+      const result = await copyIncluded(repo.toplevel, rec.path);
+      if (result.copied.length) this.log('info', `Copied ${result.copied.length} file(s) from .worktreeinclude into ${rec.path}: ${result.copied.join(', ')}.`);
+      for (const s of result.skipped) this.log('warn', `.worktreeinclude: did not copy ${s} into ${rec.agentName}'s worktree.`);
+      return result.copied;
+    } catch (e) {
+      this.log('warn', `Could not copy the .worktreeinclude files into ${rec.agentName}'s worktree: ${reason(e)}`);
+      return [];
+    }
+  }
+
+  /**
+   * Whether the folder at rec.path is still this agent's: it exists, the pool
+   * does not hold it, and it has no other agent's branch checked out (the
+   * agent's own, or whatever the agent switched to). Folders are reused, so
+   * nothing deletes, cleans or commits in a record's folder without asking.
+   */
+  private async ownsFolder(rec: WorktreeRecord): Promise<boolean> {
+    if (!existsSync(rec.path) || (await this.pool.paths()).has(rec.path)) return false;
+    const branch = await checkedOutBranch(rec.path);
+    return branch === rec.branch || !branch?.startsWith(BRANCH_PREFIX);
+  }
 
   private require(agentId: string): WorktreeRecord {
     const rec = this.records.get(agentId) ?? this.store.readSync(agentId);
@@ -305,9 +443,9 @@ export class WorktreeManager {
     return mine;
   }
 
-  /** Commits the agent's work if any (state finished) or removes the unchanged worktree (discarded). */
+  /** Commits the agent's work if any (state finished) or hands back the unchanged worktree (discarded). */
   private async settle(rec: WorktreeRecord, message: string): Promise<WorktreeInfo | null> {
-    if (!existsSync(rec.path)) return this.settleFromBranch(rec);
+    if (!(await this.ownsFolder(rec))) return this.settleFromBranch(rec);
     let work;
     try {
       work = await commitWork(rec.path, rec.baseCommit, message, await commitConfig(rec.commonDir, rec.repoRoot));
@@ -319,8 +457,9 @@ export class WorktreeManager {
       );
     }
     if (!work.changed) {
-      if (await this.removeQuietly(rec, { expectedTip: rec.baseCommit })) await this.update(rec, { state: 'discarded', headCommit: work.head });
-      else await this.update(rec, { state: 'finished', headCommit: work.head, info: undefined });
+      if (!(await this.release(rec, { expectedTip: rec.baseCommit, then: { state: 'discarded', headCommit: work.head } }))) {
+        await this.update(rec, { state: 'finished', headCommit: work.head, info: undefined });
+      }
       return null;
     }
     for (const w of work.warnings) this.log('warn', `${rec.agentName}: ${w}`);
@@ -360,28 +499,82 @@ export class WorktreeManager {
       cwd: rec.path,
       retryOnLock: true,
     });
+    // Back on its branch, so the folder is recognised as the agent's (and can go to the pool later).
+    await attachBranch(rec.path, rec.branch, "subagents: follow the agent's work");
   }
 
-  /** Removes worktree (and branch unless kept); false (and a log line) when that failed. */
-  private async removeQuietly(rec: WorktreeRecord, opts: { keepBranch?: boolean; expectedTip?: string }): Promise<boolean> {
+  /**
+   * The agent is done with its folder: cleaned and handed to the pool when
+   * the pool has room and the worktree holds nothing but what git tracks,
+   * removed otherwise. The branch is deleted unless `keepBranch` (with
+   * `expectedTip`, only while it still points there); `then` is saved on the
+   * record before the folder joins the pool, so no record that looks alive
+   * ever names a pooled folder. A folder that is no longer the agent's
+   * (pooled, or given to another agent after an apply) is left alone, as is
+   * one another process is releasing right now. False (and a log line) when
+   * that failed, unless `strict`.
+   */
+  private async release(
+    rec: WorktreeRecord,
+    opts: { keepBranch?: boolean; expectedTip?: string; strict?: boolean; underLock?: () => Promise<void>; then?: Partial<WorktreeRecord> },
+  ): Promise<boolean> {
     try {
+      const size = this.poolSize();
+      // First, under the lock: is the folder ours to clean? Claimed in the record if so.
+      const plan = await withRepoLock(rec.commonDir, async () => {
+        const onDisk = this.store.readSync(rec.agentId);
+        if (onDisk) this.track(onDisk);
+        if (rec.releasing && rec.releasing.instance !== this.instance && ownerAlive(rec.releasing)) return 'busy' as const;
+        if (!(await this.ownsFolder(rec))) return 'branch-only' as const;
+        const admin = size > 0 ? await adminDirOf(rec.path) : undefined;
+        if (!admin || !(await poolable(admin))) return 'remove' as const;
+        await this.update(rec, { releasing: currentOwner(this.instance) });
+        return 'pool' as const;
+      });
+      if (plan === 'busy') return true;
+      // Cleaned before it enters the pool, outside the lock: the claim keeps everyone else away.
+      if (plan === 'pool') await scrub(rec.path);
       await withRepoLock(rec.commonDir, async () => {
-        await removeWorktree(rec.repoRoot, rec.path, this.worktreesRoot);
-        if (!opts.keepBranch) await deleteBranch(rec.repoRoot, rec.branch, opts.expectedTip);
+        const pooled = plan === 'pool' && (await this.pool.hasRoom(rec.commonDir, rec.repoRoot, size));
+        const head = pooled ? ((await branchTip(rec.path, rec.branch)) ?? rec.headCommit) : '';
+        if (pooled) await detachHead(rec.path, head);
+        else if (plan !== 'branch-only') await removeWorktree(rec.repoRoot, rec.path, this.worktreesRoot);
+        if (!opts.keepBranch && (await branchTip(rec.repoRoot, rec.branch))) await deleteBranch(rec.repoRoot, rec.branch, opts.expectedTip);
+        await opts.underLock?.();
+        await this.update(rec, { ...opts.then, releasing: undefined });
+        if (!pooled) return;
+        const admin = await adminDirOf(rec.path);
+        await this.pool.add({
+          kind: 'subagents-pooled-worktree',
+          version: 1,
+          path: rec.path,
+          commonDir: rec.commonDir,
+          repoRoot: rec.repoRoot,
+          head,
+          shape: await repoShape(rec.commonDir, rec.repoRoot),
+          createdAt: rec.createdAt,
+          pooledAt: Date.now(),
+          uses: 1,
+          diskBytes: await checkoutDiskBytes(rec.path, head, admin && path.join(admin, 'index')),
+        });
       });
       return true;
     } catch (e) {
+      if (rec.releasing?.instance === this.instance) await this.update(rec, { releasing: undefined }).catch(() => undefined);
+      if (opts.strict) throw e;
       this.log('warn', `Could not remove ${rec.path} (${rec.branch}): ${reason(e)}. The next start-up clean-up will retry.`);
       return false;
     }
   }
 
-  /** Rolls back a half-made create; on failure the 'creating' record stays for recover(). */
-  private async undoCreate(rec: WorktreeRecord): Promise<void> {
+  /** Rolls back a half-made worktree; on failure the record stays for recover(). */
+  private async undoCreate(rec: WorktreeRecord, folderIsOurs: boolean): Promise<void> {
     try {
-      await removeWorktree(rec.repoRoot, rec.path, this.worktreesRoot);
-      if (await branchTip(rec.repoRoot, rec.branch)) await deleteBranch(rec.repoRoot, rec.branch, rec.baseCommit);
-      await this.update(rec, { state: 'discarded' });
+      await withRepoLock(rec.commonDir, async () => {
+        if (folderIsOurs || (await this.ownsFolder(rec))) await removeWorktree(rec.repoRoot, rec.path, this.worktreesRoot);
+        if (rec.state === 'creating' && (await branchTip(rec.repoRoot, rec.branch))) await deleteBranch(rec.repoRoot, rec.branch, rec.baseCommit);
+      });
+      if (rec.state === 'creating') await this.update(rec, { state: 'discarded' });
     } catch (e) {
       this.log('warn', `Could not clean up the failed worktree ${rec.path}: ${reason(e)}`);
     }
@@ -410,4 +603,9 @@ export class WorktreeManager {
   private log(level: IsolationLogLevel, message: string): void {
     this.opts.log?.(level, message);
   }
+}
+
+/** The name apply backups of an agent go by: its branch's, which no other agent has (its folder may be reused). */
+function backupName(rec: WorktreeRecord): string {
+  return rec.branch.startsWith(BRANCH_PREFIX) ? rec.branch.slice(BRANCH_PREFIX.length) : path.basename(rec.path);
 }

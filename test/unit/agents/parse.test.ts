@@ -48,6 +48,7 @@ test('a minimal agent gets the documented defaults', () => {
     nicknames: [],
     initialPrompt: null,
     displayName: null,
+    baseRef: null,
   });
 });
 
