@@ -169,3 +169,20 @@ exec "${real}" "$@"
     },
   };
 }
+
+/**
+ * A `git` for child processes that stops every call whose arguments contain
+ * `match`: it creates `reached` and sleeps instead of running, until killed
+ * (spawn the child detached and kill its whole process group).
+ */
+export function gitStopper(root: string, match: string): { env: NodeJS.ProcessEnv; reached: string } {
+  const dir = mkdtempSync(path.join(root, 'git-stop-'));
+  const reached = path.join(dir, 'reached');
+  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  writeFileSync(
+    path.join(dir, 'git'),
+    `#!/bin/sh\ncase " $* " in\n  *" ${match} "*) touch "${reached}"; exec sleep 600;;\nesac\nexec "${real}" "$@"\n`,
+    { mode: 0o755 },
+  );
+  return { env: { ...process.env, PATH: `${dir}${path.delimiter}${process.env.PATH ?? ''}` }, reached };
+}

@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { WorktreeManager } from '../../../src/core/isolation';
 import { deletionsDone } from '../../../src/core/isolation/worktrees';
-import { branchExists, makeSandbox, type Sandbox } from './helpers';
+import { branchExists, gitStopper, makeSandbox, type Sandbox } from './helpers';
+
+const RECYCLE_CHILD = path.join(import.meta.dirname, 'recycleChild.ts');
+const ROOT = path.join(import.meta.dirname, '../../..');
 
 const sandboxes: Sandbox[] = [];
 after(() => sandboxes.forEach((sb) => sb.cleanup()));
@@ -147,4 +151,59 @@ test('a worktree whose agent initialised a submodule or left a rebase behind is 
   await m.finish('odd-1');
   assert.equal(existsSync(rec.path), false);
   assert.deepEqual(await m.poolStatus(), []);
+});
+
+/** Runs recycleChild.ts until the stopped git step is reached, then kills it and everything it started. */
+async function killMidway(sb: Sandbox, mode: 'take' | 'release', gitStep: string): Promise<void> {
+  const stop = gitStopper(sb.root, gitStep);
+  const child = spawn(process.execPath, ['--import', 'tsx', RECYCLE_CHILD, sb.stateDir, sb.worktreesRoot, sb.repo, mode], { cwd: ROOT, env: stop.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (b: Buffer) => (output += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (output += b.toString()));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const started = Date.now();
+  while (!existsSync(stop.reached)) {
+    if (child.exitCode !== null || Date.now() - started > 60_000) throw new Error(`the child never reached "${gitStep}": ${output}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  process.kill(-child.pid!, 'SIGKILL');
+  await exited;
+}
+
+test('a crash while a pooled worktree is being moved to its new base loses nothing and leaves the pool consistent', async () => {
+  const sb = sandbox();
+  const m = pooled(sb, 2);
+  const first = await m.create({ cwd: sb.repo, agentName: 'w', agentId: 'before-crash' });
+  assert.equal(await m.finish('before-crash'), null);
+  sb.write('README.md', '# the user keeps writing\n');
+  const userBefore = sb.userState();
+
+  await killMidway(sb, 'take', 'read-tree');
+
+  const fresh = pooled(sb, 2);
+  const report = await fresh.recover();
+  assert.deepEqual(report.removed.map((r) => r.agentId), ['recycle-take'], 'the half-recycled worktree is cleaned up');
+  assert.deepEqual(report.kept, []);
+  assert.equal(existsSync(first.path), false);
+  assert.deepEqual(await fresh.poolStatus(), [], 'the pool does not offer it again');
+  assert.equal(sb.git(['worktree', 'list']).trim().split('\n').length, 1);
+  assert.equal(sb.git(['branch', '--list', 'subagents/*']), '');
+  assert.deepEqual(sb.userState(), userBefore, 'the user\'s work is untouched');
+  const next = await fresh.create({ cwd: sb.repo, agentName: 'w', agentId: 'after-crash' });
+  assert.equal(sb.read('README.md', next.path), '# the user keeps writing\n');
+});
+
+test('a crash while a discarded worktree is being cleaned for the pool keeps the agent\'s work, and the discard can be done again', async () => {
+  const sb = sandbox();
+  await killMidway(sb, 'release', 'clean');
+
+  const fresh = pooled(sb, 2);
+  const report = await fresh.recover();
+  assert.deepEqual(report.kept.map((r) => r.agentId), ['recycle-release'], 'the work is still offered for review');
+  const [kept] = report.kept;
+  assert.equal(sb.git(['show', `${kept!.branch}:kept-work.txt`]), 'work to keep\n');
+  assert.deepEqual(await fresh.poolStatus(), [], 'it did not reach the pool');
+  await fresh.discard('recycle-release');
+  assert.equal(sb.git(['branch', '--list', 'subagents/*']), '');
+  assert.equal((await fresh.poolStatus())[0]?.worktrees.length, 1, 'the second discard finished the job');
 });
