@@ -1,24 +1,22 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { WorktreeInfo } from '../../protocol/runEvents';
 import { applyChanges, type ApplyOutcome } from './apply';
 import { resolveBase } from './base';
 import { commitWork, currentTree } from './changes';
 import { IsolationError } from './errors';
+import { WorktreeFolders } from './folders';
 import { describeError as reason, git } from './git';
-import { copyIncluded } from './include';
 import { currentOwner, liveInstances, ownerAlive } from '../processOwner';
-import { backupRef, BRANCH_PREFIX, branchName, isInside, repoFolderName, worktreeName } from './names';
-import { PoolStore, repoShape, type PooledWorktree } from './pool';
+import { backupRef, BRANCH_PREFIX, branchName, isInside, worktreeName } from './names';
+import { PoolStore } from './pool';
 import { checkoutDiskBytes, PoolKeeper, type PoolStatus } from './poolKeeper';
-import { attachBranch, checkedOutBranch, detachHead, moveCheckout, poolable, adminDirOf, scrub } from './recycle';
+import { attachBranch } from './recycle';
 import { recoverLeftovers, type RecoverReport } from './recover';
 import { withRepoLock } from './repoLock';
-import { checkoutConfig, commitConfig, diffStats, locateRepo, type RepoLocation } from './repo';
+import { commitConfig, diffStats, locateRepo, type RepoLocation } from './repo';
 import { StateStore, type WorktreeRecord } from './stateStore';
-import { backupRefsOf, branchTip, checkoutWorktree, createBranch, deleteBranch, deleteRef, deletionsDone, pruneWorktrees, registerWorktree, removeWorktree } from './worktrees';
+import { backupRefsOf, branchTip, createBranch, deleteBranch, deleteRef, deletionsDone, pruneWorktrees } from './worktrees';
 
 export type { WorktreeRecord, WorktreeState } from './stateStore';
 export type { ApplyOutcome, ApplyConflict } from './apply';
@@ -70,6 +68,7 @@ export interface CreateOptions {
 export class WorktreeManager {
   private readonly store: StateStore;
   private readonly pool: PoolKeeper;
+  private readonly folders: WorktreeFolders;
   private readonly records = new Map<string, WorktreeRecord>();
   private readonly instance = randomUUID();
   readonly worktreesRoot: string;
@@ -78,6 +77,17 @@ export class WorktreeManager {
     this.store = new StateStore(path.resolve(opts.stateDir));
     this.worktreesRoot = path.resolve(opts.worktreesRoot);
     this.pool = new PoolKeeper(new PoolStore(path.join(this.store.dir, 'pool')), this.worktreesRoot, (level, message) => this.log(level, message));
+    this.folders = new WorktreeFolders({
+      worktreesRoot: this.worktreesRoot,
+      instance: this.instance,
+      pool: this.pool,
+      store: this.store,
+      poolSize: () => Math.max(0, Math.floor(this.opts.poolSize?.() ?? 0)),
+      log: (level, message) => this.log(level, message),
+      save: (rec) => this.save(rec),
+      update: (rec, patch) => this.update(rec, patch),
+      track: (rec) => this.track(rec),
+    });
     liveInstances.add(this.instance);
   }
 
@@ -125,8 +135,8 @@ export class WorktreeManager {
       const branch = branchName(worktreeName(agentName, agentId, attempt));
       return (await createBranch(repo.toplevel, branch, base.commit, reason)) ? branch : null;
     };
-    const rec = await this.place(repo, draft, { next: branchFor, exhausted: `subagents/${worktreeName(agentName, agentId)} and 99 more are taken` }, base.commit, agentName);
-    const included = await this.include(repo, rec);
+    const rec = await this.folders.place(repo, draft, { next: branchFor, exhausted: `subagents/${worktreeName(agentName, agentId)} and 99 more are taken` }, base.commit, agentName);
+    const included = await this.folders.include(repo, rec);
     await this.update(rec, { state: 'active' });
     this.log('info', `${rec.prepared === 'reused' ? 'Reused' : 'Created'} worktree ${rec.path} on ${rec.branch} from ${base.label}.`);
     return { ...rec, prepared: rec.prepared, included };
@@ -206,7 +216,7 @@ export class WorktreeManager {
     );
     if (outcome.applied || outcome.conflicts.length === 0) {
       await this.update(rec, { state: 'applied', backupRef: outcome.backupRef ?? rec.backupRef });
-      await this.release(rec, { keepBranch: true });
+      await this.folders.release(rec, { keepBranch: true });
     }
     this.log('info', outcome.message);
     return outcome;
@@ -226,13 +236,13 @@ export class WorktreeManager {
     }
     let prepared: PreparedWorktree['prepared'] = 'existing';
     let included: string[] = [];
-    if (!(await this.ownsFolder(rec))) {
+    if (!(await this.folders.owns(rec))) {
       const tip = await branchTip(rec.repoRoot, rec.branch);
       if (!tip) throw new IsolationError('invalid-state', `Cannot reopen ${rec.agentName}'s worktree: its branch ${rec.branch} no longer exists.`);
       try {
         const repo = await locateRepo(rec.repoRoot);
         const relative = path.relative(rec.path, rec.cwd);
-        const placed = await this.place(
+        const placed = await this.folders.place(
           repo,
           (wtPath) => ({ ...rec, path: wtPath, cwd: path.join(wtPath, relative) }),
           { next: async () => rec.branch, exhausted: `${rec.branch} cannot be checked out` },
@@ -241,7 +251,7 @@ export class WorktreeManager {
         );
         await this.update(rec, { path: placed.path, cwd: placed.cwd });
         prepared = placed.prepared;
-        included = await this.include(repo, rec);
+        included = await this.folders.include(repo, rec);
       } catch (e) {
         throw new IsolationError('git-failed', `Could not reopen ${rec.agentName}'s worktree: ${reason(e)}. Its work is still on ${rec.branch}.`, { cause: e });
       }
@@ -255,7 +265,7 @@ export class WorktreeManager {
     const rec = this.require(agentId);
     if (rec.state === 'discarded') return;
     try {
-      await this.release(rec, {
+      await this.folders.release(rec, {
         strict: true,
         underLock: async () => {
           for (const ref of await backupRefsOf(rec.repoRoot, backupName(rec))) await deleteRef(rec.repoRoot, ref);
@@ -316,16 +326,12 @@ export class WorktreeManager {
 
   /** About how much disk a kept worktree's files take (its commit's files; see checkoutDiskBytes). */
   async diskBytes(rec: WorktreeRecord): Promise<number> {
-    if (!(await this.ownsFolder(rec))) return 0;
+    if (!(await this.folders.owns(rec))) return 0;
     const index = await git(['rev-parse', '--path-format=absolute', '--git-path', 'index'], { cwd: rec.path, okCodes: [0, 128] });
     return checkoutDiskBytes(rec.path, 'HEAD', index.code === 0 ? index.stdout.trim() : undefined);
   }
 
   // ── internals ──
-
-  private poolSize(): number {
-    return Math.max(0, Math.floor(this.opts.poolSize?.() ?? 0));
-  }
 
   private async repoOf(cwd: string): Promise<RepoLocation> {
     const repo = await locateRepo(path.resolve(cwd));
@@ -336,88 +342,6 @@ export class WorktreeManager {
       );
     }
     return repo;
-  }
-
-  /**
-   * Gives a record its folder at `commit` on the branch `branchFor` makes (or
-   * names): a pooled worktree moved there, or a new one checked out. The
-   * record is saved (`creating`, or its current state for a reopen) before
-   * anything changes in git, so a crash leaves a trace recover() follows; the
-   * slow part, the checkout, runs outside the repository lock.
-   */
-  private async place(
-    repo: RepoLocation,
-    draft: (wtPath: string, branch: string) => WorktreeRecord,
-    branches: { next: (attempt: number) => Promise<string | null>; exhausted: string },
-    commit: string,
-    agentName: string,
-  ): Promise<WorktreeRecord & { prepared: 'new' | 'reused' }> {
-    const shape = this.poolSize() > 0 ? await repoShape(repo.commonDir, repo.toplevel) : null;
-    let saved: WorktreeRecord | undefined;
-    let pooled: PooledWorktree | undefined;
-    const rec = await withRepoLock(repo.commonDir, async () => {
-      pooled = shape ? await this.pool.take(repo.commonDir, repo.toplevel, shape) : undefined;
-      const wtPath = pooled?.path ?? this.freshPath(repo.commonDir);
-      for (let attempt = 0; attempt < 100; attempt++) {
-        const branch = await branches.next(attempt);
-        if (!branch) continue;
-        const r = draft(wtPath, branch);
-        await this.save(r);
-        saved = r;
-        if (pooled) await attachBranch(wtPath, branch, `subagents: worktree for ${agentName}`);
-        else await registerWorktree(repo.toplevel, wtPath, branch);
-        return r;
-      }
-      throw new IsolationError('git-failed', `Could not find a free branch name for ${agentName}: ${branches.exhausted}.`);
-    }).catch(async (e: unknown) => {
-      if (saved) await this.undoCreate(saved, Boolean(pooled));
-      else if (pooled) await withRepoLock(repo.commonDir, () => removeWorktree(repo.toplevel, pooled!.path, this.worktreesRoot)).catch(() => undefined);
-      throw this.createFailed(agentName, e);
-    });
-    try {
-      const config = await checkoutConfig(repo.commonDir, repo.toplevel);
-      if (pooled) await moveCheckout(rec.path, pooled.head, commit, config);
-      else await checkoutWorktree(rec.path, config);
-      await mkdir(rec.cwd, { recursive: true });
-    } catch (e) {
-      await this.undoCreate(rec, true);
-      throw this.createFailed(agentName, e);
-    }
-    return Object.assign(rec, { prepared: pooled ? ('reused' as const) : ('new' as const) });
-  }
-
-  /** A new folder for a worktree: named for nothing in particular, since another agent may get it from the pool later. */
-  private freshPath(commonDir: string): string {
-    const dir = path.join(this.worktreesRoot, repoFolderName(commonDir));
-    for (;;) {
-      const p = path.join(dir, `wt-${randomBytes(4).toString('hex')}`);
-      if (!existsSync(p)) return p;
-    }
-  }
-
-  /** Copies `.worktreeinclude` files in; a problem is logged, never fatal (the agent can still work). */
-  private async include(repo: RepoLocation, rec: WorktreeRecord): Promise<string[]> {
-    try {
-      const result = await copyIncluded(repo.toplevel, rec.path);
-      if (result.copied.length) this.log('info', `Copied ${result.copied.length} file(s) from .worktreeinclude into ${rec.path}: ${result.copied.join(', ')}.`);
-      for (const s of result.skipped) this.log('warn', `.worktreeinclude: did not copy ${s} into ${rec.agentName}'s worktree.`);
-      return result.copied;
-    } catch (e) {
-      this.log('warn', `Could not copy the .worktreeinclude files into ${rec.agentName}'s worktree: ${reason(e)}`);
-      return [];
-    }
-  }
-
-  /**
-   * Whether the folder at rec.path is still this agent's: it exists, the pool
-   * does not hold it, and it has no other agent's branch checked out (the
-   * agent's own, or whatever the agent switched to). Folders are reused, so
-   * nothing deletes, cleans or commits in a record's folder without asking.
-   */
-  private async ownsFolder(rec: WorktreeRecord): Promise<boolean> {
-    if (!existsSync(rec.path) || (await this.pool.paths()).has(rec.path)) return false;
-    const branch = await checkedOutBranch(rec.path);
-    return branch === rec.branch || !branch?.startsWith(BRANCH_PREFIX);
   }
 
   private require(agentId: string): WorktreeRecord {
@@ -445,7 +369,7 @@ export class WorktreeManager {
 
   /** Commits the agent's work if any (state finished) or hands back the unchanged worktree (discarded). */
   private async settle(rec: WorktreeRecord, message: string): Promise<WorktreeInfo | null> {
-    if (!(await this.ownsFolder(rec))) return this.settleFromBranch(rec);
+    if (!(await this.folders.owns(rec))) return this.settleFromBranch(rec);
     let work;
     try {
       work = await commitWork(rec.path, rec.baseCommit, message, await commitConfig(rec.commonDir, rec.repoRoot));
@@ -457,7 +381,7 @@ export class WorktreeManager {
       );
     }
     if (!work.changed) {
-      if (!(await this.release(rec, { expectedTip: rec.baseCommit, then: { state: 'discarded', headCommit: work.head } }))) {
+      if (!(await this.folders.release(rec, { expectedTip: rec.baseCommit, then: { state: 'discarded', headCommit: work.head } }))) {
         await this.update(rec, { state: 'finished', headCommit: work.head, info: undefined });
       }
       return null;
@@ -501,92 +425,6 @@ export class WorktreeManager {
     });
     // Back on its branch, so the folder is recognised as the agent's (and can go to the pool later).
     await attachBranch(rec.path, rec.branch, "subagents: follow the agent's work");
-  }
-
-  /**
-   * The agent is done with its folder: cleaned and handed to the pool when
-   * the pool has room and the worktree holds nothing but what git tracks,
-   * removed otherwise. The branch is deleted unless `keepBranch` (with
-   * `expectedTip`, only while it still points there); `then` is saved on the
-   * record before the folder joins the pool, so no record that looks alive
-   * ever names a pooled folder. A folder that is no longer the agent's
-   * (pooled, or given to another agent after an apply) is left alone, as is
-   * one another process is releasing right now. False (and a log line) when
-   * that failed, unless `strict`.
-   */
-  private async release(
-    rec: WorktreeRecord,
-    opts: { keepBranch?: boolean; expectedTip?: string; strict?: boolean; underLock?: () => Promise<void>; then?: Partial<WorktreeRecord> },
-  ): Promise<boolean> {
-    try {
-      const size = this.poolSize();
-      // First, under the lock: is the folder ours to clean? Claimed in the record if so.
-      const plan = await withRepoLock(rec.commonDir, async () => {
-        const onDisk = this.store.readSync(rec.agentId);
-        if (onDisk) this.track(onDisk);
-        if (rec.releasing && rec.releasing.instance !== this.instance && ownerAlive(rec.releasing)) return 'busy' as const;
-        if (!(await this.ownsFolder(rec))) return 'branch-only' as const;
-        const admin = size > 0 ? await adminDirOf(rec.path) : undefined;
-        if (!admin || !(await poolable(admin))) return 'remove' as const;
-        await this.update(rec, { releasing: currentOwner(this.instance) });
-        return 'pool' as const;
-      });
-      if (plan === 'busy') return true;
-      // Cleaned before it enters the pool, outside the lock: the claim keeps everyone else away.
-      if (plan === 'pool') await scrub(rec.path);
-      await withRepoLock(rec.commonDir, async () => {
-        const pooled = plan === 'pool' && (await this.pool.hasRoom(rec.commonDir, rec.repoRoot, size));
-        const head = pooled ? ((await branchTip(rec.path, rec.branch)) ?? rec.headCommit) : '';
-        if (pooled) await detachHead(rec.path, head);
-        else if (plan !== 'branch-only') await removeWorktree(rec.repoRoot, rec.path, this.worktreesRoot);
-        if (!opts.keepBranch && (await branchTip(rec.repoRoot, rec.branch))) await deleteBranch(rec.repoRoot, rec.branch, opts.expectedTip);
-        await opts.underLock?.();
-        await this.update(rec, { ...opts.then, releasing: undefined });
-        if (!pooled) return;
-        const admin = await adminDirOf(rec.path);
-        await this.pool.add({
-          kind: 'subagents-pooled-worktree',
-          version: 1,
-          path: rec.path,
-          commonDir: rec.commonDir,
-          repoRoot: rec.repoRoot,
-          head,
-          shape: await repoShape(rec.commonDir, rec.repoRoot),
-          createdAt: rec.createdAt,
-          pooledAt: Date.now(),
-          uses: 1,
-          diskBytes: await checkoutDiskBytes(rec.path, head, admin && path.join(admin, 'index')),
-        });
-      });
-      return true;
-    } catch (e) {
-      if (rec.releasing?.instance === this.instance) await this.update(rec, { releasing: undefined }).catch(() => undefined);
-      if (opts.strict) throw e;
-      this.log('warn', `Could not remove ${rec.path} (${rec.branch}): ${reason(e)}. The next start-up clean-up will retry.`);
-      return false;
-    }
-  }
-
-  /** Rolls back a half-made worktree; on failure the record stays for recover(). */
-  private async undoCreate(rec: WorktreeRecord, folderIsOurs: boolean): Promise<void> {
-    try {
-      await withRepoLock(rec.commonDir, async () => {
-        if (folderIsOurs || (await this.ownsFolder(rec))) await removeWorktree(rec.repoRoot, rec.path, this.worktreesRoot);
-        if (rec.state === 'creating' && (await branchTip(rec.repoRoot, rec.branch))) await deleteBranch(rec.repoRoot, rec.branch, rec.baseCommit);
-      });
-      if (rec.state === 'creating') await this.update(rec, { state: 'discarded' });
-    } catch (e) {
-      this.log('warn', `Could not clean up the failed worktree ${rec.path}: ${reason(e)}`);
-    }
-  }
-
-  private createFailed(agentName: string, e: unknown): IsolationError {
-    if (e instanceof IsolationError) return e;
-    return new IsolationError(
-      'git-failed',
-      `Could not create an isolated worktree for ${agentName}: ${reason(e)}. Your working tree was not changed.`,
-      { cause: e },
-    );
   }
 
   private async update(rec: WorktreeRecord, patch: Partial<WorktreeRecord>): Promise<void> {
