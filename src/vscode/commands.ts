@@ -25,6 +25,7 @@ export function registerCommands(services: Services, view: SidebarViews): vscode
   const withRun = (agentId: string) => {
     const runId = services.agentNode(agentId)?.runId;
     if (runId) view.touchRuns([runId]);
+    view.worktreesChanged();
   };
   const needsAgent = (name: string, agentId: unknown): agentId is string => {
     if (typeof agentId === 'string' && agentId) return true;

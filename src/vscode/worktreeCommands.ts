@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { WorktreeRecord } from '../core/isolation';
+import { formatBytes, type WorktreeRecord } from '../core/isolation';
 import type { Services } from './services';
 
 /**
@@ -97,15 +97,25 @@ export interface CleanUpArgs {
 }
 
 /**
- * Finds leftovers (S5.3), then lets the user pick a kept worktree and what to
- * do with it. Returns the agent ids of the worktrees that still hold changes
- * (after the action), which makes the command scriptable.
+ * Finds leftovers (S5.3) and, run as a whole (no agent named), empties the
+ * pool of reusable worktrees; then lets the user pick a kept worktree and
+ * what to do with it. Returns the agent ids of the worktrees that still hold
+ * changes (after the action), which makes the command scriptable.
  */
 export async function cleanUpWorktreesCommand(services: Services, args: CleanUpArgs = {}): Promise<string[] | undefined> {
   let records: WorktreeRecord[];
+  let emptied = '';
   try {
     const report = await services.worktrees.recover();
     if (report.removed.length) services.log.info(`Removed ${report.removed.length} unchanged worktree(s) left by interrupted runs.`);
+    if (!args.agentId) {
+      const pooled = await services.worktrees.poolStatus();
+      const deleted = await services.worktrees.emptyPool();
+      if (deleted) {
+        emptied = `Deleted ${deleted} pooled worktree${deleted === 1 ? '' : 's'} (about ${formatBytes(pooled.reduce((n, p) => n + p.diskBytes, 0))}). `;
+        services.log.info(emptied.trim());
+      }
+    }
     records = reviewable(await services.worktrees.list());
   } catch (error) {
     void vscode.window.showErrorMessage(`Could not check the worktrees: ${errorText(error)}`);
@@ -114,9 +124,10 @@ export async function cleanUpWorktreesCommand(services: Services, args: CleanUpA
   services.keptWorktrees = [];
   const remaining = async () => reviewable(await services.worktrees.list()).map((r) => r.agentId);
   if (records.length === 0) {
-    if (!args.agentId) void vscode.window.showInformationMessage('No agent worktrees with changes are left.');
+    if (!args.agentId) void vscode.window.showInformationMessage(`${emptied}No agent worktrees with changes are left.`);
     return [];
   }
+  if (emptied) void vscode.window.showInformationMessage(emptied.trim());
   let rec = args.agentId ? records.find((r) => r.agentId === args.agentId) : undefined;
   if (args.agentId && !rec) {
     void vscode.window.showErrorMessage(`Agent ${args.agentId} has no worktree with changes.`);

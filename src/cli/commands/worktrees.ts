@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { IsolationError, type PoolStatus, type WorktreeManager, type WorktreeRecord } from '../../core/isolation';
+import { formatBytes, IsolationError, type PoolStatus, type WorktreeManager, type WorktreeRecord } from '../../core/isolation';
 import { UsageError, type CliCommand, type CliIO } from '../command';
 import { openWorktrees } from '../session';
 import { cliSettings } from '../settingsFiles';
@@ -18,12 +18,6 @@ per repository and are reused by the next isolated agent (worktrees.poolSize).
 removed, changed ones are kept), then shows the worktrees in use, the kept
 ones and the pooled ones with their disk use. "clean" deletes the pooled
 worktrees; kept ones stay until you apply or discard them.`;
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024 * 1024) return `${Math.ceil(bytes / 1024)} KB`;
-  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(bytes < 10 * 1024 ** 2 ? 1 : 0)} MB`;
-  return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
-}
 
 function describe(rec: WorktreeRecord & { diskBytes: number }): string {
   const stats = rec.info ? `${rec.info.filesChanged} files, +${rec.info.insertions} -${rec.info.deletions}` : 'no summary yet';

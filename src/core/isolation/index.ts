@@ -14,3 +14,4 @@ export {
   type CreateOptions,
 } from './manager';
 export { INCLUDE_FILE } from './include';
+export { formatBytes } from './diskUse';

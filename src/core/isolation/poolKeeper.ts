@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { describeError, git } from './git';
+import { describeError } from './git';
 import { expired, POOL_MAX_AGE_MS, type PooledWorktree, type PoolStore } from './pool';
 import { adminDirOf } from './recycle';
 import { withRepoLock } from './repoLock';
@@ -137,21 +137,4 @@ export class PoolKeeper {
       await removeWorktree(entry.commonDir, entry.path, this.worktreesRoot).catch(() => undefined);
     }
   }
-}
-
-/**
- * About how much disk a checkout of `commit` takes: its files' sizes rounded
- * up to whole 4 KiB blocks, plus the index. Asked of git (one `ls-tree`), so
- * it costs nothing like walking thousands of files; ignored files are not in
- * it (a pooled worktree has none).
- */
-export async function checkoutDiskBytes(cwd: string, commit: string, indexFile?: string): Promise<number> {
-  const res = await git(['ls-tree', '-r', '-l', '-z', commit], { cwd, okCodes: [0, 128] });
-  let total = 0;
-  for (const line of res.stdout.split('\0')) {
-    const size = Number(/^\d+ blob [0-9a-f]+ +(\d+)\t/.exec(line)?.[1] ?? 0);
-    total += Math.ceil(size / 4096) * 4096;
-  }
-  const index = indexFile ? await stat(indexFile).catch(() => null) : null;
-  return total + (index?.size ?? 0);
 }
