@@ -170,6 +170,8 @@ export class Engine implements Spawner {
     if (request.isolation === 'worktree' || definition.isolation === 'worktree') {
       const failure = await isolate(this.#options.worktrees, run, request.baseRef ?? definition.baseRef ?? settings['worktrees.baseRef']);
       if (failure) throw new EngineError(failure);
+    } else if (request.baseRef) {
+      throw new EngineError(`A base ref applies to an isolated run only: "${request.agent}" does not run in a worktree (give isolation: worktree too).`);
     }
     this.#launch(run);
     return run;

@@ -140,6 +140,7 @@ test('baseRef: from the spawn call, the agent file, or the setting; a bad one is
   assert.match((await ask({ subagent_type: 'reader', isolation: 'worktree', base_ref: 'no-such-branch' }))!, /^error: Cannot start reader from "no-such-branch": there is no branch, tag or commit of that name/);
   assert.match((await ask({ subagent_type: 'reader', isolation: 'worktree', base_ref: '--upload-pack=evil' }))!, /^error: Cannot start reader from "--upload-pack=evil": it starts with "-"/);
   assert.match((await ask({ subagent_type: 'reader', base_ref: 'release' }))!, /^error: base_ref applies to an isolated agent only/);
+  await assert.rejects(h.engine.start({ agent: 'reader', prompt: 'x', cwd: sb.repo, baseRef: 'release' }), /A base ref applies to an isolated run only/);
 
   h.catalog.set([agent('parent'), agent('reader', { tools: ['Read'] })]);
   const settled = await harness({ agents: [agent('parent'), agent('reader', { tools: ['Read'] })], settings: { 'worktrees.baseRef': 'stable' }, script, engine: { worktrees } });
