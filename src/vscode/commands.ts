@@ -42,7 +42,7 @@ export function registerCommands(services: Services, view: SidebarViews): vscode
     'subagents.refreshAgents': () => refreshAgentsCommand(services),
     'subagents.setApiKey': (key) => setApiKeyCommand(services.keys, services.log, key),
     'subagents.cleanUpWorktrees': async (args) => {
-      const left = await cleanUpWorktreesCommand(services, obj<CleanUpArgs>(args));
+      const left = await cleanUpWorktreesCommand(services, obj<CleanUpArgs>(args), () => view.worktreesChanged());
       view.agentsChanged();
       view.touchRuns(services.store.list().filter((run) => Object.values(run.agents).some((a) => a.worktree)).map((run) => run.runId));
       return left;

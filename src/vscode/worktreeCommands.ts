@@ -102,7 +102,7 @@ export interface CleanUpArgs {
  * what to do with it. Returns the agent ids of the worktrees that still hold
  * changes (after the action), which makes the command scriptable.
  */
-export async function cleanUpWorktreesCommand(services: Services, args: CleanUpArgs = {}): Promise<string[] | undefined> {
+export async function cleanUpWorktreesCommand(services: Services, args: CleanUpArgs = {}, poolEmptied?: () => void): Promise<string[] | undefined> {
   let records: WorktreeRecord[];
   let emptied = '';
   try {
@@ -111,6 +111,7 @@ export async function cleanUpWorktreesCommand(services: Services, args: CleanUpA
     if (!args.agentId) {
       const pooled = await services.worktrees.poolStatus();
       const deleted = await services.worktrees.emptyPool();
+      poolEmptied?.();
       if (deleted) {
         emptied = `Deleted ${deleted} pooled worktree${deleted === 1 ? '' : 's'} (about ${formatBytes(pooled.reduce((n, p) => n + p.diskBytes, 0))}). `;
         services.log.info(emptied.trim());

@@ -117,7 +117,7 @@ export function worktreesItem(node: WorktreesNode): vscode.TreeItem {
       const r = node.repo;
       const item = new vscode.TreeItem(`Pooled for reuse: ${r.worktrees.length}`, vscode.TreeItemCollapsibleState.None);
       item.id = node.id;
-      item.description = `${r.repoRoot} · about ${formatBytes(r.diskBytes)}`;
+      item.description = `about ${formatBytes(r.diskBytes)} · ${r.repoRoot}`;
       item.tooltip = `${r.worktrees.length} clean worktree(s) of ${r.repoRoot}, kept so the next isolated agents there start at the cost of the files that differ:\n${r.worktrees.map((w) => w.path).join('\n')}\n\nClean Up Worktrees deletes them.`;
       item.iconPath = new vscode.ThemeIcon('archive');
       item.contextValue = 'worktree.pool';

@@ -37,8 +37,8 @@ export function checkBaseRef(ref: string): string | null {
 
 export async function resolveBase(repo: RepoLocation, baseRef: string | null | undefined, agentName: string): Promise<AgentBase> {
   if (isHeadRef(baseRef)) {
-    const head = await readHead(repo.toplevel);
-    const snap = await snapshotTree(repo.toplevel, repo.indexFile);
+    // Independent: side by side, so the snapshot's walk of the tree hides the other git call.
+    const [head, snap] = await Promise.all([readHead(repo.toplevel), snapshotTree(repo.toplevel, repo.indexFile)]);
     if (snap.tree === head.tree) return { commit: head.commit, userHead: head.commit, label: 'HEAD', warnings: snap.warnings };
     const config = await commitConfig(repo.commonDir, repo.toplevel);
     const commit = await commitTree(repo.toplevel, snap.tree, head.commit, `subagents: your uncommitted changes, as ${agentName} started`, config);

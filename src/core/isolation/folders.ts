@@ -174,7 +174,6 @@ export class WorktreeFolders {
           shape: await repoShape(rec.commonDir, rec.repoRoot),
           createdAt: rec.createdAt,
           pooledAt: Date.now(),
-          uses: 1,
           diskBytes: await checkoutDiskBytes(rec.path, head, admin && path.join(admin, 'index')),
         });
       });

@@ -35,8 +35,6 @@ export const pooledWorktreeSchema = z.object({
   createdAt: z.number(),
   /** When it was last handed back (age pruning, most recent first when taking). */
   pooledAt: z.number(),
-  /** How many agents have had it. */
-  uses: z.number().int().nonnegative(),
   /** About how much disk it takes (see checkoutDiskBytes). */
   diskBytes: z.number().nonnegative().optional(),
 });

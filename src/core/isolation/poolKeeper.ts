@@ -17,7 +17,7 @@ import { removeWorktree } from './worktrees';
 export interface PoolStatus {
   commonDir: string;
   repoRoot: string;
-  worktrees: Array<{ path: string; head: string; pooledAt: number; uses: number; diskBytes: number }>;
+  worktrees: Array<{ path: string; head: string; pooledAt: number; diskBytes: number }>;
   diskBytes: number;
 }
 
@@ -92,7 +92,7 @@ export class PoolKeeper {
       let s = byRepo.get(e.commonDir);
       if (!s) byRepo.set(e.commonDir, (s = { commonDir: e.commonDir, repoRoot: e.repoRoot, worktrees: [], diskBytes: 0 }));
       const diskBytes = e.diskBytes ?? 0;
-      s.worktrees.push({ path: e.path, head: e.head, pooledAt: e.pooledAt, uses: e.uses, diskBytes });
+      s.worktrees.push({ path: e.path, head: e.head, pooledAt: e.pooledAt, diskBytes });
       s.diskBytes += diskBytes;
     }
     return [...byRepo.values()];
