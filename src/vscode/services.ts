@@ -13,6 +13,7 @@ import { FolderScopes, type FolderScope } from './scopes';
 import { affectsSettings, readSettings, watchHistorySettings } from './settings';
 import { historyLimits, storeLimits } from '../core/runs/historySettings';
 import { CommandHooks } from '../core/hooks/commandHooks';
+import { trustWhen } from '../core/trust/projectTrust';
 
 /**
  * Everything the extension runs on, wired the way the CLI session wires it
@@ -64,10 +65,10 @@ export class Services implements vscode.Disposable {
       store,
       bundledDir: path.join(context.extensionPath, 'agents'),
       trusted: () => vscode.workspace.isTrusted,
+      // Project-defined code (hooks) follows workspace trust, read at every agent, so trust granted mid-session applies to the next one.
+      trust: trustWhen(() => vscode.workspace.isTrusted),
       hooks: new CommandHooks({
         home: os.homedir(),
-        // Read at every agent, so trust granted mid-session applies to the next one (S7.1).
-        trustProject: () => vscode.workspace.isTrusted,
         enabled: () => readSettings().settings['hooks.enabled'],
         log: (level, message) => log[level](message),
       }),

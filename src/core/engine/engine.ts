@@ -29,6 +29,7 @@ import { authorizer, type Authorize } from './authorize';
 import { childCwd } from './workingDir';
 import { isolate, reisolate, settleWorktree } from './worktreeSteps';
 import { agentColor } from '../../protocol/agentColor';
+import { TRUST_NOTHING, type ProjectTrust } from '../trust/projectTrust';
 
 /**
  * The subagent engine (S3): runs agent trees on the Anthropic SDK. Every
@@ -57,6 +58,11 @@ export interface EngineOptions {
   archive?: AgentArchive;
   /** SubagentStart / SubagentStop hooks (S4.5). */
   hooks?: LifecycleHooks;
+  /**
+   * Whether a folder's own code (its hooks, later its MCP servers) may run:
+   * the one place every such runner asks. Default: no folder is trusted.
+   */
+  trust?: ProjectTrust;
   /**
    * Consent for agent files that ask for a wider permission mode than the
    * one they would run under (S7.3), remembered per file content. Without
@@ -530,6 +536,7 @@ export class Engine implements Spawner {
       cwd: run.cwd,
       worktree: run.isolation ? { path: run.isolation.path, repoRoot: run.isolation.repoRoot } : null,
       permissionMode: run.permissionMode,
+      trust: this.#options.trust ?? TRUST_NOTHING,
       transcriptPath: this.#options.archive?.transcriptPath(run.id) ?? null,
       signal: run.signal,
     };

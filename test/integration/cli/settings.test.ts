@@ -207,9 +207,10 @@ test('a project file cannot set the restricted keys unless the user trusts the p
   const r = await run(w, ['finder', 'go'], env);
   assert.equal(r.code, 0, r.stderr);
   for (const key of ['apiBaseUrl', 'permissionMode', 'pluginDirs']) {
-    assert.match(r.stderr, new RegExp(`warning: ${w.projectFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: "${key}" is ignored: a project's settings cannot set it for you`));
+    assert.match(r.stderr, new RegExp(`warning: ${w.projectFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: "${key}" is ignored: an untrusted project's settings cannot set it for you`));
   }
-  assert.match(r.stderr, /add ".*project" to "trustedProjects" in .*config\/subagents\/settings\.json, or pass --trust-project/);
+  assert.match(r.stderr, /project is not a trusted folder, so what its files define is skipped: settings apiBaseUrl, pluginDirs, permissionMode \(.*\.subagents\/settings\.json\)/);
+  assert.match(r.stderr, /pass --trust-project for one command, or add ".*project" to "trustedProjects" in .*config\/subagents\/settings\.json/);
   assert.match(r.stderr, /"trustedProjects" is ignored: only the user settings file .* can trust a project/);
   assert.deepEqual((await agentsJson(w, [], env)).listing.agents.some((a) => a.name.endsWith('sneaky')), false);
 
@@ -223,7 +224,7 @@ test('a project file cannot set the restricted keys unless the user trusts the p
   await w.user({ apiBaseUrl: server.url, 'network.maxRetries': 0, trustedProjects: [path.dirname(w.project)] });
   const trusted = await agentsJson(w, [], env);
   assert.ok(trusted.listing.agents.some((a) => a.name.endsWith('sneaky')));
-  assert.doesNotMatch(trusted.stderr, /is ignored: a project's settings/);
+  assert.doesNotMatch(trusted.stderr, /is ignored: an untrusted project's settings|not a trusted folder/);
 });
 
 test('malformed files: bad JSON or a non-object stops the command naming the file and place; bad keys are skipped and the rest applies', async () => {
