@@ -104,7 +104,10 @@ export async function openSession(
         if (level !== 'info') io.stderr.write(`subagents: ${level}: ${terminalText(message)}\n`);
       },
     }),
-    log: (level, message) => io.stderr.write(`subagents: ${level}: ${terminalText(message)}\n`),
+    // Info lines (a plan-mode agent's skipped hooks) would interleave with the live tree: problems only.
+    log: (level, message) => {
+      if (level !== 'info') io.stderr.write(`subagents: ${level}: ${terminalText(message)}\n`);
+    },
   });
   engine.onEvent((event) => store.apply(event));
   return {

@@ -470,7 +470,9 @@ export class Engine implements Spawner {
         emit,
         onUsage: (delta) => run.budget.add(delta),
         persist: () => this.#persist(run),
-        beforeComplete: (output, round) => stopInstruction(this.#options.hooks, { ...this.#hookInfo(run, emit), lastAssistantMessage: this.#redactor.text(output) }, round, this.#log),
+        // Hooks are commands: none runs in a plan-mode tree (#startHooks said so in the log).
+        beforeComplete: (output, round) =>
+          run.planMode ? Promise.resolve(null) : stopInstruction(this.#options.hooks, { ...this.#hookInfo(run, emit), lastAssistantMessage: this.#redactor.text(output) }, round, this.#log),
       });
     } catch (error) {
       // Only waiting for a concurrency slot, or a run another process works on, can throw here.
@@ -544,6 +546,11 @@ export class Engine implements Spawner {
 
   /** SubagentStart hooks may add context: it goes in front of the agent's task. */
   async #startHooks(run: AgentRun, emit: EmitEvent): Promise<void> {
+    if (run.planMode) {
+      // Nothing in a plan-mode run tree changes a file or runs a command, and a hook is a command.
+      if (this.#options.hooks) this.#log('info', `The SubagentStart and SubagentStop hooks of agent "${run.agentName}" (${run.id}) do not run: it is in plan mode, where nothing runs a command.`);
+      return;
+    }
     const context = await startContext(this.#options.hooks, { ...this.#hookInfo(run, emit), prompt: this.#redactor.text(run.prompt) }, this.#log);
     const first = run.messages[run.persisted];
     if (context && first?.role === 'user' && Array.isArray(first.content)) first.content.unshift({ type: 'text', text: context });

@@ -181,3 +181,27 @@ test('the hooks of one event run in parallel', async () => {
     await w.close();
   }
 });
+
+test('no hook runs in a plan-mode run tree, the root or the agents it starts; the log says so', async () => {
+  const w = await hookWorld();
+  await w.userSettings({
+    SubagentStart: [group([`echo start >> '${w.out}/ran'`])],
+    SubagentStop: [group([`echo stop >> '${w.out}/ran'`, `printf '%s' '{"decision":"block","reason":"keep going"}'`])],
+  });
+  const logs: string[] = [];
+  const h = await harness({
+    agents: [agent('planner'), agent('scout')],
+    script: (req) => (isAgent(req.system, 'planner') && req.turn === 0 ? { toolUses: [{ name: 'Task', input: { subagent_type: 'scout', description: 'look', prompt: 'look around' } }] } : { text: 'the plan' }),
+    engine: { trust: w.trust, hooks: w.hooks, log: (level, message) => logs.push(`${level}: ${message}`) },
+  });
+  try {
+    const result = await h.engine.run({ agent: 'planner', prompt: 'plan it', cwd: w.project, permissionMode: 'plan' });
+    assert.equal(result.status, 'completed', result.error ?? '');
+    assert.equal(result.output, 'the plan', 'no SubagentStop hook sent it back to work');
+    await assert.rejects(w.read('ran'), { code: 'ENOENT' }, 'no hook command ran');
+    assert.equal(logs.filter((l) => /^info: The SubagentStart and SubagentStop hooks of agent "(planner|scout)" \(.+\) do not run: it is in plan mode/.test(l)).length, 2, logs.join('\n'));
+  } finally {
+    await h.close();
+    await w.close();
+  }
+});
