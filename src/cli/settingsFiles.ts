@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { closest } from 'fastest-levenshtein';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { parseSettings, resolveUserPath, RESTRICTED_SETTING_KEYS, SETTING_KEYS, settingsSchema, type SettingKey, type Settings } from '../core/config';
+import { parseSettings, resolveUserPath, SETTING_KEYS, settingsSchema, type SettingKey, type Settings } from '../core/config';
+import { projectValue } from '../core/projectSettings';
 import { SettingsFileError, UsageError, userHome, type CliIO } from './command';
 import { terminalLine } from './render/terminalText';
 import { TrustedFolders, type ProjectTrust } from '../core/trust/projectTrust';
@@ -23,13 +24,14 @@ import { TrustedFolders, type ProjectTrust } from '../core/trust/projectTrust';
  * command (its keys cannot be told apart, and running without them could
  * surprise).
  *
- * Restricted Mode's rule: a project file cannot set the keys in
- * RESTRICTED_SETTING_KEYS (a cloned repository could otherwise send the API
- * key to its own server, load its own code as plugin agents, or widen the
- * permission mode) unless the user trusts the project: `trustedProjects` in
- * the user file, or --trust-project. Neither can come from the project
- * itself; not from the environment either, which tools like direnv let a
- * folder set.
+ * Project trust's rule (src/core/projectSettings.ts): an untrusted project
+ * file cannot set the restricted keys (a cloned repository could otherwise
+ * send the API key to its own server, load its own code as plugin agents,
+ * or widen the permission mode), and its limits and switches can only
+ * narrow the user's; the history's retention follows the user file alone.
+ * Trust comes from the user (src/cli/trust.ts): `trustedProjects` in the
+ * user file, the CLI's question, or --trust-project; never from the project
+ * itself, nor from the environment, which tools like direnv let a folder set.
  */
 
 export const PROJECT_SETTINGS_FILE = path.join('.subagents', 'settings.json');
@@ -159,6 +161,26 @@ function listedProjects(file: string, raw: Record<string, unknown> | null, home:
   return value.map((dir) => resolveUserPath(dir, path.dirname(file), home));
 }
 
+/** The project layer as it may apply over the user's settings (`base`): see src/core/projectSettings.ts. */
+function narrowed(
+  file: string,
+  layer: Partial<Record<SettingKey, unknown>>,
+  base: Settings,
+  trusted: boolean,
+  withheld: SettingKey[],
+  warn: (message: string) => void,
+): Partial<Record<SettingKey, unknown>> {
+  const out: Partial<Record<SettingKey, unknown>> = {};
+  for (const [key, value] of Object.entries(layer) as [SettingKey, never][]) {
+    const verdict = projectValue(key, value, base[key], trusted);
+    if (verdict.apply) out[key] = verdict.value;
+    else warn(`${file}: "${key}" is ignored: ${verdict.reason}.`);
+    if (verdict.apply && verdict.note) warn(`${file}: "${key}": ${verdict.note}.`);
+    if ((!verdict.apply && verdict.withheld) || (verdict.apply && verdict.note)) withheld.push(key);
+  }
+  return out;
+}
+
 function merge(layers: Partial<Record<SettingKey, unknown>>[]): Partial<Record<SettingKey, unknown>> {
   const merged: Record<string, unknown> = { modelAliases: settingsSchema.shape.modelAliases.parse(undefined) };
   for (const layer of layers) {
@@ -186,15 +208,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   let project: Partial<Record<SettingKey, unknown>> = {};
   if (projectRaw && projectFile && projectRoot) {
     if (projectRaw[TRUSTED_PROJECTS] !== undefined) options.warn(`${projectFile}: "${TRUSTED_PROJECTS}" is ignored: only the user settings file (${userFile}) can trust a project.`);
-    project = validLayer(projectFile, projectRaw, projectRoot, home, options.warn);
-    if (!trusted) {
-      for (const key of RESTRICTED_SETTING_KEYS) {
-        if (!(key in project)) continue;
-        delete project[key];
-        withheld.push(key);
-        options.warn(`${projectFile}: "${key}" is ignored: an untrusted project's settings cannot set it for you (as in VS Code's Restricted Mode).`);
-      }
-    }
+    project = narrowed(projectFile, validLayer(projectFile, projectRaw, projectRoot, home, options.warn), parseSettings(merge([user])).settings, trusted, withheld, options.warn);
   }
 
   const env: Partial<Record<SettingKey, unknown>> = options.env.ANTHROPIC_BASE_URL ? { apiBaseUrl: options.env.ANTHROPIC_BASE_URL } : {};
