@@ -1,5 +1,6 @@
 import type { LifecycleHooks, SubagentInfo } from '../engine/lifecycleHooks';
-import { selectHooks, type CommandHook, type HookEventName } from './hookSettings';
+import { matchesEveryAgent, selectHooks, type CommandHook, type HookEventName, type HookGroup } from './hookSettings';
+import { testPatterns, timeoutMessage, type PatternResult } from '../regex/boundedRegex';
 import { interpretStart, interpretStop, subagentStartInput, subagentStopInput } from './hookProtocol';
 import { HookSettingsFiles } from './settingsFiles';
 import { runShellCommand, type ShellCommandResult } from './shellCommand';
@@ -35,6 +36,8 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 export class CommandHooks implements LifecycleHooks {
   readonly #options: CommandHooksOptions;
   readonly #files: HookSettingsFiles;
+  /** Matcher answers by matcher and agent name. */
+  readonly #matcherAnswers = new Map<string, boolean>();
   /** Untrusted project folders already named in the log (once each, not at every agent). */
   readonly #untrustedSaid = new Set<string>();
 
@@ -74,7 +77,8 @@ export class CommandHooks implements LifecycleHooks {
       this.#untrustedSaid.add(untrustedProjectDir);
       this.#options.log('info', `The project hooks of ${untrustedProjectDir} do not run: the folder is not trusted.`);
     }
-    const hooks = await this.#approved(event, selectHooks(settings, event, info.agentName), info);
+    const matched = await this.#matchers(settings.flatMap((source) => source.events[event]), info.agentName);
+    const hooks = await this.#approved(event, selectHooks(settings, event, info.agentName, (group) => matched.get(group.matcher) ?? true), info);
     if (hooks.length === 0) return [];
     const env = hookEnvironment(this.#options.env ?? process.env, projectDir);
     const stdin = JSON.stringify(input);
@@ -93,6 +97,42 @@ export class CommandHooks implements LifecycleHooks {
         return { hook, result };
       }),
     );
+  }
+
+  /**
+   * Whether each matcher (a regex from a settings file) matches the agent's
+   * name, run off the main thread within a deadline (boundedRegex.ts): a
+   * matcher that backtracks for ever on a long agent name matches nothing
+   * and is reported once, instead of stopping the engine. Answers are kept,
+   * since the same names come back at every agent start and stop.
+   */
+  async #matchers(groups: readonly HookGroup[], agentName: string): Promise<Map<string, boolean>> {
+    const answers = new Map<string, boolean>();
+    const ask: string[] = [];
+    for (const { matcher } of groups) {
+      if (matchesEveryAgent(matcher) || answers.has(matcher)) continue;
+      const known = this.#matcherAnswers.get(`${matcher}\0${agentName}`);
+      if (known === undefined) ask.push(matcher);
+      answers.set(matcher, known ?? false);
+    }
+    if (ask.length === 0) return answers;
+    let results: PatternResult[] = [];
+    try {
+      results = await testPatterns(ask, [agentName]);
+    } catch (error) {
+      this.#options.log('warn', `Hook matchers could not be checked against agent "${agentName}" (${error instanceof Error ? error.message : String(error)}); the hooks they guard do not run for it.`);
+      return answers;
+    }
+    ask.forEach((matcher, i) => {
+      const result = results[i];
+      if (result && 'timedOut' in result) {
+        this.#options.log('warn', `The hook matcher ${JSON.stringify(matcher)} could not be checked against agent "${agentName}": ${timeoutMessage(matcher)}. The hooks it guards do not run for that agent.`);
+      }
+      const yes = result !== undefined && 'matches' in result && result.matches[0] === true;
+      answers.set(matcher, yes);
+      this.#matcherAnswers.set(`${matcher}\0${agentName}`, yes);
+    });
+    return answers;
   }
 
   /**

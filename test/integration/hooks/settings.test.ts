@@ -147,3 +147,22 @@ test("an isolated agent runs the project's committed hooks without asking, thoug
   }
   assert.deepEqual(logs.filter((l) => l.startsWith('warn')), []);
 });
+
+test('a matcher that backtracks for ever on an agent name is stopped at its deadline: its hooks do not run, the engine goes on', async () => {
+  const w = await hookWorld();
+  const name = `${'a'.repeat(40)}-x`;
+  await w.userSettings({ SubagentStart: [group([context('catastrophic')], '^(a+)+$'), group([context('ordinary')], 'a-x$')] });
+  const h = await harness({ agents: [agent(name)], script: () => ({ text: 'done' }), engine: { trust: w.trust, hooks: w.hooks } });
+  let ticks = 0;
+  const ticker = setInterval(() => ticks++, 50);
+  try {
+    assert.equal((await h.engine.run({ agent: name, prompt: 'go', cwd: w.project })).status, 'completed');
+    assert.deepEqual(firstUserTexts(h.server.requests[0]!.messages), ['ordinary', 'go']);
+    assert.ok(ticks >= 10, `the main thread kept running (${ticks} ticks)`);
+    assert.match(w.warnings().join('\n'), /The hook matcher "\^\(a\+\)\+\$" could not be checked against agent "a+-x": the pattern "\^\(a\+\)\+\$" took more than 1000 ms and was stopped/);
+  } finally {
+    clearInterval(ticker);
+    await h.close();
+    await w.close();
+  }
+});
