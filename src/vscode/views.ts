@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { RunSnapshot } from '../protocol/runSnapshot';
 import type { RunHeader } from '../protocol/webview';
 import { AgentsTree, filterAgentsBySourceCommand, filterAgentsCommand } from './agentsTree';
-import { registerGuarded } from './commands';
+import { registerGuarded } from './guardedCommands';
 import type { AgentNodeItem } from '../surfaces/views/agentsTreeModel';
 import { NO_FILTER } from '../surfaces/views/agentsTreeModel';
 import { setRunsViewVisibility } from './runNotifications';
