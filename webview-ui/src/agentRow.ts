@@ -1,5 +1,6 @@
 import { ANSWER_LABELS, type AgentAction, type AgentView, type ApprovalAnswer, type ToolView, type WebviewToHost } from '../../src/protocol/webview';
 import { themeColorCss } from '../../src/protocol/agentColor';
+import { approvalLabel } from '../../src/protocol/tools';
 import { codicon, el, iconButton, textButton } from './dom';
 import { formatCost, formatDuration, formatTokens, STATUS_ICONS, STATUS_LABELS } from './format';
 
@@ -78,11 +79,11 @@ function approvalBox(agent: AgentView, ctx: RowContext): HTMLElement | null {
   const approval = agent.approval;
   if (!approval || agent.status !== 'waiting') return null;
   const answer = (a: ApprovalAnswer) => () => ctx.post({ type: 'approval', agentId: agent.id, approvalId: approval.approvalId, answer: a });
-  const what = approval.kind === 'bash' ? 'Wants to run' : `Wants to ${approval.toolName === 'Write' ? 'write' : 'change'}`;
+  const label = approvalLabel(approval.kind);
   const box = el('div', { className: 'approval', testId: `approval-${agent.id}`, role: 'group' }, [
     el('div', { className: 'approval-text' }, [
-      codicon(approval.kind === 'bash' ? 'terminal' : 'edit'),
-      el('span', { text: `${what}: ` }),
+      codicon(label.icon),
+      el('span', { text: `Wants to ${label.verb}: ` }),
       el('code', { text: approval.summary || approval.toolName, title: approval.summary }),
     ]),
     approval.protectedReason ? el('div', { className: 'approval-protected', text: `Protected: ${approval.protectedReason}` }) : null,
@@ -93,7 +94,7 @@ function approvalBox(agent: AgentView, ctx: RowContext): HTMLElement | null {
       textButton(ANSWER_LABELS.deny, `approve-deny-${agent.id}`, answer('deny')),
     ]),
   ]);
-  box.setAttribute('aria-label', `${agent.name} ${what.toLowerCase()}: ${approval.summary}`);
+  box.setAttribute('aria-label', `${agent.name} wants to ${label.verb}: ${approval.summary}`);
   return box;
 }
 

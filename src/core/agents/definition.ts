@@ -1,8 +1,8 @@
 import * as z from 'zod';
+import { PERMISSION_MODES } from '../../protocol/tools';
 import {
   AGENT_FAMILIES,
   AGENT_FORMATS,
-  AGENT_PERMISSION_MODES,
   AGENT_SOURCES,
   THINKING_LEVELS,
   type AgentFamily,
@@ -21,7 +21,7 @@ export const agentSourceSchema = z.enum(AGENT_SOURCES);
 export const agentFamilySchema = z.enum(AGENT_FAMILIES);
 export const agentFormatSchema = z.enum(AGENT_FORMATS);
 export const thinkingLevelSchema = z.enum(THINKING_LEVELS);
-export const agentPermissionModeSchema = z.enum(AGENT_PERMISSION_MODES);
+export const agentPermissionModeSchema = z.enum(PERMISSION_MODES);
 
 /**
  * A follow-up a surface may offer once the agent has answered (Copilot's

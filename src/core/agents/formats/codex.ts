@@ -24,13 +24,6 @@ export const CODEX_REASONING_EFFORTS = {
   max: 'xhigh',
 } as const;
 
-/**
- * `sandbox_mode: read-only` leaves an agent only the tools that cannot change
- * anything, and runs it in plan mode, which the agents it starts inherit
- * (a Codex subagent runs under its parent's sandbox).
- */
-export const CODEX_READ_ONLY_DENIED = ['Write', 'Edit', 'MultiEdit', 'Bash'] as const;
-
 export const CODEX_FIELDS: readonly FieldDoc[] = [
   { key: 'name', doc: 'The agent\'s name, used to spawn it; required.' },
   { key: 'description', doc: 'When to use the agent; required.' },
