@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { agentColorField } from './agentColor';
 import { agentStatusSchema, approvalKindSchema, usageSchema, worktreeInfoSchema } from './runEvents';
+import { TOOL_CALL_STATUSES } from './vocabulary';
 
 /**
  * The snapshot model of run trees: what the RunStore holds and what every
@@ -12,7 +13,7 @@ export const toolRowSchema = z.object({
   toolUseId: z.string(),
   name: z.string(),
   inputSummary: z.string(),
-  status: z.enum(['running', 'ok', 'error']),
+  status: z.enum(TOOL_CALL_STATUSES),
   resultSummary: z.string(),
   startedAt: z.number(),
   durationMs: z.nullable(z.number()),

@@ -1,4 +1,4 @@
-import type { ApprovalKind } from './runEvents';
+import type { ApprovalKind } from './vocabulary';
 
 /**
  * The tool registry: every tool an agent can call, described once. The

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { agentColorField } from './agentColor';
+import { AGENT_STATUSES, APPROVAL_KINDS, TOOL_CALL_STATUSES } from './vocabulary';
 
 /**
  * Messages between the extension host and the Runs view, the sidebar webview
@@ -9,14 +10,6 @@ import { agentColorField } from './agentColor';
  * clicks, nothing more. Kept to zod/mini and plain constants so the webview
  * bundle stays small.
  */
-
-/** Agent statuses as the RunStore has them (protocol/runEvents), repeated here to keep its schemas out of the bundle. */
-export const VIEW_STATUSES = ['queued', 'running', 'waiting', 'completed', 'failed', 'cancelled', 'budget_exceeded', 'interrupted'] as const;
-export type ViewStatus = (typeof VIEW_STATUSES)[number];
-
-export function isActiveViewStatus(status: ViewStatus): boolean {
-  return status === 'queued' || status === 'running' || status === 'waiting';
-}
 
 export const noticeSchema = z.object({
   id: z.string(),
@@ -31,7 +24,7 @@ export const toolViewSchema = z.object({
   id: z.string(),
   name: z.string(),
   input: z.string(),
-  status: z.enum(['running', 'ok', 'error']),
+  status: z.enum(TOOL_CALL_STATUSES),
   result: z.string(),
   durationMs: z.nullable(z.number()),
   /** For spawn rows: the agent the call started, rendered under the row. */
@@ -43,7 +36,7 @@ export type ToolView = z.infer<typeof toolViewSchema>;
 export const approvalViewSchema = z.object({
   approvalId: z.string(),
   toolName: z.string(),
-  kind: z.enum(['edit', 'bash']),
+  kind: z.enum(APPROVAL_KINDS),
   summary: z.string(),
   /** Set when a protected file asks even under acceptEdits: why. */
   protectedReason: z.nullable(z.string()),
@@ -55,7 +48,7 @@ const agentHeadShape = {
   parentId: z.nullable(z.string()),
   name: z.string(),
   description: z.string(),
-  status: z.enum(VIEW_STATUSES),
+  status: z.enum(AGENT_STATUSES),
   model: z.string(),
   background: z.boolean(),
   startedAt: z.number(),
@@ -115,7 +108,7 @@ export type AgentPatch = z.infer<typeof agentPatchSchema>;
 export const runHeaderSchema = z.object({
   runId: z.string(),
   rootAgentId: z.string(),
-  status: z.enum(VIEW_STATUSES),
+  status: z.enum(AGENT_STATUSES),
   startedAt: z.number(),
   endedAt: z.nullable(z.number()),
   /** The workspace folder the run belongs to, when the window has several. */

@@ -1,5 +1,6 @@
+import { isActiveStatus } from '../../src/protocol/vocabulary';
 import { mergeAgent, type HeldAgent } from '../../src/protocol/agentPatch';
-import { isActiveViewStatus, type AgentView, type HostToWebview, type RunHeader, type ToolView } from '../../src/protocol/webview';
+import { type AgentView, type HostToWebview, type RunHeader, type ToolView } from '../../src/protocol/webview';
 import { agentRow, patchAgentRow, rowSignature, toolLabel, toolRow, type RowContext } from './agentRow';
 import { el } from './dom';
 import { STATUS_LABELS } from './format';
@@ -207,7 +208,7 @@ export class RunsTree {
     if (run.busy) return run.busy;
     const busy = (run.busy = new Set<string>());
     for (const rec of run.agents.values()) {
-      if (!rec.view || !isActiveViewStatus(rec.view.status)) continue;
+      if (!rec.view || !isActiveStatus(rec.view.status)) continue;
       for (let id: string | null = rec.id; id && !busy.has(id); id = run.agents.get(id)?.view?.parentId ?? null) busy.add(id);
     }
     return busy;
@@ -364,7 +365,7 @@ export class RunsTree {
   }
 
   #placeRuns(): void {
-    const active = this.#order.filter((id) => isActiveViewStatus(this.#runs.get(id)!.header.status)).length;
+    const active = this.#order.filter((id) => isActiveStatus(this.#runs.get(id)!.header.status)).length;
     this.#order.forEach((id, i) => {
       const run = this.#runs.get(id)!;
       const defaultOpen = i < Math.max(active, OPEN_RUNS);

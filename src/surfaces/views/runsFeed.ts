@@ -1,6 +1,7 @@
+import { isActiveStatus } from '../../protocol/vocabulary';
 import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
 import { diffAgent, type SentAgent } from '../../protocol/agentPatch';
-import { isActiveViewStatus, type AgentPatch, type AgentView, type HostToWebview, type RunHeader, type RunUpdate } from '../../protocol/webview';
+import { type AgentPatch, type AgentView, type HostToWebview, type RunHeader, type RunUpdate } from '../../protocol/webview';
 
 /**
  * What the Runs view is sent, worked out from RunStore snapshots: only the
@@ -24,8 +25,8 @@ export interface RunsFeedSource {
 
 /** Active runs first (running, waiting for approval, queued), then the rest; newest first within each. */
 export function displayOrder(runs: readonly RunSnapshot[]): RunSnapshot[] {
-  const active = runs.filter((r) => isActiveViewStatus(r.status));
-  const rest = runs.filter((r) => !isActiveViewStatus(r.status));
+  const active = runs.filter((r) => isActiveStatus(r.status));
+  const rest = runs.filter((r) => !isActiveStatus(r.status));
   const newest = (a: RunSnapshot, b: RunSnapshot) => b.startedAt - a.startedAt;
   return [...active.sort(newest), ...rest.sort(newest)];
 }

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunSnapshot } from '../../../src/protocol/runSnapshot';
+import { isActiveStatus } from '../../../src/protocol/vocabulary';
 import { startScriptedServer, type Script, type ScriptedServer } from '../../support/scriptedServer';
 import { subagents, waitFor, workspaceFolder } from '../api';
 
@@ -43,7 +44,6 @@ const script: Script = (req) => {
   return { text: 'ok' };
 };
 
-const TERMINAL = ['completed', 'failed', 'cancelled', 'budget_exceeded', 'interrupted'];
 
 describe('running agents', function () {
   this.timeout(60_000);
@@ -71,7 +71,7 @@ describe('running agents', function () {
     const api = await subagents();
     return waitFor(() => {
       const run = api.runs().find((r) => r.runId === runId);
-      return run && TERMINAL.includes(run.status) ? run : undefined;
+      return run && !isActiveStatus(run.status) ? run : undefined;
     }, `run ${runId} did not end`);
   }
 
