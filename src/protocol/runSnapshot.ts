@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { agentColorField } from './agentColor';
 import { agentStatusSchema, approvalKindSchema, usageSchema, worktreeInfoSchema } from './runEvents';
-import { TOOL_CALL_STATUSES } from './vocabulary';
+import { toolRowSchema } from './toolRow';
 
 /**
  * The snapshot model of run trees: what the RunStore holds and what every
@@ -9,18 +9,7 @@ import { TOOL_CALL_STATUSES } from './vocabulary';
  * RunEvents; bounded (tool rows and text per agent are capped, S7.5).
  */
 
-export const toolRowSchema = z.object({
-  toolUseId: z.string(),
-  name: z.string(),
-  inputSummary: z.string(),
-  status: z.enum(TOOL_CALL_STATUSES),
-  resultSummary: z.string(),
-  startedAt: z.number(),
-  durationMs: z.nullable(z.number()),
-  /** For spawn rows: the agent the call started. */
-  childAgentId: z.nullable(z.string()),
-});
-export type ToolRow = z.infer<typeof toolRowSchema>;
+export { toolRowSchema, type ToolRow } from './toolRow';
 
 /** What a `waiting` agent asks the user to approve. */
 export const pendingApprovalSchema = z.object({

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { agentColorField } from './agentColor';
-import { AGENT_STATUSES, APPROVAL_KINDS, TOOL_CALL_STATUSES } from './vocabulary';
+import { toolRowSchema } from './toolRow';
+import { AGENT_STATUSES, APPROVAL_KINDS } from './vocabulary';
 
 /**
  * Messages between the extension host and the Runs view, the sidebar webview
@@ -20,16 +21,8 @@ export const noticeSchema = z.object({
 });
 export type Notice = z.infer<typeof noticeSchema>;
 
-export const toolViewSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  input: z.string(),
-  status: z.enum(TOOL_CALL_STATUSES),
-  result: z.string(),
-  durationMs: z.nullable(z.number()),
-  /** For spawn rows: the agent the call started, rendered under the row. */
-  childAgentId: z.nullable(z.string()),
-});
+/** A tool row as the Runs view shows it: the snapshot's row, summaries clipped; spawn rows hold their child agent under them. */
+export const toolViewSchema = z.omit(toolRowSchema, { startedAt: true });
 export type ToolView = z.infer<typeof toolViewSchema>;
 
 /** What a `waiting` agent asks the user to approve (the permission inbox). */

@@ -273,7 +273,7 @@ export class RunsTree {
     const underRows = new Set<string>();
     const liveTools = new Set<string>();
     for (const tool of view.tools) {
-      liveTools.add(tool.id);
+      liveTools.add(tool.toolUseId);
       const child = tool.childAgentId && run.agents.has(tool.childAgentId) ? tool.childAgentId : null;
       if (child) underRows.add(child);
       wanted.push(this.#tool(run, rec, tool, child));
@@ -295,13 +295,13 @@ export class RunsTree {
   }
 
   #tool(run: RunRecord, owner: AgentRecord, tool: ToolView, childId: string | null): HTMLLIElement {
-    const key = `tool:${tool.id}`;
+    const key = `tool:${tool.toolUseId}`;
     const open = childId ? this.ctx.expanded(key, true) : null;
-    const sig = `${tool.status}|${tool.name}|${tool.input}|${tool.result}|${tool.durationMs}|${childId}|${open}`;
-    let rec = owner.tools.get(tool.id);
+    const sig = `${tool.status}|${tool.name}|${tool.inputSummary}|${tool.resultSummary}|${tool.durationMs}|${childId}|${open}`;
+    let rec = owner.tools.get(tool.toolUseId);
     if (!rec || rec.sig !== sig) {
       const group = childId ? el('ul', { role: 'group' }) : null;
-      const li = el('li', { className: `tool tool-${tool.status}`, testId: `tool-${tool.id}`, key, role: 'treeitem' }, [toolRow(tool, open), group]);
+      const li = el('li', { className: `tool tool-${tool.status}`, testId: `tool-${tool.toolUseId}`, key, role: 'treeitem' }, [toolRow(tool, open), group]);
       li.tabIndex = -1;
       li.dataset.status = tool.status;
       li.dataset.ownerId = owner.id;
@@ -313,7 +313,7 @@ export class RunsTree {
       if (rec) replaceKeepingFocus(rec.li, li, moveChild);
       else moveChild();
       rec = { li, sig, group };
-      owner.tools.set(tool.id, rec);
+      owner.tools.set(tool.toolUseId, rec);
     } else if (childId && rec.group) {
       const child = this.#agent(run, childId).li;
       if (child.parentElement !== rec.group) rec.group.replaceChildren(child);

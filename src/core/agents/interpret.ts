@@ -1,4 +1,4 @@
-import type { AgentDefinition, DiscoveryWarning, Handoff, SpawnsPolicy } from './definition';
+import { DEFINITION_DEFAULTS, type AgentDefinition, type DiscoveryWarning, type Handoff, type SpawnsPolicy } from './definition';
 import { isSpawnToolName, LISTED_TOOLS, offeredTo, PERMISSION_MODES, SPAWN_TOOL } from '../../protocol/tools';
 import { THINKING_LEVELS, type AgentFamily, type AgentFormat, type AgentSource, type ThinkingLevel } from './kinds';
 import { copilotNameFromFile, FORMATS } from './formats';
@@ -177,15 +177,15 @@ const OTHER_FORMAT_KEYS = ['handoffs', 'target', 'userInvocable', 'disableModelI
 
 /** Most files set none of these: one shared answer for them (read it, do not change it). */
 const NO_OTHER_FORMAT_FIELDS: OtherFormatFields = Object.freeze({
-  handoffs: Object.freeze([]) as unknown as Handoff[],
-  target: null,
-  userInvocable: true,
-  modelInvocable: true,
-  argumentHint: null,
-  mcpServers: null,
-  nicknames: Object.freeze([]) as unknown as string[],
-  initialPrompt: null,
-  displayName: null,
+  handoffs: DEFINITION_DEFAULTS.handoffs,
+  target: DEFINITION_DEFAULTS.target,
+  userInvocable: DEFINITION_DEFAULTS.userInvocable,
+  modelInvocable: DEFINITION_DEFAULTS.modelInvocable,
+  argumentHint: DEFINITION_DEFAULTS.argumentHint,
+  mcpServers: DEFINITION_DEFAULTS.mcpServers,
+  nicknames: DEFINITION_DEFAULTS.nicknames,
+  initialPrompt: DEFINITION_DEFAULTS.initialPrompt,
+  displayName: DEFINITION_DEFAULTS.displayName,
 });
 
 function otherFormatFields(read: Partial<Record<ReadKey, unknown>>, warn: WarningSink): OtherFormatFields {

@@ -79,7 +79,7 @@ test('sends every agent first, then only the agents that changed', () => {
   feed.changed(['r1']);
   const third = take(feed)!.updates[0]!.agents;
   assert.deepEqual(third.map((a) => a.id), ['r1']);
-  assert.deepEqual(third[0]!.tools?.rows.map((t) => [t.id, t.status]), [['t1', 'ok'], ['t2', 'running']]);
+  assert.deepEqual(third[0]!.tools?.rows.map((t) => [t.toolUseId, t.status]), [['t1', 'ok'], ['t2', 'running']]);
   assert.deepEqual(third[0]!.tools?.order, ['t1', 't2']);
   assert.equal(third[0]!.head, undefined, 'the row itself did not change');
 });
