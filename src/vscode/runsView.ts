@@ -58,8 +58,6 @@ export class RunsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   #viewDisposables: vscode.Disposable[] = [];
   readonly #onDidChangeVisibility = new vscode.EventEmitter<boolean>();
   readonly onDidChangeVisibility = this.#onDidChangeVisibility.event;
-  /** Messages posted to the webview so far (the benchmark and tests read it). */
-  posted = 0;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -192,7 +190,6 @@ export class RunsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   #post(message: HostToWebview): void {
     if (!this.#view) return;
-    this.posted++;
     void this.#view.webview.postMessage(message);
   }
 

@@ -40,8 +40,6 @@ export class RunStore {
   readonly #maxText: number;
   #maxRuns: number;
   readonly #coalesceMs: number;
-  /** Notifications delivered so far (for the benchmark). */
-  notifications = 0;
 
   constructor(options: RunStoreOptions = {}) {
     this.#maxRows = options.maxEventsPerRun ?? 2000;
@@ -120,7 +118,6 @@ export class RunStore {
     if (this.#pending.size === 0) return;
     const changed = new Set(this.#pending);
     this.#pending.clear();
-    this.notifications++;
     for (const listener of this.#listeners) {
       try {
         listener(changed);

@@ -40,8 +40,14 @@ export class RunsFeed {
   #all = true;
   #reset = true;
   #lastOrder = '';
+  #listed: readonly string[] = [];
 
   constructor(private readonly source: RunsFeedSource) {}
+
+  /** The runs the view was last told to list, in its order. */
+  get listed(): readonly string[] {
+    return this.#listed;
+  }
 
   /** The webview starts empty (first load, or shown again after being hidden): everything goes out next. */
   reset(): void {
@@ -52,6 +58,7 @@ export class RunsFeed {
     this.#all = true;
     this.#reset = true;
     this.#lastOrder = '';
+    this.#listed = [];
   }
 
   changed(runIds: Iterable<string>): void {
@@ -102,6 +109,7 @@ export class RunsFeed {
     const orderKey = `${cleared}\n${order.join('\n')}`;
     if (!reset && updates.length === 0 && orderKey === this.#lastOrder) return null;
     this.#lastOrder = orderKey;
+    this.#listed = order;
     return { type: 'runs', reset, updates, order, cleared, now };
   }
 

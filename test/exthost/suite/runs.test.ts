@@ -105,12 +105,13 @@ describe('running agents', function () {
 
   it('Clear Finished hides ended runs from the view; Show Run still finds one', async () => {
     const api = await subagents();
-    const posts = api.runsViewPosts();
+    await waitFor(() => api.runsViewRuns().includes(leadId), 'the Runs view never listed the run');
     const hidden = await vscode.commands.executeCommand<number>('subagents.clearFinishedRuns');
     assert.ok(hidden >= 1, `hid ${hidden} runs`);
-    await waitFor(() => api.runsViewPosts() > posts, 'the Runs view was not told');
+    await waitFor(() => !api.runsViewRuns().includes(leadId), 'the Runs view still lists the finished run');
     assert.ok(api.runs().some((r) => r.runId === leadId), 'Clear Finished deleted history');
     assert.equal(await vscode.commands.executeCommand('subagents.showRun', { runId: leadId }), true);
+    assert.ok(api.runsViewRuns().includes(leadId), 'Show Run lists it again');
     await vscode.commands.executeCommand('subagents.showClearedRuns');
   });
 

@@ -356,6 +356,21 @@ describe('the language server over stdio', () => {
     assert.equal(client.published.get(elsewhere), undefined);
   });
 
+  it('traces how long each check took once the client turns tracing on, and says nothing before', async () => {
+    const traced: string[] = [];
+    client.connection.onNotification('$/logTrace', ({ message }: { message: string }) => {
+      traced.push(message);
+    });
+    const quiet = await client.open(path.join(ws.root, '.claude/agents/untraced.md'), '---\nname: untraced\ndescription: d\n---\n');
+    await client.diagnostics(quiet);
+    await client.connection.sendNotification('$/setTrace', { value: 'messages' });
+    const uri = await client.open(path.join(ws.root, '.claude/agents/traced.md'), '---\nname: traced\ndescription: d\n---\n');
+    await client.diagnostics(uri);
+    await client.connection.sendNotification('$/setTrace', { value: 'off' });
+    assert.equal(traced.length, 1, traced.join('\n'));
+    assert.match(traced[0]!, new RegExp(`^checked ${uri.replace(/[.]/g, '\\.')} version 1 in \\d+\\.\\d{3} ms$`));
+  });
+
   it('keeps serving when the client cannot answer for its settings, and with a client that does not track folders', async () => {
     const limited = await LspClient.start({ folders: [ws.root], home: ws.home, workspaceFolders: false });
     try {
