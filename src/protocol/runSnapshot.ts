@@ -21,7 +21,6 @@ export const pendingApprovalSchema = z.object({
   requestedAt: z.number(),
   protectedReason: z.optional(z.nullable(z.string())),
 });
-export type PendingApprovalView = z.infer<typeof pendingApprovalSchema>;
 
 export const agentNodeSchema = z.object({
   agentId: z.string(),

@@ -76,7 +76,3 @@ const DOCS: Record<DefinitionField, Omit<FieldDoc, 'field'>> = {
 };
 
 export const FIELD_DOCS: readonly FieldDoc[] = DEFINITION_FIELDS.map((field) => ({ field, ...DOCS[field] }));
-
-export function fieldDoc(field: string): FieldDoc | undefined {
-  return FIELD_DOCS.find((doc) => doc.field === field);
-}

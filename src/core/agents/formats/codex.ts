@@ -13,17 +13,6 @@ import type { FieldDoc } from './toolTable';
  * web_search).
  */
 
-/** `model_reasoning_effort` values and the thinking level each runs at here. */
-export const CODEX_REASONING_EFFORTS = {
-  none: 'off',
-  minimal: 'minimal',
-  low: 'low',
-  medium: 'medium',
-  high: 'high',
-  xhigh: 'xhigh',
-  max: 'xhigh',
-} as const;
-
 export const CODEX_FIELDS: readonly FieldDoc[] = [
   { key: 'name', doc: 'The agent\'s name, used to spawn it; required.' },
   { key: 'description', doc: 'When to use the agent; required.' },
