@@ -4,19 +4,19 @@ import { emptyUsage, type RunEvent } from '../../protocol/runEvents';
 import type { AgentDefinition } from '../agents/definition';
 import type { Settings } from '../config';
 import type { WorktreeManager } from '../isolation';
-import { newAgentId } from '../runs/ids';
+import { newAgentId } from './ids';
 import { ModeConsents } from '../tools/modeConsent';
 import { PermissionGate, type PermissionMode } from '../tools/permissions';
 import type { RuntimeTool } from '../tools/runtimeTool';
 import { createAgentRun, firstLine, newTree } from './agentFactory';
 import type { AgentArchive } from './archive';
-import type { AgentResult, AgentRun } from './agentRun';
+import type { AgentResult, AgentRun, EmitEvent } from './agentRun';
 import type { Budget } from './budget';
 import { CancelledError, EngineError } from './errors';
 import { startContext, stopInstruction, type LifecycleHooks, type SubagentInfo } from './lifecycleHooks';
 import { resolveModel, type ModelChoice } from './models';
 import { networkPolicy, type NetworkPolicy } from './network';
-import { runQueryLoop, type EmitEvent, type LoopOutcome } from './queryLoop';
+import { runQueryLoop, type LoopOutcome } from './queryLoop';
 import { findResumable, type ResumeSource } from './resumeSource';
 import { DEFAULT_AGENT, type SpawnInput, type Spawner } from './spawnTool';
 import type { StructuredOutputSlot } from './structuredOutput';
@@ -109,7 +109,7 @@ function spawnBudget(parent: AgentRun, input: SpawnInput): Budget | string | und
 }
 
 /** How a hook command appears to the permission gate: a shell command. */
-const HOOK_COMMAND = { name: 'Hook', approval: 'bash' } as const;
+const HOOK_COMMAND = { name: 'Hook', kind: 'exec' } as const;
 
 /** Ended agents kept in memory for follow-ups; older ones come back from the history. */
 const ENDED_AGENTS_KEPT = 200;

@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { gitLine } from '../isolation/git';
+import { promisify } from 'node:util';
+import { childEnv } from '../childEnv';
 
 /**
  * Files whose change runs code or widens what agents may do, so `acceptEdits`
@@ -76,7 +78,8 @@ async function inGitHooks(file: string): Promise<string | null> {
   if (!dir) return null;
   let hooks: string;
   try {
-    hooks = await gitLine(['rev-parse', '--path-format=absolute', '--git-path', 'hooks'], { cwd: dir });
+    // A read-only query: no lock to wait for, so not the worktree code's git runner (a layer above this one).
+    hooks = (await run('git', ['rev-parse', '--path-format=absolute', '--git-path', 'hooks'], { cwd: dir, env: childEnv() })).stdout.trim();
   } catch {
     return null; // not in a repository, or no git: git runs no hook here
   }
@@ -85,6 +88,8 @@ async function inGitHooks(file: string): Promise<string | null> {
   if (rel.startsWith('..') || path.isAbsolute(rel)) return null;
   return `it is inside ${hooks}, the folder git runs hooks from (core.hooksPath), so a change there runs at your next git command`;
 }
+
+const run = promisify(execFile);
 
 /** The nearest existing directory at or above `dir`. */
 async function existingDir(dir: string): Promise<string | null> {
