@@ -2,9 +2,8 @@ import { childEnv } from '../childEnv';
 import { runShellCommand } from '../hooks/shellCommand';
 import type { WorktreeManager } from '../isolation';
 import { oneLine } from '../tools/runtimeTool';
-import type { AgentRun } from './agentRun';
+import type { AgentRun, EmitEvent } from './agentRun';
 import type { Authorize } from './authorize';
-import type { EmitEvent } from './queryLoop';
 
 /**
  * The repository's setup command (`subagents.worktrees.setupCommand`), run
@@ -17,7 +16,7 @@ import type { EmitEvent } from './queryLoop';
  */
 
 /** How the setup command appears to the permission gate and in tool rows. */
-export const SETUP_TOOL = { name: 'Setup', approval: 'bash' } as const;
+export const SETUP_TOOL = { name: 'Setup', kind: 'exec' } as const;
 
 /** Long enough for a dependency install on a cold cache; a hung command still ends. */
 const SETUP_TIMEOUT_MS = 15 * 60 * 1000;
@@ -29,10 +28,12 @@ export interface SetupContext {
   authorize: Authorize;
   emit: EmitEvent;
   log: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /** The engine's redaction: the setup commit's message, written into the repository, holds the command. */
+  redact: (text: string) => string;
 }
 
 /** Runs the setup command if there is one; throws (with a message for the user and the parent) when it is refused or fails. */
-export async function setUpWorktree({ run, command, worktrees, authorize, emit, log }: SetupContext): Promise<void> {
+export async function setUpWorktree({ run, command, worktrees, authorize, emit, log, redact }: SetupContext): Promise<void> {
   const isolation = run.isolation;
   if (!isolation || isolation.prepared === 'existing' || !command.trim()) return;
   if (run.planMode) {
@@ -53,7 +54,7 @@ export async function setUpWorktree({ run, command, worktrees, authorize, emit, 
   const result = await runShellCommand({ command, cwd: isolation.path, env: childEnv(), stdin: '', timeoutMs: SETUP_TIMEOUT_MS, signal: run.signal });
   // Whatever it did, it is not the agent's work (a failed setup's half-made files neither).
   try {
-    await worktrees.rebase(run.id, `subagents: setup for ${run.agentName} (${oneLine(command, 200)})`);
+    await worktrees.rebase(run.id, redact(`subagents: setup for ${run.agentName} (${oneLine(command, 200)})`));
     const rec = worktrees.get(run.id);
     if (rec) isolation.baseCommit = rec.baseCommit;
   } catch (error) {

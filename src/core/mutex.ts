@@ -1,7 +1,8 @@
 /**
  * An in-process async mutex per key: callers in one process queue here in
- * arrival order. FileLock builds on it (one queue per lock file), so only one
- * caller per process at a time competes for the file with other processes.
+ * arrival order. FileLock (the run history's lock, and the worktree lock of
+ * each repository) builds on it, one queue per lock file, so only one caller
+ * per process at a time competes for the file with other processes.
  */
 export class KeyedMutex {
   private readonly tails = new Map<string, Promise<void>>();
