@@ -1,5 +1,5 @@
 import { childEnv } from '../childEnv';
-import { runShellCommand } from '../hooks/shellCommand';
+import { runShellCommand } from '../shellCommand';
 import type { WorktreeManager } from '../isolation';
 import { oneLine } from '../tools/runtimeTool';
 import type { AgentRun, EmitEvent } from './agentRun';
