@@ -35,14 +35,38 @@ export function checkBaseRef(ref: string): string | null {
   return null;
 }
 
+/**
+ * Snapshots in progress, by working tree. Spawns of one turn start together;
+ * each taking its own snapshot would walk the whole tree once per agent (eight
+ * editors, eight walks of 20,000 files at the same moment). A spawn that comes
+ * while one is being taken shares it: what the user sees at that instant.
+ * Nothing is kept once it is done, so the next spawn sees later edits.
+ */
+const snapshots = new Map<string, Promise<Omit<AgentBase, 'label'> & { dirty: boolean }>>();
+
+function userBase(repo: RepoLocation): Promise<Omit<AgentBase, 'label'> & { dirty: boolean }> {
+  const key = `${repo.toplevel}\0${repo.indexFile}`;
+  let taking = snapshots.get(key);
+  if (!taking) {
+    taking = (async () => {
+      // Independent: side by side, so the snapshot's walk of the tree hides the other git call.
+      const [head, snap] = await Promise.all([readHead(repo.toplevel), snapshotTree(repo.toplevel, repo.indexFile)]);
+      if (snap.tree === head.tree) return { commit: head.commit, userHead: head.commit, warnings: snap.warnings, dirty: false };
+      const config = await commitConfig(repo.commonDir, repo.toplevel);
+      const commit = await commitTree(repo.toplevel, snap.tree, head.commit, 'subagents: your uncommitted changes, as the agent started', config);
+      return { commit, userHead: head.commit, warnings: snap.warnings, dirty: true };
+    })();
+    snapshots.set(key, taking);
+    const forget = () => snapshots.delete(key);
+    taking.then(forget, forget);
+  }
+  return taking;
+}
+
 export async function resolveBase(repo: RepoLocation, baseRef: string | null | undefined, agentName: string): Promise<AgentBase> {
   if (isHeadRef(baseRef)) {
-    // Independent: side by side, so the snapshot's walk of the tree hides the other git call.
-    const [head, snap] = await Promise.all([readHead(repo.toplevel), snapshotTree(repo.toplevel, repo.indexFile)]);
-    if (snap.tree === head.tree) return { commit: head.commit, userHead: head.commit, label: 'HEAD', warnings: snap.warnings };
-    const config = await commitConfig(repo.commonDir, repo.toplevel);
-    const commit = await commitTree(repo.toplevel, snap.tree, head.commit, `subagents: your uncommitted changes, as ${agentName} started`, config);
-    return { commit, userHead: head.commit, label: 'HEAD + uncommitted changes', warnings: snap.warnings };
+    const { dirty, ...base } = await userBase(repo);
+    return { ...base, label: dirty ? 'HEAD + uncommitted changes' : 'HEAD' };
   }
   const ref = baseRef!.trim();
   const problem = checkBaseRef(ref);

@@ -186,3 +186,19 @@ export function gitStopper(root: string, match: string): { env: NodeJS.ProcessEn
   );
   return { env: { ...process.env, PATH: `${dir}${path.delimiter}${process.env.PATH ?? ''}` }, reached };
 }
+
+/** Runs `fn` with a `git` on PATH that counts the calls whose arguments contain `match`; returns how many there were. */
+export async function countGitCalls<T>(root: string, match: string, fn: () => Promise<T>): Promise<{ result: T; calls: number }> {
+  const dir = mkdtempSync(path.join(root, 'git-count-'));
+  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  writeFileSync(path.join(dir, 'git'), `#!/bin/sh\ncase " $* " in\n  *" ${match} "*) echo x >> "${dir}/calls";;\nesac\nexec "${real}" "$@"\n`, { mode: 0o755 });
+  const saved = process.env.PATH;
+  process.env.PATH = `${dir}${path.delimiter}${saved}`;
+  try {
+    const result = await fn();
+    const calls = existsSync(path.join(dir, 'calls')) ? readFileSync(path.join(dir, 'calls'), 'utf8').trim().split('\n').length : 0;
+    return { result, calls };
+  } finally {
+    process.env.PATH = saved;
+  }
+}

@@ -4,7 +4,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { branchExists, gitOverlapProbe, makeSandbox, maxConcurrentGit, type Sandbox } from './helpers';
+import { branchExists, countGitCalls, gitOverlapProbe, makeSandbox, maxConcurrentGit, type Sandbox } from './helpers';
 
 const CHURN_CHILD = path.join(import.meta.dirname, 'churnChild.ts');
 const ROOT = path.join(import.meta.dirname, '../../..');
@@ -117,4 +117,19 @@ test('processes making worktrees in one repository take turns at git\'s worktree
   assert.equal(probe.maxConcurrent(), 1, 'two processes ran git worktree commands at the same time');
   assert.equal(sb.git(['worktree', 'list']).trim().split('\n').length, 1);
   assert.equal(sb.git(['branch', '--list', 'subagents/*']), '');
+});
+
+test('spawns that start together share one snapshot of the user\'s tree; a later one takes its own', async () => {
+  const sb = makeSandbox();
+  sandboxes.push(sb);
+  sb.write('src/app.ts', 'export const a = "uncommitted";\n');
+  const m = sb.manager();
+  const together = await countGitCalls(sb.root, 'add -A --ignore-errors', () => Promise.all([0, 1, 2, 3, 4, 5].map((i) => m.create({ cwd: sb.repo, agentName: 'w', agentId: `snap-${i}` }))));
+  // One walk for all six (two at worst, should one spawn be slower to find the repository than the walk takes).
+  assert.ok(together.calls <= 2, `${together.calls} walks of the tree for six agents started together`);
+  for (const r of together.result) assert.equal(sb.read('src/app.ts', r.path), 'export const a = "uncommitted";\n');
+  sb.write('src/app.ts', 'export const a = "edited since";\n');
+  const later = await countGitCalls(sb.root, 'add -A --ignore-errors', () => m.create({ cwd: sb.repo, agentName: 'w', agentId: 'snap-later' }));
+  assert.equal(later.calls, 1);
+  assert.equal(sb.read('src/app.ts', later.result.path), 'export const a = "edited since";\n', 'a snapshot is not kept once taken');
 });
