@@ -62,16 +62,17 @@ export class WorktreeFolders {
   constructor(private readonly ctx: FolderContext) {}
 
   /**
-   * Gives a record its folder at `commit` on the branch `branchFor` makes (or
-   * names): a pooled worktree moved there, or a new one checked out. The
-   * record is saved (`creating`, or its current state for a reopen) before
-   * anything changes in git, so a crash leaves a trace recover() follows; the
-   * slow part, the checkout, runs outside the repository lock.
+   * Gives a record its folder at `commit` on the first branch `branches`
+   * can create (a reopen's existing branch): a pooled worktree moved there, or
+   * a new one checked out. The record is saved (`creating`, or its current
+   * state for a reopen) before anything changes in git, so a crash leaves a
+   * trace recover() follows; the slow part, the checkout, runs outside the
+   * repository lock.
    */
   async place(
     repo: RepoLocation,
     draft: (wtPath: string, branch: string) => WorktreeRecord,
-    branches: { next: (attempt: number) => Promise<string | null>; exhausted: string },
+    branches: { name: (attempt: number) => string; create: (branch: string) => Promise<boolean>; exhausted: string },
     commit: string,
     agentName: string,
   ): Promise<WorktreeRecord & { prepared: 'new' | 'reused' }> {
@@ -82,11 +83,11 @@ export class WorktreeFolders {
       pooled = shape ? await this.ctx.pool.take(repo.commonDir, repo.toplevel, shape) : undefined;
       const wtPath = pooled?.path ?? this.freshPath(repo.commonDir);
       for (let attempt = 0; attempt < 100; attempt++) {
-        const branch = await branches.next(attempt);
-        if (!branch) continue;
+        const branch = branches.name(attempt);
         const r = draft(wtPath, branch);
         await this.ctx.save(r);
         saved = r;
+        if (!(await branches.create(branch))) continue;
         if (pooled) await attachBranch(wtPath, branch, `subagents: worktree for ${agentName}`);
         else await registerWorktree(repo.toplevel, wtPath, branch);
         return r;

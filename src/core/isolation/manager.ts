@@ -132,11 +132,12 @@ export class WorktreeManager {
       owner: currentOwner(this.instance),
     });
     const reason = `subagents: worktree for ${agentName} (${agentId}) from ${base.commit}`;
-    const branchFor = async (attempt: number) => {
-      const branch = branchName(worktreeName(agentName, agentId, attempt));
-      return (await createBranch(repo.toplevel, branch, base.commit, reason)) ? branch : null;
+    const branches = {
+      name: (attempt: number) => branchName(worktreeName(agentName, agentId, attempt)),
+      create: (branch: string) => createBranch(repo.toplevel, branch, base.commit, reason),
+      exhausted: `subagents/${worktreeName(agentName, agentId)} and 99 more are taken`,
     };
-    const rec = await this.folders.place(repo, draft, { next: branchFor, exhausted: `subagents/${worktreeName(agentName, agentId)} and 99 more are taken` }, base.commit, agentName);
+    const rec = await this.folders.place(repo, draft, branches, base.commit, agentName);
     const included = await this.folders.include(repo, rec);
     await this.update(rec, { state: 'active' });
     this.log('info', `${rec.prepared === 'reused' ? 'Reused' : 'Created'} worktree ${rec.path} on ${rec.branch} from ${base.label}.`);
@@ -246,7 +247,8 @@ export class WorktreeManager {
         const placed = await this.folders.place(
           repo,
           (wtPath) => ({ ...rec, path: wtPath, cwd: path.join(wtPath, relative) }),
-          { next: async () => rec.branch, exhausted: `${rec.branch} cannot be checked out` },
+          // Its branch exists already: the first name is it, and there is nothing to create.
+          { name: () => rec.branch, create: async () => true, exhausted: `${rec.branch} cannot be checked out` },
           tip,
           rec.agentName,
         );
