@@ -6,7 +6,7 @@ import type { PermissionMode } from '../tools/permissions';
 import { AgentRun, type TreeContext } from './agentRun';
 import { BudgetTracker, type Budget } from './budget';
 import { CancelledError } from './errors';
-import { Semaphore } from '../semaphore';
+import { Semaphore } from './limiter';
 import { effectiveSchema } from './structuredOutput';
 
 /**

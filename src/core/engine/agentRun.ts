@@ -4,7 +4,7 @@ import type { AgentDefinition, SpawnsPolicy, ThinkingLevel } from '../agents/def
 import { continueConversation } from './archive';
 import type { PermissionMode } from '../tools/permissions';
 import { BudgetTracker, type Budget } from './budget';
-import type { Semaphore } from '../semaphore';
+import type { Semaphore } from './limiter';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** Emits an event of the agent the emitter belongs to; time, run and agent ids are filled in. */

@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { Semaphore } from '../semaphore';
 import { IsolationError } from './errors';
 import { describeError as reason } from './git';
 import { copyIncluded } from './include';
@@ -25,24 +23,6 @@ import { branchTip, checkoutWorktree, deleteBranch, registerWorktree, removeWork
  * cleaned, committed in or deleted unless it is still the record's (owns).
  * The records themselves stay the manager's: it passes in how to save them.
  */
-
-/**
- * Full checkouts running at once in this process. Each already runs git's
- * parallel checkout; 32 spawns in one turn starting 32 of them (each with its
- * workers) would only make every one slower on a machine with a few cores
- * and hold all their memory at once. A checkout from the pool is a small
- * change and needs no slot.
- */
-const checkoutSlots = new Semaphore(Math.max(2, os.availableParallelism()));
-
-async function withCheckoutSlot<T>(fn: () => Promise<T>): Promise<T> {
-  await checkoutSlots.acquire();
-  try {
-    return await fn();
-  } finally {
-    checkoutSlots.release();
-  }
-}
 
 export interface FolderContext {
   worktreesRoot: string;
@@ -101,7 +81,7 @@ export class WorktreeFolders {
     try {
       const config = await checkoutConfig(repo.commonDir, repo.toplevel);
       if (pooled) await moveCheckout(rec.path, pooled.head, commit, config);
-      else await withCheckoutSlot(() => checkoutWorktree(rec.path, config));
+      else await checkoutWorktree(rec.path, config);
       await mkdir(rec.cwd, { recursive: true });
     } catch (e) {
       await this.undoCreate(rec, true);

@@ -6,7 +6,7 @@ import { withCacheBreakpoints } from '../../../src/core/engine/requestBuilder';
 import { partition } from '../../../src/core/engine/toolExecutor';
 import { retryDecision, retryWait, requestedWait } from '../../../src/core/engine/retryPolicy';
 import { formatWait, IdleTimeoutError, type NetworkPolicy } from '../../../src/core/engine/network';
-import { Semaphore } from '../../../src/core/semaphore';
+import { Semaphore } from '../../../src/core/engine/limiter';
 import { applyEdits } from '../../../src/core/tools/fileTools';
 import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import type { RuntimeTool } from '../../../src/core/tools/runtimeTool';

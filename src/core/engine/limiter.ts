@@ -1,8 +1,6 @@
 /**
  * A FIFO counting semaphore: at most `limit` holders; the rest wait in call
- * order. Waiting can be abandoned through an AbortSignal. The engine bounds
- * the agents of a run tree with it (maxConcurrency), worktree isolation the
- * full checkouts running at once.
+ * order. Waiting can be abandoned through an AbortSignal.
  */
 export class Semaphore {
   #available: number;
