@@ -34,6 +34,7 @@ import { Engine } from '../src/core/engine/engine';
 import { WorktreeManager } from '../src/core/isolation';
 import { agent, catalogOf, settings } from '../test/support/agents';
 import { startScriptedServer, type Reply, type ScriptedRequest } from '../test/support/scriptedServer';
+import { git, makeFilesRepo } from './lib/filesRepo';
 import { median, writeResults } from './lib/results';
 import { startServerProcess } from './lib/serverProcess';
 
@@ -44,29 +45,10 @@ const ROUNDS = Number(arg('rounds', '8'));
 const COLD_EVERY = Number(arg('cold-every', '4'));
 const WIDE = Number(arg('wide', '32'));
 const ONLY = arg('only', 'fanout,first,wide').split(',');
-const PER_DIR = 100;
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
 
 const load = () => Number((os.loadavg()[0] ?? 0).toFixed(2));
 
-function makeRepo(root: string): string {
-  const repo = path.join(root, 'repo');
-  mkdirSync(repo);
-  git(repo, 'init', '-q', '-b', 'main');
-  git(repo, 'config', 'user.name', 'Bench');
-  git(repo, 'config', 'user.email', 'bench@example.com');
-  for (let i = 0; i < FILES; i++) {
-    const dir = path.join(repo, 'src', `d${Math.floor(i / PER_DIR)}`);
-    if (i % PER_DIR === 0) mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, `f${i}.ts`), `export const v${i} = ${i};\n`);
-  }
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-q', '-m', 'files');
-  return repo;
-}
 
 /** Kilobytes on disk under `dir` (du counts each hard-linked file once). */
 function diskKb(dir: string): number {
@@ -278,7 +260,7 @@ async function main(): Promise<void> {
   const results: Record<string, unknown> = { load: load() };
   try {
     const t0 = performance.now();
-    const repo = makeRepo(root);
+    const repo = makeFilesRepo(root, FILES);
     console.error(`repository of ${FILES} files ready in ${Math.round(performance.now() - t0)} ms (load ${load()})`);
     if (ONLY.includes('fanout')) results.fanout = await fanout(root, repo);
     if (ONLY.includes('first')) results.firstRequest = await firstRequest(root, repo);
