@@ -30,6 +30,8 @@ export const pendingApprovalSchema = z.object({
   summary: z.string(),
   requestedAt: z.number(),
   protectedReason: z.optional(z.nullable(z.string())),
+  /** The whole command, or the diff of the file change (see the approval_requested event). */
+  detail: z.optional(z.nullable(z.string())),
 });
 export type PendingApprovalView = z.infer<typeof pendingApprovalSchema>;
 

@@ -6,7 +6,16 @@ import { runAgentCommand, sendFollowUpCommand, stopAllCommand, stopRunCommand, t
 import type { Services } from './services';
 import { showTranscriptCommand } from './transcriptDocument';
 import type { SidebarViews } from './views';
-import { applyWorktreeCommand, cleanUpWorktreesCommand, discardWorktreeCommand, reviewWorktreeCommand, type CleanUpArgs } from './worktreeCommands';
+import type { ReviewEditors } from './review/reviewEditors';
+import {
+  applyWorktreeCommand,
+  applyWorktreeFilesCommand,
+  cleanUpWorktreesCommand,
+  discardWorktreeCommand,
+  discardWorktreeFilesCommand,
+  reviewWorktreeCommand,
+  type CleanUpArgs,
+} from './worktreeCommands';
 
 /**
  * Registers every command (S6.3). The views' own commands (Show Run, Clear
@@ -17,19 +26,15 @@ import { applyWorktreeCommand, cleanUpWorktreesCommand, discardWorktreeCommand, 
 const obj = <T extends object>(value: unknown): T => (value && typeof value === 'object' ? (value as T) : ({} as T));
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value ? value : undefined);
 
-export function registerCommands(services: Services, view: SidebarViews): vscode.Disposable[] {
+export function registerCommands(services: Services, view: SidebarViews, reviews: ReviewEditors): vscode.Disposable[] {
   // Shows the new run selected; the command does not wait for the webview to confirm it.
   const reveal = async (runId?: string) => {
     void view.reveal(runId);
   };
-  const withRun = (agentId: string) => {
-    const runId = services.agentNode(agentId)?.runId;
-    if (runId) view.touchRuns([runId]);
-  };
-  const needsAgent = (name: string, agentId: unknown): agentId is string => {
-    if (typeof agentId === 'string' && agentId) return true;
-    void vscode.window.showErrorMessage(`${name} needs an agent: use its button on an agent in the Agents view.`);
-    return false;
+  // A worktree action changed what the Runs view shows of its agents (applied, files left, gone).
+  const worktreesChanged = <T>(result: T): T => {
+    view.touchRuns(services.store.list().filter((run) => Object.values(run.agents).some((a) => a.worktree)).map((run) => run.runId));
+    return result;
   };
   const commands: Record<string, (...args: unknown[]) => unknown> = {
     // A string argument is the agent name (e.g. from a keybinding); an object may set everything.
@@ -41,27 +46,23 @@ export function registerCommands(services: Services, view: SidebarViews): vscode
     'subagents.refreshAgents': () => refreshAgentsCommand(services),
     'subagents.setApiKey': (key) => setApiKeyCommand(services.keys, services.log, key),
     'subagents.cleanUpWorktrees': async (args) => {
-      const left = await cleanUpWorktreesCommand(services, obj<CleanUpArgs>(args));
+      const left = await cleanUpWorktreesCommand(services, reviews, obj<CleanUpArgs>(args));
       view.agentsChanged();
-      view.touchRuns(services.store.list().filter((run) => Object.values(run.agents).some((a) => a.worktree)).map((run) => run.runId));
-      return left;
+      return worktreesChanged(left);
     },
     'subagents.sendFollowUp': (agentId, prompt) => sendFollowUpCommand(services, reveal, agentId, prompt),
-    'subagents.reviewWorktree': (agentId) => needsAgent('Review Changes', agentId) && reviewWorktreeCommand(services, agentId),
-    'subagents.applyWorktree': async (agentId) => {
-      if (!needsAgent('Apply Changes', agentId)) return false;
-      const applied = await applyWorktreeCommand(services, agentId);
-      withRun(agentId);
-      return applied;
-    },
+    // Each takes an agent id, a file of an open review (editor title), or acts on the active review, or asks.
+    'subagents.reviewWorktree': (target) => reviewWorktreeCommand(services, reviews, target),
+    'subagents.applyWorktree': async (target) => worktreesChanged(await applyWorktreeCommand(services, reviews, target)),
+    'subagents.applyWorktreeFiles': async (target, paths) => worktreesChanged(await applyWorktreeFilesCommand(services, reviews, target, paths)),
+    'subagents.discardWorktreeFiles': async (target, paths) => worktreesChanged(await discardWorktreeFilesCommand(services, reviews, target, paths)),
+    // The same, from the title of one file's diff: the file is the one shown.
+    'subagents.applyWorktreeFile': async (target) => worktreesChanged(await applyWorktreeFilesCommand(services, reviews, target)),
+    'subagents.discardWorktreeFile': async (target) => worktreesChanged(await discardWorktreeFilesCommand(services, reviews, target)),
     // The buttons of a pending approval (notification, Runs view, chat): `answer` is allow | allowAgent | allowRun | deny.
     'subagents.answerApproval': (approvalId, answer, by) => answerApprovalCommand(services, approvalId, answer, by),
-    'subagents.discardWorktree': async (agentId, options) => {
-      if (!needsAgent('Discard Changes', agentId)) return false;
-      const discarded = await discardWorktreeCommand(services, agentId, obj<{ confirmed?: boolean }>(options));
-      withRun(agentId);
-      return discarded;
-    },
+    'subagents.discardWorktree': async (target, options) =>
+      worktreesChanged(await discardWorktreeCommand(services, reviews, target, obj<{ confirmed?: boolean }>(options))),
   };
   return registerGuarded(services.log, commands);
 }

@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import type { RunSnapshot } from '../protocol/runSnapshot';
 import type { RunHeader } from '../protocol/webview';
 import { registerCommands } from './commands';
+import { ReviewEditors } from './review/reviewEditors';
+import { WORKTREE_SCHEME, WorktreeContent } from './review/worktreeContent';
 import { ApiKeys } from './apiKey';
 import { registerChatParticipants } from './chat/chatParticipant';
 import { demoMode } from './demoMode';
@@ -88,11 +90,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
 
   const { views, disposables } = createViews(s, context);
   const transcripts = new TranscriptDocuments(s);
+  const reviews = new ReviewEditors(s.worktrees);
   context.subscriptions.push(
     ...disposables,
     transcripts,
+    reviews,
     vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, transcripts),
-    ...registerCommands(s, views),
+    vscode.workspace.registerTextDocumentContentProvider(WORKTREE_SCHEME, new WorktreeContent(s.worktrees)),
+    ...registerCommands(s, views, reviews),
     demoMode(s, (args) => vscode.commands.executeCommand('subagents.runAgent', args)),
     ...registerAgentTools(s),
   );

@@ -514,7 +514,7 @@ export class Engine implements Spawner {
   }
 
   #authorizer(run: AgentRun, emit: EmitEvent): Authorize {
-    return authorizer(run, this.#gate, emit, (text) => this.#redactor.text(text));
+    return authorizer(run, this.#gate, emit, (text) => this.#redactor.text(text), () => this.#options.settings()['isolation.autoApproveEdits']);
   }
 
   #hookInfo(run: AgentRun, emit: EmitEvent): SubagentInfo {
@@ -522,7 +522,13 @@ export class Engine implements Spawner {
     let asked = 0;
     return {
       // A hook the session did not start with runs only with this agent's approval for a shell command.
-      approveCommand: (command, why) => authorize({ tool: HOOK_COMMAND, toolUseId: `hook_${run.id}_${++asked}`, summary: `${command} (${why})` }),
+      approveCommand: (command, why) =>
+        authorize({
+          tool: HOOK_COMMAND,
+          toolUseId: `hook_${run.id}_${++asked}`,
+          summary: `${command} (${why})`,
+          preview: () => Promise.resolve({ kind: 'command', command }),
+        }),
       runId: run.tree.runId,
       agentId: run.id,
       agentName: run.agentName,

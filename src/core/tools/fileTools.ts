@@ -4,6 +4,7 @@ import type { BetaRunnableTool } from '@anthropic-ai/sdk/lib/tools/BetaRunnableT
 import { ToolError } from '@anthropic-ai/sdk/lib/tools/ToolError';
 import { betaAgentToolset20260401, resolvePath } from '@anthropic-ai/sdk/tools/agent-toolset/node';
 import { atomicWriteFile } from '@anthropic-ai/sdk/tools/agent-toolset/fs-util';
+import { currentText, type ApprovalPreview } from './approvalPreview';
 import { inputValidator } from './inputValidation';
 import { protectedTarget } from './protectedPaths';
 import { field, oneLine, ToolCallError, type RuntimeTool, type ToolOutput, type ToolRunContext } from './runtimeTool';
@@ -73,6 +74,51 @@ function protectedWrite(workdir: string): (input: unknown) => Promise<string | n
   };
 }
 
+/** A file write's preview: the file now and as the call would leave it (`change` returns null when the call cannot apply). */
+function filePreview(workdir: string, change: (before: string | null, input: unknown) => string | null): (input: unknown) => Promise<ApprovalPreview | null> {
+  return async (input) => {
+    const file = field(input, 'file_path');
+    if (!file) return null;
+    let abs: string;
+    try {
+      abs = await resolvePath({ workdir }, file);
+    } catch {
+      return null;
+    }
+    const before = await currentText(abs);
+    if (before === undefined) return null;
+    let after: string | null;
+    try {
+      after = change(before, input);
+    } catch {
+      return null;
+    }
+    return after === null ? null : { kind: 'file', path: file, before, after };
+  };
+}
+
+const writeChange = (_before: string | null, input: unknown) => field(input, 'content') ?? null;
+
+/** Edit's replacement, as the SDK's Edit makes it: unique unless replace_all. */
+function editChange(before: string | null, input: unknown): string | null {
+  const oldString = field(input, 'old_string');
+  const newString = field(input, 'new_string') ?? '';
+  if (before === null || !oldString) return null;
+  const all = typeof input === 'object' && input !== null && (input as { replace_all?: unknown }).replace_all === true;
+  return applyEdits(before, [{ old_string: oldString, new_string: newString, replace_all: all }], '');
+}
+
+function multiEditChange(before: string | null, input: unknown): string | null {
+  const edits = typeof input === 'object' && input !== null ? (input as { edits?: unknown }).edits : undefined;
+  if (before === null || !Array.isArray(edits)) return null;
+  return applyEdits(before, edits as EditSpec[], '');
+}
+
+function commandPreview(input: unknown): Promise<ApprovalPreview | null> {
+  const command = field(input, 'command');
+  return Promise.resolve({ kind: 'command', command: command ?? (field(input, 'restart') ? '(restart the shell)' : '') });
+}
+
 /** Runs an SDK runnable tool as our tool: validated input, SDK errors as tool errors. */
 function fromSdk(tool: BetaRunnableTool, sdkName: SdkName, workdir: string): RuntimeTool {
   const schema = (tool as { input_schema: object }).input_schema;
@@ -85,6 +131,9 @@ function fromSdk(tool: BetaRunnableTool, sdkName: SdkName, workdir: string): Run
     readOnly: CONCURRENCY_SAFE[sdkName],
     approval: sdkName === 'bash' ? 'bash' : sdkName === 'write' || sdkName === 'edit' ? 'edit' : null,
     ...(sdkName === 'write' || sdkName === 'edit' ? { protectedTarget: protectedWrite(workdir) } : {}),
+    ...(sdkName === 'bash' ? { approvalPreview: commandPreview } : {}),
+    ...(sdkName === 'write' ? { approvalPreview: filePreview(workdir, writeChange) } : {}),
+    ...(sdkName === 'edit' ? { approvalPreview: filePreview(workdir, editChange) } : {}),
     summarizeInput: (input) => summarize(sdkName, input),
     summarizeResult: (output) => summarizeOutput(sdkName, output),
     run: async (input: unknown, context: ToolRunContext): Promise<ToolOutput> => {
@@ -190,6 +239,7 @@ function multiEditTool(workdir: string): RuntimeTool {
     readOnly: false,
     approval: 'edit',
     protectedTarget: protectedWrite(workdir),
+    approvalPreview: filePreview(workdir, multiEditChange),
     summarizeInput: (input) => field(input, 'file_path') ?? '',
     run: async (input) => {
       const { file_path, edits } = validate(input) as { file_path: string; edits: EditSpec[] };

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ApprovalKind, ApprovalScope } from '../../protocol/runEvents';
+import type { ApprovalPreview } from './approvalPreview';
 import type { RuntimeTool } from './runtimeTool';
 
 /**
@@ -32,6 +33,8 @@ export interface ApprovalRequest {
    * ordinary file changes do not cover it.
    */
   protectedReason?: string | null;
+  /** What the call would do, whole: the command, or the file before and after (null when it cannot be worked out). */
+  preview?: ApprovalPreview | null;
 }
 
 export interface ApprovalDecision {
@@ -74,9 +77,11 @@ export class PermissionGate {
   async check(
     mode: PermissionMode,
     tool: Pick<RuntimeTool, 'name' | 'approval'>,
-    request: Omit<ApprovalRequest, 'kind' | 'toolName' | 'id'>,
+    request: Omit<ApprovalRequest, 'kind' | 'toolName' | 'id' | 'preview'>,
     signal: AbortSignal,
     observer?: ApprovalObserver,
+    /** What the call would do, worked out only when someone is asked. */
+    preview?: () => Promise<ApprovalPreview | null>,
   ): Promise<string | null> {
     const kind = tool.approval;
     const guarded = Boolean(request.protectedReason);
@@ -93,7 +98,7 @@ export class PermissionGate {
         `The user can allow it with the permission mode ${kind === 'bash' ? 'bypassPermissions' : 'acceptEdits or bypassPermissions'} ` +
         '(setting subagents.permissionMode, or --permission-mode on the CLI). Continue without it or explain what you need.';
     }
-    const full: ApprovalRequest = { ...request, id: newApprovalId(), kind, toolName: tool.name };
+    const full: ApprovalRequest = { ...request, id: newApprovalId(), kind, toolName: tool.name, preview: await preview?.().catch(() => null) };
     observer?.requested(full);
     let decision: ApprovalDecision;
     try {

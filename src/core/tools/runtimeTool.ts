@@ -1,4 +1,5 @@
 import type { BetaToolUnion, BetaToolResultContentBlockParam } from '@anthropic-ai/sdk/resources/beta';
+import type { ApprovalPreview } from './approvalPreview';
 
 /**
  * A tool as the engine runs it: the definition the model sees, how it runs,
@@ -30,6 +31,13 @@ export interface RuntimeTool {
    * acceptEdits must still ask about (protectedPaths.ts), or null.
    */
   protectedTarget?(input: unknown): Promise<string | null>;
+  /**
+   * For a tool that asks before it runs: what a call would do, whole (the
+   * command, or the file before and after), for the approval to show. Null
+   * when it cannot be worked out (the call would fail anyway). Only called
+   * when the user is asked.
+   */
+  approvalPreview?(input: unknown): Promise<ApprovalPreview | null>;
   /** Release held resources (a shell) when the agent ends. */
   close?: () => void | Promise<void>;
 }

@@ -241,7 +241,7 @@ test('a command holding the API key is asked about with the key redacted: in the
     assert.match(result.output ?? '', /^ERR The user denied Bash: declined in the terminal/);
     assert.equal(asked.length, 1);
     assert.equal(asked[0]!.summary, 'curl -H "x-api-key: [redacted]" https://api.example.com');
-    assert.match(shown, /wants to run: Bash curl -H "x-api-key: \[redacted\]"/);
+    assert.match(shown, /solo wants to run a shell command:\n  curl -H "x-api-key: \[redacted\]" https:\/\/api\.example\.com\n/);
     assert.equal(shown.includes(key), false, shown);
     const event = h.events.find((e) => e.type === 'approval_requested');
     assert.equal(event?.type === 'approval_requested' && event.summary, asked[0]!.summary);
