@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { setApiKeyCommand } from './apiKey';
+import { approvalIdOf } from './approvalEditors';
 import { answerApprovalCommand } from './approvals';
 import { newAgentCommand, refreshAgentsCommand, type NewAgentArgs } from './agentFiles';
 import { runAgentCommand, sendFollowUpCommand, stopAllCommand, stopRunCommand, type RunAgentArgs } from './runCommands';
@@ -61,6 +62,14 @@ export function registerCommands(services: Services, view: SidebarViews, reviews
     'subagents.discardWorktreeFile': async (target) => worktreesChanged(await discardWorktreeFilesCommand(services, reviews, target)),
     // The buttons of a pending approval (notification, Runs view, chat): `answer` is allow | allowAgent | allowRun | deny.
     'subagents.answerApproval': (approvalId, answer, by) => answerApprovalCommand(services, approvalId, answer, by),
+    // The command or change of a pending approval, whole, in an editor whose title has the answers below.
+    'subagents.showApproval': (approvalId) => (typeof approvalId === 'string' ? services.approvals.show?.(approvalId) : false),
+    ...Object.fromEntries(
+      (['allow', 'allowAgent', 'allowRun', 'deny'] as const).map((answer) => [
+        `subagents.approval.${answer}`,
+        (target: unknown) => answerApprovalCommand(services, target instanceof vscode.Uri ? approvalIdOf(target) : target, answer, 'editor'),
+      ]),
+    ),
     'subagents.discardWorktree': async (target, options) =>
       worktreesChanged(await discardWorktreeCommand(services, reviews, target, obj<{ confirmed?: boolean }>(options))),
   };

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { RunSnapshot } from '../protocol/runSnapshot';
 import type { RunHeader } from '../protocol/webview';
+import { APPROVAL_SCHEME, ApprovalEditors } from './approvalEditors';
 import { registerCommands } from './commands';
 import { ReviewEditors } from './review/reviewEditors';
 import { WORKTREE_SCHEME, WorktreeContent } from './review/worktreeContent';
@@ -91,10 +92,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
   const { views, disposables } = createViews(s, context);
   const transcripts = new TranscriptDocuments(s);
   const reviews = new ReviewEditors(s.worktrees);
+  const approvalEditors = new ApprovalEditors(s.approvals.inbox);
+  s.approvals.show = (approvalId) => approvalEditors.show(approvalId);
   context.subscriptions.push(
     ...disposables,
     transcripts,
     reviews,
+    approvalEditors,
+    vscode.workspace.registerTextDocumentContentProvider(APPROVAL_SCHEME, approvalEditors),
     vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, transcripts),
     vscode.workspace.registerTextDocumentContentProvider(WORKTREE_SCHEME, new WorktreeContent(s.worktrees)),
     ...registerCommands(s, views, reviews),

@@ -105,14 +105,13 @@ export class Workbench {
   }
 
   /**
-   * Answers an approval notification (`test-runner wants to run: …`): its
-   * answers are command links in the message, since the notification must
-   * close itself when the question is answered elsewhere.
+   * Answers an approval notification (`test-runner wants to run a shell
+   * command: …`) with one of its buttons; the toast closes on the click.
    */
-  async answerApproval(question: string | RegExp, answer: 'Allow' | 'Allow for this agent' | 'Deny'): Promise<void> {
+  async answerApproval(question: string | RegExp, answer: 'Allow' | 'Deny'): Promise<void> {
     const toast = this.notification(question);
     await toast.waitFor({ timeout: 60_000 });
-    await toast.locator('.notification-list-item-message a', { hasText: new RegExp(`^${answer}$`) }).first().click();
+    await toast.getByRole('button', { name: answer, exact: true }).click();
     await toast.waitFor({ state: 'detached', timeout: 15_000 });
   }
 
