@@ -3,7 +3,8 @@ import { isForeignModel, isKnownModel, KNOWN_MODEL_ALIASES } from '../core/agent
 import { canonicalToolNames } from '../core/agents/toolNames';
 import type { Settings } from '../core/config';
 import { outputSchemaProblem } from '../core/engine/structuredOutput';
-import { field, type AgentDocument, type FieldEntry, type Span, type ValueItem } from './agentDocument';
+import { field } from './agentDocument';
+import type { AgentDocument, FieldEntry, Span, ValueItem } from './documentModel';
 import { Code, type Findings } from './findings';
 import type { FormatKnowledge } from './formatKnowledge';
 

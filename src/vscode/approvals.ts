@@ -107,7 +107,7 @@ const BUTTON_ANSWERS: Record<string, ApprovalAnswer> = { [ANSWER_LABELS.allow]: 
 /** Room left in a notification's message for the command after the headline and notes. */
 const COMMAND_ROOM = NOTIFICATION_MAX_CHARS - 200;
 
-type NoticeRequest = Pick<ApprovalRequest, 'agentName' | 'background' | 'kind' | 'summary' | 'toolName' | 'protectedReason' | 'preview'>;
+type NoticeRequest = Pick<ApprovalRequest, 'agentName' | 'kind' | 'summary' | 'toolName' | 'protectedReason' | 'preview'> & { background?: boolean };
 
 /**
  * The notification of an approval: its message (every part from outside

@@ -7,6 +7,7 @@ import { runAgentCommand, sendFollowUpCommand, stopAllCommand, stopRunCommand, t
 import type { Services } from './services';
 import { showTranscriptCommand } from './transcriptDocument';
 import type { SidebarViews } from './views';
+import { registerGuarded } from './guardedCommands';
 import type { ReviewEditors } from './review/reviewEditors';
 import {
   applyWorktreeCommand,
@@ -74,19 +75,4 @@ export function registerCommands(services: Services, view: SidebarViews, reviews
       worktreesChanged(await discardWorktreeCommand(services, reviews, target, obj<{ confirmed?: boolean }>(options))),
   };
   return registerGuarded(services.log, commands);
-}
-
-/** Registers command handlers so that none fails silently or with a stack in the user's face. */
-export function registerGuarded(log: vscode.LogOutputChannel, commands: Record<string, (...args: unknown[]) => unknown>): vscode.Disposable[] {
-  return Object.entries(commands).map(([id, handler]) =>
-    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        return await handler(...args);
-      } catch (error) {
-        log.error(`${id} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-        void vscode.window.showErrorMessage(`Subagents: ${error instanceof Error ? error.message : String(error)}`);
-        return undefined;
-      }
-    }),
-  );
 }

@@ -322,7 +322,7 @@ describe('the packaged extension in code-server', () => {
       await workbench.answer('Subagents: Run docs-writer', 'Write NOTES.md');
       await clearAgentsFilter();
 
-      await workbench.answerApproval('docs-writer wants to change: NOTES.md', 'Allow for this agent');
+      // Its write stays in its worktree until applied: it runs unasked (subagents.isolation.autoApproveEdits).
 
       const writer = workbench.webview().locator('li[data-agent-name="docs-writer"]').first();
       await writer.and(workbench.webview().locator('[data-status="completed"]')).waitFor({ timeout: 30_000 });

@@ -2,8 +2,7 @@ import path from 'node:path';
 import { previewText, type ApprovalPreview } from '../tools/approvalPreview';
 import type { PermissionGate, PermissionMode } from '../tools/permissions';
 import type { RuntimeTool } from '../tools/runtimeTool';
-import type { AgentRun } from './agentRun';
-import type { EmitEvent } from './queryLoop';
+import type { AgentRun, EmitEvent } from './agentRun';
 
 /** What is asked about: a tool call, or a hook command run as this agent's (S7.3). */
 export interface AuthorizeCall {
