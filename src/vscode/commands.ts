@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { setApiKeyCommand } from './apiKey';
+import { runDemo } from './demoMode';
 import { approvalIdOf } from './approvalEditors';
 import { answerApprovalCommand } from './approvals';
 import { newAgentCommand, refreshAgentsCommand, type NewAgentArgs } from './agentFiles';
@@ -27,6 +28,10 @@ import {
 
 const obj = <T extends object>(value: unknown): T => (value && typeof value === 'object' ? (value as T) : ({} as T));
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value ? value : undefined);
+/** An agent given as its id, or as the context of a Runs view row's menu (`{ agentId }`). */
+/** A worktree action's target: a review file's URI as it is, else an agent. */
+const worktreeArg = (value: unknown): unknown => (value instanceof vscode.Uri ? value : agentArg(value));
+const agentArg = (value: unknown): string | undefined => str(value) ?? str((value as { agentId?: unknown } | undefined)?.agentId);
 
 export function registerCommands(services: Services, view: SidebarViews, reviews: ReviewEditors): vscode.Disposable[] {
   // Shows the new run selected; the command does not wait for the webview to confirm it.
@@ -41,9 +46,10 @@ export function registerCommands(services: Services, view: SidebarViews, reviews
   const commands: Record<string, (...args: unknown[]) => unknown> = {
     // A string argument is the agent name (e.g. from a keybinding); an object may set everything.
     'subagents.runAgent': (args) => runAgentCommand(services, reveal, typeof args === 'string' ? { agent: args } : obj<RunAgentArgs>(args)),
-    'subagents.stopRun': (agentId) => stopRunCommand(services, str(agentId)),
+    'subagents.runDemo': () => runDemo(services, (args) => runAgentCommand(services, reveal, args)),
+    'subagents.stopRun': (agentId) => stopRunCommand(services, agentArg(agentId)),
     'subagents.stopAll': () => stopAllCommand(services),
-    'subagents.showTranscript': (agentId, options) => showTranscriptCommand(services, agentId, obj<{ source?: boolean }>(options)),
+    'subagents.showTranscript': (agentId, options) => showTranscriptCommand(services, agentArg(agentId), obj<{ source?: boolean }>(options)),
     'subagents.newAgent': (args) => newAgentCommand(services, obj<NewAgentArgs>(args)),
     'subagents.refreshAgents': () => refreshAgentsCommand(services),
     'subagents.setApiKey': (key) => setApiKeyCommand(services.keys, services.log, key),
@@ -52,12 +58,12 @@ export function registerCommands(services: Services, view: SidebarViews, reviews
       view.agentsChanged();
       return worktreesChanged(left);
     },
-    'subagents.sendFollowUp': (agentId, prompt) => sendFollowUpCommand(services, reveal, agentId, prompt),
+    'subagents.sendFollowUp': (agentId, prompt) => sendFollowUpCommand(services, reveal, agentArg(agentId), prompt),
     // Each takes an agent id, a file of an open review (editor title), or acts on the active review, or asks.
-    'subagents.reviewWorktree': (target) => reviewWorktreeCommand(services, reviews, target),
-    'subagents.applyWorktree': async (target) => worktreesChanged(await applyWorktreeCommand(services, reviews, target)),
-    'subagents.applyWorktreeFiles': async (target, paths) => worktreesChanged(await applyWorktreeFilesCommand(services, reviews, target, paths)),
-    'subagents.discardWorktreeFiles': async (target, paths) => worktreesChanged(await discardWorktreeFilesCommand(services, reviews, target, paths)),
+    'subagents.reviewWorktree': (target) => reviewWorktreeCommand(services, reviews, worktreeArg(target)),
+    'subagents.applyWorktree': async (target) => worktreesChanged(await applyWorktreeCommand(services, reviews, worktreeArg(target))),
+    'subagents.applyWorktreeFiles': async (target, paths) => worktreesChanged(await applyWorktreeFilesCommand(services, reviews, worktreeArg(target), paths)),
+    'subagents.discardWorktreeFiles': async (target, paths) => worktreesChanged(await discardWorktreeFilesCommand(services, reviews, worktreeArg(target), paths)),
     // The same, from the title of one file's diff: the file is the one shown.
     'subagents.applyWorktreeFile': async (target) => worktreesChanged(await applyWorktreeFilesCommand(services, reviews, target)),
     'subagents.discardWorktreeFile': async (target) => worktreesChanged(await discardWorktreeFilesCommand(services, reviews, target)),
@@ -72,7 +78,7 @@ export function registerCommands(services: Services, view: SidebarViews, reviews
       ]),
     ),
     'subagents.discardWorktree': async (target, options) =>
-      worktreesChanged(await discardWorktreeCommand(services, reviews, target, obj<{ confirmed?: boolean }>(options))),
+      worktreesChanged(await discardWorktreeCommand(services, reviews, worktreeArg(target), obj<{ confirmed?: boolean }>(options))),
   };
   return registerGuarded(services.log, commands);
 }

@@ -9,7 +9,7 @@ import { setRunsViewVisibility } from './runNotifications';
 import { badgeOf, countActive, RunsViewProvider, type RunsViewMessage } from './runsView';
 import type { Services } from './services';
 import { agentViewOf, runHeader } from '../surfaces/views/viewModel';
-import { agentsState, statusState } from './viewState';
+import { agentsState, dismissNotice, statusState } from './viewState';
 
 /**
  * The Subagents container's two views, wired to the services: Runs (the live
@@ -45,7 +45,7 @@ export function createViews(services: Services, context: vscode.ExtensionContext
       agentView: (node) => agentViewOf(node, (id) => s.worktrees.get(id)),
       status: () => statusState(s),
     },
-    (message) => handleRunsViewMessage(s, message),
+    (message) => handleRunsViewMessage(s, message, () => runs.statusChanged()),
     s.log,
     context.workspaceState,
   );
@@ -122,8 +122,10 @@ function registerViewCommands(s: Services, views: SidebarViews): vscode.Disposab
     'subagents.filterAgents': (text) => filterAgentsCommand(views.agents, text),
     'subagents.filterAgentsBySource': () => filterAgentsBySourceCommand(views.agents),
     'subagents.clearAgentsFilter': () => views.agents.setFilter(NO_FILTER),
+    // From the Agents view (its node) or a Runs view row's menu ({ agentId }: the host looks the file up).
     'subagents.openAgentDefinition': async (node) => {
-      const filePath = (node as Partial<AgentNodeItem> | undefined)?.summary?.filePath;
+      const agentId = (node as { agentId?: unknown } | undefined)?.agentId;
+      const filePath = typeof agentId === 'string' ? s.store.agent(agentId)?.filePath : (node as Partial<AgentNodeItem> | undefined)?.summary?.filePath;
       if (!filePath) return false;
       await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(filePath), { preview: true });
       return true;
@@ -133,12 +135,13 @@ function registerViewCommands(s: Services, views: SidebarViews): vscode.Disposab
 }
 
 /** What a click in the Runs view does: always one of the commands (the palette takes the same path). */
-export function handleRunsViewMessage(s: Services, message: RunsViewMessage): void {
+export function handleRunsViewMessage(s: Services, message: RunsViewMessage, statusChanged: () => void = () => undefined): void {
   const run = (command: string, ...args: unknown[]) => void vscode.commands.executeCommand(command, ...args);
   switch (message.type) {
     case 'command': {
       const ids = {
         runAgent: 'subagents.runAgent',
+        runDemo: 'subagents.runDemo',
         stopAll: 'subagents.stopAll',
         clearFinished: 'subagents.clearFinishedRuns',
         showCleared: 'subagents.showClearedRuns',
@@ -165,6 +168,11 @@ export function handleRunsViewMessage(s: Services, message: RunsViewMessage): vo
       } as const;
       return run(ids[message.action], message.agentId);
     }
+    case 'dismissNotice':
+      void dismissNotice(s, message.id).then(statusChanged);
+      return;
+    case 'showApproval':
+      return run('subagents.showApproval', message.approvalId);
     case 'approval': {
       // Only the question the agent is waiting on now: a stale button (answered elsewhere) does nothing.
       const pending = s.store.agent(message.agentId)?.approval;

@@ -1,13 +1,16 @@
 import { mergeAgent, type HeldAgent } from '../../src/protocol/agentPatch';
 import { isActiveViewStatus, type AgentView, type HostToWebview, type RunHeader, type ToolView } from '../../src/protocol/webview';
 import { agentRow, patchAgentRow, rowSignature, toolLabel, toolRow, type RowContext } from './agentRow';
+import { approvalLabel } from './approvalBox';
 import { el } from './dom';
 import { STATUS_LABELS } from './format';
+import { agentMenuContext, toolMenuContext } from './rowContext';
 
 /**
- * The runs as live trees (S6.1): agent → its tool rows → the agents a spawn
- * row started, nested under that row; children without a row (resumed, or
- * their row folded away) follow the tool rows.
+ * The runs as live trees: agent → its tool rows and, in the place of each
+ * spawn call, the agent it started (one row, not a Task row with the agent
+ * under it; a spawn that started nobody stays a Task row with its error);
+ * children without a row (resumed, or their row folded away) follow.
  *
  * Built for trees of hundreds of agents that change many times a second:
  * every agent and tool row keeps its element, a message only queues the
@@ -20,17 +23,11 @@ import { STATUS_LABELS } from './format';
 
 export type RunsMessage = Extract<HostToWebview, { type: 'runs' }>;
 
-export interface TreeContext extends RowContext {
-  /** The user's choice for a node, or `byDefault`. */
-  expanded(key: string, byDefault: boolean): boolean;
-  /** Records a node opened for the user (revealing something inside it). */
-  remember(key: string, expanded: boolean): void;
-}
+export type TreeContext = RowContext;
 
 interface ToolRecord {
   li: HTMLLIElement;
   sig: string;
-  group: HTMLUListElement | null;
 }
 
 interface AgentRecord {
@@ -217,16 +214,17 @@ export class RunsTree {
     const isRoot = view.id === run.header.rootAgentId;
     const hasContent = view.tools.length > 0 || view.children.length > 0 || view.hiddenTools > 0;
     const open = hasContent ? this.ctx.expanded(`agent:${view.id}`, this.#openByDefault(run, rec, this.#busy(run))) : null;
-    const folder = run.header.folder;
-    const sig = rowSignature(view, isRoot, folder) + String(open);
+    const header = isRoot ? run.header : null;
+    const sig = rowSignature(view, header) + String(open);
     if (sig !== rec.rowSig || !rec.row) {
-      const row = agentRow(view, open, isRoot, folder, this.ctx);
+      const row = agentRow(view, open, header, this.ctx);
       if (rec.row) replaceKeepingFocus(rec.row, row);
       else rec.li.prepend(row);
       rec.row = row;
       rec.rowSig = sig;
+      setAttr(rec.li, 'data-vscode-context', agentMenuContext(view));
     }
-    patchAgentRow(rec.row, view);
+    patchAgentRow(rec.row, view, header);
     // Attributes are written only when they change: a write restyles the whole subtree.
     if (rec.li.dataset.status !== view.status) {
       rec.li.classList.remove(`status-${rec.li.dataset.status}`);
@@ -235,7 +233,8 @@ export class RunsTree {
     }
     if (isRoot !== rec.li.classList.contains('root')) rec.li.classList.toggle('root', isRoot);
     setAttr(rec.li, 'data-agent-name', view.name);
-    setAttr(rec.li, 'aria-label', `${view.name}, ${STATUS_LABELS[view.status]}: ${view.description}`);
+    const waitingFor = view.status === 'waiting' && view.approval ? `waiting for your approval: ${approvalLabel(view.approval)}` : null;
+    setAttr(rec.li, 'aria-label', waitingFor ? `${view.name}, ${waitingFor}` : `${view.name}, ${STATUS_LABELS[view.status]}: ${view.description}`);
     setAttr(rec.li, 'title', `${view.name} · ${view.model}\n${view.description}\nClick for the transcript`);
     setAttr(rec.li, 'aria-expanded', open === null ? null : String(open));
     // Like VS Code's own trees, a folded node's children are built when it opens.
@@ -272,10 +271,15 @@ export class RunsTree {
     const underRows = new Set<string>();
     const liveTools = new Set<string>();
     for (const tool of view.tools) {
-      liveTools.add(tool.id);
       const child = tool.childAgentId && run.agents.has(tool.childAgentId) ? tool.childAgentId : null;
-      if (child) underRows.add(child);
-      wanted.push(this.#tool(run, rec, tool, child));
+      if (child) {
+        // The agent a spawn started stands in the place of its Task row.
+        underRows.add(child);
+        wanted.push(this.#agent(run, child).li);
+        continue;
+      }
+      liveTools.add(tool.id);
+      wanted.push(this.#tool(rec, tool));
     }
     for (const id of rec.tools.keys()) if (!liveTools.has(id)) rec.tools.delete(id);
     for (const childId of view.children) {
@@ -293,29 +297,19 @@ export class RunsTree {
     this.#render(run, rec, rec.view);
   }
 
-  #tool(run: RunRecord, owner: AgentRecord, tool: ToolView, childId: string | null): HTMLLIElement {
-    const key = `tool:${tool.id}`;
-    const open = childId ? this.ctx.expanded(key, true) : null;
-    const sig = `${tool.status}|${tool.name}|${tool.input}|${tool.result}|${tool.durationMs}|${childId}|${open}`;
+  #tool(owner: AgentRecord, tool: ToolView): HTMLLIElement {
+    const sig = `${tool.status}|${tool.name}|${tool.input}|${tool.result}|${tool.durationMs}`;
     let rec = owner.tools.get(tool.id);
     if (!rec || rec.sig !== sig) {
-      const group = childId ? el('ul', { role: 'group' }) : null;
-      const li = el('li', { className: `tool tool-${tool.status}`, testId: `tool-${tool.id}`, key, role: 'treeitem' }, [toolRow(tool, open), group]);
+      const li = el('li', { className: `tool tool-${tool.status}`, testId: `tool-${tool.id}`, key: `tool:${tool.id}`, role: 'treeitem' }, [toolRow(tool, null)]);
       li.tabIndex = -1;
       li.dataset.status = tool.status;
       li.dataset.ownerId = owner.id;
+      li.dataset.vscodeContext = toolMenuContext(owner.id);
       li.setAttribute('aria-label', toolLabel(tool));
-      if (open !== null) li.setAttribute('aria-expanded', String(open));
-      const moveChild = () => {
-        if (childId && group) group.replaceChildren(this.#agent(run, childId).li);
-      };
-      if (rec) replaceKeepingFocus(rec.li, li, moveChild);
-      else moveChild();
-      rec = { li, sig, group };
+      if (rec) replaceKeepingFocus(rec.li, li);
+      rec = { li, sig };
       owner.tools.set(tool.id, rec);
-    } else if (childId && rec.group) {
-      const child = this.#agent(run, childId).li;
-      if (child.parentElement !== rec.group) rec.group.replaceChildren(child);
     }
     return rec.li;
   }
@@ -355,7 +349,6 @@ export class RunsTree {
       for (const ancestor of path) {
         this.ctx.remember(`agent:${ancestor.id}`, true);
         if (ancestor.li.getAttribute('aria-expanded') === 'false' || ancestor.stale) this.#setOpen(run, ancestor, true);
-        for (const tool of ancestor.tools.values()) if (tool.li.getAttribute('aria-expanded') === 'false' && tool.group?.contains(rec.li)) setExpandedView(tool.li, true);
       }
       rec = run.agents.get(agentId)!;
       return rec.li.isConnected ? rec.li : undefined;

@@ -46,12 +46,17 @@ export function shownFiles(review: WorktreeReview): ReviewedFile[] {
   return review.state === 'applied' ? review.files : review.files.filter((f) => !f.applied);
 }
 
-/** The editor's title: who, how much, and the branch (which also makes it unique). */
+/** The editor's title: whose, how much, and the branch (which also makes it unique); VS Code adds the number of files. */
 export function reviewTitle(review: WorktreeReview): string {
   const files = shownFiles(review);
   const applied = review.files.length - files.length;
-  const what = review.state === 'applied' ? `${plural(files.length, 'file')} applied` : `${plural(files.length, 'file')} changed`;
-  return `${review.agentName}: ${what} (${counts(files)})${applied ? `, ${applied} applied` : ''} · ${review.branch}`;
+  const what = review.state === 'applied' ? `${review.agentName}'s applied changes` : `${review.agentName}'s changes`;
+  return `${what} (${counts(files)}${applied ? `, ${plural(applied, 'file')} applied already` : ''}) · ${review.branch}`;
+}
+
+/** Whether a tab shows this review: VS Code labels a multi-file diff with its title and the number of files, `… (2 files)`. */
+function showsTitle(tab: vscode.Tab, title: string): boolean {
+  return (tab.label === title || tab.label.startsWith(`${title} (`)) && !(tab.input instanceof vscode.TabInputText);
 }
 
 export class ReviewEditors implements vscode.Disposable {
@@ -137,7 +142,7 @@ export class ReviewEditors implements vscode.Disposable {
   #tabsFor(agentId: string): vscode.Tab[] {
     const title = this.#open.get(agentId)?.title;
     if (!title) return [];
-    return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.label === title && !(t.input instanceof vscode.TabInputText));
+    return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => showsTitle(t, title));
   }
 
   async #closeTab(agentId: string): Promise<void> {
@@ -153,7 +158,7 @@ export class ReviewEditors implements vscode.Disposable {
       if (shown) open.seen = true;
       else if (open.seen) this.#open.delete(agentId);
     }
-    const next = active ? [...this.#open].find(([, open]) => open.title === active.label)?.[0] : undefined;
+    const next = active ? [...this.#open].find(([, open]) => showsTitle(active, open.title))?.[0] : undefined;
     if (next !== this.#active) {
       this.#active = next;
       void vscode.commands.executeCommand('setContext', REVIEW_ACTIVE_KEY, Boolean(next));
