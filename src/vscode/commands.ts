@@ -7,6 +7,7 @@ import { newAgentCommand, refreshAgentsCommand, type NewAgentArgs } from './agen
 import { runAgentCommand, sendFollowUpCommand, stopAllCommand, stopRunCommand, type RunAgentArgs } from './runCommands';
 import type { Services } from './services';
 import { showTranscriptCommand } from './transcriptDocument';
+import type { TranscriptPanels } from './transcriptPanels';
 import type { SidebarViews } from './views';
 import { registerGuarded } from './guardedCommands';
 import type { ReviewEditors } from './review/reviewEditors';
@@ -33,7 +34,7 @@ const str = (value: unknown): string | undefined => (typeof value === 'string' &
 const worktreeArg = (value: unknown): unknown => (value instanceof vscode.Uri ? value : agentArg(value));
 const agentArg = (value: unknown): string | undefined => str(value) ?? str((value as { agentId?: unknown } | undefined)?.agentId);
 
-export function registerCommands(services: Services, view: SidebarViews, reviews: ReviewEditors): vscode.Disposable[] {
+export function registerCommands(services: Services, view: SidebarViews, reviews: ReviewEditors, transcripts: TranscriptPanels): vscode.Disposable[] {
   // Shows the new run selected; the command does not wait for the webview to confirm it.
   const reveal = async (runId?: string) => {
     void view.reveal(runId);
@@ -49,7 +50,9 @@ export function registerCommands(services: Services, view: SidebarViews, reviews
     'subagents.runDemo': () => runDemo(services, (args) => runAgentCommand(services, reveal, args)),
     'subagents.stopRun': (agentId) => stopRunCommand(services, agentArg(agentId)),
     'subagents.stopAll': () => stopAllCommand(services),
-    'subagents.showTranscript': (agentId, options) => showTranscriptCommand(services, agentArg(agentId), obj<{ source?: boolean }>(options)),
+    'subagents.showTranscript': (agentId, options) => showTranscriptCommand(services, transcripts, agentArg(agentId), obj<{ source?: boolean }>(options)),
+    // The transcript view's title button: its Markdown text.
+    'subagents.showTranscriptSource': (agentId) => showTranscriptCommand(services, transcripts, agentArg(agentId) ?? transcripts.activeAgent, { source: true }),
     'subagents.newAgent': (args) => newAgentCommand(services, obj<NewAgentArgs>(args)),
     'subagents.refreshAgents': () => refreshAgentsCommand(services),
     'subagents.setApiKey': (key) => setApiKeyCommand(services.keys, services.log, key),

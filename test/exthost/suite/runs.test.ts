@@ -174,10 +174,10 @@ describe('running agents', function () {
     assert.equal(existsSync(notes), false, 'the isolated agent wrote into the workspace');
 
     assert.equal(await vscode.commands.executeCommand('subagents.reviewWorktree', id), true);
-    const diff = vscode.window.activeTextEditor?.document;
-    assert.equal(diff?.languageId, 'diff');
-    assert.match(diff!.getText(), /\+\+\+ b\/NOTES\.md/);
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    // The multi-file diff editor, labelled with the agent, its counts and its branch; no Untitled buffer.
+    await waitFor(() => vscode.window.tabGroups.activeTabGroup.activeTab?.label.startsWith("docs-writer's changes (+"), 'the review did not open');
+    assert.equal(vscode.workspace.textDocuments.some((d) => d.isUntitled), false, 'an Untitled buffer was left behind');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
 
     assert.equal(await vscode.commands.executeCommand('subagents.applyWorktree', id), true);
     assert.match(readFileSync(notes, 'utf8'), /Written by docs-writer/);
@@ -190,7 +190,7 @@ describe('running agents', function () {
     assert.equal((await ended(id)).status, 'completed');
     const kept = await vscode.commands.executeCommand<string[]>('subagents.cleanUpWorktrees', { agentId: id, action: 'review' });
     assert.ok(kept?.includes(id), `the finished worktree is not listed: ${JSON.stringify(kept)}`);
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     const left = await vscode.commands.executeCommand<string[]>('subagents.cleanUpWorktrees', { agentId: id, action: 'discard', confirmed: true });
     assert.equal(left?.includes(id), false, 'the discarded worktree is still listed');
     assert.equal(existsSync(path.join(workspaceFolder(), 'NOTES.md')), false);
