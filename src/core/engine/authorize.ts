@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { previewText, type ApprovalPreview } from '../tools/approvalPreview';
-import type { PermissionGate, PermissionMode } from '../tools/permissions';
+import type { Denial, PermissionGate, PermissionMode } from '../tools/permissions';
 import type { RuntimeTool } from '../tools/runtimeTool';
 import type { AgentRun, EmitEvent } from './agentRun';
 
@@ -16,12 +16,12 @@ export interface AuthorizeCall {
   preview?: () => Promise<ApprovalPreview | null>;
 }
 
-export type Authorize = (call: AuthorizeCall) => Promise<string | null>;
+export type Authorize = (call: AuthorizeCall) => Promise<Denial | null>;
 
 /**
  * One agent's way through the permission gate: its mode, its ids, its
  * signal, and the approval events every surface shows while it waits.
- * Resolves to null when the call may go ahead, else to the denial message.
+ * Resolves to null when the call may go ahead, else to the denial (for the model and for the user).
  * The summary is redacted before the gate sees it: the request itself reaches
  * the approval handler (the CLI's terminal question, the inbox), not only the
  * event, so a command carrying the API key must not be shown with it.

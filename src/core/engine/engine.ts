@@ -522,13 +522,15 @@ export class Engine implements Spawner {
     let asked = 0;
     return {
       // A hook the session did not start with runs only with this agent's approval for a shell command.
-      approveCommand: (command, why) =>
-        authorize({
-          tool: HOOK_COMMAND,
-          toolUseId: `hook_${run.id}_${++asked}`,
-          summary: `${command} (${why})`,
-          preview: () => Promise.resolve({ kind: 'command', command }),
-        }),
+      approveCommand: async (command, why) =>
+        (
+          await authorize({
+            tool: HOOK_COMMAND,
+            toolUseId: `hook_${run.id}_${++asked}`,
+            summary: `${command} (${why})`,
+            preview: () => Promise.resolve({ kind: 'command', command }),
+          })
+        )?.message ?? null,
       runId: run.tree.runId,
       agentId: run.id,
       agentName: run.agentName,

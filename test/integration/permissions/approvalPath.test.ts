@@ -45,6 +45,9 @@ test('deny: the tool does not run, and the reason the user gave reaches the mode
     assert.equal(asked.length, 1);
     assert.equal(existsSync(path.join(h.dir, 'marker')), false, 'the denied command did not run');
     assert.match(result.output ?? '', /^ERR The user denied Bash: not on my machine\. Do not retry the same call/);
+    // What the model is told is not what the user reads on the call's row.
+    const row = h.events.find((e) => e.type === 'tool_finished');
+    assert.equal(row?.type === 'tool_finished' && row.resultSummary, 'Denied: not on my machine');
   } finally {
     await h.close();
   }
