@@ -174,7 +174,14 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
     now: z.number(),
   }),
   /** Select and scroll to a run or one of its agents; answered by `revealed`. */
-  z.object({ type: z.literal('reveal'), requestId: z.number(), runId: z.string(), agentId: z.nullable(z.string()) }),
+  z.object({
+    type: z.literal('reveal'),
+    requestId: z.number(),
+    runId: z.string(),
+    agentId: z.nullable(z.string()),
+    /** Unfold the agent's Result line too (a run the user started just ended). */
+    showResult: z.optional(z.boolean()),
+  }),
 ]);
 export type HostToWebview = z.infer<typeof hostToWebviewSchema>;
 

@@ -6,7 +6,7 @@ import { registerGuarded } from './guardedCommands';
 import type { AgentNodeItem } from '../surfaces/views/agentsTreeModel';
 import { NO_FILTER } from '../surfaces/views/agentsTreeModel';
 import { setRunsViewVisibility } from './runNotifications';
-import { badgeOf, countActive, RunsViewProvider, type RunsViewMessage } from './runsView';
+import { badgeOf, countActive, RunsViewProvider, type RevealOptions, type RunsViewMessage } from './runsView';
 import type { Services } from './services';
 import { agentViewOf, runHeader } from '../surfaces/views/viewModel';
 import { agentsState, dismissNotice, statusState } from './viewState';
@@ -21,7 +21,7 @@ export interface SidebarViews {
   runs: RunsViewProvider;
   agents: AgentsTree;
   /** Shows the Runs view; with a run id, selects that run (or one of its agents). */
-  reveal(runId?: string, agentId?: string): Promise<boolean>;
+  reveal(runId?: string, agentId?: string, options?: RevealOptions): Promise<boolean>;
   agentsChanged(): void;
   touchRuns(runIds: readonly string[]): void;
   /** A run's header as the Runs view gets it (its folder named when several are open). */
@@ -31,6 +31,10 @@ export interface SidebarViews {
 export interface ShowRunArgs {
   runId?: string;
   agentId?: string;
+  /** Unfold the agent's Result line (a run that just ended). */
+  showResult?: boolean;
+  /** Keep the keyboard where it is when the Runs view is in sight. */
+  preserveFocus?: boolean;
 }
 
 export function createViews(services: Services, context: vscode.ExtensionContext): { views: SidebarViews; disposables: vscode.Disposable[] } {
@@ -79,8 +83,8 @@ export function createViews(services: Services, context: vscode.ExtensionContext
     runs,
     agents,
     runHeader: header,
-    reveal: async (runId, agentId) => {
-      if (runId) return runs.reveal(runId, agentId);
+    reveal: async (runId, agentId, options) => {
+      if (runId) return runs.reveal(runId, agentId, options);
       await vscode.commands.executeCommand(`${RunsViewProvider.viewType}.focus`);
       return true;
     },
@@ -115,7 +119,7 @@ function registerViewCommands(s: Services, views: SidebarViews): vscode.Disposab
         void vscode.window.showInformationMessage('That run is not in the history any more (it may have expired).');
         return false;
       }
-      return views.reveal(runId, given.agentId);
+      return views.reveal(runId, given.agentId, { showResult: given.showResult === true, preserveFocus: given.preserveFocus === true });
     },
     'subagents.clearFinishedRuns': () => views.runs.clearFinished(),
     'subagents.showClearedRuns': () => views.runs.showCleared(),

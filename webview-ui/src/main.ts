@@ -155,6 +155,10 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       renderCleared(message.cleared);
       break;
     case 'reveal': {
+      if (message.showResult && message.agentId) {
+        remember(`result:${message.agentId}`, true);
+        tree.redraw(message.agentId);
+      }
       tree.flushNow();
       const item = message.agentId ? tree.expandTo(message.agentId) : undefined;
       const target = item ?? tree.runElement(message.runId)?.querySelector<HTMLElement>(':scope > li[role="treeitem"]');

@@ -133,6 +133,19 @@ export class RunsTree {
     this.#work(Infinity);
   }
 
+  /** Draws an agent's row again (a choice about its parts changed, such as its Result line). */
+  redraw(agentId: string): void {
+    for (const run of this.#runs.values()) {
+      const rec = run.agents.get(agentId);
+      if (!rec) continue;
+      rec.rowSig = '';
+      let queued = this.#queue.get(run.header.runId);
+      if (!queued) this.#queue.set(run.header.runId, (queued = new Set()));
+      queued.add(agentId);
+      return;
+    }
+  }
+
   runElement(runId: string): HTMLElement | undefined {
     return this.#runs.get(runId)?.tree;
   }
