@@ -36,3 +36,11 @@ test('the .vsix holds only what users need, and stays small', { skip: !existsSyn
   const sizeKB = statSync(vsix).size / 1024;
   assert.ok(sizeKB < 1024, `the .vsix is ${sizeKB.toFixed(0)} KB`);
 });
+
+test('the bundles never read `navigator`: in VS Code’s extension host each read logs a PendingMigrationError', { skip: !existsSync(path.join(root, 'dist/extension.js')) && 'run `npm run build` first' }, () => {
+  for (const bundle of ['dist/extension.js', 'dist/server.js', 'dist/cli-main.cjs', 'dist/cli-engine.cjs']) {
+    const code = readFileSync(path.join(root, bundle), 'utf8');
+    const at = code.search(/\bnavigator\b/);
+    assert.equal(at, -1, `${bundle} reads navigator: …${code.slice(Math.max(0, at - 80), at + 40)}…`);
+  }
+});
