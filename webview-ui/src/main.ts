@@ -32,7 +32,9 @@ let demo = false;
 let received = false;
 
 const noticesSlot = el('div', { className: 'notices-slot' });
-const runsList = el('div', { className: 'runs-list', testId: 'runs-list' });
+// The runs are one tree: arrows move across them, Tab leaves it (tree.ts).
+const runsList = el('div', { className: 'runs-list', testId: 'runs-list', role: 'tree' });
+runsList.setAttribute('aria-label', 'Runs');
 const emptyText = el('span');
 const runButton = textButton('Run Agent…', 'runs-empty-run', () => post({ type: 'command', command: 'runAgent' }), 'text-button primary');
 const demoButton = textButton('Run the Demo', 'runs-empty-demo', () => post({ type: 'command', command: 'runDemo' }), 'text-button');

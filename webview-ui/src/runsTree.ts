@@ -97,7 +97,8 @@ export class RunsTree {
     for (const { run: header, agents } of message.updates) {
       let run = this.#runs.get(header.runId);
       if (!run) {
-        const tree = el('ul', { role: 'tree', className: 'tree run', testId: `run-${header.runId}`, key: `run:${header.runId}` });
+        // One keyboard tree over every run (the list is the tree): a run's list only groups its items.
+        const tree = el('ul', { role: 'none', className: 'tree run', testId: `run-${header.runId}`, key: `run:${header.runId}` });
         run = { header, tree, agents: new Map(), defaultOpen: false, busy: null };
         this.#runs.set(header.runId, run);
       }
@@ -258,10 +259,9 @@ export class RunsTree {
     }
     if (isRoot && rec.li.parentElement !== run.tree) {
       run.tree.replaceChildren(rec.li);
-      // One tab stop per tree (roving tabindex, tree.ts): the root's, until focus moves within.
-      if (!run.tree.querySelector('[tabindex="0"]')) rec.li.tabIndex = 0;
+      // One tab stop for the whole tree (roving tabindex, tree.ts): the first root's, until focus moves within.
+      if (!this.list.querySelector('li[tabindex="0"]')) rec.li.tabIndex = 0;
     }
-    if (isRoot) setAttr(run.tree, 'aria-label', `Run of ${view.name}`);
   }
 
   #renderChildren(run: RunRecord, rec: AgentRecord, view: AgentView, hasContent: boolean): void {
@@ -384,6 +384,11 @@ export class RunsTree {
       }
     });
     reconcile(this.list, this.#order.map((id) => this.#runs.get(id)!.tree));
+    // The tab stop went with a run that left: the first root takes it.
+    if (!this.list.querySelector('li[tabindex="0"]')) {
+      const first = this.list.querySelector<HTMLElement>('li[role="treeitem"]');
+      if (first) first.tabIndex = 0;
+    }
   }
 }
 

@@ -4,10 +4,9 @@ import { moreButton, type RowContext } from './rowContext';
 
 /**
  * What an isolated agent left, and what to do with it, on one line under its
- * row: "2 files changed +9 −1 · Review · Apply ⋯". The counts give way
- * before the actions do, so Review and Apply are never cut off at the
- * default sidebar width; the ⋯ opens the row's menu (discard, apply some
- * files, the branch). The branch name is the line's tooltip.
+ * row: "2 files changed · Review · Apply ⋯", never cut off at the default
+ * sidebar width; the ⋯ opens the row's menu (discard, apply or discard some
+ * files). The lines added and removed and the branch are the tooltip.
  */
 
 function plural(n: number, word: string): string {
@@ -43,13 +42,13 @@ export function worktreeLine(agent: AgentView, ctx: RowContext): HTMLElement | n
       actions = [link('Review', 'reviewWorktree'), link('Apply', 'applyWorktree'), moreButton(`More actions for ${agent.name}'s changes`, `worktree-more-${agent.id}`)];
       break;
   }
-  const counts = wt.state === 'finished' || wt.state === 'applied' ? el('span', { className: 'counts', text: `+${wt.insertions} −${wt.deletions}` }) : null;
-  const line = el('div', { className: `subline worktree state-${wt.state}`, testId: `worktree-${agent.id}`, title: `Branch ${wt.branch}` }, [
+  // The line counts files; the lines added and removed are in its tooltip (and the review's title), so the actions keep their room.
+  const counts = wt.state === 'finished' || wt.state === 'applied' ? ` (+${wt.insertions} −${wt.deletions})` : '';
+  const line = el('div', { className: `subline worktree state-${wt.state}`, testId: `worktree-${agent.id}`, title: `${summary}${counts} on branch ${wt.branch}` }, [
     codicon('git-branch'),
     el('span', { className: 'summary', text: summary }),
-    counts,
     ...actions,
   ]);
-  line.setAttribute('aria-label', `${summary}${counts ? ` (${counts.textContent})` : ''} on branch ${wt.branch}`);
+  line.setAttribute('aria-label', `${summary}${counts} on branch ${wt.branch}`);
   return line;
 }

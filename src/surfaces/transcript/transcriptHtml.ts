@@ -3,7 +3,7 @@ import type { BetaContentBlockParam, BetaMessageParam } from '@anthropic-ai/sdk/
 import MarkdownIt from 'markdown-it';
 import { previewDiff } from '../../core/tools/approvalPreview';
 import { approvalHeadline } from '../../protocol/approvalText';
-import { formatCost, formatDuration, formatTokens } from '../../protocol/format';
+import { formatCost, formatDuration } from '../../protocol/format';
 import { totalTokens } from '../../protocol/runEvents';
 import type { AgentNode } from '../../protocol/runSnapshot';
 
@@ -155,7 +155,7 @@ function headerHtml(node: AgentNode): string {
   const facts = [
     ['Status', `${node.status}${node.error ? ` — ${node.error.split('\n')[0]}` : ''}`],
     ['Model', node.model],
-    ['Usage', [`${node.turns} turn${node.turns === 1 ? '' : 's'}`, formatTokens(totalTokens(u)), cost].filter(Boolean).join(' · ')],
+    ['Usage', [`${node.turns} turn${node.turns === 1 ? '' : 's'}`, `${totalTokens(u).toLocaleString('en-US')} tokens`, cost].filter(Boolean).join(' · ')],
     ['Time', `${new Date(node.startedAt).toLocaleString()} · ${formatDuration(ended - node.startedAt)}`],
     ['Folder', node.cwd],
     ['Agent id', `${node.agentId} (run ${node.runId})`],
@@ -175,7 +175,8 @@ function pendingHtml(node: AgentNode): string {
     const detail = approval.detail ? (approval.kind === 'bash' ? codeBlock(approval.detail, 'shell', 'command') : diffBlock(approval.detail)) : '';
     parts.push(`<div class="pending approval"><div class="tool-head">Waiting for your approval: ${escapeHtml(headline)}</div>${detail}${approval.protectedReason ? `<p>Protected: ${escapeHtml(approval.protectedReason)}</p>` : ''}</div>`);
   }
-  for (const tool of node.tools.filter((t) => t.status === 'running')) {
+  // The call waiting for approval is shown above, whole; the others are running.
+  for (const tool of node.tools.filter((t) => t.status === 'running' && t.toolUseId !== approval?.toolUseId)) {
     parts.push(`<div class="pending"><div class="tool-head">Running ${escapeHtml(tool.name)}</div>${tool.inputSummary ? codeBlock(tool.inputSummary) : ''}</div>`);
   }
   if (node.status === 'running' && node.text.trim()) parts.push(`<div class="pending writing"><div class="tool-head">Writing…</div><div class="text">${markdownHtml(node.text)}</div></div>`);

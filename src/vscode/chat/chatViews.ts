@@ -95,12 +95,11 @@ export function runStatus(stream: vscode.ChatResponseStream, services: Services)
   if (recent.length) stream.markdown(`#### Recent\n\n${recent.map(line).join('\n')}\n\n`);
   commandLinks(
     stream,
-    [...active, ...recent].slice(0, 6).map((run) => ({ icon: 'list-tree', title: `Show ${run.agents[run.rootAgentId]?.agentName ?? 'run'}`, command: 'subagents.showRun', args: [{ runId: run.runId }] })),
+    [...active, ...recent].slice(0, 6).map((run) => ({ title: `Show ${run.agents[run.rootAgentId]?.agentName ?? 'run'}`, command: 'subagents.showRun', args: [{ runId: run.runId }] })),
   );
 }
 
 interface CommandLink {
-  icon: string;
   title: string;
   command: string;
   args: unknown[];
@@ -115,25 +114,25 @@ interface CommandLink {
  */
 export function commandLinks(stream: vscode.ChatResponseStream, links: readonly CommandLink[]): void {
   if (links.length === 0) return;
-  const text = links.map((l) => `[$(${l.icon}) ${escapeMarkdown(l.title)}](command:${l.command}?${encodeURIComponent(JSON.stringify(l.args))})`).join(' &nbsp;·&nbsp; ');
-  const md = new vscode.MarkdownString(`${text}\n\n`, true);
+  const text = links.map((l) => `[${escapeMarkdown(l.title)}](command:${l.command}?${encodeURIComponent(JSON.stringify(l.args))})`).join(' &nbsp;·&nbsp; ');
+  const md = new vscode.MarkdownString(`${text}\n\n`);
   md.isTrusted = { enabledCommands: [...new Set(links.map((l) => l.command))] };
   stream.markdown(md);
 }
 
 /** Under a finished run: show it in the sidebar, review / apply / discard worktree changes, open the transcript. */
 export function runButtons(stream: vscode.ChatResponseStream, run: RunSnapshot): void {
-  const links: CommandLink[] = [{ icon: 'list-tree', title: 'Show in Sidebar', command: 'subagents.showRun', args: [{ runId: run.runId }] }];
+  const links: CommandLink[] = [{ title: 'Show in Sidebar', command: 'subagents.showRun', args: [{ runId: run.runId }] }];
   for (const node of Object.values(run.agents)) {
     if (!node.worktree?.filesChanged) continue;
     const who = Object.keys(run.agents).length > 1 ? ` (${node.agentName})` : '';
     links.push(
-      { icon: 'diff-multiple', title: `Review Changes${who}`, command: 'subagents.reviewWorktree', args: [node.agentId] },
-      { icon: 'check', title: `Apply${who}`, command: 'subagents.applyWorktree', args: [node.agentId] },
-      // It asks first (a modal that says it cannot be undone); the icon says it destroys.
-      { icon: 'trash', title: `Discard…${who}`, command: 'subagents.discardWorktree', args: [node.agentId] },
+      { title: `Review Changes${who}`, command: 'subagents.reviewWorktree', args: [node.agentId] },
+      { title: `Apply${who}`, command: 'subagents.applyWorktree', args: [node.agentId] },
+      // It asks first, in a modal that says it cannot be undone.
+      { title: `Discard…${who}`, command: 'subagents.discardWorktree', args: [node.agentId] },
     );
   }
-  links.push({ icon: 'output', title: 'Open Transcript', command: 'subagents.showTranscript', args: [run.rootAgentId] });
+  links.push({ title: 'Open Transcript', command: 'subagents.showTranscript', args: [run.rootAgentId] });
   commandLinks(stream, links);
 }

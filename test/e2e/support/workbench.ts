@@ -171,14 +171,58 @@ export class Workbench {
    * `#active-frame`, which holds the extension's HTML.
    */
   webview(extensionId = EXTENSION_ID): FrameLocator {
+    // The first of ours: the Runs view's is made before any transcript view
+    // (a test that hides the Runs view while a transcript is open must not rely on this).
     return this.page
-      .frameLocator(`iframe.webview.ready[src*="extensionId=${extensionId}"]`)
+      .frameLocator(`iframe.webview.ready[src*="extensionId=${extensionId}"] >> nth=0`)
+      .frameLocator('#active-frame');
+  }
+
+  /** The newest webview panel of ours: the transcript view opened last. */
+  transcriptView(extensionId = EXTENSION_ID): FrameLocator {
+    return this.page
+      .frameLocator(`iframe.webview.ready[src*="extensionId=${extensionId}"] >> nth=-1`)
       .frameLocator('#active-frame');
   }
 
   /** An element of our webview by its data-testid. */
   byTestId(testId: string, extensionId = EXTENSION_ID): Locator {
     return this.webview(extensionId).locator(`[data-testid="${testId}"]`);
+  }
+
+  /** Picks a color theme the way a user does, from "Preferences: Color Theme", and waits for the workbench to wear it. */
+  async setTheme(label: 'Dark Modern' | 'Light Modern'): Promise<void> {
+    await this.runCommand('Preferences: Color Theme', { opensQuickInput: true });
+    // The theme picker has a placeholder, not a title, so pick() cannot find it.
+    const widget = this.page.locator('.quick-input-widget');
+    await widget.locator('.quick-input-box input').fill(label);
+    await widget.locator('.quick-input-list .monaco-list-row', { has: this.page.locator('.label-name', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) }).first().click();
+    await widget.waitFor({ state: 'hidden', timeout: 10_000 });
+    const dark = label.startsWith('Dark');
+    const deadline = Date.now() + 15_000;
+    while (!((await this.page.locator('.monaco-workbench').getAttribute('class')) ?? '').split(/\s+/).includes(dark ? 'vs-dark' : 'vs')) {
+      if (Date.now() > deadline) throw new Error(`the workbench did not switch to ${label}`);
+      await this.page.waitForTimeout(200);
+    }
+    // Webviews restyle a moment after the workbench.
+    await this.page.waitForTimeout(500);
+  }
+
+  /**
+   * Screenshots in the light and the dark theme (`<name>-light.png`,
+   * `<name>-dark.png`), the pointer out of the way, ending in the light theme.
+   * `prepare` runs before each (to reopen what a theme switch closed, such as a menu).
+   */
+  async screenshotsInBothThemes(name: string, prepare: () => Promise<void> = async () => undefined): Promise<string[]> {
+    const files: string[] = [];
+    for (const [theme, suffix] of [['Light Modern', 'light'], ['Dark Modern', 'dark']] as const) {
+      await this.setTheme(theme);
+      await prepare();
+      await this.page.mouse.move(1390, 890);
+      files.push(await this.screenshot(`${name}-${suffix}`));
+    }
+    await this.setTheme('Light Modern');
+    return files;
   }
 
   /** Saves a full-page screenshot as test/e2e/artifacts/<name>.png and returns its path. */

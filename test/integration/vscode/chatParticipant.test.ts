@@ -178,6 +178,6 @@ test('a finished run ends with links to our commands only, in a trusted part of 
   assert.equal(trusted.length, 1, call.text());
   const part = JSON.parse(trusted[0]!.slice('markdown '.length)) as { value: string; isTrusted: { enabledCommands: string[] } };
   assert.deepEqual(part.isTrusted.enabledCommands, ['subagents.showRun', 'subagents.showTranscript']);
-  assert.match(part.value, /^\[\$\(list-tree\) Show in Sidebar\]\(command:subagents\.showRun\?/);
+  assert.match(part.value, /^\[Show in Sidebar\]\(command:subagents\.showRun\?/);
   assert.doesNotMatch(part.value, /sendSequence|done: /, 'no model or user text in the trusted part');
 });
