@@ -363,7 +363,7 @@ describe('the packaged extension in code-server', () => {
     }),
   );
 
-  it('tells about a run that ends out of sight, and Show in Runs selects it', { timeout: 90_000 }, () =>
+  it('tells about a run that ends out of sight, with its answer, and Show Result selects it with the answer unfolded', { timeout: 90_000 }, () =>
     withDiagnostics('out of sight', subject, async () => {
       const { workbench } = live();
       await workbench.runCommand('Subagents: Run Agent…', { opensQuickInput: true });
@@ -376,10 +376,13 @@ describe('the packaged extension in code-server', () => {
       assert.equal(await firstRun.locator('li[data-agent-name]').first().getAttribute('data-agent-name'), 'code-reviewer');
       await workbench.activityBarItem('Explorer').click({ force: true });
       finishReview();
-      const notice = workbench.notification('code-reviewer finished.');
+      const notice = workbench.notification('code-reviewer finished: Looks good to me.');
       await notice.waitFor({ timeout: 30_000 });
-      await notice.getByRole('button', { name: 'Show in Runs' }).click();
-      await workbench.webview().locator('li.selected[data-agent-name="code-reviewer"]').waitFor({ timeout: 15_000 });
+      await notice.getByRole('button', { name: 'Show Result' }).click();
+      const selected = workbench.webview().locator('li.selected[data-agent-name="code-reviewer"]');
+      await selected.waitFor({ timeout: 15_000 });
+      const id = (await selected.getAttribute('data-agent-id'))!;
+      assert.equal(await workbench.byTestId(`result-${id}`).innerText(), 'Looks good to me.');
     }),
   );
 
