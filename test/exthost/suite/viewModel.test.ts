@@ -84,7 +84,7 @@ describe('the view model', () => {
       agents: { docs: node('docs', { status: 'completed', endedAt: 2, worktree: info }) },
     };
     const view = runView(run, 'app', () => undefined);
-    assert.deepEqual(view.agents.docs!.worktree, { branch: 'subagents/docs-1', state: 'finished', filesChanged: 2, insertions: 5, deletions: 1 });
+    assert.deepEqual(view.agents.docs!.worktree, { branch: 'subagents/docs-1', state: 'finished', filesChanged: 2, insertions: 5, deletions: 1, applied: 0 });
     assert.equal(view.agents.docs!.activity, '', 'an ended agent still shows live text');
     assert.equal(view.folder, 'app');
   });
