@@ -36,7 +36,7 @@ export function notices(services: Services): Notice[] {
       out.push({
         id: 'demo-model',
         level: 'info',
-        text: 'Demo model (no API key)',
+        text: 'Demo model',
         tooltip: 'There is no Anthropic API key, so agents run on the scripted demo model (models named demo-…): it plays a short session with the sample agents and cannot read your requests. Set a key to run them on Claude.',
         actions: [{ label: 'Set API Key', command: 'setApiKey' }],
         dismissible: true,
