@@ -130,17 +130,17 @@ export function patchAgentRow(row: HTMLElement, agent: AgentView, run: RunHeader
 }
 
 export function toolRow(tool: ToolView, expanded: boolean | null): HTMLElement {
-  const result = tool.status === 'running' ? '' : [tool.result, tool.durationMs !== null ? formatDuration(tool.durationMs) : ''].filter(Boolean).join(' · ');
+  const result = tool.status === 'running' ? '' : [tool.resultSummary, tool.durationMs !== null ? formatDuration(tool.durationMs) : ''].filter(Boolean).join(' · ');
   return el('div', { className: 'row' }, [
     twistie(expanded),
     // A running call has a still icon: its agent's row already spins, and hundreds of spinners cost every frame.
     codicon(tool.status === 'running' ? 'debug-stackframe-dot' : tool.status === 'ok' ? 'check' : 'close', `status tool-${tool.status}`),
     el('span', { className: 'name tool-name', text: tool.name }),
-    el('span', { className: 'input', text: tool.input, title: tool.input }),
+    el('span', { className: 'input', text: tool.inputSummary, title: tool.inputSummary }),
     el('span', { className: 'detail', text: result, title: result }),
   ]);
 }
 
 export function toolLabel(tool: ToolView): string {
-  return `${tool.name} ${tool.input}, ${tool.status === 'running' ? 'running' : tool.status === 'ok' ? 'done' : 'failed'}${tool.result ? `: ${tool.result}` : ''}`;
+  return `${tool.name} ${tool.inputSummary}, ${tool.status === 'running' ? 'running' : tool.status === 'ok' ? 'done' : 'failed'}${tool.resultSummary ? `: ${tool.resultSummary}` : ''}`;
 }

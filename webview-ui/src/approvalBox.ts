@@ -1,4 +1,5 @@
 import { approvalVerb } from '../../src/protocol/approvalText';
+import { approvalLabel as approvalMark } from '../../src/protocol/tools';
 import { ANSWER_LABELS, type AgentView, type ApprovalAnswer, type ApprovalView } from '../../src/protocol/webview';
 import { codicon, el, textButton } from './dom';
 import type { RowContext } from './rowContext';
@@ -46,7 +47,7 @@ export function approvalBox(agent: AgentView, ctx: RowContext): HTMLElement | nu
   const detail = approval.detail;
   const isCommand = approval.kind === 'bash';
   const headline = el('div', { className: 'approval-text' }, [
-    codicon(isCommand ? 'terminal' : 'edit'),
+    codicon(approvalMark(approval.kind, approval.toolName).icon),
     el('span', { text: isCommand ? `Wants to ${verb}:` : `Wants to ${verb} ` }),
     isCommand ? null : el('code', { text: approval.summary || approval.toolName, title: approval.summary }),
   ]);

@@ -1,5 +1,6 @@
+import { isActiveStatus } from '../../src/protocol/vocabulary';
 import { mergeAgent, type HeldAgent } from '../../src/protocol/agentPatch';
-import { isActiveViewStatus, type AgentView, type HostToWebview, type RunHeader, type ToolView } from '../../src/protocol/webview';
+import { type AgentView, type HostToWebview, type RunHeader, type ToolView } from '../../src/protocol/webview';
 import { agentRow, patchAgentRow, rowSignature, toolLabel, toolRow, type RowContext } from './agentRow';
 import { approvalLabel } from './approvalBox';
 import { el } from './dom';
@@ -218,7 +219,7 @@ export class RunsTree {
     if (run.busy) return run.busy;
     const busy = (run.busy = new Set<string>());
     for (const rec of run.agents.values()) {
-      if (!rec.view || !isActiveViewStatus(rec.view.status)) continue;
+      if (!rec.view || !isActiveStatus(rec.view.status)) continue;
       for (let id: string | null = rec.id; id && !busy.has(id); id = run.agents.get(id)?.view?.parentId ?? null) busy.add(id);
     }
     return busy;
@@ -291,7 +292,7 @@ export class RunsTree {
         wanted.push(this.#agent(run, child).li);
         continue;
       }
-      liveTools.add(tool.id);
+      liveTools.add(tool.toolUseId);
       wanted.push(this.#tool(rec, tool));
     }
     for (const id of rec.tools.keys()) if (!liveTools.has(id)) rec.tools.delete(id);
@@ -311,10 +312,10 @@ export class RunsTree {
   }
 
   #tool(owner: AgentRecord, tool: ToolView): HTMLLIElement {
-    const sig = `${tool.status}|${tool.name}|${tool.input}|${tool.result}|${tool.durationMs}`;
-    let rec = owner.tools.get(tool.id);
+    const sig = `${tool.status}|${tool.name}|${tool.inputSummary}|${tool.resultSummary}|${tool.durationMs}`;
+    let rec = owner.tools.get(tool.toolUseId);
     if (!rec || rec.sig !== sig) {
-      const li = el('li', { className: `tool tool-${tool.status}`, testId: `tool-${tool.id}`, key: `tool:${tool.id}`, role: 'treeitem' }, [toolRow(tool, null)]);
+      const li = el('li', { className: `tool tool-${tool.status}`, testId: `tool-${tool.toolUseId}`, key: `tool:${tool.toolUseId}`, role: 'treeitem' }, [toolRow(tool, null)]);
       li.tabIndex = -1;
       li.dataset.status = tool.status;
       li.dataset.ownerId = owner.id;
@@ -322,7 +323,7 @@ export class RunsTree {
       li.setAttribute('aria-label', toolLabel(tool));
       if (rec) replaceKeepingFocus(rec.li, li);
       rec = { li, sig };
-      owner.tools.set(tool.id, rec);
+      owner.tools.set(tool.toolUseId, rec);
     }
     return rec.li;
   }
@@ -370,7 +371,7 @@ export class RunsTree {
   }
 
   #placeRuns(): void {
-    const active = this.#order.filter((id) => isActiveViewStatus(this.#runs.get(id)!.header.status)).length;
+    const active = this.#order.filter((id) => isActiveStatus(this.#runs.get(id)!.header.status)).length;
     this.#order.forEach((id, i) => {
       const run = this.#runs.get(id)!;
       const defaultOpen = i < Math.max(active, OPEN_RUNS);

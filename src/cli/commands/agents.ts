@@ -6,6 +6,7 @@ import { discoverListed, listAgentDirs, type DiscoveryResult } from '../../core/
 import { UsageError, userHome, type CliCommand, type CliIO } from '../command';
 import { ListingCache } from '../listingCache';
 import { cliSettings } from '../settingsFiles';
+import { decideProjectTrust } from '../trust';
 import { terminalLine } from '../render/terminalText';
 
 /** `subagents agents`: what discovery finds for a folder (SPEC S6.6). */
@@ -22,8 +23,10 @@ Options:
   --cwd DIR         Folder to discover for (default: the current directory)
   --plugin-dir DIR  Extra plugin root whose agents/ folder is searched; repeatable
                     (added to the pluginDirs setting)
-  --trust-project   Let the project's .subagents/settings.json set the
-                    restricted settings (pluginDirs, loadClaudePlugins, …)
+  --trust-project   Trust the project for this listing: its
+                    .subagents/settings.json applies in full (pluginDirs,
+                    loadClaudePlugins, …); "trustedProjects" in your user
+                    settings file trusts it for good
   --no-cache        Read and parse every file. By default a listing whose
                     files all kept their size and time since the last listing
                     of the same folder prints the same answer again, and
@@ -168,7 +171,9 @@ export const agentsCommand: CliCommand = {
   async run(args, io) {
     const flags = parseFlags(args, io);
     const home = userHome(io.env);
-    const settings = cliSettings(io, flags.cwd, { trustProject: flags.trustProject });
+    // Listing runs no project code: only the project settings file's trust matters, and nothing is asked.
+    const trust = await decideProjectTrust(io, flags.cwd, { flag: flags.trustProject, interactive: false, probes: [] });
+    const settings = cliSettings(io, flags.cwd, { trust });
     const disabled = new Set(settings.disabledAgents);
     const options = { cwd: flags.cwd, home, pluginDirs: [...settings.pluginDirs, ...flags.pluginDirs], loadClaudePlugins: settings.loadClaudePlugins };
     const listing = await listAgentDirs(options);

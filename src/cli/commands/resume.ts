@@ -1,8 +1,10 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { EngineError } from '../../core/engine/errors';
 import { UsageError, type CliCommand, type CliIO } from '../command';
-import { executeRun, presentation } from '../execute';
-import { openHistory, openSession } from '../session';
+import { executeRun, interactiveTerminal, presentation } from '../execute';
+import { decideProjectTrust } from '../trust';
+import { openHistory, openSession, openWorktrees } from '../session';
 import { terminalText } from '../render/terminalText';
 import { PERMISSION_MODES } from '../../core/config';
 import { cliSettings } from '../settingsFiles';
@@ -17,9 +19,23 @@ its whole earlier conversation and a follow-up prompt. Agent ids are shown by
 Options:
   --permission-mode MODE    default | acceptEdits | bypassPermissions | plan
   --plugin-dir DIR          extra plugin root (repeatable)
-  --trust-project           let the project's .subagents/settings.json set the
-                            restricted settings (apiBaseUrl, permissionMode, …)
+  --trust-project           trust the project's files for this command: its
+                            hooks run and its .subagents/settings.json applies
+                            in full (see "subagents run --help")
   --json                    NDJSON events on stdout; the last line is the result`;
+
+/** Where trust is decided for an agent that worked in `cwd`: an isolated agent's worktree stands for the repository it was made from. */
+function trustedFolderOf(io: CliIO, agentId: string, cwd: string): string {
+  const worktrees = openWorktrees(io);
+  try {
+    const record = worktrees.get(agentId);
+    if (!record) return cwd;
+    const rel = path.relative(record.path, cwd);
+    return rel.startsWith('..') || path.isAbsolute(rel) ? cwd : path.join(record.repoRoot, rel);
+  } finally {
+    worktrees.dispose();
+  }
+}
 
 export const resumeCommand: CliCommand = {
   name: 'resume',
@@ -42,15 +58,15 @@ export const resumeCommand: CliCommand = {
     const mode = values['permission-mode'];
     if (mode !== undefined && ![...PERMISSION_MODES, 'plan'].includes(mode)) throw new UsageError(`unknown permission mode "${mode}"`);
 
-    const trustProject = values['trust-project'] ?? false;
-    // The agent's definition, and the settings it runs with, are looked up where it ran.
-    const archived = await (await openHistory(io, cliSettings(io, io.cwd, { trustProject }))).load(agentId);
+    // The agent's definition, and the settings it runs with, are looked up where it ran; the shared history follows the user file alone.
+    const archived = await (await openHistory(io, cliSettings(io, io.cwd, { userOnly: true }))).load(agentId);
     const cwd = archived && archived !== 'expired' ? archived.node.cwd : io.cwd;
-    const settings = cliSettings(io, cwd, { trustProject });
+    const trust = await decideProjectTrust(io, trustedFolderOf(io, agentId, cwd), { flag: values['trust-project'] ?? false, interactive: interactiveTerminal(io, values.json ?? false) });
+    const settings = cliSettings(io, cwd, { trust });
     const view = presentation(io, values.json ?? false);
     let session;
     try {
-      session = await openSession(io, { cwd, pluginDirs: values['plugin-dir'] ?? [], gate: view.gate, modeConsent: view.modeConsent, coalesceMs: values.json ? 0 : 80, settings });
+      session = await openSession(io, { cwd, pluginDirs: values['plugin-dir'] ?? [], gate: view.gate, modeConsent: view.modeConsent, coalesceMs: values.json ? 0 : 80, settings, trust });
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
       io.stderr.write(`subagents resume: ${terminalText(error.message)}\n`);

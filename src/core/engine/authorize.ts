@@ -1,12 +1,12 @@
 import path from 'node:path';
+import type { PermissionMode, ToolKind, ToolSpec } from '../../protocol/tools';
 import { previewText, type ApprovalPreview } from '../tools/approvalPreview';
-import type { Denial, PermissionGate, PermissionMode } from '../tools/permissions';
-import type { RuntimeTool } from '../tools/runtimeTool';
+import type { Denial, PermissionGate } from '../tools/permissions';
 import type { AgentRun, EmitEvent } from './agentRun';
 
 /** What is asked about: a tool call, or a hook command run as this agent's (S7.3). */
 export interface AuthorizeCall {
-  tool: Pick<RuntimeTool, 'name' | 'approval'>;
+  tool: Pick<ToolSpec, 'name' | 'kind'>;
   /** The tool call waiting, or a made-up id for something that is not one (a hook). */
   toolUseId: string;
   summary: string;
@@ -43,7 +43,7 @@ export function authorizer(
   };
   return ({ tool, toolUseId, summary, protectedReason, preview }) =>
     gate.check(
-      effectiveMode(run, tool.approval, editsInWorktreeUnasked),
+      effectiveMode(run, tool.kind, editsInWorktreeUnasked),
       tool,
       {
         runId: run.tree.runId,
@@ -87,7 +87,7 @@ export function insideWorktree(run: Pick<AgentRun, 'cwd' | 'isolation' | 'parent
  * mode a file change inside an isolated worktree is treated as under
  * acceptEdits when the setting allows it (protected files still ask).
  */
-function effectiveMode(run: AgentRun, kind: 'edit' | 'bash' | null, editsInWorktreeUnasked: () => boolean): PermissionMode {
-  if (run.permissionMode === 'default' && kind === 'edit' && editsInWorktreeUnasked() && insideWorktree(run)) return 'acceptEdits';
+function effectiveMode(run: AgentRun, kind: ToolKind, editsInWorktreeUnasked: () => boolean): PermissionMode {
+  if (run.permissionMode === 'default' && kind === 'write' && editsInWorktreeUnasked() && insideWorktree(run)) return 'acceptEdits';
   return run.permissionMode;
 }

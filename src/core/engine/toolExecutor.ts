@@ -18,14 +18,20 @@ export interface ToolCallHooks {
   authorize(call: BetaToolUseBlock, tool: RuntimeTool, summary: string): Promise<Denial | null>;
   started(call: BetaToolUseBlock, tool: RuntimeTool | undefined, summary: string): void;
   finished(call: BetaToolUseBlock, ok: boolean, summary: string, durationMs: number): void;
+  /**
+   * Takes the secrets out of what a tool was given and gave back (redaction.ts),
+   * before anything is summarised or capped: a cut secret would no longer be
+   * recognised whole.
+   */
+  redact<T>(value: T): T;
 }
 
 export function partition(calls: BetaToolUseBlock[], tools: ReadonlyMap<string, RuntimeTool>): BetaToolUseBlock[][] {
   const batches: BetaToolUseBlock[][] = [];
   for (const call of calls) {
-    const safe = tools.get(call.name)?.concurrencySafe ?? true;
+    const safe = tools.get(call.name)?.parallel ?? true;
     const last = batches.at(-1);
-    if (safe && last && (tools.get(last[0]!.name)?.concurrencySafe ?? true)) last.push(call);
+    if (safe && last && (tools.get(last[0]!.name)?.parallel ?? true)) last.push(call);
     else batches.push([call]);
   }
   return batches;
@@ -48,12 +54,13 @@ async function runOne(
   invalidInput: string | undefined,
 ): Promise<BetaToolResultBlockParam> {
   const tool = tools.get(call.name);
-  const summary = tool ? safeSummary(tool, call.input) : '';
+  const summary = tool ? safeSummary(tool, hooks.redact(call.input)) : '';
   hooks.started(call, tool, summary);
   const started = Date.now();
   /** `shown` is what the user reads on the call's row, when the model's message says more than that. */
-  const fail = (message: string, shown = message): BetaToolResultBlockParam => {
-    hooks.finished(call, false, oneLine(shown, 160), Date.now() - started);
+  const fail = (problem: string, shown = problem): BetaToolResultBlockParam => {
+    const message = hooks.redact(problem);
+    hooks.finished(call, false, oneLine(hooks.redact(shown), 160), Date.now() - started);
     return { type: 'tool_result', tool_use_id: call.id, content: message, is_error: true };
   };
   if (!tool?.run) {
@@ -67,7 +74,7 @@ async function runOne(
     const denial = await hooks.authorize(call, tool, summary);
     if (denial) return fail(denial.message, denial.summary);
     signal.throwIfAborted();
-    const output = truncate(await tool.run(call.input, { toolUseId: call.id, signal }));
+    const output = truncate(hooks.redact(await tool.run(call.input, { toolUseId: call.id, signal })));
     const text = outputText(output);
     hooks.finished(call, true, oneLine(tool.summarizeResult?.(text) ?? text, 160), Date.now() - started);
     return { type: 'tool_result', tool_use_id: call.id, content: output };
