@@ -9,6 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { startScriptedServer, type Script, type ScriptedServer } from '../support/scriptedServer';
+import { chatText, finishedChat, lastChatIndex, sendChat } from './support/chat';
 import { poll, withDiagnostics, type Subject } from './support/diagnostics';
 import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
 import { closeSession, openSession, type Session } from './support/session';
@@ -78,44 +79,9 @@ describe('the @agent chat participant', () => {
     return { server, workbench, page: workbench.page };
   };
 
-  /** The chat list's rows are virtualized: an item is known by its row's data-index, not by counting. */
-  async function lastIndex(): Promise<number> {
-    const indexes = await live().page.locator('.interactive-list .monaco-list-row[data-index]').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-index'))));
-    return Math.max(-1, ...indexes);
-  }
-
-  /** Sends a chat message and returns the response it starts (still streaming). */
-  async function send(message: string): Promise<Locator> {
-    const { page } = live();
-    const before = await lastIndex();
-    await page.locator('.interactive-input-editor').last().click();
-    await page.keyboard.press('ControlOrMeta+A');
-    await page.keyboard.press('Backspace');
-    await page.keyboard.type(message);
-    // A completion list (slash commands, agent names) would take the Enter; it opens a moment after typing.
-    await page.waitForTimeout(300);
-    if (await page.locator('.suggest-widget.visible').count()) await page.keyboard.press('Escape');
-    await page.keyboard.press('Enter');
-    // The request is the next row, its response the one after.
-    const response = page.locator(`.interactive-list .monaco-list-row[data-index="${before + 2}"] .interactive-item-container.interactive-response`);
-    await response.waitFor({ timeout: 20_000 });
-    return response;
-  }
-
-  /** The response's text once it has finished, folded parts (VS Code folds the steps of a long response) included. */
-  async function finished(response: Locator, timeoutMs = 60_000): Promise<string> {
-    await poll(async () => !/chat-response-loading/.test((await response.getAttribute('class')) ?? ''), { timeoutMs, message: 'the response did not finish' });
-    return textOf(response);
-  }
-
-  function textOf(response: Locator): Promise<string> {
-    return response.evaluate((el) => {
-      const walker = el.ownerDocument.createTreeWalker(el, 4 /* NodeFilter.SHOW_TEXT */);
-      const parts: string[] = [];
-      for (let n = walker.nextNode(); n; n = walker.nextNode()) parts.push(n.textContent ?? '');
-      return parts.join('').replace(/\s+/g, ' ');
-    });
-  }
+  const send = (message: string) => sendChat(live().page, message);
+  const finished = finishedChat;
+  const textOf = chatText;
 
   function sidebarAgent(name: string): Locator {
     return live().workbench.webview().locator(`li[data-agent-name="${name}"]`).first();
@@ -244,7 +210,7 @@ describe('the @agent chat participant', () => {
       // VS Code shows follow-ups as links above the chat input.
       const handoff = page.getByText('Hand to the reader', { exact: true }).last();
       await handoff.waitFor({ timeout: 15_000 });
-      const before = await lastIndex();
+      const before = await lastChatIndex(page);
       await handoff.click();
       const next = page.locator(`.interactive-list .monaco-list-row[data-index="${before + 2}"] .interactive-item-container.interactive-response`);
       await next.waitFor({ timeout: 20_000 });

@@ -14,6 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { isAgent } from '../support/agents';
 import { startScriptedServer, type Script, type ScriptedServer } from '../support/scriptedServer';
+import { finishedChat, sendChat } from './support/chat';
 import { poll, withDiagnostics, type Subject } from './support/diagnostics';
 import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
 import { closeSession, openSession, type Session } from './support/session';
@@ -314,17 +315,8 @@ describe('review, approvals and results in VS Code', () => {
       await workbench.runCommand('Chat: Open Chat');
       await page.locator('.interactive-input-part .chat-input-toolbars', { hasText: /Claude/ }).first().waitFor({ timeout: 90_000 });
       const send = async (message: string): Promise<Locator> => {
-        const count = await page.locator('.interactive-item-container.interactive-response').count();
-        await page.locator('.interactive-input-editor').last().click();
-        await page.keyboard.press('ControlOrMeta+A');
-        await page.keyboard.press('Backspace');
-        await page.keyboard.type(message);
-        await page.waitForTimeout(300);
-        if (await page.locator('.suggest-widget.visible').count()) await page.keyboard.press('Escape');
-        await page.keyboard.press('Enter');
-        const response = page.locator('.interactive-item-container.interactive-response').nth(count);
-        await response.waitFor({ timeout: 20_000 });
-        await poll(async () => !/chat-response-loading/.test((await response.getAttribute('class')) ?? ''), { timeoutMs: 90_000, message: 'the response did not finish' });
+        const response = await sendChat(page, message);
+        await finishedChat(response, 90_000);
         return response;
       };
       const runsBefore = await workbench.webview().locator('ul.tree.run').count();

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { webviewDocument } from '../views/webviewHtml';
 
 /**
  * The transcript view's document: it loads nothing at all from anywhere
@@ -57,20 +58,10 @@ vscode.postMessage({ type: 'ready' });
 `;
 
 export function transcriptPageHtml(title: string, nonce = randomBytes(16).toString('base64')): string {
-  const csp = ["default-src 'none'", `style-src 'nonce-${nonce}'`, `script-src 'nonce-${nonce}'`, "img-src 'none'", "font-src 'none'"].join('; ');
-  const safeTitle = title.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<style nonce="${nonce}">${STYLE}</style>
-<title>${safeTitle}</title>
-</head>
-<body>
-<main id="transcript" data-testid="transcript" aria-live="polite"></main>
-<script nonce="${nonce}">${SCRIPT}</script>
-</body>
-</html>`;
+  return webviewDocument({
+    csp: ["default-src 'none'", `style-src 'nonce-${nonce}'`, `script-src 'nonce-${nonce}'`, "img-src 'none'", "font-src 'none'"],
+    title,
+    head: `<style nonce="${nonce}">${STYLE}</style>`,
+    body: `<main id="transcript" data-testid="transcript" aria-live="polite"></main>\n<script nonce="${nonce}">${SCRIPT}</script>`,
+  });
 }
