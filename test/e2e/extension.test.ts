@@ -375,6 +375,9 @@ describe('the packaged extension in code-server', () => {
       const firstRun = workbench.byTestId('runs-list').locator(':scope > ul').first();
       assert.equal(await firstRun.locator('li[data-agent-name]').first().getAttribute('data-agent-name'), 'code-reviewer');
       await workbench.activityBarItem('Explorer').click({ force: true });
+      // Out of sight for the extension too: the view's document goes when it is hidden.
+      await workbench.byTestId('runs-view-root').waitFor({ state: 'detached', timeout: 15_000 }).catch(() => undefined);
+      await workbench.page.waitForTimeout(500);
       finishReview();
       const notice = workbench.notification('code-reviewer finished: Looks good to me.');
       await notice.waitFor({ timeout: 30_000 });
