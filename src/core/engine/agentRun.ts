@@ -4,6 +4,7 @@ import type { AgentDefinition, SpawnsPolicy, ThinkingLevel } from '../agents/def
 import { continueConversation } from './archive';
 import type { PermissionMode } from '../tools/permissions';
 import { BudgetTracker, type Budget } from './budget';
+import { ConcurrencySlot } from './concurrencySlot';
 import type { Semaphore } from './limiter';
 
 /** What a finished agent hands back: to its parent's spawn tool, to a surface, to the CLI. */
@@ -99,9 +100,8 @@ export class AgentRun {
   /** What the agent left on its branch, once its worktree is settled. */
   worktree: WorktreeInfo | null = null;
   result: AgentResult | null = null;
-  /** Foreground waits on children in progress; the agent gives back its concurrency slot while waiting. */
-  waits = 0;
-  holdsSlot = false;
+  /** Its place under the tree's concurrency limit (none for a root agent). */
+  readonly slot: ConcurrencySlot;
   readonly done: Promise<AgentResult>;
   #resolve!: (result: AgentResult) => void;
   #wake: (() => void) | null = null;
@@ -135,6 +135,7 @@ export class AgentRun {
     const forward = () => this.controller.abort(upstream.reason);
     if (upstream.aborted) forward();
     else upstream.addEventListener('abort', forward, { once: true });
+    this.slot = new ConcurrencySlot(init.parent ? init.tree.limiter : null, this.controller.signal);
   }
 
   get signal(): AbortSignal {

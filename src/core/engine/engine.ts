@@ -18,31 +18,25 @@ import { resolveModel, type ModelChoice } from './models';
 import { networkPolicy, type NetworkPolicy } from './network';
 import { runQueryLoop, type EmitEvent, type LoopOutcome } from './queryLoop';
 import { findResumable, type ResumeSource } from './resumeSource';
-import { DEFAULT_AGENT, type SpawnInput, type Spawner } from './spawnTool';
+import { AgentSpawner, type AgentLookup, type SpawnerHost } from './spawner';
 import type { StructuredOutputSlot } from './structuredOutput';
 import { buildSystemPrompt, promptEnvironment } from './systemPrompt';
 import { completionNotice } from './taskTools';
-import { checkSpawn } from './toolPool';
 import { Redactor } from './redaction';
 import { buildTools } from './toolset';
 import { authorizer, type Authorize } from './authorize';
-import { childCwd } from './workingDir';
 import { isolate, reisolate, settleWorktree } from './worktreeSteps';
 import { agentColor } from '../../protocol/agentColor';
 
 /**
  * The subagent engine (S3): runs agent trees on the Anthropic SDK. Every
  * agent is its own query loop with its own system prompt, tool pool and
- * model; the spawn tool starts nested agents under the guards of S3.3–S3.4.
- * Everything an agent does is reported as typed RunEvents, which the
- * RunStore folds into the snapshots every surface renders.
+ * model; the spawn tool starts nested agents under the guards of S3.3–S3.4
+ * (spawner.ts). Everything an agent does is reported as typed RunEvents,
+ * which the RunStore folds into the snapshots every surface renders.
  */
 
-/** The catalog as the engine sees it: the current set, looked up at each spawn (S2.4). */
-export interface AgentLookup {
-  readonly agents: readonly AgentDefinition[];
-  find(name: string): AgentDefinition | undefined;
-}
+export type { AgentLookup } from './spawner';
 
 export interface EngineOptions {
   client: Anthropic;
@@ -94,21 +88,13 @@ export interface RunRequest {
   signal?: AbortSignal;
 }
 
-/** The spawn call's budget in the engine's terms, or the refusal when the parent has nothing left to give. */
-function spawnBudget(parent: AgentRun, input: SpawnInput): Budget | string | undefined {
-  if (!input.budget) return undefined;
-  const left = parent.budget.remaining();
-  if (left.tokens === 0 || left.costUsd === 0) return 'No budget left to give a subagent: your own budget is spent.';
-  return { maxTokens: input.budget.max_tokens, maxCostUsd: input.budget.max_cost_usd };
-}
-
 /** How a hook command appears to the permission gate: a shell command. */
 const HOOK_COMMAND = { name: 'Hook', approval: 'bash' } as const;
 
 /** Ended agents kept in memory for follow-ups; older ones come back from the history. */
 const ENDED_AGENTS_KEPT = 200;
 
-export class Engine implements Spawner {
+export class Engine {
   readonly #options: EngineOptions;
   readonly #gate: PermissionGate;
   readonly #listeners = new Set<(event: RunEvent) => void>();
@@ -116,6 +102,7 @@ export class Engine implements Spawner {
   readonly #redactor: Redactor;
   readonly #consents: ModeConsents;
   readonly #log: NonNullable<EngineOptions['log']>;
+  readonly #spawner: AgentSpawner;
 
   constructor(options: EngineOptions) {
     this.#options = options;
@@ -123,6 +110,17 @@ export class Engine implements Spawner {
     this.#consents = options.modeConsents ?? new ModeConsents();
     this.#redactor = new Redactor(options.secrets ?? (() => [options.client.apiKey, options.client.authToken]));
     this.#log = (level, message) => options.log?.(level, this.#redactor.text(message));
+    this.#spawner = new AgentSpawner({
+      catalog: options.catalog,
+      settings: options.settings,
+      worktrees: options.worktrees,
+      outputFile: (agentId) => options.archive?.transcriptPath(agentId) ?? null,
+      permissionMode: (definition, current, signal) => this.#mode(definition, current, signal),
+      model: (choice) => this.#model(choice),
+      resumable: (agentId) => this.#resumable(agentId),
+      continued: (source, prompt, place) => this.#continued(source, prompt, place),
+      launch: (run) => this.#launch(run),
+    });
   }
 
   onEvent(listener: (event: RunEvent) => void): () => void {
@@ -210,11 +208,7 @@ export class Engine implements Spawner {
     return findResumable(agentId, { live: this.#agents.get(agentId), archive: this.#options.archive, find: (name) => this.#options.catalog.find(name) });
   }
 
-  #continued(
-    source: ResumeSource,
-    prompt: string,
-    place: { parent: AgentRun | null; parentToolUseId: string | null; tree: AgentRun['tree']; settings: Settings; background: boolean; permissionMode: PermissionMode; budget?: Budget },
-  ): AgentRun {
+  #continued(source: ResumeSource, prompt: string, place: Parameters<SpawnerHost['continued']>[2]): AgentRun {
     return createAgentRun({
       ...place,
       id: source.agentId,
@@ -239,142 +233,6 @@ export class Engine implements Spawner {
     const roots = this.running.filter((r) => !r.parent || r.parent.ended);
     for (const root of roots) root.controller.abort(new CancelledError(reason));
     return roots.length;
-  }
-
-  // ---- Spawner (the Task tool) --------------------------------------------
-
-  spawnable(parent: AgentRun): AgentDefinition[] {
-    const disabled = this.#options.settings().disabledAgents;
-    return this.#options.catalog.agents.filter(
-      (a) =>
-        !disabled.includes(a.name) &&
-        a.modelInvocable !== false &&
-        checkSpawn({ target: a.name, available: [a.name], disabled: [], parentName: parent.agentName, parentSpawns: parent.spawns }) === null,
-    );
-  }
-
-  outputFile(agentId: string): string | null {
-    return this.#options.archive?.transcriptPath(agentId) ?? null;
-  }
-
-  async whileWaiting<T>(parent: AgentRun, wait: () => Promise<T>): Promise<T> {
-    if (parent.waits++ === 0 && parent.holdsSlot) {
-      parent.holdsSlot = false;
-      parent.tree.limiter.release();
-    }
-    try {
-      return await wait();
-    } finally {
-      if (--parent.waits === 0 && parent.parent && !parent.holdsSlot && !parent.signal.aborted) {
-        await parent.tree.limiter.acquire(parent.signal);
-        parent.holdsSlot = true;
-      }
-    }
-  }
-
-  async spawn(parent: AgentRun, input: SpawnInput, toolUseId: string): Promise<AgentRun | string> {
-    const settings = this.#options.settings();
-    if (input.isolation && input.cwd) return 'isolation and cwd cannot be used together: an isolated agent works in the worktree created for it.';
-    const budget = spawnBudget(parent, input);
-    if (typeof budget === 'string') return budget;
-    if (input.resume) return this.#spawnResume(parent, input, toolUseId, settings, budget);
-    const requested = input.subagent_type?.trim() || DEFAULT_AGENT;
-    // A plugin agent's bare name (`explore` for `sec:explore`) finds it when the name is its alone.
-    const name = this.#options.catalog.find(requested)?.name ?? requested;
-    const refusal = checkSpawn({
-      target: name,
-      available: this.#options.catalog.agents.map((a) => a.name),
-      disabled: settings.disabledAgents,
-      parentName: parent.agentName,
-      parentSpawns: parent.spawns,
-    });
-    if (refusal) return refusal;
-    const definition = this.#options.catalog.find(name)!;
-    // Copilot's disable-model-invocation (or infer: false): only a person may start it.
-    if (definition.modelInvocable === false) return `Agent "${name}" can only be started by the user (disable-model-invocation in ${definition.filePath || 'its definition'}), not by another agent.`;
-
-    let cwd = parent.cwd;
-    if (input.cwd) {
-      const checked = await childCwd(input.cwd, parent);
-      if (!checked.ok) return checked.refusal;
-      cwd = checked.cwd;
-    }
-
-    // Asked before the background cap is checked: the check and the child's place under it must not be split by a wait.
-    const permissionMode = await this.#mode(definition, parent.permissionMode, parent.signal);
-    const background = Boolean(input.run_in_background || definition.background) && !definition.blocking;
-    const full = background ? this.#backgroundCapReached(settings) : null;
-    if (full) return full;
-
-    const child = createAgentRun({
-      id: newAgentId(),
-      definition,
-      parent,
-      parentToolUseId: toolUseId,
-      tree: parent.tree,
-      settings,
-      model: this.#model({ requested: input.model, definition: definition.model, parent: parent.model, defaultModel: settings.defaultModel, aliases: settings.modelAliases }),
-      cwd,
-      prompt: input.prompt,
-      description: input.description || firstLine(input.prompt),
-      background,
-      permissionMode,
-      schema: input.schema,
-      budget,
-    });
-    if (input.isolation === 'worktree' || definition.isolation === 'worktree') {
-      if (input.cwd) return 'This agent always runs isolated in a worktree (isolation: worktree in its definition), so it cannot be given a cwd.';
-      const failure = await this.#reserving(child, () => isolate(this.#options.worktrees, child));
-      if (failure) return failure;
-    }
-    parent.children.add(child);
-    this.#launch(child);
-    return child;
-  }
-
-  /** The refusal for one more background agent past subagents.maxBackgroundAgents, or null. */
-  #backgroundCapReached(settings: Settings): string | null {
-    const running = this.running.filter((a) => a.background).length;
-    if (running < settings.maxBackgroundAgents) return null;
-    return `Cannot start another background agent: ${running} are running, the limit is ${settings.maxBackgroundAgents} (subagents.maxBackgroundAgents). Wait for one with TaskOutput, stop one with TaskStop, or run this one in the foreground.`;
-  }
-
-  /**
-   * Counts `child` as running while `prepare` (making its worktree) is under
-   * way, so spawns of the same turn checked meanwhile see it under the
-   * background cap; a failed preparation gives its place back.
-   */
-  async #reserving(child: AgentRun, prepare: () => Promise<string | null>): Promise<string | null> {
-    // A follow-up reuses its agent's id: the ended run it continues comes back if preparing fails.
-    const previous = this.#agents.get(child.id);
-    this.#agents.set(child.id, child);
-    const failure = await prepare();
-    if (failure) {
-      if (previous) this.#agents.set(child.id, previous);
-      else this.#agents.delete(child.id);
-    }
-    return failure;
-  }
-
-  async #spawnResume(parent: AgentRun, input: SpawnInput, toolUseId: string, settings: Settings, budget: Budget | undefined): Promise<AgentRun | string> {
-    let source: ResumeSource;
-    try {
-      source = await this.#resumable(input.resume!);
-    } catch (error) {
-      return (error as Error).message;
-    }
-    if (source.runId !== parent.tree.runId) return `Agent ${source.agentId} belongs to another run; you can resume only agents of this run.`;
-    if (source.agentId === parent.id) return 'An agent cannot resume itself.';
-    const permissionMode = await this.#mode(source.definition, parent.permissionMode, parent.signal);
-    const background = Boolean(input.run_in_background);
-    const full = background ? this.#backgroundCapReached(settings) : null;
-    if (full) return full;
-    const child = this.#continued(source, input.prompt, { parent, parentToolUseId: toolUseId, tree: parent.tree, settings, background, permissionMode, budget });
-    const failure = await this.#reserving(child, () => reisolate(this.#options.worktrees, child));
-    if (failure) return failure;
-    parent.children.add(child);
-    this.#launch(child);
-    return child;
   }
 
   // ---- running an agent ---------------------------------------------------
@@ -425,13 +283,10 @@ export class Engine implements Spawner {
     // Nothing of an agent whose run another process works on may reach its transcript.
     let recorded = !this.#options.archive;
     try {
-      if (run.parent) {
-        await run.tree.limiter.acquire(run.signal);
-        run.holdsSlot = true;
-      }
+      await run.slot.take();
       run.status = 'running';
       run.startedAt = Date.now();
-      tools = buildTools(run, settings, structured, this);
+      tools = buildTools(run, settings, structured, this.#spawner);
       emit({
         type: 'agent_started',
         parentId: run.parent?.id ?? null,
@@ -474,10 +329,7 @@ export class Engine implements Spawner {
     } finally {
       if (recorded) this.#persist(run);
       for (const tool of tools.values()) await Promise.resolve(tool.close?.()).catch(() => undefined);
-      if (run.holdsSlot) {
-        run.holdsSlot = false;
-        run.tree.limiter.release();
-      }
+      run.slot.close();
     }
     // An agent does not outlive its parent's interest: children still running are stopped with it.
     for (const child of run.children) if (!child.ended) child.controller.abort(new CancelledError(`Its parent agent "${run.agentName}" ended.`));

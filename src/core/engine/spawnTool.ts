@@ -42,8 +42,6 @@ export interface Spawner {
   spawn(parent: AgentRun, input: SpawnInput, toolUseId: string): Promise<AgentRun | string>;
   /** Agents the parent may spawn, for the tool's description. */
   spawnable(parent: AgentRun): AgentDefinition[];
-  /** Runs `wait` while the parent, blocked on its children, gives back its concurrency slot. */
-  whileWaiting<T>(parent: AgentRun, wait: () => Promise<T>): Promise<T>;
   outputFile(agentId: string): string | null;
 }
 
@@ -104,7 +102,8 @@ export function spawnTool(parent: AgentRun, spawner: Spawner): RuntimeTool {
       if (child.background) {
         return JSON.stringify({ status: 'async_launched', agentId: child.id, outputFile: spawner.outputFile(child.id) });
       }
-      const result = await spawner.whileWaiting(parent, () => child.done);
+      // Blocked on its child, the parent lends it its place under the concurrency limit.
+      const result = await parent.slot.whileWaiting(() => child.done);
       if (result.status !== 'completed') {
         const partial = result.output ? `\nOutput so far:\n${result.output}` : '';
         throw new ToolCallError(`Agent "${result.agentName}" (${result.agentId}) ${result.status === 'budget_exceeded' ? 'stopped at its budget' : result.status}: ${result.error ?? 'no details'}${partial}`);

@@ -57,7 +57,7 @@ async function waitFor(child: AgentRun, timeoutMs: number, signal: AbortSignal):
   }
 }
 
-export function taskOutputTool(parent: AgentRun, whileWaiting: <T>(wait: () => Promise<T>) => Promise<T>): RuntimeTool {
+export function taskOutputTool(parent: AgentRun): RuntimeTool {
   return {
     name: 'TaskOutput',
     definition: {
@@ -73,7 +73,7 @@ export function taskOutputTool(parent: AgentRun, whileWaiting: <T>(wait: () => P
       const input = parseOutputInput(raw);
       const child = childOf(parent, input.agent_id);
       if (input.block === false) return JSON.stringify(snapshot(child));
-      const outcome = await whileWaiting(() => waitFor(child, input.timeout_ms ?? DEFAULT_WAIT_MS, context.signal));
+      const outcome = await parent.slot.whileWaiting(() => waitFor(child, input.timeout_ms ?? DEFAULT_WAIT_MS, context.signal));
       // The notice of a result the parent has now seen is not delivered again.
       if (outcome === 'completed') dropNotice(parent, child.id);
       return JSON.stringify({ retrieval: outcome, ...snapshot(child) });

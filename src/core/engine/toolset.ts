@@ -26,7 +26,7 @@ export function buildTools(run: AgentRun, settings: Settings, structured: Struct
   const wanted = new Set(pool.tools);
   const tools: RuntimeTool[] = [];
   if (wanted.has('Task')) tools.push(spawnTool(run, spawner));
-  if (wanted.has('TaskOutput')) tools.push(taskOutputTool(run, (wait) => spawner.whileWaiting(run, wait)));
+  if (wanted.has('TaskOutput')) tools.push(taskOutputTool(run));
   if (wanted.has('TaskStop')) tools.push(taskStopTool(run));
   if (FILE_TOOLS.some((n) => wanted.has(n))) tools.push(...createFileTools(run.cwd).filter((t) => wanted.has(t.name)));
   if (wanted.has('TodoWrite')) tools.push(todoWriteTool());
