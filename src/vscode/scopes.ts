@@ -56,6 +56,7 @@ export class FolderScope implements AgentLookup {
       settings: () => this.#settings,
       gate: deps.gate,
       archive: deps.history,
+      mailbox: deps.history.mailbox,
       worktrees: deps.worktrees,
       hooks: deps.hooks,
       log: (level, message) => deps.log[level](`[${folder.name}] ${message}`),

@@ -75,6 +75,9 @@ export class Services implements vscode.Disposable {
     });
     const services = new Services(context, log, keys, approvals, history, store, worktrees, scopes);
     services.#detachHistory = history.attach(store);
+    // Messages and stops other processes (`subagents send`, another window) leave for agents running here.
+    const unwatch = history.mailbox.watch((entry) => scopes.all.some((scope) => scope.engine.receive(entry)));
+    services.#disposables.push({ dispose: unwatch });
     services.#disposables.push(approvals, scopes);
     services.#watch();
     await scopes.sync();

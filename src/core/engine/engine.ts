@@ -14,6 +14,8 @@ import type { AgentResult, AgentRun } from './agentRun';
 import type { Budget } from './budget';
 import { CancelledError, EngineError } from './errors';
 import { startContext, stopInstruction, type LifecycleHooks, type SubagentInfo } from './lifecycleHooks';
+import { MemoryMailbox, type AgentMailbox, type MailEntry } from './mail';
+import { Messenger, type ContinueOptions, type Message, type SendOutcome } from './messenger';
 import { resolveModel, type ModelChoice } from './models';
 import { networkPolicy, type NetworkPolicy } from './network';
 import { runQueryLoop, type EmitEvent, type LoopOutcome } from './queryLoop';
@@ -21,8 +23,8 @@ import { findResumable, type ResumeSource } from './resumeSource';
 import { AgentSpawner, type AgentLookup, type SpawnerHost } from './spawner';
 import type { StructuredOutputSlot } from './structuredOutput';
 import { buildSystemPrompt, promptEnvironment } from './systemPrompt';
-import { completionNotice } from './taskTools';
 import { Redactor } from './redaction';
+import type { Messaging } from './sendMessageTool';
 import { buildTools } from './toolset';
 import { authorizer, type Authorize } from './authorize';
 import { isolate, reisolate, settleWorktree } from './worktreeSteps';
@@ -37,6 +39,7 @@ import { agentColor } from '../../protocol/agentColor';
  */
 
 export type { AgentLookup } from './spawner';
+export type { ContinueOptions, Message, SendOutcome } from './messenger';
 
 export interface EngineOptions {
   client: Anthropic;
@@ -49,6 +52,12 @@ export interface EngineOptions {
   network?: Partial<NetworkPolicy>;
   /** Keeps transcripts and finds ended agents after a restart (the run history). */
   archive?: AgentArchive;
+  /**
+   * Where messages and results wait until they are in an agent's
+   * transcript (the run history's mailbox, which other processes write to);
+   * default: memory.
+   */
+  mailbox?: AgentMailbox;
   /** SubagentStart / SubagentStop hooks (S4.5). */
   hooks?: LifecycleHooks;
   /**
@@ -103,6 +112,13 @@ export class Engine {
   readonly #consents: ModeConsents;
   readonly #log: NonNullable<EngineOptions['log']>;
   readonly #spawner: AgentSpawner;
+  readonly #messenger: Messenger;
+  readonly #mailbox: AgentMailbox;
+  /** SendMessage's view of the engine: the agents of a run, and the way to reach one. */
+  readonly #messaging: Messaging = {
+    members: (runId) => [...this.#agents.values()].filter((a) => a.tree.runId === runId).map((a) => ({ agentId: a.id, agentName: a.agentName, ended: a.ended })),
+    send: (agentId, message) => this.#messenger.send(agentId, message),
+  };
 
   constructor(options: EngineOptions) {
     this.#options = options;
@@ -120,6 +136,18 @@ export class Engine {
       resumable: (agentId) => this.#resumable(agentId),
       continued: (source, prompt, place) => this.#continued(source, prompt, place),
       launch: (run) => this.#launch(run),
+    });
+    this.#mailbox = options.mailbox ?? new MemoryMailbox();
+    this.#messenger = new Messenger({
+      mailbox: this.#mailbox,
+      find: (agentId) => this.#agents.get(agentId),
+      works: (runId) => this.running.some((a) => a.tree.runId === runId),
+      resumable: (agentId) => this.#resumable(agentId),
+      continueAgent: (source, prompt, parent, opts) => this.#continueAgent(source, prompt, parent, opts),
+      publish: (runId, agentId, event) => this.#publish(runId, agentId, event as never),
+      cancel: (agentId, reason) => this.cancel(agentId, reason),
+      cancelRun: (runId, reason) => this.cancelRun(runId, reason),
+      log: (level, message) => this.#log(level, message),
     });
   }
 
@@ -177,17 +205,65 @@ export class Engine {
   /**
    * Continues an ended agent with its whole conversation (S4.3): the
    * sidebar's "Send follow-up", `subagents resume`. The agent keeps its id
-   * and its place in its run tree; it runs as the root of a new tree context
-   * (its own budget and concurrency), since its parent has ended.
+   * and its place in its run tree, and gets what waited for it (messages it
+   * never read, results of children that ended after it) before `prompt`.
+   * While its parent still works here it runs as that parent's background
+   * child (the parent gets its result); otherwise as the root of a new tree
+   * context (its own budget and concurrency).
    */
-  async sendFollowUp(agentId: string, prompt: string, options: { signal?: AbortSignal; budget?: Budget; permissionMode?: PermissionMode } = {}): Promise<AgentRun> {
-    const source = await this.#resumable(agentId);
+  async sendFollowUp(agentId: string, prompt: string, options: ContinueOptions = {}): Promise<AgentRun> {
+    return this.#messenger.continueWith(await this.#resumable(agentId), [], prompt, options);
+  }
+
+  /**
+   * Sends a message to an agent (S4.6): one at work reads it at its next
+   * turn boundary, one that ended is continued with it, one another process
+   * runs gets it through the mailbox that process watches. Throws an
+   * EngineError when the agent cannot be reached (unknown, expired).
+   */
+  send(agentId: string, message: Message, options: ContinueOptions = {}): Promise<SendOutcome> {
+    return this.#messenger.send(agentId, message, options);
+  }
+
+  /**
+   * Resolves once no agent works here any more and no continuation is
+   * being started: what a process waits for before it exits, so an agent
+   * continued by a late message is not cut off.
+   */
+  get busy(): boolean {
+    return this.running.length > 0 || this.#messenger.waking.length > 0;
+  }
+
+  async settled(): Promise<void> {
+    for (;;) {
+      const work = [...this.running.map((r) => r.done), ...this.#messenger.waking];
+      if (work.length === 0) return;
+      await Promise.allSettled(work);
+    }
+  }
+
+  /** An entry the mailbox watcher found; false when it is not for this engine. */
+  receive(entry: MailEntry): boolean {
+    return this.#messenger.receive(entry);
+  }
+
+  async #continueAgent(source: ResumeSource, prompt: string, parent: AgentRun | null, options: ContinueOptions): Promise<AgentRun> {
     const settings = this.#options.settings();
-    const tree = newTree(source.runId, settings, options.budget, options.signal);
-    const permissionMode = await this.#mode(source.definition, options.permissionMode ?? settings.permissionMode, tree.controller.signal);
-    const run = this.#continued(source, prompt, { parent: null, parentToolUseId: null, tree, settings, background: false, permissionMode });
+    let run: AgentRun;
+    if (parent) {
+      const permissionMode = await this.#mode(source.definition, parent.permissionMode, parent.signal);
+      run = this.#continued(source, prompt, { parent, parentToolUseId: source.parentToolUseId, tree: parent.tree, settings, background: true, permissionMode });
+      const stop = options.signal;
+      if (stop?.aborted) run.controller.abort(new CancelledError());
+      else stop?.addEventListener('abort', () => run.controller.abort(new CancelledError()), { once: true });
+    } else {
+      const tree = newTree(source.runId, settings, options.budget, options.signal);
+      const permissionMode = await this.#mode(source.definition, options.permissionMode ?? settings.permissionMode, tree.controller.signal);
+      run = this.#continued(source, prompt, { parent: null, reportsTo: source.parentId, parentToolUseId: null, tree, settings, background: false, permissionMode });
+    }
     const failure = await reisolate(this.#options.worktrees, run);
     if (failure) throw new EngineError(failure);
+    parent?.children.add(run);
     this.#launch(run);
     return run;
   }
@@ -229,6 +305,13 @@ export class Engine {
     return true;
   }
 
+  /** Stops every agent of a run at work here; returns how many trees it stopped. */
+  cancelRun(runId: string, reason = 'Cancelled by the user.'): number {
+    const roots = this.running.filter((r) => r.tree.runId === runId && (!r.parent || r.parent.ended));
+    for (const root of roots) root.controller.abort(new CancelledError(reason));
+    return roots.length;
+  }
+
   cancelAll(reason = 'Cancelled by the user.'): number {
     const roots = this.running.filter((r) => !r.parent || r.parent.ended);
     for (const root of roots) root.controller.abort(new CancelledError(reason));
@@ -249,16 +332,7 @@ export class Engine {
    */
   #emitter(run: AgentRun): EmitEvent {
     const text = this.#redactor.stream();
-    const send: EmitEvent = (partial) => {
-      const event = this.#redactor.value({ ts: Date.now(), runId: run.tree.runId, agentId: run.id, ...partial } as RunEvent);
-      for (const listener of this.#listeners) {
-        try {
-          listener(event);
-        } catch {
-          // A surface that fails to render must not break the run.
-        }
-      }
-    };
+    const send: EmitEvent = (partial) => this.#publish(run.tree.runId, run.id, partial);
     return (partial) => {
       if (partial.type === 'text') {
         const shown = text.push(partial.text);
@@ -274,6 +348,17 @@ export class Engine {
     };
   }
 
+  #publish(runId: string, agentId: string, partial: Parameters<EmitEvent>[0]): void {
+    const event = this.#redactor.value({ ts: Date.now(), runId, agentId, ...partial } as RunEvent);
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A surface that fails to render must not break the run.
+      }
+    }
+  }
+
   async #execute(run: AgentRun): Promise<void> {
     const emit = this.#emitter(run);
     const settings = this.#options.settings();
@@ -286,7 +371,7 @@ export class Engine {
       await run.slot.take();
       run.status = 'running';
       run.startedAt = Date.now();
-      tools = buildTools(run, settings, structured, this.#spawner);
+      tools = buildTools(run, settings, structured, this.#spawner, this.#messaging);
       emit({
         type: 'agent_started',
         parentId: run.parent?.id ?? null,
@@ -321,12 +406,14 @@ export class Engine {
         persist: () => this.#persist(run),
         beforeComplete: (output, round) => stopInstruction(this.#options.hooks, { ...this.#hookInfo(run, emit), lastAssistantMessage: this.#redactor.text(output) }, round, this.#log),
       });
+      run.sealed = true;
     } catch (error) {
       // Only waiting for a concurrency slot, or a run another process works on, can throw here.
       outcome = run.signal.aborted
         ? { status: 'cancelled', output: null, error: run.signal.reason instanceof Error ? run.signal.reason.message : 'Cancelled.' }
         : { status: 'failed', output: null, error: error instanceof Error ? error.message : String(error) };
     } finally {
+      run.sealed = true;
       if (recorded) this.#persist(run);
       for (const tool of tools.values()) await Promise.resolve(tool.close?.()).catch(() => undefined);
       run.slot.close();
@@ -360,8 +447,10 @@ export class Engine {
       durationMs: result.durationMs,
       worktree: result.worktree,
     });
+    // What arrived too late for its last turn continues it (a message) or waits for its next continuation.
+    run.next = this.#messenger.afterEnd(run, run.inbox.drain(), result.status === 'cancelled');
     run.finish(result);
-    if (run.background && run.parent && !run.parent.ended) run.parent.notify(completionNotice(run));
+    await this.#messenger.resultReady(run).catch((error: unknown) => this.#log('error', `The result of agent ${run.id} could not be kept for its parent: ${(error as Error).message}`));
     this.#pruneEnded();
   }
 
@@ -394,15 +483,23 @@ export class Engine {
     if (context && first?.role === 'user' && Array.isArray(first.content)) first.content.unshift({ type: 'text', text: context });
   }
 
-  /** Appends what the transcript on disk does not have yet. */
+  /**
+   * Appends what the transcript on disk does not have yet; the messages and
+   * results delivered in it leave the mailbox once it is written.
+   */
   #persist(run: AgentRun): void {
+    const delivered = run.inbox.toSave();
     const archive = this.#options.archive;
-    if (!archive || run.persisted >= run.messages.length) return;
+    if (!archive || run.persisted >= run.messages.length) {
+      this.#messenger.acknowledge(delivered);
+      return;
+    }
     const fresh = run.messages.slice(run.persisted);
     run.persisted = run.messages.length;
-    archive.appendTranscript(run.id, this.#redactor.value(fresh)).catch((error: unknown) => {
-      this.#log('error', `Could not save the transcript of agent ${run.id}: ${error instanceof Error ? error.message : String(error)}`);
-    });
+    archive.appendTranscript(run.id, this.#redactor.value(fresh)).then(
+      () => this.#messenger.acknowledge(delivered),
+      (error: unknown) => this.#log('error', `Could not save the transcript of agent ${run.id}: ${error instanceof Error ? error.message : String(error)}`),
+    );
   }
 
   #pruneEnded(): void {

@@ -12,6 +12,11 @@ import type { AgentDefinition, SpawnsPolicy } from '../agents/definition';
 const OPT_IN_TOOLS = new Set(['WebSearch', 'WebFetch']);
 /** Tools that only make sense next to the spawn tool. */
 const SPAWN_COMPANIONS = ['TaskOutput', 'TaskStop'];
+/**
+ * Comes with the spawn tool as its companions do, but stays where spawning
+ * does not (the maximum depth, a plan-mode child): a message starts no agent.
+ */
+const MESSAGING = 'SendMessage';
 
 export interface PoolInput {
   definition: Pick<AgentDefinition, 'tools' | 'disallowedTools' | 'spawns'>;
@@ -45,8 +50,8 @@ export function computeToolPool(input: PoolInput): ToolPool {
     if (denied.has(key)) return false;
     if (listed === null) return !OPT_IN_TOOLS.has(name);
     if (listed.has(key)) return true;
-    // TaskOutput/TaskStop come with the spawn tool unless the file names them itself.
-    return SPAWN_COMPANIONS.includes(name) && listed.has('task');
+    // TaskOutput, TaskStop and SendMessage come with the spawn tool unless the file names them itself.
+    return (SPAWN_COMPANIONS.includes(name) || name === MESSAGING) && listed.has('task');
   };
 
   const tools = runtime

@@ -3,15 +3,16 @@ import { createFileTools } from '../tools/fileTools';
 import { todoWriteTool, webFetchTool, webSearchTool } from '../tools/planningTools';
 import type { RuntimeTool } from '../tools/runtimeTool';
 import type { AgentRun } from './agentRun';
+import { sendMessageTool, type Messaging } from './sendMessageTool';
 import { spawnTool, type Spawner } from './spawnTool';
 import { structuredOutputTool, type StructuredOutputSlot } from './structuredOutput';
 import { taskOutputTool, taskStopTool } from './taskTools';
 import { computeToolPool } from './toolPool';
 
 /** The order tools appear in every request: stable, so the prompt cache keeps hitting. */
-const RUNTIME_TOOL_ORDER = ['Task', 'TaskOutput', 'TaskStop', 'Bash', 'Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'LS', 'TodoWrite', 'WebSearch', 'WebFetch'];
+const RUNTIME_TOOL_ORDER = ['Task', 'TaskOutput', 'TaskStop', 'SendMessage', 'Bash', 'Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'LS', 'TodoWrite', 'WebSearch', 'WebFetch'];
 /** Runtime tools by whether they only read: what the tool pool needs before any tool object exists. */
-const READ_ONLY = new Set(['Task', 'TaskOutput', 'TaskStop', 'Read', 'Glob', 'Grep', 'LS', 'TodoWrite', 'WebSearch', 'WebFetch']);
+const READ_ONLY = new Set(['Task', 'TaskOutput', 'TaskStop', 'SendMessage', 'Read', 'Glob', 'Grep', 'LS', 'TodoWrite', 'WebSearch', 'WebFetch']);
 const RUNTIME_TOOLS = RUNTIME_TOOL_ORDER.map((name) => ({ name, readOnly: READ_ONLY.has(name) }));
 const FILE_TOOLS = ['Bash', 'Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'LS'];
 
@@ -20,7 +21,7 @@ const FILE_TOOLS = ['Bash', 'Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep'
  * its pool, built for its working directory, plus the result tool when an
  * output schema is in effect. Also sets the agent's effective spawns policy.
  */
-export function buildTools(run: AgentRun, settings: Settings, structured: StructuredOutputSlot | null, spawner: Spawner): Map<string, RuntimeTool> {
+export function buildTools(run: AgentRun, settings: Settings, structured: StructuredOutputSlot | null, spawner: Spawner, messaging: Messaging): Map<string, RuntimeTool> {
   const pool = computeToolPool({ definition: run.definition, runtime: RUNTIME_TOOLS, depth: run.depth, maxDepth: settings.maxDepth, planMode: run.planMode });
   run.spawns = pool.spawns;
   const wanted = new Set(pool.tools);
@@ -28,6 +29,7 @@ export function buildTools(run: AgentRun, settings: Settings, structured: Struct
   if (wanted.has('Task')) tools.push(spawnTool(run, spawner));
   if (wanted.has('TaskOutput')) tools.push(taskOutputTool(run));
   if (wanted.has('TaskStop')) tools.push(taskStopTool(run));
+  if (wanted.has('SendMessage')) tools.push(sendMessageTool(run, messaging));
   if (FILE_TOOLS.some((n) => wanted.has(n))) tools.push(...createFileTools(run.cwd).filter((t) => wanted.has(t.name)));
   if (wanted.has('TodoWrite')) tools.push(todoWriteTool());
   if (wanted.has('WebSearch')) tools.push(webSearchTool());

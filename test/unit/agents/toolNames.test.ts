@@ -7,7 +7,7 @@ import { isKnownModel } from '../../../src/core/agents/modelNames';
 test('the known tool names are exactly Claude Code\'s runtime names', () => {
   assert.deepEqual(
     [...knownToolNames()],
-    ['Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'LS', 'Bash', 'Task', 'Agent', 'WebFetch', 'WebSearch', 'TodoWrite', 'TaskOutput', 'TaskStop'],
+    ['Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'LS', 'Bash', 'Task', 'Agent', 'WebFetch', 'WebSearch', 'TodoWrite', 'TaskOutput', 'TaskStop', 'SendMessage'],
   );
 });
 

@@ -21,6 +21,7 @@ export const CANONICAL_TOOL_NAMES = [
   'TodoWrite',
   'TaskOutput',
   'TaskStop',
+  'SendMessage',
 ] as const;
 export type CanonicalToolName = (typeof CANONICAL_TOOL_NAMES)[number];
 
