@@ -292,3 +292,32 @@ test('a background result for a parent that was stopped waits in the mailbox and
     await h.close();
   }
 });
+
+test('a message already in the transcript but still in the mailbox (a crash before it was removed) is not delivered twice', async () => {
+  const mailbox = new MemoryMailbox();
+  const requests: ScriptedRequest[] = [];
+  const h = await harness({
+    agents: [agent('worker')],
+    engine: { mailbox },
+    script: (req) => {
+      requests.push(req);
+      return req.turn === 0 ? { text: 'first', chunkDelayMs: 30 } : { text: `turn ${req.turn}` };
+    },
+  });
+  try {
+    const run = await h.engine.start({ agent: 'worker', prompt: 'go', cwd: h.dir });
+    await until(() => h.events.some((e) => e.type === 'text'), 'the answer');
+    await h.engine.send(run.id, { text: 'only once, please', via: 'cli' });
+    await run.done;
+    const delivered = ofType(h.events, 'message_queued')[0]!;
+    // The mailbox entry comes back as if the process had died before removing it.
+    await mailbox.post({ id: delivered.messageId, agentId: run.id, runId: run.tree.runId, kind: 'message', text: 'only once, please', from: null, via: 'cli', sentAt: delivered.ts });
+    const follow = await h.engine.sendFollowUp(run.id, 'and then?');
+    await follow.done;
+    const last = JSON.stringify(requests.at(-1)!.messages);
+    assert.equal(last.split('only once, please').length - 1, 1, 'the message is in the conversation once');
+    assert.deepEqual(await mailbox.pending(run.id), [], 'the stale entry was cleared');
+  } finally {
+    await h.close();
+  }
+});
