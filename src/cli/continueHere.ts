@@ -3,7 +3,8 @@ import { PERMISSION_MODES } from '../core/config';
 import { EngineError } from '../core/engine/errors';
 import type { PermissionMode } from '../core/tools/permissions';
 import { UsageError, type CliIO } from './command';
-import { executeRun, presentation, type Started } from './execute';
+import { executeRun, interactiveTerminal, presentation, type Started } from './execute';
+import { decideProjectTrust } from './trust';
 import { terminalText } from './render/terminalText';
 import { openSession, type EngineSession } from './session';
 import { cliSettings } from './settingsFiles';
@@ -16,8 +17,9 @@ import { cliSettings } from './settingsFiles';
 
 export const CONTINUE_OPTIONS_USAGE = `  --permission-mode MODE    default | acceptEdits | bypassPermissions | plan
   --plugin-dir DIR          extra plugin root (repeatable)
-  --trust-project           let the project's .subagents/settings.json set the
-                            restricted settings (apiBaseUrl, permissionMode, …)`;
+  --trust-project           trust the project's files for this command: its
+                            hooks run and its .subagents/settings.json applies
+                            in full (see "subagents run --help")`;
 
 export interface ContinueArgs {
   agentId: string;
@@ -56,13 +58,14 @@ export function parseContinueArgs(args: string[], what: string): ContinueArgs {
   };
 }
 
-/** Opens a session in `cwd` (with that folder's settings) and follows what `start` continues, as `run` does. */
+/** Opens a session in `cwd` (with that folder's settings, once its trust is decided) and follows what `start` continues, as `run` does. */
 export async function continueHere(io: CliIO, args: ContinueArgs, cwd: string, command: string, start: (session: EngineSession) => Promise<Started>): Promise<number> {
-  const settings = cliSettings(io, cwd, { trustProject: args.trustProject });
+  const trust = await decideProjectTrust(io, cwd, { flag: args.trustProject, interactive: interactiveTerminal(io, args.json) });
+  const settings = cliSettings(io, cwd, { trust });
   const view = presentation(io, args.json);
   let session: EngineSession;
   try {
-    session = await openSession(io, { cwd, pluginDirs: args.pluginDirs, gate: view.gate, modeConsent: view.modeConsent, coalesceMs: args.json ? 0 : 80, settings });
+    session = await openSession(io, { cwd, pluginDirs: args.pluginDirs, gate: view.gate, modeConsent: view.modeConsent, coalesceMs: args.json ? 0 : 80, settings, trust });
   } catch (error) {
     if (!(error instanceof EngineError)) throw error;
     io.stderr.write(`subagents ${command}: ${terminalText(error.message)}\n`);

@@ -19,8 +19,8 @@ export const resumeCommand: CliCommand = {
   usage: USAGE,
   async run(args: string[], io: CliIO): Promise<number> {
     const opts = parseContinueArgs(args, 'prompt');
-    // The agent's definition, and the settings it runs with, are looked up where it ran.
-    const archived = await (await openHistory(io, cliSettings(io, io.cwd, { trustProject: opts.trustProject }))).load(opts.agentId);
+    // The agent's definition, and the settings it runs with, are looked up where it ran; the shared history follows the user file alone.
+    const archived = await (await openHistory(io, cliSettings(io, io.cwd, { userOnly: true }))).load(opts.agentId);
     const cwd = archived && archived !== 'expired' ? archived.node.cwd : io.cwd;
     return continueHere(io, opts, cwd, 'resume', (session) => session.engine.sendFollowUp(opts.agentId, opts.text, { permissionMode: opts.permissionMode }));
   },

@@ -33,7 +33,7 @@ export const sendCommand: CliCommand = {
   async run(args: string[], io: CliIO): Promise<number> {
     const opts = parseContinueArgs(args, 'message');
     const { agentId, text } = opts;
-    const history = await openHistory(io, cliSettings(io, io.cwd, { trustProject: opts.trustProject }));
+    const history = await openHistory(io, cliSettings(io, io.cwd, { userOnly: true }));
     const lookup = await lookUpAgent(history, agentId, 'send');
     if ('missing' in lookup) {
       io.stderr.write(lookup.missing);

@@ -38,7 +38,7 @@ export const stopCommand: CliCommand = {
     const wholeRun = values.all ?? false;
     const json = values.json ?? false;
 
-    const history = await openHistory(io, cliSettings(io, io.cwd, { trustProject: values['trust-project'] }));
+    const history = await openHistory(io, cliSettings(io, io.cwd, { userOnly: true }));
     try {
       const lookup = await lookUpAgent(history, agentId, 'stop');
       if ('missing' in lookup) {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { builtinTool } from '../../protocol/tools';
 import { zodValidator } from '../tools/inputValidation';
 import { field, oneLine, ToolCallError, type RuntimeTool } from '../tools/runtimeTool';
 import type { AgentRun } from './agentRun';
@@ -56,7 +57,7 @@ function recipient(sender: AgentRun, to: string, members: RunMember[]): RunMembe
 
 export function sendMessageTool(sender: AgentRun, messaging: Messaging): RuntimeTool {
   return {
-    name: 'SendMessage',
+    ...builtinTool('SendMessage'),
     definition: {
       name: 'SendMessage',
       description: [
@@ -66,10 +67,6 @@ export function sendMessageTool(sender: AgentRun, messaging: Messaging): Runtime
       ].join('\n'),
       input_schema: z.toJSONSchema(inputSchema) as never,
     },
-    concurrencySafe: true,
-    // It changes no file: plan mode keeps it (a message to an agent that ended is refused there, since continuing it could).
-    readOnly: true,
-    approval: null,
     summarizeInput: (input) => `→ ${field(input, 'to') ?? '?'}: ${oneLine(field(input, 'message') ?? '', 80)}`,
     summarizeResult: (output) => {
       try {
@@ -82,6 +79,7 @@ export function sendMessageTool(sender: AgentRun, messaging: Messaging): Runtime
     run: async (raw) => {
       const input = parseInput(raw);
       const to = recipient(sender, input.to, messaging.members(sender.tree.runId));
+      // Only the run's first agent has the tool in plan mode; continuing an ended agent could change files.
       if (sender.planMode && to.ended) throw new ToolCallError(`${to.agentName} (${to.agentId}) has ended, and in plan mode you may write only to agents at work: continuing it could change files.`);
       const outcome = await messaging.send(to.agentId, { text: input.message, from: { agentId: sender.id, agentName: sender.agentName }, via: 'agent' });
       const note =

@@ -1,7 +1,7 @@
 import type { AgentDefinition } from '../agents/definition';
 import type { Settings } from '../config';
 import type { WorktreeManager } from '../isolation';
-import { newAgentId } from '../runs/ids';
+import { newAgentId } from './ids';
 import type { PermissionMode } from '../tools/permissions';
 import { createAgentRun, firstLine, type AgentPlacement } from './agentFactory';
 import type { AgentRun } from './agentRun';

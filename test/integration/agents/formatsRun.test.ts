@@ -98,7 +98,7 @@ test('a Codex read-only agent cannot write, nor can anything it starts, even whe
     assert.equal(result.status, 'completed');
     const toolsOf = (name: string) => h.server.requests.find((r) => isAgent(r.system, name))!.toolNames;
     assert.deepEqual(toolsOf('parent'), ['Task', 'TaskOutput', 'TaskStop', 'SendMessage', 'Read', 'Glob', 'Grep', 'LS', 'TodoWrite']);
-    assert.deepEqual(toolsOf('writer'), ['SendMessage', 'Read', 'Glob', 'Grep', 'LS', 'TodoWrite']);
+    assert.deepEqual(toolsOf('writer'), ['Read', 'Glob', 'Grep', 'LS', 'TodoWrite']);
   } finally {
     await h.close();
   }
