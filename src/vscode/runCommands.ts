@@ -122,12 +122,12 @@ export async function stopRunCommand(services: Services, agentId?: string): Prom
     if (!picked) return false;
     agentId = picked.agentId;
   }
-  const scope = services.runningAgent(agentId);
-  if (!scope?.engine.cancel(agentId, 'Stopped by the user.')) {
+  const stopped = await services.stopAgent(agentId, 'Stopped by the user.', 'vscode');
+  if (stopped === 'not running') {
     void vscode.window.showInformationMessage('That agent is not running any more.');
     return false;
   }
-  services.log.info(`Stopped agent ${agentId}.`);
+  services.log.info(stopped === 'sent' ? `Asked the process that runs agent ${agentId} to stop it.` : `Stopped agent ${agentId}.`);
   return true;
 }
 

@@ -44,10 +44,17 @@ function resultText(content: unknown): string {
   return content.map((b: { type?: string; text?: string }) => (b.type === 'text' ? (b.text ?? '') : `[${b.type ?? 'content'}]`)).join('\n');
 }
 
+/** A message delivered while the agent worked (core/engine/mail.ts): who sent it, then what it says. */
+const MESSAGE_BLOCK = /^<message from="([^"]*)"(?: agent-id="([^"]*)")? id="m[0-9a-f]+">\n([\s\S]*)\n<\/message>$/;
+
 function renderBlock(block: Block, speaker: string): string {
   switch (block.type) {
-    case 'text':
-      return block.text;
+    case 'text': {
+      const message = MESSAGE_BLOCK.exec(block.text);
+      if (!message) return block.text;
+      const from = message[2] ? `${message[1]} (\`${message[2]}\`)` : 'you';
+      return `**✉ Message from ${from}, read at ${speaker}'s turn:**\n\n> ${message[3]!.replace(/\n/g, '\n> ')}`;
+    }
     case 'thinking':
       return `> _Thinking:_ ${truncate(block.thinking, 600).replace(/\n/g, '\n> ')}`;
     case 'tool_use':
