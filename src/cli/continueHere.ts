@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PERMISSION_MODES } from '../core/config';
 import { EngineError } from '../core/engine/errors';
@@ -6,7 +7,7 @@ import { UsageError, type CliIO } from './command';
 import { executeRun, interactiveTerminal, presentation, type Started } from './execute';
 import { decideProjectTrust } from './trust';
 import { terminalText } from './render/terminalText';
-import { openSession, type EngineSession } from './session';
+import { openSession, openWorktrees, type EngineSession } from './session';
 import { cliSettings } from './settingsFiles';
 
 /**
@@ -58,9 +59,22 @@ export function parseContinueArgs(args: string[], what: string): ContinueArgs {
   };
 }
 
+/** Where trust is decided for an agent that worked in `cwd`: an isolated agent's worktree stands for the repository it was made from. */
+function trustedFolderOf(io: CliIO, agentId: string, cwd: string): string {
+  const worktrees = openWorktrees(io);
+  try {
+    const record = worktrees.get(agentId);
+    if (!record) return cwd;
+    const rel = path.relative(record.path, cwd);
+    return rel.startsWith('..') || path.isAbsolute(rel) ? cwd : path.join(record.repoRoot, rel);
+  } finally {
+    worktrees.dispose();
+  }
+}
+
 /** Opens a session in `cwd` (with that folder's settings, once its trust is decided) and follows what `start` continues, as `run` does. */
 export async function continueHere(io: CliIO, args: ContinueArgs, cwd: string, command: string, start: (session: EngineSession) => Promise<Started>): Promise<number> {
-  const trust = await decideProjectTrust(io, cwd, { flag: args.trustProject, interactive: interactiveTerminal(io, args.json) });
+  const trust = await decideProjectTrust(io, trustedFolderOf(io, args.agentId, cwd), { flag: args.trustProject, interactive: interactiveTerminal(io, args.json) });
   const settings = cliSettings(io, cwd, { trust });
   const view = presentation(io, args.json);
   let session: EngineSession;

@@ -408,6 +408,7 @@ export class Engine {
         network: networkPolicy(settings, this.#options.network),
         structured,
         emit,
+        redact: (value) => this.#redactor.value(value),
         onUsage: (delta) => run.budget.add(delta),
         persist: () => this.#persist(run),
         // Hooks are commands: none runs in a plan-mode tree (#startHooks said so in the log).
@@ -429,7 +430,7 @@ export class Engine {
     // An agent does not outlive its parent's interest: children still running are stopped with it.
     for (const child of run.children) if (!child.ended) child.controller.abort(new CancelledError(`Its parent agent "${run.agentName}" ended.`));
     await Promise.all([...run.children].map((c) => c.done));
-    await settleWorktree(this.#options.worktrees, run, this.#log);
+    await settleWorktree(this.#options.worktrees, run, this.#log, (text) => this.#redactor.text(text));
 
     const result: AgentResult = this.#redactor.value({
       agentId: run.id,
@@ -482,6 +483,8 @@ export class Engine {
       trust: this.#options.trust ?? TRUST_NOTHING,
       transcriptPath: this.#options.archive?.transcriptPath(run.id) ?? null,
       signal: run.signal,
+      // What hooks report (their stderr among it) leaves through the engine's redaction, as every log line does.
+      log: this.#log,
     };
   }
 
