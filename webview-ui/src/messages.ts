@@ -80,6 +80,7 @@ export class MessageBoxes {
     input.maxLength = MAX_MESSAGE_LENGTH;
     input.placeholder = `Message ${agent.name}…`;
     input.setAttribute('aria-label', `Message to ${agent.name}`);
+    input.title = 'Enter sends, Shift+Enter starts a new line, Escape closes';
     const hint = el('div', { className: 'message-hint', text: hintFor(agent) });
     const send = () => {
       const text = input.value.trim();
@@ -123,7 +124,5 @@ export class MessageBoxes {
 }
 
 function hintFor(agent: AgentView): string {
-  return isActiveStatus(agent.status)
-    ? `Read at ${agent.name}'s next turn · Enter sends, Shift+Enter a new line`
-    : `${agent.name} has ended: the message continues it · Enter sends`;
+  return isActiveStatus(agent.status) ? 'Read at its next turn · Enter sends' : `${agent.name} has ended: this continues it`;
 }
