@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { isActiveStatus } from '../protocol/vocabulary';
 import { ensureApiKey } from './apiKey';
+import { pickRunningAgent } from './pickers';
 import { ensureTrusted } from './runCommands';
 import { announceRunEnd } from './runNotifications';
 import type { Services } from './services';
@@ -17,29 +18,17 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Picks an agent at work, in any folder. */
-async function pickRunningAgent(services: Services): Promise<string | undefined> {
-  const running = services.scopes.all.flatMap((scope) => scope.engine.running.map((run) => ({ run, scope })));
-  if (running.length === 0) {
-    void vscode.window.showInformationMessage('No agent is running. To continue one that ended, use its follow-up button in the Runs view.');
-    return undefined;
-  }
-  const picked = await vscode.window.showQuickPick(
-    running.map(({ run, scope }) => ({
-      label: `${'  '.repeat(run.depth)}${run.agentName}`,
-      description: run.description,
-      detail: `${run.parent ? `started by ${run.parent.agentName}` : 'started by you'} · ${scope.folder.name}`,
-      agentId: run.id,
-    })),
-    { title: 'Subagents: Send Message to Agent', placeHolder: 'Which agent should read it?' },
-  );
-  return picked?.agentId;
-}
-
 /** Returns how the message went (`queued`, `continued`), or undefined when it was not sent. */
 export async function sendMessageCommand(services: Services, reveal: (runId?: string) => Promise<void>, agentId?: unknown, text?: unknown, via?: unknown): Promise<string | undefined> {
   if (!ensureTrusted('Sending a message to an agent')) return undefined;
-  const id = typeof agentId === 'string' && agentId ? agentId : await pickRunningAgent(services);
+  const id =
+    typeof agentId === 'string' && agentId
+      ? agentId
+      : await pickRunningAgent(services, {
+          title: 'Subagents: Send Message to Agent',
+          placeHolder: 'Which agent should read it?',
+          none: 'No agent is running. To continue one that ended, use its follow-up button in the Runs view.',
+        });
   if (!id) return undefined;
   const node = services.agentNode(id);
   const name = node?.agentName ?? id;

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { startScriptedServer, type Script, type ScriptedServer } from '../support/scriptedServer';
+import { finishedText, sendChat, setColorTheme } from './support/chatPanel';
 import { poll, withDiagnostics, type Subject } from './support/diagnostics';
 import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
 import { closeSession, openSession, type Session } from './support/session';
@@ -36,51 +37,13 @@ describe('messages to a running agent', () => {
     return { server, workbench, page: workbench.page };
   };
 
-  async function lastIndex(): Promise<number> {
-    const indexes = await live().page.locator('.interactive-list .monaco-list-row[data-index]').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-index'))));
-    return Math.max(-1, ...indexes);
-  }
-
-  /** Sends a chat message and returns the response it starts (still streaming). */
-  async function send(message: string): Promise<Locator> {
-    const { page } = live();
-    const before = await lastIndex();
-    await page.locator('.interactive-input-editor').last().click();
-    await page.keyboard.press('ControlOrMeta+A');
-    await page.keyboard.press('Backspace');
-    await page.keyboard.type(message);
-    await page.waitForTimeout(300);
-    if (await page.locator('.suggest-widget.visible').count()) await page.keyboard.press('Escape');
-    await page.keyboard.press('Enter');
-    const response = page.locator(`.interactive-list .monaco-list-row[data-index="${before + 2}"] .interactive-item-container.interactive-response`);
-    await response.waitFor({ timeout: 20_000 });
-    return response;
-  }
-
-  async function finished(response: Locator, timeoutMs = 60_000): Promise<string> {
-    await poll(async () => !/chat-response-loading/.test((await response.getAttribute('class')) ?? ''), { timeoutMs, message: 'the response did not finish' });
-    return response.evaluate((el) => {
-      const walker = el.ownerDocument.createTreeWalker(el, 4 /* NodeFilter.SHOW_TEXT */);
-      const parts: string[] = [];
-      for (let n = walker.nextNode(); n; n = walker.nextNode()) parts.push(n.textContent ?? '');
-      return parts.join('').replace(/\s+/g, ' ');
-    });
-  }
+  const send = (message: string) => sendChat(live().workbench, message);
+  const finished = finishedText;
+  const setTheme = (label: 'Dark Modern' | 'Light Modern') => setColorTheme(live().workbench, label);
 
   /** The newest run's listener item in the Runs view. */
   function listener(): Locator {
     return live().workbench.webview().locator('li[data-agent-name="listener"]').first();
-  }
-
-  async function setTheme(label: 'Dark Modern' | 'Light Modern'): Promise<void> {
-    const { workbench, page } = live();
-    await workbench.runCommand('Preferences: Color Theme', { opensQuickInput: true });
-    const widget = page.locator('.quick-input-widget');
-    await widget.locator('.quick-input-box input').fill(label);
-    await widget.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) }).first().click();
-    await widget.waitFor({ state: 'hidden', timeout: 10_000 });
-    const dark = label.startsWith('Dark');
-    await poll(async () => ((await page.locator('.monaco-workbench').getAttribute('class')) ?? '').split(/\s+/).includes(dark ? 'vs-dark' : 'vs'), { timeoutMs: 15_000, message: `the workbench did not switch to ${label}` });
   }
 
   before(

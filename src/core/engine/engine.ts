@@ -1,35 +1,22 @@
 import path from 'node:path';
-import type Anthropic from '@anthropic-ai/sdk';
-import { emptyUsage, type RunEvent } from '../../protocol/runEvents';
+import type { RunEvent } from '../../protocol/runEvents';
 import type { AgentDefinition } from '../agents/definition';
-import type { Settings } from '../config';
-import type { WorktreeManager } from '../isolation';
-import { newAgentId } from './ids';
 import { ModeConsents } from '../tools/modeConsent';
 import { PermissionGate, type PermissionMode } from '../tools/permissions';
-import type { RuntimeTool } from '../tools/runtimeTool';
 import { createAgentRun, firstLine, newTree } from './agentFactory';
-import type { AgentArchive } from './archive';
+import { executeAgent, type ExecutionHost, type ExecutionOptions } from './agentExecution';
 import type { AgentResult, AgentRun, EmitEvent } from './agentRun';
 import type { Budget } from './budget';
 import { CancelledError, EngineError } from './errors';
-import { startContext, stopInstruction, type LifecycleHooks, type SubagentInfo } from './lifecycleHooks';
+import { newAgentId } from './ids';
 import { MemoryMailbox, type AgentMailbox, type MailEntry } from './mail';
 import { Messenger, type ContinueOptions, type Message, type SendOutcome } from './messenger';
 import { resolveModel, type ModelChoice } from './models';
-import { networkPolicy, type NetworkPolicy } from './network';
-import { runQueryLoop, type LoopOutcome } from './queryLoop';
-import { findResumable, type ResumeSource } from './resumeSource';
-import { AgentSpawner, type AgentLookup, type SpawnerHost } from './spawner';
-import type { StructuredOutputSlot } from './structuredOutput';
-import { buildSystemPrompt, promptEnvironment } from './systemPrompt';
 import { Redactor } from './redaction';
+import { findResumable, type ResumeSource } from './resumeSource';
 import type { Messaging } from './sendMessageTool';
-import { buildTools } from './toolset';
-import { authorizer, type Authorize } from './authorize';
-import { isolate, reisolate, settleWorktree } from './worktreeSteps';
-import { agentColor } from '../../protocol/agentColor';
-import { TRUST_NOTHING, type ProjectTrust } from '../trust/projectTrust';
+import { AgentSpawner, type AgentLookup, type SpawnerHost } from './spawner';
+import { isolate, reisolate } from './worktreeSteps';
 
 /**
  * The subagent engine (S3): runs agent trees on the Anthropic SDK. Every
@@ -42,38 +29,21 @@ import { TRUST_NOTHING, type ProjectTrust } from '../trust/projectTrust';
 export type { AgentLookup } from './spawner';
 export type { ContinueOptions, Message, SendOutcome } from './messenger';
 
-export interface EngineOptions {
-  client: Anthropic;
+export interface EngineOptions extends ExecutionOptions {
   catalog: AgentLookup;
-  /** Read at every run and spawn, so setting changes apply to the next one. */
-  settings: () => Settings;
   gate?: PermissionGate;
-  maxTokens?: number;
-  /** Overrides of the timeouts and retries the `subagents.network.*` settings give (S3.10); tests use short ones. */
-  network?: Partial<NetworkPolicy>;
-  /** Keeps transcripts and finds ended agents after a restart (the run history). */
-  archive?: AgentArchive;
   /**
    * Where messages and results wait until they are in an agent's
    * transcript (the run history's mailbox, which other processes write to);
    * default: memory.
    */
   mailbox?: AgentMailbox;
-  /** SubagentStart / SubagentStop hooks (S4.5). */
-  hooks?: LifecycleHooks;
-  /**
-   * Whether a folder's own code (its hooks, later its MCP servers) may run:
-   * the one place every such runner asks. Default: no folder is trusted.
-   */
-  trust?: ProjectTrust;
   /**
    * Consent for agent files that ask for a wider permission mode than the
    * one they would run under (S7.3), remembered per file content. Without
    * it, such a file is refused its wider mode, with a warning in the log.
    */
   modeConsents?: ModeConsents;
-  /** Git worktrees for isolated agents (S5); without it, isolation is refused. */
-  worktrees?: WorktreeManager;
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
   /**
    * The secrets to keep out of events, results, transcripts and logs
@@ -103,9 +73,6 @@ export interface RunRequest {
   signal?: AbortSignal;
 }
 
-/** How a hook command appears to the permission gate: a shell command. */
-const HOOK_COMMAND = { name: 'Hook', kind: 'exec' } as const;
-
 /** Ended agents kept in memory for follow-ups; older ones come back from the history. */
 const ENDED_AGENTS_KEPT = 200;
 
@@ -121,6 +88,8 @@ export class Engine {
   readonly #messenger: Messenger;
   readonly #mailbox: AgentMailbox;
   /** SendMessage's view of the engine: the agents of a run, and the way to reach one. */
+  /** What running an agent needs from the engine (agentExecution.ts). */
+  readonly #execution: ExecutionHost;
   readonly #messaging: Messaging = {
     members: (runId) => [...this.#agents.values()].filter((a) => a.tree.runId === runId).map((a) => ({ agentId: a.id, agentName: a.agentName, ended: a.ended })),
     send: (agentId, message) => this.#messenger.send(agentId, message),
@@ -155,6 +124,17 @@ export class Engine {
       cancelRun: (runId, reason) => this.cancelRun(runId, reason),
       log: (level, message) => this.#log(level, message),
     });
+    this.#execution = {
+      options,
+      gate: this.#gate,
+      redactor: this.#redactor,
+      log: this.#log,
+      spawner: this.#spawner,
+      messaging: this.#messaging,
+      messenger: this.#messenger,
+      publish: (runId: string, agentId: string, event: Parameters<EmitEvent>[0]) => this.#publish(runId, agentId, event),
+      ended: () => this.#pruneEnded(),
+    };
   }
 
   onEvent(listener: (event: RunEvent) => void): () => void {
@@ -328,30 +308,7 @@ export class Engine {
 
   #launch(run: AgentRun): void {
     this.#agents.set(run.id, run);
-    void this.#execute(run);
-  }
-
-  /**
-   * The one way an agent's events leave the engine: every string redacted;
-   * streamed text redacted across chunk boundaries (an end that could be the
-   * start of a secret waits for the next chunk or the next event).
-   */
-  #emitter(run: AgentRun): EmitEvent {
-    const text = this.#redactor.stream();
-    const send: EmitEvent = (partial) => this.#publish(run.tree.runId, run.id, partial);
-    return (partial) => {
-      if (partial.type === 'text') {
-        const shown = text.push(partial.text);
-        if (shown) send({ type: 'text', text: shown });
-        return;
-      }
-      if (partial.type === 'retry') text.discard();
-      else {
-        const rest = text.flush();
-        if (rest) send({ type: 'text', text: rest });
-      }
-      send(partial);
-    };
+    void executeAgent(run, this.#execution);
   }
 
   #publish(runId: string, agentId: string, partial: Parameters<EmitEvent>[0]): void {
@@ -365,159 +322,6 @@ export class Engine {
     }
   }
 
-  async #execute(run: AgentRun): Promise<void> {
-    const emit = this.#emitter(run);
-    const settings = this.#options.settings();
-    const structured: StructuredOutputSlot | null = run.outputSchema ? { value: undefined, wrapped: false } : null;
-    let tools = new Map<string, RuntimeTool>();
-    let outcome: LoopOutcome;
-    // Nothing of an agent whose run another process works on may reach its transcript.
-    let recorded = !this.#options.archive;
-    try {
-      await run.slot.take();
-      run.status = 'running';
-      run.startedAt = Date.now();
-      tools = buildTools(run, settings, structured, this.#spawner, this.#messaging);
-      emit({
-        type: 'agent_started',
-        parentId: run.parent?.id ?? null,
-        parentToolUseId: run.parentToolUseId,
-        agentName: run.agentName,
-        description: run.description,
-        prompt: run.prompt,
-        model: run.model,
-        depth: run.depth,
-        cwd: run.cwd,
-        background: run.background,
-        filePath: run.definition.filePath || null,
-        resumed: run.resumed,
-        color: agentColor(run.definition.color),
-      });
-      if (run.isolation) emit({ type: 'worktree_created', path: run.isolation.path, branch: run.isolation.branch, baseCommit: run.isolation.baseCommit });
-      await this.#startHooks(run, emit);
-      await this.#options.archive?.begin(run.tree.runId);
-      recorded = true;
-      const env = await promptEnvironment(run.cwd, Boolean(run.isolation));
-      const planNote = run.planMode ? ['You are in plan mode: you may read and search, but not change anything. Finish with a clear, concrete plan.'] : [];
-      outcome = await runQueryLoop(run, {
-        client: this.#options.client,
-        tools,
-        system: buildSystemPrompt(run.definition.systemPrompt, env, planNote),
-        authorize: this.#authorizer(run, emit),
-        maxTokens: this.#options.maxTokens ?? 16_384,
-        network: networkPolicy(settings, this.#options.network),
-        structured,
-        emit,
-        redact: (value) => this.#redactor.value(value),
-        onUsage: (delta) => run.budget.add(delta),
-        persist: () => this.#persist(run),
-        // Hooks are commands: none runs in a plan-mode tree (#startHooks said so in the log).
-        beforeComplete: (output, round) =>
-          run.planMode ? Promise.resolve(null) : stopInstruction(this.#options.hooks, { ...this.#hookInfo(run, emit), lastAssistantMessage: this.#redactor.text(output) }, round, this.#log),
-      });
-      run.sealed = true;
-    } catch (error) {
-      // Only waiting for a concurrency slot, or a run another process works on, can throw here.
-      outcome = run.signal.aborted
-        ? { status: 'cancelled', output: null, error: run.signal.reason instanceof Error ? run.signal.reason.message : 'Cancelled.' }
-        : { status: 'failed', output: null, error: error instanceof Error ? error.message : String(error) };
-    } finally {
-      run.sealed = true;
-      if (recorded) this.#persist(run);
-      for (const tool of tools.values()) await Promise.resolve(tool.close?.()).catch(() => undefined);
-      run.slot.close();
-    }
-    // An agent does not outlive its parent's interest: children still running are stopped with it.
-    for (const child of run.children) if (!child.ended) child.controller.abort(new CancelledError(`Its parent agent "${run.agentName}" ended.`));
-    await Promise.all([...run.children].map((c) => c.done));
-    await settleWorktree(this.#options.worktrees, run, this.#log, (text) => this.#redactor.text(text));
-
-    const result: AgentResult = this.#redactor.value({
-      agentId: run.id,
-      runId: run.tree.runId,
-      agentName: run.agentName,
-      status: outcome.status,
-      output: outcome.output,
-      ...(outcome.structuredOutput !== undefined ? { structuredOutput: outcome.structuredOutput } : {}),
-      error: outcome.error,
-      usage: run.usage ?? emptyUsage(),
-      turns: run.turns,
-      durationMs: Date.now() - run.startedAt,
-      worktree: run.worktree,
-    });
-    emit({
-      type: 'agent_finished',
-      status: result.status,
-      output: result.output,
-      ...(result.structuredOutput !== undefined ? { structuredOutput: result.structuredOutput } : {}),
-      error: result.error,
-      usage: result.usage,
-      turns: result.turns,
-      durationMs: result.durationMs,
-      worktree: result.worktree,
-    });
-    // What arrived too late for its last turn continues it (a message) or waits for its next continuation.
-    run.next = this.#messenger.afterEnd(run, run.inbox.drain(), result.status === 'cancelled');
-    run.finish(result);
-    await this.#messenger.resultReady(run).catch((error: unknown) => this.#log('error', `The result of agent ${run.id} could not be kept for its parent: ${(error as Error).message}`));
-    this.#pruneEnded();
-  }
-
-  #authorizer(run: AgentRun, emit: EmitEvent): Authorize {
-    return authorizer(run, this.#gate, emit, (text) => this.#redactor.text(text));
-  }
-
-  #hookInfo(run: AgentRun, emit: EmitEvent): SubagentInfo {
-    const authorize = this.#authorizer(run, emit);
-    let asked = 0;
-    return {
-      // A hook the session did not start with runs only with this agent's approval for a shell command.
-      approveCommand: (command, why) => authorize({ tool: HOOK_COMMAND, toolUseId: `hook_${run.id}_${++asked}`, summary: `${command} (${why})` }),
-      runId: run.tree.runId,
-      agentId: run.id,
-      agentName: run.agentName,
-      parentId: run.parent?.id ?? null,
-      cwd: run.cwd,
-      worktree: run.isolation ? { path: run.isolation.path, repoRoot: run.isolation.repoRoot } : null,
-      permissionMode: run.permissionMode,
-      trust: this.#options.trust ?? TRUST_NOTHING,
-      transcriptPath: this.#options.archive?.transcriptPath(run.id) ?? null,
-      signal: run.signal,
-      // What hooks report (their stderr among it) leaves through the engine's redaction, as every log line does.
-      log: this.#log,
-    };
-  }
-
-  /** SubagentStart hooks may add context: it goes in front of the agent's task. */
-  async #startHooks(run: AgentRun, emit: EmitEvent): Promise<void> {
-    if (run.planMode) {
-      // Nothing in a plan-mode run tree changes a file or runs a command, and a hook is a command.
-      if (this.#options.hooks) this.#log('info', `The SubagentStart and SubagentStop hooks of agent "${run.agentName}" (${run.id}) do not run: it is in plan mode, where nothing runs a command.`);
-      return;
-    }
-    const context = await startContext(this.#options.hooks, { ...this.#hookInfo(run, emit), prompt: this.#redactor.text(run.prompt) }, this.#log);
-    const first = run.messages[run.persisted];
-    if (context && first?.role === 'user' && Array.isArray(first.content)) first.content.unshift({ type: 'text', text: context });
-  }
-
-  /**
-   * Appends what the transcript on disk does not have yet; the messages and
-   * results delivered in it leave the mailbox once it is written.
-   */
-  #persist(run: AgentRun): void {
-    const delivered = run.inbox.toSave();
-    const archive = this.#options.archive;
-    if (!archive || run.persisted >= run.messages.length) {
-      this.#messenger.acknowledge(delivered);
-      return;
-    }
-    const fresh = run.messages.slice(run.persisted);
-    run.persisted = run.messages.length;
-    archive.appendTranscript(run.id, this.#redactor.value(fresh)).then(
-      () => this.#messenger.acknowledge(delivered),
-      (error: unknown) => this.#log('error', `Could not save the transcript of agent ${run.id}: ${error instanceof Error ? error.message : String(error)}`),
-    );
-  }
 
   #pruneEnded(): void {
     const ended = [...this.#agents.values()].filter((a) => a.ended && (!a.parent || a.parent.ended));
