@@ -84,8 +84,10 @@ export class Messenger {
     if (live && !live.ended) {
       const posted = entry(live.tree.runId);
       await this.#host.mailbox.post(posted);
-      this.#hand(live, posted);
-      return { delivery: live.ended ? 'continued' : 'queued', run: live };
+      // It may have ended while the message was being written: then the message continues it.
+      const continued = this.#hand(live, posted);
+      const run = continued && (await continued);
+      return run ? { delivery: 'continued', run } : { delivery: 'queued', run: live };
     }
     let source: ResumeSource;
     try {
@@ -123,7 +125,7 @@ export class Messenger {
       return true;
     }
     if (run && !run.ended) {
-      this.#hand(run, entry);
+      void this.#hand(run, entry);
       return true;
     }
     // A result waits for its ended parent's next continuation unless it asks to wake it.
@@ -133,15 +135,13 @@ export class Messenger {
     return true;
   }
 
-  /** A live agent gets the entry in its inbox; one that ended meanwhile is continued with it. */
-  #hand(run: AgentRun, entry: MailEntry): void {
+  /** A live agent gets the entry in its inbox; one that ended meanwhile is continued with it (the continuation is returned). */
+  #hand(run: AgentRun, entry: MailEntry): Promise<AgentRun | null> | null {
     this.#taken.add(entry.id);
-    if (run.ended) {
-      void this.#wake(run.id);
-      return;
-    }
+    if (run.ended) return this.#wake(run.id);
     run.inbox.push({ entry, posted: true });
     this.#queued(entry);
+    return null;
   }
 
   /** Continuations still being started; settled() waits for them. */

@@ -108,7 +108,12 @@ export class Mailbox implements AgentMailbox {
           );
           for (const { name, entry } of entries.sort((a, b) => a.entry.sentAt - b.entry.sentAt)) {
             if (stopped) return;
-            if (offer(entry)) taken.add(name);
+            try {
+              if (offer(entry)) taken.add(name);
+            } catch (error) {
+              // One entry that cannot be handed over must not hold up the others; it is offered again at the next scan.
+              this.#log('warn', `Could not hand over mailbox entry ${name}: ${(error as Error).message}`);
+            }
           }
         } while (again && !stopped);
       } catch (error) {
