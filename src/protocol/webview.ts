@@ -45,6 +45,20 @@ export const approvalViewSchema = z.object({
 });
 export type ApprovalView = z.infer<typeof approvalViewSchema>;
 
+/** A message to an agent, as its row shows it: who wrote, what, and whether it has read it yet. */
+export const messageViewSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['message', 'result']),
+  /** The sending agent's name; null: the user. */
+  from: z.nullable(z.string()),
+  text: z.string(),
+  delivered: z.boolean(),
+});
+export type MessageView = z.infer<typeof messageViewSchema>;
+
+/** The longest message the Runs view's box sends. */
+export const MAX_MESSAGE_LENGTH = 20_000;
+
 /** What an agent's row shows, besides its live text, its usage and what hangs below it. */
 const agentHeadShape = {
   parentId: z.nullable(z.string()),
@@ -75,6 +89,8 @@ const agentHeadShape = {
   approval: z.nullable(approvalViewSchema),
   /** What an ended agent answered (its final text, or its structured output as JSON), cut to a few thousand characters. */
   result: z.nullable(z.string()),
+  /** The newest messages sent to it (its row lists them under its activity). */
+  messages: z.array(messageViewSchema),
 };
 export const agentHeadSchema = z.object(agentHeadShape);
 export type AgentHead = z.infer<typeof agentHeadSchema>;
@@ -189,6 +205,8 @@ export const ANSWER_LABELS: Record<ApprovalAnswer, string> = {
 export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('agentAction'), action: z.enum(AGENT_ACTIONS), agentId: z.string() }),
+  /** The message box on an agent's row: a message it reads at its next turn (one that has ended is continued with it). */
+  z.object({ type: z.literal('sendMessage'), agentId: z.string(), text: z.string().check(z.minLength(1), z.maxLength(MAX_MESSAGE_LENGTH)) }),
   z.object({ type: z.literal('approval'), agentId: z.string(), approvalId: z.string(), answer: z.enum(APPROVAL_ANSWERS) }),
   /** Open the approval whole (the command, or the change as a diff) in an editor. */
   z.object({ type: z.literal('showApproval'), agentId: z.string(), approvalId: z.string() }),

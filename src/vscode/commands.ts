@@ -5,6 +5,7 @@ import { approvalIdOf } from './approvalEditors';
 import { answerApprovalCommand } from './approvals';
 import { newAgentCommand, refreshAgentsCommand, type NewAgentArgs } from './agentFiles';
 import { runAgentCommand, sendFollowUpCommand, stopAllCommand, stopRunCommand, type RunAgentArgs } from './runCommands';
+import { sendMessageCommand } from './messageCommands';
 import type { Services } from './services';
 import { showTranscriptCommand } from './transcriptDocument';
 import type { TranscriptPanels } from './transcriptPanels';
@@ -62,6 +63,8 @@ export function registerCommands(services: Services, view: SidebarViews, reviews
       return worktreesChanged(left);
     },
     'subagents.sendFollowUp': (agentId, prompt) => sendFollowUpCommand(services, reveal, agentArg(agentId), prompt),
+    // (agentId, text, via): the Runs view's message box and the chat's button pass them; the palette and the key binding ask.
+    'subagents.sendMessage': (agentId, text, via) => sendMessageCommand(services, reveal, agentArg(agentId), text, via),
     // Each takes an agent id, a file of an open review (editor title), or acts on the active review, or asks.
     'subagents.reviewWorktree': (target) => reviewWorktreeCommand(services, reviews, worktreeArg(target)),
     'subagents.applyWorktree': async (target) => worktreesChanged(await applyWorktreeCommand(services, reviews, worktreeArg(target))),

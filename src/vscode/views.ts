@@ -177,6 +177,8 @@ export function handleRunsViewMessage(s: Services, message: RunsViewMessage, sta
       return;
     case 'showApproval':
       return run('subagents.showApproval', message.approvalId);
+    case 'sendMessage':
+      return run('subagents.sendMessage', message.agentId, message.text, 'runsView');
     case 'approval': {
       // Only the question the agent is waiting on now: a stale button (answered elsewhere) does nothing.
       const pending = s.store.agent(message.agentId)?.approval;

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { startScriptedServer, type Script, type ScriptedServer } from '../support/scriptedServer';
-import { chatText, finishedChat, lastChatIndex, sendChat } from './support/chat';
+import { finishedText, responseText, responseTo, sendChat, setColorTheme } from './support/chatPanel';
 import { poll, withDiagnostics, type Subject } from './support/diagnostics';
 import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
 import { closeSession, openSession, type Session } from './support/session';
@@ -79,28 +79,13 @@ describe('the @agent chat participant', () => {
     return { server, workbench, page: workbench.page };
   };
 
-  const send = (message: string) => sendChat(live().page, message);
-  const finished = finishedChat;
-  const textOf = chatText;
+  const send = (message: string) => sendChat(live().workbench, message);
+  const finished = finishedText;
+  const textOf = responseText;
+  const setTheme = (label: 'Dark Modern' | 'Light Modern') => setColorTheme(live().workbench, label);
 
   function sidebarAgent(name: string): Locator {
     return live().workbench.webview().locator(`li[data-agent-name="${name}"]`).first();
-  }
-
-  /** Picks a color theme the way a user does, from "Preferences: Color Theme". */
-  async function setTheme(label: 'Dark Modern' | 'Light Modern'): Promise<void> {
-    const { workbench, page } = live();
-    await workbench.runCommand('Preferences: Color Theme', { opensQuickInput: true });
-    // The theme picker has a placeholder, not a title, so Workbench.pick cannot find it.
-    const widget = page.locator('.quick-input-widget');
-    await widget.locator('.quick-input-box input').fill(label);
-    await widget.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) }).first().click();
-    await widget.waitFor({ state: 'hidden', timeout: 10_000 });
-    const dark = label.startsWith('Dark');
-    await poll(async () => ((await page.locator('.monaco-workbench').getAttribute('class')) ?? '').split(/\s+/).includes(dark ? 'vs-dark' : 'vs'), {
-      timeoutMs: 15_000,
-      message: `the workbench did not switch to ${label}`,
-    });
   }
 
   before(
@@ -210,10 +195,7 @@ describe('the @agent chat participant', () => {
       // VS Code shows follow-ups as links above the chat input.
       const handoff = page.getByText('Hand to the reader', { exact: true }).last();
       await handoff.waitFor({ timeout: 15_000 });
-      const before = await lastChatIndex(page);
-      await handoff.click();
-      const next = page.locator(`.interactive-list .monaco-list-row[data-index="${before + 2}"] .interactive-item-container.interactive-response`);
-      await next.waitFor({ timeout: 20_000 });
+      const next = await responseTo(live().workbench, () => handoff.click());
       const text = await finished(next);
       assert.match(text, /▸ reader/);
       assert.match(text, /The README says Tally counts words\./);

@@ -14,7 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { isAgent } from '../support/agents';
 import { startScriptedServer, type Script, type ScriptedServer } from '../support/scriptedServer';
-import { finishedChat, sendChat } from './support/chat';
+import { finishedText, sendChat } from './support/chatPanel';
 import { poll, withDiagnostics, type Subject } from './support/diagnostics';
 import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
 import { closeSession, openSession, type Session } from './support/session';
@@ -315,8 +315,8 @@ describe('review, approvals and results in VS Code', () => {
       await workbench.runCommand('Chat: Open Chat');
       await page.locator('.interactive-input-part .chat-input-toolbars', { hasText: /Claude/ }).first().waitFor({ timeout: 90_000 });
       const send = async (message: string): Promise<Locator> => {
-        const response = await sendChat(page, message);
-        await finishedChat(response, 90_000);
+        const response = await sendChat(workbench, message);
+        await finishedText(response, 90_000);
         return response;
       };
       const runsBefore = await workbench.webview().locator('ul.tree.run').count();

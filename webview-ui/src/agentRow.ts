@@ -3,6 +3,7 @@ import { themeColorCss } from '../../src/protocol/agentColor';
 import { approvalBox } from './approvalBox';
 import { codicon, el, iconButton } from './dom';
 import { formatCost, formatDuration, formatTokens, STATUS_ICONS, STATUS_LABELS } from './format';
+import { messageLines } from './messages';
 import { resultLine } from './resultLine';
 import { moreButton, type RowContext } from './rowContext';
 import { worktreeLine } from './worktreeLine';
@@ -50,6 +51,7 @@ function agentActions(agent: AgentView, ctx: RowContext): HTMLElement {
   const b = (icon: string, label: string, action: AgentAction) => iconButton(icon, label, `action-${action}-${agent.id}`, act(action));
   const active = agent.status === 'running' || agent.status === 'queued' || agent.status === 'waiting';
   return el('span', { className: 'actions' }, [
+    active && ctx.message ? iconButton('mail', `Message ${agent.name} (M)`, `action-message-${agent.id}`, () => ctx.message!(agent)) : null,
     active ? b('debug-stop', `Stop ${agent.name} and its sub-agents`, 'stop') : null,
     b('output', `Show ${agent.name}'s transcript`, 'transcript'),
     !active ? b('comment-discussion', `Send ${agent.name} a follow-up`, 'followUp') : null,
@@ -111,6 +113,7 @@ export function agentRow(agent: AgentView, expanded: boolean | null, run: RunHea
     details,
     approvalBox(agent, ctx),
     el('div', { className: 'subline activity', text: agent.activity, testId: `activity-${agent.id}` }),
+    messageLines(agent),
     worktreeLine(agent, ctx),
     showError ? el('div', { className: 'subline error-text', text: agent.error ?? '', title: agent.error ?? '', testId: `error-${agent.id}` }) : null,
     resultLine(agent, ctx),

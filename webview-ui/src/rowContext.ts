@@ -4,6 +4,8 @@ import { codicon, el } from './dom';
 /** What a row's parts need from the view: a way to the host, the clock, and the user's folding choices. */
 export interface RowContext {
   post(message: WebviewToHost): void;
+  /** Opens or closes the agent's message box (messages.ts). */
+  message?(agent: AgentView): void;
   /** Host clock minus webview clock, for elapsed times. */
   clockOffset(): number;
   /** The user's choice for a node, or `byDefault`. */

@@ -24,7 +24,10 @@ import { agentMenuContext, toolMenuContext } from './rowContext';
 
 export type RunsMessage = Extract<HostToWebview, { type: 'runs' }>;
 
-export type TreeContext = RowContext;
+export interface TreeContext extends RowContext {
+  /** Called after an agent's item is rendered (what lives beside its row, such as an open message box, stays with it). */
+  rendered?(item: HTMLLIElement, view: AgentView): void;
+}
 
 interface ToolRecord {
   li: HTMLLIElement;
@@ -240,6 +243,7 @@ export class RunsTree {
       setAttr(rec.li, 'data-vscode-context', agentMenuContext(view));
     }
     patchAgentRow(rec.row, view, header);
+    this.ctx.rendered?.(rec.li, view);
     // Attributes are written only when they change: a write restyles the whole subtree.
     if (rec.li.dataset.status !== view.status) {
       rec.li.classList.remove(`status-${rec.li.dataset.status}`);
@@ -341,6 +345,15 @@ export class RunsTree {
   #setOpen(run: RunRecord, rec: AgentRecord, open: boolean): void {
     setExpandedView(rec.li, open);
     if (open && rec.stale && rec.view) this.#render(run, rec, rec.view);
+  }
+
+  /** The agent's item and the view it shows, when it is in the view. */
+  agent(agentId: string): { item: HTMLLIElement; view: AgentView } | undefined {
+    for (const run of this.#runs.values()) {
+      const rec = run.agents.get(agentId);
+      if (rec?.view) return { item: rec.li, view: rec.view };
+    }
+    return undefined;
   }
 
   /** The user opened or folded an item: an agent opened now gets what it was not shown while folded. */

@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type ConsoleMessage, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../../scripts/code-server.mjs';
+import { setColorTheme } from './chatPanel';
 import { artifactsDir, EXTENSION_ID } from './paths';
 
 export function launchBrowser(): Promise<Browser> {
@@ -190,24 +191,6 @@ export class Workbench {
     return this.webview(extensionId).locator(`[data-testid="${testId}"]`);
   }
 
-  /** Picks a color theme the way a user does, from "Preferences: Color Theme", and waits for the workbench to wear it. */
-  async setTheme(label: 'Dark Modern' | 'Light Modern'): Promise<void> {
-    await this.runCommand('Preferences: Color Theme', { opensQuickInput: true });
-    // The theme picker has a placeholder, not a title, so pick() cannot find it.
-    const widget = this.page.locator('.quick-input-widget');
-    await widget.locator('.quick-input-box input').fill(label);
-    await widget.locator('.quick-input-list .monaco-list-row', { has: this.page.locator('.label-name', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) }).first().click();
-    await widget.waitFor({ state: 'hidden', timeout: 10_000 });
-    const dark = label.startsWith('Dark');
-    const deadline = Date.now() + 15_000;
-    while (!((await this.page.locator('.monaco-workbench').getAttribute('class')) ?? '').split(/\s+/).includes(dark ? 'vs-dark' : 'vs')) {
-      if (Date.now() > deadline) throw new Error(`the workbench did not switch to ${label}`);
-      await this.page.waitForTimeout(200);
-    }
-    // Webviews restyle a moment after the workbench.
-    await this.page.waitForTimeout(500);
-  }
-
   /**
    * Screenshots in the light and the dark theme (`<name>-light.png`,
    * `<name>-dark.png`), the pointer out of the way, ending in the light theme.
@@ -216,12 +199,14 @@ export class Workbench {
   async screenshotsInBothThemes(name: string, prepare: () => Promise<void> = async () => undefined): Promise<string[]> {
     const files: string[] = [];
     for (const [theme, suffix] of [['Light Modern', 'light'], ['Dark Modern', 'dark']] as const) {
-      await this.setTheme(theme);
+      await setColorTheme(this, theme);
+      // Webviews restyle a moment after the workbench.
+      await this.page.waitForTimeout(500);
       await prepare();
       await this.page.mouse.move(1390, 890);
       files.push(await this.screenshot(`${name}-${suffix}`));
     }
-    await this.setTheme('Light Modern');
+    await setColorTheme(this, 'Light Modern');
     return files;
   }
 
