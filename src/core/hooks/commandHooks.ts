@@ -1,7 +1,7 @@
 import type { LifecycleHooks, SubagentInfo } from '../engine/lifecycleHooks';
 import { selectHooks, type CommandHook, type HookEventName } from './hookSettings';
 import { interpretStart, interpretStop, subagentStartInput, subagentStopInput } from './hookProtocol';
-import { HookSettingsFiles } from './settingsFiles';
+import { HookSettingsFiles } from './hookSettingsFiles';
 import { runShellCommand, type ShellCommandResult } from './shellCommand';
 import { childEnv } from '../childEnv';
 
