@@ -6,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { Engine } from '../../../src/core/engine/engine';
-import { RunHistory } from '../../../src/core/runs/history';
+import { RunHistory, type RunHistoryOptions } from '../../../src/core/runs/history';
 import { RunStore } from '../../../src/core/runs/runStore';
-import { emptyUsage } from '../../../src/protocol/runEvents';
+import { emptyUsage, type RunEvent } from '../../../src/protocol/runEvents';
 import { agent, catalogOf, settings } from '../../support/agents';
 import { CLI } from '../../support/cliProcess';
 import { startScriptedServer } from '../../support/scriptedServer';
@@ -19,13 +19,24 @@ async function tempDir(t: { after(fn: () => Promise<void>): void }): Promise<str
   return dir;
 }
 
+/** The event that starts a one-agent run. */
+function runStarted(runId: string, ts = Date.now()): RunEvent {
+  return { type: 'agent_started', ts, runId, agentId: runId, parentId: null, parentToolUseId: null, agentName: 'a', description: 'd', prompt: 'p', model: 'm', depth: 0, cwd: '/', background: false, filePath: null, resumed: false };
+}
+
+/** A history in `dir` that saves a fresh store's runs. */
+async function openAttached(dir: string, options: Partial<RunHistoryOptions> = {}): Promise<{ history: RunHistory; store: RunStore }> {
+  const history = await RunHistory.open({ dir, retentionDays: 30, maxRuns: 50, debounceMs: 5, ...options });
+  const store = new RunStore({ coalesceMs: 0 });
+  history.attach(store);
+  return { history, store };
+}
+
 test('a run that was going when the process died comes back marked interrupted, with what it had done', async (t) => {
   const dir = await tempDir(t);
   const server = await startScriptedServer((req) => (req.turn === 0 ? { text: 'looking', toolUses: [{ name: 'LS', input: {} }] } : { hang: true }));
   t.after(() => server.close());
-  const history = await RunHistory.open({ dir, retentionDays: 30, maxRuns: 50, debounceMs: 5 });
-  const store = new RunStore({ coalesceMs: 0 });
-  history.attach(store);
+  const { history, store } = await openAttached(dir);
   const engine = new Engine({ client: new Anthropic({ apiKey: 'k', baseURL: server.url }), catalog: catalogOf(agent('solo')), settings: settings(), archive: history });
   engine.onEvent((e) => store.apply(e));
   const run = await engine.start({ agent: 'solo', prompt: 'list', cwd: dir });
@@ -50,10 +61,8 @@ test('a run that was going when the process died comes back marked interrupted, 
 
 test('truncated or garbage store files are moved aside as *.corrupt-<epoch>; the rest loads and the product continues', async (t) => {
   const dir = await tempDir(t);
-  const history = await RunHistory.open({ dir, retentionDays: 30, maxRuns: 50, debounceMs: 5 });
-  const store = new RunStore({ coalesceMs: 0 });
-  history.attach(store);
-  store.apply({ type: 'agent_started', ts: Date.now(), runId: 'good', agentId: 'good', parentId: null, parentToolUseId: null, agentName: 'a', description: 'd', prompt: 'p', model: 'm', depth: 0, cwd: '/', background: false, filePath: null, resumed: false });
+  const { history, store } = await openAttached(dir);
+  store.apply(runStarted('good'));
   await history.flush();
   const good = await readFile(path.join(dir, 'runs/good.json'), 'utf8');
   await writeFile(path.join(dir, 'runs/garbage.json'), '\u0000\u0001 not json at all');
@@ -74,17 +83,15 @@ test('truncated or garbage store files are moved aside as *.corrupt-<epoch>; the
   // And the product goes on writing.
   const store2 = new RunStore({ coalesceMs: 0 });
   reopened.attach(store2);
-  store2.apply({ type: 'agent_started', ts: Date.now(), runId: 'next', agentId: 'next', parentId: null, parentToolUseId: null, agentName: 'a', description: 'd', prompt: 'p', model: 'm', depth: 0, cwd: '/', background: false, filePath: null, resumed: false });
+  store2.apply(runStarted('next'));
   await reopened.flush();
   assert.ok((await readdir(path.join(dir, 'runs'))).includes('next.json'));
 });
 
 test('a run file whose name and run id differ is moved aside, not loaded twice', async (t) => {
   const dir = await tempDir(t);
-  const history = await RunHistory.open({ dir, retentionDays: 30, maxRuns: 50, debounceMs: 5 });
-  const store = new RunStore({ coalesceMs: 0 });
-  history.attach(store);
-  store.apply({ type: 'agent_started', ts: Date.now(), runId: 'good', agentId: 'good', parentId: null, parentToolUseId: null, agentName: 'a', description: 'd', prompt: 'p', model: 'm', depth: 0, cwd: '/', background: false, filePath: null, resumed: false });
+  const { history, store } = await openAttached(dir);
+  store.apply(runStarted('good'));
   await history.flush();
   await history.close();
   // A copy under another name (a backup restored by hand, a sync tool's duplicate): writing it would overwrite good.json's run.
@@ -101,12 +108,10 @@ test('retention counts from the end of a run, not its start', async (t) => {
   const dir = await tempDir(t);
   const DAY = 86_400_000;
   const now = Date.now();
-  const history = await RunHistory.open({ dir, retentionDays: 30, maxRuns: 50, debounceMs: 5, now: () => now });
-  const store = new RunStore({ coalesceMs: 0 });
-  history.attach(store);
+  const { history, store } = await openAttached(dir, { now: () => now });
   // Both started 40 days ago; one ended 10 days ago (a long run, or one continued later), the other 31 days ago.
   for (const [runId, endedDaysAgo] of [['recent-end', 10], ['old-end', 31]] as const) {
-    store.apply({ type: 'agent_started', ts: now - 40 * DAY, runId, agentId: runId, parentId: null, parentToolUseId: null, agentName: 'a', description: 'd', prompt: 'p', model: 'm', depth: 0, cwd: '/', background: false, filePath: null, resumed: false });
+    store.apply(runStarted(runId, now - 40 * DAY));
     store.apply({ type: 'agent_finished', ts: now - endedDaysAgo * DAY, runId, agentId: runId, status: 'completed', output: 'done', error: null, usage: emptyUsage(), turns: 1, durationMs: 1, worktree: null });
   }
   await history.flush();
