@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { setApiKeyCommand } from './apiKey';
 import { answerApprovalCommand } from './approvals';
-import { newAgentCommand, refreshAgentsCommand, type NewAgentArgs } from './agentFiles';
+import { newAgentCommand, refreshAgentsCommand, type NewAgentArgs } from './agentFileCommands';
 import { runAgentCommand, sendFollowUpCommand, stopAllCommand, stopRunCommand, type RunAgentArgs } from './runCommands';
 import { sendMessageCommand } from './messageCommands';
 import type { Services } from './services';
