@@ -3,7 +3,7 @@ import { setApiKeyCommand } from './apiKey';
 import { runDemo } from './demoMode';
 import { approvalIdOf } from './approvalEditors';
 import { answerApprovalCommand } from './approvals';
-import { newAgentCommand, refreshAgentsCommand, type NewAgentArgs } from './agentFiles';
+import { newAgentCommand, refreshAgentsCommand, type NewAgentArgs } from './agentFileCommands';
 import { runAgentCommand, sendFollowUpCommand, stopAllCommand, stopRunCommand, type RunAgentArgs } from './runCommands';
 import { sendMessageCommand } from './messageCommands';
 import type { Services } from './services';

@@ -1,5 +1,5 @@
 // A small stand-in for the `vscode` module, so code under src/vscode/ can be
-// unit-tested in plain Node (test/support/fakeVscode.ts routes `vscode` here).
+// unit-tested in plain Node (test/support/installVscodeFake.ts routes `vscode` here).
 // It holds only what those tests touch, behaves as VS Code documents it, and
 // records what the code showed (`shown`) so a test can check it. Real VS Code
 // is covered by the extension-host and end-to-end suites.

@@ -4,7 +4,7 @@ import { emptyUsage } from '../../../src/protocol/runEvents';
 import type { AgentNode, RunSnapshot, ToolRow } from '../../../src/protocol/runSnapshot';
 import { hostToWebviewSchema, webviewToHostSchema } from '../../../src/protocol/webview';
 import { parseAgentText } from '../../../src/core/agents/parse';
-import { agentTemplate, validateAgentName } from '../../../src/vscode/agentFiles';
+import { agentTemplate, validateAgentName } from '../../../src/vscode/agentFileCommands';
 import { renderTranscript } from '../../../src/vscode/transcriptDocument';
 import { endNotice } from '../../../src/vscode/runNotifications';
 import { displayPath, runView } from '../../../src/surfaces/views/viewModel';

@@ -166,6 +166,18 @@ describe('the language server over stdio', () => {
     await client.close(uri);
   });
 
+  it('offers agents in precedence order however many there are: the sort keys keep that order past ten', async () => {
+    const uri = await client.open(path.join(ws.root, '.claude/agents/many.md'), '---\nname: many\ndescription: Spawns.\nspawns: [\n---\n');
+    const offered = await client.completion(uri, 3, 9);
+    const agents = offered.filter((c) => c.label !== '*');
+    assert.ok(agents.length >= 11, `enough agents to need two digits: ${agents.length}`);
+    // An editor orders completions by sortText, as strings.
+    const bySortText = [...agents].sort((a, b) => (a.sortText! < b.sortText! ? -1 : a.sortText! > b.sortText! ? 1 : 0));
+    assert.deepEqual(bySortText.map((c) => c.label), agents.map((c) => c.label));
+    assert.deepEqual(agents.slice(0, 3).map((c) => c.label), ['a1', 'a2', 'a3'], 'project agents first, in file order');
+    await client.close(uri);
+  });
+
   it('hovers field docs, agents and tool names, and goes to an agent\'s file', async () => {
     const uri = await client.open(path.join(ws.root, '.claude/agents/lead.md'));
     const keyHover = await client.hover(uri, 5, 2);
@@ -291,6 +303,21 @@ describe('the language server over stdio', () => {
     await client.diagnostics(geminiUri, (d) => d.length === 0);
     const items = (await client.completion(geminiUri, 5, 0)).map((i) => i.label);
     assert.ok(items.includes('kind') || items.includes('temperature'), `Gemini's own keys are offered: ${items.join(', ')}`);
+  });
+
+  it('an unknown tool with a permission pattern: the warning and its fix touch the name only, the pattern stays', async () => {
+    const file = path.join(ws.root, '.claude/agents/patterned.md');
+    let text = '---\nname: patterned\ndescription: Runs git.\ntools: Read, Bsh(git:*)\n---\nBody\n';
+    const uri = await client.open(file, text);
+    const tool = one(await client.diagnostics(uri, (d) => d.length > 0), 'unknown-tool');
+    assert.deepEqual(rangeOf(tool), [3, 13, 3, 16], 'on "Bsh", not on "(git:*)"');
+    assert.match(message(tool), /Unknown tool "Bsh".*Did you mean "Bash"\?/);
+    const [fix] = await client.codeActions(uri, [tool]);
+    assert.equal(fix?.title, 'Change to "Bash"');
+    text = applyEdits(text, fix!.edit!.changes![uri]!);
+    assert.match(text, /^tools: Read, Bash\(git:\*\)$/m);
+    await client.replace(uri, text);
+    await client.diagnostics(uri, (d) => d.length === 0);
   });
 
   it('checks a Copilot agent’s `agents` list as its spawns: unknown names, cycles, depth, completion and hover', async () => {
