@@ -1,7 +1,9 @@
 import './style.css';
+import { isActiveStatus } from '../../src/protocol/vocabulary';
 import { hostToWebviewSchema, type StatusState, type WebviewToHost } from '../../src/protocol/webview';
 import { el, textButton } from './dom';
 import { formatDuration } from './format';
+import { MessageBoxes } from './messages';
 import { renderNotices } from './notices';
 import { RunsTree, setExpandedView } from './runsTree';
 import { focusItem, installTreeKeyboard, setExpanded } from './tree';
@@ -28,13 +30,17 @@ const expandedOverrides: Record<string, boolean> = { ...(saved?.expanded ?? {}) 
 const saveState = () => vscode.setState({ expanded: expandedOverrides });
 let clockOffset = 0;
 let canRun = true;
+let demo = false;
 let received = false;
 
 const noticesSlot = el('div', { className: 'notices-slot' });
-const runsList = el('div', { className: 'runs-list', testId: 'runs-list' });
+// The runs are one tree: arrows move across them, Tab leaves it (tree.ts).
+const runsList = el('div', { className: 'runs-list', testId: 'runs-list', role: 'tree' });
+runsList.setAttribute('aria-label', 'Runs');
 const emptyText = el('span');
 const runButton = textButton('Run Agent…', 'runs-empty-run', () => post({ type: 'command', command: 'runAgent' }), 'text-button primary');
-const runsEmpty = el('div', { className: 'empty', testId: 'runs-empty' }, [el('p', {}, [emptyText]), runButton]);
+const demoButton = textButton('Run the Demo', 'runs-empty-demo', () => post({ type: 'command', command: 'runDemo' }), 'text-button');
+const runsEmpty = el('div', { className: 'empty', testId: 'runs-empty' }, [el('p', {}, [emptyText]), runButton, demoButton]);
 const clearedNote = el('div', { className: 'cleared', testId: 'runs-cleared' });
 const runsSection = el('section', { testId: 'runs-section', className: 'runs' }, [runsEmpty, runsList, clearedNote]);
 runsSection.setAttribute('aria-label', 'Runs');
@@ -47,7 +53,15 @@ function remember(key: string, expanded: boolean): void {
   saveState();
 }
 
-const tree = new RunsTree(runsList, { post, clockOffset: () => clockOffset, expanded: (key, byDefault) => expandedOverrides[key] ?? byDefault, remember });
+const boxes = new MessageBoxes(post);
+const tree = new RunsTree(runsList, {
+  post,
+  clockOffset: () => clockOffset,
+  expanded: (key, byDefault) => expandedOverrides[key] ?? byDefault,
+  remember,
+  message: (agent) => boxes.toggle(agent, tree.agent(agent.id)?.item ?? null),
+  rendered: (item, view) => boxes.place(item, view),
+});
 
 function rememberExpanded(item: HTMLElement, expanded: boolean): void {
   const key = item.dataset.key;
@@ -57,6 +71,17 @@ function rememberExpanded(item: HTMLElement, expanded: boolean): void {
 }
 
 installTreeKeyboard(root, rememberExpanded);
+
+// M on an agent at work opens (or closes) its message box.
+root.addEventListener('keydown', (e) => {
+  if (e.key.toLowerCase() !== 'm' || e.ctrlKey || e.metaKey || e.altKey) return;
+  const item = itemOf(e.target);
+  const agentId = item && e.target === item ? item.dataset.agentId : undefined;
+  const found = agentId ? tree.agent(agentId) : undefined;
+  if (!found || !(isActiveStatus(found.view.status) || boxes.isOpen(found.view.id))) return;
+  e.preventDefault();
+  boxes.toggle(found.view, found.item);
+});
 
 function itemOf(target: EventTarget | null): HTMLElement | null {
   return target instanceof Element ? target.closest<HTMLElement>('li[role="treeitem"]') : null;
@@ -89,8 +114,17 @@ root.addEventListener('activate', (e) => {
   if (agentId) post({ type: 'agentAction', action: 'transcript', agentId });
 });
 
+// Delete on an agent that is at work stops it (and its sub-agents), as its stop button does.
+root.addEventListener('stop', (e) => {
+  const item = itemOf(e.target);
+  const agentId = item?.dataset.agentId;
+  const status = item?.dataset.status;
+  if (agentId && (status === 'running' || status === 'queued' || status === 'waiting')) post({ type: 'agentAction', action: 'stop', agentId });
+});
+
 function renderStatus(state: StatusState): void {
   canRun = state.canRun;
+  demo = state.demo;
   const notices = renderNotices(state.notices, post);
   noticesSlot.replaceChildren(...(notices ? [notices] : []));
   renderEmpty();
@@ -103,6 +137,7 @@ function renderEmpty(): void {
     ? 'No runs yet. Run an agent with ▷ in the Agents view, or here:'
     : 'No runs. Agents can run once this workspace is trusted.';
   runButton.hidden = !canRun;
+  demoButton.hidden = !canRun || !demo;
 }
 
 function renderCleared(cleared: number): void {
@@ -143,6 +178,10 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       renderCleared(message.cleared);
       break;
     case 'reveal': {
+      if (message.showResult && message.agentId) {
+        remember(`result:${message.agentId}`, true);
+        tree.redraw(message.agentId);
+      }
       tree.flushNow();
       const item = message.agentId ? tree.expandTo(message.agentId) : undefined;
       const target = item ?? tree.runElement(message.runId)?.querySelector<HTMLElement>(':scope > li[role="treeitem"]');

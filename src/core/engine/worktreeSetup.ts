@@ -48,8 +48,8 @@ export async function setUpWorktree({ run, command, worktrees, authorize, emit, 
 
   const denied = await authorize({ tool: SETUP_TOOL, toolUseId, summary: command });
   if (denied) {
-    finished(false, denied);
-    throw new Error(`The worktree setup command was not run: ${denied}`);
+    finished(false, denied.summary);
+    throw new Error(`The worktree setup command was not run: ${denied.message}`);
   }
   const result = await runShellCommand({ command, cwd: isolation.path, env: childEnv(), stdin: '', timeoutMs: SETUP_TIMEOUT_MS, signal: run.signal });
   // Whatever it did, it is not the agent's work (a failed setup's half-made files neither).

@@ -12,6 +12,11 @@ export {
   type PoolStatus,
   type PreparedWorktree,
   type CreateOptions,
+  type ChangedFile,
+  type FileChangeKind,
+  type DiscardFilesOutcome,
+  type ReviewedFile,
+  type WorktreeReview,
 } from './manager';
 export { INCLUDE_FILE } from './include';
 export { formatBytes } from './diskUse';

@@ -1,8 +1,9 @@
-import '../../support/fakeVscode';
+import '../../support/installVscodeFake';
 import assert from 'node:assert/strict';
 import { after, beforeEach, test } from 'node:test';
 import { WorktreeManager } from '../../../src/core/isolation';
 import type { Services } from '../../../src/vscode/services';
+import type { ReviewEditors } from '../../../src/vscode/review/reviewEditors';
 import { cleanUpWorktreesCommand } from '../../../src/vscode/worktreeCommands';
 import { summarizeWorktrees, worktreesChildren, worktreesItem, worktreesRoots } from '../../../src/vscode/worktreesOverview';
 import { makeSandbox } from '../isolation/helpers';
@@ -25,6 +26,8 @@ const services = {
   keptWorktrees: [],
   log: { info: (m: string) => logged.push(m), warn: (m: string) => logged.push(m), error: (m: string) => logged.push(m) },
 } as unknown as Services;
+// No review is open: the commands' review side does nothing here.
+const reviews = { activeAgent: undefined, fileOf: () => undefined, worktreePath: () => null, refresh: async () => undefined, close: async () => undefined } as unknown as ReviewEditors;
 
 test('the Worktrees section shows kept and pooled worktrees with their disk use; Clean Up Worktrees empties the pool and keeps the work', async () => {
   const kept = await manager.create({ cwd: sb.repo, agentName: 'writer', agentId: 'kept-1' });
@@ -50,7 +53,7 @@ test('the Worktrees section shows kept and pooled worktrees with their disk use;
   assert.deepEqual(worktreesRoots(await summarizeWorktrees(new WorktreeManager({ stateDir: `${sb.root}/none`, worktreesRoot: `${sb.root}/none-trees` }))), [], 'no section without worktrees');
 
   // Picking nothing in the list of kept ones: the pool is emptied all the same, the kept work stays.
-  const left = await cleanUpWorktreesCommand(services);
+  const left = await cleanUpWorktreesCommand(services, reviews);
   assert.deepEqual(left, ['kept-1']);
   assert.match(vscode.shown.messages.map((m) => m.text).join('\n'), /^Deleted 1 pooled worktree \(about \d/);
   assert.deepEqual(await manager.poolStatus(), []);
@@ -59,6 +62,6 @@ test('the Worktrees section shows kept and pooled worktrees with their disk use;
   // Named for one agent (the section's click), it leaves the pool alone.
   await manager.create({ cwd: sb.repo, agentName: 'idle', agentId: 'idle-2' });
   await manager.finish('idle-2');
-  await cleanUpWorktreesCommand(services, { agentId: 'kept-1', action: 'discard', confirmed: true });
+  await cleanUpWorktreesCommand(services, reviews, { agentId: 'kept-1', action: 'discard', confirmed: true });
   assert.equal((await manager.poolStatus())[0]?.worktrees.length, 2, 'the pool kept what it had and got the discarded one');
 });
