@@ -1,6 +1,7 @@
 import { DiagnosticSeverity } from 'vscode-languageserver';
 import { isForeignModel, isKnownModel, KNOWN_MODEL_ALIASES } from '../core/agents/modelNames';
 import { canonicalToolNames } from '../core/agents/toolNames';
+import { toolPattern } from '../core/mcp/toolPatterns';
 import type { Settings } from '../core/config';
 import { outputSchemaProblem } from '../core/engine/structuredOutput';
 import { field, type AgentDocument, type FieldEntry, type Span, type ValueItem } from './agentDocument';
@@ -68,7 +69,7 @@ export function checkTools(doc: AgentDocument, format: FormatKnowledge, findings
     for (const item of entry.items) {
       if (item.text === '*') continue;
       const tool = toolItem(item, doc.text);
-      if (format.toolsFor(tool.base)) continue;
+      if (format.toolsFor(tool.base) || toolPattern(tool.base)) continue;
       findings.unknownName(tool.baseSpan, DiagnosticSeverity.Warning, Code.unknownTool, tool.base, known,
         (didYouMean) => `Unknown tool "${tool.base}": Subagents ignores it.${didYouMean} Known tools: ${known.join(', ')}.`,
         (x) => `Change to "${x}"`);

@@ -7,6 +7,8 @@ import { boolean, oneOf, positiveInteger, quote, stringList, text, type WarningS
 import { jtdToJsonSchema, SchemaTooDeepError } from './jtd';
 import { resolveModelField } from './modelNames';
 import { canonicalToolCsv, NO_REASONS, normaliseToolList, unknownToolWarnings, type NormalisedTools } from './toolNames';
+import { readAgentMcpServers } from '../mcp/agentField';
+import type { McpDeclaration } from '../mcp/spec';
 
 /**
  * A file's fields (from YAML frontmatter or a Codex TOML file) → the
@@ -151,18 +153,11 @@ function outputSchema(raw: unknown, format: AgentFormat, warn: WarningSink): unk
   }
 }
 
-function record(raw: unknown, field: string, warn: WarningSink): Record<string, unknown> | null {
-  if (raw === null || raw === undefined) return null;
-  if (typeof raw === 'object' && !Array.isArray(raw)) return raw as Record<string, unknown>;
-  warn.warn(`"${field}" must be a map of names to settings; it is ignored`);
-  return null;
-}
-
 /** All the runtime's tools plus WebSearch, for a Codex agent with `web_search` on and no list of its own. */
 const ALL_WITH_WEB_SEARCH = ['Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'LS', 'Bash', 'Task', 'TodoWrite', 'WebSearch'];
 
 /** The fields other formats add, as the definition holds them. */
-type OtherFormatFields = Required<Pick<AgentDefinition, 'handoffs' | 'target' | 'userInvocable' | 'modelInvocable' | 'argumentHint' | 'mcpServers' | 'nicknames' | 'initialPrompt' | 'displayName'>>;
+type OtherFormatFields = Required<Pick<AgentDefinition, 'handoffs' | 'target' | 'userInvocable' | 'modelInvocable' | 'argumentHint' | 'mcpServers' | 'mcp' | 'nicknames' | 'initialPrompt' | 'displayName'>>;
 
 const OTHER_FORMAT_KEYS = ['handoffs', 'target', 'userInvocable', 'disableModelInvocation', 'infer', 'argumentHint', 'mcpServers', 'nicknames', 'initialPrompt', 'displayName'] as const;
 
@@ -174,12 +169,13 @@ const NO_OTHER_FORMAT_FIELDS: OtherFormatFields = Object.freeze({
   modelInvocable: true,
   argumentHint: null,
   mcpServers: null,
+  mcp: Object.freeze([]) as unknown as McpDeclaration[],
   nicknames: Object.freeze([]) as unknown as string[],
   initialPrompt: null,
   displayName: null,
 });
 
-function otherFormatFields(read: Partial<Record<ReadKey, unknown>>, warn: WarningSink): OtherFormatFields {
+function otherFormatFields(read: Partial<Record<ReadKey, unknown>>, format: AgentFormat, source: AgentSource, warn: WarningSink): OtherFormatFields {
   if (!OTHER_FORMAT_KEYS.some((key) => read[key] !== undefined)) return NO_OTHER_FORMAT_FIELDS;
   return {
     handoffs: handoffs(read.handoffs, warn),
@@ -187,7 +183,8 @@ function otherFormatFields(read: Partial<Record<ReadKey, unknown>>, warn: Warnin
     userInvocable: boolean(read.userInvocable, 'user-invocable', warn) ?? true,
     modelInvocable: !(boolean(read.disableModelInvocation, 'disable-model-invocation', warn) ?? boolean(read.infer, 'infer', warn) === false),
     argumentHint: text(read.argumentHint, 'argument-hint', warn) || null,
-    mcpServers: record(read.mcpServers, 'mcpServers', warn),
+    mcpServers: read.mcpServers ?? null,
+    mcp: readAgentMcpServers(read.mcpServers, format, source, warn),
     nicknames: read.nicknames === undefined ? [] : nicknames(read.nicknames, warn),
     initialPrompt: text(read.initialPrompt, 'initialPrompt', warn) || null,
     displayName: text(read.displayName, 'display_name', warn) || null,
@@ -252,7 +249,7 @@ export function interpretFields({ fields, body }: AgentFields, context: AgentFil
   if (format === 'codex' && fields.sandbox_mode === 'read-only') permissionMode = 'plan';
 
   // One shape for every definition: the fields are listed, not spread.
-  const other = otherFormatFields(read, warn);
+  const other = otherFormatFields(read, format, context.source, warn);
   const definition: AgentDefinition = {
     // Plugin agents are `plugin:agent`, as in Claude Code (precedence keeps the bare name as an alias where it is theirs alone).
     name: context.pluginName && !name.startsWith(`${context.pluginName}:`) ? `${context.pluginName}:${name}` : name,
@@ -282,6 +279,7 @@ export function interpretFields({ fields, body }: AgentFields, context: AgentFil
     modelInvocable: other.modelInvocable,
     argumentHint: other.argumentHint,
     mcpServers: other.mcpServers,
+    mcp: other.mcp,
     nicknames: other.nicknames,
     initialPrompt: other.initialPrompt,
     displayName: other.displayName,

@@ -92,6 +92,7 @@ const TEMPLATE: Required<AgentDefinition> = Object.freeze({
   modelInvocable: true,
   argumentHint: null,
   mcpServers: null,
+  mcp: NO_ITEMS,
   nicknames: NO_ITEMS,
   initialPrompt: null,
   displayName: null,
