@@ -28,7 +28,7 @@ const nodeBundle = {
   // loads (a no-op unless a tracing SDK registers itself), and neither the
   // .vsix nor dist/cli.js ships node_modules.
   external: [],
-  plugins: [withoutEsprima()],
+  plugins: [withoutEsprima(), withoutAjv()],
   // jsonc-parser's `main` is a UMD build whose factory requires its own
   // modules at run time, which a bundle cannot resolve; its ESM build bundles.
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
@@ -51,6 +51,22 @@ function withoutEsprima() {
         if (patched === source) throw new Error(`${args.path}: the esprima loader moved; update withoutEsprima() in scripts/build.mjs`);
         return { contents: patched, loader: 'js' };
       });
+    },
+  };
+}
+
+/**
+ * The MCP SDK's client loads an Ajv JSON Schema validator as its default;
+ * the runtime always passes its own (src/core/mcp/sdk.ts), so Ajv and its
+ * formats (about 130 KB) are left out of the bundles for a stand-in.
+ */
+function withoutAjv() {
+  return {
+    name: 'without-ajv',
+    setup(build) {
+      build.onResolve({ filter: /validation[\\/]ajv-provider(\.js)?$/ }, (args) =>
+        /@modelcontextprotocol[\\/]sdk/.test(args.importer) ? { path: path.join(root, 'src', 'core', 'mcp', 'withoutAjv.ts') } : undefined,
+      );
     },
   };
 }

@@ -12,6 +12,10 @@ import { ModeConsents, type ModeConsentHandler } from '../core/tools/modeConsent
 import type { PermissionGate } from '../core/tools/permissions';
 import { userHome, type CliIO } from './command';
 import { terminalText } from './render/terminalText';
+import { McpHost, mcpLimits } from '../core/mcp/host';
+import { pluginRoots } from '../core/mcp/configFiles';
+import { McpStatusStore, statusFile } from '../core/mcp/status';
+import { folderTrusted, trustHint } from './settingsFiles';
 
 /**
  * What a CLI command that runs agents needs, wired the same way the
@@ -58,7 +62,16 @@ export interface EngineSession {
 export async function openSession(
   io: CliIO,
   /** `settings` from cliSettings (files, environment, flags); `pluginDirs` are the --plugin-dir flags, added to the setting's. */
-  opts: { cwd: string; pluginDirs: string[]; settings: Settings; gate: PermissionGate; modeConsent?: ModeConsentHandler | null; coalesceMs: number },
+  opts: {
+    cwd: string;
+    pluginDirs: string[];
+    settings: Settings;
+    gate: PermissionGate;
+    modeConsent?: ModeConsentHandler | null;
+    coalesceMs: number;
+    /** --trust-project: the project's own MCP servers may start (as may those of a folder listed in trustedProjects). */
+    trustProject?: boolean;
+  },
 ): Promise<EngineSession> {
   const { settings } = opts;
   // Fails early, before anything is read, when there is no key. apiBaseUrl already holds ANTHROPIC_BASE_URL when that is set.
@@ -74,6 +87,19 @@ export async function openSession(
   const store = new RunStore({ coalesceMs: opts.coalesceMs, ...storeLimits(settings) });
   const detach = history.attach(store);
   const worktrees = openWorktrees(io);
+  const home = userHome(io.env);
+  const mcp = new McpHost({
+    trustProject: () => folderTrusted(io.env, opts.cwd, opts.trustProject ?? false),
+    trustHint: trustHint(io.env, opts.cwd),
+    env: io.env,
+    home,
+    // Outside VS Code nobody else runs the workspace's .vscode/mcp.json servers: the CLI runs them itself.
+    vscodeWorkspace: true,
+    plugins: () => pluginRoots({ home, cwd: opts.cwd, pluginDirs: [...settings.pluginDirs, ...opts.pluginDirs], loadClaudePlugins: settings.loadClaudePlugins }),
+    limits: () => mcpLimits(settings),
+    ownSecrets: () => [client.apiKey, client.authToken],
+    status: new McpStatusStore(statusFile(io.env, home)),
+  });
   const engine = new Engine({
     client,
     catalog,
@@ -95,6 +121,7 @@ export async function openSession(
       },
     }),
     log: (level, message) => io.stderr.write(`subagents: ${level}: ${terminalText(message)}\n`),
+    mcp,
   });
   engine.onEvent((event) => store.apply(event));
   return {
@@ -104,6 +131,7 @@ export async function openSession(
     store,
     engine,
     close: async () => {
+      await mcp.close();
       await history.flush();
       detach();
       catalog.dispose();

@@ -222,3 +222,28 @@ export function cliSettings(io: CliIO, cwd: string, options: { flags?: LoadSetti
   };
   return loadSettings({ cwd, env: io.env, ...options, warn }).settings;
 }
+
+/**
+ * Whether the CLI may run what a project's files ask to run for `cwd` (the
+ * MCP servers its agent files and `.mcp.json` declare): --trust-project, or
+ * the folder lies in one the user file's `trustedProjects` lists. As with
+ * the restricted settings, a project cannot trust itself.
+ */
+export function folderTrusted(env: NodeJS.ProcessEnv, cwd: string, trustProject: boolean): boolean {
+  if (trustProject) return true;
+  const userFile = userSettingsFile(env);
+  return trustedProjects(userFile, readObjectQuietly(userFile), userHome(env), () => undefined).some((dir) => isWithin(path.resolve(cwd), dir));
+}
+
+function readObjectQuietly(file: string): Record<string, unknown> | null {
+  try {
+    return readObject(file);
+  } catch {
+    return null;
+  }
+}
+
+/** How to trust a folder, for messages that say something was not run. */
+export function trustHint(env: NodeJS.ProcessEnv, cwd: string): string {
+  return `pass --trust-project, or add ${JSON.stringify(path.resolve(cwd))} to "${TRUSTED_PROJECTS}" in ${userSettingsFile(env)}`;
+}

@@ -18,6 +18,8 @@ export const toolRowSchema = z.object({
   durationMs: z.nullable(z.number()),
   /** For spawn rows: the agent the call started. */
   childAgentId: z.nullable(z.string()),
+  /** For a tool of an MCP server (or of the editor): that server (optional: runs saved before MCP lack it). */
+  server: z.optional(z.string()),
 });
 export type ToolRow = z.infer<typeof toolRowSchema>;
 
@@ -74,6 +76,8 @@ export const agentNodeSchema = z.object({
   worktreePath: z.nullable(z.string()),
   /** The approval a `waiting` agent asks for (optional: runs saved before approvals were events lack it). */
   approval: z.optional(z.nullable(pendingApprovalSchema)),
+  /** Warnings about the agent (an MCP server that could not start …), oldest first, capped. */
+  notices: z.optional(z.array(z.string())),
 });
 export type AgentNode = z.infer<typeof agentNodeSchema>;
 

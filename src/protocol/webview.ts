@@ -43,7 +43,8 @@ export type ToolView = z.infer<typeof toolViewSchema>;
 export const approvalViewSchema = z.object({
   approvalId: z.string(),
   toolName: z.string(),
-  kind: z.enum(['edit', 'bash']),
+  /** The kinds of protocol/runEvents' APPROVAL_KINDS, repeated to keep its schemas out of the bundle. */
+  kind: z.enum(['edit', 'bash', 'mcp']),
   summary: z.string(),
   /** Set when a protected file asks even under acceptEdits: why. */
   protectedReason: z.nullable(z.string()),

@@ -17,8 +17,10 @@ its whole earlier conversation and a follow-up prompt. Agent ids are shown by
 Options:
   --permission-mode MODE    default | acceptEdits | bypassPermissions | plan
   --plugin-dir DIR          extra plugin root (repeatable)
-  --trust-project           let the project's .subagents/settings.json set the
-                            restricted settings (apiBaseUrl, permissionMode, …)
+  --trust-project           trust the folder for this run: its .subagents/settings.json
+                            may set the restricted settings (apiBaseUrl,
+                            permissionMode, …) and the MCP servers its files
+                            declare may start
   --json                    NDJSON events on stdout; the last line is the result`;
 
 export const resumeCommand: CliCommand = {
@@ -50,7 +52,7 @@ export const resumeCommand: CliCommand = {
     const view = presentation(io, values.json ?? false);
     let session;
     try {
-      session = await openSession(io, { cwd, pluginDirs: values['plugin-dir'] ?? [], gate: view.gate, modeConsent: view.modeConsent, coalesceMs: values.json ? 0 : 80, settings });
+      session = await openSession(io, { cwd, pluginDirs: values['plugin-dir'] ?? [], gate: view.gate, modeConsent: view.modeConsent, coalesceMs: values.json ? 0 : 80, settings, trustProject });
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
       io.stderr.write(`subagents resume: ${terminalText(error.message)}\n`);

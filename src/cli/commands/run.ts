@@ -26,8 +26,10 @@ Options:
   --max-depth N             how deep agents may nest (maxDepth, default 3)
   --max-concurrency N       spawned agents running at once (maxConcurrency, default 4)
   --max-turns N             model turns per agent without its own maxTurns (maxTurns, default 100)
-  --trust-project           let this project's .subagents/settings.json set the
-                            restricted settings (apiBaseUrl, permissionMode, …)
+  --trust-project           trust this folder for this run: its .subagents/settings.json
+                            may set the restricted settings (apiBaseUrl,
+                            permissionMode, …) and the MCP servers its files
+                            declare may start
   --isolation worktree      work in a git worktree of its own; changes stay on
                             a branch (see "subagents worktrees")
   --json                    NDJSON events on stdout; the last line is the result
@@ -108,7 +110,7 @@ export const runCommand: CliCommand = {
     const view = presentation(io, opts.json);
     let session;
     try {
-      session = await openSession(io, { cwd, pluginDirs: opts.pluginDirs, gate: view.gate, modeConsent: view.modeConsent, coalesceMs: opts.json ? 0 : 80, settings });
+      session = await openSession(io, { cwd, pluginDirs: opts.pluginDirs, gate: view.gate, modeConsent: view.modeConsent, coalesceMs: opts.json ? 0 : 80, settings, trustProject: opts.trustProject });
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
       io.stderr.write(`subagents run: ${terminalText(error.message)}\n`);

@@ -5,6 +5,7 @@ import { continueConversation } from './archive';
 import type { PermissionMode } from '../tools/permissions';
 import { BudgetTracker, type Budget } from './budget';
 import type { Semaphore } from './limiter';
+import type { McpTree } from '../mcp/host';
 
 /** What a finished agent hands back: to its parent's spawn tool, to a surface, to the CLI. */
 export interface AgentResult {
@@ -30,6 +31,10 @@ export interface TreeContext {
   budget: BudgetTracker;
   /** Bounds how many spawned agents of the tree run at once (subagents.maxConcurrency). */
   limiter: Semaphore;
+  /** The tree's MCP servers, shared by its agents and stopped when it ends; null without MCP. */
+  mcp: McpTree | null;
+  /** What the run was started with, for the editor's tools (VS Code: the chat request's tool invocation token). */
+  runContext?: unknown;
 }
 
 export interface AgentRunInit {

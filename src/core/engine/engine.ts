@@ -29,6 +29,8 @@ import { authorizer, type Authorize } from './authorize';
 import { childCwd } from './workingDir';
 import { isolate, reisolate, settleWorktree } from './worktreeSteps';
 import { agentColor } from '../../protocol/agentColor';
+import type { McpHost } from '../mcp/host';
+import { mountExternalTools } from './externalTools';
 
 /**
  * The subagent engine (S3): runs agent trees on the Anthropic SDK. Every
@@ -77,6 +79,8 @@ export interface EngineOptions {
    * demo model uses it so every surface says which model really answers.
    */
   mapModel?: (model: string) => string;
+  /** MCP servers and the editor's tools for the agents whose files name them; without it, agents get the runtime's tools only. */
+  mcp?: McpHost;
 }
 
 export interface RunRequest {
@@ -92,6 +96,8 @@ export interface RunRequest {
   /** Run in a git worktree of its own (also when the definition says `isolation: worktree`). */
   isolation?: 'worktree';
   signal?: AbortSignal;
+  /** Passed to the editor's tools the tree's agents call (VS Code: the chat request's tool invocation token). */
+  runContext?: unknown;
 }
 
 /** The spawn call's budget in the engine's terms, or the refusal when the parent has nothing left to give. */
@@ -121,7 +127,9 @@ export class Engine implements Spawner {
     this.#options = options;
     this.#gate = options.gate ?? new PermissionGate(null);
     this.#consents = options.modeConsents ?? new ModeConsents();
-    this.#redactor = new Redactor(options.secrets ?? (() => [options.client.apiKey, options.client.authToken]));
+    const secrets = options.secrets ?? (() => [options.client.apiKey, options.client.authToken]);
+    // MCP servers' tokens too: a server's error, or a tool, may echo them.
+    this.#redactor = new Redactor(() => (options.mcp ? [...secrets(), ...options.mcp.secrets] : secrets()));
     this.#log = (level, message) => options.log?.(level, this.#redactor.text(message));
   }
 
@@ -147,7 +155,7 @@ export class Engine implements Spawner {
       throw new EngineError(`Unknown agent "${request.agent}". Available: ${this.#options.catalog.agents.map((a) => a.name).join(', ') || 'none'}`);
     }
     const id = newAgentId();
-    const tree = newTree(id, settings, request.budget, request.signal);
+    const tree = newTree(id, settings, request.budget, request.signal, this.#options.mcp, request.runContext);
     const run = createAgentRun({
       id,
       definition,
@@ -182,10 +190,10 @@ export class Engine implements Spawner {
    * and its place in its run tree; it runs as the root of a new tree context
    * (its own budget and concurrency), since its parent has ended.
    */
-  async sendFollowUp(agentId: string, prompt: string, options: { signal?: AbortSignal; budget?: Budget; permissionMode?: PermissionMode } = {}): Promise<AgentRun> {
+  async sendFollowUp(agentId: string, prompt: string, options: { signal?: AbortSignal; budget?: Budget; permissionMode?: PermissionMode; runContext?: unknown } = {}): Promise<AgentRun> {
     const source = await this.#resumable(agentId);
     const settings = this.#options.settings();
-    const tree = newTree(source.runId, settings, options.budget, options.signal);
+    const tree = newTree(source.runId, settings, options.budget, options.signal, this.#options.mcp, options.runContext);
     const permissionMode = await this.#mode(source.definition, options.permissionMode ?? settings.permissionMode, tree.controller.signal);
     const run = this.#continued(source, prompt, { parent: null, parentToolUseId: null, tree, settings, background: false, permissionMode });
     const failure = await reisolate(this.#options.worktrees, run);
@@ -421,6 +429,7 @@ export class Engine implements Spawner {
     const settings = this.#options.settings();
     const structured: StructuredOutputSlot | null = run.outputSchema ? { value: undefined, wrapped: false } : null;
     let tools = new Map<string, RuntimeTool>();
+    let external: Awaited<ReturnType<typeof mountExternalTools>> | null = null;
     let outcome: LoopOutcome;
     // Nothing of an agent whose run another process works on may reach its transcript.
     let recorded = !this.#options.archive;
@@ -448,9 +457,14 @@ export class Engine implements Spawner {
         color: agentColor(run.definition.color),
       });
       if (run.isolation) emit({ type: 'worktree_created', path: run.isolation.path, branch: run.isolation.branch, baseCommit: run.isolation.baseCommit });
+      // The agent's MCP servers start while its hooks run.
+      const mounting = mountExternalTools(run, tools, emit, this.#log);
+      mounting.catch(() => undefined);
       await this.#startHooks(run, emit);
       await this.#options.archive?.begin(run.tree.runId);
       recorded = true;
+      external = await mounting;
+      if (external.fatal) throw new EngineError(external.fatal);
       const env = await promptEnvironment(run.cwd, Boolean(run.isolation));
       const planNote = run.planMode ? ['You are in plan mode: you may read and search, but not change anything. Finish with a clear, concrete plan.'] : [];
       outcome = await runQueryLoop(run, {
@@ -473,6 +487,7 @@ export class Engine implements Spawner {
         : { status: 'failed', output: null, error: error instanceof Error ? error.message : String(error) };
     } finally {
       if (recorded) this.#persist(run);
+      external?.dispose();
       for (const tool of tools.values()) await Promise.resolve(tool.close?.()).catch(() => undefined);
       if (run.holdsSlot) {
         run.holdsSlot = false;
@@ -482,6 +497,8 @@ export class Engine implements Spawner {
     // An agent does not outlive its parent's interest: children still running are stopped with it.
     for (const child of run.children) if (!child.ended) child.controller.abort(new CancelledError(`Its parent agent "${run.agentName}" ended.`));
     await Promise.all([...run.children].map((c) => c.done));
+    // The tree's MCP servers stop with it: its root is the last agent of the tree to end.
+    if (!run.parent) await run.tree.mcp?.close();
     await settleWorktree(this.#options.worktrees, run, this.#log);
 
     const result: AgentResult = this.#redactor.value({

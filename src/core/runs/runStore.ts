@@ -27,6 +27,9 @@ export interface RunStoreOptions extends Partial<RunStoreLimits> {
 
 export type RunStoreListener = (changedRunIds: ReadonlySet<string>) => void;
 
+/** Notices kept per agent: the newest. */
+const MAX_NOTICES = 20;
+
 const TERMINAL = new Set(['completed', 'failed', 'cancelled', 'budget_exceeded', 'interrupted']);
 
 export function isTerminal(status: string): boolean {
@@ -219,7 +222,7 @@ export class RunStore {
         break;
       case 'tool_started':
         node.text = '';
-        node.tools.push({ toolUseId: e.toolUseId, name: e.name, inputSummary: e.inputSummary, status: 'running', resultSummary: '', startedAt: e.ts, durationMs: null, childAgentId: null });
+        node.tools.push({ toolUseId: e.toolUseId, name: e.name, inputSummary: e.inputSummary, status: 'running', resultSummary: '', startedAt: e.ts, durationMs: null, childAgentId: null, ...(e.server ? { server: e.server } : {}) });
         this.#rows.set(run.runId, (this.#rows.get(run.runId) ?? 0) + 1);
         this.#foldRows(run);
         break;
@@ -232,6 +235,9 @@ export class RunStore {
         run.usage = addUsage(run.usage, subtract(e.usage, node.usage));
         node.usage = e.usage;
         node.turns = e.turns;
+        break;
+      case 'notice':
+        node.notices = [...(node.notices ?? []), e.message].slice(-MAX_NOTICES);
         break;
       case 'worktree_created':
         node.worktreePath = e.path;

@@ -53,9 +53,24 @@ export interface ApprovalObserver {
 
 export function needsApproval(mode: PermissionMode, kind: ApprovalKind | null, protectedTarget = false): boolean {
   if (kind === null || mode === 'bypassPermissions') return false;
-  if (mode === 'acceptEdits') return kind === 'bash' || protectedTarget;
+  // acceptEdits accepts file changes only: a shell command or an MCP tool that may change things is still asked about.
+  if (mode === 'acceptEdits') return kind !== 'edit' || protectedTarget;
   return true;
 }
+
+/** What a kind of call is, for denial messages. */
+const KIND_WORDS: Record<ApprovalKind, string> = {
+  bash: 'shell commands',
+  edit: 'file changes',
+  mcp: 'an MCP tool that may change things (its server does not mark it read-only)',
+};
+
+/** The permission modes under which a kind runs unasked. */
+const ALLOWING_MODES: Record<ApprovalKind, string> = {
+  bash: 'bypassPermissions',
+  edit: 'acceptEdits or bypassPermissions',
+  mcp: 'bypassPermissions',
+};
 
 export function newApprovalId(): string {
   return `ap_${randomBytes(6).toString('hex')}`;
@@ -82,15 +97,16 @@ export class PermissionGate {
     const guarded = Boolean(request.protectedReason);
     if (!needsApproval(mode, kind, guarded) || kind === null) return null;
     // Allowances for protected files are kept apart: "allow edits for this run" does not cover hook settings.
-    const key = guarded ? `${kind}:protected` : kind;
+    // An MCP tool's allowance covers that tool only: allowing one server's search allows no other tool.
+    const key = guarded ? `${kind}:protected` : kind === 'mcp' ? `mcp:${tool.name}` : kind;
     if (this.#remembered.has(`run:${request.runId}:${key}`) || this.#remembered.has(`agent:${request.agentId}:${key}`)) return null;
     if (!this.#handler) {
       if (guarded) {
         return `${tool.name} needs approval: ${request.summary} is protected (${request.protectedReason}), so it is never changed without asking, and nobody can approve it here. ` +
           'Only the permission mode bypassPermissions allows it without asking. Continue without it or explain what you need.';
       }
-      return `${tool.name} needs approval (${kind === 'bash' ? 'shell commands' : 'file changes'}), and nobody can approve it here. ` +
-        `The user can allow it with the permission mode ${kind === 'bash' ? 'bypassPermissions' : 'acceptEdits or bypassPermissions'} ` +
+      return `${tool.name} needs approval (${KIND_WORDS[kind]}), and nobody can approve it here. ` +
+        `The user can allow it with the permission mode ${ALLOWING_MODES[kind]} ` +
         '(setting subagents.permissionMode, or --permission-mode on the CLI). Continue without it or explain what you need.';
     }
     const full: ApprovalRequest = { ...request, id: newApprovalId(), kind, toolName: tool.name };

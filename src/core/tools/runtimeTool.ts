@@ -1,4 +1,5 @@
 import type { BetaToolUnion, BetaToolResultContentBlockParam } from '@anthropic-ai/sdk/resources/beta';
+import type { ApprovalKind } from '../../protocol/runEvents';
 
 /**
  * A tool as the engine runs it: the definition the model sees, how it runs,
@@ -17,8 +18,10 @@ export interface RuntimeTool {
   concurrencySafe: boolean;
   /** Whether the tool only reads (kept in plan mode). */
   readOnly: boolean;
-  /** What approval a call needs under the `default` permission mode. */
-  approval: 'edit' | 'bash' | null;
+  /** What approval a call needs under the `default` permission mode (`mcp`: an MCP tool that may change things). */
+  approval: ApprovalKind | null;
+  /** For a tool of an MCP server or of the editor: which server and tool, for every surface that shows a call. */
+  origin?: { kind: 'mcp' | 'editor'; server: string; tool: string };
   /** Server tools run on the API side and have no `run`. */
   run?: (input: unknown, context: ToolRunContext) => Promise<ToolOutput>;
   /** One line describing a call, for every surface. */
