@@ -12,10 +12,11 @@ import { ModeConsents, type ModeConsentHandler } from '../core/tools/modeConsent
 import type { PermissionGate } from '../core/tools/permissions';
 import { userHome, type CliIO } from './command';
 import { terminalText } from './render/terminalText';
+import { TRUST_NOTHING, type ProjectTrust } from '../core/trust/projectTrust';
 import { McpHost, mcpLimits } from '../core/mcp/host';
 import { pluginRoots } from '../core/mcp/configFiles';
 import { McpStatusStore, statusFile } from '../core/mcp/status';
-import { folderTrusted, trustHint } from './settingsFiles';
+import { TRUSTED_PROJECTS, userSettingsFile } from './settingsFiles';
 
 /**
  * What a CLI command that runs agents needs, wired the same way the
@@ -69,8 +70,8 @@ export async function openSession(
     gate: PermissionGate;
     modeConsent?: ModeConsentHandler | null;
     coalesceMs: number;
-    /** --trust-project: the project's own MCP servers may start (as may those of a folder listed in trustedProjects). */
-    trustProject?: boolean;
+    /** Project trust as decided for the command (src/cli/trust.ts); default: no folder trusted. */
+    trust?: ProjectTrust;
   },
 ): Promise<EngineSession> {
   const { settings } = opts;
@@ -89,8 +90,8 @@ export async function openSession(
   const worktrees = openWorktrees(io);
   const home = userHome(io.env);
   const mcp = new McpHost({
-    trustProject: () => folderTrusted(io.env, opts.cwd, opts.trustProject ?? false),
-    trustHint: trustHint(io.env, opts.cwd),
+    trust: opts.trust ?? TRUST_NOTHING,
+    trustHint: `pass --trust-project, or add the folder to "${TRUSTED_PROJECTS}" in ${userSettingsFile(io.env)}`,
     env: io.env,
     home,
     // Outside VS Code nobody else runs the workspace's .vscode/mcp.json servers: the CLI runs them itself.
@@ -109,10 +110,10 @@ export async function openSession(
     modeConsents: new ModeConsents({ file: path.join(storageDir(io.env), 'mode-consents.json'), ask: opts.modeConsent ?? undefined }),
     archive: history,
     worktrees,
-    // Claude Code command hooks from ~/.claude and the project's .claude/settings*.json (S4.5).
+    // Claude Code command hooks from ~/.claude, and the project's .claude/settings*.json where the folder is trusted.
+    trust: opts.trust,
     hooks: new CommandHooks({
       home: userHome(io.env),
-      trustProject: true,
       enabled: () => settings['hooks.enabled'],
       env: io.env,
       // Per-run info lines would interleave with the live tree on stderr: problems only, as for worktrees.
@@ -120,7 +121,10 @@ export async function openSession(
         if (level !== 'info') io.stderr.write(`subagents: ${level}: ${terminalText(message)}\n`);
       },
     }),
-    log: (level, message) => io.stderr.write(`subagents: ${level}: ${terminalText(message)}\n`),
+    // Info lines (a plan-mode agent's skipped hooks) would interleave with the live tree: problems only.
+    log: (level, message) => {
+      if (level !== 'info') io.stderr.write(`subagents: ${level}: ${terminalText(message)}\n`);
+    },
     mcp,
   });
   engine.onEvent((event) => store.apply(event));

@@ -4,7 +4,8 @@ import { canonicalToolNames } from '../core/agents/toolNames';
 import { toolPattern } from '../core/mcp/toolPatterns';
 import type { Settings } from '../core/config';
 import { outputSchemaProblem } from '../core/engine/structuredOutput';
-import { field, type AgentDocument, type FieldEntry, type Span, type ValueItem } from './agentDocument';
+import { field } from './agentDocument';
+import type { AgentDocument, FieldEntry, Span, ValueItem } from './documentModel';
 import { Code, type Findings } from './findings';
 import type { FormatKnowledge } from './formatKnowledge';
 

@@ -11,7 +11,7 @@ import { ClaudeChatProvider, VENDOR } from './lm/chatProvider';
 import { readSettings } from './settings';
 import { Services } from './services';
 import { TRANSCRIPT_SCHEME, TranscriptDocuments } from './transcriptDocument';
-import type { AgentNodeItem } from './agentsTreeModel';
+import type { AgentNodeItem } from '../surfaces/views/agentsTreeModel';
 import { createViews } from './views';
 import { agentsState, type AgentsState } from './viewState';
 

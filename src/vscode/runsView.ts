@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import { isTerminal } from '../core/runs/runStore';
 import type { RunSnapshot } from '../protocol/runSnapshot';
 import { webviewToHostSchema, type HostToWebview, type StatusState, type WebviewToHost } from '../protocol/webview';
-import { FeedPump, RunsFeed, type RunsFeedSource } from './runsFeed';
-import { runsViewHtml } from './webviewHtml';
+import { FeedPump, RunsFeed, type RunsFeedSource } from '../surfaces/views/runsFeed';
+import { runsViewHtml } from '../surfaces/views/webviewHtml';
 
 /**
  * The Runs view (S6.1): a webview with every run tree, live. The host owns the

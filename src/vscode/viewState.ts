@@ -1,6 +1,6 @@
 import type { Notice, StatusState } from '../protocol/webview';
 import type { Services } from './services';
-import { folderAgents, type FolderAgents } from './viewModel';
+import { folderAgents, type FolderAgents } from '../surfaces/views/viewModel';
 
 /** What the two views show besides the runs: every folder's agents (Agents view) and the notices that explain the state (Runs view). */
 

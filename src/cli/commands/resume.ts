@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { EngineError } from '../../core/engine/errors';
 import { UsageError, type CliCommand, type CliIO } from '../command';
-import { executeRun, presentation } from '../execute';
+import { executeRun, interactiveTerminal, presentation } from '../execute';
+import { decideProjectTrust } from '../trust';
 import { openHistory, openSession } from '../session';
 import { terminalText } from '../render/terminalText';
 import { PERMISSION_MODES } from '../../core/config';
@@ -17,10 +18,10 @@ its whole earlier conversation and a follow-up prompt. Agent ids are shown by
 Options:
   --permission-mode MODE    default | acceptEdits | bypassPermissions | plan
   --plugin-dir DIR          extra plugin root (repeatable)
-  --trust-project           trust the folder for this run: its .subagents/settings.json
-                            may set the restricted settings (apiBaseUrl,
-                            permissionMode, …) and the MCP servers its files
-                            declare may start
+  --trust-project           trust the project's files for this command: its
+                            hooks and MCP servers run and its
+                            .subagents/settings.json applies in full (see
+                            "subagents run --help")
   --json                    NDJSON events on stdout; the last line is the result`;
 
 export const resumeCommand: CliCommand = {
@@ -44,15 +45,15 @@ export const resumeCommand: CliCommand = {
     const mode = values['permission-mode'];
     if (mode !== undefined && ![...PERMISSION_MODES, 'plan'].includes(mode)) throw new UsageError(`unknown permission mode "${mode}"`);
 
-    const trustProject = values['trust-project'] ?? false;
-    // The agent's definition, and the settings it runs with, are looked up where it ran.
-    const archived = await (await openHistory(io, cliSettings(io, io.cwd, { trustProject }))).load(agentId);
+    // The agent's definition, and the settings it runs with, are looked up where it ran; the shared history follows the user file alone.
+    const archived = await (await openHistory(io, cliSettings(io, io.cwd, { userOnly: true }))).load(agentId);
     const cwd = archived && archived !== 'expired' ? archived.node.cwd : io.cwd;
-    const settings = cliSettings(io, cwd, { trustProject });
+    const trust = await decideProjectTrust(io, cwd, { flag: values['trust-project'] ?? false, interactive: interactiveTerminal(io, values.json ?? false) });
+    const settings = cliSettings(io, cwd, { trust });
     const view = presentation(io, values.json ?? false);
     let session;
     try {
-      session = await openSession(io, { cwd, pluginDirs: values['plugin-dir'] ?? [], gate: view.gate, modeConsent: view.modeConsent, coalesceMs: values.json ? 0 : 80, settings, trustProject });
+      session = await openSession(io, { cwd, pluginDirs: values['plugin-dir'] ?? [], gate: view.gate, modeConsent: view.modeConsent, coalesceMs: values.json ? 0 : 80, settings, trust });
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
       io.stderr.write(`subagents resume: ${terminalText(error.message)}\n`);

@@ -5,7 +5,8 @@ import { PERMISSION_MODES } from '../../core/config';
 import { EngineError } from '../../core/engine/errors';
 import type { PermissionMode } from '../../core/tools/permissions';
 import { UsageError, type CliCommand, type CliIO } from '../command';
-import { executeRun, presentation } from '../execute';
+import { executeRun, interactiveTerminal, presentation } from '../execute';
+import { decideProjectTrust } from '../trust';
 import { openSession } from '../session';
 import { cliSettings } from '../settingsFiles';
 import { terminalText } from '../render/terminalText';
@@ -26,10 +27,14 @@ Options:
   --max-depth N             how deep agents may nest (maxDepth, default 3)
   --max-concurrency N       spawned agents running at once (maxConcurrency, default 4)
   --max-turns N             model turns per agent without its own maxTurns (maxTurns, default 100)
-  --trust-project           trust this folder for this run: its .subagents/settings.json
-                            may set the restricted settings (apiBaseUrl,
-                            permissionMode, …) and the MCP servers its files
-                            declare may start
+  --trust-project           trust this folder's files for this command: its
+                            .claude/settings.json hooks run, its
+                            .subagents/settings.json applies in full and the
+                            MCP servers its files declare start. Without it, an
+                            untrusted folder's hooks and servers are skipped and
+                            its settings can only narrow yours; a terminal run asks
+                            once ("Do you trust the files in this folder?") and
+                            remembers a yes in trustedProjects
   --isolation worktree      work in a git worktree of its own; changes stay on
                             a branch (see "subagents worktrees")
   --json                    NDJSON events on stdout; the last line is the result
@@ -106,11 +111,12 @@ export const runCommand: CliCommand = {
       io.stderr.write(`subagents run: --cwd ${cwd} is not a directory\n`);
       return 1;
     }
-    const settings = cliSettings(io, cwd, { flags: opts.flags, trustProject: opts.trustProject });
+    const trust = await decideProjectTrust(io, cwd, { flag: opts.trustProject, interactive: interactiveTerminal(io, opts.json) });
+    const settings = cliSettings(io, cwd, { flags: opts.flags, trust });
     const view = presentation(io, opts.json);
     let session;
     try {
-      session = await openSession(io, { cwd, pluginDirs: opts.pluginDirs, gate: view.gate, modeConsent: view.modeConsent, coalesceMs: opts.json ? 0 : 80, settings, trustProject: opts.trustProject });
+      session = await openSession(io, { cwd, pluginDirs: opts.pluginDirs, gate: view.gate, modeConsent: view.modeConsent, coalesceMs: opts.json ? 0 : 80, settings, trust });
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
       io.stderr.write(`subagents run: ${terminalText(error.message)}\n`);

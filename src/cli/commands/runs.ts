@@ -6,12 +6,13 @@ import { terminalLine } from '../render/terminalText';
 import { openHistory } from '../session';
 import { cliSettings } from '../settingsFiles';
 
-const USAGE = `Usage: subagents runs [<runId>] [--json] [--limit N] [--trust-project]
+const USAGE = `Usage: subagents runs [<runId>] [--json] [--limit N]
 
 Lists the run history, newest first: run id, status, agent, when, how long,
 tokens and cost. With a run id, prints that run's tree. The history keeps
-what the settings history.retentionDays and history.maxRuns allow (see
-"subagents --help" for the settings files).`;
+what the settings history.retentionDays and history.maxRuns of your user
+settings file allow: it is shared by every project, so a project's own
+settings file does not change it (see "subagents --help" for the files).`;
 
 function summary(run: RunSnapshot) {
   const root = run.agents[run.rootAgentId];
@@ -34,11 +35,11 @@ export const runsCommand: CliCommand = {
     const { values, positionals } = parseArgs({
       args,
       allowPositionals: true,
-      options: { json: { type: 'boolean', default: false }, limit: { type: 'string' }, 'trust-project': { type: 'boolean', default: false } },
+      options: { json: { type: 'boolean', default: false }, limit: { type: 'string' } },
     });
     const limit = values.limit === undefined ? 50 : Number(values.limit);
     if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit needs a positive whole number, got "${values.limit}"`);
-    const history = await openHistory(io, cliSettings(io, io.cwd, { trustProject: values['trust-project'] }));
+    const history = await openHistory(io, cliSettings(io, io.cwd, { userOnly: true }));
     const [runId] = positionals;
     if (runId) {
       const run = history.runs.find((r) => r.runId === runId || r.agents[runId]);

@@ -1,7 +1,6 @@
 import type { PermissionGate } from '../tools/permissions';
 import type { RuntimeTool } from '../tools/runtimeTool';
-import type { AgentRun } from './agentRun';
-import type { EmitEvent } from './queryLoop';
+import type { AgentRun, EmitEvent } from './agentRun';
 
 /** What is asked about: a tool call, or a hook command run as this agent's (S7.3). */
 export interface AuthorizeCall {

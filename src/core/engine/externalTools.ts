@@ -1,6 +1,5 @@
 import type { RuntimeTool } from '../tools/runtimeTool';
-import type { AgentRun } from './agentRun';
-import type { EmitEvent } from './queryLoop';
+import type { AgentRun, EmitEvent } from './agentRun';
 
 /**
  * Puts an agent's MCP and editor tools (src/core/mcp) into its tool map,

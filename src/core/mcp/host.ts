@@ -1,5 +1,7 @@
 import { version } from '../../../package.json';
+import path from 'node:path';
 import type { AgentDefinition } from '../agents/definition';
+import type { ProjectTrust } from '../trust/projectTrust';
 import type { Settings } from '../config';
 import { McpConnection } from './connection';
 import { readConfiguredServers, type ConfigLocations, type NamedServer } from './configFiles';
@@ -43,9 +45,10 @@ export interface McpHostOptions {
    * Whether servers declared in files the project brings may start (its
    * agent files' own servers, `.mcp.json`, `.vscode/mcp.json`, its Gemini
    * settings): VS Code's workspace trust, the CLI's trusted folders. Asked
-   * at every start, so trust granted meanwhile applies to the next agent.
+   * at every start, for the folder of the file that declares the server, so
+   * trust granted meanwhile applies to the next agent.
    */
-  trustProject: () => boolean;
+  trust: ProjectTrust;
   /** How the user trusts the folder, for the warning that says a server was not started. */
   trustHint: string;
   env: NodeJS.ProcessEnv;
@@ -168,7 +171,7 @@ export class McpTree {
 
     const started: Array<{ server: PlannedServer; connection: McpConnection }> = [];
     for (const server of plan.servers) {
-      if (server.projectFile && !options.trustProject()) {
+      if (server.projectFile && !options.trust.isTrusted(path.dirname(server.file))) {
         notStarted(server, `it is declared in a project file and this folder is not trusted (${options.trustHint})`);
         continue;
       }

@@ -6,8 +6,8 @@ import { emptyUsage } from '../../../src/protocol/runEvents';
 import type { RunSnapshot } from '../../../src/protocol/runSnapshot';
 import { mergeAgent, type HeldAgent } from '../../../src/protocol/agentPatch';
 import { hostToWebviewSchema, type HostToWebview } from '../../../src/protocol/webview';
-import { displayOrder, RunsFeed } from '../../../src/vscode/runsFeed';
-import { agentViewOf, runHeader } from '../../../src/vscode/viewModel';
+import { displayOrder, RunsFeed } from '../../../src/surfaces/views/runsFeed';
+import { agentViewOf, runHeader } from '../../../src/surfaces/views/viewModel';
 
 // What the Runs view is sent: only what changed, in the right order, and
 // enough that a webview applying every message ends with exactly the store's

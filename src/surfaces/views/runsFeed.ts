@@ -1,6 +1,6 @@
-import type { AgentNode, RunSnapshot } from '../protocol/runSnapshot';
-import { diffAgent, type SentAgent } from '../protocol/agentPatch';
-import { isActiveViewStatus, type AgentPatch, type AgentView, type HostToWebview, type RunHeader, type RunUpdate } from '../protocol/webview';
+import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
+import { diffAgent, type SentAgent } from '../../protocol/agentPatch';
+import { isActiveViewStatus, type AgentPatch, type AgentView, type HostToWebview, type RunHeader, type RunUpdate } from '../../protocol/webview';
 
 /**
  * What the Runs view is sent, worked out from RunStore snapshots: only the
