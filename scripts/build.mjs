@@ -100,12 +100,34 @@ const sharedAgentsCore = {
   },
 };
 
+/**
+ * The MCP SDK client is a bundle of its own (dist/mcp.cjs), which the
+ * extension and the CLI load when a server first starts: evaluating it
+ * takes around 100 ms that no start-up should pay, one copy serves both, and
+ * esbuild cannot lazily load part of a bundle that shares zod with the rest.
+ */
+const mcpSdkBundle = {
+  name: 'mcp-sdk-bundle',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/sdk$/ }, (args) =>
+      args.importer.endsWith(path.join('src', 'core', 'mcp', 'connection.ts')) ? { path: './mcp.cjs', external: true } : undefined,
+    );
+  },
+};
+
 const builds = [
   {
     ...nodeBundle,
     entryPoints: { extension: 'src/vscode/extension.ts' },
     outdir: 'dist',
     external: [...nodeBundle.external, 'vscode'],
+    plugins: [...nodeBundle.plugins, mcpSdkBundle],
+  },
+  {
+    ...nodeBundle,
+    entryPoints: { mcp: 'src/core/mcp/sdk.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
   },
   // The CLI: a small launcher (dist/cli.js) that turns on V8's compile
   // cache before it loads the CLI proper (dist/cli-main.cjs), which a cache
@@ -136,7 +158,7 @@ const builds = [
     entryPoints: { 'cli-engine': 'src/cli/engineCommands.ts' },
     outdir: 'dist',
     outExtension: { '.js': '.cjs' },
-    plugins: [...nodeBundle.plugins, sharedAgentsCore],
+    plugins: [...nodeBundle.plugins, sharedAgentsCore, mcpSdkBundle],
   },
   {
     ...nodeBundle,

@@ -2,7 +2,7 @@ import type { RuntimeTool } from '../tools/runtimeTool';
 import { ToolCallError } from '../tools/runtimeTool';
 import { loadSdk, McpConnectionLost, McpStartError, type McpConnection, type McpToolInfo } from './connection';
 import type { EditorTool, EditorToolProvider } from './editorTools';
-import type { McpLimits } from './host';
+import type { McpLimits } from './limits';
 import { externalTool, mcpResultOutput } from './mcpTool';
 import { uniqueToolNames, type ToolGroupKind } from './naming';
 import type { AgentMcpPlan, PlannedServer } from './plan';

@@ -2,7 +2,7 @@ import { version } from '../../../package.json';
 import path from 'node:path';
 import type { AgentDefinition } from '../agents/definition';
 import type { ProjectTrust } from '../trust/projectTrust';
-import type { Settings } from '../config';
+import type { McpLimits } from './limits';
 import { McpConnection } from './connection';
 import { readConfiguredServers, type ConfigLocations, type NamedServer } from './configFiles';
 import type { EditorToolProvider } from './editorTools';
@@ -20,22 +20,6 @@ import { agentToolset, type AgentMcpTools } from './agentTools';
  * naming the agent, the server and the reason; the agent runs without those
  * tools.
  */
-
-export interface McpLimits {
-  callTimeoutMs: number;
-  startupTimeoutMs: number;
-  /** Claude Code files without a `tools` list also get the Claude Code session's servers. */
-  inheritClaudeSession: boolean;
-}
-
-/** The MCP settings in the runtime's units. */
-export function mcpLimits(settings: Pick<Settings, 'mcp.callTimeoutSeconds' | 'mcp.startupTimeoutSeconds' | 'mcp.inheritClaudeCodeServers'>): McpLimits {
-  return {
-    callTimeoutMs: settings['mcp.callTimeoutSeconds'] * 1000,
-    startupTimeoutMs: settings['mcp.startupTimeoutSeconds'] * 1000,
-    inheritClaudeSession: settings['mcp.inheritClaudeCodeServers'],
-  };
-}
 
 /** How the runtime introduces itself to MCP servers. */
 export const CLIENT_INFO = { name: 'subagents', version };

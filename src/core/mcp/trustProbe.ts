@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { discoverAgents } from '../agents/discovery';
-import type { ProjectCode, ProjectCodeProbe } from '../trust/projectCode';
+import { AgentCatalog } from '../agents/catalog';
 import { readConfiguredServers } from './configFiles';
 
 /**
@@ -18,8 +17,16 @@ function projectFolder(file: string): string {
   return family > 0 ? parts.slice(0, family).join(path.sep) || path.sep : path.dirname(file);
 }
 
-export const mcpServersProbe: ProjectCodeProbe = async (cwd, home) => {
-  const found: ProjectCode[] = [];
+/** What trust/projectCode.ts calls a ProjectCode (written out here: that module lists this probe). */
+interface ServersCode {
+  kind: 'mcpServers';
+  folder: string;
+  file: string;
+  what: string;
+}
+
+export async function mcpServersProbe(cwd: string, home: string): Promise<ServersCode[]> {
+  const found: ServersCode[] = [];
   const configured = await readConfiguredServers({ cwd, home, vscodeWorkspace: true }, { warn: () => undefined });
   const byFile = new Map<string, { folder: string; names: string[] }>();
   for (const server of configured) {
@@ -28,7 +35,10 @@ export const mcpServersProbe: ProjectCodeProbe = async (cwd, home) => {
     entry.names.push(server.name);
     byFile.set(server.file, entry);
   }
-  const { agents } = await discoverAgents({ cwd, home, pluginDirs: [], loadClaudePlugins: false, bundledDir: null });
+  // The catalog rather than discovery itself: the CLI's engine bundle shares it with the agents bundle.
+  const catalog = await AgentCatalog.create({ cwd, home, pluginDirs: [], loadClaudePlugins: false, bundledDir: null, watch: false });
+  const agents = catalog.agents;
+  catalog.dispose();
   for (const agent of agents) {
     if (agent.source !== 'project') continue;
     const names = (agent.mcp ?? []).filter((d) => 'spec' in d).map((d) => d.name);
@@ -38,4 +48,4 @@ export const mcpServersProbe: ProjectCodeProbe = async (cwd, home) => {
     found.push({ kind: 'mcpServers', folder, file, what: `MCP server${names.length === 1 ? '' : 's'} ${names.map((n) => `"${n}"`).join(', ')}` });
   }
   return found;
-};
+}
