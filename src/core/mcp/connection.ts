@@ -74,6 +74,8 @@ export class McpConnection {
   /** Why the last connection ended without being closed (the server exited, the stream broke). */
   #lost: string | null = null;
   #tools: McpToolInfo[] = [];
+  /** A tool list being fetched after the server announced a change. */
+  #refreshing: Promise<void> | null = null;
   readonly #listeners = new Set<(tools: McpToolInfo[]) => void>();
   /** Starts so far (1 after the first; each restart adds one). */
   starts = 0;
@@ -112,6 +114,8 @@ export class McpConnection {
     const { Client, acceptingValidator, ReadBuffer, serializeMessage } = await loadSdk();
     const deadline = Date.now() + this.options.startupTimeoutMs;
     const left = () => Math.max(1, deadline - Date.now());
+    // The SDK's own request timeouts are set past ours, so the message a user sees names the setting.
+    const sdkTimeout = () => left() + 1000;
     const attempts = this.launch.transport === 'http' && this.launch.sseFallback ? ['http', 'sse'] : [this.launch.transport];
     let failure: McpStartError | null = null;
     for (const transportKind of attempts) {
@@ -119,11 +123,8 @@ export class McpConnection {
         capabilities: CLIENT_CAPABILITIES,
         jsonSchemaValidator: acceptingValidator,
         listChanged: {
-          tools: {
-            onChanged: (error, tools) => {
-              if (!error && tools && this.#client === client) this.#setTools(tools.map(toolInfo));
-            },
-          },
+          // Listed here, not by the SDK, so a call that made the server change its tools returns after the new list is in.
+          tools: { autoRefresh: false, debounceMs: 0, onChanged: () => this.#refreshTools(client) },
         },
       });
       const transport =
@@ -134,8 +135,8 @@ export class McpConnection {
             )
           : await this.#remoteTransport(transportKind as 'http' | 'sse');
       try {
-        await withTimeout(client.connect(transport, { timeout: left() }), left(), () => this.#timeoutMessage());
-        const tools = await withTimeout(this.#listAll(client, left), left(), () => this.#timeoutMessage());
+        await withTimeout(client.connect(transport, { timeout: sdkTimeout() }), left(), () => this.#timeoutMessage());
+        const tools = await withTimeout(this.#listAll(client, sdkTimeout), left(), () => this.#timeoutMessage());
         this.#client = client;
         this.#transport = transport;
         this.#lost = null;
@@ -177,7 +178,8 @@ export class McpConnection {
   #startFailure(error: unknown, transport: Transport): string {
     let message = error instanceof Error ? error.message : String(error);
     if (transport instanceof GroupStdioTransport) {
-      const exit = transport.exit;
+      // After a timeout the exit is ours (we stopped it); otherwise it is the reason.
+      const exit = error instanceof StartTimeout ? null : transport.exit;
       if (exit) message = exit.signal ? `it was ended by ${exit.signal}` : `it exited with code ${exit.code}`;
       if (/connection closed/i.test(message) && !exit) message = 'it closed its output before answering';
       const tail = stderrTail(transport.stderrTail);
@@ -205,6 +207,21 @@ export class McpConnection {
     this.#lost = why;
   }
 
+  /** A `tools/list_changed` notification: lists again (the calls in flight wait for it, see call()). */
+  #refreshTools(client: InstanceType<Sdk['Client']>): void {
+    if (this.#client !== client) return;
+    const limit = () => this.options.startupTimeoutMs;
+    const refresh = this.#listAll(client, limit)
+      .then((tools) => {
+        if (this.#client === client) this.#setTools(tools);
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.#refreshing === refresh) this.#refreshing = null;
+      });
+    this.#refreshing = refresh;
+  }
+
   #setTools(tools: McpToolInfo[]): void {
     const before = JSON.stringify(this.#tools);
     this.#tools = tools;
@@ -228,7 +245,10 @@ export class McpConnection {
     }
     const client = this.#client!;
     try {
-      return (await client.callTool({ name: tool, arguments: args }, undefined, { signal: options.signal, timeout: options.timeoutMs })) as CallToolResult;
+      const result = (await client.callTool({ name: tool, arguments: args }, undefined, { signal: options.signal, timeout: options.timeoutMs })) as CallToolResult;
+      // The server announces a change before it answers: the agent's next turn sees the new tools.
+      await this.#refreshing;
+      return result;
     } catch (error) {
       if (this.#client !== client && !options.signal.aborted) throw new McpConnectionLost(`${this.#lost ?? 'the connection closed'} during the call`);
       throw error;
@@ -249,12 +269,16 @@ export class McpConnection {
   }
 }
 
+class StartTimeout extends Error {
+  override name = 'StartTimeout';
+}
+
 function withTimeout<T>(promise: Promise<T>, ms: number, message: () => string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([
     promise,
     new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(message())), ms);
+      timer = setTimeout(() => reject(new StartTimeout(message())), ms);
     }),
   ]).finally(() => clearTimeout(timer));
 }

@@ -95,9 +95,9 @@ export function mcpResultOutput(result: CallToolResult, label: string): ToolOutp
     const text = blocks.map((b) => (b.type === 'text' ? b.text : '')).join('\n').trim();
     throw new ToolCallError(`${label} reported an error: ${text.slice(0, MAX_RESULT_CHARS) || '(no message)'}`);
   }
-  const capped = cap(blocks);
-  if (capped.every((b) => b.type === 'text')) return capped.map((b) => (b.type === 'text' ? b.text : '')).join('\n') || '(no output)';
-  return capped;
+  // Text alone is capped by the engine, as every tool's output is; with images, here.
+  if (blocks.every((b) => b.type === 'text')) return blocks.map((b) => (b.type === 'text' ? b.text : '')).join('\n') || '(no output)';
+  return cap(blocks);
 }
 
 export interface McpToolSpec {
