@@ -1,4 +1,4 @@
-import { isSpawnToolName } from '../core/agents/definition';
+import { isSpawnToolName } from '../protocol/tools';
 import { canonicalToolNames } from '../core/agents/toolNames';
 import type { AgentDocument, Span } from './documentModel';
 

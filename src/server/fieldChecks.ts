@@ -4,6 +4,7 @@ import { canonicalToolNames } from '../core/agents/toolNames';
 import { toolPattern } from '../core/mcp/toolPatterns';
 import type { Settings } from '../core/config';
 import { outputSchemaProblem } from '../core/engine/structuredOutput';
+import { isSpawnToolName } from '../protocol/tools';
 import { field } from './agentDocument';
 import type { AgentDocument, FieldEntry, Span, ValueItem } from './documentModel';
 import { Code, type Findings } from './findings';
@@ -34,7 +35,7 @@ export function toolItem(item: ValueItem, text: string): ToolItem {
   const base = pattern[1]!;
   const baseSpan: Span = [item.span[0], item.span[0] + base.length];
   const mapped = canonicalToolNames(base);
-  if (!mapped?.some((name) => name === 'Task' || name === 'Agent')) return { base, baseSpan, targets: [] };
+  if (!mapped?.some(isSpawnToolName)) return { base, baseSpan, targets: [] };
   const open = item.span[0] + source.indexOf('(') + 1;
   const targets: ValueItem[] = [];
   let from = open;

@@ -67,17 +67,3 @@ export function agentsState(services: Services): AgentsState {
 export function statusState(services: Services): StatusState {
   return { notices: notices(services), canRun: services.trusted };
 }
-
-/** Files the view may ask to open: the ones it was shown. */
-export function knownFiles(services: Services): Set<string> {
-  const files = new Set<string>();
-  for (const scope of services.scopes.all) {
-    const catalog = scope.catalog;
-    if (!catalog) continue;
-    for (const a of catalog.agents) files.add(a.filePath);
-    for (const s of catalog.shadowed) files.add(s.definition.filePath);
-    for (const w of catalog.warnings) files.add(w.filePath);
-  }
-  for (const run of services.store.list()) for (const node of Object.values(run.agents)) if (node.filePath) files.add(node.filePath);
-  return files;
-}

@@ -115,7 +115,7 @@ function spawnBudget(parent: AgentRun, input: SpawnInput): Budget | string | und
 }
 
 /** How a hook command appears to the permission gate: a shell command. */
-const HOOK_COMMAND = { name: 'Hook', approval: 'bash' } as const;
+const HOOK_COMMAND = { name: 'Hook', kind: 'exec' } as const;
 
 /** Ended agents kept in memory for follow-ups; older ones come back from the history. */
 const ENDED_AGENTS_KEPT = 200;

@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { BetaContentBlockParam, BetaMessage, BetaToolUseBlock } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import { addUsage, type FinishStatus, type Usage } from '../../protocol/runEvents';
-import { SERVER_TOOL_NAMES } from '../tools/planningTools';
+import { builtinToolByApiName } from '../../protocol/tools';
 import type { RuntimeTool } from '../tools/runtimeTool';
 import type { AgentRun, EmitEvent } from './agentRun';
 import { BudgetExceededError } from './errors';
@@ -77,7 +77,7 @@ function toolHooks(run: AgentRun, deps: LoopDeps): ToolCallHooks {
   return {
     authorize: async (call, tool, summary) => deps.authorize({ tool, toolUseId: call.id, summary, protectedReason: await tool.protectedTarget?.(call.input) }),
     started: (call, tool, summary) =>
-      deps.emit({ type: 'tool_started', toolUseId: call.id, name: tool?.name ?? call.name, inputSummary: summary, ...(tool?.origin ? { server: tool.origin.server } : {}) }),
+      deps.emit({ type: 'tool_started', toolUseId: call.id, name: tool?.name ?? call.name, inputSummary: summary, ...(tool?.origin ? { server: tool.origin } : {}) }),
     finished: (call, ok, summary, durationMs) =>
       deps.emit({ type: 'tool_finished', toolUseId: call.id, name: deps.tools.get(call.name)?.name ?? call.name, ok, resultSummary: summary, durationMs }),
   };
@@ -87,7 +87,7 @@ function toolHooks(run: AgentRun, deps: LoopDeps): ToolCallHooks {
 function reportServerTools(message: BetaMessage, emit: EmitEvent): void {
   for (const block of message.content) {
     if (block.type !== 'server_tool_use') continue;
-    const name = SERVER_TOOL_NAMES[block.name] ?? block.name;
+    const name = builtinToolByApiName(block.name)?.name ?? block.name;
     const input = block.input as { query?: string; url?: string } | null;
     emit({ type: 'tool_started', toolUseId: block.id, name, inputSummary: String(input?.query ?? input?.url ?? '') });
     const result = message.content.find((b) => 'tool_use_id' in b && b.tool_use_id === block.id);

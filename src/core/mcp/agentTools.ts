@@ -3,7 +3,7 @@ import { ToolCallError } from '../tools/runtimeTool';
 import { loadSdk, McpConnectionLost, McpStartError, type McpConnection, type McpToolInfo } from './connection';
 import type { EditorTool, EditorToolProvider } from './editorTools';
 import type { McpLimits } from './limits';
-import { externalTool, mcpResultOutput } from './mcpTool';
+import { mcpResultOutput, runtimeExternalTool } from './mcpTool';
 import { uniqueToolNames, type ToolGroupKind } from './naming';
 import type { AgentMcpPlan, PlannedServer } from './plan';
 import { selects, type ToolPattern } from './toolPatterns';
@@ -94,7 +94,7 @@ export function agentToolset(input: ToolsetInput): AgentMcpTools {
           group: server.name,
           tool: tool.name,
           build: (name) =>
-            externalTool({
+            runtimeExternalTool({
               modelName: name,
               origin: { kind: 'mcp', server: server.name, tool: tool.name },
               description: tool.description,
@@ -116,7 +116,7 @@ export function agentToolset(input: ToolsetInput): AgentMcpTools {
           group: tool.group,
           tool: tool.tool,
           build: (name) =>
-            externalTool({
+            runtimeExternalTool({
               modelName: name,
               origin: { kind: 'editor', server: tool.group, tool: tool.tool },
               description: tool.description,

@@ -1,6 +1,7 @@
 import type { BetaToolResultContentBlockParam } from '@anthropic-ai/sdk/resources/beta';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_RESULT_CHARS } from '../engine/toolExecutor';
+import { externalTool } from '../../protocol/tools';
 import { oneLine, ToolCallError, type RuntimeTool, type ToolOutput } from '../tools/runtimeTool';
 
 /**
@@ -111,16 +112,14 @@ export interface McpToolSpec {
   call(input: Record<string, unknown>, context: { signal: AbortSignal; toolUseId: string }): Promise<ToolOutput>;
 }
 
-export function externalTool(spec: McpToolSpec): RuntimeTool {
+/** The tool registry's facts for the tool (protocol/tools.ts externalTool), and how it runs. */
+export function runtimeExternalTool(spec: McpToolSpec): RuntimeTool {
   const where = spec.origin.kind === 'mcp' ? `MCP server "${spec.origin.server}"` : `"${spec.origin.server}"`;
   const description = `${spec.description.length > MAX_DESCRIPTION ? `${spec.description.slice(0, MAX_DESCRIPTION)}…` : spec.description}${spec.description ? '\n\n' : ''}(Tool "${spec.origin.tool}" of ${where}.)`;
   return {
-    name: spec.modelName,
+    ...externalTool(spec.modelName, spec.origin.server, spec.readOnly),
     definition: { name: spec.modelName, description, input_schema: mcpInputSchema(spec.inputSchema) as never },
-    concurrencySafe: spec.readOnly,
-    readOnly: spec.readOnly,
-    approval: spec.gated && !spec.readOnly ? 'mcp' : null,
-    origin: spec.origin,
+    ...(spec.gated ? {} : { confirmedElsewhere: true }),
     summarizeInput: summarizeArguments,
     run: async (input, context) => {
       const args = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};

@@ -1,6 +1,9 @@
 import { addUsage, emptyUsage, isActiveStatus, type RunEvent, type RunEventOf, type Usage } from '../../protocol/runEvents';
 import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
 
+/** Notices kept per agent: the newest. */
+const MAX_NOTICES = 20;
+
 /**
  * The one snapshot model of all run trees (DESIGN: every surface renders
  * from here, never from engine state). Fed by the engine's events; bounded
@@ -27,15 +30,6 @@ export interface RunStoreOptions extends Partial<RunStoreLimits> {
 
 export type RunStoreListener = (changedRunIds: ReadonlySet<string>) => void;
 
-/** Notices kept per agent: the newest. */
-const MAX_NOTICES = 20;
-
-const TERMINAL = new Set(['completed', 'failed', 'cancelled', 'budget_exceeded', 'interrupted']);
-
-export function isTerminal(status: string): boolean {
-  return TERMINAL.has(status);
-}
-
 export class RunStore {
   readonly #runs = new Map<string, RunSnapshot>();
   readonly #agents = new Map<string, AgentNode>();
@@ -49,8 +43,6 @@ export class RunStore {
   readonly #maxText: number;
   #maxRuns: number;
   readonly #coalesceMs: number;
-  /** Notifications delivered so far (for the benchmark). */
-  notifications = 0;
 
   constructor(options: RunStoreOptions = {}) {
     this.#maxRows = options.maxEventsPerRun ?? 2000;
@@ -129,7 +121,6 @@ export class RunStore {
     if (this.#pending.size === 0) return;
     const changed = new Set(this.#pending);
     this.#pending.clear();
-    this.notifications++;
     for (const listener of this.#listeners) {
       try {
         listener(changed);
@@ -306,7 +297,7 @@ export class RunStore {
 
   #prune(): void {
     if (this.#runs.size <= this.#maxRuns) return;
-    const finished = [...this.#runs.values()].filter((r) => isTerminal(r.status)).sort((a, b) => a.startedAt - b.startedAt);
+    const finished = [...this.#runs.values()].filter((r) => !isActiveStatus(r.status)).sort((a, b) => a.startedAt - b.startedAt);
     for (const run of finished.slice(0, this.#runs.size - this.#maxRuns)) this.remove(run.runId);
   }
 }

@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { ApprovalKind, ApprovalScope } from '../../protocol/runEvents';
-import type { RuntimeTool } from './runtimeTool';
+import { approvalKind, needsApproval, type PermissionMode, type ToolSpec } from '../../protocol/tools';
 
 /**
  * The permission gate (S7.3): shell commands and file writes ask for approval
- * unless the agent's permission mode allows them. Who answers depends on the
+ * unless the agent's permission mode allows them (the tool registry's
+ * MODE_RULES, protocol/tools.ts, says which). Who answers depends on the
  * surface (the permission inbox in VS Code, a terminal question in the CLI);
  * with nobody to ask, the call is denied with a message that says how to
  * allow it. A denial is a tool error the model sees, never a crash.
  */
 
-export type PermissionMode = 'default' | 'plan' | 'acceptEdits' | 'bypassPermissions';
+export type { PermissionMode };
 
 export interface ApprovalRequest {
   /** Unique per question; surfaces answer by it. */
@@ -51,25 +52,11 @@ export interface ApprovalObserver {
   settled(request: ApprovalRequest, decision: ApprovalDecision): void;
 }
 
-export function needsApproval(mode: PermissionMode, kind: ApprovalKind | null, protectedTarget = false): boolean {
-  if (kind === null || mode === 'bypassPermissions') return false;
-  // acceptEdits accepts file changes only: a shell command or an MCP tool that may change things is still asked about.
-  if (mode === 'acceptEdits') return kind !== 'edit' || protectedTarget;
-  return true;
-}
-
 /** What a kind of call is, for denial messages. */
 const KIND_WORDS: Record<ApprovalKind, string> = {
   bash: 'shell commands',
   edit: 'file changes',
   mcp: 'an MCP tool that may change things (its server does not mark it read-only)',
-};
-
-/** The permission modes under which a kind runs unasked. */
-const ALLOWING_MODES: Record<ApprovalKind, string> = {
-  bash: 'bypassPermissions',
-  edit: 'acceptEdits or bypassPermissions',
-  mcp: 'bypassPermissions',
 };
 
 export function newApprovalId(): string {
@@ -88,16 +75,17 @@ export class PermissionGate {
   /** Resolves to null when the call may run, or to the denial message for the model. */
   async check(
     mode: PermissionMode,
-    tool: Pick<RuntimeTool, 'name' | 'approval'>,
+    tool: Pick<ToolSpec, 'name' | 'kind' | 'origin'> & { confirmedElsewhere?: boolean },
     request: Omit<ApprovalRequest, 'kind' | 'toolName' | 'id'>,
     signal: AbortSignal,
     observer?: ApprovalObserver,
   ): Promise<string | null> {
-    const kind = tool.approval;
+    const kind = approvalKind(tool.kind, tool.origin);
     const guarded = Boolean(request.protectedReason);
-    if (!needsApproval(mode, kind, guarded) || kind === null) return null;
+    // A tool the editor confirms itself (VS Code's own tools) is not asked about twice.
+    if (kind === null || tool.confirmedElsewhere || !needsApproval(mode, tool.kind, guarded)) return null;
     // Allowances for protected files are kept apart: "allow edits for this run" does not cover hook settings.
-    // An MCP tool's allowance covers that tool only: allowing one server's search allows no other tool.
+    // A tool of another program is allowed on its own: allowing one server's tool allows no other tool.
     const key = guarded ? `${kind}:protected` : kind === 'mcp' ? `mcp:${tool.name}` : kind;
     if (this.#remembered.has(`run:${request.runId}:${key}`) || this.#remembered.has(`agent:${request.agentId}:${key}`)) return null;
     if (!this.#handler) {
@@ -106,7 +94,7 @@ export class PermissionGate {
           'Only the permission mode bypassPermissions allows it without asking. Continue without it or explain what you need.';
       }
       return `${tool.name} needs approval (${KIND_WORDS[kind]}), and nobody can approve it here. ` +
-        `The user can allow it with the permission mode ${ALLOWING_MODES[kind]} ` +
+        `The user can allow it with the permission mode ${kind === 'edit' ? 'acceptEdits or bypassPermissions' : 'bypassPermissions'} ` +
         '(setting subagents.permissionMode, or --permission-mode on the CLI). Continue without it or explain what you need.';
     }
     const full: ApprovalRequest = { ...request, id: newApprovalId(), kind, toolName: tool.name };

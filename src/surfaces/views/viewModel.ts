@@ -104,11 +104,11 @@ function toolRows(node: AgentNode): { tools: ToolView[]; hidden: number } {
   const rows = node.tools.filter((row, i) => i >= cut || row.childAgentId !== null);
   return {
     tools: rows.map((row) => ({
-      id: row.toolUseId,
+      toolUseId: row.toolUseId,
       name: row.name,
-      input: oneLine(row.inputSummary, 200),
+      inputSummary: oneLine(row.inputSummary, 200),
       status: row.status,
-      result: oneLine(row.resultSummary, 200),
+      resultSummary: oneLine(row.resultSummary, 200),
       durationMs: row.durationMs,
       childAgentId: row.childAgentId,
     })),

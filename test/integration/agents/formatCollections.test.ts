@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AgentDefinition, AgentFormat } from '../../../src/core/agents/definition';
 import { discoverAgents } from '../../../src/core/agents/discovery';
-import { CANONICAL_TOOL_NAMES } from '../../../src/core/agents/formats';
+import { LISTED_TOOL_NAMES } from '../../../src/protocol/tools';
 import { CODEX_CASES } from '../../fixtures/formats/codex';
 import { COPILOT_CASES } from '../../fixtures/formats/copilot';
 import { GEMINI_CASES } from '../../fixtures/formats/gemini';
@@ -25,7 +25,7 @@ const COLLECTIONS: Record<Exclude<AgentFormat, 'claude-code'>, FixtureCase[]> = 
   codex: CODEX_CASES,
 };
 
-const CANONICAL: ReadonlySet<string> = new Set(CANONICAL_TOOL_NAMES);
+const CANONICAL: ReadonlySet<string> = new Set(LISTED_TOOL_NAMES);
 
 /** The tools an agent really gets here: the canonical names it lists (unknown ones are only kept for display). */
 function runtimeTools(definition: AgentDefinition): string[] | null {

@@ -4,10 +4,10 @@ import { canonicalToolCsv, canonicalToolNames, knownToolNames, normaliseToolList
 import { splitCsv } from '../../../src/core/agents/fieldValues';
 import { isKnownModel } from '../../../src/core/agents/modelNames';
 
-test('the known tool names are exactly Claude Code\'s runtime names', () => {
+test('the known tool names are exactly Claude Code\'s runtime names, each tool with its aliases, in request order', () => {
   assert.deepEqual(
     [...knownToolNames()],
-    ['Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'LS', 'Bash', 'Task', 'Agent', 'WebFetch', 'WebSearch', 'TodoWrite', 'TaskOutput', 'TaskStop'],
+    ['Task', 'Agent', 'TaskOutput', 'TaskStop', 'Bash', 'Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'LS', 'TodoWrite', 'WebSearch', 'WebFetch'],
   );
 });
 
