@@ -175,3 +175,17 @@ export function approvalLabel(kind: ApprovalKind): { verb: 'run' | 'change' | 'u
 export function externalTool(name: string, origin: string, readOnly: boolean): ToolSpec {
   return { name, kind: readOnly ? 'read' : 'exec', parallel: readOnly, origin };
 }
+
+/**
+ * How every surface names a call: a built-in by its name; a tool of a
+ * server (an MCP server, an editor tool set) as `server › tool`, so the
+ * server a call went to comes first, whatever name the model called it by
+ * (`mcp__github__create_issue` → `github › create_issue`).
+ */
+export function toolLabel(row: { name: string; server?: string | null }): string {
+  if (!row.server) return row.name;
+  const own = `__${row.server.replace(/[^a-zA-Z0-9_-]/g, '_')}__`;
+  const at = row.name.indexOf(own);
+  const tool = at > 0 && /^(mcp|vscode)$/.test(row.name.slice(0, at)) ? row.name.slice(at + own.length) : row.name;
+  return `${row.server} › ${tool}`;
+}

@@ -62,6 +62,8 @@ const agentHeadShape = {
     }),
   ),
   approval: z.nullable(approvalViewSchema),
+  /** Warnings about the agent (an MCP server that could not start), newest last (optional: older hosts send none). */
+  notices: z.optional(z.array(z.string())),
 };
 export const agentHeadSchema = z.object(agentHeadShape);
 export type AgentHead = z.infer<typeof agentHeadSchema>;

@@ -1,6 +1,7 @@
 import { formatWait } from '../../core/engine/network';
 import { formatDuration, formatUsage } from '../../protocol/format';
 import { terminalLine } from './terminalText';
+import { toolLabel } from '../../protocol/tools';
 import type { AgentColor } from '../../protocol/agentColor';
 import type { AgentNode, RunSnapshot, ToolRow } from '../../protocol/runSnapshot';
 
@@ -102,7 +103,8 @@ export function renderTree(run: RunSnapshot, options: { now?: number; style?: St
     const rows = node.tools;
     const nested = new Set(rows.map((r) => r.childAgentId).filter(Boolean));
     const orphans = node.children.filter((id) => !nested.has(id)).map((id) => run.agents[id]).filter((n): n is AgentNode => Boolean(n));
-    const items: Array<{ kind: 'folded' } | { kind: 'tool'; row: ToolRow } | { kind: 'agent'; node: AgentNode } | { kind: 'text' }> = [];
+    const items: Array<{ kind: 'folded' } | { kind: 'notice'; message: string } | { kind: 'tool'; row: ToolRow } | { kind: 'agent'; node: AgentNode } | { kind: 'text' }> = [];
+    for (const message of node.notices ?? []) items.push({ kind: 'notice', message });
     if (node.foldedTools) items.push({ kind: 'folded' });
     for (const row of rows) items.push({ kind: 'tool', row });
     for (const orphan of orphans) items.push({ kind: 'agent', node: orphan });
@@ -114,6 +116,7 @@ export function renderTree(run: RunSnapshot, options: { now?: number; style?: St
       const branch = prefix + (last ? '└─ ' : '├─ ');
       const childPrefix = prefix + (last ? '   ' : '│  ');
       if (item.kind === 'folded') lines.push(truncate(`${branch}${s.dim(`… ${node.foldedTools} earlier tool calls`)}`, width));
+      else if (item.kind === 'notice') lines.push(truncate(`${branch}${s.yellow(`⚠ ${terminalLine(item.message)}`)}`, width));
       else if (item.kind === 'text') lines.push(truncate(`${branch}${s.dim(`“${terminalLine(node.text.trim().split('\n').at(-1) ?? '')}”`)}`, width));
       else if (item.kind === 'agent') {
         lines.push(truncate(`${branch}${agentLine(item.node, now, s)}`, width));
@@ -123,7 +126,7 @@ export function renderTree(run: RunSnapshot, options: { now?: number; style?: St
         const summary = terminalLine(row.resultSummary);
         const result = summary ? ` · ${row.status === 'error' ? s.red(summary) : s.dim(summary)}` : '';
         const time = row.durationMs !== null ? ` · ${s.dim(formatDuration(row.durationMs))}` : '';
-        lines.push(truncate(`${branch}${toolIcon(row, s)} ${terminalLine(row.name)} ${terminalLine(row.inputSummary)}${result}${time}`, width));
+        lines.push(truncate(`${branch}${toolIcon(row, s)} ${terminalLine(toolLabel(row))} ${terminalLine(row.inputSummary)}${result}${time}`, width));
         const child = row.childAgentId ? run.agents[row.childAgentId] : undefined;
         if (child) {
           lines.push(truncate(`${childPrefix}└─ ${agentLine(child, now, s)}`, width));

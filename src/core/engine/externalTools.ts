@@ -6,20 +6,21 @@ import type { AgentRun, EmitEvent } from './agentRun';
  * after the runtime's own, and keeps them current when a server changes its
  * tool list: the query loop reads the map before every model turn. Every
  * warning (a server that could not start, a name that reaches nothing)
- * becomes a `notice` event, which every surface shows, and a log line.
+ * becomes a `notice` event, which every surface shows (and an info line
+ * in the log).
  */
 export async function mountExternalTools(
   run: AgentRun,
   tools: Map<string, RuntimeTool>,
   emit: EmitEvent,
-  log: (level: 'warn', message: string) => void,
+  log: (level: 'info', message: string) => void,
 ): Promise<{ fatal: string | null; dispose(): void }> {
   const tree = run.tree.mcp;
   if (!tree) return { fatal: null, dispose: () => undefined };
   const external = await tree.toolsFor({ agentName: run.agentName, definition: run.definition, cwd: run.cwd, planMode: run.planMode, runContext: run.tree.runContext });
   for (const message of external.warnings) {
     emit({ type: 'notice', level: 'warning', message });
-    log('warn', message);
+    log('info', message);
   }
   let mounted: string[] = [];
   const mount = (next: RuntimeTool[]) => {

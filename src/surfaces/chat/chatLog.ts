@@ -2,7 +2,7 @@ import path from 'node:path';
 import { formatCost, formatDuration, formatTokens } from '../../protocol/format';
 import { isActiveStatus, totalTokens } from '../../protocol/runEvents';
 import type { AgentNode, RunSnapshot, ToolRow } from '../../protocol/runSnapshot';
-import { approvalLabel, builtinTool, isSpawnToolName } from '../../protocol/tools';
+import { approvalLabel, builtinTool, isSpawnToolName, toolLabel } from '../../protocol/tools';
 
 /**
  * A run tree told as a chat response (S6.2). Chat responses are append-only,
@@ -81,6 +81,8 @@ interface AgentSeen {
   /** The node's foldedTools at the last look. */
   folded: number;
   approval: string | null;
+  /** Notices already told (how many of the node's). */
+  notices: number;
 }
 
 export class ChatRunLog {
@@ -98,6 +100,7 @@ export class ChatRunLog {
       seen.finished = !isActiveStatus(node.status);
       seen.endedAt = node.endedAt;
       seen.folded = node.foldedTools;
+      seen.notices = node.notices?.length ?? 0;
       for (const row of node.tools) if (row.status !== 'running') seen.tools.add(row.toolUseId);
     }
   }
@@ -120,6 +123,8 @@ export class ChatRunLog {
         seen.finished = false;
         lines.push(this.#startLine(node, 'continues'));
       }
+      for (const notice of (node.notices ?? []).slice(seen.notices)) lines.push(`${indent(node.depth + 1)}⚠ ${escapeMarkdown(clip(notice, 300))}`);
+      seen.notices = node.notices?.length ?? 0;
       lines.push(...this.#toolLines(node, seen));
       const wait = node.status === 'running' ? node.retryWait : null;
       if (wait && wait.attempt !== seen.retry) {
@@ -152,7 +157,7 @@ export class ChatRunLog {
   #state(agentId: string): AgentSeen {
     let seen = this.#seen.get(agentId);
     if (!seen) {
-      seen = { retry: 0, started: false, finished: false, endedAt: null, tools: new Set(), folded: 0, approval: null };
+      seen = { retry: 0, started: false, finished: false, endedAt: null, tools: new Set(), folded: 0, approval: null, notices: 0 };
       this.#seen.set(agentId, seen);
     }
     return seen;
@@ -207,15 +212,16 @@ export class ChatRunLog {
       return fresh.map((row) => {
         const failed = row.status === 'error';
         const result = failed && row.resultSummary ? ` — ${escapeMarkdown(clip(row.resultSummary, 120))}` : '';
-        return `${pad}${failed ? '✕' : '✓'} ${who} ${row.name} ${code(clip(row.inputSummary, 80))}${result}`;
+        return `${pad}${failed ? '✕' : '✓'} ${who} ${escapeMarkdown(toolLabel(row))} ${code(clip(row.inputSummary, 80))}${result}`;
       });
     }
     const counts = new Map<string, { n: number; failed: number }>();
     for (const row of fresh) {
-      const c = counts.get(row.name) ?? { n: 0, failed: 0 };
+      const label = escapeMarkdown(toolLabel(row));
+      const c = counts.get(label) ?? { n: 0, failed: 0 };
       c.n++;
       if (row.status === 'error') c.failed++;
-      counts.set(row.name, c);
+      counts.set(label, c);
     }
     const list = [...counts].map(([name, c]) => `${name} ×${c.n}${c.failed ? ` (${c.failed} failed)` : ''}`);
     if (unseen) list.push(`${unseen} more tool call${unseen === 1 ? '' : 's'}`);
@@ -249,7 +255,7 @@ export class ChatRunLog {
         if (row.status === 'running' && !isSpawnToolName(row.name) && (!newest || row.startedAt > newest.row.startedAt)) newest = { node, row };
       }
     }
-    if (newest) return `${newest.node.agentName}: ${newest.row.name} ${clip(newest.row.inputSummary, 80)}`;
+    if (newest) return `${newest.node.agentName}: ${toolLabel(newest.row)} ${clip(newest.row.inputSummary, 80)}`;
     const deepest = active.reduce((a, b) => (b.depth >= a.depth ? b : a));
     const others = active.length - 1;
     return `${deepest.agentName} is thinking…${others ? ` (${others} more agent${others === 1 ? '' : 's'} at work)` : ''}`;

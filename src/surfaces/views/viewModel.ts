@@ -111,6 +111,7 @@ function toolRows(node: AgentNode): { tools: ToolView[]; hidden: number } {
       resultSummary: oneLine(row.resultSummary, 200),
       durationMs: row.durationMs,
       childAgentId: row.childAgentId,
+      ...(row.server ? { server: row.server } : {}),
     })),
     hidden: node.foldedTools + node.tools.length - rows.length,
   };
@@ -156,6 +157,7 @@ export function agentView(node: AgentNode, record: WorktreeRecord | undefined): 
     children: node.children,
     worktree: worktreeView(node, record),
     approval: approvalView(node),
+    ...(node.notices?.length ? { notices: node.notices.map((n) => oneLine(n, MAX_ERROR)) } : {}),
   };
 }
 

@@ -95,7 +95,9 @@ test('a server that fails to start: one warning naming the agent, the server and
   const notices = events.filter((e) => e.type === 'notice');
   assert.equal(notices.length, 1);
   assert.match(notices[0]!.type === 'notice' ? notices[0]!.message : '', /^MCP server "s" \(.*worker\.md\) could not be started for agent "worker": it exited with code 2; its stderr: missing GITHUB_TOKEN, cannot start\.$/);
-  assert.match(r.stderr, /could not be started for agent "worker"/);
+  // Without --json the tree shows it under the agent.
+  const tree = await runCliProcess(['run', 'worker', 'go', '--trust-project', '--cwd', dir], { env: env(), timeoutMs: 60_000 });
+  assert.match(tree.stderr, /⚠ MCP server "s" \(.*\) could not be started for agent "worker": it exited with code 2/);
 });
 
 test('a server that never finishes its handshake is given up after subagents.mcp.startupTimeoutSeconds', async () => {
