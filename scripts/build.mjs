@@ -82,6 +82,10 @@ const cliCommandBundles = {
     build.onResolve({ filter: /^\.\/(agentsBundle|engineCommands)$/ }, (args) =>
       args.importer.endsWith(path.join('src', 'cli', 'commands.ts')) ? { path: bundles[args.path], external: true } : undefined,
     );
+    // `subagents agents --check-mcp` borrows the engine bundle's MCP host.
+    build.onResolve({ filter: /^\.\.\/engineCommands$/ }, (args) =>
+      args.importer.endsWith(path.join('src', 'cli', 'commands', 'agents.ts')) ? { path: './cli-engine.cjs', external: true } : undefined,
+    );
   },
 };
 
@@ -152,6 +156,7 @@ const builds = [
     entryPoints: { 'cli-agents': 'src/cli/agentsBundle.ts' },
     outdir: 'dist',
     outExtension: { '.js': '.cjs' },
+    plugins: [...nodeBundle.plugins, cliCommandBundles],
   },
   {
     ...nodeBundle,

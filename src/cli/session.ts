@@ -14,10 +14,7 @@ import { userHome, type CliIO } from './command';
 import { terminalText } from './render/terminalText';
 import { TRUST_NOTHING, type ProjectTrust } from '../core/trust/projectTrust';
 import { McpHost } from '../core/mcp/host';
-import { mcpLimits } from '../core/mcp/limits';
-import { pluginRoots } from '../core/mcp/configFiles';
-import { McpStatusStore, statusFile } from '../core/mcp/status';
-import { TRUSTED_PROJECTS, userSettingsFile } from './settingsFiles';
+import { cliMcpOptions } from './mcpOptions';
 
 /**
  * What a CLI command that runs agents needs, wired the same way the
@@ -89,19 +86,7 @@ export async function openSession(
   const store = new RunStore({ coalesceMs: opts.coalesceMs, ...storeLimits(settings) });
   const detach = history.attach(store);
   const worktrees = openWorktrees(io);
-  const home = userHome(io.env);
-  const mcp = new McpHost({
-    trust: opts.trust ?? TRUST_NOTHING,
-    trustHint: `pass --trust-project, or add the folder to "${TRUSTED_PROJECTS}" in ${userSettingsFile(io.env)}`,
-    env: io.env,
-    home,
-    // Outside VS Code nobody else runs the workspace's .vscode/mcp.json servers: the CLI runs them itself.
-    vscodeWorkspace: true,
-    plugins: () => pluginRoots({ home, cwd: opts.cwd, pluginDirs: [...settings.pluginDirs, ...opts.pluginDirs], loadClaudePlugins: settings.loadClaudePlugins }),
-    limits: () => mcpLimits(settings),
-    ownSecrets: () => [client.apiKey, client.authToken],
-    status: new McpStatusStore(statusFile(io.env, home)),
-  });
+  const mcp = new McpHost(cliMcpOptions(io, { cwd: opts.cwd, settings, pluginDirs: opts.pluginDirs, trust: opts.trust ?? TRUST_NOTHING, ownSecrets: () => [client.apiKey, client.authToken] }));
   const engine = new Engine({
     client,
     catalog,

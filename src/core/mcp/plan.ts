@@ -116,18 +116,16 @@ export async function planAgentServers(input: PlanInput): Promise<AgentMcpPlan> 
     return false;
   };
 
-  const nowhere = (name: string, why: string) => {
-    const places = home === 'copilot' ? '.vscode/mcp.json, ~/.copilot/mcp-config.json, .mcp.json' : home === 'gemini' ? '.gemini/settings.json, .mcp.json' : '.mcp.json, ~/.claude.json, a plugin';
-    const editor = input.editorSets === null ? '; outside VS Code, tools of VS Code extensions and of servers configured only in VS Code user settings cannot be reached' : ', nor in VS Code';
-    plan.problems.push(`${why} "${name}", but no MCP server of that name is declared in the agent's ${MCP_FIELD_NAMES[format]} or configured (${places})${editor}`);
-  };
+  const places = home === 'copilot' ? '.vscode/mcp.json, ~/.copilot/mcp-config.json, .mcp.json' : home === 'gemini' ? '.gemini/settings.json, .mcp.json' : '.mcp.json, ~/.claude.json, a plugin';
+  const editor = input.editorSets === null ? "; outside VS Code, VS Code's own MCP servers and its extensions' tools cannot be reached" : ", nor a tool set of VS Code's";
+  const field = MCP_FIELD_NAMES[format];
 
   for (const declaration of declared) {
     if (has(declaration.name)) continue;
     if (isInline(declaration)) {
       takeServer({ name: declaration.name, spec: declaration.spec, source: 'agent', file: definition.filePath, folder: input.cwd, projectFile: definition.source === 'project' });
     } else if (!lookUp(declaration.name)) {
-      nowhere(declaration.name, `its ${MCP_FIELD_NAMES[format]} names`);
+      plan.problems.push(`its ${field} names "${declaration.name}", but no MCP server of that name is configured (${places})${editor}`);
     }
   }
   for (const pattern of allow ?? []) {
@@ -135,9 +133,9 @@ export async function planAgentServers(input: PlanInput): Promise<AgentMcpPlan> 
       // Gemini's mcp_server_tool: the longest server name it starts with.
       const names = [...configured.map((s) => s.name), ...(input.editorSets ?? []), ...plan.servers.map((s) => s.name)];
       const match = names.filter((n) => namesServer(pattern, n)).sort((a, b) => b.length - a.length)[0];
-      if (!match || !lookUp(match)) nowhere(pattern.written, 'its tools list names');
+      if (!match || !lookUp(match)) plan.problems.push(`"${pattern.written}" in its tools names no MCP server it declares or that is configured (${places})${editor}`);
     } else if (pattern.server !== null && !lookUp(pattern.server)) {
-      nowhere(pattern.server, `its tools list names "${pattern.written}" of`);
+      plan.problems.push(`"${pattern.written}" in its tools names the MCP server "${pattern.server}", which is neither declared in its ${field} nor configured (${places})${editor}`);
     }
   }
   if (inherit) for (const found of configured) if (CLAUDE_SESSION_SOURCES.includes(found.source) && !has(found.name)) takeConfigured(found);
