@@ -7,6 +7,7 @@ import type { Services } from './services';
 import { showTranscriptCommand } from './transcriptDocument';
 import type { SidebarViews } from './views';
 import { registerGuarded } from './guardedCommands';
+import { checkMcpServersCommand } from './mcpCommands';
 import { applyWorktreeCommand, cleanUpWorktreesCommand, discardWorktreeCommand, reviewWorktreeCommand, type CleanUpArgs } from './worktreeCommands';
 
 /**
@@ -40,6 +41,7 @@ export function registerCommands(services: Services, view: SidebarViews): vscode
     'subagents.showTranscript': (agentId, options) => showTranscriptCommand(services, agentId, obj<{ source?: boolean }>(options)),
     'subagents.newAgent': (args) => newAgentCommand(services, obj<NewAgentArgs>(args)),
     'subagents.refreshAgents': () => refreshAgentsCommand(services),
+    'subagents.checkMcpServers': () => checkMcpServersCommand(services),
     'subagents.setApiKey': (key) => setApiKeyCommand(services.keys, services.log, key),
     'subagents.cleanUpWorktrees': async (args) => {
       const left = await cleanUpWorktreesCommand(services, obj<CleanUpArgs>(args));

@@ -42,4 +42,11 @@ export interface EditorToolProvider {
   invoke(tool: EditorTool, input: Record<string, unknown>, invocation: EditorInvocation): Promise<ToolOutput>;
   /** Told when the editor's tools change. */
   onDidChange?(listener: () => void): () => void;
+  /**
+   * Asked before an agent starts whose file names sets the editor does not
+   * list: the editor may start the MCP servers it knows (whose tools it
+   * lists only once they ran), asking the user where its own rules say so.
+   * Resolves when done or after `timeoutMs`.
+   */
+  prepare?(missing: readonly string[], timeoutMs: number): Promise<void>;
 }

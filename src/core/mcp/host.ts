@@ -8,6 +8,8 @@ import { readConfiguredServers, type ConfigLocations, type NamedServer } from '.
 import type { EditorToolProvider } from './editorTools';
 import { LaunchProblem, resolveLaunch, type ResolvedLaunch } from './launch';
 import { planAgentServers, type PlannedServer } from './plan';
+import { isInline } from './spec';
+import { normalizeName, toolPattern } from './toolPatterns';
 import { serverIdentity, type McpStatusStore, type ServerStatus } from './status';
 import { agentToolset, type AgentMcpTools } from './agentTools';
 
@@ -137,6 +139,7 @@ export class McpTree {
     const { options } = this.host;
     const limits = options.limits();
     const { definition, agentName } = request;
+    await this.#prepareEditor(definition, request.cwd, limits.startupTimeoutMs);
     const plan = await planAgentServers({
       definition,
       cwd: request.cwd,
@@ -206,6 +209,23 @@ export class McpTree {
     });
     this.#agents.add(toolset);
     return toolset;
+  }
+
+  /**
+   * Names the file uses that it does not declare, no configuration file has
+   * and the editor does not list yet: the editor may start its own servers
+   * first (VS Code lists a server's tools only once it ran).
+   */
+  async #prepareEditor(definition: AgentDefinition, cwd: string, timeoutMs: number): Promise<void> {
+    const editor = this.host.options.editor;
+    if (!editor?.prepare) return;
+    const declared = new Set((definition.mcp ?? []).filter(isInline).map((d) => normalizeName(d.name)));
+    const named = [...(definition.mcp ?? []).filter((d) => !isInline(d)).map((d) => d.name), ...(definition.tools ?? []).map((t) => toolPattern(t)?.server ?? null)];
+    const unknown = named.filter((n): n is string => n !== null && !declared.has(normalizeName(n)));
+    if (unknown.length === 0) return;
+    const known = new Set([...editor.sets(), ...(await this.configured(cwd)).map((s) => normalizeName(s.name))]);
+    const missing = [...new Set(unknown.filter((n) => !known.has(normalizeName(n))))];
+    if (missing.length > 0) await editor.prepare(missing, timeoutMs);
   }
 
   async #inputs(server: PlannedServer): Promise<ReadonlyMap<string, string> | undefined> {

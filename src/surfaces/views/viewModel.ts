@@ -8,6 +8,7 @@ import { agentColor, type AgentColor } from '../../protocol/agentColor';
 import { isActiveStatus } from '../../protocol/runEvents';
 import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
 import type { AgentView, ApprovalView, RunHeader, RunView, ToolView } from '../../protocol/webview';
+import type { AgentServers } from '../../core/mcp/listing';
 
 /**
  * Projections of the catalogs and the RunStore snapshots into the view
@@ -29,6 +30,8 @@ export interface AgentSummary {
   shadowedBy: string | null;
   /** The definition's UI accent, when it names one Claude Code knows. */
   color: AgentColor | null;
+  /** Its MCP servers (and editor tool sets) and whether they were reachable; absent: none. */
+  mcp?: AgentServers;
 }
 
 export interface WarningSummary {
@@ -63,7 +66,7 @@ function shadowText(s: ShadowedDefinition, folder: string): string {
 }
 
 export function folderAgents(
-  scope: { key: string; name: string; folder: string; catalog: AgentCatalog | null; disabled: readonly string[] },
+  scope: { key: string; name: string; folder: string; catalog: AgentCatalog | null; disabled: readonly string[]; mcpServers?: ReadonlyMap<string, AgentServers> },
 ): FolderAgents {
   const { catalog, folder } = scope;
   const summary = (a: AgentCatalog['agents'][number], shadowedBy: string | null): AgentSummary => ({
@@ -77,6 +80,7 @@ export function folderAgents(
     userInvocable: a.userInvocable !== false,
     shadowedBy,
     color: agentColor(a.color),
+    ...(!shadowedBy && scope.mcpServers?.has(a.name) ? { mcp: scope.mcpServers.get(a.name)! } : {}),
   });
   return {
     key: scope.key,
