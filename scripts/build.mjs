@@ -4,6 +4,7 @@
 //   node scripts/build.mjs --production  minified, no source maps (packaging)
 //   node scripts/build.mjs --watch    rebuild on change
 import * as esbuild from 'esbuild';
+import { readFileSync } from 'node:fs';
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -51,6 +52,22 @@ function withoutEsprima() {
         if (patched === source) throw new Error(`${args.path}: the esprima loader moved; update withoutEsprima() in scripts/build.mjs`);
         return { contents: patched, loader: 'js' };
       });
+    },
+  };
+}
+
+/**
+ * The MCP SDK's HTTP and SSE transports load its OAuth client, which runs
+ * only with an auth provider; the runtime gives none, so a stand-in
+ * (src/core/mcp/withoutOAuth.ts) keeps about 20 KB out of dist/mcp.cjs.
+ */
+function withoutOAuth() {
+  return {
+    name: 'without-oauth',
+    setup(build) {
+      build.onResolve({ filter: /^\.\/auth\.js$/ }, (args) =>
+        /@modelcontextprotocol[\\/]sdk[\\/].*[\\/]client$/.test(args.resolveDir) ? { path: path.join(root, 'src', 'core', 'mcp', 'withoutOAuth.ts') } : undefined,
+      );
     },
   };
 }
@@ -119,6 +136,43 @@ const mcpSdkBundle = {
   },
 };
 
+/**
+ * dist/mcp.cjs takes zod from the bundle that loads it (the extension's or
+ * the CLI's, which both carry zod 4 already) through a global the loader
+ * sets (src/core/mcp/sharedZod.ts): a second copy would cost the .vsix
+ * about 30 KB. The SDK's client needs zod 4 classic (`zod/v4`) and the
+ * top-level parse functions of `zod/v4-mini`, which classic exports as
+ * well; its `zod/v3` import is for servers built with zod 3 and never
+ * reached by a client.
+ */
+function zodFromHost() {
+  const shared = readFileSync(path.join(root, 'src/core/mcp/sharedZod.ts'), 'utf8');
+  const names = [...shared.matchAll(/^ {2}(\w+): z\.\1,$/gm)].map((m) => m[1]);
+  const fromHost = `const z = globalThis[Symbol.for('subagents.mcp.zod')];
+if (!z) throw new Error('dist/mcp.cjs was loaded without zod: load it through src/core/mcp/connection.ts');
+export const { ${names.join(', ')} } = z;`;
+  // zod 3 is for servers whose tools are zod 3 schemas, which a client never builds.
+  const zod3 = `const absent = () => { throw new Error('zod 3 is left out of dist/mcp.cjs'); };
+export const object = absent;
+export const ZodFirstPartyTypeKind = {};`;
+  const contents = { zod: fromHost, 'zod/v4': fromHost, 'zod/v4-mini': fromHost, 'zod/v3': zod3 };
+  return {
+    name: 'zod-from-host',
+    setup(build) {
+      // An import of a name not shared is an error, not a function found undefined at run time.
+      build.initialOptions.logOverride = { ...build.initialOptions.logOverride, 'import-is-undefined': 'error' };
+      build.onResolve({ filter: /^zod(\/.*)?$/ }, (args) => {
+        if (!(args.path in contents)) throw new Error(`${args.importer} imports ${args.path}; map it in zodFromHost() (scripts/build.mjs)`);
+        return { path: args.path, namespace: 'zod-from-host' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'zod-from-host' }, (args) => ({
+        contents: contents[args.path],
+        loader: 'js',
+      }));
+    },
+  };
+}
+
 const builds = [
   {
     ...nodeBundle,
@@ -132,6 +186,7 @@ const builds = [
     entryPoints: { mcp: 'src/core/mcp/sdk.ts' },
     outdir: 'dist',
     outExtension: { '.js': '.cjs' },
+    plugins: [...nodeBundle.plugins, zodFromHost(), withoutOAuth()],
   },
   // The CLI: a small launcher (dist/cli.js) that turns on V8's compile
   // cache before it loads the CLI proper (dist/cli-main.cjs), which a cache

@@ -27,9 +27,11 @@ Options:
   --cwd DIR         Folder to discover for (default: the current directory)
   --plugin-dir DIR  Extra plugin root whose agents/ folder is searched; repeatable
                     (added to the pluginDirs setting)
-  --trust-project   Trust the folder for this command: its .subagents/settings.json
-                    may set the restricted settings (pluginDirs, loadClaudePlugins, …)
-                    and --check-mcp may start the MCP servers its files declare
+  --trust-project   Trust the project for this listing: its
+                    .subagents/settings.json applies in full (pluginDirs,
+                    loadClaudePlugins, …) and --check-mcp may start the MCP
+                    servers its files declare; "trustedProjects" in your user
+                    settings file trusts it for good
   --check-mcp       Start every MCP server the agents would get (as a run would:
                     trusted folders only), record whether it answers and what
                     it offers, and stop it; the listing shows what was found

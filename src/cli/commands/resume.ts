@@ -1,9 +1,10 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { EngineError } from '../../core/engine/errors';
 import { UsageError, type CliCommand, type CliIO } from '../command';
 import { executeRun, interactiveTerminal, presentation } from '../execute';
 import { decideProjectTrust } from '../trust';
-import { openHistory, openSession } from '../session';
+import { openHistory, openSession, openWorktrees } from '../session';
 import { terminalText } from '../render/terminalText';
 import { PERMISSION_MODES } from '../../core/config';
 import { cliSettings } from '../settingsFiles';
@@ -23,6 +24,19 @@ Options:
                             .subagents/settings.json applies in full (see
                             "subagents run --help")
   --json                    NDJSON events on stdout; the last line is the result`;
+
+/** Where trust is decided for an agent that worked in `cwd`: an isolated agent's worktree stands for the repository it was made from. */
+function trustedFolderOf(io: CliIO, agentId: string, cwd: string): string {
+  const worktrees = openWorktrees(io);
+  try {
+    const record = worktrees.get(agentId);
+    if (!record) return cwd;
+    const rel = path.relative(record.path, cwd);
+    return rel.startsWith('..') || path.isAbsolute(rel) ? cwd : path.join(record.repoRoot, rel);
+  } finally {
+    worktrees.dispose();
+  }
+}
 
 export const resumeCommand: CliCommand = {
   name: 'resume',
@@ -48,7 +62,7 @@ export const resumeCommand: CliCommand = {
     // The agent's definition, and the settings it runs with, are looked up where it ran; the shared history follows the user file alone.
     const archived = await (await openHistory(io, cliSettings(io, io.cwd, { userOnly: true }))).load(agentId);
     const cwd = archived && archived !== 'expired' ? archived.node.cwd : io.cwd;
-    const trust = await decideProjectTrust(io, cwd, { flag: values['trust-project'] ?? false, interactive: interactiveTerminal(io, values.json ?? false) });
+    const trust = await decideProjectTrust(io, trustedFolderOf(io, agentId, cwd), { flag: values['trust-project'] ?? false, interactive: interactiveTerminal(io, values.json ?? false) });
     const settings = cliSettings(io, cwd, { trust });
     const view = presentation(io, values.json ?? false);
     let session;

@@ -5,7 +5,9 @@ import { openWorktrees } from '../session';
 import { terminalText } from '../render/terminalText';
 
 const USAGE = `Usage: subagents worktrees [list] [--json]
-       subagents worktrees diff <agentId>
+       subagents worktrees diff <agentId>      (control characters shown as
+                                               symbols on a terminal; exact
+                                               bytes when redirected)
        subagents worktrees apply <agentId>
        subagents worktrees discard <agentId>
 
@@ -41,7 +43,10 @@ export const worktreesCommand: CliCommand = {
       if (!agentId) throw new UsageError(`${action} needs an <agentId>`);
       await worktrees.list();
       if (action === 'diff') {
-        io.stdout.write(await worktrees.diff(agentId));
+        // An agent wrote these bytes: on a terminal their control characters are shown, not obeyed (an ESC sequence
+        // can erase lines, OSC 52 can write the clipboard). Redirected, the patch stays byte for byte, so it applies.
+        const diff = await worktrees.diff(agentId);
+        io.stdout.write(io.stdout.isTTY ? terminalText(diff) : diff);
         return 0;
       }
       if (action === 'discard') {

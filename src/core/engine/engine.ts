@@ -482,6 +482,7 @@ export class Engine implements Spawner {
         network: networkPolicy(settings, this.#options.network),
         structured,
         emit,
+        redact: (value) => this.#redactor.value(value),
         onUsage: (delta) => run.budget.add(delta),
         persist: () => this.#persist(run),
         // Hooks are commands: none runs in a plan-mode tree (#startHooks said so in the log).
@@ -507,7 +508,7 @@ export class Engine implements Spawner {
     await Promise.all([...run.children].map((c) => c.done));
     // The tree's MCP servers stop with it: its root is the last agent of the tree to end.
     if (!run.parent) await run.tree.mcp?.close();
-    await settleWorktree(this.#options.worktrees, run, this.#log);
+    await settleWorktree(this.#options.worktrees, run, this.#log, (text) => this.#redactor.text(text));
 
     const result: AgentResult = this.#redactor.value({
       agentId: run.id,
@@ -558,6 +559,8 @@ export class Engine implements Spawner {
       trust: this.#options.trust ?? TRUST_NOTHING,
       transcriptPath: this.#options.archive?.transcriptPath(run.id) ?? null,
       signal: run.signal,
+      // What hooks report (their stderr among it) leaves through the engine's redaction, as every log line does.
+      log: this.#log,
     };
   }
 

@@ -30,6 +30,8 @@ export interface LoopDeps {
   network: NetworkPolicy;
   structured: StructuredOutputSlot | null;
   emit: EmitEvent;
+  /** The engine's redaction (redaction.ts), for what tools take and give before it is cut. */
+  redact<T>(value: T): T;
   /** Called with each turn's usage (already priced), for the tree's budget. */
   onUsage(delta: Usage): void;
   /** Called before each request: the conversation so far is final and can be saved. */
@@ -80,6 +82,7 @@ function toolHooks(run: AgentRun, deps: LoopDeps): ToolCallHooks {
       deps.emit({ type: 'tool_started', toolUseId: call.id, name: tool?.name ?? call.name, inputSummary: summary, ...(tool?.origin ? { server: tool.origin } : {}) }),
     finished: (call, ok, summary, durationMs) =>
       deps.emit({ type: 'tool_finished', toolUseId: call.id, name: deps.tools.get(call.name)?.name ?? call.name, ok, resultSummary: summary, durationMs }),
+    redact: deps.redact,
   };
 }
 

@@ -4,6 +4,7 @@ import { childEnv } from '../childEnv';
 import type { ResolvedLaunch } from './launch';
 import { GroupStdioTransport } from './stdioTransport';
 import type * as SdkModule from './sdk';
+import { shareZod } from './sharedZod';
 
 /**
  * One connection to one MCP server, through the official SDK client:
@@ -18,7 +19,11 @@ let sdk: Promise<Sdk> | null = null;
 
 /** The SDK, evaluated the first time a server starts. */
 export function loadSdk(): Promise<Sdk> {
-  return (sdk ??= import('./sdk'));
+  if (!sdk) {
+    shareZod();
+    sdk = import('./sdk');
+  }
+  return sdk;
 }
 
 export interface McpToolInfo {
@@ -186,6 +191,9 @@ export class McpConnection {
       if (tail) message += `; its stderr: ${tail}`;
     } else if (this.launch.url) {
       message = `${this.launch.url}: ${message}`;
+      if ((error as { code?: unknown }).code === 401 || /\b401\b|unauthorized/i.test(message)) {
+        message += ' (the server asks for sign-in, which subagents does not do: give its token in the file\'s headers, or in VS Code declare the server in .vscode/mcp.json, whose sign-in VS Code handles)';
+      }
     }
     return message;
   }

@@ -142,6 +142,18 @@ test('Streamable HTTP and SSE servers, with headers and the variables of the for
   assert.doesNotMatch(r.stdout + r.stderr, /sekret-token-123/);
 });
 
+test('a remote server that asks for sign-in: a start failure that says so, and the agent runs without it', async () => {
+  const http = await startHttpServer(project, 'http', '--name', 'needs-sign-in', '--token', 'only-for-members');
+  stopHttp.push(http.stop);
+  await write('.claude/agents/signin.md', `---\nname: signin\ndescription: d\ntools: Read, mcp__locked__echo\nmcpServers:\n  - locked: ${yaml({ type: 'http', url: http.url })}\n---\n[agent:signin]\n`);
+  callOnce('mcp__locked__echo');
+  const r = await run('signin');
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.result.output, 'no mcp__locked__echo among Read');
+  const notice = r.events.find((e) => e.type === 'notice');
+  assert.match(notice?.type === 'notice' ? notice.message : '', /MCP server "locked" .* could not be started for agent "signin": .*the server asks for sign-in, which subagents does not do/);
+});
+
 test('every call reached the server the row names', () => {
   const servers = new Set(recordedCalls(calls).map((c) => c.server));
   for (const name of ['claude-notes', 'copilot-notes', 'gemini-notes', 'codex-notes', 'shared']) assert.ok(servers.has(name), name);
