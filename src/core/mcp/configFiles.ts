@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import type { WarningSink } from '../agents/fieldValues';
@@ -54,10 +54,23 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Files read before, by size and time: the extension and the language server
+ * list servers again and again, and `~/.claude.json` (Claude Code's history
+ * too) can be large. Only files that parsed are kept.
+ */
+const parsedFiles = new Map<string, { size: number; mtimeMs: number; data: Json }>();
+const MAX_PARSED_FILES = 64;
+
 /** A JSON (with comments, as VS Code and Gemini allow) object file; null when missing. */
 async function readObject(file: string, sink: WarningSink): Promise<Json | null> {
   let text: string;
+  let size: number;
+  let mtimeMs: number;
   try {
+    ({ size, mtimeMs } = await stat(file));
+    const known = parsedFiles.get(file);
+    if (known && known.size === size && known.mtimeMs === mtimeMs) return known.data;
     text = await readFile(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -70,6 +83,8 @@ async function readObject(file: string, sink: WarningSink): Promise<Json | null>
     sink.warn(`${file}: not a valid JSON object; its MCP servers are not used`);
     return null;
   }
+  if (parsedFiles.size >= MAX_PARSED_FILES) parsedFiles.delete(parsedFiles.keys().next().value!);
+  parsedFiles.set(file, { size, mtimeMs, data });
   return data;
 }
 

@@ -111,7 +111,7 @@ export function describeServer(server: ServerListing, now = Date.now()): string 
   }
 }
 
-function formatAgo(ms: number): string {
+export function formatAgo(ms: number): string {
   const minutes = Math.round(ms / 60_000);
   if (minutes < 1) return 'just now';
   if (minutes < 60) return `${minutes} min ago`;

@@ -68,8 +68,22 @@ function homeOf(format: PlanInput['definition']['format']): 'claude' | 'gemini' 
   return format === 'gemini' ? 'gemini' : format === 'copilot' ? 'copilot' : 'claude';
 }
 
-export async function planAgentServers(input: PlanInput): Promise<AgentMcpPlan> {
+/** Whether the plan needs the configured servers at all (a file that declares its own servers and names nothing else does not). */
+function needsConfiguration(input: Pick<PlanInput, 'definition' | 'inheritClaudeSession'>): boolean {
   const { definition } = input;
+  const allow = patterns(definition.tools);
+  const wildcard = allow?.some((p) => p.server === null && p.joined === null) ?? false;
+  const inherit = (definition.format ?? 'claude-code') === 'claude-code' && input.inheritClaudeSession && (allow === null || wildcard);
+  return (definition.mcp ?? []).some((d) => !isInline(d)) || (allow?.length ?? 0) > 0 || inherit;
+}
+
+export async function planAgentServers(input: PlanInput): Promise<AgentMcpPlan> {
+  return planWithConfiguration({ ...input, configured: needsConfiguration(input) ? await input.configured() : [] });
+}
+
+/** The same plan from configured servers already read (the language server, which must answer at once). */
+export function planWithConfiguration(input: Omit<PlanInput, 'configured'> & { configured: readonly NamedServer[] }): AgentMcpPlan {
+  const { definition, configured } = input;
   const format = definition.format ?? 'claude-code';
   const home = homeOf(format);
   const allow = patterns(definition.tools);
@@ -78,8 +92,6 @@ export async function planAgentServers(input: PlanInput): Promise<AgentMcpPlan> 
   const declared = definition.mcp ?? [];
   const wildcard = allow?.some((p) => p.server === null && p.joined === null) ?? false;
   const inherit = format === 'claude-code' && input.inheritClaudeSession && (allow === null || wildcard);
-  const needsConfig = declared.some((d) => !isInline(d)) || (allow?.length ?? 0) > 0 || inherit;
-  const configured = needsConfig ? await input.configured() : [];
 
   const taken = new Set<string>();
   const has = (name: string) => taken.has(normalizeName(name));
