@@ -3,7 +3,7 @@ import type { RunEvent } from '../../protocol/runEvents';
 import { formatWait } from '../../core/engine/network';
 import { terminalLine } from './terminalText';
 import { toolLabel } from '../../protocol/tools';
-import { agentLine, renderTree, type Style } from './tree';
+import { agentLine, messageLine, renderTree, type Style } from './tree';
 
 /**
  * Terminal renderers for `subagents run` without --json. On a TTY the tree
@@ -107,6 +107,11 @@ export class LogRenderer implements Renderer {
       case 'notice':
         this.out.write(`${indent}  ⚠ ${terminalLine(event.message)}\n`);
         break;
+      case 'message_queued': {
+        const message = node.messages?.find((m) => m.messageId === event.messageId);
+        if (message) this.out.write(`${indent}  ${messageLine(message, true, this.style)}\n`);
+        break;
+      }
       case 'retry':
         this.out.write(`${indent}  ↻ ${terminalLine(event.reason)}; retrying in ${formatWait(event.delayMs)} (attempt ${event.attempt + 1})\n`);
         break;

@@ -83,6 +83,24 @@ interface AgentSeen {
   approval: string | null;
   /** Notices already told (how many of the node's). */
   notices: number;
+  /** Messages to the agent already told. */
+  messages: Set<string>;
+}
+
+/**
+ * Messages the user sent the agent from elsewhere (the Runs view, a
+ * terminal), once each; an agent's own messages are told by its SendMessage
+ * line, which names both agents.
+ */
+function messageLines(node: AgentNode, told: Set<string>): string[] {
+  const lines: string[] = [];
+  for (const message of node.messages ?? []) {
+    if (told.has(message.messageId)) continue;
+    told.add(message.messageId);
+    if (message.kind !== 'message' || message.from) continue;
+    lines.push(`${indent(node.depth + 1)}✉ **you → ${escapeMarkdown(node.agentName)}**: “${escapeMarkdown(clip(message.text, 160))}”${message.deliveredAt === null ? ' _(read at its next turn)_' : ''}`);
+  }
+  return lines;
 }
 
 export class ChatRunLog {
@@ -102,6 +120,7 @@ export class ChatRunLog {
       seen.folded = node.foldedTools;
       seen.notices = node.notices?.length ?? 0;
       for (const row of node.tools) if (row.status !== 'running') seen.tools.add(row.toolUseId);
+      for (const message of node.messages ?? []) seen.messages.add(message.messageId);
     }
   }
 
@@ -125,6 +144,7 @@ export class ChatRunLog {
       }
       for (const notice of (node.notices ?? []).slice(seen.notices)) lines.push(`${indent(node.depth + 1)}⚠ ${escapeMarkdown(clip(notice, 300))}`);
       seen.notices = node.notices?.length ?? 0;
+      lines.push(...messageLines(node, seen.messages));
       lines.push(...this.#toolLines(node, seen));
       const wait = node.status === 'running' ? node.retryWait : null;
       if (wait && wait.attempt !== seen.retry) {
@@ -157,7 +177,7 @@ export class ChatRunLog {
   #state(agentId: string): AgentSeen {
     let seen = this.#seen.get(agentId);
     if (!seen) {
-      seen = { retry: 0, started: false, finished: false, endedAt: null, tools: new Set(), folded: 0, approval: null, notices: 0 };
+      seen = { retry: 0, started: false, finished: false, endedAt: null, tools: new Set(), folded: 0, approval: null, notices: 0, messages: new Set() };
       this.#seen.set(agentId, seen);
     }
     return seen;
