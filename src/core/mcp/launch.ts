@@ -82,7 +82,10 @@ export function resolveLaunch(server: PlannedServer, context: Omit<VariableConte
   if (spec.envFile) {
     const file = path.resolve(server.folder, expand(spec.envFile));
     try {
-      Object.assign(env, readEnvFile(file));
+      for (const [name, value] of Object.entries(readEnvFile(file))) {
+        env[name] = value;
+        if (value && looksSecret(name)) secrets.add(value);
+      }
     } catch (error) {
       throw new LaunchProblem(`its envFile ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
     }

@@ -1,4 +1,5 @@
 import type { AgentDefinition } from '../agents/definition';
+import { lookupToolName } from '../agents/toolNames';
 import { CLAUDE_SESSION_SOURCES, LOOKUP_ORDER, type ConfigSource, type NamedServer } from './configFiles';
 import { MCP_FIELD_NAMES } from './agentField';
 import { isInline, type McpServerSpec } from './spec';
@@ -147,6 +148,9 @@ export function planWithConfiguration(input: Omit<PlanInput, 'configured'> & { c
       const match = names.filter((n) => namesServer(pattern, n)).sort((a, b) => b.length - a.length)[0];
       if (!match || !lookUp(match)) plan.problems.push(`"${pattern.written}" in its tools names no MCP server it declares or that is configured (${places})${editor}`);
     } else if (pattern.server !== null && !lookUp(pattern.server)) {
+      // A VS Code tool the format's table knows (`read/problems`): its own warning already says the CLI has none.
+      const known = lookupToolName(pattern.written, format);
+      if (input.editorSets === null && known !== null && !('external' in known)) continue;
       plan.problems.push(`"${pattern.written}" in its tools names the MCP server "${pattern.server}", which is neither declared in its ${field} nor configured (${places})${editor}`);
     }
   }
