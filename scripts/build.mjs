@@ -107,16 +107,21 @@ const cliCommandBundles = {
 };
 
 /**
- * The engine commands take the agent catalog and model names from
- * dist/cli-agents.cjs (src/cli/agentsBundle.ts exports them) rather than a
- * second copy of discovery, which keeps the .vsix within its size budget.
+ * The engine commands take the agent catalog, the model names and the MCP
+ * configuration core from dist/cli-agents.cjs (src/cli/agentsBundle.ts
+ * exports them) rather than a second copy of discovery, which keeps the
+ * .vsix within its size budget.
  */
+const SHARED_WITH_ENGINE = [
+  ...['catalog', 'modelNames'].map((name) => path.join(root, 'src', 'core', 'agents', name)),
+  ...['agentField', 'configFiles', 'launch', 'limits', 'plan', 'serverEntries', 'spec', 'status', 'toolPatterns', 'variables'].map((name) => path.join(root, 'src', 'core', 'mcp', name)),
+];
 const sharedAgentsCore = {
   name: 'shared-agents-core',
   setup(build) {
-    const shared = ['catalog', 'modelNames'].map((name) => path.join(root, 'src', 'core', 'agents', name));
-    build.onResolve({ filter: /(^|\/)(catalog|modelNames)$/ }, (args) =>
-      shared.includes(path.resolve(args.resolveDir, args.path)) ? { path: './cli-agents.cjs', external: true } : undefined,
+    const names = new Set(SHARED_WITH_ENGINE.map((file) => path.basename(file)));
+    build.onResolve({ filter: /^\.{1,2}\/.*[A-Za-z]$/ }, (args) =>
+      names.has(path.basename(args.path)) && SHARED_WITH_ENGINE.includes(path.resolve(args.resolveDir, args.path)) ? { path: './cli-agents.cjs', external: true } : undefined,
     );
   },
 };

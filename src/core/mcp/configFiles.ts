@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
+import { parseJsonc } from '../jsonc';
 import type { WarningSink } from '../agents/fieldValues';
 import { listClaudePluginRoots, readPluginManifest } from '../agents/claudePlugins';
 import { readServerMap, type ServerDialect } from './serverEntries';
@@ -77,9 +77,13 @@ async function readObject(file: string, sink: WarningSink): Promise<Json | null>
     if (code !== 'ENOENT' && code !== 'ENOTDIR') sink.warn(`${file}: cannot read it (${code ?? String(error)}); its MCP servers are not used`);
     return null;
   }
-  const errors: ParseError[] = [];
-  const data: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
-  if (errors.length > 0 || !isObject(data)) {
+  let data: unknown;
+  try {
+    data = parseJsonc(text);
+  } catch {
+    data = null;
+  }
+  if (!isObject(data)) {
     sink.warn(`${file}: not a valid JSON object; its MCP servers are not used`);
     return null;
   }
