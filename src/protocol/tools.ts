@@ -162,9 +162,21 @@ export function approvalKind(kind: ToolKind, origin?: string): ApprovalKind | nu
   return kind === 'exec' ? 'bash' : 'edit';
 }
 
-/** How every surface words and marks an approval: "wants to run", "wants to change", "wants to use", with a codicon. */
-export function approvalLabel(kind: ApprovalKind): { verb: 'run' | 'change' | 'use'; icon: 'terminal' | 'edit' | 'plug' } {
-  return kind === 'bash' ? { verb: 'run', icon: 'terminal' } : kind === 'mcp' ? { verb: 'use', icon: 'plug' } : { verb: 'change', icon: 'edit' };
+/**
+ * How every surface words and marks an approval: what the agent wants to do
+ * with a call of `toolName` ("run a shell command", "write", "edit", "use
+ * create_issue"), one verb per act wherever it is asked, with a codicon.
+ */
+export function approvalLabel(kind: ApprovalKind, toolName = ''): { verb: string; icon: 'terminal' | 'edit' | 'plug' } {
+  // A tool of an MCP server or of the editor, named as every surface names it (`notes › add_note`).
+  if (kind === 'mcp') {
+    const parts = /^(?:mcp|vscode)__(.+?)__(.+)$/.exec(toolName);
+    return { verb: `use ${parts ? `${parts[1]} › ${parts[2]}` : toolName || 'a tool of another program'}`, icon: 'plug' };
+  }
+  if (kind === 'bash') return { verb: toolName === 'Bash' ? 'run a shell command' : 'run a command', icon: 'terminal' };
+  const spec = builtinTool(toolName);
+  if (spec?.subject !== 'file') return { verb: `use ${toolName || 'a tool'}`, icon: 'edit' };
+  return { verb: spec.name === 'Write' ? 'write' : 'edit', icon: 'edit' };
 }
 
 /**

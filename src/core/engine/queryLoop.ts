@@ -83,7 +83,14 @@ function deliverInbox(run: AgentRun, emit: EmitEvent): void {
 
 function toolHooks(run: AgentRun, deps: LoopDeps): ToolCallHooks {
   return {
-    authorize: async (call, tool, summary) => deps.authorize({ tool, toolUseId: call.id, summary, protectedReason: await tool.protectedTarget?.(call.input) }),
+    authorize: async (call, tool, summary) =>
+      deps.authorize({
+        tool,
+        toolUseId: call.id,
+        summary,
+        protectedReason: await tool.protectedTarget?.(call.input),
+        ...(tool.approvalPreview ? { preview: () => tool.approvalPreview!(call.input) } : {}),
+      }),
     started: (call, tool, summary) =>
       deps.emit({ type: 'tool_started', toolUseId: call.id, name: tool?.name ?? call.name, inputSummary: summary, ...(tool?.origin ? { server: tool.origin } : {}) }),
     finished: (call, ok, summary, durationMs) =>

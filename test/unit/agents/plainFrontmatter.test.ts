@@ -5,7 +5,7 @@ import path from 'node:path';
 import matter from 'gray-matter';
 import { bundledAgentsDir } from '../../../src/core/agents/bundled';
 import { parseWithYamlEngine, parseYamlFrontmatter, splitFrontmatter } from '../../../src/core/agents/frontmatter';
-import { parsePlainFrontmatter, type NestedColonError } from '../../../src/core/agents/plainFrontmatter';
+import { parseYamlFastPath, type NestedColonError } from '../../../src/core/agents/yamlFastPath';
 import { CORPUS_DIR } from '../../support/corpus';
 
 // The fast path for simple frontmatter must give exactly what the YAML parser
@@ -27,7 +27,7 @@ function yaml(frontmatter: string): unknown {
 /** Asserts the contract for one input; returns whether the fast path took it. */
 function check(frontmatter: string): boolean {
   const problem: { error?: NestedColonError } = {};
-  const plain = parsePlainFrontmatter(frontmatter, problem);
+  const plain = parseYamlFastPath(frontmatter, problem);
   const fast = parseYamlFrontmatter(frontmatter);
   const engine = parseWithYamlEngine(frontmatter);
   if (problem.error) {
@@ -216,7 +216,7 @@ test('random frontmatter built from YAML-significant pieces: agrees with YAML or
 test('a plain value holding ": " is reported as the YAML error it is, without the YAML parser', () => {
   const frontmatter = 'name: triage\ndescription: Use when: the build is red\ntools: Read\n';
   const problem: { error?: NestedColonError } = {};
-  assert.equal(parsePlainFrontmatter(frontmatter, problem), undefined);
+  assert.equal(parseYamlFastPath(frontmatter, problem), undefined);
   assert.deepEqual(problem.error, { key: 'description', line: 1, column: 21 });
   assert.equal(parseWithYamlEngine(frontmatter).ok, false);
   assert.deepEqual(parseYamlFrontmatter(frontmatter), {
@@ -226,6 +226,6 @@ test('a plain value holding ": " is reported as the YAML error it is, without th
   });
   // In a list item `a: b` is a valid mapping: no verdict there.
   const item: { error?: NestedColonError } = {};
-  assert.equal(parsePlainFrontmatter('tools:\n  - a: b\n', item), undefined);
+  assert.equal(parseYamlFastPath('tools:\n  - a: b\n', item), undefined);
   assert.equal(item.error, undefined);
 });
