@@ -11,14 +11,14 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startScriptedServer, type Script, type ScriptedServer } from '../support/scriptedServer';
 import { TEST_SERVER } from '../support/mcp/servers';
-import { finishedText, sendChat, setColorTheme } from './support/chatPanel';
+import { finishedText, responseText, sendChat, setColorTheme } from './support/chatPanel';
 import { poll, withDiagnostics, type Subject } from './support/diagnostics';
 import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
 import { closeSession, openSession, type Session } from './support/session';
 
-/** Each agent calls the echo tool it was given, then says what came back. */
+/** Each agent calls the echo tool it was given (scribe: the note tool, which changes things), then says what came back. */
 const script: Script = (req) => {
-  const echo = req.toolNames.find((name) => /^mcp__(notes|tally)__echo$/.test(name));
+  const echo = req.toolNames.find((name) => /^mcp__(notes|tally)__(echo|note)$/.test(name));
   if (req.toolResults.size === 0) {
     return echo ? { text: 'Asking the server.', toolUses: [{ name: echo, input: { text: 'how many words?' } }], delayMs: 300 } : { text: `No echo tool among ${req.toolNames.join(', ')}` };
   }
@@ -51,6 +51,10 @@ describe('MCP tools from the chat', () => {
         writeFileSync(
           path.join(workspace.dir, '.claude/agents/noter.md'),
           `---\nname: noter\ndescription: Takes notes with its own MCP server.\ntools: Read, mcp__notes__echo\nmcpServers:\n  - notes: ${JSON.stringify(server('notes'))}\n---\nYou take notes.\n`,
+        );
+        writeFileSync(
+          path.join(workspace.dir, '.claude/agents/scribe.md'),
+          `---\nname: scribe\ndescription: Writes notes with its own MCP server.\ntools: Read, mcp__notes__note\nmcpServers:\n  - notes: ${JSON.stringify(server('notes'))}\n---\nYou write notes.\n`,
         );
         mkdirSync(path.join(workspace.dir, '.vscode'), { recursive: true });
         writeFileSync(path.join(workspace.dir, '.vscode/mcp.json'), JSON.stringify({ servers: { tally: { type: 'stdio', ...server('tally') } } }, null, 2));
@@ -110,6 +114,24 @@ describe('MCP tools from the chat', () => {
       console.log(`screenshot: ${await workbench.screenshot('mcp-runs-dark')}`);
       await setColorTheme(workbench, 'Light Modern');
       await page.setViewportSize({ width: 1400, height: 900 });
+    }),
+  );
+
+  it('a tool its server does not mark read-only asks first, in the chat: “wants to use notes › note”', { timeout: 180_000 }, () =>
+    withDiagnostics('mcp approval', subject, async () => {
+      const { workbench, page } = live();
+      await workbench.runCommand('Chat: Open Chat');
+      const response = await sendChat(workbench, '@agent /new scribe write it down');
+      await response.getByText('Approval needed').waitFor({ timeout: 60_000 });
+      assert.match(await responseText(response), /Approval needed: scribe wants to use notes › note/);
+      await page.setViewportSize({ width: 1400, height: 1100 });
+      await page.waitForTimeout(500);
+      console.log(`screenshot: ${await workbench.screenshot('mcp-chat-approval')}`);
+      await page.setViewportSize({ width: 1400, height: 900 });
+      await response.locator('.monaco-button', { hasText: /^Allow$/ }).first().click();
+      const text = await finishedText(response, 60_000);
+      assert.match(text, /The server said: notes noted: how many words\?/);
+      assert.deepEqual(recorded().filter((c) => c.tool === 'note').length, 1);
     }),
   );
 

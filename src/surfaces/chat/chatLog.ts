@@ -297,7 +297,12 @@ export class ChatRunLog {
     const active = byStart(run).filter((n) => isActiveStatus(n.status));
     if (active.length === 0) return '';
     const waiting = active.find((n) => n.approval);
-    if (waiting) return `${waiting.agentName} is waiting for your approval: ${waiting.approval!.toolName} ${clip(waiting.approval!.summary, 80)}`;
+    if (waiting) {
+      const { toolName, toolUseId, summary } = waiting.approval!;
+      // `notes › note` for an MCP tool, as its row says.
+      const row = waiting.tools.findLast((t) => t.toolUseId === toolUseId);
+      return `${waiting.agentName} is waiting for your approval: ${row ? toolLabel(row) : toolName} ${clip(summary, 80)}`;
+    }
     const retrying = active.find((n) => n.status === 'running' && n.retryWait);
     if (retrying) return `${retrying.agentName} is waiting to retry (${retrying.retryWait!.attempt}): ${clip(retrying.retryWait!.reason, 100)}`;
     let newest: { node: AgentNode; row: ToolRow } | null = null;
