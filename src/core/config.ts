@@ -39,6 +39,9 @@ export const settingsSchema = z.object({
   'network.turnTimeoutSeconds': z.number().min(10).max(86_400).default(600),
   'network.maxRetries': z.number().int().min(0).max(20).default(4),
   'network.maxRetryWaitSeconds': z.number().min(1).max(3600).default(60),
+  'mcp.callTimeoutSeconds': z.number().min(1).max(86_400).default(300),
+  'mcp.startupTimeoutSeconds': z.number().min(1).max(3600).default(30),
+  'mcp.inheritClaudeCodeServers': z.boolean().default(true),
 });
 
 /**

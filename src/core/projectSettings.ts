@@ -48,6 +48,10 @@ const RULES: Record<SettingKey, Rule> = {
   'network.turnTimeoutSeconds': 'lower',
   'network.maxRetries': 'lower',
   'network.maxRetryWaitSeconds': 'lower',
+  'mcp.callTimeoutSeconds': 'lower',
+  'mcp.startupTimeoutSeconds': 'lower',
+  // Off starts fewer servers.
+  'mcp.inheritClaudeCodeServers': 'off',
 };
 
 for (const key of RESTRICTED_SETTING_KEYS) if (RULES[key] !== 'restricted') throw new Error(`${key} is restricted`);
