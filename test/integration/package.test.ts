@@ -34,8 +34,8 @@ test('the .vsix holds only what users need, and stays small', { skip: !existsSyn
     assert.ok(entries.includes(required), `${required} is packaged`);
   }
   const sizeKB = statSync(vsix).size / 1024;
-  // 1,100 KB: the bundles, codicons and agents; markdown-it (the transcript view's safe Markdown, with its entity table) took about 45 KB of it.
-  assert.ok(sizeKB < 1100, `the .vsix is ${sizeKB.toFixed(0)} KB`);
+  // 1,200 KB: the bundles, codicons and agents; markdown-it (the transcript view's safe Markdown, with its entity table) takes about 45 KB of it, the MCP client (a bundle of its own, loaded on first use) about 65 KB.
+  assert.ok(sizeKB < 1200, `the .vsix is ${sizeKB.toFixed(0)} KB`);
 });
 
 test('the bundles never read `navigator`: in VS Code’s extension host each read logs a PendingMigrationError', { skip: !existsSync(path.join(root, 'dist/extension.js')) && 'run `npm run build` first' }, () => {

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { parseJsonc } from '../jsonc';
+import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import type { WarningSink } from '../agents/fieldValues';
 import { listClaudePluginRoots, readPluginManifest } from '../agents/claudePlugins';
 import { readServerMap, type ServerDialect } from './serverEntries';
@@ -77,12 +77,10 @@ async function readObject(file: string, sink: WarningSink): Promise<Json | null>
     if (code !== 'ENOENT' && code !== 'ENOTDIR') sink.warn(`${file}: cannot read it (${code ?? String(error)}); its MCP servers are not used`);
     return null;
   }
-  let data: unknown;
-  try {
-    data = parseJsonc(text);
-  } catch {
-    data = null;
-  }
+  // Comments and trailing commas, as VS Code's mcp.json and Gemini CLI's settings.json allow.
+  const errors: ParseError[] = [];
+  const parsed: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
+  const data = errors.length ? null : parsed;
   if (!isObject(data)) {
     sink.warn(`${file}: not a valid JSON object; its MCP servers are not used`);
     return null;
