@@ -12,8 +12,9 @@ const root = path.resolve(import.meta.dirname, '..');
 export const outDir = path.join(root, 'dist-test/exthost');
 
 export async function buildExthostTests() {
-  // Each folder is a suite of its own: `suite` runs in a one-folder window, `multiRoot` in a two-folder workspace.
-  const suites = ['suite', 'multiRoot'].flatMap((dir) =>
+  // Each folder is a suite of its own: `suite` runs in a one-folder window, `multiRoot` in a two-folder workspace,
+  // `mcp` in a folder whose .vscode/mcp.json configures an MCP server.
+  const suites = ['suite', 'multiRoot', 'mcp'].flatMap((dir) =>
     readdirSync(path.join(root, 'test/exthost', dir))
       .filter((f) => f.endsWith('.test.ts'))
       .map((f) => path.join(dir, f)),

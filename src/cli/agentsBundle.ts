@@ -1,9 +1,21 @@
 /**
  * The `agents` command and the agent-discovery core, as one lazily loaded
  * unit (its own bundle, dist/cli-agents.cjs). The engine commands' bundle
- * takes the catalog and model names from here instead of a second copy
- * (scripts/build.mjs), which keeps the .vsix within its size budget.
+ * takes the catalog, model names and the MCP configuration core (reading
+ * server entries and configuration files, planning an agent's servers) from
+ * here instead of a second copy (scripts/build.mjs, `SHARED_WITH_ENGINE`),
+ * which keeps the .vsix within its size budget.
  */
 export { agentsCommand } from './commands/agents';
 export { AgentCatalog } from '../core/agents/catalog';
 export { isForeignModel, isRunnableModel } from '../core/agents/modelNames';
+export * from '../core/mcp/agentField';
+export * from '../core/mcp/configFiles';
+export * from '../core/mcp/launch';
+export * from '../core/mcp/limits';
+export * from '../core/mcp/plan';
+export * from '../core/mcp/serverEntries';
+export * from '../core/mcp/spec';
+export * from '../core/mcp/status';
+export * from '../core/mcp/toolPatterns';
+export * from '../core/mcp/variables';

@@ -19,8 +19,9 @@ import { cliSettings } from './settingsFiles';
 export const CONTINUE_OPTIONS_USAGE = `  --permission-mode MODE    default | acceptEdits | bypassPermissions | plan
   --plugin-dir DIR          extra plugin root (repeatable)
   --trust-project           trust the project's files for this command: its
-                            hooks run and its .subagents/settings.json applies
-                            in full (see "subagents run --help")`;
+                            hooks and MCP servers run and its
+                            .subagents/settings.json applies in full (see
+                            "subagents run --help")`;
 
 export interface ContinueArgs {
   agentId: string;

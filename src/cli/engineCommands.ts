@@ -5,3 +5,5 @@ export { runsCommand } from './commands/runs';
 export { sendCommand } from './commands/send';
 export { stopCommand } from './commands/stop';
 export { worktreesCommand } from './commands/worktrees';
+// `subagents agents --check-mcp` starts servers: the MCP host lives in this bundle, not the listing's.
+export { checkAgentServers } from '../core/mcp/check';

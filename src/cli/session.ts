@@ -12,7 +12,9 @@ import { ModeConsents, type ModeConsentHandler } from '../core/tools/modeConsent
 import type { PermissionGate } from '../core/tools/permissions';
 import { userHome, type CliIO } from './command';
 import { terminalText } from './render/terminalText';
-import type { ProjectTrust } from '../core/trust/projectTrust';
+import { TRUST_NOTHING, type ProjectTrust } from '../core/trust/projectTrust';
+import { McpHost } from '../core/mcp/host';
+import { cliMcpOptions } from './mcpOptions';
 
 /**
  * What a CLI command that runs agents needs, wired the same way the
@@ -91,6 +93,7 @@ export async function openSession(
   const store = new RunStore({ coalesceMs: opts.coalesceMs, ...storeLimits(settings) });
   const detach = history.attach(store);
   const worktrees = openWorktrees(io, settings);
+  const mcp = new McpHost(cliMcpOptions(io, { cwd: opts.cwd, settings, pluginDirs: opts.pluginDirs, trust: opts.trust ?? TRUST_NOTHING, ownSecrets: () => [client.apiKey, client.authToken] }));
   const engine = new Engine({
     client,
     catalog,
@@ -116,6 +119,7 @@ export async function openSession(
     log: (level, message) => {
       if (level !== 'info') io.stderr.write(`subagents: ${level}: ${terminalText(message)}\n`);
     },
+    mcp,
   });
   engine.onEvent((event) => store.apply(event));
   // Messages and stops other terminals and windows leave for the agents this command runs.
@@ -137,6 +141,7 @@ export async function openSession(
     },
     close: async () => {
       unwatch();
+      await mcp.close();
       await history.flush();
       detach();
       catalog.dispose();

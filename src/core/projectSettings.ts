@@ -48,6 +48,10 @@ const RULES: Record<SettingKey, Rule> = {
   'network.turnTimeoutSeconds': 'lower',
   'network.maxRetries': 'lower',
   'network.maxRetryWaitSeconds': 'lower',
+  'mcp.callTimeoutSeconds': 'lower',
+  'mcp.startupTimeoutSeconds': 'lower',
+  // Off starts fewer servers.
+  'mcp.inheritClaudeCodeServers': 'off',
   // The pool holds at most as many worktrees as were in use at once anyway; where an agent starts is the project's business.
   'worktrees.poolSize': 'free',
   'worktrees.baseRef': 'free',

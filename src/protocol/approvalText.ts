@@ -1,4 +1,5 @@
 import { approvalLabel, builtinTool } from './tools';
+import type { ApprovalKind } from './vocabulary';
 
 /**
  * How every surface words an approval (the notification, the Runs view, chat,
@@ -10,13 +11,13 @@ import { approvalLabel, builtinTool } from './tools';
 export interface ApprovalWords {
   agentName: string;
   background?: boolean;
-  kind: 'edit' | 'bash';
+  kind: ApprovalKind;
   toolName: string;
   /** The one-line summary (a file path for a file change). */
   summary: string;
 }
 
-/** `run a shell command`, `write`, `edit`: what the agent wants to do. */
+/** `run a shell command`, `write`, `edit`, `use notes › add_note`: what the agent wants to do. */
 export function approvalVerb(a: Pick<ApprovalWords, 'kind' | 'toolName'>): string {
   return approvalLabel(a.kind, a.toolName).verb;
 }

@@ -81,6 +81,8 @@ export const toolStartedEvent = z.object({
   name: z.string(),
   /** One line, for display: `src/app.ts`, `grep "TODO" in src`, `npm test`. */
   inputSummary: z.string(),
+  /** For a tool of an MCP server (or of the editor): the server the call goes to, as the agent file names it. */
+  server: z.optional(z.string()),
 });
 
 export const toolFinishedEvent = z.object({
@@ -91,6 +93,18 @@ export const toolFinishedEvent = z.object({
   ok: z.boolean(),
   resultSummary: z.string(),
   durationMs: z.number().check(z.nonnegative()),
+});
+
+/**
+ * Something the user should know about an agent that is not a failure of
+ * it: an MCP server it declares could not be started, a name it uses
+ * reaches nothing here. The agent runs on.
+ */
+export const noticeEvent = z.object({
+  type: z.literal('notice'),
+  ...base,
+  level: z.enum(['info', 'warning']),
+  message: z.string(),
 });
 
 /** Cumulative usage of one agent so far (not a delta). */
@@ -197,6 +211,7 @@ export const runEventSchema = z.discriminatedUnion('type', [
   toolStartedEvent,
   toolFinishedEvent,
   usageEvent,
+  noticeEvent,
   retryEvent,
   worktreeCreatedEvent,
   approvalRequestedEvent,

@@ -79,6 +79,8 @@ export const agentNodeSchema = z.object({
   worktreePath: z.nullable(z.string()),
   /** The approval a `waiting` agent asks for (optional: runs saved before approvals were events lack it). */
   approval: z.optional(z.nullable(pendingApprovalSchema)),
+  /** Warnings about the agent (an MCP server that could not start …), oldest first, capped. */
+  notices: z.optional(z.array(z.string())),
   /** Messages sent to the agent, the newest kept (optional: runs saved before messages lack it). */
   messages: z.optional(z.array(agentMessageSchema)),
 });

@@ -16,5 +16,7 @@ export const toolRowSchema = z.object({
   durationMs: z.nullable(z.number()),
   /** For spawn rows: the agent the call started. */
   childAgentId: z.nullable(z.string()),
+  /** For a tool of an MCP server (or of the editor): that server (optional: runs saved before MCP lack it). */
+  server: z.optional(z.string()),
 });
 export type ToolRow = z.infer<typeof toolRowSchema>;

@@ -21,8 +21,9 @@ import type { ApprovalKind } from './vocabulary';
  * - `externalTool(name, origin, readOnly)`, the spec of a tool known only at
  *   run time: an MCP server's tool (read-only when it carries MCP's
  *   `readOnlyHint`), one of VS Code's `vscode.lm.tools`. Not declared
- *   read-only means a write: asked about in `default` mode, not offered in
- *   plan mode. Surfaces show its `origin` (the server's name) with its name.
+ *   read-only means it acts like a command: asked about in `default` and
+ *   `acceptEdits`, not offered in plan mode, allowed one tool at a time.
+ *   Surfaces show its `origin` (the server's name) with its name.
  */
 
 export const TOOL_KINDS = ['read', 'write', 'exec', 'spawn'] as const;
@@ -151,9 +152,14 @@ export function needsApproval(mode: PermissionMode, kind: ToolKind, protectedTar
   return protectedTarget && kind === 'write' && mode !== 'bypassPermissions';
 }
 
-/** What an approval of a call of `kind` is about: shell commands and file changes are allowed separately. */
-export function approvalKind(kind: ToolKind): ApprovalKind | null {
-  return kind === 'exec' ? 'bash' : kind === 'write' ? 'edit' : null;
+/**
+ * What an approval of a call is about: shell commands, file changes and each
+ * tool of another program (`origin`: an MCP server's) are allowed separately.
+ */
+export function approvalKind(kind: ToolKind, origin?: string): ApprovalKind | null {
+  if (kind === 'read' || kind === 'spawn') return null;
+  if (origin !== undefined) return 'mcp';
+  return kind === 'exec' ? 'bash' : 'edit';
 }
 
 /**
@@ -161,14 +167,39 @@ export function approvalKind(kind: ToolKind): ApprovalKind | null {
  * with a call of `toolName` ("run a shell command", "write", "edit", "use
  * create_issue"), one verb per act wherever it is asked, with a codicon.
  */
-export function approvalLabel(kind: ApprovalKind, toolName = ''): { verb: string; icon: 'terminal' | 'edit' } {
+export function approvalLabel(kind: ApprovalKind, toolName = ''): { verb: string; icon: 'terminal' | 'edit' | 'plug' } {
+  // A tool of an MCP server or of the editor, named as every surface names it (`notes › add_note`).
+  if (kind === 'mcp') {
+    const parts = /^(?:mcp|vscode)__(.+?)__(.+)$/.exec(toolName);
+    return { verb: `use ${parts ? `${parts[1]} › ${parts[2]}` : toolName || 'a tool of another program'}`, icon: 'plug' };
+  }
   if (kind === 'bash') return { verb: toolName === 'Bash' ? 'run a shell command' : 'run a command', icon: 'terminal' };
   const spec = builtinTool(toolName);
   if (spec?.subject !== 'file') return { verb: `use ${toolName || 'a tool'}`, icon: 'edit' };
   return { verb: spec.name === 'Write' ? 'write' : 'edit', icon: 'edit' };
 }
 
-/** The spec of a tool known only at run time (an MCP server's, one of VS Code's). */
+/**
+ * The spec of a tool known only at run time (an MCP server's, one of VS
+ * Code's). One its server does not declare read-only (MCP's `readOnlyHint`)
+ * acts on the world through another program, as a command does: it counts
+ * as `exec`, so it is asked about in `default` and in `acceptEdits` (which
+ * accepts file changes, not a server's actions) and left out in plan mode.
+ */
 export function externalTool(name: string, origin: string, readOnly: boolean): ToolSpec {
-  return { name, kind: readOnly ? 'read' : 'write', parallel: readOnly, origin };
+  return { name, kind: readOnly ? 'read' : 'exec', parallel: readOnly, origin };
+}
+
+/**
+ * How every surface names a call: a built-in by its name; a tool of a
+ * server (an MCP server, an editor tool set) as `server › tool`, so the
+ * server a call went to comes first, whatever name the model called it by
+ * (`mcp__github__create_issue` → `github › create_issue`).
+ */
+export function toolLabel(row: { name: string; server?: string | null }): string {
+  if (!row.server) return row.name;
+  const own = `__${row.server.replace(/[^a-zA-Z0-9_-]/g, '_')}__`;
+  const at = row.name.indexOf(own);
+  const tool = at > 0 && /^(mcp|vscode)$/.test(row.name.slice(0, at)) ? row.name.slice(at + own.length) : row.name;
+  return `${row.server} › ${tool}`;
 }

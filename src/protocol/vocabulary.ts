@@ -28,6 +28,10 @@ export function isActiveStatus(status: AgentStatus): boolean {
 /** How one tool call stands. */
 export const TOOL_CALL_STATUSES = ['running', 'ok', 'error'] as const;
 
-/** What an approval is about: a shell command, or a file change (the tool registry maps kinds onto these). */
-export const APPROVAL_KINDS = ['edit', 'bash'] as const;
+/**
+ * What an approval is about: a shell command, a file change, or a call to a
+ * tool of another program (an MCP server's tool that does not say it only
+ * reads). The tool registry maps kinds onto these.
+ */
+export const APPROVAL_KINDS = ['edit', 'bash', 'mcp'] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number];

@@ -87,6 +87,8 @@ const agentHeadShape = {
     }),
   ),
   approval: z.nullable(approvalViewSchema),
+  /** Warnings about the agent (an MCP server that could not start), newest last (optional: older hosts send none). */
+  notices: z.optional(z.array(z.string())),
   /** What an ended agent answered (its final text, or its structured output as JSON), cut to a few thousand characters. */
   result: z.nullable(z.string()),
   /** The newest messages sent to it (its row lists them under its activity). */

@@ -9,6 +9,8 @@ import { describeSource } from './catalogChecks';
 import { cursorContext } from './cursor';
 import type { Analysis } from './diagnostics';
 import type { FormatKnowledge } from './formatKnowledge';
+import { MCP_FIELD_NAMES } from '../core/mcp/agentField';
+import { mcpServerNameCompletions, mcpToolCompletions } from './mcpChecks';
 
 /**
  * Completion in an agent file's frontmatter: field names with their docs,
@@ -80,8 +82,12 @@ export function completions(document: TextDocument, analysis: Analysis, offset: 
       if (format.spawnsKeys.includes(context.key)) return [...agentItems(analysis.agents, own, at), ...valueItems(['*'], at)];
       if (context.key === 'tools' || context.key === 'disallowedTools') {
         if (context.inSpawnPattern) return agentItems(analysis.agents, own, at);
-        return format.toolNames.map((name) => ({ label: name, kind: CompletionItemKind.Function, detail: 'Subagents tool', textEdit: { range: at, newText: name } }));
+        return [
+          ...format.toolNames.map((name) => ({ label: name, kind: CompletionItemKind.Function, detail: 'Subagents tool', textEdit: { range: at, newText: name } })),
+          ...mcpToolCompletions(format.format, analysis.parsed.definition, analysis.mcp, at),
+        ];
       }
+      if (context.key === MCP_FIELD_NAMES[format.format] && (format.format === 'claude-code' || format.format === 'oh-my-pi')) return mcpServerNameCompletions(format.format, analysis.mcp, at);
       if (context.key === 'model') return modelItems(settings, at);
       return valueItems(format.field(context.key)?.values ?? [], at);
     }

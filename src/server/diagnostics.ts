@@ -10,6 +10,7 @@ import { checkPrecedence, checkSpawns, effectiveAgents, type CatalogView } from 
 import { checkModel, checkOutput, checkTools, checkUnknownFields } from './fieldChecks';
 import { Code, Findings, type Fix } from './findings';
 import { formatKnowledge, type FormatKnowledge } from './formatKnowledge';
+import { checkMcp, type McpContext } from './mcpChecks';
 
 /**
  * One agent file's diagnostics. The core's parser says what the file means
@@ -24,6 +25,8 @@ export interface AgentFileContext {
   kind: AgentFileKind;
   view: CatalogView;
   settings: Settings;
+  /** The MCP servers around the file's folder, as last read (absent: no MCP checks). */
+  mcp?: McpContext;
 }
 
 export interface Analysis {
@@ -35,6 +38,7 @@ export interface Analysis {
   /** The winners with this file as the editor holds it. */
   agents: AgentDefinition[];
   diagnostics: Diagnostic[];
+  mcp: McpContext | null;
 }
 
 /** A field's value, or its key when the value is empty. */
@@ -109,10 +113,11 @@ export function analyseAgentFile(document: TextDocument, context: AgentFileConte
   checkTools(doc, format, findings);
   checkModel(doc, context.settings, findings);
   const own = parsed.definition;
+  checkMcp(doc, format.format, own, context.mcp ?? null, findings);
   if (own) checkOutput(doc, own.output, findings);
   const agents = effectiveAgents(context.view, own);
   if (own) checkPrecedence(doc, own, context.view, findings);
   checkSpawns(doc, format, own, context.view, agents, context.settings, findings);
   const diagnostics = findings.list.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
-  return { kind: context.kind, format, doc, parsed, agents, diagnostics };
+  return { kind: context.kind, format, doc, parsed, agents, diagnostics, mcp: context.mcp ?? null };
 }

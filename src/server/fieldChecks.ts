@@ -1,6 +1,7 @@
 import { DiagnosticSeverity } from 'vscode-languageserver';
 import { isForeignModel, modelEffect } from '../core/agents/modelNames';
 import { canonicalToolNames } from '../core/agents/toolNames';
+import { toolPattern } from '../core/mcp/toolPatterns';
 import type { Settings } from '../core/config';
 import { outputSchemaProblem } from '../core/engine/structuredOutput';
 import { isSpawnToolName } from '../protocol/tools';
@@ -70,7 +71,7 @@ export function checkTools(doc: AgentDocument, format: FormatKnowledge, findings
     entry.items.forEach((item, index) => {
       if (item.text === '*') return;
       const tool = toolItem(item, doc.text);
-      if (format.toolsFor(tool.base)) return;
+      if (format.toolsFor(tool.base) || toolPattern(tool.base)) return;
       findings.unknownName(tool.baseSpan, DiagnosticSeverity.Warning, Code.unknownTool, tool.base, known,
         (didYouMean) => `Unknown tool "${tool.base}": Subagents ignores it.${didYouMean} Known tools: ${known.join(', ')}.`,
         (x) => `Change to "${x}"`,

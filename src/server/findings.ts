@@ -30,6 +30,9 @@ export const Code = {
   shadowsBundled: 'shadows-bundled',
   spawnCycle: 'spawn-cycle',
   spawnDepth: 'spawn-depth',
+  unknownMcpServer: 'unknown-mcp-server',
+  unknownMcpTool: 'unknown-mcp-tool',
+  mcpServer: 'mcp-server',
 } as const;
 export type Code = (typeof Code)[keyof typeof Code];
 

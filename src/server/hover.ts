@@ -11,6 +11,7 @@ import { agentDocumentation } from './completion';
 import { cursorContext, type CursorContext } from './cursor';
 import type { Analysis } from './diagnostics';
 import type { FormatKnowledge } from './formatKnowledge';
+import { mcpHover } from './mcpChecks';
 
 /**
  * Hover and go to definition: field docs on a field name; on an agent name
@@ -49,7 +50,9 @@ export function hover(document: TextDocument, analysis: Analysis, offset: number
   const agent = namedAgent(context, analysis);
   let value: string | null = null;
   if (agent) value = agentDocumentation(agent);
-  else if (context.key === 'tools' || context.key === 'disallowedTools') value = context.inSpawnPattern ? null : toolHover(context.word, format);
+  else if (context.key === 'tools' || context.key === 'disallowedTools') {
+    value = context.inSpawnPattern ? null : (mcpHover(context.word, format.format, analysis.parsed.definition, analysis.mcp) ?? toolHover(context.word, format));
+  }
   else if (context.key === 'model') value = modelHover(context.word, settings);
   return value ? { contents: { kind: MarkupKind.Markdown, value }, range: range(context.span) } : null;
 }

@@ -22,6 +22,8 @@ import { completions } from './completion';
 import { analyseAgentFile, type Analysis } from './diagnostics';
 import type { FormatKnowledge } from './formatKnowledge';
 import { definition, hover } from './hover';
+import type { McpContext } from './mcpChecks';
+import { McpKnowledge } from './mcpKnowledge';
 
 /** What the extension passes in `initializationOptions`; other clients may pass nothing. */
 interface InitializationOptions {
@@ -38,6 +40,7 @@ const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
 const analyses = new Map<string, { version: number; analysis: Analysis | null }>();
 let workspace: AgentWorkspace;
+let mcp: McpKnowledge;
 let canAskConfiguration = false;
 let canWatchFolders = false;
 let initialSettings: Record<string, unknown> = {};
@@ -69,6 +72,11 @@ async function settingsOf(folder: string): Promise<Settings> {
   return settings;
 }
 
+function mcpContext(scope: { folder: string; settings: Settings }): McpContext | undefined {
+  const facts = mcp.facts(scope.folder, scope.settings);
+  return facts ? { facts, folder: scope.folder, settings: scope.settings } : undefined;
+}
+
 /** Analyses a document if it is an agent file (null otherwise); cached per version. */
 function analysisOf(document: TextDocument): Analysis | null {
   const cached = analyses.get(document.uri);
@@ -77,7 +85,7 @@ function analysisOf(document: TextDocument): Analysis | null {
   const scope = filePath ? workspace.scopeFor(filePath) : undefined;
   const kind = filePath && scope ? agentFileKind(filePath, scope.catalog.dirs, os.homedir()) : null;
   const analysis = filePath && scope && kind
-    ? analyseAgentFile(document, { filePath, kind, view: scope.catalog, settings: scope.settings })
+    ? analyseAgentFile(document, { filePath, kind, view: scope.catalog, settings: scope.settings, mcp: mcpContext(scope) })
     : null;
   analyses.set(document.uri, { version: document.version, analysis });
   return analysis;
@@ -110,7 +118,12 @@ connection.onInitialize((params: InitializeParams) => {
   folders = uris.map(filePathOf).filter((p): p is string => p !== null);
   if (folders.length === 0) folders = [process.cwd()];
   workspace = new AgentWorkspace({ home: os.homedir(), trusted: options.trusted ?? true, log: (m) => connection.console.log(m) });
-  workspace.onDidChange(revalidateAll);
+  workspace.onDidChange(() => {
+    mcp.invalidate();
+    revalidateAll();
+  });
+  // Server names and MCP tool names are checked against files and the status cache, read again in the background.
+  mcp = new McpKnowledge({ home: os.homedir(), env: process.env, log: (m) => connection.console.log(m), onChange: () => void ready.then(revalidateAll) });
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,

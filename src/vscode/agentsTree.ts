@@ -11,9 +11,11 @@ import {
   type AgentFilter,
   type AgentNodeItem,
   type AgentsTreeModel,
+  type ServerNode,
   type TreeNode,
 } from '../surfaces/views/agentsTreeModel';
 import type { AgentsState } from './viewState';
+import { describeServer, type ServerListing } from '../core/mcp/listing';
 import { isWorktreesNode, worktreesChildren, worktreesItem, worktreesRoots, type WorktreesNode, type WorktreesSummary } from './worktreesOverview';
 
 type ViewNode = TreeNode | WorktreesNode;
@@ -124,6 +126,8 @@ export class AgentsTree implements vscode.TreeDataProvider<ViewNode>, vscode.Dis
       }
       case 'agent':
         return agentItem(node);
+      case 'server':
+        return serverItem(node);
       case 'problems': {
         // A few problems show at once; many start folded so they do not push the agents away.
         const item = new vscode.TreeItem('Problems', node.children.length <= 3 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
@@ -157,7 +161,8 @@ export class AgentsTree implements vscode.TreeDataProvider<ViewNode>, vscode.Dis
 
 function agentItem(node: AgentNodeItem): vscode.TreeItem {
   const a = node.summary;
-  const item = new vscode.TreeItem({ label: a.name, highlights: node.highlights }, vscode.TreeItemCollapsibleState.None);
+  // An agent with MCP servers opens to them (folded: most of the time one looks for the agent).
+  const item = new vscode.TreeItem({ label: a.name, highlights: node.highlights }, node.children.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
   item.description = a.shadowedBy ? `shadowed by ${a.shadowedBy}` : a.disabled ? `disabled · ${a.description}` : a.description;
   // Problems outrank the agent's own accent (its definition's `color`).
@@ -168,6 +173,42 @@ function agentItem(node: AgentNodeItem): vscode.TreeItem {
   item.accessibilityInformation = {
     label: `${a.name}${a.shadowedBy ? ', shadowed' : ''}${a.disabled ? ', disabled' : ''}${node.problems.length ? ', has problems' : ''}: ${a.description}`,
   };
+  return item;
+}
+
+const SERVER_ICONS: Record<ServerListing['state'], [string, string | undefined]> = {
+  reachable: ['pass', 'testing.iconPassed'],
+  failed: ['error', 'list.errorForeground'],
+  unchecked: ['circle-large-outline', undefined],
+  untrusted: ['shield', 'list.warningForeground'],
+  editor: ['plug', undefined],
+};
+
+function serverItem(node: ServerNode): vscode.TreeItem {
+  if (!node.server) {
+    const item = new vscode.TreeItem(node.problem ?? '', vscode.TreeItemCollapsibleState.None);
+    item.id = node.id;
+    item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+    item.tooltip = node.problem ?? '';
+    item.contextValue = 'mcpProblem';
+    return item;
+  }
+  const server = node.server;
+  const item = new vscode.TreeItem(server.name, vscode.TreeItemCollapsibleState.None);
+  item.id = node.id;
+  const [icon, color] = SERVER_ICONS[server.state];
+  item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+  // "reachable, 8 tools" … without the name the label already shows.
+  item.description = describeServer(server).slice(server.name.length + 1);
+  const tooltip = new vscode.MarkdownString(undefined, true);
+  tooltip.appendMarkdown(`**${escape(server.name)}** · MCP server${server.transport === 'editor' ? ' run by VS Code' : ` (${server.transport})`}\n\n`);
+  if (server.target) tooltip.appendMarkdown(`\`${escape(server.target)}\`\n\n`);
+  if (server.error) tooltip.appendMarkdown(`$(error) ${escape(server.error)}\n\n`);
+  if (server.tools?.length) tooltip.appendMarkdown(`Tools: ${server.tools.map((t) => `\`${escape(t)}\``).join(', ')}\n\n`);
+  if (server.file) tooltip.appendMarkdown(`_${escape(server.file)}_`);
+  item.tooltip = tooltip;
+  item.contextValue = `mcpServer.${server.state}`;
+  if (server.file) item.command = { command: 'vscode.open', title: 'Open File', arguments: [vscode.Uri.file(server.file)] };
   return item;
 }
 

@@ -11,6 +11,7 @@ import { showTranscriptCommand } from './transcriptDocument';
 import type { TranscriptPanels } from './transcriptPanels';
 import type { SidebarViews } from './views';
 import { registerGuarded } from './guardedCommands';
+import { checkMcpServersCommand } from './mcpCommands';
 import type { ReviewEditors } from './review/reviewEditors';
 import {
   applyWorktreeCommand,
@@ -57,6 +58,7 @@ export function registerCommands(services: Services, view: SidebarViews, reviews
     'subagents.showTranscriptSource': (agentId) => showTranscriptCommand(services, transcripts, agentArg(agentId) ?? transcripts.activeAgent, { source: true }),
     'subagents.newAgent': (args) => newAgentCommand(services, obj<NewAgentArgs>(args)),
     'subagents.refreshAgents': () => refreshAgentsCommand(services),
+    'subagents.checkMcpServers': () => checkMcpServersCommand(services),
     'subagents.setApiKey': (key) => setApiKeyCommand(services.keys, services.log, key),
     'subagents.cleanUpWorktrees': async (args) => {
       const left = await cleanUpWorktreesCommand(services, reviews, obj<CleanUpArgs>(args), () => view.worktreesChanged());

@@ -13,6 +13,12 @@ import { readSettings } from './settings';
 import type { LifecycleHooks } from '../core/engine/lifecycleHooks';
 import type { ProjectTrust } from '../core/trust/projectTrust';
 import type { ModeConsents } from '../core/tools/modeConsent';
+import { McpHost } from '../core/mcp/host';
+import { pluginRoots } from '../core/mcp/configFiles';
+import { mcpLimits } from '../core/mcp/limits';
+import type { EditorToolProvider } from '../core/mcp/editorTools';
+import type { McpStatusStore } from '../core/mcp/status';
+import { listAgentServers, type AgentServers } from '../core/mcp/listing';
 
 /**
  * One scope per workspace folder (S2.6): its own settings, its own live
@@ -38,6 +44,12 @@ export interface ScopeDeps {
   trust: ProjectTrust;
   /** Consent for agent files that ask for a wider permission mode than the user's. */
   modeConsents: ModeConsents;
+  /** VS Code's own tools (vscode.lm.tools) for the agents whose files name them. */
+  editorTools: EditorToolProvider;
+  /** Where MCP servers' outcomes are kept for the listings and the language server. */
+  mcpStatus: McpStatusStore;
+  /** Asks for `${input:id}` values of an agent's own MCP server settings. */
+  askMcpInputs(server: string, ids: readonly string[]): Promise<ReadonlyMap<string, string> | null>;
 }
 
 export class FolderScope implements AgentLookup {
@@ -46,6 +58,12 @@ export class FolderScope implements AgentLookup {
   #catalogKey = '';
   #unsubscribe: (() => void) | null = null;
   readonly engine: Engine;
+  /** The MCP servers of this folder's runs (started per run tree, stopped with it). */
+  readonly mcp: McpHost;
+  /** Each agent's MCP servers and whether they were reachable, for the Agents view (see refreshMcpServers). */
+  mcpServers: ReadonlyMap<string, AgentServers> = new Map();
+  #mcpSignature = '';
+  #mcpRefresh: NodeJS.Timeout | null = null;
 
   constructor(
     readonly folder: vscode.WorkspaceFolder,
@@ -53,6 +71,22 @@ export class FolderScope implements AgentLookup {
     private readonly onAgentsChanged: () => void,
   ) {
     this.#settings = this.#readSettings();
+    const home = os.homedir();
+    this.mcp = new McpHost({
+      trust: deps.trust,
+      trustHint: 'trust the workspace (Workspaces: Manage Workspace Trust)',
+      env: process.env,
+      home,
+      // VS Code runs the servers of .vscode/mcp.json itself; agents reach them through its tools.
+      vscodeWorkspace: false,
+      plugins: () =>
+        pluginRoots({ home, cwd: folder.uri.fsPath, pluginDirs: this.#settings.pluginDirs.map((dir) => resolveUserPath(dir, folder.uri.fsPath, home)), loadClaudePlugins: this.#settings.loadClaudePlugins }),
+      editor: deps.editorTools,
+      limits: () => mcpLimits(this.#settings),
+      ownSecrets: () => [deps.keys.key],
+      status: deps.mcpStatus,
+      askInputs: (server, ids) => deps.askMcpInputs(server, ids),
+    });
     this.engine = new Engine({
       client: deps.keys.lazyClient(),
       catalog: this,
@@ -68,6 +102,7 @@ export class FolderScope implements AgentLookup {
       modeConsents: deps.modeConsents,
       // The key in effect, read at each use (it may be set or changed while agents run).
       secrets: () => [deps.keys.key],
+      mcp: this.mcp,
     });
   }
 
@@ -125,9 +160,47 @@ export class FolderScope implements AgentLookup {
     }
     this.#disposeCatalog();
     this.catalog = catalog;
-    this.#unsubscribe = catalog.onDidChange(() => this.onAgentsChanged());
+    this.#unsubscribe = catalog.onDidChange(() => {
+      this.onAgentsChanged();
+      this.refreshMcpServers();
+    });
+    this.refreshMcpServers();
     this.deps.log.info(`[${this.folder.name}] ${catalog.agents.length} agents, ${catalog.shadowed.length} shadowed, ${catalog.warnings.length} warnings${trusted ? '' : ' (untrusted: user and built-in agents only)'}`);
     this.onAgentsChanged();
+  }
+
+  /**
+   * Works out again, soon, which MCP servers each agent gets and what was
+   * last seen of them (nothing is started): after the agents changed, and
+   * after a run (which starts servers and records what it found). Tells the
+   * views only when something changed.
+   */
+  refreshMcpServers(): void {
+    if (this.#mcpRefresh) return;
+    this.#mcpRefresh = setTimeout(() => {
+      this.#mcpRefresh = null;
+      const home = os.homedir();
+      const settings = this.#settings;
+      void (async () => {
+        const listing = await listAgentServers(this.agents, {
+          locations: {
+            cwd: this.folder.uri.fsPath,
+            home,
+            vscodeWorkspace: false,
+            plugins: await pluginRoots({ home, cwd: this.folder.uri.fsPath, pluginDirs: settings.pluginDirs.map((dir) => resolveUserPath(dir, this.folder.uri.fsPath, home)), loadClaudePlugins: settings.loadClaudePlugins }),
+          },
+          trust: this.deps.trust,
+          statuses: this.deps.mcpStatus.read(),
+          editorSets: this.deps.editorTools.sets(),
+          inheritClaudeSession: mcpLimits(settings).inheritClaudeSession,
+        });
+        const signature = JSON.stringify([...listing]);
+        if (signature === this.#mcpSignature) return;
+        this.#mcpSignature = signature;
+        this.mcpServers = listing;
+        this.onAgentsChanged();
+      })().catch((error: unknown) => this.deps.log.warn(`[${this.folder.name}] Could not list the agents' MCP servers: ${error instanceof Error ? error.message : String(error)}`));
+    }, 300);
   }
 
   #readSettings(): Settings {
@@ -146,6 +219,8 @@ export class FolderScope implements AgentLookup {
   dispose(): void {
     this.engine.cancelAll('The workspace folder was closed.');
     this.#disposeCatalog();
+    if (this.#mcpRefresh) clearTimeout(this.#mcpRefresh);
+    void this.mcp.close();
   }
 }
 
@@ -190,6 +265,8 @@ export class FolderScopes implements vscode.Disposable {
       scope.engine.onEvent((event) => {
         if (event.type === 'agent_started' && !this.#runFolders.has(event.runId)) this.#runFolders.set(event.runId, scope.key);
         this.deps.store.apply(event);
+        // A run started servers (or found them failing): what the Agents view shows of them changed.
+        if (event.type === 'notice' || event.type === 'agent_finished') scope.refreshMcpServers();
       });
       this.#scopes.set(scope.key, scope);
       added.push(scope);

@@ -17,6 +17,9 @@ import { FolderScopes, type FolderScope } from './scopes';
 import { affectsSettings, readSettings, userOnlySettings, watchHistorySettings } from './settings';
 import { historyLimits, storeLimits } from '../core/runs/historySettings';
 import { CommandHooks } from '../core/hooks/commandHooks';
+import { McpStatusStore, statusFile } from '../core/mcp/status';
+import { VsCodeEditorTools } from './editorTools';
+import { McpInputs } from './mcpInputs';
 import { trustWhen } from '../core/trust/projectTrust';
 
 /**
@@ -63,6 +66,10 @@ export class Services implements vscode.Disposable {
       poolSize: () => worktreePoolSize(readSettings().settings),
       log: (level, message) => (level === 'debug' ? log.debug(message) : log[level](message)),
     });
+    const editorTools = new VsCodeEditorTools();
+    // The same place the CLI and the language server use, so each sees what the others started.
+    const mcpStatus = new McpStatusStore(statusFile(process.env, os.homedir()));
+    const mcpInputs = new McpInputs();
     const scopes = new FolderScopes({
       log,
       keys,
@@ -80,6 +87,9 @@ export class Services implements vscode.Disposable {
         log: (level, message) => log[level](message),
       }),
       modeConsents: new ModeConsents({ file: path.join(storage, 'mode-consents.json'), ask: askModeWidening }),
+      editorTools,
+      mcpStatus,
+      askMcpInputs: (server, ids) => mcpInputs.ask(server, ids),
     });
     const services = new Services(context, log, keys, approvals, history, store, worktrees, scopes);
     services.#detachHistory = history.attach(store);
@@ -89,6 +99,16 @@ export class Services implements vscode.Disposable {
     services.#disposables.push(approvals, scopes);
     services.#watch();
     await scopes.sync();
+    // What VS Code's tools are, for the language server's completions: now, and when agents change or runs
+    // do (VS Code says nothing when its tools change), at most every few seconds.
+    let recordedAt = 0;
+    const recordEditorTools = () => {
+      if (Date.now() - recordedAt < 5000) return;
+      recordedAt = Date.now();
+      editorTools.record(mcpStatus);
+    };
+    recordEditorTools();
+    services.#disposables.push(scopes.onDidChangeAgents(recordEditorTools), { dispose: store.subscribe(recordEditorTools) });
     return services;
   }
 
@@ -191,6 +211,8 @@ export class Services implements vscode.Disposable {
     const ending = this.scopes.all.flatMap((s) => s.engine.running.map((r) => r.done));
     for (const scope of this.scopes.all) scope.engine.cancelAll('VS Code is closing the window.');
     await Promise.race([Promise.all(ending), new Promise((r) => setTimeout(r, 1500))]);
+    // Every MCP server a run of this window started stops with it (the rest is the process watchdog's job).
+    await Promise.race([Promise.all(this.scopes.all.map((s) => s.mcp.close())), new Promise((r) => setTimeout(r, 3000))]);
     try {
       await this.history.flush();
     } catch (error) {

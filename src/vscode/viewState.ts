@@ -81,6 +81,7 @@ export function agentsState(services: Services): AgentsState {
         folder: scope.folder.uri.fsPath,
         catalog: scope.catalog,
         disabled: scope.settings.disabledAgents,
+        mcpServers: scope.mcpServers,
       }),
     ),
     notices: notices(services),

@@ -21,6 +21,7 @@ import { collectDiagnostics, poll, withNotes, type Subject } from './support/dia
 import { repoRoot } from './support/paths';
 import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
 import { launchBrowser, Workbench } from './support/workbench';
+import { TEST_SERVER } from '../support/mcp/servers';
 
 /** From opening the page to the results file: ~10 s here; generous for a loaded machine. */
 const RESULTS_TIMEOUT = 180_000;
@@ -58,10 +59,33 @@ function multiRootWorkspace(): Workspace {
   return { dir: file, commit: () => undefined, remove: () => rmSync(parent, { recursive: true, force: true }) };
 }
 
+/**
+ * The sample workspace plus an MCP server VS Code itself runs: `tally`, the
+ * project's test server (test/support/mcp/testServer.mjs), in the
+ * workspace's `.vscode/mcp.json`, and a Copilot-format agent whose tools
+ * name it as `tally/*`.
+ */
+function mcpWorkspace(): Workspace {
+  const workspace = copySampleWorkspace();
+  const calls = path.join(workspace.dir, '..', 'tally-calls.ndjson');
+  mkdirSync(path.join(workspace.dir, '.vscode'), { recursive: true });
+  writeFileSync(
+    path.join(workspace.dir, '.vscode', 'mcp.json'),
+    JSON.stringify({ servers: { tally: { type: 'stdio', command: process.execPath, args: [TEST_SERVER, '--name', 'tally', '--calls', calls] } } }, null, 2),
+  );
+  mkdirSync(path.join(workspace.dir, '.github', 'agents'), { recursive: true });
+  writeFileSync(
+    path.join(workspace.dir, '.github', 'agents', 'counter.agent.md'),
+    "---\ndescription: Counts things with the tally server.\ntools: ['read', 'tally/*']\n---\nYou count things. [agent:counter]\n",
+  );
+  workspace.commit('an MCP server in .vscode/mcp.json, and an agent that uses it');
+  return workspace;
+}
+
 async function runSuiteInCodeServer(suite: SuiteName): Promise<Outcome> {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'subagents-exthost-'));
   const resultsFile = path.join(tmp, 'results.json');
-  const workspace = suite === 'multiRoot' ? multiRootWorkspace() : copySampleWorkspace();
+  const workspace = suite === 'multiRoot' ? multiRootWorkspace() : suite === 'mcp' ? mcpWorkspace() : copySampleWorkspace();
   const subject: Subject = {};
   let server: RunningCodeServer | undefined;
   let browser: Browser | undefined;
@@ -110,6 +134,7 @@ async function runSuiteInCodeServer(suite: SuiteName): Promise<Outcome> {
 for (const [suite, title] of [
   ['suite', 'extension-host suite inside code-server'],
   ['multiRoot', 'extension-host suite in a two-folder workspace inside code-server'],
+  ['mcp', "extension-host suite with an MCP server in the workspace's .vscode/mcp.json inside code-server"],
 ] as const) describe(title, async () => {
   const outcome = await runSuiteInCodeServer(suite);
 

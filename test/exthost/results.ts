@@ -20,7 +20,11 @@ export interface ExthostResults {
 
 export const RESULTS_ENV = 'SUBAGENTS_EXTHOST_RESULTS';
 
-/** Which folder of test/exthost/ the runner loads: `suite` (the default, one folder open) or `multiRoot` (a two-folder workspace). */
+/**
+ * Which folder of test/exthost/ the runner loads: `suite` (the default, one
+ * folder open), `multiRoot` (a two-folder workspace) or `mcp` (a folder with
+ * an MCP server in its `.vscode/mcp.json`).
+ */
 export const SUITE_ENV = 'SUBAGENTS_EXTHOST_SUITE';
-export const SUITES = ['suite', 'multiRoot'] as const;
+export const SUITES = ['suite', 'multiRoot', 'mcp'] as const;
 export type SuiteName = (typeof SUITES)[number];

@@ -34,6 +34,8 @@ export interface LspClientOptions {
   initializationOptions?: Record<string, unknown>;
   /** Whether the client says it tracks workspace folders (default true; some editors do not). */
   workspaceFolders?: boolean;
+  /** More environment for the server process (XDG_CACHE_HOME, where the MCP status cache is). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export function uriOf(filePath: string): string {
@@ -74,7 +76,7 @@ export class LspClient {
 
   static async start(options: LspClientOptions): Promise<LspClient> {
     const child = spawn(process.execPath, [SERVER_JS, '--stdio'], {
-      env: { ...process.env, HOME: options.home },
+      env: { ...process.env, HOME: options.home, ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));

@@ -1,5 +1,6 @@
 import type { AgentAction, AgentView, RunHeader, ToolView } from '../../src/protocol/webview';
 import { themeColorCss } from '../../src/protocol/agentColor';
+import { toolLabel as callLabel } from '../../src/protocol/tools';
 import { approvalBox } from './approvalBox';
 import { codicon, el, iconButton } from './dom';
 import { formatCost, formatDuration, formatTokens, STATUS_ICONS, STATUS_LABELS } from './format';
@@ -115,6 +116,9 @@ export function agentRow(agent: AgentView, expanded: boolean | null, run: RunHea
     el('div', { className: 'subline activity', text: agent.activity, testId: `activity-${agent.id}` }),
     messageLines(agent),
     worktreeLine(agent, ctx),
+    ...(agent.notices ?? []).map((notice) =>
+      el('div', { className: 'subline notice-text', title: notice }, [codicon('warning', 'notice-icon'), el('span', { text: notice })]),
+    ),
     showError ? el('div', { className: 'subline error-text', text: agent.error ?? '', title: agent.error ?? '', testId: `error-${agent.id}` }) : null,
     resultLine(agent, ctx),
   ]);
@@ -138,12 +142,12 @@ export function toolRow(tool: ToolView, expanded: boolean | null): HTMLElement {
     twistie(expanded),
     // A running call has a still icon: its agent's row already spins, and hundreds of spinners cost every frame.
     codicon(tool.status === 'running' ? 'debug-stackframe-dot' : tool.status === 'ok' ? 'check' : 'close', `status tool-${tool.status}`),
-    el('span', { className: 'name tool-name', text: tool.name }),
+    el('span', { className: 'name tool-name', text: callLabel(tool) }),
     el('span', { className: 'input', text: tool.inputSummary, title: tool.inputSummary }),
     el('span', { className: 'detail', text: result, title: result }),
   ]);
 }
 
 export function toolLabel(tool: ToolView): string {
-  return `${tool.name} ${tool.inputSummary}, ${tool.status === 'running' ? 'running' : tool.status === 'ok' ? 'done' : 'failed'}${tool.resultSummary ? `: ${tool.resultSummary}` : ''}`;
+  return `${callLabel(tool)} ${tool.inputSummary}, ${tool.status === 'running' ? 'running' : tool.status === 'ok' ? 'done' : 'failed'}${tool.resultSummary ? `: ${tool.resultSummary}` : ''}`;
 }

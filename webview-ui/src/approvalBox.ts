@@ -52,7 +52,8 @@ export function approvalBox(agent: AgentView, ctx: RowContext): HTMLElement | nu
     isCommand ? null : el('code', { text: approval.summary || approval.toolName, title: approval.summary }),
   ]);
   const body = isCommand ? commandBlock(detail ?? approval.summary) : detail ? diffBlock(detail) : null;
-  const openable = !isCommand || (detail ?? '').length > LONG_COMMAND_CHARS || (detail ?? '').split('\n').length > 12;
+  // A tool of an MCP server or of the editor has no change or command to open: its input is the summary.
+  const openable = approval.kind !== 'mcp' && (!isCommand || (detail ?? '').length > LONG_COMMAND_CHARS || (detail ?? '').split('\n').length > 12);
   const show = () => ctx.post({ type: 'showApproval', agentId: agent.id, approvalId: approval.approvalId });
   const box = el('div', { className: 'approval', testId: `approval-${agent.id}`, role: 'group' }, [
     headline,

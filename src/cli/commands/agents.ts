@@ -8,6 +8,10 @@ import { ListingCache } from '../listingCache';
 import { cliSettings } from '../settingsFiles';
 import { decideProjectTrust } from '../trust';
 import { terminalLine } from '../render/terminalText';
+import { mcpServersText } from '../render/mcpServers';
+import { listAgentServers, type AgentServers } from '../../core/mcp/listing';
+import { mcpLimits } from '../../core/mcp/limits';
+import { cliMcpOptions, mcpListingStamp } from '../mcpOptions';
 
 /** `subagents agents`: what discovery finds for a folder (SPEC S6.6). */
 
@@ -25,8 +29,12 @@ Options:
                     (added to the pluginDirs setting)
   --trust-project   Trust the project for this listing: its
                     .subagents/settings.json applies in full (pluginDirs,
-                    loadClaudePlugins, …); "trustedProjects" in your user
+                    loadClaudePlugins, …) and --check-mcp may start the MCP
+                    servers its files declare; "trustedProjects" in your user
                     settings file trusts it for good
+  --check-mcp       Start every MCP server the agents would get (as a run would:
+                    trusted folders only), record whether it answers and what
+                    it offers, and stop it; the listing shows what was found
   --no-cache        Read and parse every file. By default a listing whose
                     files all kept their size and time since the last listing
                     of the same folder prints the same answer again, and
@@ -41,7 +49,7 @@ const SOURCE_TITLES: Record<AgentSource, string> = {
   bundled: 'Built-in',
 };
 
-function agentJson(agent: AgentDefinition, disabled: ReadonlySet<string>) {
+function agentJson(agent: AgentDefinition, disabled: ReadonlySet<string>, servers?: AgentServers) {
   return {
     name: agent.name,
     disabled: disabled.has(agent.name),
@@ -69,12 +77,14 @@ function agentJson(agent: AgentDefinition, disabled: ReadonlySet<string>) {
     argumentHint: agent.argumentHint ?? null,
     nicknames: agent.nicknames ?? [],
     displayName: agent.displayName ?? null,
+    mcpServers: servers?.servers ?? [],
+    mcpProblems: servers?.problems ?? [],
   };
 }
 
-export function agentsJson(result: DiscoveryResult, disabled: ReadonlySet<string> = new Set()) {
+export function agentsJson(result: DiscoveryResult, disabled: ReadonlySet<string> = new Set(), servers: ReadonlyMap<string, AgentServers> = new Map()) {
   return {
-    agents: result.agents.map((agent) => ({ ...agentJson(agent, disabled), shadowed: false })),
+    agents: result.agents.map((agent) => ({ ...agentJson(agent, disabled, servers.get(agent.name)), shadowed: false })),
     shadowed: result.shadowed.map((s) => ({ ...agentJson(s.definition, disabled), shadowed: true, shadowedBy: s.shadowedBy })),
     warnings: result.warnings.map((w) => ({ filePath: w.filePath, message: w.message })),
     dirs: result.dirs.map((d) => ({ path: d.path, source: d.source, family: d.family })),
@@ -107,7 +117,7 @@ function table(rows: string[][]): string[] {
   return rows.map((row) => row.map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col] ?? 0))).join('  ').trimEnd());
 }
 
-export function agentsText(result: DiscoveryResult, cwd: string, home: string, disabled: ReadonlySet<string> = new Set()): string {
+export function agentsText(result: DiscoveryResult, cwd: string, home: string, disabled: ReadonlySet<string> = new Set(), servers: ReadonlyMap<string, AgentServers> = new Map()): string {
   const show = (p: string) => displayPath(p, cwd, home);
   const lines: string[] = [];
   const shadowCount = result.shadowed.length;
@@ -123,6 +133,7 @@ export function agentsText(result: DiscoveryResult, cwd: string, home: string, d
     const rows = [['NAME', 'MODEL', 'TOOLS', 'FILE'], ...winners.map((a) => row(a)), ...losers.map((s) => row(s.definition, s))];
     lines.push(...table(rows).map((line) => `  ${line}`));
   }
+  lines.push(...mcpServersText(servers));
   if (result.warnings.length > 0) {
     lines.push('', `Warnings (${result.warnings.length}):`);
     for (const warning of result.warnings) lines.push(`  ${terminalLine(`${show(warning.filePath)}: ${warning.message}`)}`);
@@ -141,6 +152,7 @@ function parseFlags(args: string[], io: CliIO) {
         'plugin-dir': { type: 'string', multiple: true, default: [] },
         'no-cache': { type: 'boolean', default: false },
         'trust-project': { type: 'boolean', default: false },
+        'check-mcp': { type: 'boolean', default: false },
       },
       strict: true,
       allowPositionals: false,
@@ -162,6 +174,7 @@ function parseFlags(args: string[], io: CliIO) {
     pluginDirs: values['plugin-dir'].map((dir) => path.resolve(io.cwd, dir)),
     cache: !values['no-cache'],
     trustProject: values['trust-project'],
+    checkMcp: values['check-mcp'],
   };
 }
 
@@ -179,9 +192,9 @@ export const agentsCommand: CliCommand = {
     const listing = await listAgentDirs(options);
     // Indented for a person at a terminal; compact for a program (a third smaller and faster with thousands of agents).
     const format = flags.json ? (io.stdout.isTTY ? 'json-indented' : 'json') : 'text';
-    const cache = flags.cache ? ListingCache.open(flags.cwd, home, options.pluginDirs, io.env) : null;
-    // The disabled marks are part of the answer (not of any file's outcome).
-    const fingerprint = cache?.fingerprint(listing, JSON.stringify(settings.disabledAgents));
+    const cache = flags.cache && !flags.checkMcp ? ListingCache.open(flags.cwd, home, options.pluginDirs, io.env) : null;
+    // The disabled marks, the folder's trust and the MCP files and statuses are part of the answer (not of any file's outcome).
+    const fingerprint = cache?.fingerprint(listing, JSON.stringify([settings.disabledAgents, trust.isTrusted(flags.cwd), settings['mcp.inheritClaudeCodeServers'], mcpListingStamp(io, flags.cwd)]));
     const known = fingerprint ? cache!.answer(format, fingerprint) : null;
     if (known !== null) {
       io.stdout.write(known);
@@ -189,7 +202,21 @@ export const agentsCommand: CliCommand = {
     }
     const result = await discoverListed(listing, { ...options, ...(cache ? { store: cache.store } : {}) });
     cache?.store.save();
-    const answer = format === 'text' ? agentsText(result, flags.cwd, home, disabled) : `${JSON.stringify(agentsJson(result, disabled), null, format === 'json-indented' ? 2 : undefined)}\n`;
+    const mcpOptions = cliMcpOptions(io, { cwd: flags.cwd, settings, pluginDirs: flags.pluginDirs, trust, ownSecrets: () => [io.env.ANTHROPIC_API_KEY] });
+    if (flags.checkMcp) {
+      const { checkAgentServers } = await import('../engineCommands');
+      // What it finds is in the listing below: each server reachable or failed, with the reason.
+      await checkAgentServers(result.agents, flags.cwd, mcpOptions);
+    }
+    const statuses = mcpOptions.status?.read() ?? {};
+    const servers = await listAgentServers(result.agents, {
+      locations: { cwd: flags.cwd, home, vscodeWorkspace: true, plugins: await mcpOptions.plugins!() },
+      trust,
+      statuses,
+      editorSets: null,
+      inheritClaudeSession: mcpLimits(settings).inheritClaudeSession,
+    });
+    const answer = format === 'text' ? agentsText(result, flags.cwd, home, disabled, servers) : `${JSON.stringify(agentsJson(result, disabled, servers), null, format === 'json-indented' ? 2 : undefined)}\n`;
     if (fingerprint) cache!.saveAnswer(format, fingerprint, answer);
     io.stdout.write(answer);
     return 0;

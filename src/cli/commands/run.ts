@@ -28,10 +28,11 @@ Options:
   --max-concurrency N       spawned agents running at once (maxConcurrency, default 4)
   --max-turns N             model turns per agent without its own maxTurns (maxTurns, default 100)
   --trust-project           trust this folder's files for this command: its
-                            .claude/settings.json hooks run and its
-                            .subagents/settings.json applies in full. Without
-                            it, an untrusted folder's hooks are skipped and its
-                            settings can only narrow yours; a terminal run asks
+                            .claude/settings.json hooks run, its
+                            .subagents/settings.json applies in full and the
+                            MCP servers its files declare start. Without it, an
+                            untrusted folder's hooks and servers are skipped and
+                            its settings can only narrow yours; a terminal run asks
                             once ("Do you trust the files in this folder?") and
                             remembers a yes in trustedProjects
   --isolation worktree      work in a git worktree of its own; changes stay on

@@ -2,6 +2,7 @@ import type { RunStore } from '../../core/runs/runStore';
 import type { RunEvent } from '../../protocol/runEvents';
 import { formatWait } from '../../core/engine/network';
 import { terminalLine } from './terminalText';
+import { toolLabel } from '../../protocol/tools';
 import { agentLine, messageLine, renderTree, type Style } from './tree';
 
 /**
@@ -96,10 +97,15 @@ export class LogRenderer implements Renderer {
       case 'agent_started':
         this.out.write(`${indent}▶ ${terminalLine(node.agentName)}${node.depth ? ` · ${terminalLine(node.description)}` : ''} · ${terminalLine(node.model)}\n`);
         break;
-      case 'tool_finished':
+      case 'tool_finished': {
+        const row = node.tools.findLast((t) => t.toolUseId === event.toolUseId);
         this.out.write(
-          `${indent}  ${event.ok ? '✓' : '✕'} ${terminalLine(event.name)} ${terminalLine(node.tools.findLast((t) => t.toolUseId === event.toolUseId)?.inputSummary ?? '')}${event.resultSummary ? ` · ${terminalLine(event.resultSummary)}` : ''}\n`,
+          `${indent}  ${event.ok ? '✓' : '✕'} ${terminalLine(toolLabel(row ?? event))} ${terminalLine(row?.inputSummary ?? '')}${event.resultSummary ? ` · ${terminalLine(event.resultSummary)}` : ''}\n`,
         );
+        break;
+      }
+      case 'notice':
+        this.out.write(`${indent}  ⚠ ${terminalLine(event.message)}\n`);
         break;
       case 'message_queued': {
         const message = node.messages?.find((m) => m.messageId === event.messageId);

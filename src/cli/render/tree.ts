@@ -2,6 +2,7 @@ import { formatWait } from '../../core/engine/network';
 import { isActiveStatus } from '../../protocol/runEvents';
 import { formatDuration, formatUsage } from '../../protocol/format';
 import { terminalLine } from './terminalText';
+import { toolLabel } from '../../protocol/tools';
 import type { AgentColor } from '../../protocol/agentColor';
 import type { AgentMessage, AgentNode, RunSnapshot, ToolRow } from '../../protocol/runSnapshot';
 
@@ -111,7 +112,8 @@ export function renderTree(run: RunSnapshot, options: { now?: number; style?: St
     const rows = node.tools;
     const nested = new Set(rows.map((r) => r.childAgentId).filter(Boolean));
     const orphans = node.children.filter((id) => !nested.has(id)).map((id) => run.agents[id]).filter((n): n is AgentNode => Boolean(n));
-    const items: Array<{ kind: 'folded' } | { kind: 'tool'; row: ToolRow } | { kind: 'message'; message: AgentMessage } | { kind: 'agent'; node: AgentNode } | { kind: 'text' }> = [];
+    const items: Array<{ kind: 'folded' } | { kind: 'notice'; message: string } | { kind: 'tool'; row: ToolRow } | { kind: 'message'; message: AgentMessage } | { kind: 'agent'; node: AgentNode } | { kind: 'text' }> = [];
+    for (const message of node.notices ?? []) items.push({ kind: 'notice', message });
     if (node.foldedTools) items.push({ kind: 'folded' });
     // Tool calls and the messages the agent read, in the order they happened; messages still waiting come last.
     const timeline = [
@@ -128,6 +130,7 @@ export function renderTree(run: RunSnapshot, options: { now?: number; style?: St
       const branch = prefix + (last ? '└─ ' : '├─ ');
       const childPrefix = prefix + (last ? '   ' : '│  ');
       if (item.kind === 'folded') lines.push(truncate(`${branch}${s.dim(`… ${node.foldedTools} earlier tool calls`)}`, width));
+      else if (item.kind === 'notice') lines.push(truncate(`${branch}${s.yellow(`⚠ ${terminalLine(item.message)}`)}`, width));
       else if (item.kind === 'text') lines.push(truncate(`${branch}${s.dim(`“${terminalLine(node.text.trim().split('\n').at(-1) ?? '')}”`)}`, width));
       else if (item.kind === 'message') lines.push(truncate(`${branch}${messageLine(item.message, isActiveStatus(node.status), s)}`, width));
       else if (item.kind === 'agent') {
@@ -138,7 +141,7 @@ export function renderTree(run: RunSnapshot, options: { now?: number; style?: St
         const summary = terminalLine(row.resultSummary);
         const result = summary ? ` · ${row.status === 'error' ? s.red(summary) : s.dim(summary)}` : '';
         const time = row.durationMs !== null ? ` · ${s.dim(formatDuration(row.durationMs))}` : '';
-        lines.push(truncate(`${branch}${toolIcon(row, s)} ${terminalLine(row.name)} ${terminalLine(row.inputSummary)}${result}${time}`, width));
+        lines.push(truncate(`${branch}${toolIcon(row, s)} ${terminalLine(toolLabel(row))} ${terminalLine(row.inputSummary)}${result}${time}`, width));
         const child = row.childAgentId ? run.agents[row.childAgentId] : undefined;
         if (child) {
           lines.push(truncate(`${childPrefix}└─ ${agentLine(child, now, s)}`, width));

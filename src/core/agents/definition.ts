@@ -1,3 +1,4 @@
+import { mcpDeclarationSchema } from '../mcp/spec';
 import * as z from 'zod';
 import { PERMISSION_MODES } from '../../protocol/tools';
 import {
@@ -92,8 +93,10 @@ export const agentDefinitionSchema = z.object({
   modelInvocable: z.boolean().optional(),
   /** Copilot `argument-hint`: what to type after the agent's name. */
   argumentHint: z.string().nullable().optional(),
-  /** MCP servers the file declares (Codex `mcp_servers`, Copilot `mcp-servers`, Gemini and Claude Code `mcpServers`), as written. */
-  mcpServers: z.record(z.string(), z.unknown()).nullable().optional(),
+  /** The file's MCP field (Codex `mcp_servers`, Copilot `mcp-servers`, Gemini `mcp_servers`, Claude Code `mcpServers`), as written. */
+  mcpServers: z.unknown().optional(),
+  /** The servers that field declares, read as the format reads them (absent: none). */
+  mcp: z.array(mcpDeclarationSchema).optional(),
   /** Codex `nickname_candidates`: display names for running instances. */
   nicknames: z.array(z.string()).optional(),
   /** Claude Code `initialPrompt`: sent before the user's prompt when the agent runs as the root agent. */
@@ -143,6 +146,7 @@ export const DEFINITION_DEFAULTS: Readonly<Required<AgentDefinition>> = Object.f
   modelInvocable: true,
   argumentHint: null,
   mcpServers: null,
+  mcp: NO_ITEMS,
   nicknames: NO_ITEMS,
   initialPrompt: null,
   displayName: null,

@@ -7,6 +7,7 @@ import { boolean, oneOf, positiveInteger, quote, stringList, text, type WarningS
 import { jtdToJsonSchema, SchemaTooDeepError } from './jtd';
 import { resolveModelField } from './modelNames';
 import { canonicalToolCsv, NO_REASONS, normaliseToolList, unknownToolWarnings, type NormalisedTools } from './toolNames';
+import { readAgentMcpServers } from '../mcp/agentField';
 
 /**
  * A file's fields (from YAML frontmatter or a Codex TOML file) → the
@@ -151,13 +152,6 @@ function outputSchema(raw: unknown, format: AgentFormat, warn: WarningSink): unk
   }
 }
 
-function record(raw: unknown, field: string, warn: WarningSink): Record<string, unknown> | null {
-  if (raw === null || raw === undefined) return null;
-  if (typeof raw === 'object' && !Array.isArray(raw)) return raw as Record<string, unknown>;
-  warn.warn(`"${field}" must be a map of names to settings; it is ignored`);
-  return null;
-}
-
 /** What an agent without a `tools` list gets, plus WebSearch: for a Codex agent with `web_search` on and no list of its own. */
 const ALL_WITH_WEB_SEARCH = LISTED_TOOLS.filter((spec) => (!spec.optIn && !spec.withSpawn) || spec.name === 'WebSearch').map((spec) => spec.name);
 /**
@@ -171,7 +165,7 @@ const CODEX_READ_ONLY_DENIED = LISTED_TOOLS.filter((spec) => spec.kind !== 'spaw
 const GEMINI_DENIED = LISTED_TOOLS.filter((spec) => spec.kind === 'spawn').map((spec) => spec.name);
 
 /** The fields other formats add, as the definition holds them. */
-type OtherFormatFields = Required<Pick<AgentDefinition, 'handoffs' | 'target' | 'userInvocable' | 'modelInvocable' | 'argumentHint' | 'mcpServers' | 'nicknames' | 'initialPrompt' | 'displayName'>>;
+type OtherFormatFields = Required<Pick<AgentDefinition, 'handoffs' | 'target' | 'userInvocable' | 'modelInvocable' | 'argumentHint' | 'mcpServers' | 'mcp' | 'nicknames' | 'initialPrompt' | 'displayName'>>;
 
 const OTHER_FORMAT_KEYS = ['handoffs', 'target', 'userInvocable', 'disableModelInvocation', 'infer', 'argumentHint', 'mcpServers', 'nicknames', 'initialPrompt', 'displayName'] as const;
 
@@ -183,12 +177,13 @@ const NO_OTHER_FORMAT_FIELDS: OtherFormatFields = Object.freeze({
   modelInvocable: DEFINITION_DEFAULTS.modelInvocable,
   argumentHint: DEFINITION_DEFAULTS.argumentHint,
   mcpServers: DEFINITION_DEFAULTS.mcpServers,
+  mcp: DEFINITION_DEFAULTS.mcp,
   nicknames: DEFINITION_DEFAULTS.nicknames,
   initialPrompt: DEFINITION_DEFAULTS.initialPrompt,
   displayName: DEFINITION_DEFAULTS.displayName,
 });
 
-function otherFormatFields(read: Partial<Record<ReadKey, unknown>>, warn: WarningSink): OtherFormatFields {
+function otherFormatFields(read: Partial<Record<ReadKey, unknown>>, format: AgentFormat, source: AgentSource, warn: WarningSink): OtherFormatFields {
   if (!OTHER_FORMAT_KEYS.some((key) => read[key] !== undefined)) return NO_OTHER_FORMAT_FIELDS;
   return {
     handoffs: handoffs(read.handoffs, warn),
@@ -196,7 +191,8 @@ function otherFormatFields(read: Partial<Record<ReadKey, unknown>>, warn: Warnin
     userInvocable: boolean(read.userInvocable, 'user-invocable', warn) ?? true,
     modelInvocable: !(boolean(read.disableModelInvocation, 'disable-model-invocation', warn) ?? boolean(read.infer, 'infer', warn) === false),
     argumentHint: text(read.argumentHint, 'argument-hint', warn) || null,
-    mcpServers: record(read.mcpServers, 'mcpServers', warn),
+    mcpServers: read.mcpServers ?? null,
+    mcp: readAgentMcpServers(read.mcpServers, format, source, warn),
     nicknames: read.nicknames === undefined ? [] : nicknames(read.nicknames, warn),
     initialPrompt: text(read.initialPrompt, 'initialPrompt', warn) || null,
     displayName: text(read.displayName, 'display_name', warn) || null,
@@ -261,7 +257,7 @@ export function interpretFields({ fields, body }: AgentFields, context: AgentFil
   if (format === 'codex' && fields.sandbox_mode === 'read-only') permissionMode = 'plan';
 
   // One shape for every definition: the fields are listed, not spread.
-  const other = otherFormatFields(read, warn);
+  const other = otherFormatFields(read, format, context.source, warn);
   const definition: AgentDefinition = {
     // Plugin agents are `plugin:agent`, as in Claude Code (precedence keeps the bare name as an alias where it is theirs alone).
     name: context.pluginName && !name.startsWith(`${context.pluginName}:`) ? `${context.pluginName}:${name}` : name,
@@ -291,6 +287,7 @@ export function interpretFields({ fields, body }: AgentFields, context: AgentFil
     modelInvocable: other.modelInvocable,
     argumentHint: other.argumentHint,
     mcpServers: other.mcpServers,
+    mcp: other.mcp,
     nicknames: other.nicknames,
     initialPrompt: other.initialPrompt,
     displayName: other.displayName,

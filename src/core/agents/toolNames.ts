@@ -3,6 +3,7 @@ import { AGENT_FORMATS, type AgentFormat } from './kinds';
 import { FORMATS } from './formats';
 import type { CanonicalToolName, ToolMapping } from './formats/toolTable';
 import { COPILOT_TOOL_SETS } from './formats/copilot';
+import { toolPattern } from '../mcp/toolPatterns';
 
 /**
  * Tool-name normalisation (SPEC S1.1). Agent files name tools the way their
@@ -25,18 +26,16 @@ const CANONICAL_EXACT: ReadonlyMap<string, ToolMapping> = new Map(LISTED_TOOL_NA
 /** `Bash(git:*)`, `Task(explore, plan)`: a tool name with a permission argument. */
 const PATTERN = /^([^()\s]+)\s*\((.*)\)$/s;
 
-/** MCP tool names in each format's spelling: `mcp__server__tool` (Claude Code, omp), `mcp_server_tool` and `mcp_*` (Gemini); Copilot's are `server/tool`. */
-const MCP_NAME = /^mcp_/i;
-
-const MCP_REASON = 'MCP tools: MCP servers are not connected in this runtime';
+const EXTERNAL: ToolMapping = { external: true };
 
 /**
  * What a name (no permission pattern) stands for in `format`: its own table
  * first, then the canonical names, then another format's name as that format
  * reads it (files copied between tools keep their names: Gemini's
  * `read_file` is Read anywhere, omp's `think` needs no tool anywhere, and a
- * tool its home format says is missing here keeps that reason), then MCP
- * names. Null for a name nothing knows.
+ * tool its home format says is missing here keeps that reason), then the
+ * names of MCP and editor tools in any format's spelling. Null for a name
+ * nothing knows.
  */
 export function lookupToolName(name: string, format: AgentFormat = 'claude-code'): ToolMapping | null {
   const exact = format === 'copilot' ? undefined : CANONICAL_EXACT.get(name);
@@ -53,8 +52,7 @@ export function lookupToolName(name: string, format: AgentFormat = 'claude-code'
   if (format === 'copilot' && lower.endsWith('/*') && COPILOT_TOOL_SETS.has(lower.slice(0, -2))) {
     return FORMATS.copilot.tools!.get(lower.slice(0, -2)) ?? null;
   }
-  if (MCP_NAME.test(lower) || lower.includes('/')) return { unsupported: MCP_REASON };
-  return null;
+  return toolPattern(name) ? EXTERNAL : null;
 }
 
 /**
@@ -153,6 +151,10 @@ export function normaliseToolList(raw: readonly string[], format: AgentFormat = 
     const base = pattern?.[1] ?? written;
     const mapping = lookupToolName(base, format);
     if (mapping && 'implicit' in mapping) continue;
+    if (mapping && 'external' in mapping) {
+      pushNew(tools, written);
+      continue;
+    }
     if (mapping && 'coveredBy' in mapping) {
       covered.push({ written, by: mapping.coveredBy, reason: mapping.reason });
       continue;

@@ -9,7 +9,8 @@ import { TRUST_NOTHING, type ProjectTrust } from '../trust/projectTrust';
 import type { AgentResult, AgentRun, EmitEvent } from './agentRun';
 import type { AgentArchive } from './archive';
 import { authorizer, type Authorize } from './authorize';
-import { CancelledError } from './errors';
+import { CancelledError, EngineError } from './errors';
+import { mountExternalTools } from './externalTools';
 import { startContext, stopInstruction, type LifecycleHooks, type SubagentInfo } from './lifecycleHooks';
 import type { Messenger } from './messenger';
 import { networkPolicy, type NetworkPolicy } from './network';
@@ -99,6 +100,7 @@ export async function executeAgent(run: AgentRun, host: ExecutionHost): Promise<
   const settings = host.options.settings();
   const structured: StructuredOutputSlot | null = run.outputSchema ? { value: undefined, wrapped: false } : null;
   let tools = new Map<string, RuntimeTool>();
+  let external: Awaited<ReturnType<typeof mountExternalTools>> | null = null;
   let outcome: LoopOutcome;
   // Nothing of an agent whose run another process works on may reach its transcript.
   let recorded = !host.options.archive;
@@ -125,12 +127,18 @@ export async function executeAgent(run: AgentRun, host: ExecutionHost): Promise<
     if (run.isolation) {
       const worktrees = host.options.worktrees;
       const command = settings['worktrees.setupCommand'];
+      // Before the agent's MCP servers start: a server the project runs from its own files may need what the setup installs.
       if (worktrees) await setUpWorktree({ run, command, worktrees, authorize: authorizerFor(run, emit, host), emit, log: host.log, redact: (text) => host.redactor.text(text) });
       emit({ type: 'worktree_created', path: run.isolation.path, branch: run.isolation.branch, baseCommit: run.isolation.baseCommit });
     }
+    // The agent's MCP servers start while its hooks run.
+    const mounting = mountExternalTools(run, tools, emit, host.log);
+    mounting.catch(() => undefined);
     await startHooks(run, emit, host);
     await host.options.archive?.begin(run.tree.runId);
     recorded = true;
+    external = await mounting;
+    if (external.fatal) throw new EngineError(external.fatal);
     const env = await promptEnvironment(run.cwd, Boolean(run.isolation), undefined, run.isolation?.branch);
     const planNote = run.planMode ? ['You are in plan mode: you may read and search, but not change anything. Finish with a clear, concrete plan.'] : [];
     outcome = await runQueryLoop(run, {
@@ -151,19 +159,22 @@ export async function executeAgent(run: AgentRun, host: ExecutionHost): Promise<
     });
     run.sealed = true;
   } catch (error) {
-    // Only waiting for a concurrency slot, the worktree's setup command, or a run another process works on, can throw here.
+    // Only waiting for a concurrency slot, the worktree's setup command, a run another process works on, or a required MCP server that could not start can throw here.
     outcome = run.signal.aborted
       ? { status: 'cancelled', output: null, error: run.signal.reason instanceof Error ? run.signal.reason.message : 'Cancelled.' }
       : { status: 'failed', output: null, error: error instanceof Error ? error.message : String(error) };
   } finally {
     run.sealed = true;
     if (recorded) persist(run, host);
+    external?.dispose();
     for (const tool of tools.values()) await Promise.resolve(tool.close?.()).catch(() => undefined);
     run.slot.close();
   }
   // An agent does not outlive its parent's interest: children still running are stopped with it.
   for (const child of run.children) if (!child.ended) child.controller.abort(new CancelledError(`Its parent agent "${run.agentName}" ended.`));
   await Promise.all([...run.children].map((c) => c.done));
+  // The tree's MCP servers stop with it: its root is the last agent of the tree to end.
+  if (!run.parent) await run.tree.mcp?.close();
   await settleWorktree(host.options.worktrees, run, host.log, (text) => host.redactor.text(text));
 
   const result: AgentResult = host.redactor.value({

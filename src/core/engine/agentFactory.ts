@@ -8,6 +8,7 @@ import { BudgetTracker, type Budget } from './budget';
 import { CancelledError } from './errors';
 import { Semaphore } from './limiter';
 import { effectiveSchema } from './structuredOutput';
+import type { McpHost } from '../mcp/host';
 
 /**
  * How an agent's run is put together, the same way whether it is a root run,
@@ -15,8 +16,8 @@ import { effectiveSchema } from './structuredOutput';
  * schema and turn limit all follow one set of rules here.
  */
 
-/** A fresh run tree context: its own abort, concurrency limiter and budget. */
-export function newTree(runId: string, settings: Settings, budget: Budget | undefined, signal: AbortSignal | undefined): TreeContext {
+/** A fresh run tree context: its own abort, concurrency limiter, budget and MCP servers. */
+export function newTree(runId: string, settings: Settings, budget: Budget | undefined, signal: AbortSignal | undefined, mcp?: McpHost, runContext?: unknown): TreeContext {
   const controller = new AbortController();
   if (signal) {
     const forward = () => controller.abort(new CancelledError());
@@ -29,6 +30,8 @@ export function newTree(runId: string, settings: Settings, budget: Budget | unde
     limiter: new Semaphore(settings.maxConcurrency),
     // Per limit: a request that sets only a token budget keeps the cost budget of the settings.
     budget: new BudgetTracker({ maxTokens: budget?.maxTokens ?? settings['budget.maxTokens'], maxCostUsd: budget?.maxCostUsd ?? settings['budget.maxCostUsd'] }, controller),
+    mcp: mcp?.tree() ?? null,
+    runContext,
   };
 }
 

@@ -7,6 +7,7 @@ import { BudgetTracker, type Budget } from './budget';
 import { ConcurrencySlot } from './concurrencySlot';
 import { Inbox } from './inbox';
 import type { Semaphore } from './limiter';
+import type { McpTree } from '../mcp/host';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** Emits an event of the agent the emitter belongs to; time, run and agent ids are filled in. */
@@ -36,6 +37,10 @@ export interface TreeContext {
   budget: BudgetTracker;
   /** Bounds how many spawned agents of the tree run at once (subagents.maxConcurrency). */
   limiter: Semaphore;
+  /** The tree's MCP servers, shared by its agents and stopped when it ends; null without MCP. */
+  mcp: McpTree | null;
+  /** What the run was started with, for the editor's tools (VS Code: the chat request's tool invocation token). */
+  runContext?: unknown;
 }
 
 export interface AgentRunInit {

@@ -6,7 +6,7 @@ import type { AgentRun, EmitEvent } from './agentRun';
 
 /** What is asked about: a tool call, or a hook command run as this agent's (S7.3). */
 export interface AuthorizeCall {
-  tool: Pick<ToolSpec, 'name' | 'kind'>;
+  tool: Pick<ToolSpec, 'name' | 'kind' | 'origin'> & { confirmedElsewhere?: boolean };
   /** The tool call waiting, or a made-up id for something that is not one (a hook). */
   toolUseId: string;
   summary: string;

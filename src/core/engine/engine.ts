@@ -13,6 +13,7 @@ import { MemoryMailbox, type AgentMailbox, type MailEntry } from './mail';
 import { Messenger, type ContinueOptions, type Message, type SendOutcome } from './messenger';
 import { resolveModel, type ModelChoice } from './models';
 import { Redactor } from './redaction';
+import type { McpHost } from '../mcp/host';
 import { findResumable, type ResumeSource } from './resumeSource';
 import type { Messaging } from './sendMessageTool';
 import { AgentSpawner, type AgentLookup, type SpawnerHost } from './spawner';
@@ -56,6 +57,8 @@ export interface EngineOptions extends ExecutionOptions {
    * demo model uses it so every surface says which model really answers.
    */
   mapModel?: (model: string) => string;
+  /** MCP servers and the editor's tools for the agents whose files name them; without it, agents get the runtime's tools only. */
+  mcp?: McpHost;
 }
 
 export interface RunRequest {
@@ -73,6 +76,8 @@ export interface RunRequest {
   /** Where that worktree starts (before the definition's `baseRef` and `subagents.worktrees.baseRef`). */
   baseRef?: string;
   signal?: AbortSignal;
+  /** Passed to the editor's tools the tree's agents call (VS Code: the chat request's tool invocation token). */
+  runContext?: unknown;
 }
 
 /** Ended agents kept in memory for follow-ups; older ones come back from the history. */
@@ -101,7 +106,9 @@ export class Engine {
     this.#options = options;
     this.#gate = options.gate ?? new PermissionGate(null);
     this.#consents = options.modeConsents ?? new ModeConsents();
-    this.#redactor = new Redactor(options.secrets ?? (() => [options.client.apiKey, options.client.authToken]));
+    const secrets = options.secrets ?? (() => [options.client.apiKey, options.client.authToken]);
+    // MCP servers' tokens too: a server's error, or a tool, may echo them.
+    this.#redactor = new Redactor(() => (options.mcp ? [...secrets(), ...options.mcp.secrets] : secrets()));
     this.#log = (level, message) => options.log?.(level, this.#redactor.text(message));
     this.#spawner = new AgentSpawner({
       catalog: options.catalog,
@@ -161,7 +168,7 @@ export class Engine {
       throw new EngineError(`Unknown agent "${request.agent}". Available: ${this.#options.catalog.agents.map((a) => a.name).join(', ') || 'none'}`);
     }
     const id = newAgentId();
-    const tree = newTree(id, settings, request.budget, request.signal);
+    const tree = newTree(id, settings, request.budget, request.signal, this.#options.mcp, request.runContext);
     const run = createAgentRun({
       id,
       definition,
@@ -247,7 +254,7 @@ export class Engine {
       if (stop?.aborted) run.controller.abort(new CancelledError());
       else stop?.addEventListener('abort', () => run.controller.abort(new CancelledError()), { once: true });
     } else {
-      const tree = newTree(source.runId, settings, options.budget, options.signal);
+      const tree = newTree(source.runId, settings, options.budget, options.signal, this.#options.mcp, options.runContext);
       const permissionMode = await this.#mode(source.definition, options.permissionMode ?? settings.permissionMode, tree.controller.signal);
       run = this.#continued(source, prompt, { parent: null, reportsTo: source.parentId, parentToolUseId: null, tree, settings, background: false, permissionMode });
     }

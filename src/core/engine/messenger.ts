@@ -26,6 +26,8 @@ export interface ContinueOptions {
   signal?: AbortSignal;
   budget?: Budget;
   permissionMode?: PermissionMode;
+  /** Passed to the editor's tools the continued agent calls (VS Code: the chat request's tool invocation token). */
+  runContext?: unknown;
 }
 
 /** What the messenger needs from the engine that owns it. */

@@ -91,7 +91,8 @@ function toolHooks(run: AgentRun, deps: LoopDeps): ToolCallHooks {
         protectedReason: await tool.protectedTarget?.(call.input),
         ...(tool.approvalPreview ? { preview: () => tool.approvalPreview!(call.input) } : {}),
       }),
-    started: (call, tool, summary) => deps.emit({ type: 'tool_started', toolUseId: call.id, name: tool?.name ?? call.name, inputSummary: summary }),
+    started: (call, tool, summary) =>
+      deps.emit({ type: 'tool_started', toolUseId: call.id, name: tool?.name ?? call.name, inputSummary: summary, ...(tool?.origin ? { server: tool.origin } : {}) }),
     finished: (call, ok, summary, durationMs) =>
       deps.emit({ type: 'tool_finished', toolUseId: call.id, name: deps.tools.get(call.name)?.name ?? call.name, ok, resultSummary: summary, durationMs }),
     redact: deps.redact,
@@ -116,7 +117,6 @@ export async function runQueryLoop(run: AgentRun, deps: LoopDeps): Promise<LoopO
   let reminders = 0;
   let stopRounds = 0;
   const hooks = toolHooks(run, deps);
-  const toolDefinitions = [...deps.tools.values()].map((t) => t.definition);
   try {
     for (;;) {
       if (run.turns >= run.maxTurns) {
@@ -124,6 +124,8 @@ export async function runQueryLoop(run: AgentRun, deps: LoopDeps): Promise<LoopO
       }
       deliverInbox(run, deps.emit);
       deps.persist();
+      // Read every turn: an MCP server may have changed its tools since the last one.
+      const toolDefinitions = [...deps.tools.values()].map((t) => t.definition);
       const params = buildTurnParams({ model: run.model, maxTokens: deps.maxTokens, system: deps.system, tools: toolDefinitions, messages: run.messages, thinking: run.thinking });
       const { message, invalidInputs } = await streamTurn(deps.client, params, {
         signal: run.signal,

@@ -1,6 +1,9 @@
 import { addUsage, emptyUsage, isActiveStatus, type RunEvent, type RunEventOf, type Usage } from '../../protocol/runEvents';
 import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
 
+/** Notices kept per agent: the newest. */
+const MAX_NOTICES = 20;
+
 /**
  * The one snapshot model of all run trees (DESIGN: every surface renders
  * from here, never from engine state). Fed by the engine's events; bounded
@@ -214,7 +217,7 @@ export class RunStore {
         break;
       case 'tool_started':
         node.text = '';
-        node.tools.push({ toolUseId: e.toolUseId, name: e.name, inputSummary: e.inputSummary, status: 'running', resultSummary: '', startedAt: e.ts, durationMs: null, childAgentId: null });
+        node.tools.push({ toolUseId: e.toolUseId, name: e.name, inputSummary: e.inputSummary, status: 'running', resultSummary: '', startedAt: e.ts, durationMs: null, childAgentId: null, ...(e.server ? { server: e.server } : {}) });
         this.#rows.set(run.runId, (this.#rows.get(run.runId) ?? 0) + 1);
         this.#foldRows(run);
         break;
@@ -227,6 +230,9 @@ export class RunStore {
         run.usage = addUsage(run.usage, subtract(e.usage, node.usage));
         node.usage = e.usage;
         node.turns = e.turns;
+        break;
+      case 'notice':
+        node.notices = [...(node.notices ?? []), e.message].slice(-MAX_NOTICES);
         break;
       case 'worktree_created':
         node.worktreePath = e.path;

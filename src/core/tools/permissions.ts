@@ -66,6 +66,13 @@ export interface ApprovalObserver {
   settled(request: ApprovalRequest, decision: ApprovalDecision): void;
 }
 
+/** What a kind of call is, for denial messages. */
+const KIND_WORDS: Record<ApprovalKind, string> = {
+  bash: 'shell commands',
+  edit: 'file changes',
+  mcp: 'an MCP tool that may change things (its server does not mark it read-only)',
+};
+
 export function newApprovalId(): string {
   return `ap_${randomBytes(6).toString('hex')}`;
 }
@@ -82,18 +89,20 @@ export class PermissionGate {
   /** Resolves to null when the call may run, or to why not (for the model and for the user). */
   async check(
     mode: PermissionMode,
-    tool: Pick<ToolSpec, 'name' | 'kind'>,
+    tool: Pick<ToolSpec, 'name' | 'kind' | 'origin'> & { confirmedElsewhere?: boolean },
     request: Omit<ApprovalRequest, 'kind' | 'toolName' | 'id' | 'preview'>,
     signal: AbortSignal,
     observer?: ApprovalObserver,
     /** What the call would do, worked out only when someone is asked. */
     preview?: () => Promise<ApprovalPreview | null>,
   ): Promise<Denial | null> {
-    const kind = approvalKind(tool.kind);
+    const kind = approvalKind(tool.kind, tool.origin);
     const guarded = Boolean(request.protectedReason);
-    if (kind === null || !needsApproval(mode, tool.kind, guarded)) return null;
+    // A tool the editor confirms itself (VS Code's own tools) is not asked about twice.
+    if (kind === null || tool.confirmedElsewhere || !needsApproval(mode, tool.kind, guarded)) return null;
     // Allowances for protected files are kept apart: "allow edits for this run" does not cover hook settings.
-    const key = guarded ? `${kind}:protected` : kind;
+    // A tool of another program is allowed on its own: allowing one server's tool allows no other tool.
+    const key = guarded ? `${kind}:protected` : kind === 'mcp' ? `mcp:${tool.name}` : kind;
     if (this.#remembered.has(`run:${request.runId}:${key}`) || this.#remembered.has(`agent:${request.agentId}:${key}`)) return null;
     if (!this.#handler) {
       if (guarded) {
@@ -106,8 +115,8 @@ export class PermissionGate {
       }
       return {
         message:
-          `${tool.name} needs approval (${kind === 'bash' ? 'shell commands' : 'file changes'}), and nobody can approve it here. ` +
-          `The user can allow it with the permission mode ${kind === 'bash' ? 'bypassPermissions' : 'acceptEdits or bypassPermissions'} ` +
+          `${tool.name} needs approval (${KIND_WORDS[kind]}), and nobody can approve it here. ` +
+          `The user can allow it with the permission mode ${kind === 'edit' ? 'acceptEdits or bypassPermissions' : 'bypassPermissions'} ` +
           '(setting subagents.permissionMode, or --permission-mode on the CLI). Continue without it or explain what you need.',
         summary: `Not run: it needs approval, and nobody could approve it here (permission mode ${mode})`,
       };

@@ -30,6 +30,8 @@ export interface RuntimeTool extends ToolSpec {
   approvalPreview?(input: unknown): Promise<ApprovalPreview | null>;
   /** Release held resources (a shell) when the agent ends. */
   close?: () => void | Promise<void>;
+  /** The editor asks the user about each call itself (VS Code's tools): the permission gate does not ask again. */
+  confirmedElsewhere?: boolean;
 }
 
 export type ToolOutput = string | BetaToolResultContentBlockParam[];

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { projectHookFiles } from '../hooks/hookSettingsFiles';
 import type { ProjectTrust } from './projectTrust';
+import { mcpServersProbe } from '../mcp/trustProbe';
 
 /**
  * What a folder's own files would run if it were trusted: asked before a
@@ -31,7 +32,7 @@ const hooksProbe: ProjectCodeProbe = async (cwd, home) =>
   }));
 
 /** Every probe the core knows; a module that runs another kind of project-defined code adds its own here. */
-export const PROJECT_CODE_PROBES: ProjectCodeProbe[] = [hooksProbe];
+export const PROJECT_CODE_PROBES: ProjectCodeProbe[] = [hooksProbe, mcpServersProbe];
 
 export async function findProjectCode(cwd: string, home: string, probes: readonly ProjectCodeProbe[] = PROJECT_CODE_PROBES): Promise<ProjectCode[]> {
   return (await Promise.all(probes.map((probe) => probe(path.resolve(cwd), home)))).flat();

@@ -3,7 +3,7 @@ import { formatCost, formatDuration, formatTokens } from '../../protocol/format'
 import { approvalHeadline } from '../../protocol/approvalText';
 import { isActiveStatus, totalTokens } from '../../protocol/runEvents';
 import type { AgentNode, RunSnapshot, ToolRow } from '../../protocol/runSnapshot';
-import { builtinTool, isSpawnToolName } from '../../protocol/tools';
+import { builtinTool, isSpawnToolName, toolLabel } from '../../protocol/tools';
 
 /**
  * A run tree told as a chat response (S6.2). Chat responses are append-only,
@@ -100,6 +100,8 @@ interface AgentSeen {
   /** The node's foldedTools at the last look. */
   folded: number;
   approval: string | null;
+  /** Notices already told (how many of the node's). */
+  notices: number;
   /** Messages to the agent already told. */
   messages: Set<string>;
 }
@@ -150,6 +152,7 @@ export class ChatRunLog {
       seen.finished = !isActiveStatus(node.status);
       seen.endedAt = node.endedAt;
       seen.folded = node.foldedTools;
+      seen.notices = node.notices?.length ?? 0;
       for (const row of node.tools) if (row.status !== 'running') seen.tools.add(row.toolUseId);
       for (const message of node.messages ?? []) seen.messages.add(message.messageId);
     }
@@ -173,6 +176,8 @@ export class ChatRunLog {
         seen.finished = false;
         lines.push(this.#startLine(node, 'continues'));
       }
+      for (const notice of (node.notices ?? []).slice(seen.notices)) lines.push(`${indent(node.depth + 1)}⚠ ${escapeMarkdown(clip(notice, 300))}`);
+      seen.notices = node.notices?.length ?? 0;
       lines.push(...messageLines(node, seen.messages));
       lines.push(...this.#toolLines(node, seen));
       const wait = node.status === 'running' ? node.retryWait : null;
@@ -203,7 +208,7 @@ export class ChatRunLog {
   #state(agentId: string): AgentSeen {
     let seen = this.#seen.get(agentId);
     if (!seen) {
-      seen = { retry: 0, started: false, finished: false, endedAt: null, tools: new Set(), folded: 0, approval: null, messages: new Set() };
+      seen = { retry: 0, started: false, finished: false, endedAt: null, tools: new Set(), folded: 0, approval: null, notices: 0, messages: new Set() };
       this.#seen.set(agentId, seen);
     }
     return seen;
@@ -258,15 +263,16 @@ export class ChatRunLog {
       return fresh.map((row) => {
         const failed = row.status === 'error';
         const result = failed && row.resultSummary ? ` — ${escapeMarkdown(clip(row.resultSummary, 120))}` : '';
-        return `${pad}${failed ? '✕' : '✓'} ${who} ${row.name} ${code(clip(row.inputSummary, 80))}${result}`;
+        return `${pad}${failed ? '✕' : '✓'} ${who} ${escapeMarkdown(toolLabel(row))} ${code(clip(row.inputSummary, 80))}${result}`;
       });
     }
     const counts = new Map<string, { n: number; failed: number }>();
     for (const row of fresh) {
-      const c = counts.get(row.name) ?? { n: 0, failed: 0 };
+      const label = escapeMarkdown(toolLabel(row));
+      const c = counts.get(label) ?? { n: 0, failed: 0 };
       c.n++;
       if (row.status === 'error') c.failed++;
-      counts.set(row.name, c);
+      counts.set(label, c);
     }
     const list = [...counts].map(([name, c]) => `${name} ×${c.n}${c.failed ? ` (${c.failed} failed)` : ''}`);
     if (unseen) list.push(`${unseen} more tool call${unseen === 1 ? '' : 's'}`);
@@ -291,7 +297,12 @@ export class ChatRunLog {
     const active = byStart(run).filter((n) => isActiveStatus(n.status));
     if (active.length === 0) return '';
     const waiting = active.find((n) => n.approval);
-    if (waiting) return `${waiting.agentName} is waiting for your approval: ${waiting.approval!.toolName} ${clip(waiting.approval!.summary, 80)}`;
+    if (waiting) {
+      const { toolName, toolUseId, summary } = waiting.approval!;
+      // `notes › note` for an MCP tool, as its row says.
+      const row = waiting.tools.findLast((t) => t.toolUseId === toolUseId);
+      return `${waiting.agentName} is waiting for your approval: ${row ? toolLabel(row) : toolName} ${clip(summary, 80)}`;
+    }
     const retrying = active.find((n) => n.status === 'running' && n.retryWait);
     if (retrying) return `${retrying.agentName} is waiting to retry (${retrying.retryWait!.attempt}): ${clip(retrying.retryWait!.reason, 100)}`;
     let newest: { node: AgentNode; row: ToolRow } | null = null;
@@ -300,7 +311,7 @@ export class ChatRunLog {
         if (row.status === 'running' && !isSpawnToolName(row.name) && (!newest || row.startedAt > newest.row.startedAt)) newest = { node, row };
       }
     }
-    if (newest) return `${newest.node.agentName}: ${newest.row.name} ${clip(newest.row.inputSummary, 80)}`;
+    if (newest) return `${newest.node.agentName}: ${toolLabel(newest.row)} ${clip(newest.row.inputSummary, 80)}`;
     const deepest = active.reduce((a, b) => (b.depth >= a.depth ? b : a));
     const others = active.length - 1;
     return `${deepest.agentName} is thinking…${others ? ` (${others} more agent${others === 1 ? '' : 's'} at work)` : ''}`;

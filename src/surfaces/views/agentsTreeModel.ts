@@ -1,5 +1,6 @@
 import type { AgentSource } from '../../core/agents/kinds';
 import type { AgentSummary, FolderAgents, WarningSummary } from './viewModel';
+import type { ServerListing } from '../../core/mcp/listing';
 
 /**
  * The Agents view's tree as plain data: per folder, the problems in agent
@@ -55,6 +56,16 @@ export interface AgentNodeItem {
   problems: string[];
   /** Where the filter text matched the name, for highlighting. */
   highlights: Array<[number, number]>;
+  /** Its MCP servers, and what it names but cannot reach, shown under it. */
+  children: ServerNode[];
+}
+
+/** One MCP server (or editor tool set) of an agent, or a name it uses that reaches nothing. */
+export interface ServerNode {
+  kind: 'server';
+  id: string;
+  server: ServerListing | null;
+  problem: string | null;
 }
 
 export interface ProblemsNode {
@@ -69,7 +80,7 @@ export interface ProblemNode {
   warning: WarningSummary;
 }
 
-export type TreeNode = FolderNode | GroupNode | AgentNodeItem | ProblemsNode | ProblemNode;
+export type TreeNode = FolderNode | GroupNode | AgentNodeItem | ServerNode | ProblemsNode | ProblemNode;
 
 export interface AgentsTreeModel {
   roots: TreeNode[];
@@ -149,7 +160,16 @@ export function buildAgentsTree(folders: readonly FolderAgents[], canRun: boolea
           runnable: canRun && !summary.shadowedBy && !summary.disabled && summary.userInvocable,
           problems: problemsOf.get(summary.filePath) ?? [],
           highlights,
+          children: [],
         };
+        const mcp = summary.mcp;
+        if (mcp) {
+          node.children = [
+            ...mcp.servers.map((server): ServerNode => ({ kind: 'server', id: `${node.id}:server:${server.source}:${server.name}`, server, problem: null })),
+            ...mcp.problems.map((problem, i): ServerNode => ({ kind: 'server', id: `${node.id}:mcp-problem:${i}`, server: null, problem })),
+          ];
+          for (const child of node.children) parents.set(child.id, node);
+        }
         parents.set(node.id, group);
         group.children.push(node);
       }
@@ -166,6 +186,6 @@ export function buildAgentsTree(folders: readonly FolderAgents[], canRun: boolea
 }
 
 export function childrenOf(node: TreeNode): TreeNode[] {
-  return node.kind === 'folder' || node.kind === 'group' || node.kind === 'problems' ? node.children : [];
+  return node.kind === 'folder' || node.kind === 'group' || node.kind === 'problems' || node.kind === 'agent' ? node.children : [];
 }
 

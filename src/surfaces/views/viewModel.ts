@@ -8,6 +8,7 @@ import { agentColor, type AgentColor } from '../../protocol/agentColor';
 import { isActiveStatus } from '../../protocol/runEvents';
 import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
 import type { AgentView, ApprovalView, MessageView, RunHeader, RunView, ToolView } from '../../protocol/webview';
+import type { AgentServers } from '../../core/mcp/listing';
 
 /**
  * Projections of the catalogs and the RunStore snapshots into the view
@@ -29,6 +30,8 @@ export interface AgentSummary {
   shadowedBy: string | null;
   /** The definition's UI accent, when it names one Claude Code knows. */
   color: AgentColor | null;
+  /** Its MCP servers (and editor tool sets) and whether they were reachable; absent: none. */
+  mcp?: AgentServers;
 }
 
 export interface WarningSummary {
@@ -65,7 +68,7 @@ function shadowText(s: ShadowedDefinition, folder: string): string {
 }
 
 export function folderAgents(
-  scope: { key: string; name: string; folder: string; catalog: AgentCatalog | null; disabled: readonly string[] },
+  scope: { key: string; name: string; folder: string; catalog: AgentCatalog | null; disabled: readonly string[]; mcpServers?: ReadonlyMap<string, AgentServers> },
 ): FolderAgents {
   const { catalog, folder } = scope;
   const summary = (a: AgentCatalog['agents'][number], shadowedBy: string | null): AgentSummary => ({
@@ -79,6 +82,7 @@ export function folderAgents(
     userInvocable: a.userInvocable !== false,
     shadowedBy,
     color: agentColor(a.color),
+    ...(!shadowedBy && scope.mcpServers?.has(a.name) ? { mcp: scope.mcpServers.get(a.name)! } : {}),
   });
   return {
     key: scope.key,
@@ -113,6 +117,7 @@ function toolRows(node: AgentNode): { tools: ToolView[]; hidden: number } {
       resultSummary: oneLine(row.resultSummary, 200),
       durationMs: row.durationMs,
       childAgentId: row.childAgentId,
+      ...(row.server ? { server: row.server } : {}),
     })),
     hidden: node.foldedTools + node.tools.length - rows.length,
   };
@@ -167,6 +172,7 @@ export function agentView(node: AgentNode, record: WorktreeRecord | undefined): 
     children: node.children,
     worktree: worktreeView(node, record),
     approval: approvalView(node),
+    ...(node.notices?.length ? { notices: node.notices.map((n) => oneLine(n, MAX_ERROR)) } : {}),
     result: resultOf(node),
     messages: messageViews(node),
   };

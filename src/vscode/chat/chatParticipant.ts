@@ -12,6 +12,7 @@ import { messageButton, steer, stopInThread, threadAgents } from './chatSteering
 import { ChatRunStream, stoppableSink, type ChatSink } from '../../surfaces/chat/chatStream';
 import { agentList, runButtons, runStatus } from './chatViews';
 import { runSummary } from '../../surfaces/chat/chatSummary';
+import type { ChatRunContext } from '../editorTools';
 
 /**
  * The chat surface (S6.2): `@agent` and `@subagents`, one handler. With
@@ -159,6 +160,9 @@ export class ChatParticipantHandler {
       stopped.abort();
     });
     let live: ChatRunStream | undefined;
+    // VS Code's tools the run calls ask for confirmation in this response while it is open (then in a dialog).
+    let open = true;
+    const runContext: ChatRunContext = { toolInvocationToken: request.toolInvocationToken, live: () => open && !token.isCancellationRequested };
     try {
       try {
         if (intent.kind === 'followUp') {
@@ -166,9 +170,9 @@ export class ChatParticipantHandler {
           stream.markdown(`Continuing **${escapeMarkdown(intent.agentName)}** with its earlier conversation${instead}.\n\n`);
           // Before it starts: the earlier rounds are in the thread already.
           if (thread) live = new ChatRunStream(this.services.store, thread.runId, sink, { prime: true });
-          run = await scope.engine.sendFollowUp(intent.agentId, prompt, { signal: stopped.signal });
+          run = await scope.engine.sendFollowUp(intent.agentId, prompt, { signal: stopped.signal, runContext });
         } else {
-          run = await scope.engine.start({ agent: target!.agent.name, prompt, description: intent.task.split('\n')[0], cwd: scope.folder.uri.fsPath, signal: stopped.signal });
+          run = await scope.engine.start({ agent: target!.agent.name, prompt, description: intent.task.split('\n')[0], cwd: scope.folder.uri.fsPath, signal: stopped.signal, runContext });
         }
       } catch (error) {
         live?.dispose();
@@ -185,6 +189,7 @@ export class ChatParticipantHandler {
       try {
         result = await run.done;
       } finally {
+        open = false;
         live.finish();
       }
       const metadata: ChatRunMetadata = { runId: run.tree.runId, agentId: run.id, agentName: run.agentName };

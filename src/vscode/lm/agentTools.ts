@@ -6,6 +6,7 @@ import type { AgentNode } from '../../protocol/runSnapshot';
 import { runSummary } from '../../surfaces/chat/chatSummary';
 import type { FolderScope } from '../scopes';
 import type { Services } from '../services';
+import type { ChatRunContext } from '../editorTools';
 
 /**
  * Our agents as language-model tools (S6.4), so VS Code's own agent mode (and
@@ -100,7 +101,7 @@ export class AgentTools {
     };
   }
 
-  async runAgent(input: RunAgentInput, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+  async runAgent(input: RunAgentInput, token: vscode.CancellationToken, toolInvocationToken?: vscode.ChatParticipantToolToken): Promise<vscode.LanguageModelToolResult> {
     if (token.isCancellationRequested) throw new vscode.CancellationError();
     if (!vscode.workspace.isTrusted) throw new Error('Agents cannot run in Restricted Mode: the workspace is not trusted.');
     if (!this.services.keys.key && !this.services.keys.demo) throw new Error('No Anthropic API key: the user must run "Subagents: Set API Key" first.');
@@ -118,8 +119,11 @@ export class AgentTools {
       if (run) scope.engine.cancel(run.id, 'The tool call was cancelled.');
       stopped.abort();
     });
+    // VS Code's tools the run calls confirm in the calling chat while this call lasts (a background run's later calls, in a dialog).
+    let calling = true;
+    const runContext: ChatRunContext = { toolInvocationToken, live: () => calling && !token.isCancellationRequested };
     try {
-      run = await scope.engine.start({ agent: input.agent, prompt: input.task, cwd: scope.folder.uri.fsPath, signal: stopped.signal });
+      run = await scope.engine.start({ agent: input.agent, prompt: input.task, cwd: scope.folder.uri.fsPath, signal: stopped.signal, runContext });
       if (token.isCancellationRequested) throw new vscode.CancellationError();
       this.services.log.info(`A language-model tool started ${run.agentName} (${run.id})${input.background ? ' in the background' : ''}.`);
       if (input.background) {
@@ -131,6 +135,7 @@ export class AgentTools {
       return text(this.#describeResult(await run.done));
     } finally {
       // A background agent outlives the call that started it.
+      calling = false;
       cancel.dispose();
     }
   }
@@ -242,7 +247,7 @@ export function registerAgentTools(services: Services): vscode.Disposable[] {
     vscode.lm.registerTool<Record<string, never>>(TOOL_NAMES.list, { invoke: () => tools.listAgents() }),
     vscode.lm.registerTool<RunAgentInput>(TOOL_NAMES.run, {
       prepareInvocation: (options) => tools.prepareRun(options.input),
-      invoke: (options, token) => tools.runAgent(options.input, token),
+      invoke: (options, token) => tools.runAgent(options.input, token, options.toolInvocationToken),
     }),
     vscode.lm.registerTool<AgentOutputInput>(TOOL_NAMES.output, {
       prepareInvocation: (options) => ({ invocationMessage: options.input.message?.trim() ? `Sending agent ${options.input.agentId} a message…` : `Reading the output of agent ${options.input.agentId}…` }),

@@ -102,12 +102,13 @@ test('spawns: explicit forms, and the defaults derived from tools', () => {
 });
 
 test('unknown tools are kept and reported once per file; the agent loads', () => {
-  const { definition, messages } = agent('name: a\ndescription: d\ntools: Read, mcp__server__tool, chrome-mcp, chrome-mcp');
-  assert.deepEqual(definition.tools, ['Read', 'mcp__server__tool', 'chrome-mcp']);
+  const { definition, messages } = agent('name: a\ndescription: d\ntools: Read, mcp__server__tool, chrome-mcp, chrome-mcp, ExitPlanMode');
+  // MCP tool names are kept for the servers to match when the agent starts.
+  assert.deepEqual(definition.tools, ['Read', 'mcp__server__tool', 'chrome-mcp', 'ExitPlanMode']);
   // One warning per reason, each naming the file's tools it applies to.
   assert.deepEqual(messages, [
-    'tool "mcp__server__tool" is not available in this runtime (MCP tools: MCP servers are not connected in this runtime); it will be ignored',
     'tool "chrome-mcp" is not available in this runtime (not a tool name this runtime knows); it will be ignored',
+    'tool "ExitPlanMode" is not available in this runtime (plan mode is a permission mode here (permissionMode: plan), not a tool); it will be ignored',
   ]);
   const two = agent('name: a\ndescription: d\ntools: chrome-mcp, pied-piper').messages;
   assert.deepEqual(two, ['tools "chrome-mcp", "pied-piper" are not available in this runtime (not a tool name this runtime knows); they will be ignored']);

@@ -152,3 +152,16 @@ test('a retry is told once per attempt, and is what happens now while the agent 
   apply(retry(2));
   assert.match(markdown(look()), /retry 2:/);
 });
+
+test('an MCP call names its server first; a notice about the agent is told once, escaped', () => {
+  const { script, look, apply } = setUp();
+  apply(script.started('a', 'triager'));
+  look();
+  apply({ type: 'notice', ts: 1, runId: 'run1', agentId: 'a', level: 'warning', message: 'MCP server "*slack*" could not be started for agent "triager": it exited with code 1.' });
+  apply([{ ...script.tool('a', 'm1', 'mcp__github__search_issues', 'q="crash"', null)[0]!, server: 'github' }]);
+  apply({ type: 'tool_finished', ts: 2, runId: 'run1', agentId: 'a', toolUseId: 'm1', name: 'mcp__github__search_issues', ok: true, resultSummary: '3 issues', durationMs: 5 });
+  const text = markdown(look());
+  assert.match(text, /⚠ MCP server "\\\*slack\\\*" could not be started for agent "triager": it exited with code 1\./);
+  assert.match(text, /✓ \*\*triager\*\* github › search\\_issues `q="crash"`/);
+  assert.doesNotMatch(markdown(look()), /⚠/, 'told once');
+});

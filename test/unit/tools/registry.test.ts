@@ -74,14 +74,20 @@ test('approvals are worded by kind and tool, one verb per act, in every surface'
   assert.deepEqual(approvalLabel('edit', 'create_issue'), { verb: 'use create_issue', icon: 'edit' });
 });
 
-test('a tool known only at run time joins by its read-only hint: plan mode keeps it only if it reads, default mode asks only if it does not', () => {
+test('a tool known only at run time joins by its read-only hint: plan mode keeps it only if it reads, default and acceptEdits ask only if it does not', () => {
   const search = externalTool('search_issues', 'github', true);
   const create = externalTool('create_issue', 'github', false);
   assert.deepEqual(search, { name: 'search_issues', kind: 'read', parallel: true, origin: 'github' });
-  assert.equal(create.kind, 'write');
+  // Not read-only: it acts through another program, as a command does.
+  assert.equal(create.kind, 'exec');
   assert.equal(needsApproval('default', search.kind), false);
   assert.equal(needsApproval('default', create.kind), true);
-  assert.equal(approvalKind(create.kind), 'edit');
+  assert.equal(needsApproval('acceptEdits', create.kind), true);
+  assert.equal(needsApproval('bypassPermissions', create.kind), false);
+  // Allowed on its own, never as a shell command or a file change.
+  assert.equal(approvalKind(create.kind, create.origin), 'mcp');
+  assert.equal(approvalKind(search.kind, search.origin), null);
+  assert.equal(approvalKind('exec'), 'bash');
 
   const runtime: ToolSpec[] = [builtinTool('Read'), search, create];
   const pool = (mode: 'default' | 'plan', tools: string[] | null = null) => computeToolPool({ definition: { ...noList, tools }, runtime, depth: 0, maxDepth: 3, mode }).tools;

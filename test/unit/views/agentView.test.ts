@@ -36,3 +36,15 @@ test('a Runs-view row carries the whole command it asks about, and an ended agen
   store.apply(script.finished('a', { output: 'All 12 tests pass.\nNothing else to report.' }));
   assert.equal(agentView(store.agent('a')!, undefined).result, 'All 12 tests pass.\nNothing else to report.');
 });
+
+test('a Runs-view row carries the agent’s notices and its MCP calls’ servers, which the webview shows', () => {
+  const store = new RunStore({ coalesceMs: 0 });
+  const script = new EventScript();
+  store.apply(script.started('a', 'triager'));
+  assert.equal(agentView(store.agent('a')!, undefined).notices, undefined);
+  store.apply({ type: 'notice', ts: script.ts, runId: 'run1', agentId: 'a', level: 'warning', message: 'MCP server "slack" was not started for agent "triager": the folder is not trusted.' });
+  store.apply({ ...script.tool('a', 'm1', 'mcp__github__search_issues', 'q="x"', null)[0]!, server: 'github' } as never);
+  const view = agentView(store.agent('a')!, undefined);
+  assert.deepEqual(view.notices, ['MCP server "slack" was not started for agent "triager": the folder is not trusted.']);
+  assert.equal(view.tools[0]?.server, 'github');
+});

@@ -84,3 +84,18 @@ test('several folders each get a folder node', () => {
   const group = model.roots[1]!.kind === 'folder' ? model.roots[1]!.children[0]! : undefined;
   assert.equal(model.parents.get(group!.id), model.roots[1]);
 });
+
+test("an agent with MCP servers opens to them: each server's state, then what it names but cannot reach", () => {
+  const summary = {
+    name: 'triager', description: 'd', source: 'project' as const, family: '.claude' as const, filePath: '/p/.claude/agents/triager.md', model: null, disabled: false, userInvocable: true, shadowedBy: null, color: null,
+    mcp: {
+      servers: [{ name: 'github', source: 'claude-project', file: '/p/.mcp.json', transport: 'stdio' as const, target: 'gh-mcp', state: 'reachable' as const, tools: ['search'] }],
+      problems: ['"mcp__slack__post" in its tools names the MCP server "slack", which is neither declared in its mcpServers nor configured'],
+    },
+  };
+  const model = buildAgentsTree([{ key: 'k', name: 'p', agents: [summary], warnings: [] }], true, NO_FILTER);
+  const group = model.roots[0] as { children: Array<{ kind: string; children: Array<{ server: { name: string } | null; problem: string | null; id: string }> }> };
+  const agent = group.children[0]!;
+  assert.deepEqual(agent.children.map((c) => c.server?.name ?? c.problem), ['github', summary.mcp.problems[0]]);
+  assert.equal(model.parents.get(agent.children[0]!.id), agent);
+});

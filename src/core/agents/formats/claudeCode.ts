@@ -21,7 +21,7 @@ export const CLAUDE_CODE_TOOLS = toolTable([
   [['ExitPlanMode', 'EnterPlanMode'], unsupported('plan mode is a permission mode here (permissionMode: plan), not a tool')],
   [['AskUserQuestion'], unsupported('an agent here cannot stop to ask the user a question')],
   [['Skill', 'SlashCommand'], unsupported('Claude Code skills and slash commands are not available here')],
-  [['ListMcpResourcesTool', 'ReadMcpResourceTool'], unsupported('MCP servers are not connected in this runtime')],
+  [['ListMcpResourcesTool', 'ReadMcpResourceTool'], unsupported('MCP resources are not offered: agents get the tools of their MCP servers, not their resources')],
   [['LSP'], unsupported("Claude Code's language-server tool is not available here")],
   [['ToolSearch', 'Monitor', 'TeamCreate', 'TeamDelete'], unsupported('a Claude Code session tool with no counterpart here')],
 ]);
@@ -43,7 +43,7 @@ export const CLAUDE_CODE_FIELDS: readonly FieldDoc[] = [
   { key: 'background', doc: '`true`: always run in the background.' },
   { key: 'blocking', doc: 'The parent waits for it even when started in the background.' },
   { key: 'color', doc: 'UI accent colour.' },
-  { key: 'mcpServers', doc: 'MCP servers for the agent; kept on the definition (not connected by this runtime).' },
+  { key: 'mcpServers', doc: 'MCP servers for the agent: a list of names of servers configured elsewhere (`.mcp.json`, `~/.claude.json`, a plugin) or `name: { command, args, env }` / `name: { type: http, url, headers }` of its own. Started when the agent first needs them, only in a trusted folder for project files; their tools are `mcp__<server>__<tool>` (name them in `tools`; without a `tools` list the agent also gets the Claude Code session\'s servers). See docs/mcp.md.' },
   { key: 'initialPrompt', doc: 'Sent before the user\'s prompt when the agent runs as the root agent.' },
   { key: 'skills', doc: 'Claude Code skills to preload; kept, not used here.' },
   { key: 'memory', doc: 'Claude Code persistent memory scope; kept, not used here.' },

@@ -21,6 +21,6 @@ export const CODEX_FIELDS: readonly FieldDoc[] = [
   { key: 'model_reasoning_effort', doc: 'none, minimal, low, medium, high, xhigh: the thinking level (none → off).' },
   { key: 'sandbox_mode', doc: '`read-only`: no Write, Edit, MultiEdit or Bash, and it runs in plan mode (read-only tools), as do the agents it starts; `workspace-write` and `danger-full-access` change nothing here.' },
   { key: 'nickname_candidates', doc: 'Display names for running instances.' },
-  { key: 'mcp_servers', doc: 'MCP servers for the agent; kept on the definition.' },
+  { key: 'mcp_servers', doc: 'MCP servers for the agent: `[mcp_servers.<name>]` tables with `command`, `args`, `env`, `cwd` or `url`, `bearer_token_env_var`, `http_headers`, and `enabled_tools`/`disabled_tools`, `enabled`, `startup_timeout_sec`, `tool_timeout_sec`, as in Codex\'s config.toml. See docs/mcp.md.' },
   { key: 'web_search', doc: '`live` or `cached`: the agent also gets WebSearch.' },
 ];

@@ -95,6 +95,6 @@ export const COPILOT_FIELDS: readonly FieldDoc[] = [
   { key: 'user-invocable', doc: '`false`: not offered for users to pick, only as a subagent.' },
   { key: 'disable-model-invocation', doc: '`true`: other agents should not start it on their own (also the retired `infer: false`).' },
   { key: 'argument-hint', doc: 'What to type after the agent\'s name.' },
-  { key: 'mcp-servers', doc: 'MCP servers for the agent (GitHub.com); kept on the definition.' },
+  { key: 'mcp-servers', doc: 'MCP servers for the agent: a map of names to `{ type: local|stdio, command, args, env, tools }` or `{ type: http|sse, url, headers, tools }`, with `${{ secrets.X }}`/`$X` variables. Their tools are `server/tool` (`server/*` for all) in `tools`; a name in `tools` can also be a server of `.vscode/mcp.json` or a VS Code tool set (in VS Code). See docs/mcp.md.' },
   { key: 'metadata', doc: 'Name/value annotations; kept.' },
 ];

@@ -48,5 +48,5 @@ export const GEMINI_FIELDS: readonly FieldDoc[] = [
   { key: 'timeout_mins', doc: 'Gemini\'s time limit; kept, not enforced here.' },
   { key: 'temperature', doc: 'Gemini sampling temperature; kept, not used.' },
   { key: 'display_name', doc: 'A friendlier name for the UI.' },
-  { key: 'mcpServers', doc: 'Also `mcp_servers`: MCP servers for the agent; kept on the definition.' },
+  { key: 'mcpServers', doc: 'Also `mcp_servers`: MCP servers for the agent, a map of names to `{ command, args, env, cwd }`, `{ httpUrl, headers }` or `{ url }` (SSE), with `include_tools`/`exclude_tools`, as in `.gemini/settings.json`. Their tools are `mcp_<server>_<tool>` in `tools` (`mcp_<server>_*` for all). See docs/mcp.md.' },
 ];

@@ -21,7 +21,13 @@ export type ToolMapping =
   /** A tool the home tool gives every agent and the runtime does the job of itself: no tool, no warning. */
   | { implicit: string }
   /** A tool this runtime does not have; `reason` says what it is, for the warning. */
-  | { unsupported: string };
+  | { unsupported: string }
+  /**
+   * A tool of an MCP server or of the editor (`mcp__github__create_issue`,
+   * `github/*`): kept as written and matched against the servers' tools when
+   * the agent starts (src/core/mcp/toolPatterns.ts).
+   */
+  | { external: true };
 
 /** Names lower-cased → what they stand for; `spellings`: the names as the format writes them (for completions). */
 export type ToolTable = ReadonlyMap<string, ToolMapping> & { readonly spellings: readonly string[] };

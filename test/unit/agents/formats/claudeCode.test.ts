@@ -18,8 +18,13 @@ test('initialPrompt, mcpServers, effort and the fields Claude Code keeps for its
       'effort: max',
       'initialPrompt: Run the whole suite first.',
       'mcpServers:',
-      '  github:',
-      '    command: gh-mcp',
+      '  - github',
+      '  - browser:',
+      '      type: stdio',
+      '      command: npx',
+      '      args: ["-y", "browser-mcp"]',
+      '      env: { DEBUG: "1" }',
+      '  - docs: { type: http, url: "https://docs.example/mcp", headers: { Authorization: "Bearer ${DOCS_TOKEN}" } }',
       'skills: [testing]',
       'memory: project',
       '---',
@@ -32,7 +37,15 @@ test('initialPrompt, mcpServers, effort and the fields Claude Code keeps for its
   assert.deepEqual(definition.tools, ['Read', 'Bash', 'TodoWrite']);
   assert.equal(definition.thinkingLevel, 'xhigh');
   assert.equal(definition.initialPrompt, 'Run the whole suite first.');
-  assert.deepEqual(definition.mcpServers, { github: { command: 'gh-mcp' } });
+  // A name refers to a server configured elsewhere; a one-key map is the agent's own.
+  assert.deepEqual(
+    definition.mcp?.map((d) => ('spec' in d ? [d.name, d.spec.transport, d.spec.command ?? d.spec.url, d.spec.args, d.spec.env, d.spec.headers] : [d.name, 'ref'])),
+    [
+      ['github', 'ref'],
+      ['browser', 'stdio', 'npx', ['-y', 'browser-mcp'], { DEBUG: '1' }, {}],
+      ['docs', 'http', 'https://docs.example/mcp', [], {}, { Authorization: 'Bearer ${DOCS_TOKEN}' }],
+    ],
+  );
   assert.deepEqual(definition.extra, { skills: ['testing'], memory: 'project' });
   assert.deepEqual(messages, []);
 });

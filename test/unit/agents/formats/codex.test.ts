@@ -33,6 +33,7 @@ test('a documented Codex agent reads its name, description, instructions and set
   assert.equal(definition.thinkingLevel, 'high');
   assert.deepEqual(definition.nicknames, ['Atlas', 'Delta', 'Echo-2']);
   assert.deepEqual(definition.mcpServers, { docs: { command: 'npx', args: ['-y', 'docs-mcp'] } });
+  assert.deepEqual(definition.mcp?.map((d) => 'spec' in d && [d.name, d.spec.command, d.spec.args, d.spec.variables]), [['docs', 'npx', ['-y', 'docs-mcp'], 'codex']]);
   // sandbox_mode = "read-only": nothing that writes or runs commands.
   assert.equal(definition.tools, null);
   assert.deepEqual(definition.disallowedTools, ['Bash', 'Write', 'Edit', 'MultiEdit']);
