@@ -13,39 +13,20 @@
  *
  * Writes bench/results/worktree.json and prints a Markdown table.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { WorktreeManager } from '../src/core/isolation';
 import { checkoutWorkers } from '../src/core/isolation/repo';
+import { git, makeFilesRepo } from './lib/filesRepo';
 
 const arg = (name: string, fallback: number) =>
   Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const FILES = arg('files', 20_000);
 const ITERATIONS = arg('iterations', 5);
-const PER_DIR = 100;
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
 
-function makeRepo(root: string): string {
-  const repo = path.join(root, 'repo');
-  mkdirSync(repo);
-  git(repo, 'init', '-q', '-b', 'main');
-  git(repo, 'config', 'user.name', 'Bench');
-  git(repo, 'config', 'user.email', 'bench@example.com');
-  for (let i = 0; i < FILES; i++) {
-    const dir = path.join(repo, 'src', `d${Math.floor(i / PER_DIR)}`);
-    if (i % PER_DIR === 0) mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, `f${i}.ts`), `export const v${i} = ${i};\n`);
-  }
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-q', '-m', 'files');
-  return repo;
-}
 
 /** A few uncommitted changes of every kind create must carry over. */
 function dirty(repo: string): () => void {
@@ -72,7 +53,7 @@ async function main(): Promise<void> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'subagents-bench-worktree-'));
   try {
     const setupStart = performance.now();
-    const repo = makeRepo(root);
+    const repo = makeFilesRepo(root, FILES);
     console.error(`repository of ${FILES} files ready in ${Math.round(performance.now() - setupStart)} ms`);
     const manager = new WorktreeManager({ stateDir: path.join(root, 'state'), worktreesRoot: path.join(root, 'worktrees') });
     const plainDir = path.join(root, 'plain');

@@ -12,6 +12,18 @@ const SCRIPTS: Record<string, (p: Record<string, number>) => Script> = {
     }
     return req.turn < childTurns! - 1 ? { delayMs, toolUses: [{ name: 'LS', input: {} }] } : { delayMs, text: 'part done' };
   },
+  /** A lead that starts `children` isolated editors in one turn; each writes one file, then says done. */
+  isolatedEditors: ({ children }) => (req: ScriptedRequest): Reply => {
+    if (req.system.includes('[agent:lead]')) {
+      if (req.turn === 0) {
+        return { toolUses: Array.from({ length: children! }, (_, i) => ({ name: 'Task', input: { subagent_type: 'editor', description: `edit ${i}`, prompt: `job ${i}`, isolation: 'worktree' } })) };
+      }
+      return { text: 'all edits done' };
+    }
+    const job = /job (\d+)/.exec(JSON.stringify(req.messages[0]?.content))?.[1] ?? 'x';
+    if (req.turn === 0) return { toolUses: [{ name: 'Write', input: { file_path: `out/editor-${job}.txt`, content: `written by editor ${job}\n` } }] };
+    return { text: 'edited' };
+  },
   background: ({ children, childTurns, latencyMs }) => (req: ScriptedRequest): Reply => {
     const delayMs = latencyMs;
     if (req.system.includes('[agent:parent]')) {

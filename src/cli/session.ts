@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { AgentCatalog } from '../core/agents/catalog';
-import type { Settings } from '../core/config';
+import { defaultSettings, worktreePoolSize, type Settings } from '../core/config';
 import { createClient } from '../core/engine/client';
 import { Engine } from '../core/engine/engine';
 import { CommandHooks } from '../core/hooks/commandHooks';
@@ -27,12 +27,13 @@ export function storageDir(env: NodeJS.ProcessEnv): string {
   return path.join(base, 'subagents');
 }
 
-/** Worktrees of isolated agents live beside the history, outside every repository. */
-export function openWorktrees(io: CliIO): WorktreeManager {
+/** Worktrees of isolated agents live beside the history, outside every repository; `settings` size their pool. */
+export function openWorktrees(io: CliIO, settings: Settings = defaultSettings()): WorktreeManager {
   const dir = path.join(storageDir(io.env), 'worktrees');
   return new WorktreeManager({
     stateDir: path.join(dir, 'state'),
     worktreesRoot: path.join(dir, 'trees'),
+    poolSize: () => worktreePoolSize(settings),
     log: (level, message) => {
       if (level === 'warn' || level === 'error') io.stderr.write(`subagents: ${terminalText(message)}\n`);
     },
@@ -91,7 +92,7 @@ export async function openSession(
   });
   const store = new RunStore({ coalesceMs: opts.coalesceMs, ...storeLimits(settings) });
   const detach = history.attach(store);
-  const worktrees = openWorktrees(io);
+  const worktrees = openWorktrees(io, settings);
   const mcp = new McpHost(cliMcpOptions(io, { cwd: opts.cwd, settings, pluginDirs: opts.pluginDirs, trust: opts.trust ?? TRUST_NOTHING, ownSecrets: () => [client.apiKey, client.authToken] }));
   const engine = new Engine({
     client,

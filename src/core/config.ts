@@ -42,6 +42,9 @@ export const settingsSchema = z.object({
   'mcp.callTimeoutSeconds': z.number().min(1).max(86_400).default(300),
   'mcp.startupTimeoutSeconds': z.number().min(1).max(3600).default(30),
   'mcp.inheritClaudeCodeServers': z.boolean().default(true),
+  'worktrees.poolSize': z.number().int().min(-1).max(256).default(-1),
+  'worktrees.baseRef': z.string().default('HEAD'),
+  'worktrees.setupCommand': z.string().default(''),
 });
 
 /**
@@ -51,7 +54,7 @@ export const settingsSchema = z.object({
  * `restrictedConfigurations`, checked against this list by a test); the CLI
  * ignores them from a project's settings file unless the user trusts it.
  */
-export const RESTRICTED_SETTING_KEYS = ['apiBaseUrl', 'pluginDirs', 'loadClaudePlugins', 'permissionMode', 'isolation.autoApproveEdits'] as const satisfies readonly (keyof typeof settingsSchema.shape)[];
+export const RESTRICTED_SETTING_KEYS = ['apiBaseUrl', 'pluginDirs', 'loadClaudePlugins', 'permissionMode', 'isolation.autoApproveEdits', 'worktrees.setupCommand'] as const satisfies readonly (keyof typeof settingsSchema.shape)[];
 
 export type Settings = z.infer<typeof settingsSchema>;
 export type SettingKey = keyof Settings;
@@ -59,13 +62,19 @@ export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 export const SETTING_KEYS = Object.keys(settingsSchema.shape) as SettingKey[];
 
-/** The defaults, as a fully populated settings object. */
+/** How many finished worktrees a repository keeps for reuse: `worktrees.poolSize`, with -1 meaning as many as `maxConcurrency`. */
+export function worktreePoolSize(settings: Settings): number {
+  const size = settings['worktrees.poolSize'];
+  return size < 0 ? settings.maxConcurrency : size;
+}
+
 /** A dir as users write it in settings (`pluginDirs`): `~/x` from the home folder, a relative one from `base`. */
 export function resolveUserPath(dir: string, base: string, home: string): string {
   if (dir === '~' || dir.startsWith('~/')) return path.join(home, dir.slice(1));
   return path.resolve(base, dir);
 }
 
+/** The defaults, as a fully populated settings object. */
 export function defaultSettings(): Settings {
   return settingsSchema.parse({});
 }

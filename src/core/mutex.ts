@@ -1,10 +1,8 @@
 /**
- * An in-process async mutex per key, shared by the layers that serialise work
- * on one resource: worktree git operations run under the lock of the
- * repository's common git dir (so parallel spawns queue up instead of failing
- * on git's lock files), and the run history under its folder's. Other
- * processes are handled by each user's own cross-process step (git's lock
- * retry, the history's lock file).
+ * An in-process async mutex per key: callers in one process queue here in
+ * arrival order. FileLock (the run history's lock, and the worktree lock of
+ * each repository) builds on it, one queue per lock file, so only one caller
+ * per process at a time competes for the file with other processes.
  */
 export class KeyedMutex {
   private readonly tails = new Map<string, Promise<void>>();

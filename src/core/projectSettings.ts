@@ -52,6 +52,10 @@ const RULES: Record<SettingKey, Rule> = {
   'mcp.startupTimeoutSeconds': 'lower',
   // Off starts fewer servers.
   'mcp.inheritClaudeCodeServers': 'off',
+  // The pool holds at most as many worktrees as were in use at once anyway; where an agent starts is the project's business.
+  'worktrees.poolSize': 'free',
+  'worktrees.baseRef': 'free',
+  'worktrees.setupCommand': 'restricted',
 };
 
 for (const key of RESTRICTED_SETTING_KEYS) if (RULES[key] !== 'restricted') throw new Error(`${key} is restricted`);

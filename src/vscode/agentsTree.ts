@@ -16,6 +16,9 @@ import {
 } from '../surfaces/views/agentsTreeModel';
 import type { AgentsState } from './viewState';
 import { describeServer, type ServerListing } from '../core/mcp/listing';
+import { isWorktreesNode, worktreesChildren, worktreesItem, worktreesRoots, type WorktreesNode, type WorktreesSummary } from './worktreesOverview';
+
+type ViewNode = TreeNode | WorktreesNode;
 
 /**
  * The Agents view (S6.1): a native tree of every folder's agents, grouped by
@@ -30,15 +33,19 @@ const FILTER_CONTEXT = 'subagents.agentsFilterActive';
 /** Typing in the filter box narrows the tree at most this often. */
 const TYPING_DEBOUNCE_MS = 40;
 
-export class AgentsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
-  readonly #onDidChange = new vscode.EventEmitter<TreeNode | undefined>();
+export class AgentsTree implements vscode.TreeDataProvider<ViewNode>, vscode.Disposable {
+  readonly #onDidChange = new vscode.EventEmitter<ViewNode | undefined>();
   readonly onDidChangeTreeData = this.#onDidChange.event;
-  readonly view: vscode.TreeView<TreeNode>;
+  readonly view: vscode.TreeView<ViewNode>;
   #filter: AgentFilter = NO_FILTER;
   #model: AgentsTreeModel | null = null;
   #state: AgentsState | null = null;
 
-  constructor(private readonly state: () => AgentsState) {
+  /** `worktrees`: the Worktrees section's summary, shown below the agents (see worktreesOverview.ts). */
+  constructor(
+    private readonly state: () => AgentsState,
+    private readonly worktrees: () => WorktreesSummary | null = () => null,
+  ) {
     this.view = vscode.window.createTreeView(AGENTS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
     void vscode.commands.executeCommand('setContext', FILTER_CONTEXT, false);
   }
@@ -83,21 +90,24 @@ export class AgentsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
     this.view.message = lines.length ? lines.join(' ') : undefined;
   }
 
-  getChildren(node?: TreeNode): TreeNode[] {
-    return node ? childrenOf(node) : this.model.roots;
+  getChildren(node?: ViewNode): ViewNode[] {
+    if (!node) return [...this.model.roots, ...worktreesRoots(this.worktrees())];
+    return isWorktreesNode(node) ? worktreesChildren(node) : childrenOf(node);
   }
 
-  getParent(node: TreeNode): TreeNode | undefined {
+  getParent(node: ViewNode): ViewNode | undefined {
+    if (isWorktreesNode(node)) return node.kind === 'worktrees' ? undefined : worktreesRoots(this.worktrees())[0];
     return this.model.parents.get(node.id);
   }
 
   /** Tooltips are made on hover, so a refresh of 160 agents sends only what the rows show. */
-  resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
+  resolveTreeItem(item: vscode.TreeItem, node: ViewNode): vscode.TreeItem {
     if (node.kind === 'agent') item.tooltip = agentTooltip(node);
     return item;
   }
 
-  getTreeItem(node: TreeNode): vscode.TreeItem {
+  getTreeItem(node: ViewNode): vscode.TreeItem {
+    if (isWorktreesNode(node)) return worktreesItem(node);
     switch (node.kind) {
       case 'folder': {
         const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.Expanded);

@@ -44,6 +44,7 @@ export function registerCommands(services: Services, view: SidebarViews, reviews
   // A worktree action changed what the Runs view shows of its agents (applied, files left, gone).
   const worktreesChanged = <T>(result: T): T => {
     view.touchRuns(services.store.list().filter((run) => Object.values(run.agents).some((a) => a.worktree)).map((run) => run.runId));
+    view.worktreesChanged();
     return result;
   };
   const commands: Record<string, (...args: unknown[]) => unknown> = {
@@ -60,7 +61,7 @@ export function registerCommands(services: Services, view: SidebarViews, reviews
     'subagents.checkMcpServers': () => checkMcpServersCommand(services),
     'subagents.setApiKey': (key) => setApiKeyCommand(services.keys, services.log, key),
     'subagents.cleanUpWorktrees': async (args) => {
-      const left = await cleanUpWorktreesCommand(services, reviews, obj<CleanUpArgs>(args));
+      const left = await cleanUpWorktreesCommand(services, reviews, obj<CleanUpArgs>(args), () => view.worktreesChanged());
       view.agentsChanged();
       return worktreesChanged(left);
     },

@@ -5,6 +5,7 @@ import type { ContinueOptions, SendOutcome } from '../core/engine/engine';
 import { EngineError } from '../core/engine/errors';
 import { newMailId } from '../core/engine/mail';
 import { WorktreeManager, type WorktreeRecord } from '../core/isolation';
+import { worktreePoolSize } from '../core/config';
 import { RunHistory } from '../core/runs/history';
 import { RunStore } from '../core/runs/runStore';
 import { ModeConsents } from '../core/tools/modeConsent';
@@ -61,6 +62,8 @@ export class Services implements vscode.Disposable {
     const worktrees = new WorktreeManager({
       stateDir: path.join(storage, 'worktrees', 'state'),
       worktreesRoot: path.join(storage, 'worktrees', 'trees'),
+      // Window-level, read each time a worktree is done, so a change applies at once.
+      poolSize: () => worktreePoolSize(readSettings().settings),
       log: (level, message) => (level === 'debug' ? log.debug(message) : log[level](message)),
     });
     const editorTools = new VsCodeEditorTools();

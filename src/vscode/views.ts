@@ -10,6 +10,7 @@ import { badgeOf, countActive, RunsViewProvider, type RevealOptions, type RunsVi
 import type { Services } from './services';
 import { agentViewOf, runHeader } from '../surfaces/views/viewModel';
 import { agentsState, dismissNotice, statusState } from './viewState';
+import { WorktreesOverview } from './worktreesOverview';
 
 /**
  * The Subagents container's two views, wired to the services: Runs (the live
@@ -23,6 +24,8 @@ export interface SidebarViews {
   /** Shows the Runs view; with a run id, selects that run (or one of its agents). */
   reveal(runId?: string, agentId?: string, options?: RevealOptions): Promise<boolean>;
   agentsChanged(): void;
+  /** Worktrees were applied, discarded or cleaned up: the Worktrees section is summed up again. */
+  worktreesChanged(): void;
   touchRuns(runIds: readonly string[]): void;
   /** A run's header as the Runs view gets it (its folder named when several are open). */
   runHeader(run: RunSnapshot): RunHeader;
@@ -53,7 +56,8 @@ export function createViews(services: Services, context: vscode.ExtensionContext
     s.log,
     context.workspaceState,
   );
-  const agents = new AgentsTree(() => agentsState(s));
+  const worktrees = new WorktreesOverview(s.worktrees, s.log);
+  const agents = new AgentsTree(() => agentsState(s), () => worktrees.summary);
   setRunsViewVisibility(() => runs.visible);
 
   let hasActive: boolean | undefined;
@@ -72,10 +76,13 @@ export function createViews(services: Services, context: vscode.ExtensionContext
   const agentsChanged = () => {
     agents.refresh();
     runs.statusChanged();
+    worktrees.refresh();
   };
   const unsubscribe = s.store.subscribe((changed) => {
     runs.runsChanged(changed);
     updateBadge();
+    // Agents starting and ending make, keep and hand back worktrees.
+    worktrees.refresh();
   });
   updateBadge();
 
@@ -89,11 +96,14 @@ export function createViews(services: Services, context: vscode.ExtensionContext
       return true;
     },
     agentsChanged,
+    worktreesChanged: () => worktrees.refresh(),
     touchRuns: (ids) => runs.touchRuns(ids),
   };
   const disposables: vscode.Disposable[] = [
     runs,
     agents,
+    worktrees,
+    worktrees.onDidChange(() => agents.refresh()),
     vscode.window.registerWebviewViewProvider(RunsViewProvider.viewType, runs),
     runs.onDidChangeVisibility(updateBadge),
     { dispose: unsubscribe },

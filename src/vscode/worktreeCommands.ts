@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ApplyOutcome, WorktreeRecord } from '../core/isolation';
+import { formatBytes, type ApplyOutcome, type WorktreeRecord } from '../core/isolation';
 import { shownFiles, type ReviewEditors } from './review/reviewEditors';
 import type { Services } from './services';
 
@@ -221,16 +221,27 @@ export interface CleanUpArgs {
 }
 
 /**
- * Finds leftovers of interrupted runs, then lets the user pick a kept
+ * Finds leftovers of interrupted runs and, run as a whole (no agent named),
+ * empties the pool of reusable worktrees; then lets the user pick a kept
  * worktree and what to do with it. Returns the agent ids of the worktrees
  * that still hold changes (after the action), which makes the command
  * scriptable.
  */
-export async function cleanUpWorktreesCommand(services: Services, reviews: ReviewEditors, args: CleanUpArgs = {}): Promise<string[] | undefined> {
+export async function cleanUpWorktreesCommand(services: Services, reviews: ReviewEditors, args: CleanUpArgs = {}, poolEmptied?: () => void): Promise<string[] | undefined> {
   let records: WorktreeRecord[];
+  let emptied = '';
   try {
     const report = await services.worktrees.recover();
     if (report.removed.length) services.log.info(`Removed ${report.removed.length} unchanged worktree(s) left by interrupted runs.`);
+    if (!args.agentId) {
+      const pooled = await services.worktrees.poolStatus();
+      const deleted = await services.worktrees.emptyPool();
+      poolEmptied?.();
+      if (deleted) {
+        emptied = `Deleted ${deleted} pooled worktree${deleted === 1 ? '' : 's'} (about ${formatBytes(pooled.reduce((n, p) => n + p.diskBytes, 0))}). `;
+        services.log.info(emptied.trim());
+      }
+    }
     records = actionable(await services.worktrees.list(), 'review');
   } catch (error) {
     void vscode.window.showErrorMessage(`Could not check the worktrees: ${errorText(error)}`);
@@ -239,9 +250,10 @@ export async function cleanUpWorktreesCommand(services: Services, reviews: Revie
   services.keptWorktrees = [];
   const remaining = async () => actionable(await services.worktrees.list(), 'review').map((r) => r.agentId);
   if (records.length === 0) {
-    if (!args.agentId) void vscode.window.showInformationMessage('No agent worktrees with changes are left.');
+    if (!args.agentId) void vscode.window.showInformationMessage(`${emptied}No agent worktrees with changes are left.`);
     return [];
   }
+  if (emptied) void vscode.window.showInformationMessage(emptied.trim());
   let rec = args.agentId ? records.find((r) => r.agentId === args.agentId) : undefined;
   if (args.agentId && !rec) {
     void vscode.window.showErrorMessage(`Agent ${args.agentId} has no worktree with changes.`);

@@ -125,7 +125,33 @@ export class MarkdownString {
 }
 
 export class ThemeIcon {
+  constructor(
+    readonly id: string,
+    readonly color?: ThemeColor,
+  ) {}
+}
+
+export class ThemeColor {
   constructor(readonly id: string) {}
+}
+
+export enum TreeItemCollapsibleState {
+  None = 0,
+  Collapsed = 1,
+  Expanded = 2,
+}
+
+export class TreeItem {
+  id?: string;
+  description?: string;
+  tooltip?: string | MarkdownString;
+  iconPath?: ThemeIcon;
+  contextValue?: string;
+  command?: { command: string; title: string; arguments?: unknown[] };
+  constructor(
+    readonly label: string,
+    readonly collapsibleState: TreeItemCollapsibleState = TreeItemCollapsibleState.None,
+  ) {}
 }
 
 export enum FileType {
@@ -193,7 +219,10 @@ export const shown: {
   messages: Array<{ level: 'info' | 'warning' | 'error'; text: string; items: unknown[]; choose(item: string | undefined): void }>;
   progress: Array<{ title: string; reports: string[]; token: CancellationTokenSource; done: Promise<unknown> }>;
   commands: Array<{ command: string; args: unknown[] }>;
-} = { messages: [], progress: [], commands: [] };
+  /** Titles of the quick picks shown, and the answers the next ones give. */
+  quickPicks: string[];
+  quickPickAnswers: unknown[];
+} = { messages: [], progress: [], commands: [], quickPicks: [], quickPickAnswers: [] };
 
 const trustGranted = new EventEmitter<void>();
 
@@ -224,6 +253,8 @@ export function resetFake(): void {
   shown.messages.length = 0;
   shown.progress.length = 0;
   shown.commands.length = 0;
+  shown.quickPicks.length = 0;
+  shown.quickPickAnswers.length = 0;
   documents.length = 0;
   configuration.clear();
   workspaceConfiguration.clear();
@@ -256,6 +287,11 @@ export const window = {
   showInformationMessage: message('info'),
   showWarningMessage: message('warning'),
   showErrorMessage: message('error'),
+  /** Answers what `shown.quickPickAnswers` holds next (nothing: the pick is dismissed). */
+  showQuickPick<T>(items: readonly T[] | Thenable<readonly T[]>, options?: { title?: string }): Promise<T | undefined> {
+    shown.quickPicks.push(options?.title ?? '');
+    return Promise.resolve(items).then(() => shown.quickPickAnswers.shift() as T | undefined);
+  },
   withProgress<T>(options: { title?: string }, task: (progress: { report(value: { message?: string }): void }, token: CancellationToken) => Thenable<T>): Thenable<T> {
     const source = new CancellationTokenSource();
     const reports: string[] = [];

@@ -37,6 +37,9 @@ Options:
                             remembers a yes in trustedProjects
   --isolation worktree      work in a git worktree of its own; changes stay on
                             a branch (see "subagents worktrees")
+  --base-ref REF            where that worktree starts: HEAD (with your
+                            uncommitted changes) or a branch, tag or commit
+                            (worktrees.baseRef, default HEAD)
   --json                    NDJSON events on stdout; the last line is the result
 Exit code: 0 when the run completed, 1 otherwise, 2 for bad arguments.
 Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL (optional).
@@ -68,6 +71,7 @@ function parseRunArgs(args: string[]) {
       'max-turns': { type: 'string' },
       'trust-project': { type: 'boolean', default: false },
       isolation: { type: 'string' },
+      'base-ref': { type: 'string' },
       json: { type: 'boolean', default: false },
     },
   });
@@ -98,6 +102,7 @@ function parseRunArgs(args: string[]) {
     },
     trustProject: values['trust-project'] ?? false,
     isolation: values.isolation as 'worktree' | undefined,
+    baseRef: values['base-ref'],
   };
 }
 
@@ -133,7 +138,7 @@ export const runCommand: CliCommand = {
         io,
         session,
         view,
-        () => session.engine.start({ agent: opts.agent, prompt: opts.prompt, cwd, model: opts.model, permissionMode: opts.permissionMode, isolation: opts.isolation }),
+        () => session.engine.start({ agent: opts.agent, prompt: opts.prompt, cwd, model: opts.model, permissionMode: opts.permissionMode, isolation: opts.isolation, baseRef: opts.baseRef }),
         'run',
       );
     } finally {

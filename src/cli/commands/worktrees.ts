@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
-import { IsolationError, type WorktreeRecord } from '../../core/isolation';
+import { formatBytes, IsolationError, type PoolStatus, type WorktreeManager, type WorktreeRecord } from '../../core/isolation';
 import { UsageError, type CliCommand, type CliIO } from '../command';
 import { openWorktrees } from '../session';
+import { cliSettings } from '../settingsFiles';
 import { terminalText } from '../render/terminalText';
 
 const USAGE = `Usage: subagents worktrees [list] [--json]
@@ -10,14 +11,52 @@ const USAGE = `Usage: subagents worktrees [list] [--json]
                                                bytes when redirected)
        subagents worktrees apply <agentId>
        subagents worktrees discard <agentId>
+       subagents worktrees clean
 
 Isolated agents work in git worktrees of their own; changed ones stay on a
-branch until you apply or discard them. "list" first cleans up after
-interrupted runs: unchanged leftovers are removed, changed ones are kept.`;
+branch until you apply or discard them. Finished worktrees go back to a pool
+per repository and are reused by the next isolated agent (worktrees.poolSize).
+"list" first cleans up after interrupted runs (unchanged leftovers are
+removed, changed ones are kept), then shows the worktrees in use, the kept
+ones and the pooled ones with their disk use. "clean" deletes the pooled
+worktrees; kept ones stay until you apply or discard them.`;
 
-function describe(rec: WorktreeRecord): string {
+function describe(rec: WorktreeRecord & { diskBytes: number }): string {
   const stats = rec.info ? `${rec.info.filesChanged} files, +${rec.info.insertions} -${rec.info.deletions}` : 'no summary yet';
-  return terminalText(`${rec.agentId}  ${rec.state.padEnd(9)} ${rec.agentName.padEnd(18)} ${rec.branch}  ${stats}\n    ${rec.path}  (repo ${rec.repoRoot})`);
+  const folder = rec.diskBytes > 0 ? `${rec.path}  (about ${formatBytes(rec.diskBytes)})` : `${rec.path}  (folder handed back; the work is on the branch)`;
+  return terminalText(`${rec.agentId}  ${rec.state.padEnd(9)} ${rec.agentName.padEnd(18)} ${rec.branch}  ${stats}\n    ${folder}  repo ${rec.repoRoot}`);
+}
+
+function describePool(pool: PoolStatus[]): string {
+  return pool
+    .map((repo) => {
+      const lines = repo.worktrees.map((w) => `    ${w.path}  at ${w.head.slice(0, 12)}, pooled ${new Date(w.pooledAt).toISOString()}, about ${formatBytes(w.diskBytes)}`);
+      return terminalText(`  ${repo.repoRoot}: ${repo.worktrees.length} pooled, about ${formatBytes(repo.diskBytes)}\n${lines.join('\n')}`);
+    })
+    .join('\n');
+}
+
+async function list(worktrees: WorktreeManager, io: CliIO, json: boolean): Promise<number> {
+  const report = await worktrees.recover();
+  const records = await Promise.all(
+    (await worktrees.list()).filter((r) => r.state !== 'discarded').map(async (r) => ({ ...r, diskBytes: await worktrees.diskBytes(r) })),
+  );
+  const pool = await worktrees.poolStatus();
+  const inUse = records.filter((r) => r.state === 'active' || r.state === 'creating');
+  const kept = records.filter((r) => r.state === 'finished' || r.state === 'applied');
+  const sum = (xs: Array<{ diskBytes: number }>) => xs.reduce((n, x) => n + x.diskBytes, 0);
+  if (json) {
+    const disk = { inUse: sum(inUse), kept: sum(kept), pooled: sum(pool) };
+    io.stdout.write(`${JSON.stringify({ worktrees: records, pool, diskBytes: disk, removed: report.removed.map((r) => r.agentId) })}\n`);
+    return 0;
+  }
+  if (report.removed.length) io.stderr.write(`Removed ${report.removed.length} unchanged worktree(s) left by interrupted runs.\n`);
+  const sections: string[] = [];
+  if (inUse.length) sections.push(`In use (${inUse.length}), about ${formatBytes(sum(inUse))}:\n${inUse.map(describe).join('\n')}`);
+  if (kept.length) sections.push(`Kept with changes (${kept.length}), about ${formatBytes(sum(kept))}:\n${kept.map(describe).join('\n')}`);
+  if (pool.length) sections.push(`Pooled for reuse (${pool.reduce((n, p) => n + p.worktrees.length, 0)}), about ${formatBytes(sum(pool))} (delete with "subagents worktrees clean"):\n${describePool(pool)}`);
+  io.stdout.write(sections.length ? `${sections.join('\n\n')}\n` : 'No worktrees.\n');
+  return 0;
 }
 
 export const worktreesCommand: CliCommand = {
@@ -26,35 +65,31 @@ export const worktreesCommand: CliCommand = {
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
     const [action = 'list', agentId] = positionals;
-    const worktrees = openWorktrees(io);
+    if (!['list', 'diff', 'apply', 'discard', 'clean'].includes(action)) throw new UsageError(`unknown action "${action}"`);
+    if (['diff', 'apply', 'discard'].includes(action) && !agentId) throw new UsageError(`${action} needs an <agentId>`);
+    const worktrees = openWorktrees(io, cliSettings(io, io.cwd));
     try {
-      if (action === 'list') {
-        const report = await worktrees.recover();
-        const records = (await worktrees.list()).filter((r) => r.state !== 'discarded');
-        if (values.json) {
-          io.stdout.write(`${JSON.stringify({ worktrees: records, removed: report.removed.map((r) => r.agentId) })}\n`);
-          return 0;
-        }
-        if (report.removed.length) io.stderr.write(`Removed ${report.removed.length} unchanged worktree(s) left by interrupted runs.\n`);
-        io.stdout.write(records.length ? `${records.map(describe).join('\n')}\n` : 'No worktrees.\n');
+      if (action === 'list') return await list(worktrees, io, values.json);
+      if (action === 'clean') {
+        const removed = await worktrees.emptyPool();
+        if (values.json) io.stdout.write(`${JSON.stringify({ deleted: removed })}\n`);
+        else io.stdout.write(removed ? `Deleted ${removed} pooled worktree(s).\n` : 'The pool is empty.\n');
         return 0;
       }
-      if (!['diff', 'apply', 'discard'].includes(action)) throw new UsageError(`unknown action "${action}"`);
-      if (!agentId) throw new UsageError(`${action} needs an <agentId>`);
       await worktrees.list();
       if (action === 'diff') {
         // An agent wrote these bytes: on a terminal their control characters are shown, not obeyed (an ESC sequence
         // can erase lines, OSC 52 can write the clipboard). Redirected, the patch stays byte for byte, so it applies.
-        const diff = await worktrees.diff(agentId);
+        const diff = await worktrees.diff(agentId!);
         io.stdout.write(io.stdout.isTTY ? terminalText(diff) : diff);
         return 0;
       }
       if (action === 'discard') {
-        await worktrees.discard(agentId);
+        await worktrees.discard(agentId!);
         io.stdout.write(`Discarded the worktree and branch of ${agentId}.\n`);
         return 0;
       }
-      const outcome = await worktrees.apply(agentId);
+      const outcome = await worktrees.apply(agentId!);
       if (values.json) io.stdout.write(`${JSON.stringify(outcome)}\n`);
       else io.stdout.write(`${terminalText(outcome.message)}\n`);
       return outcome.conflicts.length ? 1 : 0;

@@ -103,6 +103,8 @@ export const agentDefinitionSchema = z.object({
   initialPrompt: z.string().nullable().optional(),
   /** Gemini `display_name`: a friendlier name for the UI. */
   displayName: z.string().nullable().optional(),
+  /** Where an isolated run of the agent starts: `HEAD` (with the user's uncommitted changes) or a branch, tag or commit (absent: the setting's). */
+  baseRef: z.string().nullable().optional(),
 });
 export type AgentDefinition = z.infer<typeof agentDefinitionSchema>;
 
@@ -148,6 +150,7 @@ export const DEFINITION_DEFAULTS: Readonly<Required<AgentDefinition>> = Object.f
   nicknames: NO_ITEMS,
   initialPrompt: null,
   displayName: null,
+  baseRef: null,
 });
 
 /** A definition that lost to a higher-precedence one of the same name (S2.2). */

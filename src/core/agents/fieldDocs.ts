@@ -62,6 +62,9 @@ const DOCS: Record<DefinitionField, Omit<FieldDoc, 'field'>> = {
     doc: '`worktree` runs the agent in its own git worktree on a new branch, starting from your working tree; its changes come back for review.',
     values: ['worktree'],
   },
+  baseRef: {
+    doc: 'With `isolation: worktree` (or when a spawn isolates it): where its worktree starts. `HEAD` is your current commit plus your uncommitted changes; a branch, tag or commit name starts it from exactly that commit. Without it, the spawn call\'s `base_ref` or `subagents.worktrees.baseRef` applies.',
+  },
   background: {
     doc: '`true` starts the agent in the background: the spawn returns at once, and the parent collects the result with `TaskOutput`.',
     values: ['true', 'false'],

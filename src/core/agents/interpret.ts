@@ -291,6 +291,7 @@ export function interpretFields({ fields, body }: AgentFields, context: AgentFil
     nicknames: other.nicknames,
     initialPrompt: other.initialPrompt,
     displayName: other.displayName,
+    baseRef: text(read.baseRef, 'baseRef', warn) || null,
   };
   return { definition, warnings: warn.list };
 }

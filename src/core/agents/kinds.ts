@@ -35,6 +35,7 @@ export const DEFINITION_FIELDS = [
   'output',
   'permissionMode',
   'isolation',
+  'baseRef',
   'background',
   'blocking',
   'color',

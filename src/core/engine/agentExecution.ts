@@ -22,6 +22,7 @@ import type { StructuredOutputSlot } from './structuredOutput';
 import { buildSystemPrompt, promptEnvironment } from './systemPrompt';
 import { buildTools } from './toolset';
 import { settleWorktree } from './worktreeSteps';
+import { setUpWorktree } from './worktreeSetup';
 
 /**
  * One agent's life in the engine (S3.1): waits for its place under the
@@ -123,7 +124,13 @@ export async function executeAgent(run: AgentRun, host: ExecutionHost): Promise<
       resumed: run.resumed,
       color: agentColor(run.definition.color),
     });
-    if (run.isolation) emit({ type: 'worktree_created', path: run.isolation.path, branch: run.isolation.branch, baseCommit: run.isolation.baseCommit });
+    if (run.isolation) {
+      const worktrees = host.options.worktrees;
+      const command = settings['worktrees.setupCommand'];
+      // Before the agent's MCP servers start: a server the project runs from its own files may need what the setup installs.
+      if (worktrees) await setUpWorktree({ run, command, worktrees, authorize: authorizerFor(run, emit, host), emit, log: host.log, redact: (text) => host.redactor.text(text) });
+      emit({ type: 'worktree_created', path: run.isolation.path, branch: run.isolation.branch, baseCommit: run.isolation.baseCommit });
+    }
     // The agent's MCP servers start while its hooks run.
     const mounting = mountExternalTools(run, tools, emit, host.log);
     mounting.catch(() => undefined);
@@ -132,7 +139,7 @@ export async function executeAgent(run: AgentRun, host: ExecutionHost): Promise<
     recorded = true;
     external = await mounting;
     if (external.fatal) throw new EngineError(external.fatal);
-    const env = await promptEnvironment(run.cwd, Boolean(run.isolation));
+    const env = await promptEnvironment(run.cwd, Boolean(run.isolation), undefined, run.isolation?.branch);
     const planNote = run.planMode ? ['You are in plan mode: you may read and search, but not change anything. Finish with a clear, concrete plan.'] : [];
     outcome = await runQueryLoop(run, {
       client: host.options.client,
@@ -152,7 +159,7 @@ export async function executeAgent(run: AgentRun, host: ExecutionHost): Promise<
     });
     run.sealed = true;
   } catch (error) {
-    // Only waiting for a concurrency slot, a run another process works on, or a required MCP server that could not start can throw here.
+    // Only waiting for a concurrency slot, the worktree's setup command, a run another process works on, or a required MCP server that could not start can throw here.
     outcome = run.signal.aborted
       ? { status: 'cancelled', output: null, error: run.signal.reason instanceof Error ? run.signal.reason.message : 'Cancelled.' }
       : { status: 'failed', output: null, error: error instanceof Error ? error.message : String(error) };

@@ -114,7 +114,15 @@ export class AgentRun {
   turns: number;
   startedAt = Date.now();
   /** Set while the agent works in its own git worktree (S5). */
-  isolation: { path: string; branch: string; baseCommit: string; originalCwd: string; repoRoot: string } | null = null;
+  isolation: {
+    path: string;
+    branch: string;
+    baseCommit: string;
+    originalCwd: string;
+    repoRoot: string;
+    /** Whether the folder is new to the agent (checked out or reused), so its setup command runs, or its own from before. */
+    prepared: 'new' | 'reused' | 'existing';
+  } | null = null;
   /** What the agent left on its branch, once its worktree is settled. */
   worktree: WorktreeInfo | null = null;
   result: AgentResult | null = null;

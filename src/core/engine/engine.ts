@@ -73,6 +73,8 @@ export interface RunRequest {
   permissionMode?: PermissionMode;
   /** Run in a git worktree of its own (also when the definition says `isolation: worktree`). */
   isolation?: 'worktree';
+  /** Where that worktree starts (before the definition's `baseRef` and `subagents.worktrees.baseRef`). */
+  baseRef?: string;
   signal?: AbortSignal;
   /** Passed to the editor's tools the tree's agents call (VS Code: the chat request's tool invocation token). */
   runContext?: unknown;
@@ -184,8 +186,10 @@ export class Engine {
       schema: request.schema,
     });
     if (request.isolation === 'worktree' || definition.isolation === 'worktree') {
-      const failure = await isolate(this.#options.worktrees, run);
+      const failure = await isolate(this.#options.worktrees, run, request.baseRef ?? definition.baseRef ?? settings['worktrees.baseRef']);
       if (failure) throw new EngineError(failure);
+    } else if (request.baseRef) {
+      throw new EngineError(`A base ref applies to an isolated run only: "${request.agent}" does not run in a worktree (give isolation: worktree too).`);
     }
     this.#launch(run);
     return run;

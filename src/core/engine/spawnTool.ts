@@ -21,6 +21,7 @@ export const spawnInputSchema = z
     run_in_background: z.boolean().optional().describe('Return at once and let the agent work in the background; collect its result with TaskOutput.'),
     resume: z.string().optional().describe('Agent id of an agent you ran earlier: continue it, with its full previous conversation, using prompt as the follow-up.'),
     isolation: z.enum(['worktree']).optional().describe('"worktree": the agent works on its own git worktree and branch; its changes stay there for the user to review.'),
+    base_ref: z.string().min(1).optional().describe('With isolation: where the worktree starts. "HEAD" (default): the current commit plus the user\'s uncommitted changes; or a branch, tag or commit name.'),
     cwd: z.string().optional().describe('Absolute working directory for the agent (not with isolation).'),
     schema: z.record(z.string(), z.unknown()).optional().describe('JSON Schema the agent\'s result must follow.'),
     budget: z

@@ -104,6 +104,8 @@ export class AgentSpawner implements Spawner {
     }
     const isolated = input.isolation === 'worktree' || definition.isolation === 'worktree';
     if (isolated && input.cwd) return 'This agent always runs isolated in a worktree (isolation: worktree in its definition), so it cannot be given a cwd.';
+    if (!isolated && input.base_ref) return 'base_ref applies to an isolated agent only: give isolation: "worktree" too.';
+    const baseRef = input.base_ref ?? definition.baseRef ?? settings['worktrees.baseRef'];
 
     // Asked before the background cap is checked: the check and the child's place under it must not be split by a wait.
     const permissionMode = await this.#host.permissionMode(definition, parent.permissionMode, parent.signal);
@@ -127,7 +129,7 @@ export class AgentSpawner implements Spawner {
       schema: input.schema,
       budget,
     });
-    return this.#start(parent, child, place, isolated ? () => isolate(this.#host.worktrees, child) : null);
+    return this.#start(parent, child, place, isolated ? () => isolate(this.#host.worktrees, child, baseRef) : null);
   }
 
   async #spawnResume(parent: AgentRun, input: SpawnInput, toolUseId: string, settings: Settings, budget: Budget | undefined): Promise<AgentRun | string> {

@@ -43,12 +43,13 @@ export function currentBranch(cwd: string): Promise<string | null> {
   return branch;
 }
 
-export async function promptEnvironment(cwd: string, isolated: boolean, now = new Date()): Promise<PromptEnvironment> {
+/** `branch`: the branch when the caller knows it (an isolated agent's), which saves asking git on the way to the first request. */
+export async function promptEnvironment(cwd: string, isolated: boolean, now = new Date(), branch?: string): Promise<PromptEnvironment> {
   return {
     cwd,
     platform: `${os.platform()} ${os.release()}`,
     date: now.toISOString().slice(0, 10),
-    gitBranch: await currentBranch(cwd),
+    gitBranch: branch ?? (await currentBranch(cwd)),
     isolated,
   };
 }

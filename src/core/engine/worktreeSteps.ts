@@ -12,14 +12,15 @@ function message(error: unknown): string {
 }
 
 /**
- * Gives `run` its own worktree before it starts (S5.1): created now, so a
- * failure (not a git repository, …) stops the run from beginning.
+ * Gives `run` its own worktree before it starts (S5.1): made ready now (from
+ * the pool, or checked out), so a failure (not a git repository, an unknown
+ * `baseRef`, …) stops the run from beginning.
  */
-export async function isolate(worktrees: WorktreeManager | undefined, run: AgentRun): Promise<string | null> {
+export async function isolate(worktrees: WorktreeManager | undefined, run: AgentRun, baseRef: string | null): Promise<string | null> {
   if (!worktrees) return 'Worktree isolation is not available here (no worktree storage is configured).';
   try {
-    const record = await worktrees.create({ cwd: run.cwd, agentName: run.agentName, agentId: run.id });
-    run.isolation = { path: record.path, branch: record.branch, baseCommit: record.baseCommit, originalCwd: run.cwd, repoRoot: record.repoRoot };
+    const record = await worktrees.create({ cwd: run.cwd, agentName: run.agentName, agentId: run.id, baseRef });
+    run.isolation = { path: record.path, branch: record.branch, baseCommit: record.baseCommit, originalCwd: run.cwd, repoRoot: record.repoRoot, prepared: record.prepared };
     run.cwd = record.cwd;
     return null;
   } catch (error) {
@@ -35,7 +36,7 @@ export async function reisolate(worktrees: WorktreeManager | undefined, run: Age
   if (known.state === 'discarded') return `Agent ${run.id}'s worktree was discarded, so its work is gone; start a new run instead.`;
   try {
     const record = await worktrees.reopen(run.id);
-    run.isolation = { path: record.path, branch: record.branch, baseCommit: record.baseCommit, originalCwd: record.repoRoot, repoRoot: record.repoRoot };
+    run.isolation = { path: record.path, branch: record.branch, baseCommit: record.baseCommit, originalCwd: record.repoRoot, repoRoot: record.repoRoot, prepared: record.prepared };
     run.cwd = record.cwd;
     return null;
   } catch (error) {

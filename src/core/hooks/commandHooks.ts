@@ -3,7 +3,7 @@ import { matchesEveryAgent, selectHooks, type CommandHook, type HookEventName, t
 import { testPatterns, timeoutMessage, type PatternResult } from '../regex/boundedRegex';
 import { interpretStart, interpretStop, subagentStartInput, subagentStopInput } from './hookProtocol';
 import { HookSettingsFiles } from './hookSettingsFiles';
-import { runShellCommand, type ShellCommandResult } from './shellCommand';
+import { runShellCommand, type ShellCommandResult } from '../shellCommand';
 import { childEnv } from '../childEnv';
 
 /**

@@ -1,5 +1,5 @@
 import type { SubagentInfo } from '../engine/lifecycleHooks';
-import type { ShellCommandResult } from './shellCommand';
+import type { ShellCommandResult } from '../shellCommand';
 
 /**
  * What goes into a hook and what comes out, exactly as Claude Code defines

@@ -8,6 +8,7 @@ export type IsolationErrorCode =
   | 'no-commits'
   | 'git-missing'
   | 'bad-directory'
+  | 'bad-base'
   | 'unknown-agent'
   | 'invalid-state'
   | 'locked'

@@ -9,9 +9,14 @@ export {
   type ApplyOutcome,
   type ApplyConflict,
   type RecoverReport,
+  type PoolStatus,
+  type PreparedWorktree,
+  type CreateOptions,
   type ChangedFile,
   type FileChangeKind,
   type DiscardFilesOutcome,
   type ReviewedFile,
   type WorktreeReview,
 } from './manager';
+export { INCLUDE_FILE } from './include';
+export { formatBytes } from './diskUse';

@@ -1,26 +1,30 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { WorktreeInfo } from '../../protocol/runEvents';
 import { applyChanges, type ApplyOutcome } from './apply';
+import { resolveBase } from './base';
 import { commitWork, currentTree } from './changes';
 import { IsolationError } from './errors';
+import { WorktreeFolders } from './folders';
 import { describeError as reason, git } from './git';
 import { currentOwner, liveInstances, ownerAlive } from '../processOwner';
-import { KeyedMutex } from '../mutex';
-import { backupRef, branchName, isInside, repoFolderName, worktreeName } from './names';
+import { backupRef, BRANCH_PREFIX, branchName, isInside, worktreeName } from './names';
+import { PoolStore } from './pool';
+import { checkoutDiskBytes } from './diskUse';
+import { PoolKeeper, type PoolStatus } from './poolKeeper';
+import { attachBranch } from './recycle';
 import { recoverLeftovers, type RecoverReport } from './recover';
+import { withRepoLock } from './repoLock';
+import { commitConfig, diffStats, locateRepo, type RepoLocation } from './repo';
 import { changedFiles, fileAt } from './review';
 import { appliedCheck, commitReviewEdits, discardFiles, reviewOf, type DiscardFilesOutcome, type ReviewContext, type WorktreeReview } from './reviewActions';
-import { checkoutConfig, commitConfig, diffStats, locateRepo, readHead } from './repo';
-import { commitTree, snapshotTree } from './snapshot';
 import { StateStore, type WorktreeRecord } from './stateStore';
-import { backupRefsOf, branchTip, checkoutWorktree, createBranch, deleteBranch, deleteRef, pruneWorktrees, registerWorktree, removeWorktree } from './worktrees';
+import { backupRefsOf, branchTip, createBranch, deleteBranch, deleteRef, deletionsDone, pruneWorktrees } from './worktrees';
 
 export type { WorktreeRecord, WorktreeState } from './stateStore';
 export type { ApplyOutcome, ApplyConflict } from './apply';
 export type { RecoverReport } from './recover';
+export type { PoolStatus } from './poolKeeper';
 export type { ChangedFile, FileChangeKind } from './review';
 export type { DiscardFilesOutcome, ReviewedFile, WorktreeReview } from './reviewActions';
 
@@ -32,20 +36,44 @@ export interface WorktreeManagerOptions {
   /** Folder the worktrees go in; must lie outside every repository it serves. */
   worktreesRoot: string;
   log?: (level: IsolationLogLevel, message: string) => void;
+  /**
+   * How many finished worktrees each repository keeps for reuse, read each
+   * time one finishes (`subagents.worktrees.poolSize`). 0 or absent: none,
+   * a finished worktree is deleted.
+   */
+  poolSize?: () => number;
 }
 
-/** One lock per repository, shared by every manager in this process. */
-const repoLocks = new KeyedMutex();
+/** A worktree made ready for an agent: `prepared` says whether its folder is new to it (a setup command runs then). */
+export type PreparedWorktree = WorktreeRecord & {
+  /** `new`: checked out afresh; `reused`: taken from the pool; `existing`: the agent's own folder, as it left it. */
+  prepared: 'new' | 'reused' | 'existing';
+  /** Files copied in from `.worktreeinclude`. */
+  included: string[];
+};
+
+export interface CreateOptions {
+  cwd: string;
+  agentName: string;
+  agentId: string;
+  /** Where the agent starts: `HEAD` (default: with the user's uncommitted changes) or a branch, tag or commit. */
+  baseRef?: string | null;
+}
 
 /**
  * Gives agents their own git worktree (S5): created from what the user sees,
  * kept only when the agent changed something, reviewable, appliable and
- * discardable, and recoverable after a crash. See the module files for the
- * pieces: snapshot.ts (what "what the user sees" is), apply.ts (the merge
- * back), recover.ts (leftovers), stateStore.ts (crash-safe records).
+ * discardable, and recoverable after a crash. Worktrees that are done with
+ * go back to a bounded pool per repository and are reused. See the module
+ * files for the pieces: base.ts (where an agent starts), snapshot.ts (what
+ * "what the user sees" is), pool*.ts and recycle.ts (reuse), include.ts
+ * (`.worktreeinclude`), apply.ts (the merge back), recover.ts (leftovers),
+ * stateStore.ts (crash-safe records), repoLock.ts (cross-process lock).
  */
 export class WorktreeManager {
   private readonly store: StateStore;
+  private readonly pool: PoolKeeper;
+  private readonly folders: WorktreeFolders;
   private readonly records = new Map<string, WorktreeRecord>();
   private readonly instance = randomUUID();
   readonly worktreesRoot: string;
@@ -53,6 +81,18 @@ export class WorktreeManager {
   constructor(private readonly opts: WorktreeManagerOptions) {
     this.store = new StateStore(path.resolve(opts.stateDir));
     this.worktreesRoot = path.resolve(opts.worktreesRoot);
+    this.pool = new PoolKeeper(new PoolStore(path.join(this.store.dir, 'pool')), this.worktreesRoot, (level, message) => this.log(level, message));
+    this.folders = new WorktreeFolders({
+      worktreesRoot: this.worktreesRoot,
+      instance: this.instance,
+      pool: this.pool,
+      store: this.store,
+      poolSize: () => Math.max(0, Math.floor(this.opts.poolSize?.() ?? 0)),
+      log: (level, message) => this.log(level, message),
+      save: (rec) => this.save(rec),
+      update: (rec, patch) => this.update(rec, patch),
+      track: (rec) => this.track(rec),
+    });
     liveInstances.add(this.instance);
   }
 
@@ -62,88 +102,56 @@ export class WorktreeManager {
   }
 
   /**
-   * A worktree on a new branch `subagents/<agent>-<id>`, starting from HEAD plus
-   * the user's uncommitted changes. `cwd` of the result is the subfolder
+   * A worktree on a new branch `subagents/<agent>-<id>`, at the base
+   * `baseRef` names (default: HEAD plus the user's uncommitted changes),
+   * taken from the pool when it has one. `cwd` of the result is the subfolder
    * matching the one the agent was started in.
    */
-  async create(opts: { cwd: string; agentName: string; agentId: string }): Promise<WorktreeRecord> {
+  async create(opts: CreateOptions): Promise<PreparedWorktree> {
     const { agentName, agentId } = opts;
     const existing = this.get(agentId);
     if (existing && existing.state !== 'discarded') {
       throw new IsolationError('invalid-state', `Agent ${agentId} already has an isolated worktree (${existing.state}) at ${existing.path}.`);
     }
-    const repo = await locateRepo(path.resolve(opts.cwd));
-    if (isInside(this.worktreesRoot, repo.toplevel)) {
-      throw new IsolationError(
-        'bad-directory',
-        `The worktrees folder ${this.worktreesRoot} is inside the repository ${repo.toplevel}; agents' worktrees would show up in it. Choose a folder outside the repository.`,
-      );
-    }
-    const head = await readHead(repo.toplevel);
-    const config = await commitConfig(repo.commonDir, repo.toplevel);
-    const snap = await snapshotTree(repo.toplevel, repo.indexFile);
-    for (const w of snap.warnings) this.log('warn', `Snapshot for ${agentName} left a file out: ${w}`);
-    const baseCommit =
-      snap.tree === head.tree
-        ? head.commit
-        : await commitTree(repo.toplevel, snap.tree, head.commit, `subagents: your uncommitted changes, as ${agentName} started`, config);
-
-    const repoDir = path.join(this.worktreesRoot, repoFolderName(repo.commonDir));
+    const repo = await this.repoOf(opts.cwd);
+    const base = await resolveBase(repo, opts.baseRef, agentName);
+    for (const w of base.warnings) this.log('warn', `Snapshot for ${agentName} left a file out: ${w}`);
     const now = Date.now();
-    let saved: WorktreeRecord | undefined;
-    const record = await repoLocks.run(repo.commonDir, async () => {
-      for (let attempt = 0; attempt < 100; attempt++) {
-        const name = worktreeName(agentName, agentId, attempt);
-        const wtPath = path.join(repoDir, name);
-        if (existsSync(wtPath)) continue;
-        const rec: WorktreeRecord = {
-          kind: 'subagents-worktree',
-          version: 1,
-          agentId,
-          agentName,
-          repoRoot: repo.toplevel,
-          commonDir: repo.commonDir,
-          path: wtPath,
-          cwd: repo.prefix ? path.join(wtPath, ...repo.prefix.split('/')) : wtPath,
-          branch: branchName(name),
-          baseCommit,
-          userHead: head.commit,
-          headCommit: baseCommit,
-          createdAt: now,
-          updatedAt: now,
-          state: 'creating',
-          owner: currentOwner(this.instance),
-        };
-        // Written before anything exists in git, so a crash from here on leaves a trace recover() follows.
-        await this.save(rec);
-        saved = rec;
-        const reason = `subagents: worktree for ${agentName} (${agentId}) from ${baseCommit}`;
-        if (!(await createBranch(repo.toplevel, rec.branch, baseCommit, reason))) continue;
-        await registerWorktree(repo.toplevel, wtPath, rec.branch);
-        return rec;
-      }
-      throw new IsolationError('git-failed', `Could not find a free branch name for ${agentName}: subagents/${worktreeName(agentName, agentId)} and 99 more are taken.`);
-    }).catch(async (e: unknown) => {
-      const half = saved;
-      if (half) await repoLocks.run(repo.commonDir, () => this.undoCreate(half));
-      throw this.createFailed(agentName, e);
+    const draft = (wtPath: string, branch: string): WorktreeRecord => ({
+      kind: 'subagents-worktree',
+      version: 1,
+      agentId,
+      agentName,
+      repoRoot: repo.toplevel,
+      commonDir: repo.commonDir,
+      path: wtPath,
+      cwd: repo.prefix ? path.join(wtPath, ...repo.prefix.split('/')) : wtPath,
+      branch,
+      baseCommit: base.commit,
+      userHead: base.userHead,
+      headCommit: base.commit,
+      createdAt: now,
+      updatedAt: now,
+      state: 'creating',
+      owner: currentOwner(this.instance),
     });
-
-    try {
-      await checkoutWorktree(record.path, await checkoutConfig(repo.commonDir, repo.toplevel));
-      await mkdir(record.cwd, { recursive: true });
-    } catch (e) {
-      await repoLocks.run(repo.commonDir, () => this.undoCreate(record));
-      throw this.createFailed(agentName, e);
-    }
-    await this.update(record, { state: 'active' });
-    this.log('info', `Created worktree ${record.path} on ${record.branch} from ${baseCommit === head.commit ? 'HEAD' : 'HEAD + uncommitted changes'}.`);
-    return { ...record };
+    const reason = `subagents: worktree for ${agentName} (${agentId}) from ${base.commit}`;
+    const branches = {
+      name: (attempt: number) => branchName(worktreeName(agentName, agentId, attempt)),
+      create: (branch: string) => createBranch(repo.toplevel, branch, base.commit, reason),
+      exhausted: `subagents/${worktreeName(agentName, agentId)} and 99 more are taken`,
+    };
+    const rec = await this.folders.place(repo, draft, branches, base.commit, agentName);
+    const included = await this.folders.include(repo, rec);
+    await this.update(rec, { state: 'active' });
+    this.log('info', `${rec.prepared === 'reused' ? 'Reused' : 'Created'} worktree ${rec.path} on ${rec.branch} from ${base.label}.`);
+    return { ...rec, prepared: rec.prepared, included };
   }
 
   /**
-   * Ends the agent's work: nothing changed → worktree and branch removed,
-   * `null`; otherwise everything is committed on the branch and kept.
+   * Ends the agent's work: nothing changed → worktree back to the pool (or
+   * removed) and branch deleted, `null`; otherwise everything is committed on
+   * the branch and kept.
    */
   async finish(agentId: string, opts: { commitMessage?: string } = {}): Promise<WorktreeInfo | null> {
     const rec = this.require(agentId);
@@ -154,6 +162,19 @@ export class WorktreeManager {
     }
     const info = await this.settle(rec, opts.commitMessage ?? `subagents: ${rec.agentName} changes`);
     return info ? { ...info } : null;
+  }
+
+  /**
+   * Makes everything that happened in the worktree so far part of its base
+   * (a setup command's output: installed packages a `.gitignore` does not
+   * cover, generated files), so the agent's changes — what review, apply and
+   * the kept branch show — start after it. `message` names the commit.
+   */
+  async rebase(agentId: string, message: string): Promise<void> {
+    const rec = this.require(agentId);
+    if (rec.state !== 'active') throw new IsolationError('invalid-state', `Cannot update ${rec.agentName}'s base: its worktree is ${rec.state}.`);
+    const work = await commitWork(rec.path, rec.headCommit, message, await commitConfig(rec.commonDir, rec.repoRoot));
+    if (work.changed) await this.update(rec, { baseCommit: work.head, headCommit: work.head });
   }
 
   /** Unified diff of the agent's changes: base..branch, or base..working files while it still runs. */
@@ -172,8 +193,8 @@ export class WorktreeManager {
    * touches the index. With `paths`, only those files (a per-file apply from
    * a review); the others wait on the branch. Edits the user made in the
    * agent's worktree while reviewing are committed first and applied with
-   * the rest. Once every file is applied the worktree folder is removed; the
-   * branch stays until discard().
+   * the rest. Once every file is applied the worktree folder goes back to
+   * the pool (or is removed); the branch stays until discard().
    */
   async apply(agentId: string, opts: { paths?: readonly string[] } = {}): Promise<ApplyOutcome> {
     const rec = this.require(agentId);
@@ -185,12 +206,12 @@ export class WorktreeManager {
     await commitReviewEdits(this.reviewContext(rec));
     const theirs = (await branchTip(rec.repoRoot, rec.branch)) ? rec.branch : rec.headCommit;
     const config = await commitConfig(repo.commonDir, repo.toplevel);
-    const name = path.basename(rec.path);
+    const name = backupName(rec);
     const earlier = rec.backupRef;
     const isApplied = appliedCheck(rec);
     // A whole apply after some files went one by one brings the others.
     const paths = opts.paths ?? (rec.appliedPaths?.length && rec.state !== 'applied' ? (await changedFiles(rec.repoRoot, rec.baseCommit, theirs)).map((f) => f.path).filter((p) => !isApplied(p)) : undefined);
-    const outcome = await repoLocks.run(repo.commonDir, async () =>
+    const outcome = await withRepoLock(repo.commonDir, async () =>
       applyChanges({
         repoRoot: repo.toplevel,
         indexFile: repo.indexFile,
@@ -215,7 +236,7 @@ export class WorktreeManager {
       : (await changedFiles(rec.repoRoot, rec.baseCommit, theirs)).every((f) => appliedPaths.includes(f.path));
     if (everything) {
       await this.update(rec, { state: 'applied', backupRef: outcome.backupRef ?? rec.backupRef, appliedPaths });
-      await this.removeQuietly(rec, { keepBranch: true });
+      await this.folders.release(rec, { keepBranch: true });
     } else if (outcome.applied) {
       await this.update(rec, { backupRef: outcome.backupRef ?? rec.backupRef, appliedPaths });
     }
@@ -243,11 +264,11 @@ export class WorktreeManager {
   private reviewContext(rec: WorktreeRecord): ReviewContext {
     return {
       rec,
-      lock: (fn) => repoLocks.run(rec.commonDir, fn),
+      lock: (fn) => withRepoLock(rec.commonDir, fn),
       update: (patch) => this.update(rec, patch),
       retire: async () => {
         await this.update(rec, { state: 'applied' });
-        await this.removeQuietly(rec, { keepBranch: true });
+        await this.folders.release(rec, { keepBranch: true });
       },
       discardAll: () => this.discard(rec.agentId),
     };
@@ -255,43 +276,54 @@ export class WorktreeManager {
 
   /**
    * Makes a finished (or applied) agent's worktree its working place again,
-   * for a follow-up (S4.3). The folder is recreated from the branch if it was
-   * removed. A later finish() commits on top and reports base..branch again.
+   * for a follow-up (S4.3). When its folder was removed or handed to the pool,
+   * the agent gets a worktree (from the pool, or new) on its branch again. A
+   * later finish() commits on top and reports base..branch again.
    */
-  async reopen(agentId: string): Promise<WorktreeRecord> {
+  async reopen(agentId: string): Promise<PreparedWorktree> {
     const rec = this.require(agentId);
-    if (rec.state === 'active') return { ...rec };
+    if (rec.state === 'active') return { ...rec, prepared: 'existing', included: [] };
     if (rec.state !== 'finished' && rec.state !== 'applied') {
       throw new IsolationError('invalid-state', `Cannot reopen ${rec.agentName}'s worktree: it is ${rec.state}.`);
     }
-    if (!existsSync(rec.path)) {
-      if (!(await branchTip(rec.repoRoot, rec.branch))) {
-        throw new IsolationError('invalid-state', `Cannot reopen ${rec.agentName}'s worktree: its branch ${rec.branch} no longer exists.`);
-      }
+    let prepared: PreparedWorktree['prepared'] = 'existing';
+    let included: string[] = [];
+    if (!(await this.folders.owns(rec))) {
+      const tip = await branchTip(rec.repoRoot, rec.branch);
+      if (!tip) throw new IsolationError('invalid-state', `Cannot reopen ${rec.agentName}'s worktree: its branch ${rec.branch} no longer exists.`);
       try {
-        await repoLocks.run(rec.commonDir, async () => {
-          await pruneWorktrees(rec.repoRoot);
-          await registerWorktree(rec.repoRoot, rec.path, rec.branch);
-        });
-        await checkoutWorktree(rec.path, await checkoutConfig(rec.commonDir, rec.repoRoot));
-        await mkdir(rec.cwd, { recursive: true });
+        const repo = await locateRepo(rec.repoRoot);
+        const relative = path.relative(rec.path, rec.cwd);
+        const placed = await this.folders.place(
+          repo,
+          (wtPath) => ({ ...rec, path: wtPath, cwd: path.join(wtPath, relative) }),
+          // Its branch exists already: the first name is it, and there is nothing to create.
+          { name: () => rec.branch, create: async () => true, exhausted: `${rec.branch} cannot be checked out` },
+          tip,
+          rec.agentName,
+        );
+        await this.update(rec, { path: placed.path, cwd: placed.cwd });
+        prepared = placed.prepared;
+        included = await this.folders.include(repo, rec);
       } catch (e) {
         throw new IsolationError('git-failed', `Could not reopen ${rec.agentName}'s worktree: ${reason(e)}. Its work is still on ${rec.branch}.`, { cause: e });
       }
     }
     await this.update(rec, { state: 'active', info: undefined, owner: currentOwner(this.instance) });
-    return { ...rec };
+    return { ...rec, prepared, included };
   }
 
-  /** Removes the worktree, its branch and any apply backup, whatever they contain. */
+  /** Removes the branch and any apply backup, whatever they hold; the folder goes back to the pool (or is removed). */
   async discard(agentId: string): Promise<void> {
     const rec = this.require(agentId);
     if (rec.state === 'discarded') return;
     try {
-      await repoLocks.run(rec.commonDir, async () => {
-        await removeWorktree(rec.repoRoot, rec.path, this.worktreesRoot);
-        if (await branchTip(rec.repoRoot, rec.branch)) await deleteBranch(rec.repoRoot, rec.branch);
-        for (const ref of await backupRefsOf(rec.repoRoot, path.basename(rec.path))) await deleteRef(rec.repoRoot, ref);
+      await this.folders.release(rec, {
+        strict: true,
+        underLock: async () => {
+          for (const ref of await backupRefsOf(rec.repoRoot, backupName(rec))) await deleteRef(rec.repoRoot, ref);
+        },
+        then: { state: 'discarded' },
       });
     } catch (e) {
       throw new IsolationError(
@@ -300,22 +332,22 @@ export class WorktreeManager {
         { cause: e },
       );
     }
-    await this.update(rec, { state: 'discarded' });
   }
 
   /**
-   * Start-up clean-up: leftovers of processes that died are removed when
-   * unchanged and kept (committed on their branch) when changed. Worktrees of
-   * live processes are left alone.
+   * Start-up clean-up: leftovers of processes that died are removed (or
+   * pooled) when unchanged and kept (committed on their branch) when
+   * changed. Worktrees of live processes are left alone.
    */
   async recover(): Promise<RecoverReport> {
     return recoverLeftovers({
       store: this.store,
+      pool: this.pool,
       worktreesRoot: this.worktreesRoot,
       instance: this.instance,
       log: (level, msg) => this.log(level, msg),
       isOwnerAlive: (rec) => ownerAlive(rec.owner),
-      lock: (commonDir, fn) => repoLocks.run(commonDir, fn),
+      lock: withRepoLock,
       settle: (rec, message) => this.settle(rec, message),
       remember: (rec) => this.track(rec),
     });
@@ -333,7 +365,37 @@ export class WorktreeManager {
     return rec ? { ...rec } : undefined;
   }
 
+  /** The pooled worktrees per repository and their estimated disk use. */
+  poolStatus(): Promise<PoolStatus[]> {
+    return this.pool.status();
+  }
+
+  /** Deletes every pooled worktree (Clean Up Worktrees); returns how many. Kept worktrees are not touched. */
+  async emptyPool(): Promise<number> {
+    const n = await this.pool.empty();
+    await deletionsDone();
+    return n;
+  }
+
+  /** About how much disk a kept worktree's files take (its commit's files; see checkoutDiskBytes). */
+  async diskBytes(rec: WorktreeRecord): Promise<number> {
+    if (!(await this.folders.owns(rec))) return 0;
+    const index = await git(['rev-parse', '--path-format=absolute', '--git-path', 'index'], { cwd: rec.path, okCodes: [0, 128] });
+    return checkoutDiskBytes(rec.path, 'HEAD', index.code === 0 ? index.stdout.trim() : undefined);
+  }
+
   // ── internals ──
+
+  private async repoOf(cwd: string): Promise<RepoLocation> {
+    const repo = await locateRepo(path.resolve(cwd));
+    if (isInside(this.worktreesRoot, repo.toplevel)) {
+      throw new IsolationError(
+        'bad-directory',
+        `The worktrees folder ${this.worktreesRoot} is inside the repository ${repo.toplevel}; agents' worktrees would show up in it. Choose a folder outside the repository.`,
+      );
+    }
+    return repo;
+  }
 
   private require(agentId: string): WorktreeRecord {
     const rec = this.records.get(agentId) ?? this.store.readSync(agentId);
@@ -358,9 +420,9 @@ export class WorktreeManager {
     return mine;
   }
 
-  /** Commits the agent's work if any (state finished) or removes the unchanged worktree (discarded). */
+  /** Commits the agent's work if any (state finished) or hands back the unchanged worktree (discarded). */
   private async settle(rec: WorktreeRecord, message: string): Promise<WorktreeInfo | null> {
-    if (!existsSync(rec.path)) return this.settleFromBranch(rec);
+    if (!(await this.folders.owns(rec))) return this.settleFromBranch(rec);
     let work;
     try {
       work = await commitWork(rec.path, rec.baseCommit, message, await commitConfig(rec.commonDir, rec.repoRoot));
@@ -372,8 +434,9 @@ export class WorktreeManager {
       );
     }
     if (!work.changed) {
-      if (await this.removeQuietly(rec, { expectedTip: rec.baseCommit })) await this.update(rec, { state: 'discarded', headCommit: work.head });
-      else await this.update(rec, { state: 'finished', headCommit: work.head, info: undefined });
+      if (!(await this.folders.release(rec, { expectedTip: rec.baseCommit, then: { state: 'discarded', headCommit: work.head } }))) {
+        await this.update(rec, { state: 'finished', headCommit: work.head, info: undefined });
+      }
       return null;
     }
     for (const w of work.warnings) this.log('warn', `${rec.agentName}: ${w}`);
@@ -387,7 +450,7 @@ export class WorktreeManager {
   /** The worktree folder was deleted by hand: only the branch can still hold work. */
   private async settleFromBranch(rec: WorktreeRecord): Promise<WorktreeInfo | null> {
     const tip = await branchTip(rec.repoRoot, rec.branch);
-    await repoLocks.run(rec.commonDir, async () => {
+    await withRepoLock(rec.commonDir, async () => {
       await pruneWorktrees(rec.repoRoot);
       if (tip === rec.baseCommit) await deleteBranch(rec.repoRoot, rec.branch, tip);
     });
@@ -413,38 +476,8 @@ export class WorktreeManager {
       cwd: rec.path,
       retryOnLock: true,
     });
-  }
-
-  /** Removes worktree (and branch unless kept); false (and a log line) when that failed. */
-  private async removeQuietly(rec: WorktreeRecord, opts: { keepBranch?: boolean; expectedTip?: string }): Promise<boolean> {
-    try {
-      await removeWorktree(rec.repoRoot, rec.path, this.worktreesRoot);
-      if (!opts.keepBranch) await repoLocks.run(rec.commonDir, () => deleteBranch(rec.repoRoot, rec.branch, opts.expectedTip));
-      return true;
-    } catch (e) {
-      this.log('warn', `Could not remove ${rec.path} (${rec.branch}): ${reason(e)}. The next start-up clean-up will retry.`);
-      return false;
-    }
-  }
-
-  /** Rolls back a half-made create; on failure the 'creating' record stays for recover(). */
-  private async undoCreate(rec: WorktreeRecord): Promise<void> {
-    try {
-      await removeWorktree(rec.repoRoot, rec.path, this.worktreesRoot);
-      if (await branchTip(rec.repoRoot, rec.branch)) await deleteBranch(rec.repoRoot, rec.branch, rec.baseCommit);
-      await this.update(rec, { state: 'discarded' });
-    } catch (e) {
-      this.log('warn', `Could not clean up the failed worktree ${rec.path}: ${reason(e)}`);
-    }
-  }
-
-  private createFailed(agentName: string, e: unknown): IsolationError {
-    if (e instanceof IsolationError) return e;
-    return new IsolationError(
-      'git-failed',
-      `Could not create an isolated worktree for ${agentName}: ${reason(e)}. Your working tree was not changed.`,
-      { cause: e },
-    );
+    // Back on its branch, so the folder is recognised as the agent's (and can go to the pool later).
+    await attachBranch(rec.path, rec.branch, "subagents: follow the agent's work");
   }
 
   private async update(rec: WorktreeRecord, patch: Partial<WorktreeRecord>): Promise<void> {
@@ -461,4 +494,9 @@ export class WorktreeManager {
   private log(level: IsolationLogLevel, message: string): void {
     this.opts.log?.(level, message);
   }
+}
+
+/** The name apply backups of an agent go by: its branch's, which no other agent has (its folder may be reused). */
+function backupName(rec: WorktreeRecord): string {
+  return rec.branch.startsWith(BRANCH_PREFIX) ? rec.branch.slice(BRANCH_PREFIX.length) : path.basename(rec.path);
 }

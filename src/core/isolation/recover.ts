@@ -6,8 +6,11 @@ import type { WorktreeInfo } from '../../protocol/runEvents';
 import { describeError, git } from './git';
 import { BRANCH_PREFIX, isInside } from './names';
 import { currentOwner } from '../processOwner';
+import type { PoolKeeper } from './poolKeeper';
+import { checkedOutBranch } from './recycle';
+import { LOCK_FOLDER } from './repoLock';
 import type { StateStore, WorktreeRecord } from './stateStore';
-import { branchTip, deleteBranch, listWorktrees, pruneWorktrees, removeWorktree } from './worktrees';
+import { branchTip, deleteBranch, listWorktrees, pruneWorktrees, removeWorktree, TRASH_FOLDER } from './worktrees';
 
 /**
  * Start-up clean-up (S5.3). Sources of leftovers:
@@ -27,6 +30,7 @@ export interface RecoverReport {
 
 export interface RecoverContext {
   store: StateStore;
+  pool: PoolKeeper;
   worktreesRoot: string;
   instance: string;
   log: (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
@@ -45,8 +49,10 @@ export async function recoverLeftovers(ctx: RecoverContext): Promise<RecoverRepo
   const { records, corrupt } = await ctx.store.loadAll();
   for (const file of corrupt) ctx.log('warn', `A worktree record could not be read and was moved aside: ${file}`);
 
+  await ctx.pool.pruneGone();
+  const pooled = await ctx.pool.paths();
   const repos = new Map<string, string>();
-  const known = new Set<string>();
+  const known = new Set<string>([...pooled].map(canonical));
   for (const rec of records) {
     if (rec.state !== 'discarded') known.add(canonical(rec.path));
     if (existsSync(rec.commonDir)) repos.set(rec.commonDir, existsSync(rec.repoRoot) ? rec.repoRoot : rec.commonDir);
@@ -54,7 +60,7 @@ export async function recoverLeftovers(ctx: RecoverContext): Promise<RecoverRepo
   for (const loaded of records) {
     const rec = ctx.remember(loaded);
     try {
-      await recoverRecord(ctx, rec, report);
+      await recoverRecord(ctx, rec, report, pooled);
     } catch (e) {
       ctx.log('error', `Could not examine the worktree of ${rec.agentName} at ${rec.path}; it was left as it is: ${describeError(e)}`);
     }
@@ -68,7 +74,10 @@ export async function recoverLeftovers(ctx: RecoverContext): Promise<RecoverRepo
     }
   }
   await removeEmptyRepoFolders(ctx.worktreesRoot);
-  await sweepTempFiles(ctx.store.dir);
+  await sweepTempFiles(ctx.store.dir, [...repos.keys()].map((commonDir) => path.join(commonDir, LOCK_FOLDER)));
+  // Worktrees whose deletion a process started and did not finish (it exited, or crashed).
+  const trash = path.join(ctx.worktreesRoot, TRASH_FOLDER);
+  for (const name of await readdir(trash).catch(() => [] as string[])) await rm(path.join(trash, name), { recursive: true, force: true, maxRetries: 3 }).catch(() => {});
   return report;
 }
 
@@ -79,9 +88,10 @@ const STALE_TEMP_MS = 60 * 60 * 1000;
  * killed processes. Only ours (by prefix), only when an hour old, so a
  * running process's files are never touched.
  */
-async function sweepTempFiles(stateDir: string): Promise<void> {
+async function sweepTempFiles(stateDir: string, lockDirs: string[]): Promise<void> {
   const now = Date.now();
   const candidates = [
+    ...(await Promise.all(lockDirs.map(async (dir) => (await readdir(dir).catch(() => [])).filter((n) => n.endsWith('.tmp')).map((n) => path.join(dir, n))))).flat(),
     ...(await readdir(os.tmpdir()).catch(() => []))
       .filter((n) => n.startsWith('subagents-index-') || n.startsWith('subagents-apply-'))
       .map((n) => path.join(os.tmpdir(), n)),
@@ -93,7 +103,7 @@ async function sweepTempFiles(stateDir: string): Promise<void> {
   }
 }
 
-async function recoverRecord(ctx: RecoverContext, rec: WorktreeRecord, report: RecoverReport): Promise<void> {
+async function recoverRecord(ctx: RecoverContext, rec: WorktreeRecord, report: RecoverReport, pooled: Set<string>): Promise<void> {
   if (rec.state === 'discarded') {
     await ctx.store.remove(rec.agentId);
     return;
@@ -117,9 +127,11 @@ async function recoverRecord(ctx: RecoverContext, rec: WorktreeRecord, report: R
     return;
   }
   if (rec.state === 'creating') {
-    // Interrupted before the agent got the worktree: nothing of anyone's is in it.
+    // Interrupted before the agent got the worktree: nothing of anyone's is in it. Its folder is
+    // removed only while it is still this record's (a reused one may have gone to another agent since).
     await ctx.lock(rec.commonDir, async () => {
-      await removeWorktree(rec.repoRoot, rec.path, ctx.worktreesRoot);
+      if (await creatingFolderIsOurs(rec, pooled)) await removeWorktree(rec.repoRoot, rec.path, ctx.worktreesRoot);
+      else await pruneWorktrees(rec.repoRoot);
       const tip = await branchTipSafe(rec);
       if (tip && tip === rec.baseCommit) await deleteBranch(rec.repoRoot, rec.branch, tip);
     });
@@ -129,6 +141,13 @@ async function recoverRecord(ctx: RecoverContext, rec: WorktreeRecord, report: R
     return;
   }
   await settleLeftover(ctx, rec, report);
+}
+
+/** A half-made worktree's folder: on the record's branch, or detached and not in the pool (a reuse interrupted before the branch was checked out). */
+async function creatingFolderIsOurs(rec: WorktreeRecord, pooled: Set<string>): Promise<boolean> {
+  if (!existsSync(rec.path) || pooled.has(rec.path)) return false;
+  const branch = await checkedOutBranch(rec.path);
+  return branch === undefined || branch === rec.branch;
 }
 
 /** An `active` worktree of a dead process (or one whose earlier removal failed). */
@@ -154,19 +173,25 @@ async function recoverOrphans(
   report: RecoverReport,
 ): Promise<void> {
   const root = canonical(ctx.worktreesRoot);
-  for (const wt of await listWorktrees(cwd)) {
+  for (const wt of await ctx.lock(commonDir, () => listWorktrees(cwd))) {
     const wtPath = canonical(wt.path);
     if (!isInside(wtPath, root) || known.has(wtPath) || wt.prunable) continue;
+    if (!wt.branch && wt.head && (await disposable(wtPath, cwd, wt.head))) {
+      // Detached, clean, its commit on a branch: a pooled worktree whose entry was lost, or a reuse cut short.
+      await ctx.lock(commonDir, () => removeWorktree(cwd, wtPath, ctx.worktreesRoot));
+      ctx.log('info', `Removed ${wt.path}: a worktree of the pool nobody held any more.`);
+      continue;
+    }
     if (!wt.branch?.startsWith(BRANCH_PREFIX) || !wt.head) {
       ctx.log('warn', `${wt.path} is in the worktrees folder but not on a subagents/ branch; it was left as it is.`);
       continue;
     }
     const base = await creationCommit(cwd, wt.branch);
-    const name = path.basename(wtPath);
+    const name = wt.branch.slice(BRANCH_PREFIX.length);
     const rec: WorktreeRecord = {
       kind: 'subagents-worktree',
       version: 1,
-      agentId: `recovered-${name}`,
+      agentId: `recovered-${name.replace(/[^a-z0-9-]/gi, '-')}`,
       agentName: name.replace(/-[0-9a-f]{8}(-\d+)?$/, '') || name,
       repoRoot: cwd,
       commonDir,
@@ -189,6 +214,14 @@ async function recoverOrphans(
   }
 }
 
+/** A detached worktree with nothing in it worth keeping: no change at all, and its commit on a ref. */
+async function disposable(wtPath: string, repoCwd: string, head: string): Promise<boolean> {
+  const status = await git(['status', '--porcelain', '--untracked-files=all'], { cwd: wtPath, okCodes: [0, 128] });
+  if (status.code !== 0 || status.stdout.trim() !== '') return false;
+  const holders = await git(['for-each-ref', '--count=1', '--contains', head, '--format=%(refname)', 'refs/heads', 'refs/tags', 'refs/remotes', 'refs/subagents'], { cwd: repoCwd, okCodes: [0, 129] });
+  return holders.code === 0 && holders.stdout.trim() !== '';
+}
+
 /** The commit a subagents branch was created at: the first entry of its reflog. */
 async function creationCommit(cwd: string, branch: string): Promise<string | undefined> {
   const res = await git(['reflog', 'show', '--format=%H', `refs/heads/${branch}`, '--'], { cwd, okCodes: [0, 128] });
@@ -201,7 +234,7 @@ async function creationCommit(cwd: string, branch: string): Promise<string | und
  * those found through each worktree's `.git` file (gitdir → commondir).
  */
 async function reposUnderRoot(ctx: RecoverContext, repos: Map<string, string>): Promise<Map<string, string>> {
-  for (const repoDir of await subfolders(ctx.worktreesRoot)) {
+  for (const repoDir of (await subfolders(ctx.worktreesRoot)).filter((d) => !path.basename(d).startsWith('.'))) {
     for (const wt of await subfolders(repoDir)) {
       const gitFile = await readFile(path.join(wt, '.git'), 'utf8').catch(() => undefined);
       const gitDir = /^gitdir: (.+)$/m.exec(gitFile ?? '')?.[1]?.trim();

@@ -27,16 +27,15 @@ export async function locateRepo(cwd: string): Promise<RepoLocation> {
   }
   const notARepo = () =>
     new IsolationError('not-a-repo', `Worktree isolation needs a git repository, but ${cwd} is not inside one.`);
-  // `--is-inside-work-tree` first: inside a `.git` dir or a bare repository the
-  // other queries fail, and the answer is still "no working tree here".
-  const probe = await git(['rev-parse', '--is-inside-work-tree'], { cwd, okCodes: [0, 128] });
-  if (probe.code !== 0 || probe.stdout.trim() !== 'true') throw notARepo();
-  const out = await gitLine(
-    ['rev-parse', '--show-toplevel', '--show-prefix', '--path-format=absolute', '--git-common-dir', '--git-path', 'index'],
-    { cwd },
+  // One git process (it is on the way to every isolated agent's first request).
+  // Inside a `.git` dir or a bare repository `--show-toplevel` fails, or
+  // `--is-inside-work-tree` says false: either way, no working tree here.
+  const res = await git(
+    ['rev-parse', '--is-inside-work-tree', '--show-toplevel', '--show-prefix', '--path-format=absolute', '--git-common-dir', '--git-path', 'index'],
+    { cwd, okCodes: [0, 128] },
   );
-  const [toplevel, prefix, commonDir, indexFile] = out.split('\n');
-  if (!toplevel || prefix === undefined || !commonDir || !indexFile) throw notARepo();
+  const [inside, toplevel, prefix, commonDir, indexFile] = res.stdout.trim().split('\n');
+  if (res.code !== 0 || inside !== 'true' || !toplevel || prefix === undefined || !commonDir || !indexFile) throw notARepo();
   return {
     toplevel: path.resolve(toplevel),
     prefix: prefix.replace(/\/$/, ''),

@@ -26,6 +26,8 @@ const infoSchema = z.object({
   deletions: z.number().int().nonnegative(),
 });
 
+const ownerSchema = z.object({ pid: z.number().int(), host: z.string(), instance: z.string(), started: z.optional(z.string()) });
+
 export const worktreeRecordSchema = z.object({
   kind: z.literal('subagents-worktree'),
   version: z.literal(1),
@@ -55,7 +57,12 @@ export const worktreeRecordSchema = z.object({
   /** Files applied one by one so far (a per-file apply); the rest wait on the branch. Once every file is applied the state is `applied`. */
   appliedPaths: z.optional(z.array(z.string())),
   /** The process that drives the agent; recover() leaves records of live owners alone. */
-  owner: z.object({ pid: z.number().int(), host: z.string(), instance: z.string(), started: z.optional(z.string()) }),
+  owner: ownerSchema,
+  /**
+   * Set while a process cleans the worktree to hand it to the pool: another
+   * process releasing the same worktree then leaves it alone.
+   */
+  releasing: z.optional(ownerSchema),
 });
 
 export type WorktreeRecord = z.infer<typeof worktreeRecordSchema>;

@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { git, GitError, gitLine } from './git';
 import { BACKUP_REF_PREFIX, isInside } from './names';
 
@@ -74,19 +76,47 @@ export async function checkoutWorktree(worktreePath: string, config: readonly st
   await git([...config, 'reset', '--hard', '--quiet', '--no-recurse-submodules'], { cwd: worktreePath });
 }
 
+/** Where removed worktrees wait to be deleted, under worktreesRoot (the same file system, so moving one there is a rename). */
+export const TRASH_FOLDER = '.trash';
+
+const pendingDeletes = new Set<Promise<void>>();
+
+/** Resolves once every folder removeWorktree moved to the trash is deleted (for tests, benchmarks and clean exits). */
+export async function deletionsDone(): Promise<void> {
+  while (pendingDeletes.size) await Promise.all([...pendingDeletes]);
+}
+
+/** Deletes a trashed folder in the background; what a process leaves there when it exits is swept by recover(). */
+function deleteLater(folder: string): void {
+  const done: Promise<void> = rm(folder, { recursive: true, force: true, maxRetries: 3 })
+    .catch(() => undefined)
+    .finally(() => pendingDeletes.delete(done));
+  pendingDeletes.add(done);
+}
+
 /**
- * Removes a worktree and its registration. Falls back to deleting the folder
- * and pruning when git refuses (a worktree with initialised submodules, or a
- * registration already gone). Only ever deletes inside `worktreesRoot`.
+ * Removes a worktree and its registration. The folder is moved to the trash
+ * (a rename) and git's registration pruned, which is quick, so callers can do
+ * it under the repository lock; the files (thousands, slow to delete on some
+ * disks) are deleted afterwards, in the background. Falls back to `git
+ * worktree remove` where the folder cannot be moved. Only ever deletes inside
+ * `worktreesRoot`.
  */
 export async function removeWorktree(repoCwd: string, worktreePath: string, worktreesRoot: string): Promise<void> {
   if (!isInside(worktreePath, worktreesRoot) || worktreePath === worktreesRoot) {
     throw new Error(`Refusing to delete ${worktreePath}: it is not inside ${worktreesRoot}.`);
   }
   if (existsSync(worktreePath)) {
-    const res = await git(['worktree', 'remove', '--force', worktreePath], { cwd: repoCwd, retryOnLock: true, okCodes: [0, 128] });
-    if (res.code === 0) return;
-    await rm(worktreePath, { recursive: true, force: true, maxRetries: 3 });
+    const trash = path.join(worktreesRoot, TRASH_FOLDER, `${path.basename(worktreePath)}-${randomBytes(4).toString('hex')}`);
+    try {
+      await mkdir(path.dirname(trash), { recursive: true });
+      await rename(worktreePath, trash);
+      deleteLater(trash);
+    } catch {
+      const res = await git(['worktree', 'remove', '--force', worktreePath], { cwd: repoCwd, retryOnLock: true, okCodes: [0, 128] });
+      if (res.code === 0) return;
+      await rm(worktreePath, { recursive: true, force: true, maxRetries: 3 });
+    }
   }
   await pruneWorktrees(repoCwd);
 }

@@ -8,7 +8,7 @@ import { isTempFile, moveAside, writeFileAtomic } from '../atomicFile';
 import type { AgentArchive, ArchivedAgent } from '../engine/archive';
 import { EngineError } from '../engine/errors';
 import { currentOwner, liveInstances, pidAlive, sameOwner, type ProcessOwner } from '../processOwner';
-import { HistoryLock } from './historyLock';
+import { FileLock } from '../fileLock';
 import { Mailbox } from './mailbox';
 import { active, busyElsewhere, markInterrupted, ownedByLiveOther, readRunFile, runFileText, writeRunFile, type RunFile } from './runFiles';
 import type { RunStore } from './runStore';
@@ -28,7 +28,7 @@ import { TranscriptStore } from './transcripts';
  * file names the process that works on it (runFiles.ts); a run another live
  * process works on is never marked interrupted, deleted or written here, and
  * an agent of it cannot be continued here. Every read that decides a write
- * happens under the history's lock file (historyLock.ts).
+ * happens under the history's lock file (fileLock.ts).
  */
 
 export interface RunHistoryOptions {
@@ -54,7 +54,7 @@ export class RunHistory implements AgentArchive {
   readonly #options: RunHistoryOptions;
   readonly #runsDir: string;
   readonly #expiredFile: string;
-  readonly #lock: HistoryLock;
+  readonly #lock: FileLock;
   readonly #instance = randomUUID();
   readonly #owner: ProcessOwner;
   #loaded: RunSnapshot[] = [];
@@ -82,7 +82,7 @@ export class RunHistory implements AgentArchive {
     this.#expiredFile = path.join(options.dir, 'expired.json');
     this.transcripts = new TranscriptStore(path.join(options.dir, 'transcripts'));
     this.mailbox = new Mailbox(path.join(options.dir, 'mailbox'), (level, message) => this.#log(level, message));
-    this.#lock = new HistoryLock(path.join(options.dir, 'history.lock'));
+    this.#lock = new FileLock(path.join(options.dir, 'history.lock'), 'The run history');
     liveInstances.add(this.#instance);
     this.#owner = currentOwner(this.#instance);
   }

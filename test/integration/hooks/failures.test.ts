@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { agent } from '../../support/agents';
 import { harness } from '../../support/engineHarness';
-import { runShellCommand } from '../../../src/core/hooks/shellCommand';
+import { runShellCommand } from '../../../src/core/shellCommand';
 import { firstUserTexts, group, hookWorld, sleep } from './hookFixture';
 
 /** Running, not merely a zombie waiting for init (outside our control) to reap it. */

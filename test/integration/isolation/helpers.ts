@@ -104,37 +104,84 @@ export function branchExists(sb: Sandbox, branch: string): boolean {
 }
 
 /**
+ * A folder holding a `git` that runs `onMatch` (shell, with `$REAL` the real
+ * git and `$DIR` the folder) for calls whose arguments contain `match`, and
+ * the real git for every other call; `env` puts it first on PATH.
+ */
+function gitShim(root: string, prefix: string, match: string, onMatch: (dir: string) => string): { dir: string; env: NodeJS.ProcessEnv } {
+  const dir = mkdtempSync(path.join(root, prefix));
+  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  writeFileSync(path.join(dir, 'git'), `#!/bin/sh\nREAL="${real}"\nDIR="${dir}"\ncase " $* " in\n  *" ${match} "*)\n${onMatch(dir)}\n;;\nesac\nexec "$REAL" "$@"\n`, { mode: 0o755 });
+  return { dir, env: { ...process.env, PATH: `${dir}${path.delimiter}${process.env.PATH ?? ''}` } };
+}
+
+/** Runs `fn` with `dir` first on this process's PATH. */
+async function withPath<T>(dir: string, fn: () => Promise<T>): Promise<T> {
+  const saved = process.env.PATH;
+  process.env.PATH = `${dir}${path.delimiter}${saved}`;
+  try {
+    return await fn();
+  } finally {
+    process.env.PATH = saved;
+  }
+}
+
+/** The numbers a shim wrote one per line into `file` of its folder. */
+function numbersIn(dir: string, file: string): number[] {
+  return existsSync(path.join(dir, file)) ? readFileSync(path.join(dir, file), 'utf8').trim().split('\n').map(Number) : [];
+}
+
+/**
  * Runs `fn` with a `git` on PATH that holds every call whose arguments
  * contain `match` until a second such call is running too (or 5 s passed),
  * and returns the most such calls seen running at once. Work done strictly
  * one after the other can never show more than 1, whatever the timing.
  */
 export async function maxConcurrentGit<T>(root: string, match: string, fn: () => Promise<T>): Promise<{ result: T; maxConcurrent: number }> {
-  const dir = mkdtempSync(path.join(root, 'git-probe-'));
-  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-  const script = `#!/bin/sh
-case " $* " in
-  *" ${match} "*)
-    touch "${dir}/running.$$"
+  const shim = gitShim(root, 'git-probe-', match, () => `
+    touch "$DIR/running.$$"
     i=0
-    while [ "$(ls "${dir}" | grep -c '^running')" -lt 2 ] && [ ! -e "${dir}/met" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
-    n="$(ls "${dir}" | grep -c '^running')"
-    [ "$n" -ge 2 ] && touch "${dir}/met"
-    echo "$n" >> "${dir}/seen"
-    "${real}" "$@"; code=$?
-    rm -f "${dir}/running.$$"
-    exit $code;;
-esac
-exec "${real}" "$@"
-`;
-  writeFileSync(path.join(dir, 'git'), script, { mode: 0o755 });
-  const saved = process.env.PATH;
-  process.env.PATH = `${dir}${path.delimiter}${saved}`;
-  try {
-    const result = await fn();
-    const seen = existsSync(path.join(dir, 'seen')) ? readFileSync(path.join(dir, 'seen'), 'utf8').trim().split('\n').map(Number) : [];
-    return { result, maxConcurrent: Math.max(0, ...seen) };
-  } finally {
-    process.env.PATH = saved;
-  }
+    while [ "$(ls "$DIR" | grep -c '^running')" -lt 2 ] && [ ! -e "$DIR/met" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+    n="$(ls "$DIR" | grep -c '^running')"
+    [ "$n" -ge 2 ] && touch "$DIR/met"
+    echo "$n" >> "$DIR/seen"
+    "$REAL" "$@"; code=$?
+    rm -f "$DIR/running.$$"
+    exit $code`);
+  const result = await withPath(shim.dir, fn);
+  return { result, maxConcurrent: Math.max(0, ...numbersIn(shim.dir, 'seen')) };
+}
+
+/**
+ * A `git` for child processes (put `env` in their environment) that holds
+ * every call whose arguments contain `match` for `holdMs`, and counts how
+ * many such calls ran at once, across all processes that use it. Calls made
+ * one after the other always count 1; overlapping ones show within the hold.
+ */
+export function gitOverlapProbe(root: string, match: string, holdMs: number): { env: NodeJS.ProcessEnv; maxConcurrent: () => number } {
+  const shim = gitShim(root, 'git-overlap-', match, () => `
+    touch "$DIR/running.$$"
+    ls "$DIR" | grep -c '^running' >> "$DIR/seen"
+    sleep ${(holdMs / 1000).toFixed(3)}
+    "$REAL" "$@"; code=$?
+    rm -f "$DIR/running.$$"
+    exit $code`);
+  return { env: shim.env, maxConcurrent: () => Math.max(0, ...numbersIn(shim.dir, 'seen')) };
+}
+
+/**
+ * A `git` for child processes that stops every call whose arguments contain
+ * `match`: it creates `reached` and sleeps instead of running, until killed
+ * (spawn the child detached and kill its whole process group).
+ */
+export function gitStopper(root: string, match: string): { env: NodeJS.ProcessEnv; reached: string } {
+  const shim = gitShim(root, 'git-stop-', match, () => '    touch "$DIR/reached"; exec sleep 600');
+  return { env: shim.env, reached: path.join(shim.dir, 'reached') };
+}
+
+/** Runs `fn` with a `git` on PATH that counts the calls whose arguments contain `match`; returns how many there were. */
+export async function countGitCalls<T>(root: string, match: string, fn: () => Promise<T>): Promise<{ result: T; calls: number }> {
+  const shim = gitShim(root, 'git-count-', match, () => '    echo 1 >> "$DIR/calls"');
+  const result = await withPath(shim.dir, fn);
+  return { result, calls: numbersIn(shim.dir, 'calls').length };
 }

@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { branchExists, makeSandbox, maxConcurrentGit, type Sandbox } from './helpers';
+import { branchExists, countGitCalls, gitOverlapProbe, makeSandbox, maxConcurrentGit, type Sandbox } from './helpers';
+
+const CHURN_CHILD = path.join(import.meta.dirname, 'churnChild.ts');
+const ROOT = path.join(import.meta.dirname, '../../..');
 
 const sandboxes: Sandbox[] = [];
 after(() => sandboxes.forEach((sb) => sb.cleanup()));
@@ -84,4 +88,48 @@ test('a lock held by another git process is waited for, not failed on', async ()
     await rm(lock, { force: true });
   }
   assert.equal(branchExists(sb, rec.branch), false);
+});
+
+test('processes making worktrees in one repository take turns at git\'s worktree bookkeeping, and all succeed', async () => {
+  const sb = makeSandbox();
+  sandboxes.push(sb);
+  // Each `git worktree …` is held a moment: any two processes in it at once would show.
+  const probe = gitOverlapProbe(sb.root, 'worktree', 150);
+  const processes = 4;
+  const results = await Promise.all(
+    Array.from({ length: processes }, (_, p) =>
+      new Promise<{ code: number | null; stderr: string; branches: string[] }>((resolve) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', CHURN_CHILD, sb.stateDir, sb.worktreesRoot, sb.repo, `proc${p}`, '2'], {
+          cwd: ROOT,
+          env: probe.env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+        child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+        child.on('exit', (code) => resolve({ code, stderr, branches: stdout.trim().split('\n').filter(Boolean) }));
+      }),
+    ),
+  );
+  assert.deepEqual(results.map((r) => [r.code, r.stderr]), results.map(() => [0, '']));
+  assert.equal(new Set(results.flatMap((r) => r.branches)).size, processes * 2, 'every worktree got a branch of its own');
+  assert.equal(probe.maxConcurrent(), 1, 'two processes ran git worktree commands at the same time');
+  assert.equal(sb.git(['worktree', 'list']).trim().split('\n').length, 1);
+  assert.equal(sb.git(['branch', '--list', 'subagents/*']), '');
+});
+
+test('spawns that start together share one snapshot of the user\'s tree; a later one takes its own', async () => {
+  const sb = makeSandbox();
+  sandboxes.push(sb);
+  sb.write('src/app.ts', 'export const a = "uncommitted";\n');
+  const m = sb.manager();
+  const together = await countGitCalls(sb.root, 'add -A --ignore-errors', () => Promise.all([0, 1, 2, 3, 4, 5].map((i) => m.create({ cwd: sb.repo, agentName: 'w', agentId: `snap-${i}` }))));
+  // One walk for all six (two at worst, should one spawn be slower to find the repository than the walk takes).
+  assert.ok(together.calls <= 2, `${together.calls} walks of the tree for six agents started together`);
+  for (const r of together.result) assert.equal(sb.read('src/app.ts', r.path), 'export const a = "uncommitted";\n');
+  sb.write('src/app.ts', 'export const a = "edited since";\n');
+  const later = await countGitCalls(sb.root, 'add -A --ignore-errors', () => m.create({ cwd: sb.repo, agentName: 'w', agentId: 'snap-later' }));
+  assert.equal(later.calls, 1);
+  assert.equal(sb.read('src/app.ts', later.result.path), 'export const a = "edited since";\n', 'a snapshot is not kept once taken');
 });

@@ -96,7 +96,7 @@ describe('recover after a crash', () => {
     assert.equal(kept.get(changed.branch)!.agentId, 'crash-changed');
     assert.match(sb.git(['log', '-1', '--format=%s', changed.branch]), /recovered after an interrupted run/);
     assert.equal(sb.git(['log', '-1', '--format=%s', committed.branch]), 'agent commit\n', 'nothing new to commit for it');
-    assert.equal(kept.get(orphanChanged.branch)!.agentId, `recovered-${path.basename(orphanChanged.path)}`);
+    assert.equal(kept.get(orphanChanged.branch)!.agentId, `recovered-${orphanChanged.branch.slice('subagents/'.length)}`);
     assert.equal(kept.get(orphanChanged.branch)!.baseCommit, orphanChanged.baseCommit, 'base found through the branch reflog');
 
     // Removed: no folder, no branch, no registration, no record.

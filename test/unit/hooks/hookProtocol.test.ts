@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { interpretStart, interpretStop, subagentStartInput, subagentStopInput } from '../../../src/core/hooks/hookProtocol';
-import type { ShellCommandResult } from '../../../src/core/hooks/shellCommand';
+import type { ShellCommandResult } from '../../../src/core/shellCommand';
 import { TRUST_NOTHING } from '../../../src/core/trust/projectTrust';
 
 const exited = (exitCode: number, stdout = '', stderr = ''): ShellCommandResult => ({ exitCode, signal: null, stdout, stderr, timedOut: false, spawnError: null, durationMs: 3 });

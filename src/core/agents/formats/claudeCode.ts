@@ -39,6 +39,7 @@ export const CLAUDE_CODE_FIELDS: readonly FieldDoc[] = [
   { key: 'output', doc: 'JSON Schema of a structured result.' },
   { key: 'permissionMode', doc: 'default, plan, acceptEdits or bypassPermissions; ignored for plugin agents, as Claude Code does.' },
   { key: 'isolation', doc: '`worktree`: always run in a git worktree.' },
+  { key: 'baseRef', doc: 'Where its worktree starts: `HEAD` (with your uncommitted changes) or a branch, tag or commit. Not a Claude Code field.' },
   { key: 'background', doc: '`true`: always run in the background.' },
   { key: 'blocking', doc: 'The parent waits for it even when started in the background.' },
   { key: 'color', doc: 'UI accent colour.' },

@@ -1,17 +1,18 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { link, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { KeyedMutex } from '../mutex';
-import { currentOwner, liveInstances, ownerAlive, type ProcessOwner } from '../processOwner';
+import { KeyedMutex } from './mutex';
+import { currentOwner, liveInstances, ownerAlive, type ProcessOwner } from './processOwner';
 
 /**
- * A lock on the run history shared by every process that uses it (a VS Code
- * window, another window, the CLI): whoever reads a file to decide what to
- * write holds it until the write is done, so two processes never both act on
- * the same old state. It is a file created exclusively, with its holder
+ * A lock every process honours (a VS Code window, another window, the CLI):
+ * the run history takes one so that whoever reads a file to decide what to
+ * write holds it until the write is done; worktree isolation takes one per
+ * repository around git's shared worktree bookkeeping and the pool of
+ * reusable worktrees. It is a file created exclusively, with its holder
  * already written in it; a holder that died is detected by pid (as for
- * worktrees) and its lock taken over, so a crash never leaves the history
- * locked. Held for a few file operations at a time.
+ * worktrees) and its lock taken over, so a crash never leaves anything
+ * locked. Held for a few file or git operations at a time.
  *
  * Taking over must not let two waiters both win: each acquisition writes a
  * token of its own into the lock, the one waiter that creates the claim file
@@ -24,8 +25,12 @@ import { currentOwner, liveInstances, ownerAlive, type ProcessOwner } from '../p
 const FOREIGN_LOCK_MS = 30_000;
 /** A lock file naming no holder is abandoned once it is this old (a holder writes it in well under that). */
 const UNREADABLE_LOCK_MS = 2000;
-/** Nobody holds the lock this long while working: a holder that does is stuck. */
-const MAX_WAIT_MS = 60_000;
+/**
+ * Nobody holds the lock this long while working: a holder that does is stuck.
+ * Counted per holder, so a waiter behind a queue of short holders (32
+ * spawns creating worktrees at once) waits its turn rather than failing.
+ */
+const MAX_HOLD_MS = 60_000;
 /**
  * Claims outlive their takeover by this much, so a waiter that judged the
  * same lock abandoned a moment ago finds the claim taken and keeps waiting.
@@ -37,12 +42,17 @@ const CLAIM_STALE_MS = 5000;
 /** Callers in this process queue here first: the lock file itself only tells processes apart. */
 const inProcess = new KeyedMutex();
 
-export class HistoryLock {
+export class FileLock {
   readonly #file: string;
   readonly #owner: ProcessOwner;
+  readonly #what: string;
+  readonly #maxHoldMs: number;
 
-  constructor(file: string) {
+  /** `what` names the locked thing in the error for a stuck holder ("The run history"); `maxHoldMs` is for tests. */
+  constructor(file: string, what = 'This lock', maxHoldMs = MAX_HOLD_MS) {
     this.#file = file;
+    this.#what = what;
+    this.#maxHoldMs = maxHoldMs;
     const instance = randomUUID();
     liveInstances.add(instance);
     this.#owner = currentOwner(instance);
@@ -62,16 +72,21 @@ export class HistoryLock {
   }
 
   async #acquire(text: string): Promise<void> {
-    const started = Date.now();
+    let seen: string | undefined;
+    let seenSince = Date.now();
     for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
       if (await this.#create(text)) return;
       const holder = await readHolder(this.#file);
-      const waited = Date.now() - started;
-      if (waited > MAX_WAIT_MS && holder.owner !== 'unreadable') {
-        // A holder that is alive but stuck (stopped in a debugger, suspended): fail clearly rather than hang.
-        throw new Error(`The run history is locked by process ${holder.owner.pid} on ${holder.owner.host}, which has held it for over ${MAX_WAIT_MS / 1000} s (${this.#file}).`);
+      if (holder.file?.text !== seen) {
+        seen = holder.file?.text;
+        seenSince = Date.now();
       }
-      if (holder.file && abandoned(holder, this.#owner, waited)) {
+      const held = Date.now() - seenSince;
+      if (held > this.#maxHoldMs && holder.owner !== 'unreadable') {
+        // A holder that is alive but stuck (stopped in a debugger, suspended): fail clearly rather than hang.
+        throw new Error(`${this.#what} is locked by process ${holder.owner.pid} on ${holder.owner.host}, which has held it for over ${Math.round(this.#maxHoldMs / 1000)} s (${this.#file}).`);
+      }
+      if (holder.file && abandoned(holder, this.#owner, held)) {
         await this.#takeOver(holder.file);
         continue;
       }
@@ -162,10 +177,10 @@ export class HistoryLock {
   }
 }
 
-function abandoned(holder: { owner: ProcessOwner | 'unreadable'; ageMs: number }, me: ProcessOwner, waitedMs: number): boolean {
+function abandoned(holder: { owner: ProcessOwner | 'unreadable'; ageMs: number }, me: ProcessOwner, heldMs: number): boolean {
   // A lock file without a readable holder (written by something else, or cut short): stale once it is old.
   if (holder.owner === 'unreadable') return holder.ageMs > UNREADABLE_LOCK_MS;
-  if (holder.owner.host !== me.host) return waitedMs > FOREIGN_LOCK_MS;
+  if (holder.owner.host !== me.host) return heldMs > FOREIGN_LOCK_MS;
   return !ownerAlive(holder.owner);
 }
 

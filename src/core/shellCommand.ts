@@ -2,10 +2,12 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 
 /**
- * Runs one hook command the way Claude Code does: `/bin/sh -c <command>`,
- * the event's JSON on stdin, stdout and stderr collected. The shell gets its
- * own process group so a timeout kills everything it started, not only the
- * shell (a `sleep` under a killed `sh` would otherwise live on).
+ * Runs one command of the user's or the project's the way Claude Code runs
+ * a hook: `/bin/sh -c <command>`, the event's JSON (or nothing) on stdin,
+ * stdout and stderr collected. Hooks and the worktree setup command use it.
+ * The shell gets its own process group so a timeout kills everything it
+ * started, not only the shell (a `sleep` under a killed `sh` would otherwise
+ * live on).
  */
 
 export interface ShellCommandRequest {

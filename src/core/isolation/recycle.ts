@@ -1,0 +1,86 @@
+import { readdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { git, gitLine } from './git';
+
+/**
+ * The git steps of reusing a worktree: checking whose it is, cleaning it
+ * when it goes back to the pool, and moving it to a new base with a checkout
+ * that touches only the files that differ. No policy here (manager.ts and
+ * pool.ts decide what goes where).
+ */
+
+/** The admin folder git keeps for a linked worktree (`<common dir>/worktrees/<id>`), from its `.git` file. */
+export async function adminDirOf(worktreePath: string): Promise<string | undefined> {
+  const text = await readFile(path.join(worktreePath, '.git'), 'utf8').catch(() => undefined);
+  const gitdir = /^gitdir: (.+)$/m.exec(text ?? '')?.[1]?.trim();
+  return gitdir ? path.resolve(worktreePath, gitdir) : undefined;
+}
+
+/** The branch the worktree has checked out (short name), undefined when detached or not a worktree. */
+export async function checkedOutBranch(worktreePath: string): Promise<string | undefined> {
+  const res = await git(['symbolic-ref', '-q', 'HEAD'], { cwd: worktreePath, okCodes: [0, 1, 128] }).catch(() => undefined);
+  if (!res || res.code !== 0) return undefined;
+  return res.stdout.trim().replace(/^refs\/heads\//, '');
+}
+
+/**
+ * Entries of a worktree's admin folder that a worktree fresh from `git
+ * worktree add` and used by an agent has. Anything else (a merge or rebase
+ * left half done, bisect state, its own config or sparse-checkout rules,
+ * submodules initialised in it) would carry the previous agent's state to
+ * the next one: such a worktree is deleted, not pooled.
+ */
+const KEPT_ADMIN_ENTRIES = ['HEAD', 'commondir', 'gitdir', 'index'];
+/** Traces of finished commands: what the previous agent did (its last commit message, its reflog), removed before reuse. */
+const LEFTOVER_ADMIN_ENTRIES = ['ORIG_HEAD', 'FETCH_HEAD', 'COMMIT_EDITMSG', 'AUTO_MERGE', 'logs'];
+
+export async function poolable(adminDir: string): Promise<boolean> {
+  const entries = await readdir(adminDir).catch(() => null);
+  return entries !== null && entries.every((e) => KEPT_ADMIN_ENTRIES.includes(e) || LEFTOVER_ADMIN_ENTRIES.includes(e));
+}
+
+/**
+ * Makes a worktree hold exactly its HEAD commit: tracked files restored,
+ * every untracked and ignored file deleted (build output, copied
+ * `.worktreeinclude` files, whatever the agent left), nested repositories too.
+ * Submodules stay as they are (uninitialised in our worktrees).
+ */
+export async function scrub(worktreePath: string): Promise<void> {
+  await git(['reset', '--hard', '--quiet', '--no-recurse-submodules'], { cwd: worktreePath });
+  await git(['clean', '-ffdxq'], { cwd: worktreePath });
+}
+
+/** Detaches the worktree's HEAD at `commit`, so no branch is checked out in it (a pooled worktree is nobody's). */
+export async function detachHead(worktreePath: string, commit: string): Promise<void> {
+  await git(['update-ref', '--no-deref', '-m', 'subagents: back to the pool', 'HEAD', commit], { cwd: worktreePath, retryOnLock: true });
+  // Its reflog, last commit message and the like would show the previous agent's work to the next one.
+  const admin = await adminDirOf(worktreePath);
+  if (admin) await Promise.all(LEFTOVER_ADMIN_ENTRIES.map((e) => rm(path.join(admin, e), { recursive: true, force: true })));
+}
+
+/** Points the worktree's HEAD at `branch` without touching its files or index. */
+export async function attachBranch(worktreePath: string, branch: string, reason: string): Promise<void> {
+  await git(['symbolic-ref', '-m', reason, 'HEAD', `refs/heads/${branch}`], { cwd: worktreePath, retryOnLock: true });
+}
+
+/**
+ * Moves a clean worktree whose files and index are at `from` to `to`:
+ * `read-tree -m -u` rewrites only the paths whose content differs between the
+ * two trees (and checks each of those first), so the cost follows the size of
+ * the change, not of the repository. When the `.gitattributes` of the two
+ * differ, files that did not change could need another conversion, so
+ * everything is checked out again. Returns how many paths changed.
+ */
+export async function moveCheckout(worktreePath: string, from: string, to: string, config: readonly string[] = []): Promise<number | 'all'> {
+  const changed = (await gitLine(['diff-tree', '-r', '-z', '--no-renames', '--name-only', from, to], { cwd: worktreePath })).split('\0').filter(Boolean);
+  const attributesChanged = changed.some((p) => p === '.gitattributes' || p.endsWith('/.gitattributes'));
+  if (!attributesChanged) {
+    const moved = await git([...config, 'read-tree', '-m', '-u', '--no-recurse-submodules', from, to], { cwd: worktreePath, okCodes: [0, 128] });
+    if (moved.code === 0) return changed.length;
+  }
+  // A file that does not match its index (or new attributes): check everything out afresh from `to`.
+  await rm(path.join(await gitLine(['rev-parse', '--absolute-git-dir'], { cwd: worktreePath }), 'index'), { force: true });
+  await git([...config, 'reset', '--hard', '--quiet', '--no-recurse-submodules', to], { cwd: worktreePath });
+  await git(['clean', '-ffdxq'], { cwd: worktreePath });
+  return 'all';
+}

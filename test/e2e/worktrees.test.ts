@@ -1,0 +1,86 @@
+// The Agents view's Worktrees section in real VS Code (code-server): a kept
+// worktree and pooled ones, made beforehand in the extension's own storage by
+// the worktree manager it uses, are listed with their disk use; the section's
+// Clean Up button empties the pool and leaves the kept work.
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { WorktreeManager } from '../../src/core/isolation';
+import { deletionsDone } from '../../src/core/isolation/worktrees';
+import { poll, withDiagnostics, type Subject } from './support/diagnostics';
+import { EXTENSION_ID } from './support/paths';
+import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
+import { closeSession, openSession, type Session } from './support/session';
+
+describe('the Worktrees section of the Agents view', () => {
+  let workspace: Workspace | undefined;
+  const parts: Partial<Session> = {};
+  const subject: Subject = {};
+  let manager: WorktreeManager | undefined;
+  let userData = '';
+
+  before(
+    () =>
+      withDiagnostics('worktrees-start', subject, async () => {
+        ensureCodeServerReady();
+        const vsixPath = ensureVsix();
+        workspace = copySampleWorkspace();
+        userData = path.join(path.dirname(workspace.dir), 'user-data');
+        const storage = path.join(userData, 'User', 'globalStorage', EXTENSION_ID, 'worktrees');
+        mkdirSync(storage, { recursive: true });
+        // What isolated runs leave: one worktree kept with a change, two handed back to the pool.
+        manager = new WorktreeManager({ stateDir: path.join(storage, 'state'), worktreesRoot: path.join(storage, 'trees'), poolSize: () => 4 });
+        const kept = await manager.create({ cwd: workspace.dir, agentName: 'docs-writer', agentId: 'e2e-kept' });
+        writeFileSync(path.join(kept.path, 'NOTES.md'), '# notes by the docs writer\n');
+        await manager.finish('e2e-kept');
+        // At the same time, or the second would reuse the first.
+        const ids = ['e2e-pooled-1', 'e2e-pooled-2'];
+        for (const id of ids) await manager.create({ cwd: workspace.dir, agentName: 'explorer', agentId: id });
+        for (const id of ids) await manager.finish(id);
+        await openSession({ workspace: workspace.dir, vsixPath, trust: true, userDataDir: userData }, subject, parts);
+      }),
+    { timeout: 6 * 60_000 },
+  );
+
+  after(async () => {
+    await closeSession(parts);
+    await manager?.emptyPool().catch(() => 0);
+    await deletionsDone();
+    manager?.dispose();
+    workspace?.remove();
+  });
+
+  it('lists the kept and the pooled worktrees with their disk use; Clean Up empties the pool', { timeout: 120_000 }, () =>
+    withDiagnostics('worktrees-section', subject, async () => {
+      const workbench = parts.workbench!;
+      await workbench.openViewContainer('Subagents');
+      const root = workbench.treeRow('Agents', 'Worktrees');
+      await root.waitFor({ timeout: 30_000 });
+      assert.match(await root.locator('.label-description').innerText(), /^1 kept · 2 pooled · about [\d.]+ (KB|MB)$/);
+      await root.click();
+      await poll(async () => (await workbench.treeRows('Agents')).some((r) => r.label.startsWith('Pooled for reuse')), { timeoutMs: 10_000, message: 'the section did not open' });
+      const all = await workbench.treeRows('Agents');
+      const rows = all.slice(all.findIndex((r) => r.label === 'Worktrees') + 1);
+      assert.deepEqual(rows.map((r) => r.label), ['docs-writer', 'Pooled for reuse: 2']);
+      assert.match(rows[0]!.description, /^1 file, \+1 −0 · subagents\/docs-writer-\w+ · about /);
+      await workbench.screenshot('worktrees-section');
+
+      // The section's inline button: Clean Up Worktrees. The pool empties (and the section says so)
+      // while it offers the kept worktree; that pick is dismissed.
+      await root.hover();
+      await root.locator('.action-label[aria-label="Clean Up Worktrees"]').click();
+      const pick = workbench.page.locator('.quick-input-widget', { hasText: 'Subagents: Clean Up Worktrees' });
+      await pick.waitFor({ timeout: 30_000 });
+      await poll(async () => /^1 kept · about /.test(await root.locator('.label-description').innerText().catch(() => '')), {
+        timeoutMs: 20_000,
+        message: 'the section did not show the emptied pool',
+      });
+      assert.deepEqual(await manager!.poolStatus(), []);
+      await workbench.screenshot('worktrees-section-cleaned');
+      await workbench.page.keyboard.press('Escape');
+      await pick.waitFor({ state: 'hidden', timeout: 10_000 });
+      assert.equal(manager!.get('e2e-kept')?.state, 'finished', 'the kept work is still there');
+    }),
+  );
+});
