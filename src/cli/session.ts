@@ -61,16 +61,15 @@ export async function openSession(
   opts: { cwd: string; pluginDirs: string[]; settings: Settings; gate: PermissionGate; modeConsent?: ModeConsentHandler | null; coalesceMs: number },
 ): Promise<EngineSession> {
   const { settings } = opts;
-  // Fails early, before anything is read, when there is no key. apiBaseUrl already holds ANTHROPIC_BASE_URL when that is set.
+  // Fails early, before anything is read, when there is no key. ANTHROPIC_BASE_URL wins over settings.apiBaseUrl there.
   const client = createClient({ apiKey: io.env.ANTHROPIC_API_KEY, baseUrl: settings.apiBaseUrl, env: io.env });
   const history = await openHistory(io, settings);
-  const catalog = await AgentCatalog.create({
-    cwd: opts.cwd,
-    home: userHome(io.env),
-    pluginDirs: [...settings.pluginDirs, ...opts.pluginDirs],
-    loadClaudePlugins: settings.loadClaudePlugins,
-    watch: true,
-  });
+  const pluginDirs = [...settings.pluginDirs, ...opts.pluginDirs];
+  const catalog = await AgentCatalog.create({ cwd: opts.cwd, home: userHome(io.env), pluginDirs, loadClaudePlugins: settings.loadClaudePlugins, watch: true });
+  // A plugin folder of the settings that is not there is named (the flags were checked already); `agents` lists every warning.
+  for (const warning of catalog.warnings) {
+    if (pluginDirs.some((dir) => path.resolve(opts.cwd, dir) === warning.filePath)) io.stderr.write(`subagents: warning: ${terminalText(warning.message)}\n`);
+  }
   const store = new RunStore({ coalesceMs: opts.coalesceMs, ...storeLimits(settings) });
   const detach = history.attach(store);
   const worktrees = openWorktrees(io);

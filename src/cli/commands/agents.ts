@@ -5,6 +5,7 @@ import type { AgentDefinition, AgentSource, ShadowedDefinition } from '../../cor
 import { discoverListed, listAgentDirs, type DiscoveryResult } from '../../core/agents/discovery';
 import { UsageError, userHome, type CliCommand, type CliIO } from '../command';
 import { ListingCache } from '../listingCache';
+import { pluginDirFlags } from '../pluginDirFlags';
 import { cliSettings } from '../settingsFiles';
 import { terminalLine } from '../render/terminalText';
 
@@ -21,7 +22,8 @@ Options:
   --json            Print one JSON object: { agents, shadowed, warnings, dirs, aliases }
   --cwd DIR         Folder to discover for (default: the current directory)
   --plugin-dir DIR  Extra plugin root whose agents/ folder is searched; repeatable
-                    (added to the pluginDirs setting)
+                    (added to the pluginDirs setting); a relative DIR is taken
+                    from the --cwd folder
   --trust-project   Let the project's .subagents/settings.json set the
                     restricted settings (pluginDirs, loadClaudePlugins, …)
   --no-cache        Read and parse every file. By default a listing whose
@@ -156,7 +158,7 @@ function parseFlags(args: string[], io: CliIO) {
   return {
     json: values.json,
     cwd,
-    pluginDirs: values['plugin-dir'].map((dir) => path.resolve(io.cwd, dir)),
+    pluginDirs: pluginDirFlags(values['plugin-dir'], cwd, userHome(io.env)),
     cache: !values['no-cache'],
     trustProject: values['trust-project'],
   };

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { EngineError } from '../../core/engine/errors';
-import { UsageError, type CliCommand, type CliIO } from '../command';
+import { UsageError, userHome, type CliCommand, type CliIO } from '../command';
 import { executeRun, presentation } from '../execute';
+import { pluginDirFlags } from '../pluginDirFlags';
 import { openHistory, openSession } from '../session';
 import { terminalText } from '../render/terminalText';
 import { PERMISSION_MODES } from '../../core/config';
@@ -16,7 +17,8 @@ its whole earlier conversation and a follow-up prompt. Agent ids are shown by
 
 Options:
   --permission-mode MODE    default | acceptEdits | bypassPermissions | plan
-  --plugin-dir DIR          extra plugin root (repeatable)
+  --plugin-dir DIR          extra plugin root (repeatable); a relative DIR is
+                            taken from the folder the agent ran in
   --trust-project           let the project's .subagents/settings.json set the
                             restricted settings (apiBaseUrl, permissionMode, …)
   --json                    NDJSON events on stdout; the last line is the result`;
@@ -46,11 +48,12 @@ export const resumeCommand: CliCommand = {
     // The agent's definition, and the settings it runs with, are looked up where it ran.
     const archived = await (await openHistory(io, cliSettings(io, io.cwd, { trustProject }))).load(agentId);
     const cwd = archived && archived !== 'expired' ? archived.node.cwd : io.cwd;
+    const pluginDirs = pluginDirFlags(values['plugin-dir'] ?? [], cwd, userHome(io.env));
     const settings = cliSettings(io, cwd, { trustProject });
     const view = presentation(io, values.json ?? false);
     let session;
     try {
-      session = await openSession(io, { cwd, pluginDirs: values['plugin-dir'] ?? [], gate: view.gate, modeConsent: view.modeConsent, coalesceMs: values.json ? 0 : 80, settings });
+      session = await openSession(io, { cwd, pluginDirs, gate: view.gate, modeConsent: view.modeConsent, coalesceMs: values.json ? 0 : 80, settings });
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
       io.stderr.write(`subagents resume: ${terminalText(error.message)}\n`);

@@ -4,8 +4,9 @@ import { parseArgs } from 'node:util';
 import { PERMISSION_MODES } from '../../core/config';
 import { EngineError } from '../../core/engine/errors';
 import type { PermissionMode } from '../../core/tools/permissions';
-import { UsageError, type CliCommand, type CliIO } from '../command';
+import { UsageError, userHome, type CliCommand, type CliIO } from '../command';
 import { executeRun, presentation } from '../execute';
+import { pluginDirFlags } from '../pluginDirFlags';
 import { openSession } from '../session';
 import { cliSettings } from '../settingsFiles';
 import { terminalText } from '../render/terminalText';
@@ -18,7 +19,8 @@ agents it spawns are doing. The final answer goes to stdout, the tree to stderr.
 Options:
   --cwd DIR                 working directory (default: the current one)
   --model M                 model alias or id for the agent
-  --plugin-dir DIR          extra plugin root (repeatable)
+  --plugin-dir DIR          extra plugin root (repeatable); a relative DIR is
+                            taken from the --cwd folder
   --permission-mode MODE    default | acceptEdits | bypassPermissions | plan
                             (default: ask in the terminal; deny when not interactive)
   --budget-tokens N         stop the whole tree after N tokens (budget.maxTokens)
@@ -104,11 +106,12 @@ export const runCommand: CliCommand = {
       io.stderr.write(`subagents run: --cwd ${cwd} is not a directory\n`);
       return 1;
     }
+    const pluginDirs = pluginDirFlags(opts.pluginDirs, cwd, userHome(io.env));
     const settings = cliSettings(io, cwd, { flags: opts.flags, trustProject: opts.trustProject });
     const view = presentation(io, opts.json);
     let session;
     try {
-      session = await openSession(io, { cwd, pluginDirs: opts.pluginDirs, gate: view.gate, modeConsent: view.modeConsent, coalesceMs: opts.json ? 0 : 80, settings });
+      session = await openSession(io, { cwd, pluginDirs, gate: view.gate, modeConsent: view.modeConsent, coalesceMs: opts.json ? 0 : 80, settings });
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
       io.stderr.write(`subagents run: ${terminalText(error.message)}\n`);
