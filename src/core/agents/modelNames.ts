@@ -12,7 +12,21 @@ import { THINKING_LEVELS, type ThinkingLevel } from './kinds';
  * (Codex's `gpt-5`, Gemini's `gemini-2.5-pro`).
  */
 
-export const KNOWN_MODEL_ALIASES = ['inherit', 'sonnet', 'opus', 'haiku', 'fable', 'mythos'] as const;
+/**
+ * The model aliases and the ids they run as, unless `subagents.modelAliases`
+ * says otherwise (the setting's default). One alias per Claude family the
+ * SDK lists, each on that family's newest model.
+ */
+export const DEFAULT_MODEL_ALIASES: Readonly<Record<string, string>> = {
+  sonnet: 'claude-sonnet-5-5',
+  opus: 'claude-opus-5-5',
+  haiku: 'claude-haiku-5-5',
+  fable: 'claude-fable-5-2',
+  mythos: 'claude-mythos-5-2',
+};
+
+/** The names a `model` field may give besides ids: `inherit` and the default aliases (so every one accepted is also defined). */
+export const KNOWN_MODEL_ALIASES: readonly string[] = ['inherit', ...Object.keys(DEFAULT_MODEL_ALIASES)];
 
 /**
  * Claude model ids the Messages API serves, as listed by the SDK this
@@ -30,7 +44,7 @@ const CLAUDE_FAMILIES = ['opus', 'sonnet', 'haiku', 'fable', 'mythos'] as const;
 type ClaudeFamily = (typeof CLAUDE_FAMILIES)[number];
 
 export function isKnownModel(model: string): boolean {
-  return (KNOWN_MODEL_ALIASES as readonly string[]).includes(model) || model.startsWith('claude-');
+  return KNOWN_MODEL_ALIASES.includes(model) || model.startsWith('claude-');
 }
 
 /** Other vendors' model families, by the name each starts with, and whose they are. */
@@ -129,7 +143,7 @@ function resolveEntry(written: string): Entry & { level?: ThinkingLevel } {
     const mapped = OH_MY_PI_MODEL_ROLES[role] ?? 'inherit';
     return withLevel(mapped === 'inherit' ? { kind: 'inherit' } : { kind: 'runs', model: mapped });
   }
-  if ((KNOWN_MODEL_ALIASES as readonly string[]).includes(lower)) return withLevel(lower === 'inherit' ? { kind: 'inherit' } : { kind: 'runs', model: lower });
+  if (KNOWN_MODEL_ALIASES.includes(lower)) return withLevel(lower === 'inherit' ? { kind: 'inherit' } : { kind: 'runs', model: lower });
   if (lower === 'opusplan') return withLevel({ kind: 'runs', model: 'opus' });
   // A provider prefix (`anthropic/`, `openrouter/anthropic/`, `bedrock/…`): the model is the last part.
   const bare = lower.includes('/') ? lower.slice(lower.lastIndexOf('/') + 1) : lower;
