@@ -2,7 +2,9 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PERMISSION_MODES } from '../../core/config';
+import { foreignVendor, resolveModelField } from '../../core/agents/modelNames';
 import { EngineError } from '../../core/engine/errors';
+import { requestedModel } from '../../core/engine/models';
 import type { PermissionMode } from '../../core/tools/permissions';
 import { UsageError, userHome, type CliCommand, type CliIO } from '../command';
 import { executeRun, presentation } from '../execute';
@@ -18,7 +20,8 @@ agents it spawns are doing. The final answer goes to stdout, the tree to stderr.
 
 Options:
   --cwd DIR                 working directory (default: the current one)
-  --model M                 model alias or id for the agent
+  --model M                 model alias or id for the agent, read as an agent
+                            file's model is (claude-sonnet-4.5 → claude-sonnet-4-5)
   --plugin-dir DIR          extra plugin root (repeatable); a relative DIR is
                             taken from the --cwd folder
   --permission-mode MODE    default | acceptEdits | bypassPermissions | plan
@@ -45,6 +48,26 @@ function positiveInt(value: string | undefined, flag: string): number | undefine
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new UsageError(`${flag} needs a whole number, got "${value}"`);
   return n;
+}
+
+/**
+ * `--model` read as a definition's `model` is (`claude-sonnet-4.5` → the
+ * `claude-sonnet-4-5` the API serves). Another vendor's model is a usage
+ * error unless modelAliases maps it: the run would otherwise quietly fall
+ * back to another model.
+ */
+function modelFlag(written: string | undefined, aliases: Readonly<Record<string, string>>, io: CliIO): string | undefined {
+  if (written === undefined) return undefined;
+  if (!written.trim()) throw new UsageError('--model needs a model alias or id');
+  if (Object.hasOwn(aliases, written)) return written;
+  const resolved = resolveModelField(written);
+  const vendor = resolved?.runs ? null : foreignVendor(written);
+  if (vendor) {
+    throw new UsageError(`--model ${written} is ${vendor}'s, which an Anthropic endpoint does not serve; give an alias (${Object.keys(aliases).join(', ')}), a claude-… id, or map it in the modelAliases setting`);
+  }
+  // A Claude name of a version this runtime does not know runs on its family's alias: say so.
+  if (resolved?.warning) io.stderr.write(`subagents: warning: --model: ${terminalText(resolved.warning)}\n`);
+  return requestedModel(written, aliases) ?? undefined;
 }
 
 function parseRunArgs(args: string[]) {
@@ -108,6 +131,7 @@ export const runCommand: CliCommand = {
     }
     const pluginDirs = pluginDirFlags(opts.pluginDirs, cwd, userHome(io.env));
     const settings = cliSettings(io, cwd, { flags: opts.flags, trustProject: opts.trustProject });
+    const model = modelFlag(opts.model, settings.modelAliases, io);
     const view = presentation(io, opts.json);
     let session;
     try {
@@ -128,7 +152,7 @@ export const runCommand: CliCommand = {
         io,
         session,
         view,
-        () => session.engine.start({ agent: opts.agent, prompt: opts.prompt, cwd, model: opts.model, permissionMode: opts.permissionMode, isolation: opts.isolation }),
+        () => session.engine.start({ agent: opts.agent, prompt: opts.prompt, cwd, model, permissionMode: opts.permissionMode, isolation: opts.isolation }),
         'run',
       );
     } finally {

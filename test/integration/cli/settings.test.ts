@@ -100,6 +100,25 @@ test('modelAliases and defaultModel from the user file reach the API as model id
   assert.equal(r.stderr.includes('warning'), false, r.stderr);
 });
 
+test('--model is read as a model field is: dotted ids and display names become API ids; another vendor\'s model is a usage error', async () => {
+  const w = await world();
+  scriptAgents();
+  for (const written of ['claude-sonnet-4.5', 'Claude Sonnet 4.5']) {
+    const r = await run(w, ['finder', 'go', '--model', written]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.requests[0]!.model, 'claude-sonnet-4-5', written);
+  }
+  const newer = await run(w, ['finder', 'go', '--model', 'claude-sonnet-9.9']);
+  assert.equal(newer.requests[0]!.model, 'claude-sonnet-5-5');
+  assert.match(newer.stderr, /warning: --model: model "claude-sonnet-9\.9" is not a model this runtime knows.*runs on "sonnet"/);
+  const foreign = await run(w, ['finder', 'go', '--model', 'gpt-5']);
+  assert.equal(foreign.code, 2);
+  assert.equal(foreign.requests.length, 0);
+  assert.match(foreign.stderr, /--model gpt-5 is OpenAI's, which an Anthropic endpoint does not serve; give an alias \(sonnet, opus, haiku, fable, mythos\)/);
+  await w.user({ modelAliases: { 'gpt-5': 'claude-opus-5-5' } });
+  assert.equal((await run(w, ['finder', 'go', '--model', 'gpt-5'])).requests[0]!.model, 'claude-opus-5-5', 'unless modelAliases maps it');
+});
+
 test('precedence: the --max-turns flag over the project file over the user file (maxTurns bounds the run)', async () => {
   const w = await world();
   scriptAgents();
