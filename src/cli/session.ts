@@ -5,7 +5,7 @@ import { createClient } from '../core/engine/client';
 import { Engine } from '../core/engine/engine';
 import { CommandHooks } from '../core/hooks/commandHooks';
 import { RunHistory } from '../core/runs/history';
-import { WorktreeManager } from '../core/isolation';
+import { WorktreeManager, type RecoverReport } from '../core/isolation';
 import { historyLimits, storeLimits } from '../core/runs/historySettings';
 import { RunStore } from '../core/runs/runStore';
 import { ModeConsents, type ModeConsentHandler } from '../core/tools/modeConsent';
@@ -34,6 +34,25 @@ export function openWorktrees(io: CliIO): WorktreeManager {
       if (level === 'warn' || level === 'error') io.stderr.write(`subagents: ${terminalText(message)}\n`);
     },
   });
+}
+
+/**
+ * Settles the worktrees of runs whose process died (a crash, a kill):
+ * unchanged ones are removed, changed ones committed on their branch and
+ * kept. Every command that works with worktrees or runs agents does it
+ * first, so a leftover is found by whichever comes next, and said once.
+ */
+export async function recoverWorktrees(io: CliIO, worktrees: WorktreeManager): Promise<RecoverReport> {
+  // The report's `kept` also holds every finished worktree still waiting for review: name only those settled now.
+  const pending = new Set((await worktrees.list()).filter((r) => r.state === 'finished').map((r) => r.agentId));
+  const report = await worktrees.recover();
+  if (report.removed.length) io.stderr.write(`subagents: removed ${report.removed.length} unchanged worktree(s) left by interrupted runs.\n`);
+  for (const rec of report.kept.filter((r) => !pending.has(r.agentId))) {
+    io.stderr.write(
+      terminalText(`subagents: kept the worktree of ${rec.agentName} (${rec.agentId}), left by an interrupted run, with ${rec.info.filesChanged} changed file(s) on branch ${rec.branch}: see "subagents worktrees diff ${rec.agentId}", then apply or discard it.`) + '\n',
+    );
+  }
+  return report;
 }
 
 export async function openHistory(io: CliIO, settings: Settings): Promise<RunHistory> {
@@ -73,6 +92,7 @@ export async function openSession(
   const store = new RunStore({ coalesceMs: opts.coalesceMs, ...storeLimits(settings) });
   const detach = history.attach(store);
   const worktrees = openWorktrees(io);
+  await recoverWorktrees(io, worktrees);
   const engine = new Engine({
     client,
     catalog,

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { IsolationError, type WorktreeRecord } from '../../core/isolation';
 import { UsageError, type CliCommand, type CliIO } from '../command';
-import { openWorktrees } from '../session';
+import { openWorktrees, recoverWorktrees } from '../session';
 import { terminalText } from '../render/terminalText';
 
 const USAGE = `Usage: subagents worktrees [list] [--json]
@@ -10,8 +10,12 @@ const USAGE = `Usage: subagents worktrees [list] [--json]
        subagents worktrees discard <agentId>
 
 Isolated agents work in git worktrees of their own; changed ones stay on a
-branch until you apply or discard them. "list" first cleans up after
-interrupted runs: unchanged leftovers are removed, changed ones are kept.`;
+branch until you apply or discard them. Every worktrees command (and "run"
+and "resume") first cleans up after interrupted runs: unchanged leftovers
+are removed, changed ones are committed on their branch and kept.
+"apply" merges the changes into your working tree (nothing is committed or
+staged) and saves the tree as it was under refs/subagents/before-apply/…;
+"discard" deletes the worktree, its branch and those saved refs.`;
 
 function describe(rec: WorktreeRecord): string {
   const stats = rec.info ? `${rec.info.filesChanged} files, +${rec.info.insertions} -${rec.info.deletions}` : 'no summary yet';
@@ -39,6 +43,8 @@ export const worktreesCommand: CliCommand = {
       }
       if (!['diff', 'apply', 'discard'].includes(action)) throw new UsageError(`unknown action "${action}"`);
       if (!agentId) throw new UsageError(`${action} needs an <agentId>`);
+      // A leftover of a crashed run is committed first, so its changes can be shown, applied or discarded.
+      await recoverWorktrees(io, worktrees);
       await worktrees.list();
       if (action === 'diff') {
         io.stdout.write(await worktrees.diff(agentId));
