@@ -11,7 +11,7 @@ import { terminalLine } from '../render/terminalText';
 
 /** `subagents agents`: what discovery finds for a folder (SPEC S6.6). */
 
-const USAGE = `Usage: subagents agents [--json] [--cwd DIR] [--plugin-dir DIR]...
+const USAGE = `Usage: subagents agents [--json] [--cwd DIR] [--plugin-dir DIR]… [--trust-project] [--no-cache]
 
 Lists the agents discovered for a folder, in precedence order, with the
 definitions they shadow and any problems found in agent files. Agents named

@@ -9,9 +9,15 @@ import { cliSettings } from '../settingsFiles';
 const USAGE = `Usage: subagents runs [<runId>] [--json] [--limit N] [--trust-project]
 
 Lists the run history, newest first: run id, status, agent, when, how long,
-tokens and cost. With a run id, prints that run's tree. The history keeps
-what the settings history.retentionDays and history.maxRuns allow (see
-"subagents --help" for the settings files).`;
+tokens and cost. With a run id (or the id of any agent in it), prints that
+run's tree. The history keeps what the settings history.retentionDays and
+history.maxRuns allow (see "subagents --help" for the settings files).
+
+Options:
+  --json            one JSON object: { runs } (with a run id: the run's snapshot)
+  --limit N         list at most N runs (default 50)
+  --trust-project   trust the project's .subagents/settings.json, as for the
+                    other commands (only its history.* settings act here)`;
 
 function summary(run: RunSnapshot) {
   const root = run.agents[run.rootAgentId];
