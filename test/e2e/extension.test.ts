@@ -165,7 +165,17 @@ describe('the packaged extension in code-server', () => {
       await workbench.pane('Agents').locator('.pane-header').hover();
       await workbench.pane('Agents').locator('.pane-header .action-label[aria-label="Collapse All"]').click();
       const top = (await workbench.treeRows('Agents')).filter((r) => r.level === 1);
-      assert.deepEqual(top.map((r) => r.label), ['Problems', 'Project', 'Plugins', 'Built-in']);
+      assert.deepEqual(top.map((r) => r.label), ['Problems', 'Project', 'Plugins', 'Built-in', 'Search Order']);
+      // The folders in the order discovery searched them, family by family: the sample's .claude before its .gemini and .github.
+      await workbench.treeRow('Agents', 'Search Order').click();
+      const searched = async () => (await workbench.treeRows('Agents')).filter((r) => /^\d+\. /.test(r.label)).map((r) => r.label);
+      await poll(async () => (await searched()).length > 0, { timeoutMs: 5000, message: 'the Search Order folders' });
+      const order = await searched();
+      // (User folders of the machine's home may sit between them, each after its family's project folder.)
+      const projectDirs = order.filter((label) => /^\d+\. \./.test(label));
+      assert.deepEqual(projectDirs.map((label) => label.replace(/^\d+\. /, '')), ['.omp/agents', '.claude/agents', '.codex/agents', '.gemini/agents', '.github/agents', '.github/chatmodes'], order.join(' | '));
+      assert.deepEqual(order.map((label) => Number(label.split('.')[0])), order.map((_, i) => i + 1));
+      await workbench.treeRow('Agents', 'Search Order').click();
       const project = Number(top.find((r) => r.label === 'Project')!.description);
       assert.ok(project >= GENERATED_AGENT_COUNT + 6, `the Project group counts ${project} agents`);
       // A file that cannot be an agent is a problem naming the file; it opens on click.

@@ -4,7 +4,7 @@ import { buildAgentsTree, filterText, match, NO_FILTER, parseFilter, type GroupN
 import type { AgentSummary, FolderAgents } from '../../../src/vscode/viewModel';
 
 function agent(name: string, source: AgentSummary['source'], extra: Partial<AgentSummary> = {}): AgentSummary {
-  return { name, description: `${name} does things`, source, family: '.claude', filePath: `/repo/.claude/agents/${name}.md`, model: null, disabled: false, userInvocable: true, shadowedBy: null, color: null, ...extra };
+  return { name, description: `${name} does things`, source, family: '.claude', filePath: `/repo/.claude/agents/${name}.md`, model: null, disabled: false, userInvocable: true, shadowedBy: null, color: null, foundIn: null, ...extra };
 }
 
 const folder: FolderAgents = {
@@ -18,13 +18,17 @@ const folder: FolderAgents = {
     agent('code-reviewer', 'plugin', { shadowedBy: 'project agent .claude/agents/code-reviewer.md', filePath: '/plugins/agents/code-reviewer.md' }),
   ],
   warnings: [{ filePath: '/repo/.claude/agents/broken.md', message: '.claude/agents/broken.md: missing description' }],
+  dirs: [
+    { rank: 1, path: '/repo/.claude/agents', display: '.claude/agents', source: 'project', family: '.claude', pluginName: null },
+    { rank: 2, path: '/home/me/.claude/agents', display: '~/.claude/agents', source: 'user', family: '.claude', pluginName: null },
+  ],
 };
 
 const names = (nodes: TreeNode[]) => nodes.map((n) => (n.kind === 'group' ? `${n.title}: ${n.children.map((a) => a.agent).join(',')}` : n.kind));
 
 test('groups agents by source, problems first, and counts them', () => {
   const model = buildAgentsTree([folder], true, NO_FILTER);
-  assert.deepEqual(names(model.roots), ['problems', 'Project: code-reviewer,test-runner', 'User: security-auditor', 'Plugins: code-reviewer', 'Built-in: explore']);
+  assert.deepEqual(names(model.roots), ['problems', 'Project: code-reviewer,test-runner', 'User: security-auditor', 'Plugins: code-reviewer', 'Built-in: explore', 'order']);
   assert.equal(model.total, 5);
   assert.equal(model.shown, 5);
   const shadowed = (model.roots[3] as GroupNode).children[0]!;
