@@ -150,12 +150,9 @@ export async function resolveAgentDirs(options: SourceOptions): Promise<Resolved
     for (const configured of options.pluginDirs) {
       const root = path.resolve(cwd, configured);
       // A configured folder that is not there is named, not silently skipped: a typo would
-      // otherwise only show later as "Unknown agent". Its appearance is watched for.
-      if (!isDirectory(root)) {
-        warnings.push({ filePath: root, message: `plugin folder ${root} does not exist (or is not a folder); no agents are loaded from it` });
-        candidates.push(path.join(root, 'agents'));
-        continue;
-      }
+      // otherwise only show later as "Unknown agent". It stays in the list (empty), so its
+      // first agent file counts as one as soon as it is opened, and is picked up once written.
+      if (!isDirectory(root)) warnings.push({ filePath: root, message: `plugin folder ${root} does not exist (or is not a folder); no agents are loaded from it` });
       await addPlugin(root);
     }
     if (options.loadClaudePlugins) {
