@@ -1,15 +1,92 @@
-// Lint rules that keep the layers honest: the core, the protocol, the CLI and
-// the language server never import `vscode`, so they run (and are tested) in
-// plain Node. Only src/vscode/ talks to the editor.
+// Lint rules that keep the layers honest (docs/architecture-layers.md says
+// why each holds). Every folder of src/ is a layer; a layer imports only the
+// layers below it, so the core, the protocol, the surfaces, the CLI and the
+// language server run (and are tested) in plain Node, and only src/vscode/
+// talks to the editor.
 import tseslint from 'typescript-eslint';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+
+const root = import.meta.dirname;
+const src = (folder) => `./src/${folder}`;
+
+/**
+ * Who may not import whom: `target` files may not import from `from`. Each
+ * zone states one direction of the layering; the message says what to do
+ * instead, since the person who meets it is adding an import.
+ */
+const zones = [
+  // The wire shapes every side shares (the webview bundle too): they depend on nothing of ours.
+  {
+    target: src('protocol'),
+    from: [src('core'), src('surfaces'), src('vscode'), src('cli'), src('server')],
+    message: 'src/protocol is the bottom layer (the webview bundles it); move what it needs into src/protocol.',
+  },
+  // The core runs without an editor, a terminal or a language client.
+  {
+    target: src('core'),
+    from: [src('surfaces'), src('vscode'), src('cli'), src('server')],
+    message: 'src/core must not depend on a host or a surface; pass what it needs in through an interface.',
+  },
+  // The core's own base files (src/core/*.ts) are shared helpers under every core folder.
+  {
+    target: './src/core/*.ts',
+    from: [src('core/agents'), src('core/tools'), src('core/isolation'), src('core/engine'), src('core/hooks'), src('core/runs')],
+    message: 'The files at the top of src/core are helpers every core folder may use; they import none of those folders.',
+  },
+  // Inside the core, bottom to top: agents; tools; isolation (beside them); the
+  // engine; then hooks and runs, which implement the engine's ports
+  // (LifecycleHooks, AgentArchive) and which the engine never imports.
+  {
+    target: src('core/agents'),
+    from: [src('core/tools'), src('core/isolation'), src('core/engine'), src('core/hooks'), src('core/runs')],
+    message: 'core/agents (what an agent file means) sits below tools, isolation, the engine, hooks and runs.',
+  },
+  {
+    target: src('core/tools'),
+    from: [src('core/isolation'), src('core/engine'), src('core/hooks'), src('core/runs')],
+    message: 'core/tools sits below the engine, hooks and runs: the engine composes tools, not the other way.',
+  },
+  {
+    target: src('core/isolation'),
+    from: [src('core/agents'), src('core/tools'), src('core/engine'), src('core/hooks'), src('core/runs')],
+    message: 'core/isolation (worktrees) knows git and the file system only; the engine drives it.',
+  },
+  {
+    target: src('core/engine'),
+    from: [src('core/hooks'), src('core/runs')],
+    message: 'The engine defines ports (LifecycleHooks, AgentArchive) that hooks and runs implement; it never imports them.',
+  },
+  {
+    target: src('core/hooks'),
+    from: [src('core/runs'), src('core/isolation')],
+    message: 'core/hooks implements the engine\'s LifecycleHooks and depends on nothing beside it.',
+  },
+  {
+    target: src('core/runs'),
+    from: [src('core/hooks'), src('core/isolation')],
+    message: 'core/runs keeps run records and depends on the engine and the protocol only; shared helpers go to the top of src/core.',
+  },
+  // Editor-free presentation: what the sidebar, the chat and the LM provider show.
+  {
+    target: src('surfaces'),
+    from: [src('vscode'), src('cli'), src('server')],
+    message: 'src/surfaces is editor-free presentation logic; the vscode glue that uses it lives in src/vscode.',
+  },
+  // The three hosts never import each other.
+  { target: src('cli'), from: [src('vscode'), src('server')], message: 'The CLI runs without VS Code and the language server.' },
+  { target: src('server'), from: [src('vscode'), src('cli'), src('surfaces')], message: 'The language server runs in its own process, without VS Code.' },
+  { target: src('vscode'), from: [src('cli'), src('server')], message: 'The extension starts the language server as a process; it does not import it or the CLI.' },
+  {
+    target: './webview-ui',
+    from: [src('core'), src('surfaces'), src('vscode'), src('cli'), src('server')],
+    message: 'The webview runs in a browser sandbox and shares only src/protocol with the extension.',
+  },
+];
 
 const noVscode = {
   'no-restricted-imports': [
     'error',
-    {
-      paths: [{ name: 'vscode', message: 'Only src/vscode/ may import vscode; keep this layer editor-free.' }],
-      patterns: [{ group: ['**/vscode/**', '../vscode/*'], message: 'Lower layers must not depend on src/vscode/.' }],
-    },
+    { paths: [{ name: 'vscode', message: 'Only src/vscode/ may import vscode; keep this layer editor-free.' }] },
   ],
 };
 
@@ -24,5 +101,35 @@ export default tseslint.config(
       eqeqeq: ['error', 'smart'],
     },
   },
-  { files: ['src/core/**', 'src/protocol/**', 'src/cli/**', 'src/server/**', 'webview-ui/**'], rules: noVscode },
+  {
+    files: ['src/**/*.ts', 'webview-ui/src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'] })],
+      // no-cycle follows imports into other files; it parses them as TypeScript.
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: root, zones }],
+      // A cycle means a type or a helper sits in the wrong file: move it.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  { files: ['src/core/**', 'src/protocol/**', 'src/surfaces/**', 'src/cli/**', 'src/server/**', 'webview-ui/**'], rules: noVscode },
+  // A promise nobody awaits loses its rejection: an unhandled rejection in
+  // the extension host, a CLI that exits before its write lands. `void` says
+  // "on purpose". Type-aware, so it reads each file's own tsconfig.
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: root } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        // node:test's test() and describe() return promises the runner itself awaits.
+        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite'] }] },
+      ],
+    },
+  },
 );
+

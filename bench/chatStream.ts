@@ -14,8 +14,8 @@
  * Run: node_modules/.bin/node --import tsx bench/chatStream.ts
  */
 import { RunStore } from '../src/core/runs/runStore';
-import { runSummary, treeOrder } from '../src/vscode/chat/chatSummary';
-import { ChatRunStream, type ChatSink } from '../src/vscode/chat/chatStream';
+import { runSummary, treeOrder } from '../src/surfaces/chat/chatSummary';
+import { ChatRunStream, type ChatSink } from '../src/surfaces/chat/chatStream';
 import { EventScript } from '../test/support/runEvents';
 import { writeResults } from './lib/results';
 

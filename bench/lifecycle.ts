@@ -28,8 +28,11 @@ const TURNS = 5;
 async function main() {
   const server = await startServerProcess('background', { children: CHILDREN, childTurns: TURNS, latencyMs: 20 });
   const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-lifecycle-'));
-  const history = await RunHistory.open({ dir: path.join(dir, 'history'), retentionDays: 30, maxRuns: 200 });
+  let writes = 0;
+  let notifications = 0;
+  const history = await RunHistory.open({ dir: path.join(dir, 'history'), retentionDays: 30, maxRuns: 200, onWrite: () => writes++ });
   const store = new RunStore({ coalesceMs: 50, maxEventsPerRun: 2000 });
+  store.subscribe(() => notifications++);
   history.attach(store);
   const engine = new Engine({
     client: new Anthropic({ apiKey: 'bench', baseURL: server.url, maxRetries: 0 }),
@@ -55,7 +58,7 @@ async function main() {
     peakHeap = Math.max(peakHeap, m.heapUsed);
     peakRss = Math.max(peakRss, m.rss);
     if (++ticks % 10 === 0) {
-      const now = { events, notifications: store.notifications, writes: history.writes };
+      const now = { events, notifications, writes };
       perSecond.push({ events: now.events - last.events, notifications: now.notifications - last.notifications, writes: now.writes - last.writes });
       last = now;
     }
@@ -86,18 +89,18 @@ async function main() {
       snapshotKB: snapshotBytes / 1024,
       snapshotBytesPerAgent: snapshotBytes / agents.length,
     },
-    persistence: { snapshotWrites: history.writes, peakWritesPerSecond: peak('writes'), meanWritesPerSecond: history.writes / (wallMs / 1000) },
+    persistence: { snapshotWrites: writes, peakWritesPerSecond: peak('writes'), meanWritesPerSecond: writes / (wallMs / 1000) },
     stream: {
       peakEventsPerSecond: peak('events'),
       peakNotificationsPerSecond: peak('notifications'),
-      notifications: store.notifications,
+      notifications,
     },
   };
   console.log('| measure | value |\n|---|---|');
   console.log(`| run | ${CHILDREN} background agents × ${TURNS} turns, ${events} events in ${(wallMs / 1000).toFixed(1)} s |`);
   console.log(`| heap | ${results.memory.heapStartMB.toFixed(0)} MB at start → ${results.memory.heapPeakMB.toFixed(0)} MB peak (RSS ${results.memory.rssPeakMB.toFixed(0)} MB) |`);
   console.log(`| store snapshot | ${results.memory.snapshotKB.toFixed(0)} KB for the tree (${results.memory.snapshotBytesPerAgent.toFixed(0)} B per agent) |`);
-  console.log(`| persistence | ${history.writes} snapshot writes; peak ${results.persistence.peakWritesPerSecond}/s (debounced) vs ${results.stream.peakEventsPerSecond} events/s |`);
+  console.log(`| persistence | ${writes} snapshot writes; peak ${results.persistence.peakWritesPerSecond}/s (debounced) vs ${results.stream.peakEventsPerSecond} events/s |`);
   console.log(`| UI stream | peak ${results.stream.peakNotificationsPerSecond} updates/s (coalesced) vs ${results.stream.peakEventsPerSecond} events/s |`);
   await writeResults('lifecycle', results);
   await server.close();

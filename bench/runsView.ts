@@ -199,7 +199,7 @@ function expectedTree(run: RunView): DomAgent[] {
       parent: a.parentId,
       status: a.status,
       name: a.name,
-      tools: a.tools.map((t) => `${t.id}:${t.status}`),
+      tools: a.tools.map((t) => `${t.toolUseId}:${t.status}`),
       activity: a.activity,
       usage: [formatTokens(a.tokens), formatCost(a.costUsd)].filter(Boolean).join(' · '),
       hiddenNote: a.hiddenTools > 0 ? `${a.hiddenTools} earlier tool call${a.hiddenTools === 1 ? '' : 's'} (see the transcript)` : '',

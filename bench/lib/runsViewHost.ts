@@ -2,7 +2,7 @@
  * The extension-host side of bench/runsView.ts, in a process of its own so
  * its CPU time is measured alone: a scripted tree of 200 agents streams
  * 5,000 RunEvents a second into a RunStore (batching as the extension's
- * does), and the Runs view's own feed and pump (src/vscode/runsFeed.ts)
+ * does), and the Runs view's own feed and pump (src/surfaces/views/runsFeed.ts)
  * decide what is posted. Posts go to the parent over IPC, which hands them
  * to the real webview bundle in Chromium.
  *
@@ -12,8 +12,8 @@
 import { RunStore } from '../../src/core/runs/runStore';
 import { emptyUsage, type RunEvent } from '../../src/protocol/runEvents';
 import type { HostToWebview } from '../../src/protocol/webview';
-import { FeedPump, RunsFeed } from '../../src/vscode/runsFeed';
-import { agentViewOf, runHeader, runView } from '../../src/vscode/viewModel';
+import { FeedPump, RunsFeed } from '../../src/surfaces/views/runsFeed';
+import { agentViewOf, runHeader, runView } from '../../src/surfaces/views/viewModel';
 
 export const AGENTS = 200;
 export const EVENTS_PER_SECOND = 5000;

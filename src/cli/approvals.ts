@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { ModeConsentHandler } from '../core/tools/modeConsent';
 import type { ApprovalDecision, ApprovalHandler } from '../core/tools/permissions';
+import { approvalLabel } from '../protocol/tools';
 import { terminalLine } from './render/terminalText';
 
 /**
@@ -40,9 +41,8 @@ export function terminalQuestions(
 
   return {
     approvals: (request, signal) => {
-      const what = request.kind === 'bash' ? 'run' : 'change';
       const question =
-        `\n${terminalLine(request.agentName)}${request.background ? ' (background)' : ''} wants to ${what}: ${terminalLine(request.toolName)} ${terminalLine(request.summary)}\n` +
+        `\n${terminalLine(request.agentName)}${request.background ? ' (background)' : ''} wants to ${approvalLabel(request.kind).verb}: ${terminalLine(request.toolName)} ${terminalLine(request.summary)}\n` +
         (request.protectedReason ? `This file is protected: ${terminalLine(request.protectedReason)}.\n` : '') +
         'Allow? [y]es / [n]o / [a]lways for this agent / always for this [r]un: ';
       return ask(question, signal, (answer): ApprovalDecision => {

@@ -24,9 +24,14 @@ export interface Presentation {
   attach(session: EngineSession): Renderer | null;
 }
 
+/** Whether a person can answer questions: a terminal on both ends, and no --json. */
+export function interactiveTerminal(io: CliIO, json: boolean): boolean {
+  return !json && Boolean((process.stdin as { isTTY?: boolean }).isTTY) && Boolean((io.stderr as { isTTY?: boolean }).isTTY);
+}
+
 export function presentation(io: CliIO, json: boolean): Presentation {
   const style = styleFor(io.stderr as { isTTY?: boolean }, io.env);
-  const interactive = !json && Boolean((process.stdin as { isTTY?: boolean }).isTTY) && Boolean((io.stderr as { isTTY?: boolean }).isTTY);
+  const interactive = interactiveTerminal(io, json);
   let live: LiveTreeRenderer | null = null;
   const pauser = { pause: () => live?.pause(), resume: () => live?.resume() };
   const questions = interactive ? terminalQuestions(process.stdin, process.stderr, pauser) : null;

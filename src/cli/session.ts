@@ -12,6 +12,7 @@ import { ModeConsents, type ModeConsentHandler } from '../core/tools/modeConsent
 import type { PermissionGate } from '../core/tools/permissions';
 import { userHome, type CliIO } from './command';
 import { terminalText } from './render/terminalText';
+import type { ProjectTrust } from '../core/trust/projectTrust';
 
 /**
  * What a CLI command that runs agents needs, wired the same way the
@@ -77,7 +78,16 @@ export interface EngineSession {
 export async function openSession(
   io: CliIO,
   /** `settings` from cliSettings (files, environment, flags); `pluginDirs` are the --plugin-dir flags, added to the setting's. */
-  opts: { cwd: string; pluginDirs: string[]; settings: Settings; gate: PermissionGate; modeConsent?: ModeConsentHandler | null; coalesceMs: number },
+  opts: {
+    cwd: string;
+    pluginDirs: string[];
+    settings: Settings;
+    gate: PermissionGate;
+    modeConsent?: ModeConsentHandler | null;
+    coalesceMs: number;
+    /** Project trust as decided for the command (src/cli/trust.ts); default: no folder trusted. */
+    trust?: ProjectTrust;
+  },
 ): Promise<EngineSession> {
   const { settings } = opts;
   // Fails early, before anything is read, when there is no key. ANTHROPIC_BASE_URL wins over settings.apiBaseUrl there.
@@ -102,10 +112,10 @@ export async function openSession(
     modeConsents: new ModeConsents({ file: path.join(storageDir(io.env), 'mode-consents.json'), ask: opts.modeConsent ?? undefined }),
     archive: history,
     worktrees,
-    // Claude Code command hooks from ~/.claude and the project's .claude/settings*.json (S4.5).
+    // Claude Code command hooks from ~/.claude, and the project's .claude/settings*.json where the folder is trusted.
+    trust: opts.trust,
     hooks: new CommandHooks({
       home: userHome(io.env),
-      trustProject: true,
       enabled: () => settings['hooks.enabled'],
       env: io.env,
       // Per-run info lines would interleave with the live tree on stderr: problems only, as for worktrees.
@@ -113,7 +123,10 @@ export async function openSession(
         if (level !== 'info') io.stderr.write(`subagents: ${level}: ${terminalText(message)}\n`);
       },
     }),
-    log: (level, message) => io.stderr.write(`subagents: ${level}: ${terminalText(message)}\n`),
+    // Info lines (a plan-mode agent's skipped hooks) would interleave with the live tree: problems only.
+    log: (level, message) => {
+      if (level !== 'info') io.stderr.write(`subagents: ${level}: ${terminalText(message)}\n`);
+    },
   });
   engine.onEvent((event) => store.apply(event));
   return {

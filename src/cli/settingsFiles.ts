@@ -1,10 +1,12 @@
-import { readFileSync, realpathSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { closest } from 'fastest-levenshtein';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { parseSettings, resolveUserPath, RESTRICTED_SETTING_KEYS, SETTING_KEYS, settingsSchema, type SettingKey, type Settings } from '../core/config';
+import { parseSettings, resolveUserPath, SETTING_KEYS, settingsSchema, type SettingKey, type Settings } from '../core/config';
+import { projectValue } from '../core/projectSettings';
 import { SettingsFileError, UsageError, userHome, type CliIO } from './command';
 import { terminalLine } from './render/terminalText';
+import { TrustedFolders, type ProjectTrust } from '../core/trust/projectTrust';
 
 /**
  * The CLI's settings (SPEC S3.6): the extension's `subagents.*` settings,
@@ -24,18 +26,19 @@ import { terminalLine } from './render/terminalText';
  * command (its keys cannot be told apart, and running without them could
  * surprise).
  *
- * Restricted Mode's rule: a project file cannot set the keys in
- * RESTRICTED_SETTING_KEYS (a cloned repository could otherwise send the API
- * key to its own server, load its own code as plugin agents, or widen the
- * permission mode) unless the user trusts the project: `trustedProjects` in
- * the user file, or --trust-project. Neither can come from the project
- * itself; not from the environment either, which tools like direnv let a
- * folder set.
+ * Project trust's rule (src/core/projectSettings.ts): an untrusted project
+ * file cannot set the restricted keys (a cloned repository could otherwise
+ * send the API key to its own server, load its own code as plugin agents,
+ * or widen the permission mode), and its limits and switches can only
+ * narrow the user's; the history's retention follows the user file alone.
+ * Trust comes from the user (src/cli/trust.ts): `trustedProjects` in the
+ * user file, the CLI's question, or --trust-project; never from the project
+ * itself, nor from the environment, which tools like direnv let a folder set.
  */
 
 export const PROJECT_SETTINGS_FILE = path.join('.subagents', 'settings.json');
-/** The user file's own key: folders whose project files may set restricted keys. */
-const TRUSTED_PROJECTS = 'trustedProjects';
+/** The user file's own key: the folders the user trusts (their project files may set restricted keys, their hooks run). */
+export const TRUSTED_PROJECTS = 'trustedProjects';
 
 export interface SettingsFlag {
   value: unknown;
@@ -48,8 +51,13 @@ export interface LoadSettingsOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
   flags?: Partial<Record<SettingKey, SettingsFlag>>;
-  /** --trust-project. */
-  trustProject?: boolean;
+  /**
+   * Project trust: whether the project file may set what an untrusted one
+   * may not. Default: the folders of the user file's `trustedProjects`.
+   */
+  trust?: ProjectTrust;
+  /** Read the user file only (for what follows the user alone: the shared history). */
+  userOnly?: boolean;
   warn(message: string): void;
 }
 
@@ -58,8 +66,12 @@ export interface LoadedSettings {
   userFile: string;
   /** The project file found, if any. */
   projectFile: string | null;
+  /** The folder holding `.subagents/`, if a project file was found. */
+  projectRoot: string | null;
   /** Whether the project file may set the restricted keys. */
   trusted: boolean;
+  /** Keys of the project file ignored because the project is not trusted. */
+  withheld: SettingKey[];
 }
 
 export function userSettingsFile(env: NodeJS.ProcessEnv): string {
@@ -135,7 +147,13 @@ function validLayer(file: string, raw: Record<string, unknown>, dirBase: string,
   return layer;
 }
 
-function trustedProjects(file: string, raw: Record<string, unknown> | null, home: string, warn: (m: string) => void): string[] {
+/** The folders the user file's `trustedProjects` names, resolved. */
+export function trustedProjects(env: NodeJS.ProcessEnv, warn: (m: string) => void): string[] {
+  const file = userSettingsFile(env);
+  return listedProjects(file, readObject(file), userHome(env), warn);
+}
+
+function listedProjects(file: string, raw: Record<string, unknown> | null, home: string, warn: (m: string) => void): string[] {
   const value = raw?.[TRUSTED_PROJECTS];
   if (value === undefined) return [];
   if (!Array.isArray(value) || !value.every((v): v is string => typeof v === 'string')) {
@@ -145,18 +163,24 @@ function trustedProjects(file: string, raw: Record<string, unknown> | null, home
   return value.map((dir) => resolveUserPath(dir, path.dirname(file), home));
 }
 
-/** Compared with symlinks resolved, so a trusted ~/work that links elsewhere still covers its projects. */
-function realPath(dir: string): string {
-  try {
-    return realpathSync(dir);
-  } catch {
-    return dir;
+/** The project layer as it may apply over the user's settings (`base`): see src/core/projectSettings.ts. */
+function narrowed(
+  file: string,
+  layer: Partial<Record<SettingKey, unknown>>,
+  base: Settings,
+  trusted: boolean,
+  withheld: SettingKey[],
+  warn: (message: string) => void,
+): Partial<Record<SettingKey, unknown>> {
+  const out: Partial<Record<SettingKey, unknown>> = {};
+  for (const [key, value] of Object.entries(layer) as [SettingKey, never][]) {
+    const verdict = projectValue(key, value, base[key], trusted);
+    if (verdict.apply) out[key] = verdict.value;
+    else warn(`${file}: "${key}" is ignored: ${verdict.reason}.`);
+    if (verdict.apply && verdict.note) warn(`${file}: "${key}": ${verdict.note}.`);
+    if ((!verdict.apply && verdict.withheld) || (verdict.apply && verdict.note)) withheld.push(key);
   }
-}
-
-function isWithin(folder: string, root: string): boolean {
-  const rel = path.relative(realPath(root), realPath(folder));
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  return out;
 }
 
 function merge(layers: Partial<Record<SettingKey, unknown>>[]): Partial<Record<SettingKey, unknown>> {
@@ -174,28 +198,19 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   const cwd = path.resolve(options.cwd);
   const userFile = userSettingsFile(options.env);
   const userRaw = readObject(userFile);
-  const found = findProjectSettings(cwd);
+  const found = options.userOnly ? null : findProjectSettings(cwd);
   const projectFile = found?.file ?? null;
   const projectRaw = found ? readObject(found.file, found.text) : null;
   const projectRoot = projectFile ? path.dirname(path.dirname(projectFile)) : null;
 
   const user = userRaw ? validLayer(userFile, userRaw, cwd, home, options.warn) : {};
-  const trusted =
-    Boolean(options.trustProject) || (projectRoot !== null && trustedProjects(userFile, userRaw, home, options.warn).some((dir) => isWithin(projectRoot, dir)));
+  const trust = options.trust ?? new TrustedFolders(listedProjects(userFile, userRaw, home, options.warn));
+  const trusted = projectRoot !== null && trust.isTrusted(projectRoot);
+  const withheld: SettingKey[] = [];
   let project: Partial<Record<SettingKey, unknown>> = {};
   if (projectRaw && projectFile && projectRoot) {
     if (projectRaw[TRUSTED_PROJECTS] !== undefined) options.warn(`${projectFile}: "${TRUSTED_PROJECTS}" is ignored: only the user settings file (${userFile}) can trust a project.`);
-    project = validLayer(projectFile, projectRaw, projectRoot, home, options.warn);
-    if (!trusted) {
-      for (const key of RESTRICTED_SETTING_KEYS) {
-        if (!(key in project)) continue;
-        delete project[key];
-        options.warn(
-          `${projectFile}: "${key}" is ignored: a project's settings cannot set it for you (as in VS Code's Restricted Mode). ` +
-            `If you trust this project, add ${JSON.stringify(projectRoot)} to "${TRUSTED_PROJECTS}" in ${userFile}, or pass --trust-project.`,
-        );
-      }
-    }
+    project = narrowed(projectFile, validLayer(projectFile, projectRaw, projectRoot, home, options.warn), parseSettings(merge([user])).settings, trusted, withheld, options.warn);
   }
 
   const flags: Partial<Record<SettingKey, unknown>> = {};
@@ -207,19 +222,24 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   }
 
   const { settings } = parseSettings(merge([user, project, flags]));
-  return { settings, userFile, projectFile, trusted };
+  return { settings, userFile, projectFile, projectRoot, trusted, withheld };
 }
 
 const printed = new WeakMap<object, Set<string>>();
 
-/** The settings for a command working in `cwd`, with each warning printed once per command to stderr. */
-export function cliSettings(io: CliIO, cwd: string, options: { flags?: LoadSettingsOptions['flags']; trustProject?: boolean } = {}): Settings {
+/** Prints each warning once per command, to stderr. */
+export function warnOnce(io: CliIO): (message: string) => void {
   let seen = printed.get(io);
   if (!seen) printed.set(io, (seen = new Set()));
-  const warn = (message: string) => {
-    if (seen.has(message)) return;
-    seen.add(message);
+  const known = seen;
+  return (message: string) => {
+    if (known.has(message)) return;
+    known.add(message);
     io.stderr.write(`subagents: warning: ${terminalLine(message)}\n`);
   };
-  return loadSettings({ cwd, env: io.env, ...options, warn }).settings;
+}
+
+/** The settings for a command working in `cwd`, with each warning printed once per command to stderr. */
+export function cliSettings(io: CliIO, cwd: string, options: { flags?: LoadSettingsOptions['flags']; trust?: ProjectTrust; userOnly?: boolean } = {}): Settings {
+  return loadSettings({ cwd, env: io.env, ...options, warn: warnOnce(io) }).settings;
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import * as z from 'zod';
-import { DEFAULT_MODEL_ALIASES } from './agents/modelNames';
+import { DEFAULT_MODEL_ALIASES } from './modelAliases';
 
 /**
  * The product's settings: one schema, read by the VS Code surface from
@@ -11,7 +11,6 @@ import { DEFAULT_MODEL_ALIASES } from './agents/modelNames';
  */
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'bypassPermissions'] as const;
 
-export { DEFAULT_MODEL_ALIASES };
 
 export const settingsSchema = z.object({
   defaultModel: z.string().min(1).default('sonnet'),

@@ -56,16 +56,16 @@ export function diffAgent(view: AgentView, sent: SentAgent | undefined): { patch
   const rows: ToolView[] = [];
   const shown = new Set<string>();
   for (const tool of view.tools) {
-    shown.add(tool.id);
+    shown.add(tool.toolUseId);
     const json = JSON.stringify(tool);
-    if (next.tools.get(tool.id) === json) continue;
-    next.tools.set(tool.id, json);
+    if (next.tools.get(tool.toolUseId) === json) continue;
+    next.tools.set(tool.toolUseId, json);
     rows.push(tool);
   }
   for (const id of next.tools.keys()) if (!shown.has(id)) next.tools.delete(id);
-  const order = view.tools.map((t) => t.id).join('\n');
+  const order = view.tools.map((t) => t.toolUseId).join('\n');
   if (rows.length || order !== next.order) {
-    patch.tools = { rows, order: view.tools.map((t) => t.id) };
+    patch.tools = { rows, order: view.tools.map((t) => t.toolUseId) };
     next.order = order;
     changed = true;
   }
@@ -93,8 +93,8 @@ export function mergeAgent(held: HeldAgent | undefined, patch: AgentPatch): { he
   if (patch.children) view.children = patch.children;
   if (patch.tools) {
     for (const row of patch.tools.rows) {
-      tools.set(row.id, row);
-      changedTools.add(row.id);
+      tools.set(row.toolUseId, row);
+      changedTools.add(row.toolUseId);
     }
     const order = new Set(patch.tools.order);
     for (const id of tools.keys()) if (!order.has(id)) tools.delete(id);

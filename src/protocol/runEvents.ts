@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { agentColorField } from './agentColor';
+import { AGENT_STATUSES, APPROVAL_KINDS, FINISH_STATUSES } from './vocabulary';
 
 /**
  * The typed event stream of a run tree. The engine emits these; the RunStore
@@ -21,28 +22,11 @@ export const usageSchema = z.object({
 });
 export type Usage = z.infer<typeof usageSchema>;
 
-export const FINISH_STATUSES = ['completed', 'failed', 'cancelled', 'budget_exceeded'] as const;
+// The status words are the vocabulary's (vocabulary.ts); here they become schemas.
+export { FINISH_STATUSES, isActiveStatus, type AgentStatus, type ApprovalKind, type FinishStatus } from './vocabulary';
 export const finishStatusSchema = z.enum(FINISH_STATUSES);
-export type FinishStatus = z.infer<typeof finishStatusSchema>;
-
-/**
- * `waiting`: the agent is running but waits for the user to answer an
- * approval (see `approval_requested`). `interrupted`: the process died while
- * the agent ran (found on restart).
- */
-export const agentStatusSchema = z.enum(['queued', 'running', 'waiting', ...FINISH_STATUSES, 'interrupted']);
-export type AgentStatus = z.infer<typeof agentStatusSchema>;
-
-/** Statuses of an agent (or run) that has not ended yet. */
-export const ACTIVE_STATUSES: readonly AgentStatus[] = ['queued', 'running', 'waiting'];
-
-export function isActiveStatus(status: AgentStatus): boolean {
-  return status === 'queued' || status === 'running' || status === 'waiting';
-}
-
-export const APPROVAL_KINDS = ['edit', 'bash'] as const;
+export const agentStatusSchema = z.enum(AGENT_STATUSES);
 export const approvalKindSchema = z.enum(APPROVAL_KINDS);
-export type ApprovalKind = z.infer<typeof approvalKindSchema>;
 
 /** How far an "allow" reaches: this call only, every call of that kind by this agent, or by any agent of the run tree. */
 export const APPROVAL_SCOPES = ['once', 'agent', 'run'] as const;

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { agentColorField } from './agentColor';
 import { agentStatusSchema, approvalKindSchema, usageSchema, worktreeInfoSchema } from './runEvents';
+import { toolRowSchema } from './toolRow';
 
 /**
  * The snapshot model of run trees: what the RunStore holds and what every
@@ -8,18 +9,7 @@ import { agentStatusSchema, approvalKindSchema, usageSchema, worktreeInfoSchema 
  * RunEvents; bounded (tool rows and text per agent are capped, S7.5).
  */
 
-export const toolRowSchema = z.object({
-  toolUseId: z.string(),
-  name: z.string(),
-  inputSummary: z.string(),
-  status: z.enum(['running', 'ok', 'error']),
-  resultSummary: z.string(),
-  startedAt: z.number(),
-  durationMs: z.nullable(z.number()),
-  /** For spawn rows: the agent the call started. */
-  childAgentId: z.nullable(z.string()),
-});
-export type ToolRow = z.infer<typeof toolRowSchema>;
+export { toolRowSchema, type ToolRow } from './toolRow';
 
 /** What a `waiting` agent asks the user to approve. */
 export const pendingApprovalSchema = z.object({
@@ -31,7 +21,6 @@ export const pendingApprovalSchema = z.object({
   requestedAt: z.number(),
   protectedReason: z.optional(z.nullable(z.string())),
 });
-export type PendingApprovalView = z.infer<typeof pendingApprovalSchema>;
 
 export const agentNodeSchema = z.object({
   agentId: z.string(),

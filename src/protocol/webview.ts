@@ -1,5 +1,7 @@
 import * as z from 'zod/mini';
 import { agentColorField } from './agentColor';
+import { toolRowSchema } from './toolRow';
+import { AGENT_STATUSES, APPROVAL_KINDS } from './vocabulary';
 
 /**
  * Messages between the extension host and the Runs view, the sidebar webview
@@ -10,14 +12,6 @@ import { agentColorField } from './agentColor';
  * bundle stays small.
  */
 
-/** Agent statuses as the RunStore has them (protocol/runEvents), repeated here to keep its schemas out of the bundle. */
-export const VIEW_STATUSES = ['queued', 'running', 'waiting', 'completed', 'failed', 'cancelled', 'budget_exceeded', 'interrupted'] as const;
-export type ViewStatus = (typeof VIEW_STATUSES)[number];
-
-export function isActiveViewStatus(status: ViewStatus): boolean {
-  return status === 'queued' || status === 'running' || status === 'waiting';
-}
-
 export const noticeSchema = z.object({
   id: z.string(),
   level: z.enum(['info', 'warning']),
@@ -27,23 +21,15 @@ export const noticeSchema = z.object({
 });
 export type Notice = z.infer<typeof noticeSchema>;
 
-export const toolViewSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  input: z.string(),
-  status: z.enum(['running', 'ok', 'error']),
-  result: z.string(),
-  durationMs: z.nullable(z.number()),
-  /** For spawn rows: the agent the call started, rendered under the row. */
-  childAgentId: z.nullable(z.string()),
-});
+/** A tool row as the Runs view shows it: the snapshot's row, summaries clipped; spawn rows hold their child agent under them. */
+export const toolViewSchema = z.omit(toolRowSchema, { startedAt: true });
 export type ToolView = z.infer<typeof toolViewSchema>;
 
 /** What a `waiting` agent asks the user to approve (the permission inbox). */
 export const approvalViewSchema = z.object({
   approvalId: z.string(),
   toolName: z.string(),
-  kind: z.enum(['edit', 'bash']),
+  kind: z.enum(APPROVAL_KINDS),
   summary: z.string(),
   /** Set when a protected file asks even under acceptEdits: why. */
   protectedReason: z.nullable(z.string()),
@@ -55,7 +41,7 @@ const agentHeadShape = {
   parentId: z.nullable(z.string()),
   name: z.string(),
   description: z.string(),
-  status: z.enum(VIEW_STATUSES),
+  status: z.enum(AGENT_STATUSES),
   model: z.string(),
   background: z.boolean(),
   startedAt: z.number(),
@@ -115,7 +101,7 @@ export type AgentPatch = z.infer<typeof agentPatchSchema>;
 export const runHeaderSchema = z.object({
   runId: z.string(),
   rootAgentId: z.string(),
-  status: z.enum(VIEW_STATUSES),
+  status: z.enum(AGENT_STATUSES),
   startedAt: z.number(),
   endedAt: z.nullable(z.number()),
   /** The workspace folder the run belongs to, when the window has several. */

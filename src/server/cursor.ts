@@ -1,6 +1,6 @@
-import { isSpawnToolName } from '../core/agents/definition';
+import { isSpawnToolName } from '../protocol/tools';
 import { canonicalToolNames } from '../core/agents/toolNames';
-import type { AgentDocument, Span } from './agentDocument';
+import type { AgentDocument, Span } from './documentModel';
 
 /**
  * What the cursor is on in an agent file's frontmatter. Read from the lines

@@ -3,7 +3,9 @@ import { isForeignModel, isKnownModel, KNOWN_MODEL_ALIASES } from '../core/agent
 import { canonicalToolNames } from '../core/agents/toolNames';
 import type { Settings } from '../core/config';
 import { outputSchemaProblem } from '../core/engine/structuredOutput';
-import { field, type AgentDocument, type FieldEntry, type Span, type ValueItem } from './agentDocument';
+import { isSpawnToolName } from '../protocol/tools';
+import { field } from './agentDocument';
+import type { AgentDocument, FieldEntry, Span, ValueItem } from './documentModel';
 import { Code, type Findings } from './findings';
 import type { FormatKnowledge } from './formatKnowledge';
 
@@ -32,7 +34,7 @@ export function toolItem(item: ValueItem, text: string): ToolItem {
   const base = pattern[1]!;
   const baseSpan: Span = [item.span[0], item.span[0] + base.length];
   const mapped = canonicalToolNames(base);
-  if (!mapped?.some((name) => name === 'Task' || name === 'Agent')) return { base, baseSpan, targets: [] };
+  if (!mapped?.some(isSpawnToolName)) return { base, baseSpan, targets: [] };
   const open = item.span[0] + source.indexOf('(') + 1;
   const targets: ValueItem[] = [];
   let from = open;

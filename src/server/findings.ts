@@ -1,7 +1,7 @@
 import { closest, distance } from 'fastest-levenshtein';
 import type { Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Range, TextEdit } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { Span } from './agentDocument';
+import type { Span } from './documentModel';
 
 /**
  * What the checks report, and the helpers they share: the diagnostic codes

@@ -1,5 +1,5 @@
 import { parse as parseToml, TomlError } from 'smol-toml';
-import type { AgentDocument, FieldEntry, Span, ValueItem } from './agentDocument';
+import type { AgentDocument, FieldEntry, Span, ValueItem } from './documentModel';
 
 /**
  * A Codex agent file (TOML) located as the server needs it: the top-level

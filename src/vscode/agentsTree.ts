@@ -13,7 +13,7 @@ import {
   type AgentNodeItem,
   type AgentsTreeModel,
   type TreeNode,
-} from './agentsTreeModel';
+} from '../surfaces/views/agentsTreeModel';
 import type { AgentsState } from './viewState';
 
 /**

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { ApprovalInbox, type PendingApproval } from '../core/tools/approvalInbox';
 import type { ModeWidening } from '../core/tools/modeConsent';
 import type { ApprovalDecision, ApprovalRequest } from '../core/tools/permissions';
+import { approvalLabel } from '../protocol/tools';
 import { ANSWER_LABELS, APPROVAL_ANSWERS, type ApprovalAnswer } from '../protocol/webview';
 
 /**
@@ -103,7 +104,7 @@ export class VsCodeApprovals implements vscode.Disposable {
 /** "test-runner wants to run: npm test" (one line; the summary is already short), and why a protected file asks even under acceptEdits. */
 export function approvalMessage(request: Pick<ApprovalRequest, 'agentName' | 'background' | 'kind' | 'summary' | 'toolName' | 'protectedReason'>): string {
   const who = `${request.agentName}${request.background ? ' (background)' : ''}`;
-  const what = request.kind === 'bash' ? `${who} wants to run: ${request.summary}` : `${who} wants to change: ${request.summary || request.toolName}`;
+  const what = `${who} wants to ${approvalLabel(request.kind).verb}: ${request.summary || request.toolName}`;
   return request.protectedReason ? `${what} (protected: ${request.protectedReason})` : what;
 }
 

@@ -6,6 +6,7 @@ import { runAgentCommand, sendFollowUpCommand, stopAllCommand, stopRunCommand, t
 import type { Services } from './services';
 import { showTranscriptCommand } from './transcriptDocument';
 import type { SidebarViews } from './views';
+import { registerGuarded } from './guardedCommands';
 import { applyWorktreeCommand, cleanUpWorktreesCommand, discardWorktreeCommand, reviewWorktreeCommand, type CleanUpArgs } from './worktreeCommands';
 
 /**
@@ -64,19 +65,4 @@ export function registerCommands(services: Services, view: SidebarViews): vscode
     },
   };
   return registerGuarded(services.log, commands);
-}
-
-/** Registers command handlers so that none fails silently or with a stack in the user's face. */
-export function registerGuarded(log: vscode.LogOutputChannel, commands: Record<string, (...args: unknown[]) => unknown>): vscode.Disposable[] {
-  return Object.entries(commands).map(([id, handler]) =>
-    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        return await handler(...args);
-      } catch (error) {
-        log.error(`${id} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-        void vscode.window.showErrorMessage(`Subagents: ${error instanceof Error ? error.message : String(error)}`);
-        return undefined;
-      }
-    }),
-  );
 }

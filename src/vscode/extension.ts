@@ -11,7 +11,7 @@ import { ClaudeChatProvider, VENDOR } from './lm/chatProvider';
 import { readSettings } from './settings';
 import { Services } from './services';
 import { TRANSCRIPT_SCHEME, TranscriptDocuments } from './transcriptDocument';
-import type { AgentNodeItem } from './agentsTreeModel';
+import type { AgentNodeItem } from '../surfaces/views/agentsTreeModel';
 import { createViews } from './views';
 import { agentsState, type AgentsState } from './viewState';
 
@@ -39,8 +39,8 @@ export interface SubagentsApi {
   agentsViewItem(name: string, folder?: string): vscode.TreeItem | undefined;
   /** Each run's header as the Runs view gets it: its folder, when several are open. */
   runsViewHeaders(): RunHeader[];
-  /** Messages posted to the Runs view so far. */
-  runsViewPosts(): number;
+  /** The runs the Runs view was last told to list, in its order (ids). */
+  runsViewRuns(): readonly string[];
   /** Where the API key in effect comes from (never the key). */
   apiKeyOrigin(): 'secret storage' | 'ANTHROPIC_API_KEY' | null;
 }
@@ -146,7 +146,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
       return node && views.agents.getTreeItem(node);
     },
     runsViewHeaders: () => s.store.list().map(views.runHeader),
-    runsViewPosts: () => views.runs.posted,
+    runsViewRuns: () => views.runs.feed.listed,
     apiKeyOrigin: () => s.keys.origin,
   };
 }

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { isTerminal } from '../core/runs/runStore';
+import { isActiveStatus } from '../protocol/vocabulary';
 import type { RunSnapshot } from '../protocol/runSnapshot';
 import { webviewToHostSchema, type HostToWebview, type StatusState, type WebviewToHost } from '../protocol/webview';
-import { FeedPump, RunsFeed, type RunsFeedSource } from './runsFeed';
-import { runsViewHtml } from './webviewHtml';
+import { FeedPump, RunsFeed, type RunsFeedSource } from '../surfaces/views/runsFeed';
+import { runsViewHtml } from '../surfaces/views/webviewHtml';
 
 /**
  * The Runs view (S6.1): a webview with every run tree, live. The host owns the
@@ -29,7 +29,7 @@ export interface BadgeCount {
 export function countActive(runs: readonly RunSnapshot[]): BadgeCount {
   const count = { working: 0, waiting: 0 };
   for (const run of runs) {
-    if (isTerminal(run.status)) continue;
+    if (!isActiveStatus(run.status)) continue;
     for (const node of Object.values(run.agents)) {
       if (node.status === 'waiting') count.waiting++;
       else if (node.status === 'running' || node.status === 'queued') count.working++;
@@ -58,8 +58,6 @@ export class RunsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   #viewDisposables: vscode.Disposable[] = [];
   readonly #onDidChangeVisibility = new vscode.EventEmitter<boolean>();
   readonly onDidChangeVisibility = this.#onDidChangeVisibility.event;
-  /** Messages posted to the webview so far (the benchmark and tests read it). */
-  posted = 0;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -186,13 +184,12 @@ export class RunsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   #shown(run: RunSnapshot): boolean {
-    if (!isTerminal(run.status) || this.#pinned.has(run.runId)) return true;
+    if (isActiveStatus(run.status) || this.#pinned.has(run.runId)) return true;
     return (run.endedAt ?? run.startedAt) > this.#clearedAt;
   }
 
   #post(message: HostToWebview): void {
     if (!this.#view) return;
-    this.posted++;
     void this.#view.webview.postMessage(message);
   }
 

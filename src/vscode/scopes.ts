@@ -11,6 +11,7 @@ import type { PermissionGate } from '../core/tools/permissions';
 import { demoModelName, type ApiKeys } from './apiKey';
 import { readSettings } from './settings';
 import type { LifecycleHooks } from '../core/engine/lifecycleHooks';
+import type { ProjectTrust } from '../core/trust/projectTrust';
 import type { ModeConsents } from '../core/tools/modeConsent';
 
 /**
@@ -31,8 +32,10 @@ export interface ScopeDeps {
   store: RunStore;
   bundledDir: string;
   trusted(): boolean;
-  /** SubagentStart/SubagentStop command hooks; project hooks only in a trusted workspace. */
+  /** SubagentStart/SubagentStop command hooks; project hooks run only where `trust` allows. */
   hooks: LifecycleHooks;
+  /** Project trust for the engines: VS Code's workspace trust. */
+  trust: ProjectTrust;
   /** Consent for agent files that ask for a wider permission mode than the user's. */
   modeConsents: ModeConsents;
 }
@@ -58,6 +61,7 @@ export class FolderScope implements AgentLookup {
       archive: deps.history,
       worktrees: deps.worktrees,
       hooks: deps.hooks,
+      trust: deps.trust,
       log: (level, message) => deps.log[level](`[${folder.name}] ${message}`),
       mapModel: (model) => (deps.keys.demo ? demoModelName(model, this.#settings.modelAliases) : model),
       modeConsents: deps.modeConsents,

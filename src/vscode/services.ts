@@ -10,9 +10,10 @@ import type { AgentNode, RunSnapshot } from '../protocol/runSnapshot';
 import type { ApiKeys } from './apiKey';
 import { askModeWidening, VsCodeApprovals } from './approvals';
 import { FolderScopes, type FolderScope } from './scopes';
-import { affectsSettings, readSettings, watchHistorySettings } from './settings';
+import { affectsSettings, readSettings, userOnlySettings, watchHistorySettings } from './settings';
 import { historyLimits, storeLimits } from '../core/runs/historySettings';
 import { CommandHooks } from '../core/hooks/commandHooks';
+import { trustWhen } from '../core/trust/projectTrust';
 
 /**
  * Everything the extension runs on, wired the way the CLI session wires it
@@ -41,8 +42,9 @@ export class Services implements vscode.Disposable {
   /** `keys` is made (and disposed) by activation, which needs it before the rest exists (the chat models). */
   static async create(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, keys: ApiKeys): Promise<Services> {
     const storage = context.globalStorageUri.fsPath;
-    // Caps and retention come from the window-level settings; #watch applies changes at once.
-    const { settings } = readSettings();
+    // Caps and retention come from the user's settings alone (the history is shared); #watch applies changes at once.
+    const { settings, problems } = userOnlySettings();
+    for (const problem of problems) log.warn(problem);
     const approvals = new VsCodeApprovals(log);
     const history = await RunHistory.open({
       dir: path.join(storage, 'history'),
@@ -64,10 +66,10 @@ export class Services implements vscode.Disposable {
       store,
       bundledDir: path.join(context.extensionPath, 'agents'),
       trusted: () => vscode.workspace.isTrusted,
+      // Project-defined code (hooks) follows workspace trust, read at every agent, so trust granted mid-session applies to the next one.
+      trust: trustWhen(() => vscode.workspace.isTrusted),
       hooks: new CommandHooks({
         home: os.homedir(),
-        // Read at every agent, so trust granted mid-session applies to the next one (S7.1).
-        trustProject: () => vscode.workspace.isTrusted,
         enabled: () => readSettings().settings['hooks.enabled'],
         log: (level, message) => log[level](message),
       }),
@@ -90,7 +92,7 @@ export class Services implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (affectsSettings(e)) void this.scopes.reload().catch((error: unknown) => this.log.error(`Reloading settings failed: ${String(error)}`));
       }),
-      watchHistorySettings(this.history, this.store),
+      watchHistorySettings(this.history, this.store, (problem) => this.log.warn(problem)),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.scopes.sync()),
       // S7.1: once trusted, project and plugin agents load without a reload.
       vscode.workspace.onDidGrantWorkspaceTrust(() => {

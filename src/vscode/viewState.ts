@@ -1,6 +1,6 @@
 import type { Notice, StatusState } from '../protocol/webview';
 import type { Services } from './services';
-import { folderAgents, type FolderAgents } from './viewModel';
+import { folderAgents, type FolderAgents } from '../surfaces/views/viewModel';
 
 /** What the two views show besides the runs: every folder's agents (Agents view) and the notices that explain the state (Runs view). */
 
@@ -66,18 +66,4 @@ export function agentsState(services: Services): AgentsState {
 
 export function statusState(services: Services): StatusState {
   return { notices: notices(services), canRun: services.trusted };
-}
-
-/** Files the view may ask to open: the ones it was shown. */
-export function knownFiles(services: Services): Set<string> {
-  const files = new Set<string>();
-  for (const scope of services.scopes.all) {
-    const catalog = scope.catalog;
-    if (!catalog) continue;
-    for (const a of catalog.agents) files.add(a.filePath);
-    for (const s of catalog.shadowed) files.add(s.definition.filePath);
-    for (const w of catalog.warnings) files.add(w.filePath);
-  }
-  for (const run of services.store.list()) for (const node of Object.values(run.agents)) if (node.filePath) files.add(node.filePath);
-  return files;
 }

@@ -2,13 +2,13 @@ import * as vscode from 'vscode';
 import type { RunSnapshot } from '../protocol/runSnapshot';
 import type { RunHeader } from '../protocol/webview';
 import { AgentsTree, filterAgentsBySourceCommand, filterAgentsCommand } from './agentsTree';
-import { registerGuarded } from './commands';
-import type { AgentNodeItem } from './agentsTreeModel';
-import { NO_FILTER } from './agentsTreeModel';
+import { registerGuarded } from './guardedCommands';
+import type { AgentNodeItem } from '../surfaces/views/agentsTreeModel';
+import { NO_FILTER } from '../surfaces/views/agentsTreeModel';
 import { setRunsViewVisibility } from './runNotifications';
 import { badgeOf, countActive, RunsViewProvider, type RunsViewMessage } from './runsView';
 import type { Services } from './services';
-import { agentViewOf, runHeader } from './viewModel';
+import { agentViewOf, runHeader } from '../surfaces/views/viewModel';
 import { agentsState, statusState } from './viewState';
 
 /**

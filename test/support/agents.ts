@@ -1,29 +1,16 @@
-import type { AgentDefinition } from '../../src/core/agents/definition';
+import { DEFINITION_DEFAULTS, type AgentDefinition } from '../../src/core/agents/definition';
 import { defaultSettings, type Settings } from '../../src/core/config';
 import type { AgentLookup } from '../../src/core/engine/engine';
 
 /** A definition as discovery would produce it, for tests that do not need files. */
 export function agent(name: string, overrides: Partial<AgentDefinition> = {}): AgentDefinition {
   return {
+    ...DEFINITION_DEFAULTS,
     name,
     description: `${name} agent`,
     systemPrompt: `You are the ${name} agent. [agent:${name}]`,
-    tools: null,
-    disallowedTools: [],
-    spawns: '*',
-    model: null,
-    thinkingLevel: null,
-    maxTurns: null,
-    output: null,
-    permissionMode: null,
-    isolation: null,
-    background: false,
-    blocking: false,
-    color: null,
-    source: 'project',
     family: '.claude',
     filePath: `/agents/${name}.md`,
-    extra: {},
     ...overrides,
   };
 }

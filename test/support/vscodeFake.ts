@@ -203,12 +203,15 @@ export function grantTrust(): void {
 
 /** Settings by full id (`subagents.history.maxRuns`); unset ones read as undefined, as VS Code gives a default. */
 const configuration = new Map<string, unknown>();
+/** The same, as set in the workspace's settings (they win over the user's, as in VS Code). */
+const workspaceConfiguration = new Map<string, unknown>();
 const configurationChanged = new EventEmitter<{ affectsConfiguration(section: string): boolean }>();
 
-/** Changes one setting as the Settings editor would: the value, then onDidChangeConfiguration. */
-export function setConfiguration(id: string, value: unknown): void {
-  if (value === undefined) configuration.delete(id);
-  else configuration.set(id, value);
+/** Changes one setting as the Settings editor would (in the user settings, or the workspace's): the value, then onDidChangeConfiguration. */
+export function setConfiguration(id: string, value: unknown, target: 'user' | 'workspace' = 'user'): void {
+  const values = target === 'user' ? configuration : workspaceConfiguration;
+  if (value === undefined) values.delete(id);
+  else values.set(id, value);
   configurationChanged.fire({ affectsConfiguration: (section) => id === section || id.startsWith(`${section}.`) });
 }
 
@@ -221,6 +224,7 @@ export function resetFake(): void {
   shown.commands.length = 0;
   documents.length = 0;
   configuration.clear();
+  workspaceConfiguration.clear();
   workspace.isTrusted = true;
   workspace.workspaceFolders = [];
   window.activeTextEditor = undefined;
@@ -259,7 +263,11 @@ export const workspace = {
   onDidCloseTextDocument: new EventEmitter<FakeDocument>().event,
   onDidChangeConfiguration: configurationChanged.event,
   getConfiguration(section: string) {
-    return { get: <T>(key: string): T | undefined => configuration.get(`${section}.${key}`) as T | undefined };
+    const id = (key: string) => `${section}.${key}`;
+    return {
+      get: <T>(key: string): T | undefined => (workspaceConfiguration.get(id(key)) ?? configuration.get(id(key))) as T | undefined,
+      inspect: <T>(key: string) => ({ key: id(key), globalValue: configuration.get(id(key)) as T | undefined, workspaceValue: workspaceConfiguration.get(id(key)) as T | undefined }),
+    };
   },
   workspaceFolders: [] as Array<{ uri: Uri; name: string; index: number }>,
   get textDocuments(): readonly FakeDocument[] {

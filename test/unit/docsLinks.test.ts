@@ -51,6 +51,32 @@ test('relative links in the Markdown reach existing files and headings', () => {
   assert.deepEqual(broken, []);
 });
 
+/** Every file of the repository's own folders, as `/`-separated paths from the root. */
+function sourceFiles(): string[] {
+  const files: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      if (e.isDirectory()) walk(`${dir}/${e.name}`);
+      else files.push(`${dir}/${e.name}`);
+    }
+  };
+  for (const dir of ['src', 'test', 'scripts', 'bench', 'webview-ui']) walk(dir);
+  for (const e of readdirSync(root, { withFileTypes: true })) if (e.isFile()) files.push(e.name);
+  return files;
+}
+
+test('the source files the Markdown names exist (a path from the root, or the end of one: `chat/chatLog.ts`, `chatLog.ts`)', () => {
+  const files = sourceFiles();
+  const missing: string[] = [];
+  for (const file of markdownFiles()) {
+    for (const [, token] of readFileSync(path.join(root, file), 'utf8').matchAll(/`([\w./-]+\.(?:ts|mjs|mts))`/g)) {
+      if (token!.startsWith('dist/')) continue;
+      if (!files.some((f) => f === token || f.endsWith(`/${token}`))) missing.push(`${file}: ${token}`);
+    }
+  }
+  assert.deepEqual(missing, []);
+});
+
 test('anchors are made as GitHub makes them', () => {
   assert.deepEqual([...anchors("# A b\n## What acceptEdits still asks\n### An agent file's permission mode\n## The `subagents` CLI\n## A b\n```\n# not a heading\n```\n")], [
     'a-b',

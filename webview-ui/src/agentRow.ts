@@ -1,5 +1,6 @@
 import { ANSWER_LABELS, type AgentAction, type AgentView, type ApprovalAnswer, type ToolView, type WebviewToHost } from '../../src/protocol/webview';
 import { themeColorCss } from '../../src/protocol/agentColor';
+import { approvalLabel } from '../../src/protocol/tools';
 import { codicon, el, iconButton, textButton } from './dom';
 import { formatCost, formatDuration, formatTokens, STATUS_ICONS, STATUS_LABELS } from './format';
 
@@ -78,11 +79,11 @@ function approvalBox(agent: AgentView, ctx: RowContext): HTMLElement | null {
   const approval = agent.approval;
   if (!approval || agent.status !== 'waiting') return null;
   const answer = (a: ApprovalAnswer) => () => ctx.post({ type: 'approval', agentId: agent.id, approvalId: approval.approvalId, answer: a });
-  const what = approval.kind === 'bash' ? 'Wants to run' : `Wants to ${approval.toolName === 'Write' ? 'write' : 'change'}`;
+  const label = approvalLabel(approval.kind);
   const box = el('div', { className: 'approval', testId: `approval-${agent.id}`, role: 'group' }, [
     el('div', { className: 'approval-text' }, [
-      codicon(approval.kind === 'bash' ? 'terminal' : 'edit'),
-      el('span', { text: `${what}: ` }),
+      codicon(label.icon),
+      el('span', { text: `Wants to ${label.verb}: ` }),
       el('code', { text: approval.summary || approval.toolName, title: approval.summary }),
     ]),
     approval.protectedReason ? el('div', { className: 'approval-protected', text: `Protected: ${approval.protectedReason}` }) : null,
@@ -93,7 +94,7 @@ function approvalBox(agent: AgentView, ctx: RowContext): HTMLElement | null {
       textButton(ANSWER_LABELS.deny, `approve-deny-${agent.id}`, answer('deny')),
     ]),
   ]);
-  box.setAttribute('aria-label', `${agent.name} ${what.toLowerCase()}: ${approval.summary}`);
+  box.setAttribute('aria-label', `${agent.name} wants to ${label.verb}: ${approval.summary}`);
   return box;
 }
 
@@ -154,17 +155,17 @@ export function patchAgentRow(row: HTMLElement, agent: AgentView): void {
 }
 
 export function toolRow(tool: ToolView, expanded: boolean | null): HTMLElement {
-  const result = tool.status === 'running' ? '' : [tool.result, tool.durationMs !== null ? formatDuration(tool.durationMs) : ''].filter(Boolean).join(' · ');
+  const result = tool.status === 'running' ? '' : [tool.resultSummary, tool.durationMs !== null ? formatDuration(tool.durationMs) : ''].filter(Boolean).join(' · ');
   return el('div', { className: 'row' }, [
     twistie(expanded),
     // A running call has a still icon: its agent's row already spins, and hundreds of spinners cost every frame.
     codicon(tool.status === 'running' ? 'debug-stackframe-dot' : tool.status === 'ok' ? 'check' : 'close', `status tool-${tool.status}`),
     el('span', { className: 'name tool-name', text: tool.name }),
-    el('span', { className: 'input', text: tool.input, title: tool.input }),
+    el('span', { className: 'input', text: tool.inputSummary, title: tool.inputSummary }),
     el('span', { className: 'detail', text: result, title: result }),
   ]);
 }
 
 export function toolLabel(tool: ToolView): string {
-  return `${tool.name} ${tool.input}, ${tool.status === 'running' ? 'running' : tool.status === 'ok' ? 'done' : 'failed'}${tool.result ? `: ${tool.result}` : ''}`;
+  return `${tool.name} ${tool.inputSummary}, ${tool.status === 'running' ? 'running' : tool.status === 'ok' ? 'done' : 'failed'}${tool.resultSummary ? `: ${tool.resultSummary}` : ''}`;
 }

@@ -1,4 +1,4 @@
-import type { ViewStatus } from '../../src/protocol/webview';
+import type { AgentStatus } from '../../src/protocol/vocabulary';
 
 export function formatDuration(ms: number): string {
   if (ms < 0) ms = 0;
@@ -21,7 +21,7 @@ export function formatCost(usd: number): string {
   return usd < 0.01 ? '<$0.01' : `$${usd.toFixed(2)}`;
 }
 
-export const STATUS_ICONS: Record<ViewStatus, string> = {
+export const STATUS_ICONS: Record<AgentStatus, string> = {
   queued: 'clock',
   running: 'loading',
   waiting: 'question',
@@ -32,7 +32,7 @@ export const STATUS_ICONS: Record<ViewStatus, string> = {
   interrupted: 'debug-disconnect',
 };
 
-export const STATUS_LABELS: Record<ViewStatus, string> = {
+export const STATUS_LABELS: Record<AgentStatus, string> = {
   queued: 'queued',
   running: 'running',
   waiting: 'waiting for approval',

@@ -1,5 +1,6 @@
+import { isActiveStatus } from '../../src/protocol/vocabulary';
 import { mergeAgent, type HeldAgent } from '../../src/protocol/agentPatch';
-import { isActiveViewStatus, type AgentView, type HostToWebview, type RunHeader, type ToolView } from '../../src/protocol/webview';
+import { type AgentView, type HostToWebview, type RunHeader, type ToolView } from '../../src/protocol/webview';
 import { agentRow, patchAgentRow, rowSignature, toolLabel, toolRow, type RowContext } from './agentRow';
 import { el } from './dom';
 import { STATUS_LABELS } from './format';
@@ -207,7 +208,7 @@ export class RunsTree {
     if (run.busy) return run.busy;
     const busy = (run.busy = new Set<string>());
     for (const rec of run.agents.values()) {
-      if (!rec.view || !isActiveViewStatus(rec.view.status)) continue;
+      if (!rec.view || !isActiveStatus(rec.view.status)) continue;
       for (let id: string | null = rec.id; id && !busy.has(id); id = run.agents.get(id)?.view?.parentId ?? null) busy.add(id);
     }
     return busy;
@@ -272,7 +273,7 @@ export class RunsTree {
     const underRows = new Set<string>();
     const liveTools = new Set<string>();
     for (const tool of view.tools) {
-      liveTools.add(tool.id);
+      liveTools.add(tool.toolUseId);
       const child = tool.childAgentId && run.agents.has(tool.childAgentId) ? tool.childAgentId : null;
       if (child) underRows.add(child);
       wanted.push(this.#tool(run, rec, tool, child));
@@ -294,13 +295,13 @@ export class RunsTree {
   }
 
   #tool(run: RunRecord, owner: AgentRecord, tool: ToolView, childId: string | null): HTMLLIElement {
-    const key = `tool:${tool.id}`;
+    const key = `tool:${tool.toolUseId}`;
     const open = childId ? this.ctx.expanded(key, true) : null;
-    const sig = `${tool.status}|${tool.name}|${tool.input}|${tool.result}|${tool.durationMs}|${childId}|${open}`;
-    let rec = owner.tools.get(tool.id);
+    const sig = `${tool.status}|${tool.name}|${tool.inputSummary}|${tool.resultSummary}|${tool.durationMs}|${childId}|${open}`;
+    let rec = owner.tools.get(tool.toolUseId);
     if (!rec || rec.sig !== sig) {
       const group = childId ? el('ul', { role: 'group' }) : null;
-      const li = el('li', { className: `tool tool-${tool.status}`, testId: `tool-${tool.id}`, key, role: 'treeitem' }, [toolRow(tool, open), group]);
+      const li = el('li', { className: `tool tool-${tool.status}`, testId: `tool-${tool.toolUseId}`, key, role: 'treeitem' }, [toolRow(tool, open), group]);
       li.tabIndex = -1;
       li.dataset.status = tool.status;
       li.dataset.ownerId = owner.id;
@@ -312,7 +313,7 @@ export class RunsTree {
       if (rec) replaceKeepingFocus(rec.li, li, moveChild);
       else moveChild();
       rec = { li, sig, group };
-      owner.tools.set(tool.id, rec);
+      owner.tools.set(tool.toolUseId, rec);
     } else if (childId && rec.group) {
       const child = this.#agent(run, childId).li;
       if (child.parentElement !== rec.group) rec.group.replaceChildren(child);
@@ -364,7 +365,7 @@ export class RunsTree {
   }
 
   #placeRuns(): void {
-    const active = this.#order.filter((id) => isActiveViewStatus(this.#runs.get(id)!.header.status)).length;
+    const active = this.#order.filter((id) => isActiveStatus(this.#runs.get(id)!.header.status)).length;
     this.#order.forEach((id, i) => {
       const run = this.#runs.get(id)!;
       const defaultOpen = i < Math.max(active, OPEN_RUNS);

@@ -7,6 +7,7 @@ import { UsageError, userHome, type CliCommand, type CliIO } from '../command';
 import { ListingCache } from '../listingCache';
 import { pluginDirFlags } from '../pluginDirFlags';
 import { cliSettings } from '../settingsFiles';
+import { decideProjectTrust } from '../trust';
 import { terminalLine } from '../render/terminalText';
 
 /** `subagents agents`: what discovery finds for a folder (SPEC S6.6). */
@@ -170,7 +171,9 @@ export const agentsCommand: CliCommand = {
   async run(args, io) {
     const flags = parseFlags(args, io);
     const home = userHome(io.env);
-    const settings = cliSettings(io, flags.cwd, { trustProject: flags.trustProject });
+    // Listing runs no project code: only the project settings file's trust matters, and nothing is asked.
+    const trust = await decideProjectTrust(io, flags.cwd, { flag: flags.trustProject, interactive: false, probes: [] });
+    const settings = cliSettings(io, flags.cwd, { trust });
     const disabled = new Set(settings.disabledAgents);
     const options = { cwd: flags.cwd, home, pluginDirs: [...settings.pluginDirs, ...flags.pluginDirs], loadClaudePlugins: settings.loadClaudePlugins };
     const listing = await listAgentDirs(options);

@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
 import { EngineError } from '../../core/engine/errors';
 import { UsageError, userHome, type CliCommand, type CliIO } from '../command';
-import { executeRun, presentation } from '../execute';
+import { executeRun, interactiveTerminal, presentation } from '../execute';
 import { pluginDirFlags } from '../pluginDirFlags';
+import { decideProjectTrust } from '../trust';
 import { openHistory, openSession } from '../session';
 import { terminalText } from '../render/terminalText';
 import { PERMISSION_MODES } from '../../core/config';
@@ -19,8 +20,9 @@ Options:
   --permission-mode MODE    default | acceptEdits | bypassPermissions | plan
   --plugin-dir DIR          extra plugin root (repeatable); a relative DIR is
                             taken from the folder the agent ran in
-  --trust-project           let the project's .subagents/settings.json set the
-                            restricted settings (apiBaseUrl, permissionMode, …)
+  --trust-project           trust the project's files for this command: its
+                            hooks run and its .subagents/settings.json applies
+                            in full (see "subagents run --help")
   --json                    NDJSON events on stdout; the last line is the result`;
 
 export const resumeCommand: CliCommand = {
@@ -44,16 +46,16 @@ export const resumeCommand: CliCommand = {
     const mode = values['permission-mode'];
     if (mode !== undefined && ![...PERMISSION_MODES, 'plan'].includes(mode)) throw new UsageError(`unknown permission mode "${mode}"`);
 
-    const trustProject = values['trust-project'] ?? false;
-    // The agent's definition, and the settings it runs with, are looked up where it ran.
-    const archived = await (await openHistory(io, cliSettings(io, io.cwd, { trustProject }))).load(agentId);
+    // The agent's definition, and the settings it runs with, are looked up where it ran; the shared history follows the user file alone.
+    const archived = await (await openHistory(io, cliSettings(io, io.cwd, { userOnly: true }))).load(agentId);
     const cwd = archived && archived !== 'expired' ? archived.node.cwd : io.cwd;
     const pluginDirs = pluginDirFlags(values['plugin-dir'] ?? [], cwd, userHome(io.env));
-    const settings = cliSettings(io, cwd, { trustProject });
+    const trust = await decideProjectTrust(io, cwd, { flag: values['trust-project'] ?? false, interactive: interactiveTerminal(io, values.json ?? false) });
+    const settings = cliSettings(io, cwd, { trust });
     const view = presentation(io, values.json ?? false);
     let session;
     try {
-      session = await openSession(io, { cwd, pluginDirs, gate: view.gate, modeConsent: view.modeConsent, coalesceMs: values.json ? 0 : 80, settings });
+      session = await openSession(io, { cwd, pluginDirs, gate: view.gate, modeConsent: view.modeConsent, coalesceMs: values.json ? 0 : 80, settings, trust });
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
       io.stderr.write(`subagents resume: ${terminalText(error.message)}\n`);

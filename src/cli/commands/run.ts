@@ -7,8 +7,9 @@ import { EngineError } from '../../core/engine/errors';
 import { requestedModel } from '../../core/engine/models';
 import type { PermissionMode } from '../../core/tools/permissions';
 import { UsageError, userHome, type CliCommand, type CliIO } from '../command';
-import { executeRun, presentation } from '../execute';
+import { executeRun, interactiveTerminal, presentation } from '../execute';
 import { pluginDirFlags } from '../pluginDirFlags';
+import { decideProjectTrust } from '../trust';
 import { openSession } from '../session';
 import { cliSettings } from '../settingsFiles';
 import { terminalText } from '../render/terminalText';
@@ -31,8 +32,13 @@ Options:
   --max-depth N             how deep agents may nest (maxDepth, default 3)
   --max-concurrency N       spawned agents running at once (maxConcurrency, default 4)
   --max-turns N             model turns per agent without its own maxTurns (maxTurns, default 100)
-  --trust-project           let this project's .subagents/settings.json set the
-                            restricted settings (apiBaseUrl, permissionMode, …)
+  --trust-project           trust this folder's files for this command: its
+                            .claude/settings.json hooks run and its
+                            .subagents/settings.json applies in full. Without
+                            it, an untrusted folder's hooks are skipped and its
+                            settings can only narrow yours; a terminal run asks
+                            once ("Do you trust the files in this folder?") and
+                            remembers a yes in trustedProjects
   --isolation worktree      work in a git worktree of its own; changes stay on
                             a branch (see "subagents worktrees")
   --json                    NDJSON events on stdout; the last line is the result
@@ -130,12 +136,13 @@ export const runCommand: CliCommand = {
       return 1;
     }
     const pluginDirs = pluginDirFlags(opts.pluginDirs, cwd, userHome(io.env));
-    const settings = cliSettings(io, cwd, { flags: opts.flags, trustProject: opts.trustProject });
+    const trust = await decideProjectTrust(io, cwd, { flag: opts.trustProject, interactive: interactiveTerminal(io, opts.json) });
+    const settings = cliSettings(io, cwd, { flags: opts.flags, trust });
     const model = modelFlag(opts.model, settings.modelAliases, io);
     const view = presentation(io, opts.json);
     let session;
     try {
-      session = await openSession(io, { cwd, pluginDirs, gate: view.gate, modeConsent: view.modeConsent, coalesceMs: opts.json ? 0 : 80, settings });
+      session = await openSession(io, { cwd, pluginDirs, gate: view.gate, modeConsent: view.modeConsent, coalesceMs: opts.json ? 0 : 80, settings, trust });
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
       io.stderr.write(`subagents run: ${terminalText(error.message)}\n`);

@@ -6,18 +6,18 @@ import { terminalLine } from '../render/terminalText';
 import { openHistory } from '../session';
 import { cliSettings } from '../settingsFiles';
 
-const USAGE = `Usage: subagents runs [<runId>] [--json] [--limit N] [--trust-project]
+const USAGE = `Usage: subagents runs [<runId>] [--json] [--limit N]
 
 Lists the run history, newest first: run id, status, agent, when, how long,
 tokens and cost. With a run id (or the id of any agent in it), prints that
 run's tree. The history keeps what the settings history.retentionDays and
-history.maxRuns allow (see "subagents --help" for the settings files).
+history.maxRuns of your user settings file allow: it is shared by every
+project, so a project's own settings file does not change it (see
+"subagents --help" for the files).
 
 Options:
   --json            one JSON object: { runs } (with a run id: the run's snapshot)
-  --limit N         list at most N runs (default 50)
-  --trust-project   trust the project's .subagents/settings.json, as for the
-                    other commands (only its history.* settings act here)`;
+  --limit N         list at most N runs (default 50)`;
 
 function summary(run: RunSnapshot) {
   const root = run.agents[run.rootAgentId];
@@ -40,11 +40,11 @@ export const runsCommand: CliCommand = {
     const { values, positionals } = parseArgs({
       args,
       allowPositionals: true,
-      options: { json: { type: 'boolean', default: false }, limit: { type: 'string' }, 'trust-project': { type: 'boolean', default: false } },
+      options: { json: { type: 'boolean', default: false }, limit: { type: 'string' } },
     });
     const limit = values.limit === undefined ? 50 : Number(values.limit);
     if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit needs a positive whole number, got "${values.limit}"`);
-    const history = await openHistory(io, cliSettings(io, io.cwd, { trustProject: values['trust-project'] }));
+    const history = await openHistory(io, cliSettings(io, io.cwd, { userOnly: true }));
     const [runId] = positionals;
     if (runId) {
       const run = history.runs.find((r) => r.runId === runId || r.agents[runId]);

@@ -1,8 +1,8 @@
 import * as z from 'zod';
+import { PERMISSION_MODES } from '../../protocol/tools';
 import {
   AGENT_FAMILIES,
   AGENT_FORMATS,
-  AGENT_PERMISSION_MODES,
   AGENT_SOURCES,
   THINKING_LEVELS,
   type AgentFamily,
@@ -21,7 +21,7 @@ export const agentSourceSchema = z.enum(AGENT_SOURCES);
 export const agentFamilySchema = z.enum(AGENT_FAMILIES);
 export const agentFormatSchema = z.enum(AGENT_FORMATS);
 export const thinkingLevelSchema = z.enum(THINKING_LEVELS);
-export const agentPermissionModeSchema = z.enum(AGENT_PERMISSION_MODES);
+export const agentPermissionModeSchema = z.enum(PERMISSION_MODES);
 
 /**
  * A follow-up a surface may offer once the agent has answered (Copilot's
@@ -102,6 +102,49 @@ export const agentDefinitionSchema = z.object({
   displayName: z.string().nullable().optional(),
 });
 export type AgentDefinition = z.infer<typeof agentDefinitionSchema>;
+
+const NO_ITEMS = Object.freeze([]) as unknown as never[];
+
+/**
+ * Every field in the parser's order, holding what a file that does not set it
+ * gets. The name, description and prompt are always the file's own, and the
+ * source, family and path come from where it was found (here the commonest).
+ * The listing store leaves these values out of its file and puts them back
+ * on reading, so every definition has one shape. Frozen, with frozen shared
+ * empty lists and maps, as the parser's own are: read it, do not change it.
+ */
+export const DEFINITION_DEFAULTS: Readonly<Required<AgentDefinition>> = Object.freeze({
+  name: '',
+  description: '',
+  systemPrompt: '',
+  tools: null,
+  disallowedTools: NO_ITEMS,
+  spawns: '*',
+  model: null,
+  thinkingLevel: null,
+  maxTurns: null,
+  output: null,
+  permissionMode: null,
+  isolation: null,
+  background: false,
+  blocking: false,
+  color: null,
+  source: 'project',
+  family: null,
+  filePath: '',
+  extra: Object.freeze({}) as Record<string, never>,
+  format: 'claude-code',
+  pluginName: null,
+  handoffs: NO_ITEMS,
+  target: null,
+  userInvocable: true,
+  modelInvocable: true,
+  argumentHint: null,
+  mcpServers: null,
+  nicknames: NO_ITEMS,
+  initialPrompt: null,
+  displayName: null,
+});
 
 /** A definition that lost to a higher-precedence one of the same name (S2.2). */
 export interface ShadowedDefinition {

@@ -1,4 +1,5 @@
-import { AGENT_PERMISSION_MODES, DEFINITION_FIELDS, THINKING_LEVELS, type DefinitionField } from './kinds';
+import { PERMISSION_MODES } from '../../protocol/tools';
+import { DEFINITION_FIELDS, THINKING_LEVELS, type DefinitionField } from './kinds';
 
 /**
  * What each frontmatter field means to this runtime, in a sentence or two
@@ -55,7 +56,7 @@ const DOCS: Record<DefinitionField, Omit<FieldDoc, 'field'>> = {
   },
   permissionMode: {
     doc: 'How this agent\'s tool calls are approved. It can make `subagents.permissionMode` stricter; a looser mode needs your consent for this file. `plan`: read-only tools only; an agent you start in plan mode keeps the spawn tool, and the agents it starts run in plan mode too (read-only, no spawning).',
-    values: AGENT_PERMISSION_MODES,
+    values: PERMISSION_MODES,
   },
   isolation: {
     doc: '`worktree` runs the agent in its own git worktree on a new branch, starting from your working tree; its changes come back for review.',
@@ -75,7 +76,3 @@ const DOCS: Record<DefinitionField, Omit<FieldDoc, 'field'>> = {
 };
 
 export const FIELD_DOCS: readonly FieldDoc[] = DEFINITION_FIELDS.map((field) => ({ field, ...DOCS[field] }));
-
-export function fieldDoc(field: string): FieldDoc | undefined {
-  return FIELD_DOCS.find((doc) => doc.field === field);
-}

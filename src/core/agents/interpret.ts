@@ -1,6 +1,6 @@
-import type { AgentDefinition, DiscoveryWarning, Handoff, SpawnsPolicy } from './definition';
-import { AGENT_PERMISSION_MODES, THINKING_LEVELS, type AgentFamily, type AgentFormat, type AgentSource, type ThinkingLevel } from './kinds';
-import { CODEX_READ_ONLY_DENIED } from './formats/codex';
+import { DEFINITION_DEFAULTS, type AgentDefinition, type DiscoveryWarning, type Handoff, type SpawnsPolicy } from './definition';
+import { isSpawnToolName, LISTED_TOOLS, offeredTo, PERMISSION_MODES, SPAWN_TOOL } from '../../protocol/tools';
+import { THINKING_LEVELS, type AgentFamily, type AgentFormat, type AgentSource, type ThinkingLevel } from './kinds';
 import { copilotNameFromFile, FORMATS } from './formats';
 import { readFields, type ReadKey } from './fieldKeys';
 import { boolean, oneOf, positiveInteger, quote, stringList, text, type WarningSink } from './fieldValues';
@@ -98,7 +98,7 @@ function spawnsPolicy(read: Partial<Record<ReadKey, unknown>>, format: AgentForm
   // unless its `Task(a, b)` pattern names whom.
   if (spawnTargets) return spawnTargets;
   if (tools === null) return '*';
-  return tools.includes('Task') || tools.includes('Agent') ? '*' : [];
+  return tools.some(isSpawnToolName) ? '*' : [];
 }
 
 function handoffs(raw: unknown, warn: WarningSink): Handoff[] {
@@ -158,8 +158,17 @@ function record(raw: unknown, field: string, warn: WarningSink): Record<string, 
   return null;
 }
 
-/** All the runtime's tools plus WebSearch, for a Codex agent with `web_search` on and no list of its own. */
-const ALL_WITH_WEB_SEARCH = ['Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'LS', 'Bash', 'Task', 'TodoWrite', 'WebSearch'];
+/** What an agent without a `tools` list gets, plus WebSearch: for a Codex agent with `web_search` on and no list of its own. */
+const ALL_WITH_WEB_SEARCH = LISTED_TOOLS.filter((spec) => (!spec.optIn && !spec.withSpawn) || spec.name === 'WebSearch').map((spec) => spec.name);
+/**
+ * Codex's `sandbox_mode: read-only` leaves an agent only the tools that cannot
+ * change anything (those plan mode does not offer are denied), and runs it in
+ * plan mode, which the agents it starts inherit (a Codex subagent runs under
+ * its parent's sandbox).
+ */
+const CODEX_READ_ONLY_DENIED = LISTED_TOOLS.filter((spec) => spec.kind !== 'spawn' && !offeredTo(spec.kind, 'plan', 0)).map((spec) => spec.name);
+/** Gemini CLI subagents never start or steer other agents. */
+const GEMINI_DENIED = LISTED_TOOLS.filter((spec) => spec.kind === 'spawn').map((spec) => spec.name);
 
 /** The fields other formats add, as the definition holds them. */
 type OtherFormatFields = Required<Pick<AgentDefinition, 'handoffs' | 'target' | 'userInvocable' | 'modelInvocable' | 'argumentHint' | 'mcpServers' | 'nicknames' | 'initialPrompt' | 'displayName'>>;
@@ -168,15 +177,15 @@ const OTHER_FORMAT_KEYS = ['handoffs', 'target', 'userInvocable', 'disableModelI
 
 /** Most files set none of these: one shared answer for them (read it, do not change it). */
 const NO_OTHER_FORMAT_FIELDS: OtherFormatFields = Object.freeze({
-  handoffs: Object.freeze([]) as unknown as Handoff[],
-  target: null,
-  userInvocable: true,
-  modelInvocable: true,
-  argumentHint: null,
-  mcpServers: null,
-  nicknames: Object.freeze([]) as unknown as string[],
-  initialPrompt: null,
-  displayName: null,
+  handoffs: DEFINITION_DEFAULTS.handoffs,
+  target: DEFINITION_DEFAULTS.target,
+  userInvocable: DEFINITION_DEFAULTS.userInvocable,
+  modelInvocable: DEFINITION_DEFAULTS.modelInvocable,
+  argumentHint: DEFINITION_DEFAULTS.argumentHint,
+  mcpServers: DEFINITION_DEFAULTS.mcpServers,
+  nicknames: DEFINITION_DEFAULTS.nicknames,
+  initialPrompt: DEFINITION_DEFAULTS.initialPrompt,
+  displayName: DEFINITION_DEFAULTS.displayName,
 });
 
 function otherFormatFields(read: Partial<Record<ReadKey, unknown>>, warn: WarningSink): OtherFormatFields {
@@ -224,11 +233,11 @@ export function interpretFields({ fields, body }: AgentFields, context: AgentFil
 
   if (format === 'gemini') {
     // Gemini CLI subagents never get the spawn tool, `*` or not.
-    tools = tools?.filter((tool) => tool !== 'Task' && tool !== 'Agent') ?? null;
-    for (const tool of ['Task', 'TaskOutput', 'TaskStop']) if (!disallowedTools.includes(tool)) disallowedTools.push(tool);
+    tools = tools?.filter((tool) => !isSpawnToolName(tool)) ?? null;
+    for (const tool of GEMINI_DENIED) if (!disallowedTools.includes(tool)) disallowedTools.push(tool);
   }
   // oh-my-pi gives the spawn tool to every agent that says whom it may spawn.
-  if (format === 'oh-my-pi' && tools && read.spawns !== undefined && !(Array.isArray(spawns) && spawns.length === 0) && !tools.includes('Task')) tools.push('Task');
+  if (format === 'oh-my-pi' && tools && read.spawns !== undefined && !(Array.isArray(spawns) && spawns.length === 0) && !tools.includes(SPAWN_TOOL)) tools.push(SPAWN_TOOL);
   if (format === 'codex') {
     if (fields.sandbox_mode === 'read-only') for (const tool of CODEX_READ_ONLY_DENIED) if (!disallowedTools.includes(tool)) disallowedTools.push(tool);
     const webSearch = fields.web_search === 'live' || fields.web_search === 'cached' || (fields.tools as { web_search?: unknown } | undefined)?.web_search === true;
@@ -243,7 +252,7 @@ export function interpretFields({ fields, body }: AgentFields, context: AgentFil
   const thinkingField = read.thinkingLevel !== undefined ? 'thinkingLevel' : format === 'codex' ? 'model_reasoning_effort' : 'effort';
   const level = thinkingLevel(read.thinkingLevel ?? read.effort, thinkingField, warn);
 
-  let permissionMode = oneOf(read.permissionMode, 'permissionMode', AGENT_PERMISSION_MODES, warn) ?? null;
+  let permissionMode = oneOf(read.permissionMode, 'permissionMode', PERMISSION_MODES, warn) ?? null;
   if (permissionMode && context.source === 'plugin') {
     warn.warn(`"permissionMode: ${permissionMode}" is ignored: plugin agents cannot set their permission mode (as in Claude Code)`);
     permissionMode = null;

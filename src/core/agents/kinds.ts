@@ -30,9 +30,6 @@ export type AgentFormat = (typeof AGENT_FORMATS)[number];
 export const THINKING_LEVELS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const;
 export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
 
-export const AGENT_PERMISSION_MODES = ['default', 'plan', 'acceptEdits', 'bypassPermissions'] as const;
-export type AgentPermissionMode = (typeof AGENT_PERMISSION_MODES)[number];
-
 /** Frontmatter keys with a meaning (S1.1); every other key is passed through untouched. */
 export const DEFINITION_FIELDS = [
   'name',
@@ -52,10 +49,3 @@ export const DEFINITION_FIELDS = [
   'color',
 ] as const;
 export type DefinitionField = (typeof DEFINITION_FIELDS)[number];
-
-/** Names of the spawn tool the model may call: `Task`, and Claude Code's newer alias `Agent`. */
-export const SPAWN_TOOL_NAMES = ['Task', 'Agent'] as const;
-
-export function isSpawnToolName(name: string): boolean {
-  return (SPAWN_TOOL_NAMES as readonly string[]).includes(name);
-}

@@ -1,4 +1,5 @@
 import { OH_MY_PI_MODEL_ROLES } from './formats/ohMyPi';
+import { DEFAULT_MODEL_ALIASES } from '../modelAliases';
 import { THINKING_LEVELS, type ThinkingLevel } from './kinds';
 
 /**
@@ -11,19 +12,6 @@ import { THINKING_LEVELS, type ThinkingLevel } from './kinds';
  * provider prefixes (`anthropic/claude-…`), and other vendors' models
  * (Codex's `gpt-5`, Gemini's `gemini-2.5-pro`).
  */
-
-/**
- * The model aliases and the ids they run as, unless `subagents.modelAliases`
- * says otherwise (the setting's default). One alias per Claude family the
- * SDK lists, each on that family's newest model.
- */
-export const DEFAULT_MODEL_ALIASES: Readonly<Record<string, string>> = {
-  sonnet: 'claude-sonnet-5-5',
-  opus: 'claude-opus-5-5',
-  haiku: 'claude-haiku-5-5',
-  fable: 'claude-fable-5-2',
-  mythos: 'claude-mythos-5-2',
-};
 
 /** The names a `model` field may give besides ids: `inherit` and the default aliases (so every one accepted is also defined). */
 export const KNOWN_MODEL_ALIASES: readonly string[] = ['inherit', ...Object.keys(DEFAULT_MODEL_ALIASES)];

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { writeCacheFileSync } from '../atomicFile';
 import type { FileStamp, ListedFile } from './agentFiles';
-import type { AgentDefinition, DiscoveryWarning } from './definition';
+import { DEFINITION_DEFAULTS, type AgentDefinition, type DiscoveryWarning } from './definition';
 import type { FileOutcome } from './precedence';
 
 /**
@@ -53,50 +53,14 @@ interface StoreFile {
   dirs: Record<string, Record<string, StoredEntry>>;
 }
 
-const NO_ITEMS = Object.freeze([]) as unknown as never[];
-const NO_FIELDS = Object.freeze({}) as Record<string, never>;
-
 /**
- * Every field in the parser's order, holding the value most definitions
- * hold: a field that holds it is left out of the file and put back on
- * reading, from this one object, so every definition read back has one shape
- * (definitions of varying shapes made precedence and rendering polymorphic: a
- * warm listing ran 20 ms slower). Empty lists and maps come back as frozen,
- * shared ones, as the parser's own are (listings only read them).
+ * The parser's defaults: a field that holds its default is left out of the
+ * file and put back on reading, from this one object, so every definition
+ * read back has one shape (definitions of varying shapes made precedence and
+ * rendering polymorphic: a warm listing ran 20 ms slower).
  */
-const TEMPLATE: Required<AgentDefinition> = Object.freeze({
-  name: '',
-  description: '',
-  systemPrompt: '',
-  tools: null,
-  disallowedTools: NO_ITEMS,
-  spawns: '*',
-  model: null,
-  thinkingLevel: null,
-  maxTurns: null,
-  output: null,
-  permissionMode: null,
-  isolation: null,
-  background: false,
-  blocking: false,
-  color: null,
-  source: 'project',
-  family: null,
-  filePath: '',
-  extra: NO_FIELDS,
-  format: 'claude-code',
-  pluginName: null,
-  handoffs: NO_ITEMS,
-  target: null,
-  userInvocable: true,
-  modelInvocable: true,
-  argumentHint: null,
-  mcpServers: null,
-  nicknames: NO_ITEMS,
-  initialPrompt: null,
-  displayName: null,
-});
-// Required: a field added to definitions must be given its common value here, or the store would drop it.
+const TEMPLATE = DEFINITION_DEFAULTS;
+// Required<AgentDefinition>: a field added to definitions must be given its default there, or the store would drop it.
 const FIELDS = Object.keys(TEMPLATE) as Array<keyof AgentDefinition>;
 
 function isEmpty(value: unknown): boolean {

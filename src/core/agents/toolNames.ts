@@ -1,6 +1,7 @@
-import { AGENT_FORMATS, isSpawnToolName, type AgentFormat } from './kinds';
+import { isSpawnToolName, LISTED_TOOL_NAMES } from '../../protocol/tools';
+import { AGENT_FORMATS, type AgentFormat } from './kinds';
 import { FORMATS } from './formats';
-import { CANONICAL_TOOL_NAMES, type CanonicalToolName, type ToolMapping } from './formats/toolTable';
+import type { CanonicalToolName, ToolMapping } from './formats/toolTable';
 import { COPILOT_TOOL_SETS } from './formats/copilot';
 
 /**
@@ -11,17 +12,15 @@ import { COPILOT_TOOL_SETS } from './formats/copilot';
  * here, once, at parse time, through the format's own table (`formats/`).
  */
 
-export { CANONICAL_TOOL_NAMES, type CanonicalToolName };
-
 /** The tool names this runtime understands, for completions and diagnostics. */
 export function knownToolNames(): readonly CanonicalToolName[] {
-  return CANONICAL_TOOL_NAMES;
+  return LISTED_TOOL_NAMES;
 }
 
-const CANONICAL_BY_LOWER: ReadonlyMap<string, ToolMapping> = new Map(CANONICAL_TOOL_NAMES.map((name) => [name.toLowerCase(), { tools: [name] }]));
+const CANONICAL_BY_LOWER: ReadonlyMap<string, ToolMapping> = new Map(LISTED_TOOL_NAMES.map((name) => [name.toLowerCase(), { tools: [name] }]));
 
 /** Names as most files write them (`Read`): found without lower-casing. */
-const CANONICAL_EXACT: ReadonlyMap<string, ToolMapping> = new Map(CANONICAL_TOOL_NAMES.map((name) => [name, CANONICAL_BY_LOWER.get(name.toLowerCase())!]));
+const CANONICAL_EXACT: ReadonlyMap<string, ToolMapping> = new Map(LISTED_TOOL_NAMES.map((name) => [name, CANONICAL_BY_LOWER.get(name.toLowerCase())!]));
 
 /** `Bash(git:*)`, `Task(explore, plan)`: a tool name with a permission argument. */
 const PATTERN = /^([^()\s]+)\s*\((.*)\)$/s;
@@ -68,7 +67,7 @@ export function canonicalToolNames(name: string, format: AgentFormat = 'claude-c
 /** Canonical names by length, for matching a name in place without slicing it out. */
 const CANONICAL_BY_LENGTH: readonly (readonly CanonicalToolName[])[] = (() => {
   const table: CanonicalToolName[][] = [];
-  for (const name of CANONICAL_TOOL_NAMES) (table[name.length] ??= []).push(name);
+  for (const name of LISTED_TOOL_NAMES) (table[name.length] ??= []).push(name);
   return table;
 })();
 

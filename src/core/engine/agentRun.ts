@@ -1,10 +1,14 @@
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import { emptyUsage, type AgentStatus, type FinishStatus, type Usage, type WorktreeInfo } from '../../protocol/runEvents';
+import { emptyUsage, type AgentStatus, type FinishStatus, type RunEvent, type Usage, type WorktreeInfo } from '../../protocol/runEvents';
 import type { AgentDefinition, SpawnsPolicy, ThinkingLevel } from '../agents/definition';
 import { continueConversation } from './archive';
 import type { PermissionMode } from '../tools/permissions';
 import { BudgetTracker, type Budget } from './budget';
 import type { Semaphore } from './limiter';
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** Emits an event of the agent the emitter belongs to; time, run and agent ids are filled in. */
+export type EmitEvent = (event: DistributiveOmit<RunEvent, 'ts' | 'runId' | 'agentId'>) => void;
 
 /** What a finished agent hands back: to its parent's spawn tool, to a surface, to the CLI. */
 export interface AgentResult {

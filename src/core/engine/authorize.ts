@@ -1,11 +1,10 @@
+import type { ToolSpec } from '../../protocol/tools';
 import type { PermissionGate } from '../tools/permissions';
-import type { RuntimeTool } from '../tools/runtimeTool';
-import type { AgentRun } from './agentRun';
-import type { EmitEvent } from './queryLoop';
+import type { AgentRun, EmitEvent } from './agentRun';
 
 /** What is asked about: a tool call, or a hook command run as this agent's (S7.3). */
 export interface AuthorizeCall {
-  tool: Pick<RuntimeTool, 'name' | 'approval'>;
+  tool: Pick<ToolSpec, 'name' | 'kind'>;
   /** The tool call waiting, or a made-up id for something that is not one (a hook). */
   toolUseId: string;
   summary: string;

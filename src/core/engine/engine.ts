@@ -4,19 +4,19 @@ import { emptyUsage, type RunEvent } from '../../protocol/runEvents';
 import type { AgentDefinition } from '../agents/definition';
 import type { Settings } from '../config';
 import type { WorktreeManager } from '../isolation';
-import { newAgentId } from '../runs/ids';
+import { newAgentId } from './ids';
 import { ModeConsents } from '../tools/modeConsent';
 import { PermissionGate, type PermissionMode } from '../tools/permissions';
 import type { RuntimeTool } from '../tools/runtimeTool';
 import { createAgentRun, firstLine, newTree } from './agentFactory';
 import type { AgentArchive } from './archive';
-import type { AgentResult, AgentRun } from './agentRun';
+import type { AgentResult, AgentRun, EmitEvent } from './agentRun';
 import type { Budget } from './budget';
 import { CancelledError, EngineError } from './errors';
 import { startContext, stopInstruction, type LifecycleHooks, type SubagentInfo } from './lifecycleHooks';
 import { resolveModel, type ModelChoice } from './models';
 import { networkPolicy, type NetworkPolicy } from './network';
-import { runQueryLoop, type EmitEvent, type LoopOutcome } from './queryLoop';
+import { runQueryLoop, type LoopOutcome } from './queryLoop';
 import { findResumable, type ResumeSource } from './resumeSource';
 import { DEFAULT_AGENT, type SpawnInput, type Spawner } from './spawnTool';
 import type { StructuredOutputSlot } from './structuredOutput';
@@ -29,6 +29,7 @@ import { authorizer, type Authorize } from './authorize';
 import { childCwd } from './workingDir';
 import { isolate, reisolate, settleWorktree } from './worktreeSteps';
 import { agentColor } from '../../protocol/agentColor';
+import { TRUST_NOTHING, type ProjectTrust } from '../trust/projectTrust';
 
 /**
  * The subagent engine (S3): runs agent trees on the Anthropic SDK. Every
@@ -57,6 +58,11 @@ export interface EngineOptions {
   archive?: AgentArchive;
   /** SubagentStart / SubagentStop hooks (S4.5). */
   hooks?: LifecycleHooks;
+  /**
+   * Whether a folder's own code (its hooks, later its MCP servers) may run:
+   * the one place every such runner asks. Default: no folder is trusted.
+   */
+  trust?: ProjectTrust;
   /**
    * Consent for agent files that ask for a wider permission mode than the
    * one they would run under (S7.3), remembered per file content. Without
@@ -103,7 +109,7 @@ function spawnBudget(parent: AgentRun, input: SpawnInput): Budget | string | und
 }
 
 /** How a hook command appears to the permission gate: a shell command. */
-const HOOK_COMMAND = { name: 'Hook', approval: 'bash' } as const;
+const HOOK_COMMAND = { name: 'Hook', kind: 'exec' } as const;
 
 /** Ended agents kept in memory for follow-ups; older ones come back from the history. */
 const ENDED_AGENTS_KEPT = 200;
@@ -464,7 +470,9 @@ export class Engine implements Spawner {
         emit,
         onUsage: (delta) => run.budget.add(delta),
         persist: () => this.#persist(run),
-        beforeComplete: (output, round) => stopInstruction(this.#options.hooks, { ...this.#hookInfo(run, emit), lastAssistantMessage: this.#redactor.text(output) }, round, this.#log),
+        // Hooks are commands: none runs in a plan-mode tree (#startHooks said so in the log).
+        beforeComplete: (output, round) =>
+          run.planMode ? Promise.resolve(null) : stopInstruction(this.#options.hooks, { ...this.#hookInfo(run, emit), lastAssistantMessage: this.#redactor.text(output) }, round, this.#log),
       });
     } catch (error) {
       // Only waiting for a concurrency slot, or a run another process works on, can throw here.
@@ -530,6 +538,7 @@ export class Engine implements Spawner {
       cwd: run.cwd,
       worktree: run.isolation ? { path: run.isolation.path, repoRoot: run.isolation.repoRoot } : null,
       permissionMode: run.permissionMode,
+      trust: this.#options.trust ?? TRUST_NOTHING,
       transcriptPath: this.#options.archive?.transcriptPath(run.id) ?? null,
       signal: run.signal,
     };
@@ -537,6 +546,11 @@ export class Engine implements Spawner {
 
   /** SubagentStart hooks may add context: it goes in front of the agent's task. */
   async #startHooks(run: AgentRun, emit: EmitEvent): Promise<void> {
+    if (run.planMode) {
+      // Nothing in a plan-mode run tree changes a file or runs a command, and a hook is a command.
+      if (this.#options.hooks) this.#log('info', `The SubagentStart and SubagentStop hooks of agent "${run.agentName}" (${run.id}) do not run: it is in plan mode, where nothing runs a command.`);
+      return;
+    }
     const context = await startContext(this.#options.hooks, { ...this.#hookInfo(run, emit), prompt: this.#redactor.text(run.prompt) }, this.#log);
     const first = run.messages[run.persisted];
     if (context && first?.role === 'user' && Array.isArray(first.content)) first.content.unshift({ type: 'text', text: context });

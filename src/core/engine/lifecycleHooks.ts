@@ -1,3 +1,5 @@
+import type { ProjectTrust } from '../trust/projectTrust';
+
 /**
  * The engine's lifecycle hook points (S4.5), Claude Code-compatible in
  * meaning: `SubagentStart` before an agent's first request (it may add
@@ -20,6 +22,8 @@ export interface SubagentInfo {
   worktree?: { path: string; repoRoot: string } | null;
   permissionMode: string;
   transcriptPath: string | null;
+  /** Whether a project folder's own hooks may run: the engine's project trust. */
+  trust: ProjectTrust;
   /** The agent's signal: stopping the agent stops its hooks too. */
   signal?: AbortSignal;
   /**

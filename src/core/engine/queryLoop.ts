@@ -1,9 +1,9 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { BetaContentBlockParam, BetaMessage, BetaToolUseBlock } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import { addUsage, type FinishStatus, type RunEvent, type Usage } from '../../protocol/runEvents';
-import { SERVER_TOOL_NAMES } from '../tools/planningTools';
+import { addUsage, type FinishStatus, type Usage } from '../../protocol/runEvents';
+import { builtinToolByApiName } from '../../protocol/tools';
 import type { RuntimeTool } from '../tools/runtimeTool';
-import type { AgentRun } from './agentRun';
+import type { AgentRun, EmitEvent } from './agentRun';
 import { BudgetExceededError } from './errors';
 import { costOf } from './models';
 import { buildTurnParams, textOf, toParam } from './requestBuilder';
@@ -19,10 +19,6 @@ import { streamTurn, TurnError } from './turnStream';
  * the turn, at `maxTurns`, on abort, or on an unrecoverable error. The loop
  * owns its history, so it can be persisted, resumed and retried as sent.
  */
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-/** Emits an event of the agent the emitter belongs to; time, run and agent ids are filled in. */
-export type EmitEvent = (event: DistributiveOmit<RunEvent, 'ts' | 'runId' | 'agentId'>) => void;
 
 export interface LoopDeps {
   client: Anthropic;
@@ -90,7 +86,7 @@ function toolHooks(run: AgentRun, deps: LoopDeps): ToolCallHooks {
 function reportServerTools(message: BetaMessage, emit: EmitEvent): void {
   for (const block of message.content) {
     if (block.type !== 'server_tool_use') continue;
-    const name = SERVER_TOOL_NAMES[block.name] ?? block.name;
+    const name = builtinToolByApiName(block.name)?.name ?? block.name;
     const input = block.input as { query?: string; url?: string } | null;
     emit({ type: 'tool_started', toolUseId: block.id, name, inputSummary: String(input?.query ?? input?.url ?? '') });
     const result = message.content.find((b) => 'tool_use_id' in b && b.tool_use_id === block.id);

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { builtinTool, SPAWN_TOOL } from '../../protocol/tools';
 import type { AgentDefinition } from '../agents/definition';
 import { zodValidator } from '../tools/inputValidation';
 import { field, oneLine, ToolCallError, type RuntimeTool } from '../tools/runtimeTool';
@@ -32,7 +33,7 @@ export const spawnInputSchema = z
       .describe('A spending limit for this agent. Its spending also counts against your own budget, and a limit above what you have left is lowered to it. An agent that reaches its budget stops and you get an error naming the budget, with its output so far.'),
   });
 export type SpawnInput = z.infer<typeof spawnInputSchema>;
-const parseSpawnInput = zodValidator('Task', spawnInputSchema);
+const parseSpawnInput = zodValidator(SPAWN_TOOL, spawnInputSchema);
 
 export const DEFAULT_AGENT = 'general-purpose';
 
@@ -84,11 +85,8 @@ export function resultPayload(result: AgentResult): Record<string, unknown> {
 
 export function spawnTool(parent: AgentRun, spawner: Spawner): RuntimeTool {
   return {
-    name: 'Task',
-    definition: { name: 'Task', description: describeTool(spawner.spawnable(parent)), input_schema: z.toJSONSchema(spawnInputSchema) as never },
-    concurrencySafe: true,
-    readOnly: true,
-    approval: null,
+    ...builtinTool(SPAWN_TOOL),
+    definition: { name: SPAWN_TOOL, description: describeTool(spawner.spawnable(parent)), input_schema: z.toJSONSchema(spawnInputSchema) as never },
     summarizeInput: (input) => `${field(input, 'subagent_type') ?? DEFAULT_AGENT}: ${field(input, 'description') ?? ''}`,
     summarizeResult: (output) => {
       try {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { builtinTool } from '../../protocol/tools';
 import { describeIssues } from '../tools/inputValidation';
 import { ToolCallError, type RuntimeTool } from '../tools/runtimeTool';
 
@@ -61,15 +62,12 @@ export function structuredOutputTool(schema: object, slot: StructuredOutputSlot)
     throw new ToolCallError(`The output schema is not a usable JSON Schema: ${error instanceof Error ? error.message : String(error)}`);
   }
   return {
-    name: STRUCTURED_OUTPUT_TOOL,
+    ...builtinTool(STRUCTURED_OUTPUT_TOOL),
     definition: {
       name: STRUCTURED_OUTPUT_TOOL,
       description: 'Return your final result in the required structure. Call this exactly once, when your work is done; it ends your task.',
       input_schema: inputSchema as never,
     },
-    concurrencySafe: false,
-    readOnly: true,
-    approval: null,
     summarizeInput: () => 'final result',
     run: async (input) => {
       const parsed = validator.safeParse(input);

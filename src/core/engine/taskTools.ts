@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { builtinTool } from '../../protocol/tools';
 import { zodValidator } from '../tools/inputValidation';
 import { field, ToolCallError, type RuntimeTool } from '../tools/runtimeTool';
 import type { AgentRun } from './agentRun';
@@ -59,15 +60,12 @@ async function waitFor(child: AgentRun, timeoutMs: number, signal: AbortSignal):
 
 export function taskOutputTool(parent: AgentRun, whileWaiting: <T>(wait: () => Promise<T>) => Promise<T>): RuntimeTool {
   return {
-    name: 'TaskOutput',
+    ...builtinTool('TaskOutput'),
     definition: {
       name: 'TaskOutput',
       description: 'Get the status or result of a background agent you started. By default waits (up to timeout_ms) for it to finish; block: false only reports its status.',
       input_schema: z.toJSONSchema(outputSchema) as never,
     },
-    concurrencySafe: true,
-    readOnly: true,
-    approval: null,
     summarizeInput: (input) => field(input, 'agent_id') ?? '',
     run: async (raw, context) => {
       const input = parseOutputInput(raw);
@@ -88,15 +86,12 @@ function dropNotice(parent: AgentRun, agentId: string): void {
 
 export function taskStopTool(parent: AgentRun): RuntimeTool {
   return {
-    name: 'TaskStop',
+    ...builtinTool('TaskStop'),
     definition: {
       name: 'TaskStop',
       description: 'Stop a background agent you started (and every agent it started). What it did so far is kept.',
       input_schema: z.toJSONSchema(stopSchema) as never,
     },
-    concurrencySafe: true,
-    readOnly: true,
-    approval: null,
     summarizeInput: (input) => field(input, 'agent_id') ?? '',
     run: async (raw) => {
       const child = childOf(parent, parseStopInput(raw).agent_id);

@@ -22,9 +22,9 @@ export interface ToolCallHooks {
 export function partition(calls: BetaToolUseBlock[], tools: ReadonlyMap<string, RuntimeTool>): BetaToolUseBlock[][] {
   const batches: BetaToolUseBlock[][] = [];
   for (const call of calls) {
-    const safe = tools.get(call.name)?.concurrencySafe ?? true;
+    const safe = tools.get(call.name)?.parallel ?? true;
     const last = batches.at(-1);
-    if (safe && last && (tools.get(last[0]!.name)?.concurrencySafe ?? true)) last.push(call);
+    if (safe && last && (tools.get(last[0]!.name)?.parallel ?? true)) last.push(call);
     else batches.push([call]);
   }
   return batches;

@@ -1,25 +1,23 @@
+import { builtinTool, isSpawnToolName, offeredTo, SPAWN_TOOL, type PermissionMode, type ToolSpec } from '../../protocol/tools';
 import type { AgentDefinition, SpawnsPolicy } from '../agents/definition';
 
 /**
  * The tool pool of one agent (S3.3): the runtime's tools ∩ the definition's
- * `tools` − `disallowedTools`; the spawn tool goes at the maximum depth and in
- * plan mode, where only read-only tools remain. Names are matched
- * case-insensitively, and `Agent` is the spawn tool `Task` under Claude
- * Code's newer name.
+ * `tools` − `disallowedTools`, less what its permission mode does not offer
+ * (plan mode: read-only tools; the spawn tool for the run's first agent
+ * only) and the spawn tool at the maximum depth. What each tool is comes
+ * from the tool registry (protocol/tools.ts). Names are matched by any
+ * spelling the registry knows (`Agent` is the spawn tool `Task` under Claude
+ * Code's newer name), case-insensitively.
  */
-
-/** Tools an agent whose definition has no `tools` list gets. Web tools are paid per use: only agents that list them get them. */
-const OPT_IN_TOOLS = new Set(['WebSearch', 'WebFetch']);
-/** Tools that only make sense next to the spawn tool. */
-const SPAWN_COMPANIONS = ['TaskOutput', 'TaskStop'];
 
 export interface PoolInput {
   definition: Pick<AgentDefinition, 'tools' | 'disallowedTools' | 'spawns'>;
-  /** Every tool the runtime has, by canonical name, with whether it only reads. */
-  runtime: ReadonlyArray<{ name: string; readOnly: boolean }>;
+  /** Every tool the runtime can give, in request order. */
+  runtime: readonly ToolSpec[];
   depth: number;
   maxDepth: number;
-  planMode: boolean;
+  mode: PermissionMode;
 }
 
 export interface ToolPool {
@@ -29,33 +27,33 @@ export interface ToolPool {
   spawns: SpawnsPolicy;
 }
 
-function canonical(name: string): string {
-  const lower = name.trim().toLowerCase();
-  return lower === 'agent' ? 'task' : lower;
+/** One key per tool, whatever spelling the file used. */
+function key(name: string): string {
+  return builtinTool(name)?.name ?? name.trim().toLowerCase();
 }
 
 export function computeToolPool(input: PoolInput): ToolPool {
-  const { definition, runtime, depth, maxDepth, planMode } = input;
-  const listed = definition.tools === null ? null : new Set(definition.tools.map(canonical));
-  const denied = new Set(definition.disallowedTools.map(canonical));
-  const canSpawn = depth < maxDepth && !(planMode && depth > 0);
+  const { definition, runtime, depth, maxDepth, mode } = input;
+  const listed = definition.tools === null ? null : new Set(definition.tools.map(key));
+  const denied = new Set(definition.disallowedTools.map(key));
+  const canSpawn = depth < maxDepth;
 
-  const allowed = (name: string) => {
-    const key = canonical(name);
-    if (denied.has(key)) return false;
-    if (listed === null) return !OPT_IN_TOOLS.has(name);
-    if (listed.has(key)) return true;
+  const allowed = (tool: ToolSpec) => {
+    if (denied.has(key(tool.name))) return false;
+    if (listed === null) return !tool.optIn;
+    if (listed.has(key(tool.name))) return true;
     // TaskOutput/TaskStop come with the spawn tool unless the file names them itself.
-    return SPAWN_COMPANIONS.includes(name) && listed.has('task');
+    return Boolean(tool.withSpawn) && listed.has(SPAWN_TOOL);
   };
+  const spawning = (tool: ToolSpec) => isSpawnToolName(tool.name) || Boolean(tool.withSpawn);
 
   const tools = runtime
-    .filter((tool) => allowed(tool.name))
-    .filter((tool) => !planMode || tool.readOnly)
-    .filter((tool) => canSpawn || (tool.name !== 'Task' && !SPAWN_COMPANIONS.includes(tool.name)))
+    .filter(allowed)
+    .filter((tool) => offeredTo(tool.kind, mode, depth))
+    .filter((tool) => canSpawn || !spawning(tool))
     .map((tool) => tool.name);
 
-  return { tools, spawns: tools.includes('Task') ? definition.spawns : [] };
+  return { tools, spawns: tools.some(isSpawnToolName) ? definition.spawns : [] };
 }
 
 export interface SpawnCheck {

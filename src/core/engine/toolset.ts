@@ -1,5 +1,6 @@
+import { BUILTIN_TOOLS, LISTED_TOOLS } from '../../protocol/tools';
 import type { Settings } from '../config';
-import { createFileTools } from '../tools/fileTools';
+import { createFileTools, FILE_TOOL_NAMES } from '../tools/fileTools';
 import { todoWriteTool, webFetchTool, webSearchTool } from '../tools/planningTools';
 import type { RuntimeTool } from '../tools/runtimeTool';
 import type { AgentRun } from './agentRun';
@@ -8,12 +9,7 @@ import { structuredOutputTool, type StructuredOutputSlot } from './structuredOut
 import { taskOutputTool, taskStopTool } from './taskTools';
 import { computeToolPool } from './toolPool';
 
-/** The order tools appear in every request: stable, so the prompt cache keeps hitting. */
-const RUNTIME_TOOL_ORDER = ['Task', 'TaskOutput', 'TaskStop', 'Bash', 'Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'LS', 'TodoWrite', 'WebSearch', 'WebFetch'];
-/** Runtime tools by whether they only read: what the tool pool needs before any tool object exists. */
-const READ_ONLY = new Set(['Task', 'TaskOutput', 'TaskStop', 'Read', 'Glob', 'Grep', 'LS', 'TodoWrite', 'WebSearch', 'WebFetch']);
-const RUNTIME_TOOLS = RUNTIME_TOOL_ORDER.map((name) => ({ name, readOnly: READ_ONLY.has(name) }));
-const FILE_TOOLS = ['Bash', 'Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'LS'];
+const ORDER = new Map<string, number>(BUILTIN_TOOLS.map((spec, i) => [spec.name, i]));
 
 /**
  * The tools of one agent (S3.2–S3.3), keyed by the name the model calls:
@@ -21,19 +17,19 @@ const FILE_TOOLS = ['Bash', 'Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep'
  * output schema is in effect. Also sets the agent's effective spawns policy.
  */
 export function buildTools(run: AgentRun, settings: Settings, structured: StructuredOutputSlot | null, spawner: Spawner): Map<string, RuntimeTool> {
-  const pool = computeToolPool({ definition: run.definition, runtime: RUNTIME_TOOLS, depth: run.depth, maxDepth: settings.maxDepth, planMode: run.planMode });
+  const pool = computeToolPool({ definition: run.definition, runtime: LISTED_TOOLS, depth: run.depth, maxDepth: settings.maxDepth, mode: run.permissionMode });
   run.spawns = pool.spawns;
   const wanted = new Set(pool.tools);
   const tools: RuntimeTool[] = [];
   if (wanted.has('Task')) tools.push(spawnTool(run, spawner));
   if (wanted.has('TaskOutput')) tools.push(taskOutputTool(run, (wait) => spawner.whileWaiting(run, wait)));
   if (wanted.has('TaskStop')) tools.push(taskStopTool(run));
-  if (FILE_TOOLS.some((n) => wanted.has(n))) tools.push(...createFileTools(run.cwd).filter((t) => wanted.has(t.name)));
+  if (FILE_TOOL_NAMES.some((n) => wanted.has(n))) tools.push(...createFileTools(run.cwd).filter((t) => wanted.has(t.name)));
   if (wanted.has('TodoWrite')) tools.push(todoWriteTool());
   if (wanted.has('WebSearch')) tools.push(webSearchTool());
   if (wanted.has('WebFetch')) tools.push(webFetchTool());
-  tools.sort((a, b) => RUNTIME_TOOL_ORDER.indexOf(a.name) - RUNTIME_TOOL_ORDER.indexOf(b.name));
+  tools.sort((a, b) => ORDER.get(a.name)! - ORDER.get(b.name)!);
   if (structured && run.outputSchema) tools.push(structuredOutputTool(run.outputSchema, structured));
   // The model calls server tools by their API name (web_search), everything else by ours.
-  return new Map(tools.map((t) => [('name' in t.definition ? t.definition.name : t.name) as string, t]));
+  return new Map(tools.map((t) => [t.apiName ?? t.name, t]));
 }

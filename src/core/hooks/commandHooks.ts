@@ -19,8 +19,6 @@ export type HookLog = (level: 'info' | 'warn' | 'error', message: string) => voi
 export interface CommandHooksOptions {
   /** The user's home, where `~/.claude/settings.json` lives. */
   home: string;
-  /** Project settings may run commands, so they are read only in a trusted workspace (S7.1). A function is read at every event. */
-  trustProject: boolean | (() => boolean);
   /** The `hooks.enabled` setting, read at every event. */
   enabled: () => boolean;
   log: HookLog;
@@ -37,6 +35,8 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 export class CommandHooks implements LifecycleHooks {
   readonly #options: CommandHooksOptions;
   readonly #files: HookSettingsFiles;
+  /** Untrusted project folders already named in the log (once each, not at every agent). */
+  readonly #untrustedSaid = new Set<string>();
 
   constructor(options: CommandHooksOptions) {
     this.#options = options;
@@ -68,8 +68,12 @@ export class CommandHooks implements LifecycleHooks {
   /** Runs every matching hook of the event; results in settings order, whatever order they finish in. */
   async #runAll(event: HookEventName, info: SubagentInfo, input: Record<string, unknown>): Promise<Array<{ hook: CommandHook; result: ShellCommandResult }>> {
     if (!this.#options.enabled()) return [];
-    const trust = this.#options.trustProject;
-    const { projectDir, settings } = await this.#files.sources(info.cwd, typeof trust === 'function' ? trust() : trust, info.worktree ?? null);
+    // Project settings run commands: read only for a folder the engine's project trust covers, asked at every event.
+    const { projectDir, settings, untrustedProjectDir } = await this.#files.sources(info.cwd, (dir) => info.trust.isTrusted(dir), info.worktree ?? null);
+    if (untrustedProjectDir && !this.#untrustedSaid.has(untrustedProjectDir)) {
+      this.#untrustedSaid.add(untrustedProjectDir);
+      this.#options.log('info', `The project hooks of ${untrustedProjectDir} do not run: the folder is not trusted.`);
+    }
     const hooks = await this.#approved(event, selectHooks(settings, event, info.agentName), info);
     if (hooks.length === 0) return [];
     const env = hookEnvironment(this.#options.env ?? process.env, projectDir);

@@ -6,7 +6,7 @@ import { emptyHookSettings, parseHookSettings, type CommandHook, type HookSettin
  * Finds and reads the settings files hooks come from (S4.5):
  * `~/.claude/settings.json` (user), and for an agent's cwd the nearest
  * ancestor holding `.claude/settings.json` and/or `.claude/settings.local.json`
- * (project; only in a trusted workspace, S7.1).
+ * (project; only when project trust allows, src/core/trust/projectTrust.ts).
  *
  * Hooks fire at every agent start and stop, so files are not read each time:
  * each call stats them and reuses the parsed result while inode, size and
@@ -28,6 +28,8 @@ export interface SettingsSources {
   projectDir: string;
   /** Parsed files in merge order: user, project, project-local. Missing files are left out. */
   settings: HookSettings[];
+  /** The project folder whose settings were left out because it is not trusted, if any. */
+  untrustedProjectDir: string | null;
 }
 
 interface CacheEntry {
@@ -76,30 +78,24 @@ export class HookSettingsFiles {
     return path.join(this.#home, '.claude', 'settings.json');
   }
 
-  async sources(cwd: string, trustProject: boolean, worktree: WorktreeOrigin | null = null): Promise<SettingsSources> {
+  /**
+   * The settings files hooks come from for an agent in `cwd`. Project files
+   * are read only when `trusted` says their folder may run code (for a
+   * worktree, the folder of the repository it was made from); a project
+   * folder left out is reported in `untrustedProjectDir`.
+   */
+  async sources(cwd: string, trusted: (projectDir: string) => boolean, worktree: WorktreeOrigin | null = null): Promise<SettingsSources> {
     const agentCwd = path.resolve(cwd);
-    const projectDir = trustProject ? await this.#findProjectDir(agentCwd) : null;
+    const found = await findProjectHooksDir(agentCwd, this.#home);
+    const projectDir = found && trusted(originOf(found, worktree)) ? found : null;
     const files = [this.userFile, ...(projectDir ? PROJECT_FILES.map((f) => path.join(projectDir, '.claude', f)) : [])];
     if (worktree) await Promise.all(files.map((file) => this.#adoptOrigin(file, worktree)));
     const loaded = await Promise.all(files.map((file) => this.#load(file)));
-    return { projectDir: projectDir ?? agentCwd, settings: loaded.filter((s): s is HookSettings => s !== null) };
-  }
-
-  /**
-   * The nearest ancestor (the cwd included) with a project settings file.
-   * The home dir is skipped: its `.claude/settings.json` is the user file,
-   * and reading it twice would run every user hook twice.
-   */
-  async #findProjectDir(start: string): Promise<string | null> {
-    for (let dir = start; ; ) {
-      if (dir !== this.#home) {
-        const found = await Promise.all(PROJECT_FILES.map((f) => isFile(path.join(dir, '.claude', f))));
-        if (found.some(Boolean)) return dir;
-      }
-      const parent = path.dirname(dir);
-      if (parent === dir) return null;
-      dir = parent;
-    }
+    return {
+      projectDir: projectDir ?? agentCwd,
+      settings: loaded.filter((s): s is HookSettings => s !== null),
+      untrustedProjectDir: found && !projectDir ? originOf(found, worktree) : null,
+    };
   }
 
   /** Gives a worktree's file the baseline of its repository's counterpart (read now if it was not yet). */
@@ -148,6 +144,51 @@ export class HookSettingsFiles {
     this.#cache.set(file, { version, settings });
     return settings;
   }
+}
+
+/**
+ * The nearest ancestor of `start` (itself included) with a project settings
+ * file. The home dir is skipped: its `.claude/settings.json` is the user
+ * file, and reading it twice would run every user hook twice.
+ */
+export async function findProjectHooksDir(start: string, home: string): Promise<string | null> {
+  const userDir = path.resolve(home);
+  for (let dir = path.resolve(start); ; ) {
+    if (dir !== userDir) {
+      const found = await Promise.all(PROJECT_FILES.map((f) => isFile(path.join(dir, '.claude', f))));
+      if (found.some(Boolean)) return dir;
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
+/**
+ * The project hook commands that would run for an agent in `cwd`, file by
+ * file (for project trust's question and warning): only files that hold a
+ * hook of an event this product fires.
+ */
+export async function projectHookFiles(cwd: string, home: string): Promise<Array<{ dir: string; file: string; commands: number }>> {
+  const dir = await findProjectHooksDir(cwd, home);
+  if (!dir) return [];
+  const found: Array<{ dir: string; file: string; commands: number }> = [];
+  for (const name of PROJECT_FILES) {
+    const file = path.join(dir, '.claude', name);
+    const text = await readFile(file, 'utf8').catch(() => null);
+    if (text === null) continue;
+    const commands = commandsOf(parseHookSettings(text, file)).size;
+    if (commands > 0) found.push({ dir, file, commands });
+  }
+  return found;
+}
+
+/** Where a folder inside an isolated agent's worktree came from: trust is the repository's. */
+function originOf(dir: string, worktree: WorktreeOrigin | null): string {
+  if (!worktree) return dir;
+  const rel = path.relative(path.resolve(worktree.path), dir);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return dir;
+  return path.join(path.resolve(worktree.repoRoot), rel);
 }
 
 function commandsOf(settings: HookSettings): Set<string> {

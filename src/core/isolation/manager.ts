@@ -8,7 +8,7 @@ import { commitWork, currentTree } from './changes';
 import { IsolationError } from './errors';
 import { describeError as reason, git } from './git';
 import { currentOwner, liveInstances, ownerAlive } from '../processOwner';
-import { KeyedMutex } from './mutex';
+import { KeyedMutex } from '../mutex';
 import { backupRef, branchName, isInside, repoFolderName, worktreeName } from './names';
 import { recoverLeftovers, type RecoverReport } from './recover';
 import { checkoutConfig, commitConfig, diffStats, locateRepo, readHead } from './repo';

@@ -2,7 +2,7 @@ import { realpath, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { IsolationError } from './errors';
-import { git, GitError, gitLine } from './git';
+import { git, gitLine } from './git';
 
 /** Where a directory sits in git's view of the world. */
 export interface RepoLocation {
@@ -61,12 +61,6 @@ export async function readHead(toplevel: string): Promise<Head> {
     );
   }
   return { commit, tree };
-}
-
-/** Resolves a revision to a full object id, or undefined when it does not exist. */
-export async function resolveRev(cwd: string, rev: string): Promise<string | undefined> {
-  const res = await git(['rev-parse', '--verify', '-q', rev], { cwd, okCodes: [0, 1, 128] });
-  return res.code === 0 ? res.stdout.trim() : undefined;
 }
 
 const FALLBACK_IDENTITY = ['-c', 'user.name=Subagents', '-c', 'user.email=subagents@localhost'];
@@ -141,6 +135,3 @@ export function parseShortstat(line: string): { filesChanged: number; insertions
   };
 }
 
-export function isGitError(e: unknown): e is GitError {
-  return e instanceof GitError;
-}

@@ -38,6 +38,8 @@ export interface RunHistoryOptions {
   debounceMs?: number;
   now?: () => number;
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /** Told after each run file written (the benchmark counts them). */
+  onWrite?: (runId: string) => void;
 }
 
 const EXPIRED_IDS_KEPT = 5000;
@@ -46,8 +48,6 @@ const DAY_MS = 86_400_000;
 export class RunHistory implements AgentArchive {
   readonly transcripts: TranscriptStore;
   readonly problems: string[] = [];
-  /** Snapshot files written since open (for the benchmark). */
-  writes = 0;
   readonly #options: RunHistoryOptions;
   readonly #runsDir: string;
   readonly #expiredFile: string;
@@ -172,7 +172,7 @@ export class RunHistory implements AgentArchive {
     if (!file || ownedByLiveOther(file, this.#owner) || sameOwner(file.owner ?? undefined, this.#owner)) return file?.run ?? null;
     if (markInterrupted(file.run, this.#now())) {
       await writeRunFile(this.#file(runId), file.run, this.#owner);
-      this.writes++;
+      this.#options.onWrite?.(runId);
     }
     return file.run;
   }
@@ -247,7 +247,7 @@ export class RunHistory implements AgentArchive {
       this.#busy.delete(run.runId);
     }
     await writeFileAtomic(this.#file(run.runId), text);
-    this.writes++;
+    this.#options.onWrite?.(run.runId);
     this.#written.set(run.runId, version);
     if (stillActive) this.#heldActive.add(run.runId);
     else this.#heldActive.delete(run.runId);

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { link, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { KeyedMutex } from '../isolation/mutex';
+import { KeyedMutex } from '../mutex';
 import { currentOwner, liveInstances, ownerAlive, type ProcessOwner } from '../processOwner';
 
 /**

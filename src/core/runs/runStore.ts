@@ -27,12 +27,6 @@ export interface RunStoreOptions extends Partial<RunStoreLimits> {
 
 export type RunStoreListener = (changedRunIds: ReadonlySet<string>) => void;
 
-const TERMINAL = new Set(['completed', 'failed', 'cancelled', 'budget_exceeded', 'interrupted']);
-
-export function isTerminal(status: string): boolean {
-  return TERMINAL.has(status);
-}
-
 export class RunStore {
   readonly #runs = new Map<string, RunSnapshot>();
   readonly #agents = new Map<string, AgentNode>();
@@ -46,8 +40,6 @@ export class RunStore {
   readonly #maxText: number;
   #maxRuns: number;
   readonly #coalesceMs: number;
-  /** Notifications delivered so far (for the benchmark). */
-  notifications = 0;
 
   constructor(options: RunStoreOptions = {}) {
     this.#maxRows = options.maxEventsPerRun ?? 2000;
@@ -126,7 +118,6 @@ export class RunStore {
     if (this.#pending.size === 0) return;
     const changed = new Set(this.#pending);
     this.#pending.clear();
-    this.notifications++;
     for (const listener of this.#listeners) {
       try {
         listener(changed);
@@ -300,7 +291,7 @@ export class RunStore {
 
   #prune(): void {
     if (this.#runs.size <= this.#maxRuns) return;
-    const finished = [...this.#runs.values()].filter((r) => isTerminal(r.status)).sort((a, b) => a.startedAt - b.startedAt);
+    const finished = [...this.#runs.values()].filter((r) => !isActiveStatus(r.status)).sort((a, b) => a.startedAt - b.startedAt);
     for (const run of finished.slice(0, this.#runs.size - this.#maxRuns)) this.remove(run.runId);
   }
 }

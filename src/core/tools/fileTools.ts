@@ -4,6 +4,7 @@ import type { BetaRunnableTool } from '@anthropic-ai/sdk/lib/tools/BetaRunnableT
 import { ToolError } from '@anthropic-ai/sdk/lib/tools/ToolError';
 import { betaAgentToolset20260401, resolvePath } from '@anthropic-ai/sdk/tools/agent-toolset/node';
 import { atomicWriteFile } from '@anthropic-ai/sdk/tools/agent-toolset/fs-util';
+import { builtinTool, type BuiltinToolName } from '../../protocol/tools';
 import { inputValidator } from './inputValidation';
 import { protectedTarget } from './protectedPaths';
 import { field, oneLine, ToolCallError, type RuntimeTool, type ToolOutput, type ToolRunContext } from './runtimeTool';
@@ -17,8 +18,11 @@ import { field, oneLine, ToolCallError, type RuntimeTool, type ToolOutput, type 
  * SDK's own path confinement (`resolvePath`) and atomic write.
  */
 
-const SDK_NAMES = { bash: 'Bash', read: 'Read', write: 'Write', edit: 'Edit', glob: 'Glob', grep: 'Grep' } as const;
+const SDK_NAMES = { bash: 'Bash', read: 'Read', write: 'Write', edit: 'Edit', glob: 'Glob', grep: 'Grep' } as const satisfies Record<string, BuiltinToolName>;
 type SdkName = keyof typeof SDK_NAMES;
+
+/** The tools createFileTools makes. */
+export const FILE_TOOL_NAMES: readonly BuiltinToolName[] = [...Object.values(SDK_NAMES), 'LS', 'MultiEdit'];
 
 const DESCRIPTIONS: Record<SdkName, string> = {
   read: 'Read a UTF-8 text file. `file_path` is relative to the working directory (or absolute inside it). For large files pass `view_range: [start_line, end_line]`.',
@@ -28,8 +32,6 @@ const DESCRIPTIONS: Record<SdkName, string> = {
   grep: 'Search file contents with a regular expression; returns `path:line:text` matches. Optionally limit to `path`.',
   bash: 'Run a shell command in a persistent bash session in the working directory (state such as cwd and env vars persists between calls). Non-zero exit codes come back as errors.',
 };
-
-const CONCURRENCY_SAFE: Record<SdkName, boolean> = { read: true, glob: true, grep: true, write: false, edit: false, bash: false };
 
 function summarize(name: SdkName, input: unknown): string {
   switch (name) {
@@ -76,15 +78,12 @@ function protectedWrite(workdir: string): (input: unknown) => Promise<string | n
 /** Runs an SDK runnable tool as our tool: validated input, SDK errors as tool errors. */
 function fromSdk(tool: BetaRunnableTool, sdkName: SdkName, workdir: string): RuntimeTool {
   const schema = (tool as { input_schema: object }).input_schema;
-  const validate = inputValidator(SDK_NAMES[sdkName], schema);
-  const name = SDK_NAMES[sdkName];
+  const spec = builtinTool(SDK_NAMES[sdkName]);
+  const validate = inputValidator(spec.name, schema);
   return {
-    name,
-    definition: { name, description: DESCRIPTIONS[sdkName], input_schema: schema as never },
-    concurrencySafe: CONCURRENCY_SAFE[sdkName],
-    readOnly: CONCURRENCY_SAFE[sdkName],
-    approval: sdkName === 'bash' ? 'bash' : sdkName === 'write' || sdkName === 'edit' ? 'edit' : null,
-    ...(sdkName === 'write' || sdkName === 'edit' ? { protectedTarget: protectedWrite(workdir) } : {}),
+    ...spec,
+    definition: { name: spec.name, description: DESCRIPTIONS[sdkName], input_schema: schema as never },
+    ...(spec.kind === 'write' ? { protectedTarget: protectedWrite(workdir) } : {}),
     summarizeInput: (input) => summarize(sdkName, input),
     summarizeResult: (output) => summarizeOutput(sdkName, output),
     run: async (input: unknown, context: ToolRunContext): Promise<ToolOutput> => {
@@ -110,11 +109,8 @@ const LS_LIMIT = 500;
 function lsTool(workdir: string): RuntimeTool {
   const validate = inputValidator('LS', LS_SCHEMA);
   return {
-    name: 'LS',
+    ...builtinTool('LS'),
     definition: { name: 'LS', description: 'List a directory (directories end with `/`).', input_schema: LS_SCHEMA },
-    concurrencySafe: true,
-    readOnly: true,
-    approval: null,
     summarizeInput: (input) => field(input, 'path') ?? '.',
     run: async (input) => {
       const { path: dir } = validate(input) as { path?: string };
@@ -180,15 +176,12 @@ export function applyEdits(text: string, edits: EditSpec[], filePath: string): s
 function multiEditTool(workdir: string): RuntimeTool {
   const validate = inputValidator('MultiEdit', MULTI_EDIT_SCHEMA);
   return {
-    name: 'MultiEdit',
+    ...builtinTool('MultiEdit'),
     definition: {
       name: 'MultiEdit',
       description: 'Make several exact-string replacements in one file, in order, atomically: either every edit applies or none does.',
       input_schema: MULTI_EDIT_SCHEMA as never,
     },
-    concurrencySafe: false,
-    readOnly: false,
-    approval: 'edit',
     protectedTarget: protectedWrite(workdir),
     summarizeInput: (input) => field(input, 'file_path') ?? '',
     run: async (input) => {

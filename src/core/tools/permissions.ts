@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { ApprovalKind, ApprovalScope } from '../../protocol/runEvents';
-import type { RuntimeTool } from './runtimeTool';
+import { approvalKind, needsApproval, type PermissionMode, type ToolSpec } from '../../protocol/tools';
 
 /**
  * The permission gate (S7.3): shell commands and file writes ask for approval
- * unless the agent's permission mode allows them. Who answers depends on the
+ * unless the agent's permission mode allows them (the tool registry's
+ * MODE_RULES, protocol/tools.ts, says which). Who answers depends on the
  * surface (the permission inbox in VS Code, a terminal question in the CLI);
  * with nobody to ask, the call is denied with a message that says how to
  * allow it. A denial is a tool error the model sees, never a crash.
  */
 
-export type PermissionMode = 'default' | 'plan' | 'acceptEdits' | 'bypassPermissions';
+export type { PermissionMode };
 
 export interface ApprovalRequest {
   /** Unique per question; surfaces answer by it. */
@@ -51,12 +52,6 @@ export interface ApprovalObserver {
   settled(request: ApprovalRequest, decision: ApprovalDecision): void;
 }
 
-export function needsApproval(mode: PermissionMode, kind: ApprovalKind | null, protectedTarget = false): boolean {
-  if (kind === null || mode === 'bypassPermissions') return false;
-  if (mode === 'acceptEdits') return kind === 'bash' || protectedTarget;
-  return true;
-}
-
 export function newApprovalId(): string {
   return `ap_${randomBytes(6).toString('hex')}`;
 }
@@ -73,14 +68,14 @@ export class PermissionGate {
   /** Resolves to null when the call may run, or to the denial message for the model. */
   async check(
     mode: PermissionMode,
-    tool: Pick<RuntimeTool, 'name' | 'approval'>,
+    tool: Pick<ToolSpec, 'name' | 'kind'>,
     request: Omit<ApprovalRequest, 'kind' | 'toolName' | 'id'>,
     signal: AbortSignal,
     observer?: ApprovalObserver,
   ): Promise<string | null> {
-    const kind = tool.approval;
+    const kind = approvalKind(tool.kind);
     const guarded = Boolean(request.protectedReason);
-    if (!needsApproval(mode, kind, guarded) || kind === null) return null;
+    if (kind === null || !needsApproval(mode, tool.kind, guarded)) return null;
     // Allowances for protected files are kept apart: "allow edits for this run" does not cover hook settings.
     const key = guarded ? `${kind}:protected` : kind;
     if (this.#remembered.has(`run:${request.runId}:${key}`) || this.#remembered.has(`agent:${request.agentId}:${key}`)) return null;

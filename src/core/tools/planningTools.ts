@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { builtinTool } from '../../protocol/tools';
 import { zodValidator } from './inputValidation';
 import { oneLine, type RuntimeTool } from './runtimeTool';
 
@@ -22,15 +23,12 @@ const parseTodos = zodValidator('TodoWrite', todoSchema);
 
 export function todoWriteTool(): RuntimeTool {
   return {
-    name: 'TodoWrite',
+    ...builtinTool('TodoWrite'),
     definition: {
       name: 'TodoWrite',
       description: 'Replace your task list for this job. Use it for multi-step work: keep exactly one item in_progress and mark items completed as you finish them.',
       input_schema: z.toJSONSchema(todoSchema) as never,
     },
-    concurrencySafe: false,
-    readOnly: true,
-    approval: null,
     summarizeInput: (input) => {
       const parsed = todoSchema.safeParse(input);
       if (!parsed.success) return '';
@@ -47,25 +45,16 @@ export function todoWriteTool(): RuntimeTool {
 
 export function webSearchTool(): RuntimeTool {
   return {
-    name: 'WebSearch',
+    ...builtinTool('WebSearch'),
     definition: { type: 'web_search_20250305', name: 'web_search', max_uses: 5 },
-    concurrencySafe: true,
-    readOnly: true,
-    approval: null,
     summarizeInput: (input) => oneLine(String((input as { query?: string } | null)?.query ?? '')),
   };
 }
 
 export function webFetchTool(): RuntimeTool {
   return {
-    name: 'WebFetch',
+    ...builtinTool('WebFetch'),
     definition: { type: 'web_fetch_20250910', name: 'web_fetch', max_uses: 5 },
-    concurrencySafe: true,
-    readOnly: true,
-    approval: null,
     summarizeInput: (input) => oneLine(String((input as { url?: string } | null)?.url ?? '')),
   };
 }
-
-/** The API-side name of a server tool call (`web_search`) → the name agent files use. */
-export const SERVER_TOOL_NAMES: Record<string, string> = { web_search: 'WebSearch', web_fetch: 'WebFetch' };

@@ -1,11 +1,15 @@
-import { realpath } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { childEnv } from '../childEnv';
 
 /**
  * Files whose change runs code or widens what agents may do, so `acceptEdits`
  * never writes them without asking (S7.3): hook settings and the scripts
  * beside them (`.claude/`, read by this product and by Claude Code), git's
  * own hooks and config (`core.hooksPath`, `core.fsmonitor` run commands),
+ * and whatever folder `core.hooksPath` points git's hooks to,
  * editor folders (`.vscode/tasks.json` can run on folder open, its
  * settings.json can set `subagents.permissionMode`), the CLI's project
  * settings (`.subagents/settings.json`: in a project the user trusts, it sets
@@ -60,7 +64,39 @@ export async function protectedTarget(root: string, filePath: string): Promise<s
   const lexical = protectedReason(path.relative(root, absolute));
   if (lexical) return lexical;
   const [realRoot, real] = await Promise.all([realpath(root).catch(() => root), realExisting(absolute)]);
-  return protectedReason(path.relative(realRoot, real));
+  return protectedReason(path.relative(realRoot, real)) ?? (await inGitHooks(real));
+}
+
+/**
+ * Whether `file` lies in the folder git runs hooks from for its repository:
+ * `.git/hooks`, or wherever `core.hooksPath` points (a `.githooks/` in the
+ * project, say), asked of git itself so every way of setting it counts
+ * (repository, worktree or global config; relative or absolute).
+ */
+async function inGitHooks(file: string): Promise<string | null> {
+  const dir = await existingDir(path.dirname(file));
+  if (!dir) return null;
+  let hooks: string;
+  try {
+    // A read-only query: no lock to wait for, so not the worktree code's git runner (a layer above this one).
+    hooks = (await run('git', ['rev-parse', '--path-format=absolute', '--git-path', 'hooks'], { cwd: dir, env: childEnv() })).stdout.trim();
+  } catch {
+    return null; // not in a repository, or no git: git runs no hook here
+  }
+  if (!hooks) return null;
+  const rel = path.relative(await realExisting(hooks), file);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return null;
+  return `it is inside ${hooks}, the folder git runs hooks from (core.hooksPath), so a change there runs at your next git command`;
+}
+
+const run = promisify(execFile);
+
+/** The nearest existing directory at or above `dir`. */
+async function existingDir(dir: string): Promise<string | null> {
+  for (let current = dir; ; current = path.dirname(current)) {
+    if ((await stat(current).catch(() => null))?.isDirectory()) return current;
+    if (path.dirname(current) === current) return null;
+  }
 }
 
 /** The real path of `file`, resolving symlinks in the part of it that exists. */

@@ -1,24 +1,14 @@
 import type { BetaToolUnion, BetaToolResultContentBlockParam } from '@anthropic-ai/sdk/resources/beta';
+import type { ToolSpec } from '../../protocol/tools';
 
 /**
- * A tool as the engine runs it: the definition the model sees, how it runs,
- * and what the scheduler and the permission gate need to know about it.
+ * A tool as the engine runs it: its facts from the tool registry (name,
+ * kind, whether it runs alongside others: protocol/tools.ts), the definition
+ * the model sees, and how it runs.
  */
-export interface RuntimeTool {
-  /** The name the model calls and agent files list (`Read`, `Bash`, `Task`, …). */
-  name: string;
+export interface RuntimeTool extends ToolSpec {
   /** The API definition sent in `tools` (a custom tool, or a server tool such as web search). */
   definition: BetaToolUnion;
-  /**
-   * Safe to run alongside the other calls of the same turn: it reads, or it
-   * is a spawn whose child works on its own. Everything else runs alone, in
-   * the order the model wrote the calls.
-   */
-  concurrencySafe: boolean;
-  /** Whether the tool only reads (kept in plan mode). */
-  readOnly: boolean;
-  /** What approval a call needs under the `default` permission mode. */
-  approval: 'edit' | 'bash' | null;
   /** Server tools run on the API side and have no `run`. */
   run?: (input: unknown, context: ToolRunContext) => Promise<ToolOutput>;
   /** One line describing a call, for every surface. */

@@ -6,11 +6,11 @@ import type { RunSnapshot } from '../../protocol/runSnapshot';
 import type { FolderScope } from '../scopes';
 import type { Services } from '../services';
 import { promptWithReferences } from './chatContext';
-import { escapeMarkdown } from './chatLog';
-import { parseChatRequest, type ThreadRun } from './chatRequest';
-import { ChatRunStream, stoppableSink, type ChatSink } from './chatStream';
+import { escapeMarkdown } from '../../surfaces/chat/chatLog';
+import { parseChatRequest, type ThreadRun } from '../../surfaces/chat/chatRequest';
+import { ChatRunStream, stoppableSink, type ChatSink } from '../../surfaces/chat/chatStream';
 import { agentList, runButtons, runStatus } from './chatViews';
-import { runSummary } from './chatSummary';
+import { runSummary } from '../../surfaces/chat/chatSummary';
 
 /**
  * The chat surface (S6.2): `@agent` and `@subagents`, one handler. With

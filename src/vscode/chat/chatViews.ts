@@ -6,7 +6,7 @@ import { isActiveStatus, totalTokens } from '../../protocol/runEvents';
 import type { RunSnapshot } from '../../protocol/runSnapshot';
 import type { FolderScope } from '../scopes';
 import type { Services } from '../services';
-import { code, escapeMarkdown } from './chatLog';
+import { code, escapeMarkdown } from '../../surfaces/chat/chatLog';
 
 /** `/list`, `/status`, and the buttons under a finished run. */
 

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { AgentResult, AgentRun } from '../../core/engine/agentRun';
 import { isActiveStatus } from '../../protocol/runEvents';
 import type { AgentNode } from '../../protocol/runSnapshot';
-import { runSummary } from '../chat/chatSummary';
+import { runSummary } from '../../surfaces/chat/chatSummary';
 import type { FolderScope } from '../scopes';
 import type { Services } from '../services';
 

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import Anthropic from '@anthropic-ai/sdk';
 import type { ApiKeys } from '../apiKey';
 import { demoModelName } from '../apiKey';
-import { estimateTokens, toAnthropicMessages, toAnthropicTools, toolChoice } from './messageConversion';
+import { estimateTokens, toAnthropicMessages, toAnthropicTools, toolChoice } from '../../surfaces/lm/messageConversion';
 
 /**
  * Claude models from the user's key in VS Code's model picker (S6.4): a

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RunSnapshot } from '../../../src/protocol/runSnapshot';
+import { isActiveStatus } from '../../../src/protocol/vocabulary';
 import { startScriptedServer, type ScriptedServer } from '../../support/scriptedServer';
 import { subagents, waitFor } from '../api';
 
@@ -9,7 +10,6 @@ import { subagents, waitFor } from '../api';
 // folder is a scope of its own, with its own agents, settings and runs, and
 // the views show each run with its folder.
 
-const TERMINAL = ['completed', 'failed', 'cancelled', 'budget_exceeded', 'interrupted'];
 
 describe('a multi-root workspace: one scope per folder', function () {
   this.timeout(60_000);
@@ -71,7 +71,7 @@ describe('a multi-root workspace: one scope per folder', function () {
     const ended = (rootId: string) =>
       waitFor(() => {
         const run = api.runs().find((r) => r.rootAgentId === rootId);
-        return run && TERMINAL.includes(run.status) ? run : undefined;
+        return run && !isActiveStatus(run.status) ? run : undefined;
       }, `the run of ${rootId} did not end`);
     for (const name of ['alpha', 'beta']) {
       const run: RunSnapshot = await ended(rootIds[name]!);

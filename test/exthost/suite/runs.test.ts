@@ -3,6 +3,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunSnapshot } from '../../../src/protocol/runSnapshot';
+import { isActiveStatus } from '../../../src/protocol/vocabulary';
 import { startScriptedServer, type Script, type ScriptedServer } from '../../support/scriptedServer';
 import { subagents, waitFor, workspaceFolder } from '../api';
 
@@ -43,7 +44,6 @@ const script: Script = (req) => {
   return { text: 'ok' };
 };
 
-const TERMINAL = ['completed', 'failed', 'cancelled', 'budget_exceeded', 'interrupted'];
 
 describe('running agents', function () {
   this.timeout(60_000);
@@ -71,7 +71,7 @@ describe('running agents', function () {
     const api = await subagents();
     return waitFor(() => {
       const run = api.runs().find((r) => r.runId === runId);
-      return run && TERMINAL.includes(run.status) ? run : undefined;
+      return run && !isActiveStatus(run.status) ? run : undefined;
     }, `run ${runId} did not end`);
   }
 
@@ -105,12 +105,13 @@ describe('running agents', function () {
 
   it('Clear Finished hides ended runs from the view; Show Run still finds one', async () => {
     const api = await subagents();
-    const posts = api.runsViewPosts();
+    await waitFor(() => api.runsViewRuns().includes(leadId), 'the Runs view never listed the run');
     const hidden = await vscode.commands.executeCommand<number>('subagents.clearFinishedRuns');
     assert.ok(hidden >= 1, `hid ${hidden} runs`);
-    await waitFor(() => api.runsViewPosts() > posts, 'the Runs view was not told');
+    await waitFor(() => !api.runsViewRuns().includes(leadId), 'the Runs view still lists the finished run');
     assert.ok(api.runs().some((r) => r.runId === leadId), 'Clear Finished deleted history');
     assert.equal(await vscode.commands.executeCommand('subagents.showRun', { runId: leadId }), true);
+    assert.ok(api.runsViewRuns().includes(leadId), 'Show Run lists it again');
     await vscode.commands.executeCommand('subagents.showClearedRuns');
   });
 

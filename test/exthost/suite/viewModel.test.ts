@@ -7,7 +7,7 @@ import { parseAgentText } from '../../../src/core/agents/parse';
 import { agentTemplate, validateAgentName } from '../../../src/vscode/agentFiles';
 import { renderTranscript } from '../../../src/vscode/transcriptDocument';
 import { endNotice } from '../../../src/vscode/runNotifications';
-import { displayPath, runView } from '../../../src/vscode/viewModel';
+import { displayPath, runView } from '../../../src/surfaces/views/viewModel';
 
 // The pure pieces behind the surfaces: what the view is sent, how a
 // transcript renders, what New Agent writes.

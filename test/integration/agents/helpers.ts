@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CliIO } from '../../../src/cli/command';
 import type { AgentDefinition } from '../../../src/core/agents/definition';
-import { CANONICAL_TOOL_NAMES } from '../../../src/core/agents/formats';
+import { LISTED_TOOL_NAMES } from '../../../src/protocol/tools';
 import { runCli } from '../../../src/cli/main';
 
 /** A fresh temp dir, removed when the test ends. */
@@ -66,7 +66,7 @@ export interface AgentsJson {
 /** How many agents the extension bundles (agents/*.md). */
 export const BUNDLED_AGENT_COUNT = readdirSync(path.join(import.meta.dirname, '../../../agents')).filter((f) => f.endsWith('.md')).length;
 
-const CANONICAL: ReadonlySet<string> = new Set(CANONICAL_TOOL_NAMES);
+const CANONICAL: ReadonlySet<string> = new Set(LISTED_TOOL_NAMES);
 
 /** The tools an agent really gets here: the canonical names it lists (unknown ones are only kept for display); null for all. */
 export function runtimeTools(definition: Pick<AgentDefinition, 'tools'>): string[] | null {

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { AgentCatalog } from '../../../src/core/agents/catalog';
-import { buildAgentsTree, NO_FILTER, type SearchOrderNode } from '../../../src/vscode/agentsTreeModel';
-import { folderAgents } from '../../../src/vscode/viewModel';
+import { buildAgentsTree, NO_FILTER, type SearchOrderNode } from '../../../src/surfaces/views/agentsTreeModel';
+import { folderAgents } from '../../../src/surfaces/views/viewModel';
 import { layout, writeAgent } from './helpers';
 
 // Precedence goes family by family, each family's project folder before the

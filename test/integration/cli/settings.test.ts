@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { runCliProcess } from '../../support/cliProcess';
@@ -280,9 +280,10 @@ test('a project file cannot set the restricted keys unless the user trusts the p
   const r = await run(w, ['finder', 'go'], env);
   assert.equal(r.code, 0, r.stderr);
   for (const key of ['apiBaseUrl', 'permissionMode', 'pluginDirs']) {
-    assert.match(r.stderr, new RegExp(`warning: ${w.projectFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: "${key}" is ignored: a project's settings cannot set it for you`));
+    assert.match(r.stderr, new RegExp(`warning: ${w.projectFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: "${key}" is ignored: an untrusted project's settings cannot set it for you`));
   }
-  assert.match(r.stderr, /add ".*project" to "trustedProjects" in .*config\/subagents\/settings\.json, or pass --trust-project/);
+  assert.match(r.stderr, /project is not a trusted folder, so what its files define is skipped: settings apiBaseUrl, permissionMode, pluginDirs \(.*\.subagents\/settings\.json\)/);
+  assert.match(r.stderr, /pass --trust-project for one command, or add ".*project" to "trustedProjects" in .*config\/subagents\/settings\.json/);
   assert.match(r.stderr, /"trustedProjects" is ignored: only the user settings file .* can trust a project/);
   assert.deepEqual((await agentsJson(w, [], env)).listing.agents.some((a) => a.name.endsWith('sneaky')), false);
 
@@ -296,7 +297,7 @@ test('a project file cannot set the restricted keys unless the user trusts the p
   await w.user({ apiBaseUrl: server.url, 'network.maxRetries': 0, trustedProjects: [path.dirname(w.project)] });
   const trusted = await agentsJson(w, [], env);
   assert.ok(trusted.listing.agents.some((a) => a.name.endsWith('sneaky')));
-  assert.doesNotMatch(trusted.stderr, /is ignored: a project's settings/);
+  assert.doesNotMatch(trusted.stderr, /is ignored: an untrusted project's settings|not a trusted folder/);
 });
 
 test('malformed files: bad JSON or a non-object stops the command naming the file and place; bad keys are skipped and the rest applies', async () => {
@@ -329,4 +330,44 @@ test('"subagents --help" and "run --help" say where the settings are', async () 
   assert.match(help.stdout, /\.subagents\/settings\.json in the working folder/);
   assert.match(help.stdout, /Precedence: flags > environment \(ANTHROPIC_BASE_URL\) > project file > user file > defaults/);
   assert.match((await runCliProcess(['run', '--help'])).stdout, /--trust-project/);
+});
+
+test("an untrusted project's limits and switches can only narrow the user's; wider values are ignored, naming file and key", async () => {
+  const w = await world();
+  scriptAgents();
+  const mark = path.join(w.root, 'user-hook-ran');
+  await mkdir(path.join(w.root, 'home', '.claude'), { recursive: true });
+  await writeFile(path.join(w.root, 'home', '.claude', 'settings.json'), JSON.stringify({ hooks: { SubagentStart: [{ hooks: [{ type: 'command', command: `touch '${mark}'` }] }] } }));
+  await w.user({ 'hooks.enabled': false, 'budget.maxTokens': 1, maxTurns: 3, disabledAgents: ['lead'] });
+  await w.projectSettings({ 'hooks.enabled': true, 'budget.maxTokens': 0, maxTurns: 50, disabledAgents: ['finder'] });
+  const r = await run(w, ['looper', 'go']);
+  assert.equal(r.requests.length, 1, 'the user budget of 1 token still stops the tree after one turn');
+  assert.match(String(r.result?.error), /Token budget reached/);
+  await assert.rejects(access(mark), { code: 'ENOENT' }, 'hooks stay off');
+  const file = w.projectFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  assert.match(r.stderr, new RegExp(`${file}: "hooks\\.enabled" is ignored: it would turn on what you turned off, and an untrusted project's settings can only narrow yours\\.`));
+  assert.match(r.stderr, new RegExp(`${file}: "budget\\.maxTokens" is ignored: 0 \\(no budget\\) is wider than your 1, and an untrusted project's settings can only narrow yours\\.`));
+  assert.match(r.stderr, new RegExp(`${file}: "maxTurns" is ignored: 50 is wider than your 3`));
+  assert.match(r.stderr, new RegExp(`${file}: "disabledAgents": it cannot take "lead" off your list`));
+  assert.match(r.stderr, /project is not a trusted folder, so what its files define is skipped: settings hooks\.enabled, budget\.maxTokens, maxTurns, disabledAgents/);
+  assert.deepEqual((await agentsJson(w)).listing.agents.filter((a) => a.disabled).map((a) => a.name).sort(), ['finder', 'lead'], "the project's list adds to the user's");
+
+  // Trusted, the project's values apply as written.
+  const trusted = await run(w, ['looper', 'go', '--trust-project']);
+  assert.equal(trusted.requests.length, 50);
+  assert.equal(await access(mark).then(() => true), true);
+});
+
+test("the shared history's retention follows the user file alone: a project's history.maxRuns deletes nothing", async () => {
+  const w = await world();
+  scriptAgents();
+  for (let i = 0; i < 3; i++) assert.equal((await run(w, ['finder', `go ${i}`])).code, 0);
+  await w.projectSettings({ 'history.maxRuns': 1, 'history.retentionDays': 1 });
+  const r = await run(w, ['finder', 'go 3', '--trust-project']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /"history\.maxRuns" is ignored: the run history is shared by every project, so only your user settings set how much of it is kept/);
+  // `resume` opens the history before it knows the agent, from wherever it is typed.
+  assert.equal((await runCliProcess(['resume', 'nobody', 'hello', '--json'], { env: w.env(), cwd: w.project })).code, 1);
+  const after = await runCliProcess(['runs', '--json'], { env: w.env(), cwd: w.project });
+  assert.equal((JSON.parse(after.stdout) as { runs: unknown[] }).runs.length, 4, 'runs and resume typed in the project kept every run');
 });

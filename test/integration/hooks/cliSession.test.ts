@@ -5,10 +5,11 @@ import path from 'node:path';
 import { openSession } from '../../../src/cli/session';
 import { cliSettings } from '../../../src/cli/settingsFiles';
 import { PermissionGate } from '../../../src/core/tools/permissions';
+import { TrustedFolders } from '../../../src/core/trust/projectTrust';
 import { startScriptedServer } from '../../support/scriptedServer';
 import { firstUserTexts, group, hookWorld } from './hookFixture';
 
-test('the CLI session runs command hooks from ~/.claude and the project, with the CLI environment minus ANTHROPIC_*', async () => {
+test('the CLI session runs command hooks from ~/.claude and a trusted project, with the CLI environment minus ANTHROPIC_*', async () => {
   const server = await startScriptedServer(() => ({ text: 'done' }));
   const w = await hookWorld();
   await mkdir(path.join(w.project, '.claude', 'agents'), { recursive: true });
@@ -21,7 +22,8 @@ test('the CLI session runs command hooks from ~/.claude and the project, with th
   const io = { stdout, stderr: { write: (text: string) => (stderr += text) }, env, cwd: w.project, signal: new AbortController().signal };
   // The session starts after the settings were written (as a command typed after editing them): they are its baseline.
   await new Promise((resolve) => setTimeout(resolve, 80));
-  const session = await openSession(io, { cwd: w.project, pluginDirs: [], settings: cliSettings(io, w.project), gate: new PermissionGate(null), coalesceMs: 0 });
+  const trust = new TrustedFolders([w.project]);
+  const session = await openSession(io, { cwd: w.project, pluginDirs: [], settings: cliSettings(io, w.project, { trust }), gate: new PermissionGate(null), coalesceMs: 0, trust });
   try {
     const result = await session.engine.run({ agent: 'worker', prompt: 'go', cwd: w.project });
     assert.equal(result.status, 'completed', result.error ?? '');

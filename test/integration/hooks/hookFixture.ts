@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CommandHooks, type CommandHooksOptions } from '../../../src/core/hooks/commandHooks';
 import type { AgentArchive } from '../../../src/core/engine/archive';
+import { trustWhen, type ProjectTrust } from '../../../src/core/trust/projectTrust';
 
 /**
  * A temp world for hook tests: a home with `~/.claude`, a project with
@@ -17,6 +18,8 @@ export interface HookWorld {
   out: string;
   logs: Array<{ level: string; message: string }>;
   hooks: CommandHooks;
+  /** The project trust to give the engine (default: every folder trusted). */
+  trust: ProjectTrust;
   /** CommandHooks for a session that starts now: the settings files as they are now are its baseline. */
   session(): Promise<CommandHooks>;
   warnings(): string[];
@@ -28,7 +31,8 @@ export interface HookWorld {
   close(): Promise<void>;
 }
 
-export async function hookWorld(options: Partial<CommandHooksOptions> = {}): Promise<HookWorld> {
+export async function hookWorld(options: Partial<CommandHooksOptions> & { trust?: ProjectTrust } = {}): Promise<HookWorld> {
+  const { trust = trustWhen(() => true), ...hookOptions } = options;
   const root = await mkdtemp(path.join(os.tmpdir(), 'subagents-hooks-'));
   const home = path.join(root, 'home');
   const project = path.join(root, 'project');
@@ -36,7 +40,7 @@ export async function hookWorld(options: Partial<CommandHooksOptions> = {}): Pro
   const scripts = path.join(root, 'scripts');
   await Promise.all([home, project, out, scripts].map((d) => mkdir(d, { recursive: true })));
   const logs: HookWorld['logs'] = [];
-  const make = () => new CommandHooks({ home, trustProject: true, enabled: () => true, log: (level, message) => logs.push({ level, message }), ...options });
+  const make = () => new CommandHooks({ home, enabled: () => true, log: (level, message) => logs.push({ level, message }), ...hookOptions });
   const hooks = make();
   const writeSettings = async (dir: string, file: string, value: Record<string, unknown>) => {
     await mkdir(path.join(dir, '.claude'), { recursive: true });
@@ -51,6 +55,7 @@ export async function hookWorld(options: Partial<CommandHooksOptions> = {}): Pro
     out,
     logs,
     hooks,
+    trust,
     session: async () => {
       // Past the margin for coarse file times, so the files just written predate the session.
       await new Promise((resolve) => setTimeout(resolve, 80));

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { CommandHooks } from '../../../src/core/hooks/commandHooks';
+import { TRUST_NOTHING, TrustedFolders, trustWhen } from '../../../src/core/trust/projectTrust';
 import { agent, isAgent } from '../../support/agents';
 import { harness } from '../../support/engineHarness';
 import { makeSandbox } from '../isolation/helpers';
@@ -11,11 +12,11 @@ const context = (text: string) => `printf '%s' '${JSON.stringify({ hookSpecificO
 
 test('project hooks are ignored while the workspace is untrusted (S7.1); user hooks still run', async () => {
   let trusted = false;
-  const w = await hookWorld({ trustProject: () => trusted });
+  const w = await hookWorld({ trust: trustWhen(() => trusted) });
   await w.userSettings({ SubagentStart: [group([context('from user')])] });
   await w.projectSettings({ SubagentStart: [group([context('from project'), `touch '${w.out}/project-hook-ran'`])] });
   await w.projectSettings({ SubagentStart: [group([context('from local')])] }, 'settings.local.json');
-  const h = await harness({ agents: [agent('worker')], script: () => ({ text: 'done' }), engine: { hooks: w.hooks } });
+  const h = await harness({ agents: [agent('worker')], script: () => ({ text: 'done' }), engine: { trust: w.trust, hooks: w.hooks } });
   try {
     assert.equal((await h.engine.run({ agent: 'worker', prompt: 'go', cwd: w.project })).status, 'completed');
     assert.deepEqual(firstUserTexts(h.server.requests[0]!.messages), ['from user', 'go']);
@@ -30,14 +31,14 @@ test('project hooks are ignored while the workspace is untrusted (S7.1); user ho
   }
 });
 
-test('a plain boolean trustProject: false never reads project settings', async () => {
-  const w = await hookWorld({ trustProject: false });
+test('with no project trust (the engine\'s default) project settings are never read', async () => {
+  const w = await hookWorld({ trust: TRUST_NOTHING });
   await w.projectSettings({ SubagentStart: [group([context('from project')])] });
   const h = await harness({ agents: [agent('worker')], script: () => ({ text: 'done' }), engine: { hooks: w.hooks } });
   try {
     assert.equal((await h.engine.run({ agent: 'worker', prompt: 'go', cwd: w.project })).status, 'completed');
     assert.deepEqual(firstUserTexts(h.server.requests[0]!.messages), ['go']);
-    assert.deepEqual(w.logs, [], 'nothing ran, nothing to say');
+    assert.deepEqual(w.logs, [{ level: 'info', message: `The project hooks of ${w.project} do not run: the folder is not trusted.` }], 'nothing ran; the log says why');
   } finally {
     await h.close();
     await w.close();
@@ -62,7 +63,7 @@ test('matchers select hooks by agent name, for root and nested agents alike', as
       }
       return { text: 'done' };
     },
-    engine: { hooks: w.hooks },
+    engine: { trust: w.trust, hooks: w.hooks },
   });
   try {
     assert.equal((await h.engine.run({ agent: 'parent', prompt: 'go', cwd: w.project })).status, 'completed');
@@ -82,7 +83,7 @@ test('matchers select hooks by agent name, for root and nested agents alike', as
 test('a settings edit is picked up by the next agent; a broken edit warns once and runs no hooks from that file', async () => {
   const w = await hookWorld();
   const file = await w.projectSettings({ SubagentStart: [group([context('version 1')])] });
-  const h = await harness({ agents: [agent('worker')], script: () => ({ text: 'done' }), engine: { hooks: w.hooks } });
+  const h = await harness({ agents: [agent('worker')], script: () => ({ text: 'done' }), engine: { trust: w.trust, hooks: w.hooks } });
   const runAndGetContext = async () => {
     const before = h.server.requests.length;
     assert.equal((await h.engine.run({ agent: 'worker', prompt: 'go', cwd: w.project })).status, 'completed');
@@ -111,7 +112,7 @@ test('hooks.enabled off: no hook runs and no settings file is read', async () =>
   let enabled = false;
   const w = await hookWorld({ enabled: () => enabled });
   await w.userSettings({ SubagentStart: [group([context('hooked')])], SubagentStop: [group([`echo 'again' >&2; exit 2`])] });
-  const h = await harness({ agents: [agent('worker')], script: () => ({ text: 'done' }), engine: { hooks: w.hooks } });
+  const h = await harness({ agents: [agent('worker')], script: () => ({ text: 'done' }), engine: { trust: w.trust, hooks: w.hooks } });
   try {
     const result = await h.engine.run({ agent: 'worker', prompt: 'go', cwd: w.project });
     assert.equal(result.status, 'completed');
@@ -135,9 +136,9 @@ test("an isolated agent runs the project's committed hooks without asking, thoug
   t.after(() => sb.cleanup());
   await sleep(80);
   const logs: string[] = [];
-  const hooks = new CommandHooks({ home: `${sb.root}/home`, trustProject: true, enabled: () => true, log: (level, message) => logs.push(`${level}: ${message}`) });
+  const hooks = new CommandHooks({ home: `${sb.root}/home`, enabled: () => true, log: (level, message) => logs.push(`${level}: ${message}`) });
   // Default mode and nobody to ask: a hook that needed approval would not run.
-  const h = await harness({ agents: [agent('worker')], script: () => ({ text: 'done' }), settings: { permissionMode: 'default' }, engine: { hooks, worktrees: sb.manager() } });
+  const h = await harness({ agents: [agent('worker')], script: () => ({ text: 'done' }), settings: { permissionMode: 'default' }, engine: { hooks, worktrees: sb.manager(), trust: new TrustedFolders([sb.repo]) } });
   t.after(() => h.close());
   for (let i = 0; i < 2; i++) {
     const result = await h.engine.run({ agent: 'worker', prompt: 'go', cwd: sb.repo, isolation: 'worktree' });

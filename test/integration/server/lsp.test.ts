@@ -75,7 +75,7 @@ describe('the language server over stdio', () => {
     const tool = one(all, 'unknown-tool');
     assert.deepEqual(rangeOf(tool), [3, 13, 3, 17]);
     assert.equal(tool.severity, 2);
-    assert.match(message(tool), /Unknown tool "Grpe".*Did you mean "Grep"\?.*Known tools: Read, Write, Edit/);
+    assert.match(message(tool), /Unknown tool "Grpe".*Did you mean "Grep"\?.*Known tools: Task, Agent, TaskOutput, TaskStop, Bash, Read, Write, Edit/);
     const model = one(all, 'foreign-model');
     assert.deepEqual(rangeOf(model), [4, 7, 4, 12]);
     assert.match(message(model), /another provider's model.*as if it said "inherit"/);
@@ -354,6 +354,21 @@ describe('the language server over stdio', () => {
     // The server handles notifications in order: once a later file is answered, the earlier one would have been.
     await client.diagnostics(await client.open(path.join(ws.root, '.claude/agents/later.md'), '---\nname: later\n---\n'), (d) => d.length > 0);
     assert.equal(client.published.get(elsewhere), undefined);
+  });
+
+  it('traces how long each check took once the client turns tracing on, and says nothing before', async () => {
+    const traced: string[] = [];
+    client.connection.onNotification('$/logTrace', ({ message }: { message: string }) => {
+      traced.push(message);
+    });
+    const quiet = await client.open(path.join(ws.root, '.claude/agents/untraced.md'), '---\nname: untraced\ndescription: d\n---\n');
+    await client.diagnostics(quiet);
+    await client.connection.sendNotification('$/setTrace', { value: 'messages' });
+    const uri = await client.open(path.join(ws.root, '.claude/agents/traced.md'), '---\nname: traced\ndescription: d\n---\n');
+    await client.diagnostics(uri);
+    await client.connection.sendNotification('$/setTrace', { value: 'off' });
+    assert.equal(traced.length, 1, traced.join('\n'));
+    assert.match(traced[0]!, new RegExp(`^checked ${uri.replace(/[.]/g, '\\.')} version 1 in \\d+\\.\\d{3} ms$`));
   });
 
   it('keeps serving when the client cannot answer for its settings, and with a client that does not track folders', async () => {

@@ -68,3 +68,27 @@ test('changing subagents.history.* at runtime applies at once: rows fold, old ru
   assert.equal(store.list().length, 3, 'after dispose the watcher no longer acts');
   await history.close();
 });
+
+test('a workspace value of subagents.history.* deletes nothing: the shared history follows the user settings, and the log says so', async (t) => {
+  vscode.resetFake();
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'subagents-history-settings-'));
+  t.after(() => rm(dir, { recursive: true, force: true, maxRetries: 5 }));
+  const history = await RunHistory.open({ dir, retentionDays: 30, maxRuns: 200, debounceMs: 5 });
+  const store = new RunStore({ coalesceMs: 0, maxRuns: 200, maxEventsPerRun: 2000 });
+  history.attach(store);
+  const logged: string[] = [];
+  const watcher = watchHistorySettings(history, store, (message) => logged.push(message));
+  t.after(() => watcher.dispose());
+  const now = Date.now();
+  for (const e of [...run('a', now - 3 * DAY, true), ...run('b', now - 2 * DAY, true), ...run('c', now - DAY, true)]) store.apply(e);
+
+  vscode.setConfiguration('subagents.history.maxRuns', 1, 'workspace');
+  vscode.setConfiguration('subagents.history.retentionDays', 1, 'workspace');
+  assert.equal(store.list().length, 3, "a workspace's values deleted nothing");
+  assert.equal(history.retentionDays, 30);
+  assert.match(logged.join('\n'), /subagents\.history\.maxRuns in the workspace settings is ignored: the run history is shared by every window and folder, so only your user settings set it\./);
+
+  vscode.setConfiguration('subagents.history.maxRuns', 2, 'user');
+  assert.deepEqual(store.list().map((r) => r.runId), ['c', 'b'], "the user's value applies");
+  await history.close();
+});

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { DEFINITION_DEFAULTS } from '../../../src/core/agents/definition';
 import { parseAgentText, type AgentFileContext } from '../../../src/core/agents/parse';
 
 const context: AgentFileContext = { filePath: '/p/.claude/agents/a.md', source: 'project', family: '.claude' };
@@ -17,38 +18,20 @@ function agent(frontmatter: string, body = 'You help.') {
 test('a minimal agent gets the documented defaults', () => {
   const { definition, messages } = agent('name: a\ndescription: Does a.', '\n\nYou are A.\r\nBe brief.\n\n');
   assert.deepEqual(messages, []);
+  // Exactly the parser's defaults, which the listing store also relies on, plus the file's own fields.
   assert.deepEqual(definition, {
+    ...DEFINITION_DEFAULTS,
     name: 'a',
     description: 'Does a.',
     systemPrompt: 'You are A.\nBe brief.',
-    tools: null,
-    disallowedTools: [],
-    spawns: '*',
-    model: null,
-    thinkingLevel: null,
-    maxTurns: null,
-    output: null,
-    permissionMode: null,
-    isolation: null,
-    background: false,
-    blocking: false,
-    color: null,
-    source: 'project',
     family: '.claude',
     filePath: '/p/.claude/agents/a.md',
-    extra: {},
-    format: 'claude-code',
-    pluginName: null,
-    handoffs: [],
-    target: null,
-    userInvocable: true,
-    modelInvocable: true,
-    argumentHint: null,
-    mcpServers: null,
-    nicknames: [],
-    initialPrompt: null,
-    displayName: null,
   });
+  // What those defaults mean, as documented: every tool, may spawn anyone, the user's permission mode, a Claude Code file anyone may start.
+  assert.deepEqual(
+    [definition.tools, definition.spawns, definition.permissionMode, definition.format, definition.userInvocable, definition.modelInvocable],
+    [null, '*', null, 'claude-code', true, true],
+  );
 });
 
 test('every S1.1 field is read', () => {

@@ -1,15 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AgentDefinition } from '../../../src/core/agents/definition';
+import { DEFINITION_DEFAULTS, type AgentDefinition } from '../../../src/core/agents/definition';
 import { UnknownAgentError, findAgent, getAgent } from '../../../src/core/agents/lookup';
 import { applyPrecedence, type FileOutcome } from '../../../src/core/agents/precedence';
 
 function outcome(name: string, filePath: string, source: AgentDefinition['source'] = 'project'): FileOutcome {
-  const definition: AgentDefinition = {
-    name, description: 'd', systemPrompt: '', tools: null, disallowedTools: [], spawns: '*', model: null, thinkingLevel: null,
-    maxTurns: null, output: null, permissionMode: null, isolation: null, background: false, blocking: false, color: null,
-    source, family: source === 'project' || source === 'user' ? '.claude' : null, filePath, extra: {},
-  };
+  const definition: AgentDefinition = { ...DEFINITION_DEFAULTS, name, description: 'd', source, family: source === 'project' || source === 'user' ? '.claude' : null, filePath };
   return { filePath, relPath: filePath, definition, warnings: [] };
 }
 

@@ -6,10 +6,10 @@ import { isKnownModel, KNOWN_MODEL_ALIASES, resolveModelField } from '../../../s
 import { defaultSettings } from '../../../src/core/config';
 import { resolveModel } from '../../../src/core/engine/models';
 
-test('the known tool names are exactly Claude Code\'s runtime names', () => {
+test('the known tool names are exactly Claude Code\'s runtime names, each tool with its aliases, in request order', () => {
   assert.deepEqual(
     [...knownToolNames()],
-    ['Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'LS', 'Bash', 'Task', 'Agent', 'WebFetch', 'WebSearch', 'TodoWrite', 'TaskOutput', 'TaskStop'],
+    ['Task', 'Agent', 'TaskOutput', 'TaskStop', 'Bash', 'Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'LS', 'TodoWrite', 'WebSearch', 'WebFetch'],
   );
 });
 

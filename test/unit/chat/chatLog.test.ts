@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { RunStore } from '../../../src/core/runs/runStore';
-import { ChatRunLog, code, escapeMarkdown, type ChatPart } from '../../../src/vscode/chat/chatLog';
-import { runSummary, treeOrder } from '../../../src/vscode/chat/chatSummary';
+import { ChatRunLog, code, escapeMarkdown, type ChatPart } from '../../../src/surfaces/chat/chatLog';
+import { runSummary, treeOrder } from '../../../src/surfaces/chat/chatSummary';
 import { EventScript } from '../../support/runEvents';
 
 function setUp() {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseChatRequest } from '../../../src/vscode/chat/chatRequest';
+import { parseChatRequest } from '../../../src/surfaces/chat/chatRequest';
 
 const names = ['tech-lead', 'test-runner', 'Explorer', 'general-purpose', 'plan', 'explore', 'claude-security:explore'];
 const previous = { runId: 'r1', agentId: 'a1', agentName: 'tech-lead' };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { RunStore } from '../../../src/core/runs/runStore';
-import { ChatRunStream, type ChatSink } from '../../../src/vscode/chat/chatStream';
+import { ChatRunStream, type ChatSink } from '../../../src/surfaces/chat/chatStream';
 import { EventScript } from '../../support/runEvents';
 
 interface Write {

@@ -10,17 +10,18 @@ import { Semaphore } from '../../../src/core/engine/limiter';
 import { applyEdits } from '../../../src/core/tools/fileTools';
 import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import type { RuntimeTool } from '../../../src/core/tools/runtimeTool';
+import { builtinTool } from '../../../src/protocol/tools';
 
-const runtime = ['Task', 'TaskOutput', 'TaskStop', 'Bash', 'Read', 'Write', 'Glob'].map((name) => ({ name, readOnly: !['Bash', 'Write'].includes(name) }));
+const runtime = (['Task', 'TaskOutput', 'TaskStop', 'Bash', 'Read', 'Write', 'Glob'] as const).map((name) => builtinTool(name));
 
 test('tool pool: all tools when no list; spawn tool gone at max depth; plan mode keeps reads', () => {
   const def = { tools: null, disallowedTools: [], spawns: '*' as const };
-  assert.deepEqual(computeToolPool({ definition: def, runtime, depth: 0, maxDepth: 3, planMode: false }).tools, runtime.map((t) => t.name));
-  const deep = computeToolPool({ definition: def, runtime, depth: 3, maxDepth: 3, planMode: false });
+  assert.deepEqual(computeToolPool({ definition: def, runtime, depth: 0, maxDepth: 3, mode: 'default' }).tools, runtime.map((t) => t.name));
+  const deep = computeToolPool({ definition: def, runtime, depth: 3, maxDepth: 3, mode: 'default' });
   assert.deepEqual(deep.tools, ['Bash', 'Read', 'Write', 'Glob']);
   assert.deepEqual(deep.spawns, []);
-  assert.deepEqual(computeToolPool({ definition: def, runtime, depth: 1, maxDepth: 3, planMode: true }).tools, ['Read', 'Glob']);
-  assert.deepEqual(computeToolPool({ definition: { tools: [], disallowedTools: [], spawns: [] }, runtime, depth: 0, maxDepth: 3, planMode: false }).tools, []);
+  assert.deepEqual(computeToolPool({ definition: def, runtime, depth: 1, maxDepth: 3, mode: 'plan' }).tools, ['Read', 'Glob']);
+  assert.deepEqual(computeToolPool({ definition: { tools: [], disallowedTools: [], spawns: [] }, runtime, depth: 0, maxDepth: 3, mode: 'default' }).tools, []);
 });
 
 test('spawn checks come in the order of S3.4', () => {
@@ -56,7 +57,7 @@ test('cache breakpoints: the last two user messages, always in block form', () =
 });
 
 test('partition: reads batch together, writes run alone in order', () => {
-  const tool = (name: string, safe: boolean) => [name, { name, concurrencySafe: safe } as RuntimeTool] as const;
+  const tool = (name: string, parallel: boolean) => [name, { name, parallel } as RuntimeTool] as const;
   const tools = new Map([tool('Read', true), tool('Grep', true), tool('Write', false)]);
   const call = (name: string, id: string) => ({ type: 'tool_use' as const, id, name, input: {} }) as never;
   const batches = partition([call('Read', '1'), call('Grep', '2'), call('Write', '3'), call('Read', '4'), call('Write', '5'), call('Write', '6')], tools);

@@ -2,9 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { interpretStart, interpretStop, subagentStartInput, subagentStopInput } from '../../../src/core/hooks/hookProtocol';
 import type { ShellCommandResult } from '../../../src/core/hooks/shellCommand';
+import { TRUST_NOTHING } from '../../../src/core/trust/projectTrust';
 
 const exited = (exitCode: number, stdout = '', stderr = ''): ShellCommandResult => ({ exitCode, signal: null, stdout, stderr, timedOut: false, spawnError: null, durationMs: 3 });
-const info = { runId: 'run1', agentId: 'ag1', agentName: 'reviewer', parentId: null, cwd: '/repo', permissionMode: 'default', transcriptPath: '/t/ag1.jsonl' };
+const info = { runId: 'run1', agentId: 'ag1', agentName: 'reviewer', parentId: null, cwd: '/repo', permissionMode: 'default', transcriptPath: '/t/ag1.jsonl', trust: TRUST_NOTHING };
 
 test('hook input has exactly Claude Code fields', () => {
   assert.deepEqual(subagentStartInput(info), {

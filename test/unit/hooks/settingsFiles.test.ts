@@ -33,7 +33,7 @@ test('user, nearest project and project-local settings are found and merged in t
     await writeSettings(t.repo, 'settings.json', stopHooks('project'));
     await writeSettings(t.repo, 'settings.local.json', stopHooks('local'));
     const files = new HookSettingsFiles({ home: t.home, log: () => undefined });
-    const sources = await files.sources(t.deep, true);
+    const sources = await files.sources(t.deep, () => true);
     assert.equal(sources.projectDir, t.repo, 'the nearest ancestor with .claude settings');
     assert.deepEqual(selectHooks(sources.settings, 'SubagentStop', 'a').map((h) => h.command), ['user', 'project', 'local']);
     assert.deepEqual(selectHooks(sources.settings, 'SubagentStop', 'a').map((h) => path.relative(t.root, h.source)), [
@@ -44,7 +44,7 @@ test('user, nearest project and project-local settings are found and merged in t
 
     // A project with only settings.local.json is a project too.
     await rm(path.join(t.repo, '.claude', 'settings.json'));
-    assert.deepEqual(selectHooks((await files.sources(t.deep, true)).settings, 'SubagentStop', 'a').map((h) => h.command), ['user', 'local']);
+    assert.deepEqual(selectHooks((await files.sources(t.deep, () => true)).settings, 'SubagentStop', 'a').map((h) => h.command), ['user', 'local']);
   } finally {
     await t.close();
   }
@@ -55,8 +55,9 @@ test('untrusted: only the user file; the project dir is the agent cwd', async ()
   try {
     await writeSettings(t.home, 'settings.json', stopHooks('user'));
     await writeSettings(t.repo, 'settings.json', stopHooks('project'));
-    const sources = await new HookSettingsFiles({ home: t.home, log: () => undefined }).sources(t.deep, false);
+    const sources = await new HookSettingsFiles({ home: t.home, log: () => undefined }).sources(t.deep, () => false);
     assert.equal(sources.projectDir, t.deep);
+    assert.equal(sources.untrustedProjectDir, t.repo, 'the folder left out is named');
     assert.deepEqual(selectHooks(sources.settings, 'SubagentStop', 'a').map((h) => h.command), ['user']);
   } finally {
     await t.close();
@@ -69,7 +70,7 @@ test('the home dir is never a project: user hooks are not read twice for an agen
     await writeSettings(t.home, 'settings.json', stopHooks('user'));
     const inHome = path.join(t.home, 'code', 'thing');
     await mkdir(inHome, { recursive: true });
-    const sources = await new HookSettingsFiles({ home: t.home, log: () => undefined }).sources(inHome, true);
+    const sources = await new HookSettingsFiles({ home: t.home, log: () => undefined }).sources(inHome, () => true);
     assert.equal(sources.projectDir, inHome);
     assert.deepEqual(selectHooks(sources.settings, 'SubagentStop', 'a').map((h) => h.command), ['user']);
   } finally {
@@ -83,25 +84,25 @@ test('files are parsed once per version: unchanged → cached (one warning), edi
     const warnings: string[] = [];
     const files = new HookSettingsFiles({ home: t.home, log: (_level, message) => warnings.push(message) });
     const file = await writeSettings(t.repo, 'settings.json', '{ not json');
-    await Promise.all([files.sources(t.repo, true), files.sources(t.repo, true)]);
-    const first = await files.sources(t.repo, true);
+    await Promise.all([files.sources(t.repo, () => true), files.sources(t.repo, () => true)]);
+    const first = await files.sources(t.repo, () => true);
     assert.equal(warnings.length, 1, `one warning per file version, concurrent reads included: ${warnings.join(' | ')}`);
     assert.match(warnings[0]!, new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON`));
     assert.deepEqual(selectHooks(first.settings, 'SubagentStop', 'a'), []);
 
     await writeFile(file, stopHooks('fixed'));
-    const fixed = await files.sources(t.repo, true);
+    const fixed = await files.sources(t.repo, () => true);
     assert.deepEqual(selectHooks(fixed.settings, 'SubagentStop', 'a').map((h) => h.command), ['fixed']);
-    assert.equal((await files.sources(t.repo, true)).settings[0], fixed.settings[0], 'unchanged: the same parsed object, not a new read');
+    assert.equal((await files.sources(t.repo, () => true)).settings[0], fixed.settings[0], 'unchanged: the same parsed object, not a new read');
 
     // Same size: an atomic replace (new inode) is still seen.
     const replacement = `${file}.tmp`;
     await writeFile(replacement, stopHooks('fixes'));
     await rename(replacement, file);
-    assert.deepEqual(selectHooks((await files.sources(t.repo, true)).settings, 'SubagentStop', 'a').map((h) => h.command), ['fixes']);
+    assert.deepEqual(selectHooks((await files.sources(t.repo, () => true)).settings, 'SubagentStop', 'a').map((h) => h.command), ['fixes']);
 
     await writeFile(file, '{ broken again');
-    await files.sources(t.repo, true);
+    await files.sources(t.repo, () => true);
     assert.equal(warnings.length, 2, 'a new broken version warns again');
   } finally {
     await t.close();
@@ -110,8 +111,8 @@ test('files are parsed once per version: unchanged → cached (one warning), edi
 
 test('a missing home or settings dir is simply no hooks', async () => {
   const files = new HookSettingsFiles({ home: '/nonexistent-home-for-test', log: () => assert.fail('nothing to warn about') });
-  const sources = await files.sources('/nonexistent-dir/for/test', true);
-  assert.deepEqual(sources, { projectDir: '/nonexistent-dir/for/test', settings: [] });
+  const sources = await files.sources('/nonexistent-dir/for/test', () => true);
+  assert.deepEqual(sources, { projectDir: '/nonexistent-dir/for/test', settings: [], untrustedProjectDir: null });
 });
 
 test('the baseline: hooks a file held when the session started count; hooks added later, or in a file written later, do not', async () => {
@@ -120,7 +121,7 @@ test('the baseline: hooks a file held when the session started count; hooks adde
     const before = await writeSettings(t.repo, 'settings.json', stopHooks('echo configured'));
     await new Promise((r) => setTimeout(r, 80));
     const files = new HookSettingsFiles({ home: t.home, log: () => undefined });
-    const hooksIn = async (cwd: string) => selectHooks((await files.sources(cwd, true)).settings, 'SubagentStop', 'any');
+    const hooksIn = async (cwd: string) => selectHooks((await files.sources(cwd, () => true)).settings, 'SubagentStop', 'any');
 
     const [configured] = await hooksIn(t.deep);
     assert.equal(files.inBaseline(configured!), true, 'in the file before the session started');
@@ -150,7 +151,7 @@ test("an isolated agent's worktree checkout has the baseline of the repository's
     const worktree = path.join(t.root, 'worktrees', 'reviewer-1');
     const checkout = await writeSettings(worktree, 'settings.json', stopHooks('echo committed'));
     const hooksIn = async (origin: { path: string; repoRoot: string } | null) =>
-      selectHooks((await files.sources(path.join(worktree, 'packages'), true, origin)).settings, 'SubagentStop', 'any').map((h) => [h.command, files.inBaseline(h)]);
+      selectHooks((await files.sources(path.join(worktree, 'packages'), () => true, origin)).settings, 'SubagentStop', 'any').map((h) => [h.command, files.inBaseline(h)]);
     const origin = { path: worktree, repoRoot: t.repo };
     assert.deepEqual(await hooksIn(origin), [['echo committed', true]]);
     // A hook the agent adds to its checkout is still new.

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { KeyedMutex } from '../../../src/core/isolation/mutex';
+import { KeyedMutex } from '../../../src/core/mutex';
 
 const tick = (ms = 5) => new Promise((r) => setTimeout(r, ms));
 

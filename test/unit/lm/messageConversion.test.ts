@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { estimateTokens, ROLE_ASSISTANT, ROLE_USER, toAnthropicMessages, toAnthropicTools, toolChoice } from '../../../src/vscode/lm/messageConversion';
+import { estimateTokens, ROLE_ASSISTANT, ROLE_USER, toAnthropicMessages, toAnthropicTools, toolChoice } from '../../../src/surfaces/lm/messageConversion';
 
 // Parts shaped as VS Code's LanguageModel*Part classes are.
 const textPart = (value: string) => ({ value });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { field, parseAgentDocument, type Span } from '../../../src/server/agentDocument';
+import { field, parseAgentDocument } from '../../../src/server/agentDocument';
+import type { Span } from '../../../src/server/documentModel';
 import { cursorContext } from '../../../src/server/cursor';
 
 /** The text a span covers. */

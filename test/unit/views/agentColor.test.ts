@@ -7,7 +7,7 @@ import { AGENT_COLORS, AGENT_COLOR_THEME, agentColor, themeColorCss } from '../.
 import { runEventSchema, type RunEvent } from '../../../src/protocol/runEvents';
 import { runSnapshotSchema } from '../../../src/protocol/runSnapshot';
 import { agentHeadSchema } from '../../../src/protocol/webview';
-import { agentView, folderAgents } from '../../../src/vscode/viewModel';
+import { agentView, folderAgents } from '../../../src/surfaces/views/viewModel';
 import { agent } from '../../support/agents';
 import { EventScript } from '../../support/runEvents';
 

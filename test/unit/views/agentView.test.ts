@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { RunStore } from '../../../src/core/runs/runStore';
-import { agentView } from '../../../src/vscode/viewModel';
+import { agentView } from '../../../src/surfaces/views/viewModel';
 import { EventScript } from '../../support/runEvents';
 
 test('a Runs-view row says what its agent waits for: a retry (what failed, how long) or an approval (and why a protected file asks)', () => {

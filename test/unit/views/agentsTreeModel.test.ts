@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildAgentsTree, filterText, match, NO_FILTER, parseFilter, type GroupNode, type TreeNode } from '../../../src/vscode/agentsTreeModel';
-import type { AgentSummary, FolderAgents } from '../../../src/vscode/viewModel';
+import { buildAgentsTree, filterText, match, NO_FILTER, parseFilter, type GroupNode, type TreeNode } from '../../../src/surfaces/views/agentsTreeModel';
+import type { AgentSummary, FolderAgents } from '../../../src/surfaces/views/viewModel';
 
 function agent(name: string, source: AgentSummary['source'], extra: Partial<AgentSummary> = {}): AgentSummary {
   return { name, description: `${name} does things`, source, family: '.claude', filePath: `/repo/.claude/agents/${name}.md`, model: null, disabled: false, userInvocable: true, shadowedBy: null, color: null, foundIn: null, ...extra };

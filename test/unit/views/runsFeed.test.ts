@@ -6,8 +6,8 @@ import { emptyUsage } from '../../../src/protocol/runEvents';
 import type { RunSnapshot } from '../../../src/protocol/runSnapshot';
 import { mergeAgent, type HeldAgent } from '../../../src/protocol/agentPatch';
 import { hostToWebviewSchema, type HostToWebview } from '../../../src/protocol/webview';
-import { displayOrder, RunsFeed } from '../../../src/vscode/runsFeed';
-import { agentViewOf, runHeader } from '../../../src/vscode/viewModel';
+import { displayOrder, RunsFeed } from '../../../src/surfaces/views/runsFeed';
+import { agentViewOf, runHeader } from '../../../src/surfaces/views/viewModel';
 
 // What the Runs view is sent: only what changed, in the right order, and
 // enough that a webview applying every message ends with exactly the store's
@@ -79,7 +79,7 @@ test('sends every agent first, then only the agents that changed', () => {
   feed.changed(['r1']);
   const third = take(feed)!.updates[0]!.agents;
   assert.deepEqual(third.map((a) => a.id), ['r1']);
-  assert.deepEqual(third[0]!.tools?.rows.map((t) => [t.id, t.status]), [['t1', 'ok'], ['t2', 'running']]);
+  assert.deepEqual(third[0]!.tools?.rows.map((t) => [t.toolUseId, t.status]), [['t1', 'ok'], ['t2', 'running']]);
   assert.deepEqual(third[0]!.tools?.order, ['t1', 't2']);
   assert.equal(third[0]!.head, undefined, 'the row itself did not change');
 });
@@ -101,16 +101,21 @@ test('hidden runs are left out, counted, and sent whole when shown again', () =>
   store.apply(started('b', 'b', null, 3));
   let hideEnded = false;
   const feed = feedOf(store, (run) => !hideEnded || run.status === 'running');
+  assert.deepEqual(feed.listed, [], 'nothing sent yet');
   take(feed);
+  assert.deepEqual(feed.listed, ['b', 'a']);
   hideEnded = true;
   feed.touchAll();
   const cleared = take(feed)!;
   assert.deepEqual(cleared.order, ['b']);
   assert.equal(cleared.cleared, 1);
+  assert.deepEqual(feed.listed, ['b'], 'what the view lists follows what it was sent');
   hideEnded = false;
   feed.touchAll();
   const back = take(feed)!;
   assert.deepEqual(back.order, ['b', 'a']);
+  feed.reset();
+  assert.deepEqual(feed.listed, [], 'a webview that lost its document lists nothing until sent again');
   assert.deepEqual(back.updates.map((u) => [u.run.runId, u.agents.length, Boolean(u.agents[0]?.head)]), [['a', 1, true]], 'the shown-again run must come whole');
 });
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runsViewHtml } from '../../../src/vscode/webviewHtml';
+import { runsViewHtml } from '../../../src/surfaces/views/webviewHtml';
 
 // The Runs view's Content Security Policy, read from the HTML the extension
 // gives the webview (not inferred from the absence of console errors).

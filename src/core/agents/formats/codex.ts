@@ -13,24 +13,6 @@ import type { FieldDoc } from './toolTable';
  * web_search).
  */
 
-/** `model_reasoning_effort` values and the thinking level each runs at here. */
-export const CODEX_REASONING_EFFORTS = {
-  none: 'off',
-  minimal: 'minimal',
-  low: 'low',
-  medium: 'medium',
-  high: 'high',
-  xhigh: 'xhigh',
-  max: 'xhigh',
-} as const;
-
-/**
- * `sandbox_mode: read-only` leaves an agent only the tools that cannot change
- * anything, and runs it in plan mode, which the agents it starts inherit
- * (a Codex subagent runs under its parent's sandbox).
- */
-export const CODEX_READ_ONLY_DENIED = ['Write', 'Edit', 'MultiEdit', 'Bash'] as const;
-
 export const CODEX_FIELDS: readonly FieldDoc[] = [
   { key: 'name', doc: 'The agent\'s name, used to spawn it; required.' },
   { key: 'description', doc: 'When to use the agent; required.' },

@@ -116,5 +116,4 @@ export function copilotNameFromFile(filePath: string): string {
   return base.replace(COPILOT_SUFFIX, '').replace(/\.md$/i, '');
 }
 
-export type { CanonicalToolName, FieldDoc, ToolMapping, ToolTable } from './toolTable';
-export { CANONICAL_TOOL_NAMES } from './toolTable';
+export type { FieldDoc, ToolMapping, ToolTable } from './toolTable';

@@ -1,28 +1,13 @@
+import type { BuiltinToolName } from '../../../protocol/tools';
+
 /**
  * The shape of one format's tool-name table (see the per-format modules in
  * this folder). Keys are lower case: every format here matches tool names
  * case-insensitively.
  */
 
-/** The runtime's canonical tool names: Claude Code's. */
-export const CANONICAL_TOOL_NAMES = [
-  'Read',
-  'Write',
-  'Edit',
-  'MultiEdit',
-  'Glob',
-  'Grep',
-  'LS',
-  'Bash',
-  'Task',
-  'Agent',
-  'WebFetch',
-  'WebSearch',
-  'TodoWrite',
-  'TaskOutput',
-  'TaskStop',
-] as const;
-export type CanonicalToolName = (typeof CANONICAL_TOOL_NAMES)[number];
+/** A runtime tool as agent files name it, Claude Code's way: the tool registry's names (protocol/tools.ts). */
+export type CanonicalToolName = BuiltinToolName;
 
 export type ToolMapping =
   /** The runtime tools the name stands for (one name may stand for several). */

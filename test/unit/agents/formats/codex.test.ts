@@ -35,7 +35,7 @@ test('a documented Codex agent reads its name, description, instructions and set
   assert.deepEqual(definition.mcpServers, { docs: { command: 'npx', args: ['-y', 'docs-mcp'] } });
   // sandbox_mode = "read-only": nothing that writes or runs commands.
   assert.equal(definition.tools, null);
-  assert.deepEqual(definition.disallowedTools, ['Write', 'Edit', 'MultiEdit', 'Bash']);
+  assert.deepEqual(definition.disallowedTools, ['Bash', 'Write', 'Edit', 'MultiEdit']);
   // And plan mode, which the agents it starts inherit: they cannot write either.
   assert.equal(definition.permissionMode, 'plan');
   // An OpenAI model cannot run here: kept for the alias table, with a warning that says so.

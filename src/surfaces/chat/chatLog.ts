@@ -2,6 +2,7 @@ import path from 'node:path';
 import { formatCost, formatDuration, formatTokens } from '../../protocol/format';
 import { isActiveStatus, totalTokens } from '../../protocol/runEvents';
 import type { AgentNode, RunSnapshot, ToolRow } from '../../protocol/runSnapshot';
+import { approvalLabel, builtinTool, isSpawnToolName } from '../../protocol/tools';
 
 /**
  * A run tree told as a chat response (S6.2). Chat responses are append-only,
@@ -21,9 +22,6 @@ export type ChatPart =
 
 /** More tools than this finishing between two looks at one agent are folded into counts. */
 const TOOL_LINES_BEFORE_FOLDING = 2;
-/** The spawn tool's rows are told by the child agent's own lines. */
-const SPAWN_TOOLS = new Set(['Task', 'Agent']);
-const FILE_TOOLS = new Set(['Read', 'Write', 'Edit', 'MultiEdit']);
 
 const STATUS_ICONS: Record<string, string> = {
   completed: '✓',
@@ -134,7 +132,7 @@ export class ChatRunLog {
         seen.approval = approvalId;
         flushLines();
         const { toolName, summary, kind, protectedReason } = node.approval!;
-        const target = kind === 'bash' ? `wants to run ${code(summary) || toolName}` : `wants to change ${code(summary) || toolName}`;
+        const target = `wants to ${approvalLabel(kind).verb} ${code(summary) || toolName}`;
         const what = protectedReason ? `${target} _(protected: ${escapeMarkdown(protectedReason)})_` : target;
         parts.push({ kind: 'approval', approvalId, text: `${indent(node.depth + 1)}**Approval needed:** ${escapeMarkdown(node.agentName)}${node.background ? ' (background)' : ''} ${what}` });
       }
@@ -199,7 +197,8 @@ export class ChatRunLog {
     for (const row of node.tools) {
       if (row.status === 'running' || seen.tools.has(row.toolUseId)) continue;
       seen.tools.add(row.toolUseId);
-      if (!SPAWN_TOOLS.has(row.name)) fresh.push(row);
+      // The spawn tool's rows are told by the child agent's own lines.
+      if (!isSpawnToolName(row.name)) fresh.push(row);
     }
     if (fresh.length === 0 && unseen === 0) return [];
     const pad = indent(node.depth + 1);
@@ -227,7 +226,7 @@ export class ChatRunLog {
   #touchedFiles(node: AgentNode): string[] {
     const out: string[] = [];
     for (const row of node.tools) {
-      if (row.status !== 'ok' || !FILE_TOOLS.has(row.name) || !row.inputSummary) continue;
+      if (row.status !== 'ok' || builtinTool(row.name)?.subject !== 'file' || !row.inputSummary) continue;
       const file = path.resolve(node.cwd, row.inputSummary);
       if (this.#files.has(file)) continue;
       this.#files.add(file);
@@ -247,7 +246,7 @@ export class ChatRunLog {
     let newest: { node: AgentNode; row: ToolRow } | null = null;
     for (const node of active) {
       for (const row of node.tools) {
-        if (row.status === 'running' && !SPAWN_TOOLS.has(row.name) && (!newest || row.startedAt > newest.row.startedAt)) newest = { node, row };
+        if (row.status === 'running' && !isSpawnToolName(row.name) && (!newest || row.startedAt > newest.row.startedAt)) newest = { node, row };
       }
     }
     if (newest) return `${newest.node.agentName}: ${newest.row.name} ${clip(newest.row.inputSummary, 80)}`;

@@ -1,4 +1,4 @@
-import type { AgentSource } from '../core/agents/kinds';
+import type { AgentSource } from '../../core/agents/kinds';
 import type { AgentSummary, FolderAgents, SearchedDir, WarningSummary } from './viewModel';
 
 /**

@@ -1,9 +1,10 @@
 /**
- * An in-process async mutex per key. Git operations that change a
- * repository's shared state (refs, `.git/worktrees/`, the user's working tree)
- * run under the lock of that repository's common git dir, so parallel spawns
- * in one process queue up instead of failing on git's lock files. Other
- * processes are handled by the lock retry in git.ts.
+ * An in-process async mutex per key, shared by the layers that serialise work
+ * on one resource: worktree git operations run under the lock of the
+ * repository's common git dir (so parallel spawns queue up instead of failing
+ * on git's lock files), and the run history under its folder's. Other
+ * processes are handled by each user's own cross-process step (git's lock
+ * retry, the history's lock file).
  */
 export class KeyedMutex {
   private readonly tails = new Map<string, Promise<void>>();

@@ -1,13 +1,13 @@
 import os from 'node:os';
 import path from 'node:path';
-import type { AgentCatalog } from '../core/agents/catalog';
-import type { ShadowedDefinition } from '../core/agents/definition';
-import type { WorktreeRecord } from '../core/isolation';
-import type { AgentFamily, AgentSource } from '../core/agents/kinds';
-import { agentColor, type AgentColor } from '../protocol/agentColor';
-import { isActiveStatus } from '../protocol/runEvents';
-import type { AgentNode, RunSnapshot } from '../protocol/runSnapshot';
-import type { AgentView, ApprovalView, RunHeader, RunView, ToolView } from '../protocol/webview';
+import type { AgentCatalog } from '../../core/agents/catalog';
+import type { ShadowedDefinition } from '../../core/agents/definition';
+import type { WorktreeRecord } from '../../core/isolation';
+import type { AgentFamily, AgentSource } from '../../core/agents/kinds';
+import { agentColor, type AgentColor } from '../../protocol/agentColor';
+import { isActiveStatus } from '../../protocol/runEvents';
+import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
+import type { AgentView, ApprovalView, RunHeader, RunView, ToolView } from '../../protocol/webview';
 
 /**
  * Projections of the catalogs and the RunStore snapshots into the view
@@ -139,11 +139,11 @@ function toolRows(node: AgentNode): { tools: ToolView[]; hidden: number } {
   const rows = node.tools.filter((row, i) => i >= cut || row.childAgentId !== null);
   return {
     tools: rows.map((row) => ({
-      id: row.toolUseId,
+      toolUseId: row.toolUseId,
       name: row.name,
-      input: oneLine(row.inputSummary, 200),
+      inputSummary: oneLine(row.inputSummary, 200),
       status: row.status,
-      result: oneLine(row.resultSummary, 200),
+      resultSummary: oneLine(row.resultSummary, 200),
       durationMs: row.durationMs,
       childAgentId: row.childAgentId,
     })),

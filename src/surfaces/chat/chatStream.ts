@@ -65,8 +65,6 @@ export function stoppableSink(sink: ChatSink, stopped: () => boolean): ChatSink 
 
 export class ChatRunStream {
   readonly log = new ChatRunLog();
-  /** Writes so far (the benchmark reads it). */
-  writes = 0;
   #timer: ReturnType<typeof setTimeout> | null = null;
   #quietTimer: ReturnType<typeof setTimeout> | null = null;
   #dirty = false;
@@ -120,7 +118,6 @@ export class ChatRunStream {
     if (!this.#progress || this.#progress === this.#progressWritten) return 0;
     this.#progressWritten = this.#progress;
     this.sink.progress(this.#progress);
-    this.writes++;
     // Paid for like any write: it delays the next look.
     this.#nextLookAt = Math.max(this.#nextLookAt, this.now()) + MS_PER_WRITE;
     return 1;
@@ -174,7 +171,6 @@ export class ChatRunStream {
       written++;
     }
     flushMarkdown();
-    this.writes += written;
     return written;
   }
 

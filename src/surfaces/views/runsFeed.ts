@@ -1,6 +1,7 @@
-import type { AgentNode, RunSnapshot } from '../protocol/runSnapshot';
-import { diffAgent, type SentAgent } from '../protocol/agentPatch';
-import { isActiveViewStatus, type AgentPatch, type AgentView, type HostToWebview, type RunHeader, type RunUpdate } from '../protocol/webview';
+import { isActiveStatus } from '../../protocol/vocabulary';
+import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
+import { diffAgent, type SentAgent } from '../../protocol/agentPatch';
+import { type AgentPatch, type AgentView, type HostToWebview, type RunHeader, type RunUpdate } from '../../protocol/webview';
 
 /**
  * What the Runs view is sent, worked out from RunStore snapshots: only the
@@ -24,8 +25,8 @@ export interface RunsFeedSource {
 
 /** Active runs first (running, waiting for approval, queued), then the rest; newest first within each. */
 export function displayOrder(runs: readonly RunSnapshot[]): RunSnapshot[] {
-  const active = runs.filter((r) => isActiveViewStatus(r.status));
-  const rest = runs.filter((r) => !isActiveViewStatus(r.status));
+  const active = runs.filter((r) => isActiveStatus(r.status));
+  const rest = runs.filter((r) => !isActiveStatus(r.status));
   const newest = (a: RunSnapshot, b: RunSnapshot) => b.startedAt - a.startedAt;
   return [...active.sort(newest), ...rest.sort(newest)];
 }
@@ -39,8 +40,14 @@ export class RunsFeed {
   #all = true;
   #reset = true;
   #lastOrder = '';
+  #listed: readonly string[] = [];
 
   constructor(private readonly source: RunsFeedSource) {}
+
+  /** The runs the view was last told to list, in its order. */
+  get listed(): readonly string[] {
+    return this.#listed;
+  }
 
   /** The webview starts empty (first load, or shown again after being hidden): everything goes out next. */
   reset(): void {
@@ -51,6 +58,7 @@ export class RunsFeed {
     this.#all = true;
     this.#reset = true;
     this.#lastOrder = '';
+    this.#listed = [];
   }
 
   changed(runIds: Iterable<string>): void {
@@ -101,6 +109,7 @@ export class RunsFeed {
     const orderKey = `${cleared}\n${order.join('\n')}`;
     if (!reset && updates.length === 0 && orderKey === this.#lastOrder) return null;
     this.#lastOrder = orderKey;
+    this.#listed = order;
     return { type: 'runs', reset, updates, order, cleared, now };
   }
 

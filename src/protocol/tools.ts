@@ -1,0 +1,165 @@
+import type { ApprovalKind } from './vocabulary';
+
+/**
+ * The tool registry: every tool an agent can call, described once. The
+ * engine builds each agent's tools from it (which exist, in what order, which
+ * run side by side), the permission gate asks by it, the agent-file readers
+ * map other formats' names onto it, and every surface words a call by it.
+ * Plain data and small functions, no schema library, so the webview bundle
+ * can read it too.
+ *
+ * The public shape:
+ * - `ToolSpec`, one tool's facts. Its `kind` (read, write, exec, spawn)
+ *   decides what each permission mode does with a call (`MODE_RULES`:
+ *   `offeredTo` for the tool list, `needsApproval` for the gate) and how a
+ *   surface words an approval (`approvalLabel`).
+ * - `BUILTIN_TOOLS`, the runtime's own tools in the order every request lists
+ *   them; `builtinTool(name)` finds one by name or alias, in any case;
+ *   `LISTED_TOOLS` are those agent files may ask for, and `BuiltinToolName`
+ *   the union of the names they may write.
+ *   A new built-in is one more entry here.
+ * - `externalTool(name, origin, readOnly)`, the spec of a tool known only at
+ *   run time: an MCP server's tool (read-only when it carries MCP's
+ *   `readOnlyHint`), one of VS Code's `vscode.lm.tools`. Not declared
+ *   read-only means a write: asked about in `default` mode, not offered in
+ *   plan mode. Surfaces show its `origin` (the server's name) with its name.
+ */
+
+export const TOOL_KINDS = ['read', 'write', 'exec', 'spawn'] as const;
+/**
+ * `read`: changes nothing outside the agent (reading, searching, its own task
+ * list, the web). `write`: changes files. `exec`: runs commands. `spawn`:
+ * starts or steers other agents.
+ */
+export type ToolKind = (typeof TOOL_KINDS)[number];
+
+export interface ToolSpec {
+  /** The name the model calls and agent files list (`Read`, `Bash`, `Task`). */
+  readonly name: string;
+  readonly kind: ToolKind;
+  /**
+   * Runs alongside the other calls of the same turn. Everything else runs
+   * alone, in the order the model wrote the calls.
+   */
+  readonly parallel: boolean;
+  /** Other names agent files use for the same tool (Claude Code's newer `Agent` for `Task`). */
+  readonly aliases?: readonly string[];
+  /** Given only to agents whose file lists it (the web tools are paid per use). */
+  readonly optIn?: boolean;
+  /** Comes with the spawn tool unless the file names it itself, and goes wherever the spawn tool goes. */
+  readonly withSpawn?: boolean;
+  /** A server tool, run on the API side: the name the API calls it by (`web_search`). */
+  readonly apiName?: string;
+  /** What a call's one-line summary names: `file`, a path surfaces can link to. */
+  readonly subject?: 'file';
+  /** Added by the engine itself, never named in an agent file (the structured-output tool). */
+  readonly internal?: boolean;
+  /** Where a tool known only at run time comes from (an MCP server's name), shown with its name. */
+  readonly origin?: string;
+}
+
+/** Every built-in tool, in the order requests list them: stable, so the prompt cache keeps hitting. */
+export const BUILTIN_TOOLS = [
+  { name: 'Task', kind: 'spawn', parallel: true, aliases: ['Agent'] },
+  { name: 'TaskOutput', kind: 'spawn', parallel: true, withSpawn: true },
+  { name: 'TaskStop', kind: 'spawn', parallel: true, withSpawn: true },
+  { name: 'Bash', kind: 'exec', parallel: false },
+  { name: 'Read', kind: 'read', parallel: true, subject: 'file' },
+  { name: 'Write', kind: 'write', parallel: false, subject: 'file' },
+  { name: 'Edit', kind: 'write', parallel: false, subject: 'file' },
+  { name: 'MultiEdit', kind: 'write', parallel: false, subject: 'file' },
+  { name: 'Glob', kind: 'read', parallel: true },
+  { name: 'Grep', kind: 'read', parallel: true },
+  { name: 'LS', kind: 'read', parallel: true },
+  // One task list, replaced whole: calls in one turn must land in order.
+  { name: 'TodoWrite', kind: 'read', parallel: false },
+  { name: 'WebSearch', kind: 'read', parallel: true, optIn: true, apiName: 'web_search' },
+  { name: 'WebFetch', kind: 'read', parallel: true, optIn: true, apiName: 'web_fetch' },
+  // The call that ends the agent must be the last thing it does.
+  { name: 'StructuredOutput', kind: 'read', parallel: false, internal: true },
+] as const satisfies readonly ToolSpec[];
+
+type Builtin = (typeof BUILTIN_TOOLS)[number];
+type Listed = Exclude<Builtin, { internal: true }>;
+/** The built-in tools' names as agent files may write them, aliases included. */
+export type BuiltinToolName = Listed['name'] | (Listed extends infer T ? (T extends { aliases: readonly (infer A)[] } ? A : never) : never);
+
+const BY_LOWER_NAME = new Map<string, ToolSpec>();
+for (const spec of BUILTIN_TOOLS as readonly ToolSpec[]) {
+  for (const name of [spec.name, ...(spec.aliases ?? [])]) BY_LOWER_NAME.set(name.toLowerCase(), spec);
+}
+
+/** A built-in tool by its name or an alias, in any case (`agent` → Task); undefined for anything else. */
+export function builtinTool(name: BuiltinToolName | 'StructuredOutput'): ToolSpec;
+export function builtinTool(name: string): ToolSpec | undefined;
+export function builtinTool(name: string): ToolSpec | undefined {
+  return BY_LOWER_NAME.get(name.trim().toLowerCase());
+}
+
+/** The built-in server tool the API calls `apiName` (`web_search` → WebSearch). */
+export function builtinToolByApiName(apiName: string): ToolSpec | undefined {
+  return (BUILTIN_TOOLS as readonly ToolSpec[]).find((spec) => spec.apiName === apiName);
+}
+
+/** The built-ins an agent file can ask for (all but the internal ones), in request order. */
+export const LISTED_TOOLS: readonly ToolSpec[] = (BUILTIN_TOOLS as readonly ToolSpec[]).filter((spec) => !spec.internal);
+
+/** The names agent files may list, each tool followed by its aliases, in request order. */
+export const LISTED_TOOL_NAMES = LISTED_TOOLS.flatMap((spec) => [spec.name, ...(spec.aliases ?? [])]) as readonly BuiltinToolName[];
+
+/** The spawn tool (`Task`), the one every agent that may start others gets. */
+export const SPAWN_TOOL = 'Task' satisfies BuiltinToolName;
+
+/** Whether `name` is the spawn tool under one of its names (`Task`, `Agent`); exact case, as the model calls it. */
+export function isSpawnToolName(name: string): boolean {
+  return name === SPAWN_TOOL || (builtinTool(SPAWN_TOOL).aliases ?? []).includes(name);
+}
+
+export const PERMISSION_MODES = ['default', 'plan', 'acceptEdits', 'bypassPermissions'] as const;
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+
+/**
+ * What a permission mode does with a call of each kind: `run` it, `ask` the
+ * user first, or leave the tool out (`hidden`). Plan mode is read-only; there
+ * only the run's first agent keeps the spawn tool (`first agent`), and the
+ * agents it starts run in plan mode too. Under acceptEdits a write to a
+ * protected file (hook settings, `.git/`) is still asked about.
+ */
+export const MODE_RULES: Readonly<Record<PermissionMode, Readonly<Record<ToolKind, 'run' | 'ask' | 'hidden' | 'first agent'>>>> = {
+  default: { read: 'run', spawn: 'run', write: 'ask', exec: 'ask' },
+  acceptEdits: { read: 'run', spawn: 'run', write: 'run', exec: 'ask' },
+  bypassPermissions: { read: 'run', spawn: 'run', write: 'run', exec: 'run' },
+  plan: { read: 'run', spawn: 'first agent', write: 'hidden', exec: 'hidden' },
+};
+
+/** Whether an agent in `mode` gets a tool of `kind` at all; `depth` 0 is the run's first agent. */
+export function offeredTo(kind: ToolKind, mode: PermissionMode, depth: number): boolean {
+  const rule = MODE_RULES[mode][kind];
+  return rule === 'first agent' ? depth === 0 : rule !== 'hidden';
+}
+
+/**
+ * Whether a call must be approved first. A kind the mode hides that still
+ * reaches the gate (a hook command in plan mode) is asked about; so is a
+ * write to a protected file in any mode but bypassPermissions.
+ */
+export function needsApproval(mode: PermissionMode, kind: ToolKind, protectedTarget = false): boolean {
+  const rule = MODE_RULES[mode][kind];
+  if (rule === 'ask' || rule === 'hidden') return true;
+  return protectedTarget && kind === 'write' && mode !== 'bypassPermissions';
+}
+
+/** What an approval of a call of `kind` is about: shell commands and file changes are allowed separately. */
+export function approvalKind(kind: ToolKind): ApprovalKind | null {
+  return kind === 'exec' ? 'bash' : kind === 'write' ? 'edit' : null;
+}
+
+/** How every surface words and marks an approval: "wants to run", "wants to change", with a codicon. */
+export function approvalLabel(kind: ApprovalKind): { verb: 'run' | 'change'; icon: 'terminal' | 'edit' } {
+  return kind === 'bash' ? { verb: 'run', icon: 'terminal' } : { verb: 'change', icon: 'edit' };
+}
+
+/** The spec of a tool known only at run time (an MCP server's, one of VS Code's). */
+export function externalTool(name: string, origin: string, readOnly: boolean): ToolSpec {
+  return { name, kind: readOnly ? 'read' : 'write', parallel: readOnly, origin };
+}

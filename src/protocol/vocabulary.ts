@@ -1,0 +1,33 @@
+/**
+ * The closed sets of words the protocol is made of, said once: what state an
+ * agent (and its run tree) is in, how a tool call went, what an approval is
+ * about. Plain constants, no schema library, so the webview bundle takes them
+ * without the event schemas (runEvents.ts builds its schemas from these).
+ */
+
+/** How an agent ended. */
+export const FINISH_STATUSES = ['completed', 'failed', 'cancelled', 'budget_exceeded'] as const;
+export type FinishStatus = (typeof FINISH_STATUSES)[number];
+
+/** The statuses of an agent (or run tree) that has not ended yet. */
+const ACTIVE_STATUSES = ['queued', 'running', 'waiting'] as const;
+
+/**
+ * Every status of an agent, and of a run tree (a run has its most urgent
+ * agent's). `waiting`: the agent is running but waits for the user to answer
+ * an approval (see `approval_requested`). `interrupted`: the process died
+ * while the agent ran (found on restart).
+ */
+export const AGENT_STATUSES = [...ACTIVE_STATUSES, ...FINISH_STATUSES, 'interrupted'] as const;
+export type AgentStatus = (typeof AGENT_STATUSES)[number];
+
+export function isActiveStatus(status: AgentStatus): boolean {
+  return (ACTIVE_STATUSES as readonly AgentStatus[]).includes(status);
+}
+
+/** How one tool call stands. */
+export const TOOL_CALL_STATUSES = ['running', 'ok', 'error'] as const;
+
+/** What an approval is about: a shell command, or a file change (the tool registry maps kinds onto these). */
+export const APPROVAL_KINDS = ['edit', 'bash'] as const;
+export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
