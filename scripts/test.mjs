@@ -11,8 +11,8 @@
 //                                    they are absent the phase is not run,
 //                                    and the summary says so    needs dist/
 //   e2e          test/e2e/**         the .vsix in real VS Code (code-server +
-//                                    Chromium), including the extension-host
-//                                    suite                      needs the .vsix
+//                                    Chromium, installed first), including
+//                                    the extension-host suite   needs the .vsix
 // Only phases that need a build make one: dist/ before integration or
 // corpus (unless package made it already), the .vsix before e2e. It ends
 // with the phases run, those not run and why, every skipped test with its
@@ -23,6 +23,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ensureCodeServer, ensureSystemPackages } from './code-server.mjs';
 import { corpusMissing } from './corpus.mjs';
 import { ensureDependencies, node24, node24Env, root, run } from './env.mjs';
 
@@ -81,6 +82,24 @@ function build() {
   return built;
 }
 
+/**
+ * Debian's Chromium and build headers, and code-server (a few minutes the first
+ * time on a fresh machine): installed before the e2e tests start, so that
+ * time never counts against a test's own timeout.
+ */
+function e2ePrerequisites() {
+  console.log('\n› e2e prerequisites (Chromium, code-server)');
+  try {
+    ensureSystemPackages();
+    ensureCodeServer();
+    return true;
+  } catch (error) {
+    console.error(`✕ ${error instanceof Error ? error.message : String(error)}`);
+    failures.push('e2e prerequisites');
+    return false;
+  }
+}
+
 let testRuns = 0;
 
 function testPhase(phase, concurrency) {
@@ -135,7 +154,7 @@ for (const phase of selected) {
       if (build()) testPhase(phase, 2);
       break;
     case 'e2e':
-      testPhase(phase, 1);
+      if (e2ePrerequisites()) testPhase(phase, 1);
       break;
   }
 }
