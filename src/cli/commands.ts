@@ -19,5 +19,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'run', summary: 'run an agent with a live tree (or NDJSON events with --json)', load: async () => (await import('./engineCommands')).runCommand },
   { name: 'runs', summary: 'list the run history (or show one run’s tree)', load: async () => (await import('./engineCommands')).runsCommand },
   { name: 'resume', summary: 'send a follow-up to an agent that ended, with its full conversation', load: async () => (await import('./engineCommands')).resumeCommand },
+  { name: 'send', summary: 'send a message to an agent: at work (read at its next turn), or ended (continued)', load: async () => (await import('./engineCommands')).sendCommand },
+  { name: 'stop', summary: 'stop one agent at work in another process (--all: its whole run)', load: async () => (await import('./engineCommands')).stopCommand },
   { name: 'worktrees', summary: 'list, review, apply or discard the worktrees of isolated agents', load: async () => (await import('./engineCommands')).worktreesCommand },
 ];

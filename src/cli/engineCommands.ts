@@ -2,4 +2,6 @@
 export { resumeCommand } from './commands/resume';
 export { runCommand } from './commands/run';
 export { runsCommand } from './commands/runs';
+export { sendCommand } from './commands/send';
+export { stopCommand } from './commands/stop';
 export { worktreesCommand } from './commands/worktrees';

@@ -1,4 +1,4 @@
-import type { AgentResult, AgentRun } from '../core/engine/agentRun';
+import { finalResult, type AgentResult, type AgentRun } from '../core/engine/agentRun';
 import { EngineError } from '../core/engine/errors';
 import { PermissionGate } from '../core/tools/permissions';
 import { terminalQuestions } from './approvals';
@@ -73,11 +73,21 @@ export function resultLine(result: AgentResult): string {
   });
 }
 
-export async function executeRun(io: CliIO, session: EngineSession, view: Presentation, start: () => Promise<AgentRun>, command: string): Promise<number> {
+/** The run to follow, or (`handedOver`) word that the work went to another process (a message queued for an agent it runs). */
+export type Started = AgentRun | { handedOver: string; json: Record<string, unknown> };
+
+/** Follows what `start` starts; work handed over is printed as is, with exit code 0. */
+export async function executeRun(io: CliIO, session: EngineSession, view: Presentation, start: () => Promise<Started>, command: string): Promise<number> {
   const renderer = view.attach(session);
   let run: AgentRun;
   try {
-    run = await start();
+    const started = await start();
+    if ('handedOver' in started) {
+      renderer?.stop();
+      io.stdout.write(view.json ? `${JSON.stringify(started.json)}\n` : `${started.handedOver}\n`);
+      return 0;
+    }
+    run = started;
   } catch (error) {
     renderer?.stop();
     if (error instanceof EngineError) {
@@ -86,9 +96,12 @@ export async function executeRun(io: CliIO, session: EngineSession, view: Presen
     }
     throw error;
   }
-  const onAbort = () => session.engine.cancel(run.id, 'Interrupted from the terminal.');
+  const onAbort = () => session.engine.cancelRun(run.tree.runId, 'Interrupted from the terminal.');
   io.signal.addEventListener('abort', onAbort, { once: true });
-  const result = await run.done;
+  // A message that came as the agent ended continues it: the result is the last continuation's.
+  const { result } = await finalResult(run);
+  // Agents of the run continued meanwhile (a message to one that had ended) finish before the process does.
+  await session.settle(run.tree.runId);
   io.signal.removeEventListener('abort', onAbort);
   renderer?.stop();
 

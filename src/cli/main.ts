@@ -11,10 +11,16 @@ from two files:
   user     $XDG_CONFIG_HOME/subagents/settings.json (default ~/.config/subagents/settings.json)
   project  .subagents/settings.json in the working folder or its nearest ancestor with one
 Precedence: flags > environment (ANTHROPIC_BASE_URL) > project file > user file > defaults.
-A project file cannot set apiBaseUrl, permissionMode, pluginDirs or loadClaudePlugins
-(they are ignored with a warning) unless you trust it: list its folder in
-"trustedProjects" in your user file, or pass --trust-project. A bad key or value is
-skipped with a warning; a file that is not valid JSON stops the command (exit 2).`;
+history.* follows the user file alone (one history serves every project).
+Project trust: a folder's own code (its .claude/settings.json hooks) runs, and its
+project file applies in full, only if you trust the folder. Untrusted, its hooks are
+skipped and its project file can only narrow your limits and switches; it cannot set
+apiBaseUrl, permissionMode, pluginDirs or loadClaudePlugins (ignored with a warning).
+To trust a folder: answer yes when "subagents run" asks on a terminal ("Do you trust
+the files in this folder?"; remembered), list it in "trustedProjects" in your user
+file, or pass --trust-project for one command. A project file cannot trust itself.
+A bad key or value is skipped with a warning; a file that is not valid JSON stops
+the command (exit 2).`;
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length), 4);

@@ -72,6 +72,12 @@ export interface EngineSession {
   history: RunHistory;
   store: RunStore;
   engine: Engine;
+  /**
+   * Waits until no agent works here any more, delivering what is still in
+   * the mailbox for the run's agents (a message sent as the process was
+   * about to end continues its agent here rather than waiting for another).
+   */
+  settle(runId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -111,6 +117,7 @@ export async function openSession(
     // Consents for agent files that widen the permission mode outlive the process, as in VS Code.
     modeConsents: new ModeConsents({ file: path.join(storageDir(io.env), 'mode-consents.json'), ask: opts.modeConsent ?? undefined }),
     archive: history,
+    mailbox: history.mailbox,
     worktrees,
     // Claude Code command hooks from ~/.claude, and the project's .claude/settings*.json where the folder is trusted.
     trust: opts.trust,
@@ -129,13 +136,25 @@ export async function openSession(
     },
   });
   engine.onEvent((event) => store.apply(event));
+  // Messages and stops other terminals and windows leave for the agents this command runs.
+  const unwatch = history.mailbox.watch((entry) => engine.receive(entry));
   return {
     settings,
     catalog,
     history,
     store,
     engine,
+    settle: async (runId) => {
+      for (;;) {
+        await engine.settled();
+        const agents = Object.keys(store.get(runId)?.agents ?? {});
+        const waiting = (await Promise.all(agents.map((id) => history.mailbox.pending(id)))).flat().filter((e) => e.kind === 'message' || e.wakes || e.kind === 'stop');
+        for (const entry of waiting) engine.receive(entry);
+        if (!engine.busy) return;
+      }
+    },
     close: async () => {
+      unwatch();
       await history.flush();
       detach();
       catalog.dispose();

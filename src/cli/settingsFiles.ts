@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { closest } from 'fastest-levenshtein';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
@@ -88,15 +88,38 @@ function findProjectSettings(cwd: string): { file: string; text: string } | null
   }
 }
 
-/** The file's text; null when there is no file. */
+/**
+ * The file's text; null when there is no file. Opened without blocking and
+ * checked before it is read: a FIFO (or a device) in a cloned repository's
+ * `.subagents/settings.json` would otherwise hold the command for ever.
+ */
 function readText(file: string): string | null {
+  let fd: number;
   try {
-    return readFileSync(file, 'utf8');
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
     throw new SettingsFileError(`${file}: cannot be read (${code ?? (error as Error).message}).`);
   }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) throw new SettingsFileError(`${file}: is not a regular file (${kindOf(info)}); make it a JSON file or remove it. Nothing was run.`);
+    return readFileSync(fd, 'utf8');
+  } catch (error) {
+    if (error instanceof SettingsFileError) throw error;
+    throw new SettingsFileError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function kindOf(info: Stats): string {
+  if (info.isDirectory()) return 'a folder';
+  if (info.isFIFO()) return 'a FIFO';
+  if (info.isSocket()) return 'a socket';
+  if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device';
+  return 'not a file';
 }
 
 function lineAndColumn(text: string, offset: number): string {

@@ -161,6 +161,29 @@ export const agentFinishedEvent = z.object({
   worktree: z.nullable(worktreeInfoSchema),
 });
 
+/** Who sent a message: another agent of the run tree, or (null) the user through a surface. */
+export const messageSenderSchema = z.nullable(z.object({ agentId: z.string(), agentName: z.string() }));
+export type MessageSender = z.infer<typeof messageSenderSchema>;
+
+/**
+ * Something arrived for the agent that it reads at its next turn boundary
+ * (never in the middle of an answer): a message, or (`result`) a child's
+ * result its parent could not take when the child ended. Followed by
+ * `message_delivered` with the same id once it is in the conversation.
+ */
+export const messageQueuedEvent = z.object({
+  type: z.literal('message_queued'),
+  ...base,
+  messageId: z.string(),
+  kind: z.enum(['message', 'result']),
+  from: messageSenderSchema,
+  /** The surface it came through (runsView, chat, cli, lm) or `agent`. */
+  via: z.string(),
+  text: z.string(),
+});
+
+export const messageDeliveredEvent = z.object({ type: z.literal('message_delivered'), ...base, messageId: z.string() });
+
 export const runEventSchema = z.discriminatedUnion('type', [
   agentStartedEvent,
   textEvent,
@@ -171,6 +194,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
   worktreeCreatedEvent,
   approvalRequestedEvent,
   approvalSettledEvent,
+  messageQueuedEvent,
+  messageDeliveredEvent,
   agentFinishedEvent,
 ]);
 export type RunEvent = z.infer<typeof runEventSchema>;

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { agentColorField } from './agentColor';
-import { agentStatusSchema, approvalKindSchema, usageSchema, worktreeInfoSchema } from './runEvents';
+import { agentStatusSchema, approvalKindSchema, messageSenderSchema, usageSchema, worktreeInfoSchema } from './runEvents';
 import { toolRowSchema } from './toolRow';
 
 /**
@@ -21,6 +21,20 @@ export const pendingApprovalSchema = z.object({
   requestedAt: z.number(),
   protectedReason: z.optional(z.nullable(z.string())),
 });
+
+/** A message to an agent, as its tree shows it: who sent it, and whether the agent has read it yet. */
+export const agentMessageSchema = z.object({
+  messageId: z.string(),
+  kind: z.enum(['message', 'result']),
+  from: messageSenderSchema,
+  via: z.string(),
+  /** The text, capped. */
+  text: z.string(),
+  sentAt: z.number(),
+  /** When it went into the conversation; null while it waits for the agent's next turn (or its next continuation). */
+  deliveredAt: z.nullable(z.number()),
+});
+export type AgentMessage = z.infer<typeof agentMessageSchema>;
 
 export const agentNodeSchema = z.object({
   agentId: z.string(),
@@ -63,6 +77,8 @@ export const agentNodeSchema = z.object({
   worktreePath: z.nullable(z.string()),
   /** The approval a `waiting` agent asks for (optional: runs saved before approvals were events lack it). */
   approval: z.optional(z.nullable(pendingApprovalSchema)),
+  /** Messages sent to the agent, the newest kept (optional: runs saved before messages lack it). */
+  messages: z.optional(z.array(agentMessageSchema)),
 });
 export type AgentNode = z.infer<typeof agentNodeSchema>;
 

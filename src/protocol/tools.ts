@@ -63,6 +63,8 @@ export const BUILTIN_TOOLS = [
   { name: 'Task', kind: 'spawn', parallel: true, aliases: ['Agent'] },
   { name: 'TaskOutput', kind: 'spawn', parallel: true, withSpawn: true },
   { name: 'TaskStop', kind: 'spawn', parallel: true, withSpawn: true },
+  // A message to another agent of the run: steers it, or continues one that ended.
+  { name: 'SendMessage', kind: 'spawn', parallel: true, withSpawn: true },
   { name: 'Bash', kind: 'exec', parallel: false },
   { name: 'Read', kind: 'read', parallel: true, subject: 'file' },
   { name: 'Write', kind: 'write', parallel: false, subject: 'file' },

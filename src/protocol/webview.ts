@@ -36,6 +36,20 @@ export const approvalViewSchema = z.object({
 });
 export type ApprovalView = z.infer<typeof approvalViewSchema>;
 
+/** A message to an agent, as its row shows it: who wrote, what, and whether it has read it yet. */
+export const messageViewSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['message', 'result']),
+  /** The sending agent's name; null: the user. */
+  from: z.nullable(z.string()),
+  text: z.string(),
+  delivered: z.boolean(),
+});
+export type MessageView = z.infer<typeof messageViewSchema>;
+
+/** The longest message the Runs view's box sends. */
+export const MAX_MESSAGE_LENGTH = 20_000;
+
 /** What an agent's row shows, besides its live text, its usage and what hangs below it. */
 const agentHeadShape = {
   parentId: z.nullable(z.string()),
@@ -62,6 +76,8 @@ const agentHeadShape = {
     }),
   ),
   approval: z.nullable(approvalViewSchema),
+  /** The newest messages sent to it (its row lists them under its activity). */
+  messages: z.array(messageViewSchema),
 };
 export const agentHeadSchema = z.object(agentHeadShape);
 export type AgentHead = z.infer<typeof agentHeadSchema>;
@@ -165,6 +181,8 @@ export const RUNS_VIEW_COMMANDS = ['runAgent', 'stopAll', 'clearFinished', 'show
 export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('agentAction'), action: z.enum(AGENT_ACTIONS), agentId: z.string() }),
+  /** The message box on an agent's row: a message it reads at its next turn (one that has ended is continued with it). */
+  z.object({ type: z.literal('sendMessage'), agentId: z.string(), text: z.string().check(z.minLength(1), z.maxLength(MAX_MESSAGE_LENGTH)) }),
   z.object({ type: z.literal('approval'), agentId: z.string(), approvalId: z.string(), answer: z.enum(APPROVAL_ANSWERS) }),
   z.object({ type: z.literal('command'), command: z.enum(RUNS_VIEW_COMMANDS) }),
   z.object({ type: z.literal('revealed'), requestId: z.number(), found: z.boolean() }),

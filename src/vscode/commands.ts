@@ -3,6 +3,7 @@ import { setApiKeyCommand } from './apiKey';
 import { answerApprovalCommand } from './approvals';
 import { newAgentCommand, refreshAgentsCommand, type NewAgentArgs } from './agentFiles';
 import { runAgentCommand, sendFollowUpCommand, stopAllCommand, stopRunCommand, type RunAgentArgs } from './runCommands';
+import { sendMessageCommand } from './messageCommands';
 import type { Services } from './services';
 import { showTranscriptCommand } from './transcriptDocument';
 import type { SidebarViews } from './views';
@@ -48,6 +49,8 @@ export function registerCommands(services: Services, view: SidebarViews): vscode
       return left;
     },
     'subagents.sendFollowUp': (agentId, prompt) => sendFollowUpCommand(services, reveal, agentId, prompt),
+    // (agentId, text, via): the Runs view's message box and the chat's button pass them; the palette and the key binding ask.
+    'subagents.sendMessage': (agentId, text, via) => sendMessageCommand(services, reveal, agentId, text, via),
     'subagents.reviewWorktree': (agentId) => needsAgent('Review Changes', agentId) && reviewWorktreeCommand(services, agentId),
     'subagents.applyWorktree': async (agentId) => {
       if (!needsAgent('Apply Changes', agentId)) return false;

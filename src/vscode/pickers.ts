@@ -103,3 +103,25 @@ export function isGitRepo(dir: string): Promise<boolean> {
     execFile('git', ['rev-parse', '--is-inside-work-tree'], { cwd: dir, timeout: 5000 }, (error, stdout) => resolve(!error && stdout.trim() === 'true'));
   });
 }
+
+/**
+ * An agent at work, in any folder, or undefined (with `none` said when
+ * nothing runs). `note` ends each entry's detail (what picking it does).
+ */
+export async function pickRunningAgent(services: Services, opts: { title: string; placeHolder: string; none: string; note?: string }): Promise<string | undefined> {
+  const running = services.scopes.all.flatMap((scope) => scope.engine.running.map((run) => ({ run, scope })));
+  if (running.length === 0) {
+    void vscode.window.showInformationMessage(opts.none);
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    running.map(({ run, scope }) => ({
+      label: `${'  '.repeat(run.depth)}${run.agentName}`,
+      description: run.description,
+      detail: [run.parent ? `spawned by ${run.parent.agentName}` : 'started by you', scope.folder.name, opts.note].filter(Boolean).join(' · '),
+      agentId: run.id,
+    })),
+    { title: opts.title, placeHolder: opts.placeHolder },
+  );
+  return picked?.agentId;
+}

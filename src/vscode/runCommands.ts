@@ -4,7 +4,7 @@ import type { AgentRun } from '../core/engine/agentRun';
 import type { Budget } from '../core/engine/budget';
 import { EngineError } from '../core/engine/errors';
 import { ensureApiKey } from './apiKey';
-import { askTask, isGitRepo, pickAgent, pickFolder } from './pickers';
+import { askTask, isGitRepo, pickAgent, pickFolder, pickRunningAgent } from './pickers';
 import { announceRunEnd } from './runNotifications';
 import type { Services } from './services';
 
@@ -104,30 +104,14 @@ export async function runAgentCommand(services: Services, reveal: (runId?: strin
 }
 
 export async function stopRunCommand(services: Services, agentId?: string): Promise<boolean> {
-  if (!agentId) {
-    const running = services.scopes.all.flatMap((scope) => scope.engine.running.map((run) => ({ run, scope })));
-    if (running.length === 0) {
-      void vscode.window.showInformationMessage('No agent is running.');
-      return false;
-    }
-    const picked = await vscode.window.showQuickPick(
-      running.map(({ run, scope }) => ({
-        label: `${'  '.repeat(run.depth)}${run.agentName}`,
-        description: run.description,
-        detail: `${run.parent ? `spawned by ${run.parent.agentName}` : 'started by you'} · ${scope.folder.name} · stops its sub-agents too`,
-        agentId: run.id,
-      })),
-      { title: 'Subagents: Stop Run', placeHolder: 'Which agent should stop?' },
-    );
-    if (!picked) return false;
-    agentId = picked.agentId;
-  }
-  const scope = services.runningAgent(agentId);
-  if (!scope?.engine.cancel(agentId, 'Stopped by the user.')) {
+  agentId ??= await pickRunningAgent(services, { title: 'Subagents: Stop Run', placeHolder: 'Which agent should stop?', none: 'No agent is running.', note: 'stops its sub-agents too' });
+  if (!agentId) return false;
+  const stopped = await services.stopAgent(agentId, 'Stopped by the user.', 'vscode');
+  if (stopped === 'not running') {
     void vscode.window.showInformationMessage('That agent is not running any more.');
     return false;
   }
-  services.log.info(`Stopped agent ${agentId}.`);
+  services.log.info(stopped === 'sent' ? `Asked the process that runs agent ${agentId} to stop it.` : `Stopped agent ${agentId}.`);
   return true;
 }
 

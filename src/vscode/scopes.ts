@@ -59,6 +59,7 @@ export class FolderScope implements AgentLookup {
       settings: () => this.#settings,
       gate: deps.gate,
       archive: deps.history,
+      mailbox: deps.history.mailbox,
       worktrees: deps.worktrees,
       hooks: deps.hooks,
       trust: deps.trust,

@@ -1,6 +1,9 @@
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import type { ContinueOptions, SendOutcome } from '../core/engine/engine';
+import { EngineError } from '../core/engine/errors';
+import { newMailId } from '../core/engine/mail';
 import { WorktreeManager, type WorktreeRecord } from '../core/isolation';
 import { RunHistory } from '../core/runs/history';
 import { RunStore } from '../core/runs/runStore';
@@ -77,6 +80,9 @@ export class Services implements vscode.Disposable {
     });
     const services = new Services(context, log, keys, approvals, history, store, worktrees, scopes);
     services.#detachHistory = history.attach(store);
+    // Messages and stops other processes (`subagents send`, another window) leave for agents running here.
+    const unwatch = history.mailbox.watch((entry) => scopes.all.some((scope) => scope.engine.receive(entry)));
+    services.#disposables.push({ dispose: unwatch });
     services.#disposables.push(approvals, scopes);
     services.#watch();
     await scopes.sync();
@@ -122,6 +128,37 @@ export class Services implements vscode.Disposable {
   /** The running agent with this id, and the engine that runs it. */
   runningAgent(agentId: string): FolderScope | undefined {
     return this.scopes.all.find((s) => s.engine.find(agentId)?.ended === false);
+  }
+
+  /**
+   * Sends a message to an agent (S4.6): the folder scope whose engine knows
+   * it takes it (at work: read at its next turn; ended: continued), or its
+   * run's folder scope, which finds it in the history (or hands it to the
+   * process at work on it, through the mailbox).
+   */
+  sendMessage(agentId: string, text: string, via: string, options: ContinueOptions = {}): Promise<SendOutcome> {
+    const run = this.runOf(agentId);
+    const scope = this.scopes.all.find((s) => s.engine.find(agentId)) ?? (run && this.folderOf(run)) ?? this.scopes.preferred()[0];
+    if (!scope) return Promise.reject(new EngineError('No folder is open: agents run in a workspace folder.'));
+    return scope.engine.send(agentId, { text, via }, options);
+  }
+
+  /**
+   * Stops one agent and the agents it started (its parent is told and goes
+   * on): here when it runs here, else through the mailbox when another
+   * process (a terminal's `subagents run`, another window) runs it.
+   */
+  async stopAgent(agentId: string, reason: string, via: string): Promise<'stopped' | 'sent' | 'not running'> {
+    if (this.runningAgent(agentId)?.engine.cancel(agentId, reason)) return 'stopped';
+    const archived = await this.history.load(agentId);
+    if (!archived || archived === 'expired' || !archived.runningIn || archived.runningIn === 'this process') return 'not running';
+    await this.history.mailbox.post({ id: newMailId(), agentId, runId: archived.node.runId, kind: 'stop', text: reason, from: null, via, sentAt: Date.now() });
+    return 'sent';
+  }
+
+  /** Stops every agent of a run at work here (chat's `/stop` without a name); returns how many trees it stopped. */
+  stopRunOf(runId: string, reason: string): number {
+    return this.scopes.all.reduce((sum, scope) => sum + scope.engine.cancelRun(runId, reason), 0);
   }
 
   agentNode(agentId: string): AgentNode | undefined {

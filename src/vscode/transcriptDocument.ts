@@ -44,10 +44,21 @@ function resultText(content: unknown): string {
   return content.map((b: { type?: string; text?: string }) => (b.type === 'text' ? (b.text ?? '') : `[${b.type ?? 'content'}]`)).join('\n');
 }
 
+/** A message delivered while the agent worked (core/engine/mail.ts): who sent it, then what it says. */
+const MESSAGE_BLOCK = /<message from="([^"]*)"(?: agent-id="([^"]*)")? id="m[0-9a-f]+">\n([\s\S]*?)\n<\/message>/g;
+
+/** Text with the messages it carries shown as messages from their senders. */
+function withMessages(text: string, speaker: string): string {
+  return text.replace(MESSAGE_BLOCK, (_all, name: string, agentId: string | undefined, body: string) => {
+    const from = agentId ? `${name} (\`${agentId}\`)` : 'you';
+    return `**✉ Message from ${from}, read at ${speaker}'s turn:**\n\n> ${body.replace(/\n/g, '\n> ')}`;
+  });
+}
+
 function renderBlock(block: Block, speaker: string): string {
   switch (block.type) {
     case 'text':
-      return block.text;
+      return withMessages(block.text, speaker);
     case 'thinking':
       return `> _Thinking:_ ${truncate(block.thinking, 600).replace(/\n/g, '\n> ')}`;
     case 'tool_use':

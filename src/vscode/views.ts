@@ -165,6 +165,8 @@ export function handleRunsViewMessage(s: Services, message: RunsViewMessage): vo
       } as const;
       return run(ids[message.action], message.agentId);
     }
+    case 'sendMessage':
+      return run('subagents.sendMessage', message.agentId, message.text, 'runsView');
     case 'approval': {
       // Only the question the agent is waiting on now: a stale button (answered elsewhere) does nothing.
       const pending = s.store.agent(message.agentId)?.approval;

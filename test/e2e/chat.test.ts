@@ -9,6 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { startScriptedServer, type Script, type ScriptedServer } from '../support/scriptedServer';
+import { finishedText, responseText, responseTo, sendChat, setColorTheme } from './support/chatPanel';
 import { poll, withDiagnostics, type Subject } from './support/diagnostics';
 import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
 import { closeSession, openSession, type Session } from './support/session';
@@ -78,63 +79,13 @@ describe('the @agent chat participant', () => {
     return { server, workbench, page: workbench.page };
   };
 
-  /** The chat list's rows are virtualized: an item is known by its row's data-index, not by counting. */
-  async function lastIndex(): Promise<number> {
-    const indexes = await live().page.locator('.interactive-list .monaco-list-row[data-index]').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-index'))));
-    return Math.max(-1, ...indexes);
-  }
-
-  /** Sends a chat message and returns the response it starts (still streaming). */
-  async function send(message: string): Promise<Locator> {
-    const { page } = live();
-    const before = await lastIndex();
-    await page.locator('.interactive-input-editor').last().click();
-    await page.keyboard.press('ControlOrMeta+A');
-    await page.keyboard.press('Backspace');
-    await page.keyboard.type(message);
-    // A completion list (slash commands, agent names) would take the Enter; it opens a moment after typing.
-    await page.waitForTimeout(300);
-    if (await page.locator('.suggest-widget.visible').count()) await page.keyboard.press('Escape');
-    await page.keyboard.press('Enter');
-    // The request is the next row, its response the one after.
-    const response = page.locator(`.interactive-list .monaco-list-row[data-index="${before + 2}"] .interactive-item-container.interactive-response`);
-    await response.waitFor({ timeout: 20_000 });
-    return response;
-  }
-
-  /** The response's text once it has finished, folded parts (VS Code folds the steps of a long response) included. */
-  async function finished(response: Locator, timeoutMs = 60_000): Promise<string> {
-    await poll(async () => !/chat-response-loading/.test((await response.getAttribute('class')) ?? ''), { timeoutMs, message: 'the response did not finish' });
-    return textOf(response);
-  }
-
-  function textOf(response: Locator): Promise<string> {
-    return response.evaluate((el) => {
-      const walker = el.ownerDocument.createTreeWalker(el, 4 /* NodeFilter.SHOW_TEXT */);
-      const parts: string[] = [];
-      for (let n = walker.nextNode(); n; n = walker.nextNode()) parts.push(n.textContent ?? '');
-      return parts.join('').replace(/\s+/g, ' ');
-    });
-  }
+  const send = (message: string) => sendChat(live().workbench, message);
+  const finished = finishedText;
+  const textOf = responseText;
+  const setTheme = (label: 'Dark Modern' | 'Light Modern') => setColorTheme(live().workbench, label);
 
   function sidebarAgent(name: string): Locator {
     return live().workbench.webview().locator(`li[data-agent-name="${name}"]`).first();
-  }
-
-  /** Picks a color theme the way a user does, from "Preferences: Color Theme". */
-  async function setTheme(label: 'Dark Modern' | 'Light Modern'): Promise<void> {
-    const { workbench, page } = live();
-    await workbench.runCommand('Preferences: Color Theme', { opensQuickInput: true });
-    // The theme picker has a placeholder, not a title, so Workbench.pick cannot find it.
-    const widget = page.locator('.quick-input-widget');
-    await widget.locator('.quick-input-box input').fill(label);
-    await widget.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) }).first().click();
-    await widget.waitFor({ state: 'hidden', timeout: 10_000 });
-    const dark = label.startsWith('Dark');
-    await poll(async () => ((await page.locator('.monaco-workbench').getAttribute('class')) ?? '').split(/\s+/).includes(dark ? 'vs-dark' : 'vs'), {
-      timeoutMs: 15_000,
-      message: `the workbench did not switch to ${label}`,
-    });
   }
 
   before(
@@ -243,10 +194,7 @@ describe('the @agent chat participant', () => {
       // VS Code shows follow-ups as links above the chat input.
       const handoff = page.getByText('Hand to the reader', { exact: true }).last();
       await handoff.waitFor({ timeout: 15_000 });
-      const before = await lastIndex();
-      await handoff.click();
-      const next = page.locator(`.interactive-list .monaco-list-row[data-index="${before + 2}"] .interactive-item-container.interactive-response`);
-      await next.waitFor({ timeout: 20_000 });
+      const next = await responseTo(live().workbench, () => handoff.click());
       const text = await finished(next);
       assert.match(text, /▸ reader/);
       assert.match(text, /The README says Tally counts words\./);

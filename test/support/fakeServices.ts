@@ -15,7 +15,8 @@ import { RunStore } from '../../src/core/runs/runStore';
 import { ModeConsents, type ModeConsentHandler } from '../../src/core/tools/modeConsent';
 import type { RunSnapshot } from '../../src/protocol/runSnapshot';
 import type { FolderScope } from '../../src/vscode/scopes';
-import type { Services } from '../../src/vscode/services';
+import { MemoryMailbox } from '../../src/core/engine/mail';
+import { Services } from '../../src/vscode/services';
 import { catalogOf } from './agents';
 import { startScriptedServer, type Script, type ScriptedServer } from './scriptedServer';
 import * as vscode from './vscodeFake';
@@ -75,6 +76,11 @@ export function fakeServices(folders: FakeFolder[]): FakeServices {
     },
     folderOf: scopeOf,
     runningAgent: (agentId: string) => scopes.find((s) => s.engine.find(agentId)?.ended === false),
+    // No history on disk here: nothing runs in another process, so a stop never goes through the mailbox.
+    history: { load: () => Promise.resolve(null), mailbox: new MemoryMailbox() },
+    sendMessage: Services.prototype.sendMessage,
+    stopAgent: Services.prototype.stopAgent,
+    stopRunOf: Services.prototype.stopRunOf,
   } as unknown as Services;
   return {
     services,

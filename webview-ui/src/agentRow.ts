@@ -3,6 +3,7 @@ import { themeColorCss } from '../../src/protocol/agentColor';
 import { approvalLabel } from '../../src/protocol/tools';
 import { codicon, el, iconButton, textButton } from './dom';
 import { formatCost, formatDuration, formatTokens, STATUS_ICONS, STATUS_LABELS } from './format';
+import { messageLines } from './messages';
 
 /**
  * The visible line of one agent and of one tool call in the Runs tree: status,
@@ -12,6 +13,8 @@ import { formatCost, formatDuration, formatTokens, STATUS_ICONS, STATUS_LABELS }
 
 export interface RowContext {
   post(message: WebviewToHost): void;
+  /** Opens or closes the agent's message box (messages.ts). */
+  message?(agent: AgentView): void;
   /** Host clock minus webview clock, for elapsed times. */
   clockOffset(): number;
 }
@@ -47,6 +50,7 @@ function agentActions(agent: AgentView, ctx: RowContext): HTMLElement {
   const active = agent.status === 'running' || agent.status === 'queued' || agent.status === 'waiting';
   const wt = agent.worktree;
   return el('span', { className: 'actions' }, [
+    active && ctx.message ? iconButton('mail', `Message ${agent.name} (M)`, `action-message-${agent.id}`, () => ctx.message!(agent)) : null,
     active ? b('debug-stop', `Stop ${agent.name} and its sub-agents`, 'stop') : null,
     b('output', `Show ${agent.name}'s transcript`, 'transcript'),
     !active ? b('comment-discussion', `Send ${agent.name} a follow-up`, 'followUp') : null,
@@ -140,6 +144,7 @@ export function agentRow(agent: AgentView, expanded: boolean | null, isRoot: boo
     details,
     approvalBox(agent, ctx),
     el('div', { className: 'subline activity', text: agent.activity, testId: `activity-${agent.id}` }),
+    messageLines(agent),
     worktreeLine(agent),
     showError ? el('div', { className: 'subline error-text', text: agent.error ?? '', title: agent.error ?? '', testId: `error-${agent.id}` }) : null,
   ]);

@@ -1,7 +1,9 @@
 import './style.css';
+import { isActiveStatus } from '../../src/protocol/vocabulary';
 import { hostToWebviewSchema, type StatusState, type WebviewToHost } from '../../src/protocol/webview';
 import { el, textButton } from './dom';
 import { formatDuration } from './format';
+import { MessageBoxes } from './messages';
 import { renderNotices } from './notices';
 import { RunsTree, setExpandedView } from './runsTree';
 import { focusItem, installTreeKeyboard, setExpanded } from './tree';
@@ -47,7 +49,15 @@ function remember(key: string, expanded: boolean): void {
   saveState();
 }
 
-const tree = new RunsTree(runsList, { post, clockOffset: () => clockOffset, expanded: (key, byDefault) => expandedOverrides[key] ?? byDefault, remember });
+const boxes = new MessageBoxes(post);
+const tree = new RunsTree(runsList, {
+  post,
+  clockOffset: () => clockOffset,
+  expanded: (key, byDefault) => expandedOverrides[key] ?? byDefault,
+  remember,
+  message: (agent) => boxes.toggle(agent, tree.agent(agent.id)?.item ?? null),
+  rendered: (item, view) => boxes.place(item, view),
+});
 
 function rememberExpanded(item: HTMLElement, expanded: boolean): void {
   const key = item.dataset.key;
@@ -57,6 +67,17 @@ function rememberExpanded(item: HTMLElement, expanded: boolean): void {
 }
 
 installTreeKeyboard(root, rememberExpanded);
+
+// M on an agent at work opens (or closes) its message box.
+root.addEventListener('keydown', (e) => {
+  if (e.key.toLowerCase() !== 'm' || e.ctrlKey || e.metaKey || e.altKey) return;
+  const item = itemOf(e.target);
+  const agentId = item && e.target === item ? item.dataset.agentId : undefined;
+  const found = agentId ? tree.agent(agentId) : undefined;
+  if (!found || !(isActiveStatus(found.view.status) || boxes.isOpen(found.view.id))) return;
+  e.preventDefault();
+  boxes.toggle(found.view, found.item);
+});
 
 function itemOf(target: EventTarget | null): HTMLElement | null {
   return target instanceof Element ? target.closest<HTMLElement>('li[role="treeitem"]') : null;

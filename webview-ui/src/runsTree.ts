@@ -24,6 +24,8 @@ export type RunsMessage = Extract<HostToWebview, { type: 'runs' }>;
 export interface TreeContext extends RowContext {
   /** The user's choice for a node, or `byDefault`. */
   expanded(key: string, byDefault: boolean): boolean;
+  /** Called after an agent's item is rendered (what lives beside its row, such as an open message box, stays with it). */
+  rendered?(item: HTMLLIElement, view: AgentView): void;
   /** Records a node opened for the user (revealing something inside it). */
   remember(key: string, expanded: boolean): void;
 }
@@ -228,6 +230,7 @@ export class RunsTree {
       rec.rowSig = sig;
     }
     patchAgentRow(rec.row, view);
+    this.ctx.rendered?.(rec.li, view);
     // Attributes are written only when they change: a write restyles the whole subtree.
     if (rec.li.dataset.status !== view.status) {
       rec.li.classList.remove(`status-${rec.li.dataset.status}`);
@@ -334,6 +337,15 @@ export class RunsTree {
   #setOpen(run: RunRecord, rec: AgentRecord, open: boolean): void {
     setExpandedView(rec.li, open);
     if (open && rec.stale && rec.view) this.#render(run, rec, rec.view);
+  }
+
+  /** The agent's item and the view it shows, when it is in the view. */
+  agent(agentId: string): { item: HTMLLIElement; view: AgentView } | undefined {
+    for (const run of this.#runs.values()) {
+      const rec = run.agents.get(agentId);
+      if (rec?.view) return { item: rec.li, view: rec.view };
+    }
+    return undefined;
   }
 
   /** The user opened or folded an item: an agent opened now gets what it was not shown while folded. */

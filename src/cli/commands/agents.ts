@@ -25,8 +25,10 @@ Options:
   --plugin-dir DIR  Extra plugin root whose agents/ folder is searched; repeatable
                     (added to the pluginDirs setting); a relative DIR is taken
                     from the --cwd folder
-  --trust-project   Let the project's .subagents/settings.json set the
-                    restricted settings (pluginDirs, loadClaudePlugins, …)
+  --trust-project   Trust the project for this listing: its
+                    .subagents/settings.json applies in full (pluginDirs,
+                    loadClaudePlugins, …); "trustedProjects" in your user
+                    settings file trusts it for good
   --no-cache        Read and parse every file. By default a listing whose
                     files all kept their size and time since the last listing
                     of the same folder prints the same answer again, and

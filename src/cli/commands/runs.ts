@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type { Mailbox } from '../../core/runs/mailbox';
 import type { RunSnapshot } from '../../protocol/runSnapshot';
 import { UsageError, type CliCommand, type CliIO } from '../command';
 import { formatDuration, formatUsage, renderTree, styleFor } from '../render/tree';
@@ -33,6 +34,21 @@ function summary(run: RunSnapshot) {
   };
 }
 
+/**
+ * Adds to each agent the messages still in the mailbox that its tree does
+ * not show (left for a process that ended before taking them): they are
+ * read when the agent is next continued.
+ */
+async function withMailbox(run: RunSnapshot, mailbox: Mailbox): Promise<void> {
+  for (const node of Object.values(run.agents)) {
+    const known = new Set((node.messages ?? []).map((m) => m.messageId));
+    for (const entry of await mailbox.pending(node.agentId)) {
+      if (entry.kind === 'stop' || known.has(entry.id)) continue;
+      (node.messages ??= []).push({ messageId: entry.id, kind: entry.kind, from: entry.from, via: entry.via, text: entry.text, sentAt: entry.sentAt, deliveredAt: null });
+    }
+  }
+}
+
 export const runsCommand: CliCommand = {
   name: 'runs',
   usage: USAGE,
@@ -52,6 +68,7 @@ export const runsCommand: CliCommand = {
         io.stderr.write(`subagents runs: no run "${terminalLine(runId)}" in the history.\n`);
         return 1;
       }
+      await withMailbox(run, history.mailbox);
       io.stdout.write(values.json ? `${JSON.stringify(run)}\n` : `${renderTree(run, { style: styleFor(io.stdout, io.env) }).join('\n')}\n`);
       return 0;
     }

@@ -5,7 +5,9 @@ import { openWorktrees, recoverWorktrees } from '../session';
 import { terminalText } from '../render/terminalText';
 
 const USAGE = `Usage: subagents worktrees [list] [--json]
-       subagents worktrees diff <agentId>
+       subagents worktrees diff <agentId>      (control characters shown as
+                                               symbols on a terminal; exact
+                                               bytes when redirected)
        subagents worktrees apply <agentId>
        subagents worktrees discard <agentId>
 
@@ -47,7 +49,10 @@ export const worktreesCommand: CliCommand = {
       await recoverWorktrees(io, worktrees);
       await worktrees.list();
       if (action === 'diff') {
-        io.stdout.write(await worktrees.diff(agentId));
+        // An agent wrote these bytes: on a terminal their control characters are shown, not obeyed (an ESC sequence
+        // can erase lines, OSC 52 can write the clipboard). Redirected, the patch stays byte for byte, so it applies.
+        const diff = await worktrees.diff(agentId);
+        io.stdout.write(io.stdout.isTTY ? terminalText(diff) : diff);
         return 0;
       }
       if (action === 'discard') {

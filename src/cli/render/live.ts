@@ -2,7 +2,7 @@ import type { RunStore } from '../../core/runs/runStore';
 import type { RunEvent } from '../../protocol/runEvents';
 import { formatWait } from '../../core/engine/network';
 import { terminalLine } from './terminalText';
-import { agentLine, renderTree, type Style } from './tree';
+import { agentLine, messageLine, renderTree, type Style } from './tree';
 
 /**
  * Terminal renderers for `subagents run` without --json. On a TTY the tree
@@ -101,6 +101,11 @@ export class LogRenderer implements Renderer {
           `${indent}  ${event.ok ? '✓' : '✕'} ${terminalLine(event.name)} ${terminalLine(node.tools.findLast((t) => t.toolUseId === event.toolUseId)?.inputSummary ?? '')}${event.resultSummary ? ` · ${terminalLine(event.resultSummary)}` : ''}\n`,
         );
         break;
+      case 'message_queued': {
+        const message = node.messages?.find((m) => m.messageId === event.messageId);
+        if (message) this.out.write(`${indent}  ${messageLine(message, true, this.style)}\n`);
+        break;
+      }
       case 'retry':
         this.out.write(`${indent}  ↻ ${terminalLine(event.reason)}; retrying in ${formatWait(event.delayMs)} (attempt ${event.attempt + 1})\n`);
         break;

@@ -1,8 +1,9 @@
 import { formatWait } from '../../core/engine/network';
+import { isActiveStatus } from '../../protocol/runEvents';
 import { formatDuration, formatUsage } from '../../protocol/format';
 import { terminalLine } from './terminalText';
 import type { AgentColor } from '../../protocol/agentColor';
-import type { AgentNode, RunSnapshot, ToolRow } from '../../protocol/runSnapshot';
+import type { AgentMessage, AgentNode, RunSnapshot, ToolRow } from '../../protocol/runSnapshot';
 
 /**
  * Renders a run tree snapshot as terminal lines: agents with their status,
@@ -92,6 +93,14 @@ export function agentLine(node: AgentNode, now: number, s: Style): string {
   return parts.filter(Boolean).join(' · ');
 }
 
+/** A message to the agent: who sent it, what it says, whether it still waits for the agent's next turn. */
+export function messageLine(message: AgentMessage, atWork: boolean, s: Style): string {
+  const from = message.from ? `${terminalLine(message.from.agentName)} (${message.from.agentId})` : 'you';
+  const what = message.kind === 'result' ? `result of ${from}` : `message from ${from}`;
+  const waiting = message.deliveredAt !== null ? '' : s.yellow(atWork ? ' · waiting for its next turn' : ' · waiting: read when it is continued');
+  return `✉ ${what}: ${s.dim(`“${terminalLine(message.text)}”`)}${waiting}`;
+}
+
 export function renderTree(run: RunSnapshot, options: { now?: number; style?: Style; width?: number } = {}): string[] {
   const s = options.style ?? plain;
   const now = options.now ?? Date.now();
@@ -102,9 +111,14 @@ export function renderTree(run: RunSnapshot, options: { now?: number; style?: St
     const rows = node.tools;
     const nested = new Set(rows.map((r) => r.childAgentId).filter(Boolean));
     const orphans = node.children.filter((id) => !nested.has(id)).map((id) => run.agents[id]).filter((n): n is AgentNode => Boolean(n));
-    const items: Array<{ kind: 'folded' } | { kind: 'tool'; row: ToolRow } | { kind: 'agent'; node: AgentNode } | { kind: 'text' }> = [];
+    const items: Array<{ kind: 'folded' } | { kind: 'tool'; row: ToolRow } | { kind: 'message'; message: AgentMessage } | { kind: 'agent'; node: AgentNode } | { kind: 'text' }> = [];
     if (node.foldedTools) items.push({ kind: 'folded' });
-    for (const row of rows) items.push({ kind: 'tool', row });
+    // Tool calls and the messages the agent read, in the order they happened; messages still waiting come last.
+    const timeline = [
+      ...rows.map((row) => ({ at: row.startedAt, item: { kind: 'tool' as const, row } })),
+      ...(node.messages ?? []).map((message) => ({ at: message.deliveredAt ?? Number.MAX_SAFE_INTEGER, item: { kind: 'message' as const, message } })),
+    ];
+    for (const { item } of timeline.sort((a, b) => a.at - b.at)) items.push(item);
     for (const orphan of orphans) items.push({ kind: 'agent', node: orphan });
     const live = node.status === 'running' && node.text.trim();
     if (live) items.push({ kind: 'text' });
@@ -115,6 +129,7 @@ export function renderTree(run: RunSnapshot, options: { now?: number; style?: St
       const childPrefix = prefix + (last ? '   ' : '│  ');
       if (item.kind === 'folded') lines.push(truncate(`${branch}${s.dim(`… ${node.foldedTools} earlier tool calls`)}`, width));
       else if (item.kind === 'text') lines.push(truncate(`${branch}${s.dim(`“${terminalLine(node.text.trim().split('\n').at(-1) ?? '')}”`)}`, width));
+      else if (item.kind === 'message') lines.push(truncate(`${branch}${messageLine(item.message, isActiveStatus(node.status), s)}`, width));
       else if (item.kind === 'agent') {
         lines.push(truncate(`${branch}${agentLine(item.node, now, s)}`, width));
         walk(item.node, childPrefix);

@@ -36,6 +36,8 @@ export interface AgentPlacement {
   id: string;
   definition: AgentDefinition;
   parent: AgentRun | null;
+  /** For a continued agent whose parent has ended: that parent's id. */
+  reportsTo?: string | null;
   parentToolUseId: string | null;
   tree: TreeContext;
   settings: Settings;
@@ -62,6 +64,7 @@ export function createAgentRun(p: AgentPlacement): AgentRun {
   return new AgentRun({
     id: p.id,
     parent,
+    reportsTo: p.reportsTo,
     parentToolUseId: p.parentToolUseId,
     tree: p.tree,
     definition,

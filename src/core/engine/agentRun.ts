@@ -4,6 +4,8 @@ import type { AgentDefinition, SpawnsPolicy, ThinkingLevel } from '../agents/def
 import { continueConversation } from './archive';
 import type { PermissionMode } from '../tools/permissions';
 import { BudgetTracker, type Budget } from './budget';
+import { ConcurrencySlot } from './concurrencySlot';
+import { Inbox } from './inbox';
 import type { Semaphore } from './limiter';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -39,6 +41,8 @@ export interface TreeContext {
 export interface AgentRunInit {
   id: string;
   parent: AgentRun | null;
+  /** For a continued agent whose parent has ended: that parent's id. */
+  reportsTo?: string | null;
   parentToolUseId: string | null;
   tree: TreeContext;
   definition: AgentDefinition;
@@ -68,6 +72,12 @@ export interface AgentRunInit {
 export class AgentRun {
   readonly id: string;
   readonly parent: AgentRun | null;
+  /**
+   * The agent that started this one in its run tree, even when this run
+   * continues it as a root (its parent had ended): its result is kept for
+   * that agent.
+   */
+  readonly reportsTo: string | null;
   readonly parentToolUseId: string | null;
   readonly tree: TreeContext;
   readonly definition: AgentDefinition;
@@ -88,8 +98,8 @@ export class AgentRun {
   /** The budget this agent's usage is reported to (its own, or the nearest one above it). */
   readonly budget: BudgetTracker;
   readonly children = new Set<AgentRun>();
-  /** Completion notices of background children, delivered at this agent's next turn (S4.1). */
-  readonly notices: string[] = [];
+  /** Messages and children's results, delivered at this agent's next turn boundary (S4.1, S4.6). */
+  readonly inbox = new Inbox();
   messages: BetaMessageParam[];
   /** How many of `messages` are in the transcript on disk. */
   persisted: number;
@@ -103,9 +113,16 @@ export class AgentRun {
   /** What the agent left on its branch, once its worktree is settled. */
   worktree: WorktreeInfo | null = null;
   result: AgentResult | null = null;
-  /** Foreground waits on children in progress; the agent gives back its concurrency slot while waiting. */
-  waits = 0;
-  holdsSlot = false;
+  /** Its place under the tree's concurrency limit (none for a root agent). */
+  readonly slot: ConcurrencySlot;
+  /** Set once its query loop has returned: what arrives from then on continues it after it ends. */
+  sealed = false;
+  /**
+   * Set before `done` resolves: the run that continues this agent at once
+   * because a message came as it ended (null when none does). Surfaces that
+   * wait for an agent follow it (finalResult).
+   */
+  next: Promise<AgentRun | null> = Promise.resolve(null);
   readonly done: Promise<AgentResult>;
   #resolve!: (result: AgentResult) => void;
   #wake: (() => void) | null = null;
@@ -113,6 +130,7 @@ export class AgentRun {
   constructor(init: AgentRunInit) {
     this.id = init.id;
     this.parent = init.parent;
+    this.reportsTo = init.parent?.id ?? init.reportsTo ?? null;
     this.parentToolUseId = init.parentToolUseId;
     this.tree = init.tree;
     this.definition = init.definition;
@@ -139,6 +157,7 @@ export class AgentRun {
     const forward = () => this.controller.abort(upstream.reason);
     if (upstream.aborted) forward();
     else upstream.addEventListener('abort', forward, { once: true });
+    this.slot = new ConcurrencySlot(init.parent ? init.tree.limiter : null, this.controller.signal);
   }
 
   get signal(): AbortSignal {
@@ -158,29 +177,19 @@ export class AgentRun {
     return [...this.children].filter((c) => c.background && !c.ended);
   }
 
-  /** Adds a notice and wakes the agent if it is waiting for one. */
-  notify(notice: string): void {
-    this.notices.push(notice);
-    this.#wake?.();
-  }
-
-  /** Resolves at the next notice (or abort). */
-  waitForNotice(): Promise<void> {
-    if (this.notices.length || this.signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        this.#wake = null;
-        this.signal.removeEventListener('abort', done);
-        resolve();
-      };
-      this.#wake = done;
-      this.signal.addEventListener('abort', done, { once: true });
-    });
-  }
-
   finish(result: AgentResult): void {
     this.result = result;
     this.status = result.status;
     this.#resolve(result);
+  }
+}
+
+/** The result of an agent once it is really done: after every continuation that a message arriving as it ended started. */
+export async function finalResult(run: AgentRun): Promise<{ run: AgentRun; result: AgentResult }> {
+  for (;;) {
+    const result = await run.done;
+    const next = await run.next;
+    if (!next) return { run, result };
+    run = next;
   }
 }

@@ -7,6 +7,8 @@ export interface ArchivedAgent {
   messages: BetaMessageParam[];
   /** Set while the agent is still at work: 'this process', or which other process runs it. */
   runningIn: string | null;
+  /** Set while another live process works on the agent's run (another agent of it): only that process may continue the agent. */
+  runBusyIn?: string | null;
 }
 
 /** Where the engine keeps conversations, and finds ended agents again after a restart. */

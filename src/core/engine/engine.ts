@@ -1,76 +1,49 @@
 import path from 'node:path';
-import type Anthropic from '@anthropic-ai/sdk';
-import { emptyUsage, type RunEvent } from '../../protocol/runEvents';
+import type { RunEvent } from '../../protocol/runEvents';
 import type { AgentDefinition } from '../agents/definition';
-import type { Settings } from '../config';
-import type { WorktreeManager } from '../isolation';
-import { newAgentId } from './ids';
 import { ModeConsents } from '../tools/modeConsent';
 import { PermissionGate, type PermissionMode } from '../tools/permissions';
-import type { RuntimeTool } from '../tools/runtimeTool';
 import { createAgentRun, firstLine, newTree } from './agentFactory';
-import type { AgentArchive } from './archive';
+import { executeAgent, type ExecutionHost, type ExecutionOptions } from './agentExecution';
 import type { AgentResult, AgentRun, EmitEvent } from './agentRun';
 import type { Budget } from './budget';
 import { CancelledError, EngineError } from './errors';
-import { startContext, stopInstruction, type LifecycleHooks, type SubagentInfo } from './lifecycleHooks';
+import { newAgentId } from './ids';
+import { MemoryMailbox, type AgentMailbox, type MailEntry } from './mail';
+import { Messenger, type ContinueOptions, type Message, type SendOutcome } from './messenger';
 import { resolveModel, type ModelChoice } from './models';
-import { networkPolicy, type NetworkPolicy } from './network';
-import { runQueryLoop, type LoopOutcome } from './queryLoop';
-import { findResumable, type ResumeSource } from './resumeSource';
-import { DEFAULT_AGENT, type SpawnInput, type Spawner } from './spawnTool';
-import type { StructuredOutputSlot } from './structuredOutput';
-import { buildSystemPrompt, promptEnvironment } from './systemPrompt';
-import { completionNotice } from './taskTools';
-import { checkSpawn } from './toolPool';
 import { Redactor } from './redaction';
-import { buildTools } from './toolset';
-import { authorizer, type Authorize } from './authorize';
-import { childCwd } from './workingDir';
-import { isolate, reisolate, settleWorktree } from './worktreeSteps';
-import { agentColor } from '../../protocol/agentColor';
-import { TRUST_NOTHING, type ProjectTrust } from '../trust/projectTrust';
+import { findResumable, type ResumeSource } from './resumeSource';
+import type { Messaging } from './sendMessageTool';
+import { AgentSpawner, type AgentLookup, type SpawnerHost } from './spawner';
+import { isolate, reisolate } from './worktreeSteps';
 
 /**
  * The subagent engine (S3): runs agent trees on the Anthropic SDK. Every
  * agent is its own query loop with its own system prompt, tool pool and
- * model; the spawn tool starts nested agents under the guards of S3.3–S3.4.
- * Everything an agent does is reported as typed RunEvents, which the
- * RunStore folds into the snapshots every surface renders.
+ * model; the spawn tool starts nested agents under the guards of S3.3–S3.4
+ * (spawner.ts). Everything an agent does is reported as typed RunEvents,
+ * which the RunStore folds into the snapshots every surface renders.
  */
 
-/** The catalog as the engine sees it: the current set, looked up at each spawn (S2.4). */
-export interface AgentLookup {
-  readonly agents: readonly AgentDefinition[];
-  find(name: string): AgentDefinition | undefined;
-}
+export type { AgentLookup } from './spawner';
+export type { ContinueOptions, Message, SendOutcome } from './messenger';
 
-export interface EngineOptions {
-  client: Anthropic;
+export interface EngineOptions extends ExecutionOptions {
   catalog: AgentLookup;
-  /** Read at every run and spawn, so setting changes apply to the next one. */
-  settings: () => Settings;
   gate?: PermissionGate;
-  maxTokens?: number;
-  /** Overrides of the timeouts and retries the `subagents.network.*` settings give (S3.10); tests use short ones. */
-  network?: Partial<NetworkPolicy>;
-  /** Keeps transcripts and finds ended agents after a restart (the run history). */
-  archive?: AgentArchive;
-  /** SubagentStart / SubagentStop hooks (S4.5). */
-  hooks?: LifecycleHooks;
   /**
-   * Whether a folder's own code (its hooks, later its MCP servers) may run:
-   * the one place every such runner asks. Default: no folder is trusted.
+   * Where messages and results wait until they are in an agent's
+   * transcript (the run history's mailbox, which other processes write to);
+   * default: memory.
    */
-  trust?: ProjectTrust;
+  mailbox?: AgentMailbox;
   /**
    * Consent for agent files that ask for a wider permission mode than the
    * one they would run under (S7.3), remembered per file content. Without
    * it, such a file is refused its wider mode, with a warning in the log.
    */
   modeConsents?: ModeConsents;
-  /** Git worktrees for isolated agents (S5); without it, isolation is refused. */
-  worktrees?: WorktreeManager;
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
   /**
    * The secrets to keep out of events, results, transcripts and logs
@@ -100,21 +73,10 @@ export interface RunRequest {
   signal?: AbortSignal;
 }
 
-/** The spawn call's budget in the engine's terms, or the refusal when the parent has nothing left to give. */
-function spawnBudget(parent: AgentRun, input: SpawnInput): Budget | string | undefined {
-  if (!input.budget) return undefined;
-  const left = parent.budget.remaining();
-  if (left.tokens === 0 || left.costUsd === 0) return 'No budget left to give a subagent: your own budget is spent.';
-  return { maxTokens: input.budget.max_tokens, maxCostUsd: input.budget.max_cost_usd };
-}
-
-/** How a hook command appears to the permission gate: a shell command. */
-const HOOK_COMMAND = { name: 'Hook', kind: 'exec' } as const;
-
 /** Ended agents kept in memory for follow-ups; older ones come back from the history. */
 const ENDED_AGENTS_KEPT = 200;
 
-export class Engine implements Spawner {
+export class Engine {
   readonly #options: EngineOptions;
   readonly #gate: PermissionGate;
   readonly #listeners = new Set<(event: RunEvent) => void>();
@@ -122,6 +84,16 @@ export class Engine implements Spawner {
   readonly #redactor: Redactor;
   readonly #consents: ModeConsents;
   readonly #log: NonNullable<EngineOptions['log']>;
+  readonly #spawner: AgentSpawner;
+  readonly #messenger: Messenger;
+  readonly #mailbox: AgentMailbox;
+  /** SendMessage's view of the engine: the agents of a run, and the way to reach one. */
+  /** What running an agent needs from the engine (agentExecution.ts). */
+  readonly #execution: ExecutionHost;
+  readonly #messaging: Messaging = {
+    members: (runId) => [...this.#agents.values()].filter((a) => a.tree.runId === runId).map((a) => ({ agentId: a.id, agentName: a.agentName, ended: a.ended })),
+    send: (agentId, message) => this.#messenger.send(agentId, message),
+  };
 
   constructor(options: EngineOptions) {
     this.#options = options;
@@ -129,6 +101,40 @@ export class Engine implements Spawner {
     this.#consents = options.modeConsents ?? new ModeConsents();
     this.#redactor = new Redactor(options.secrets ?? (() => [options.client.apiKey, options.client.authToken]));
     this.#log = (level, message) => options.log?.(level, this.#redactor.text(message));
+    this.#spawner = new AgentSpawner({
+      catalog: options.catalog,
+      settings: options.settings,
+      worktrees: options.worktrees,
+      outputFile: (agentId) => options.archive?.transcriptPath(agentId) ?? null,
+      permissionMode: (definition, current, signal) => this.#mode(definition, current, signal),
+      model: (choice) => this.#model(choice),
+      resumable: (agentId) => this.#resumable(agentId),
+      continued: (source, prompt, place) => this.#continued(source, prompt, place),
+      launch: (run) => this.#launch(run),
+    });
+    this.#mailbox = options.mailbox ?? new MemoryMailbox();
+    this.#messenger = new Messenger({
+      mailbox: this.#mailbox,
+      find: (agentId) => this.#agents.get(agentId),
+      works: (runId) => this.running.some((a) => a.tree.runId === runId),
+      resumable: (agentId) => this.#resumable(agentId),
+      continueAgent: (source, prompt, parent, opts) => this.#continueAgent(source, prompt, parent, opts),
+      publish: (runId, agentId, event) => this.#publish(runId, agentId, event as never),
+      cancel: (agentId, reason) => this.cancel(agentId, reason),
+      cancelRun: (runId, reason) => this.cancelRun(runId, reason),
+      log: (level, message) => this.#log(level, message),
+    });
+    this.#execution = {
+      options,
+      gate: this.#gate,
+      redactor: this.#redactor,
+      log: this.#log,
+      spawner: this.#spawner,
+      messaging: this.#messaging,
+      messenger: this.#messenger,
+      publish: (runId: string, agentId: string, event: Parameters<EmitEvent>[0]) => this.#publish(runId, agentId, event),
+      ended: () => this.#pruneEnded(),
+    };
   }
 
   onEvent(listener: (event: RunEvent) => void): () => void {
@@ -185,17 +191,65 @@ export class Engine implements Spawner {
   /**
    * Continues an ended agent with its whole conversation (S4.3): the
    * sidebar's "Send follow-up", `subagents resume`. The agent keeps its id
-   * and its place in its run tree; it runs as the root of a new tree context
-   * (its own budget and concurrency), since its parent has ended.
+   * and its place in its run tree, and gets what waited for it (messages it
+   * never read, results of children that ended after it) before `prompt`.
+   * While its parent still works here it runs as that parent's background
+   * child (the parent gets its result); otherwise as the root of a new tree
+   * context (its own budget and concurrency).
    */
-  async sendFollowUp(agentId: string, prompt: string, options: { signal?: AbortSignal; budget?: Budget; permissionMode?: PermissionMode } = {}): Promise<AgentRun> {
-    const source = await this.#resumable(agentId);
+  async sendFollowUp(agentId: string, prompt: string, options: ContinueOptions = {}): Promise<AgentRun> {
+    return this.#messenger.continueWith(await this.#resumable(agentId), [], prompt, options);
+  }
+
+  /**
+   * Sends a message to an agent (S4.6): one at work reads it at its next
+   * turn boundary, one that ended is continued with it, one another process
+   * runs gets it through the mailbox that process watches. Throws an
+   * EngineError when the agent cannot be reached (unknown, expired).
+   */
+  send(agentId: string, message: Message, options: ContinueOptions = {}): Promise<SendOutcome> {
+    return this.#messenger.send(agentId, message, options);
+  }
+
+  /**
+   * Resolves once no agent works here any more and no continuation is
+   * being started: what a process waits for before it exits, so an agent
+   * continued by a late message is not cut off.
+   */
+  get busy(): boolean {
+    return this.running.length > 0 || this.#messenger.waking.length > 0;
+  }
+
+  async settled(): Promise<void> {
+    for (;;) {
+      const work = [...this.running.map((r) => r.done), ...this.#messenger.waking];
+      if (work.length === 0) return;
+      await Promise.allSettled(work);
+    }
+  }
+
+  /** An entry the mailbox watcher found; false when it is not for this engine. */
+  receive(entry: MailEntry): boolean {
+    return this.#messenger.receive(entry);
+  }
+
+  async #continueAgent(source: ResumeSource, prompt: string, parent: AgentRun | null, options: ContinueOptions): Promise<AgentRun> {
     const settings = this.#options.settings();
-    const tree = newTree(source.runId, settings, options.budget, options.signal);
-    const permissionMode = await this.#mode(source.definition, options.permissionMode ?? settings.permissionMode, tree.controller.signal);
-    const run = this.#continued(source, prompt, { parent: null, parentToolUseId: null, tree, settings, background: false, permissionMode });
+    let run: AgentRun;
+    if (parent) {
+      const permissionMode = await this.#mode(source.definition, parent.permissionMode, parent.signal);
+      run = this.#continued(source, prompt, { parent, parentToolUseId: source.parentToolUseId, tree: parent.tree, settings, background: true, permissionMode });
+      const stop = options.signal;
+      if (stop?.aborted) run.controller.abort(new CancelledError());
+      else stop?.addEventListener('abort', () => run.controller.abort(new CancelledError()), { once: true });
+    } else {
+      const tree = newTree(source.runId, settings, options.budget, options.signal);
+      const permissionMode = await this.#mode(source.definition, options.permissionMode ?? settings.permissionMode, tree.controller.signal);
+      run = this.#continued(source, prompt, { parent: null, reportsTo: source.parentId, parentToolUseId: null, tree, settings, background: false, permissionMode });
+    }
     const failure = await reisolate(this.#options.worktrees, run);
     if (failure) throw new EngineError(failure);
+    parent?.children.add(run);
     this.#launch(run);
     return run;
   }
@@ -216,11 +270,7 @@ export class Engine implements Spawner {
     return findResumable(agentId, { live: this.#agents.get(agentId), archive: this.#options.archive, find: (name) => this.#options.catalog.find(name) });
   }
 
-  #continued(
-    source: ResumeSource,
-    prompt: string,
-    place: { parent: AgentRun | null; parentToolUseId: string | null; tree: AgentRun['tree']; settings: Settings; background: boolean; permissionMode: PermissionMode; budget?: Budget },
-  ): AgentRun {
+  #continued(source: ResumeSource, prompt: string, place: Parameters<SpawnerHost['continued']>[2]): AgentRun {
     return createAgentRun({
       ...place,
       id: source.agentId,
@@ -241,331 +291,37 @@ export class Engine implements Spawner {
     return true;
   }
 
+  /** Stops every agent of a run at work here; returns how many trees it stopped. */
+  cancelRun(runId: string, reason = 'Cancelled by the user.'): number {
+    const roots = this.running.filter((r) => r.tree.runId === runId && (!r.parent || r.parent.ended));
+    for (const root of roots) root.controller.abort(new CancelledError(reason));
+    return roots.length;
+  }
+
   cancelAll(reason = 'Cancelled by the user.'): number {
     const roots = this.running.filter((r) => !r.parent || r.parent.ended);
     for (const root of roots) root.controller.abort(new CancelledError(reason));
     return roots.length;
   }
 
-  // ---- Spawner (the Task tool) --------------------------------------------
-
-  spawnable(parent: AgentRun): AgentDefinition[] {
-    const disabled = this.#options.settings().disabledAgents;
-    return this.#options.catalog.agents.filter(
-      (a) =>
-        !disabled.includes(a.name) &&
-        a.modelInvocable !== false &&
-        checkSpawn({ target: a.name, available: [a.name], disabled: [], parentName: parent.agentName, parentSpawns: parent.spawns }) === null,
-    );
-  }
-
-  outputFile(agentId: string): string | null {
-    return this.#options.archive?.transcriptPath(agentId) ?? null;
-  }
-
-  async whileWaiting<T>(parent: AgentRun, wait: () => Promise<T>): Promise<T> {
-    if (parent.waits++ === 0 && parent.holdsSlot) {
-      parent.holdsSlot = false;
-      parent.tree.limiter.release();
-    }
-    try {
-      return await wait();
-    } finally {
-      if (--parent.waits === 0 && parent.parent && !parent.holdsSlot && !parent.signal.aborted) {
-        await parent.tree.limiter.acquire(parent.signal);
-        parent.holdsSlot = true;
-      }
-    }
-  }
-
-  async spawn(parent: AgentRun, input: SpawnInput, toolUseId: string): Promise<AgentRun | string> {
-    const settings = this.#options.settings();
-    if (input.isolation && input.cwd) return 'isolation and cwd cannot be used together: an isolated agent works in the worktree created for it.';
-    const budget = spawnBudget(parent, input);
-    if (typeof budget === 'string') return budget;
-    if (input.resume) return this.#spawnResume(parent, input, toolUseId, settings, budget);
-    const requested = input.subagent_type?.trim() || DEFAULT_AGENT;
-    // A plugin agent's bare name (`explore` for `sec:explore`) finds it when the name is its alone.
-    const name = this.#options.catalog.find(requested)?.name ?? requested;
-    const refusal = checkSpawn({
-      target: name,
-      available: this.#options.catalog.agents.map((a) => a.name),
-      disabled: settings.disabledAgents,
-      parentName: parent.agentName,
-      parentSpawns: parent.spawns,
-    });
-    if (refusal) return refusal;
-    const definition = this.#options.catalog.find(name)!;
-    // Copilot's disable-model-invocation (or infer: false): only a person may start it.
-    if (definition.modelInvocable === false) return `Agent "${name}" can only be started by the user (disable-model-invocation in ${definition.filePath || 'its definition'}), not by another agent.`;
-
-    let cwd = parent.cwd;
-    if (input.cwd) {
-      const checked = await childCwd(input.cwd, parent);
-      if (!checked.ok) return checked.refusal;
-      cwd = checked.cwd;
-    }
-
-    // Asked before the background cap is checked: the check and the child's place under it must not be split by a wait.
-    const permissionMode = await this.#mode(definition, parent.permissionMode, parent.signal);
-    const background = Boolean(input.run_in_background || definition.background) && !definition.blocking;
-    const full = background ? this.#backgroundCapReached(settings) : null;
-    if (full) return full;
-
-    const child = createAgentRun({
-      id: newAgentId(),
-      definition,
-      parent,
-      parentToolUseId: toolUseId,
-      tree: parent.tree,
-      settings,
-      model: this.#model({ requested: input.model, definition: definition.model, parent: parent.model, defaultModel: settings.defaultModel, aliases: settings.modelAliases }),
-      cwd,
-      prompt: input.prompt,
-      description: input.description || firstLine(input.prompt),
-      background,
-      permissionMode,
-      schema: input.schema,
-      budget,
-    });
-    if (input.isolation === 'worktree' || definition.isolation === 'worktree') {
-      if (input.cwd) return 'This agent always runs isolated in a worktree (isolation: worktree in its definition), so it cannot be given a cwd.';
-      const failure = await this.#reserving(child, () => isolate(this.#options.worktrees, child));
-      if (failure) return failure;
-    }
-    parent.children.add(child);
-    this.#launch(child);
-    return child;
-  }
-
-  /** The refusal for one more background agent past subagents.maxBackgroundAgents, or null. */
-  #backgroundCapReached(settings: Settings): string | null {
-    const running = this.running.filter((a) => a.background).length;
-    if (running < settings.maxBackgroundAgents) return null;
-    return `Cannot start another background agent: ${running} are running, the limit is ${settings.maxBackgroundAgents} (subagents.maxBackgroundAgents). Wait for one with TaskOutput, stop one with TaskStop, or run this one in the foreground.`;
-  }
-
-  /**
-   * Counts `child` as running while `prepare` (making its worktree) is under
-   * way, so spawns of the same turn checked meanwhile see it under the
-   * background cap; a failed preparation gives its place back.
-   */
-  async #reserving(child: AgentRun, prepare: () => Promise<string | null>): Promise<string | null> {
-    // A follow-up reuses its agent's id: the ended run it continues comes back if preparing fails.
-    const previous = this.#agents.get(child.id);
-    this.#agents.set(child.id, child);
-    const failure = await prepare();
-    if (failure) {
-      if (previous) this.#agents.set(child.id, previous);
-      else this.#agents.delete(child.id);
-    }
-    return failure;
-  }
-
-  async #spawnResume(parent: AgentRun, input: SpawnInput, toolUseId: string, settings: Settings, budget: Budget | undefined): Promise<AgentRun | string> {
-    let source: ResumeSource;
-    try {
-      source = await this.#resumable(input.resume!);
-    } catch (error) {
-      return (error as Error).message;
-    }
-    if (source.runId !== parent.tree.runId) return `Agent ${source.agentId} belongs to another run; you can resume only agents of this run.`;
-    if (source.agentId === parent.id) return 'An agent cannot resume itself.';
-    const permissionMode = await this.#mode(source.definition, parent.permissionMode, parent.signal);
-    const background = Boolean(input.run_in_background);
-    const full = background ? this.#backgroundCapReached(settings) : null;
-    if (full) return full;
-    const child = this.#continued(source, input.prompt, { parent, parentToolUseId: toolUseId, tree: parent.tree, settings, background, permissionMode, budget });
-    const failure = await this.#reserving(child, () => reisolate(this.#options.worktrees, child));
-    if (failure) return failure;
-    parent.children.add(child);
-    this.#launch(child);
-    return child;
-  }
-
   // ---- running an agent ---------------------------------------------------
 
   #launch(run: AgentRun): void {
     this.#agents.set(run.id, run);
-    void this.#execute(run);
+    void executeAgent(run, this.#execution);
   }
 
-  /**
-   * The one way an agent's events leave the engine: every string redacted;
-   * streamed text redacted across chunk boundaries (an end that could be the
-   * start of a secret waits for the next chunk or the next event).
-   */
-  #emitter(run: AgentRun): EmitEvent {
-    const text = this.#redactor.stream();
-    const send: EmitEvent = (partial) => {
-      const event = this.#redactor.value({ ts: Date.now(), runId: run.tree.runId, agentId: run.id, ...partial } as RunEvent);
-      for (const listener of this.#listeners) {
-        try {
-          listener(event);
-        } catch {
-          // A surface that fails to render must not break the run.
-        }
-      }
-    };
-    return (partial) => {
-      if (partial.type === 'text') {
-        const shown = text.push(partial.text);
-        if (shown) send({ type: 'text', text: shown });
-        return;
-      }
-      if (partial.type === 'retry') text.discard();
-      else {
-        const rest = text.flush();
-        if (rest) send({ type: 'text', text: rest });
-      }
-      send(partial);
-    };
-  }
-
-  async #execute(run: AgentRun): Promise<void> {
-    const emit = this.#emitter(run);
-    const settings = this.#options.settings();
-    const structured: StructuredOutputSlot | null = run.outputSchema ? { value: undefined, wrapped: false } : null;
-    let tools = new Map<string, RuntimeTool>();
-    let outcome: LoopOutcome;
-    // Nothing of an agent whose run another process works on may reach its transcript.
-    let recorded = !this.#options.archive;
-    try {
-      if (run.parent) {
-        await run.tree.limiter.acquire(run.signal);
-        run.holdsSlot = true;
-      }
-      run.status = 'running';
-      run.startedAt = Date.now();
-      tools = buildTools(run, settings, structured, this);
-      emit({
-        type: 'agent_started',
-        parentId: run.parent?.id ?? null,
-        parentToolUseId: run.parentToolUseId,
-        agentName: run.agentName,
-        description: run.description,
-        prompt: run.prompt,
-        model: run.model,
-        depth: run.depth,
-        cwd: run.cwd,
-        background: run.background,
-        filePath: run.definition.filePath || null,
-        resumed: run.resumed,
-        color: agentColor(run.definition.color),
-      });
-      if (run.isolation) emit({ type: 'worktree_created', path: run.isolation.path, branch: run.isolation.branch, baseCommit: run.isolation.baseCommit });
-      await this.#startHooks(run, emit);
-      await this.#options.archive?.begin(run.tree.runId);
-      recorded = true;
-      const env = await promptEnvironment(run.cwd, Boolean(run.isolation));
-      const planNote = run.planMode ? ['You are in plan mode: you may read and search, but not change anything. Finish with a clear, concrete plan.'] : [];
-      outcome = await runQueryLoop(run, {
-        client: this.#options.client,
-        tools,
-        system: buildSystemPrompt(run.definition.systemPrompt, env, planNote),
-        authorize: this.#authorizer(run, emit),
-        maxTokens: this.#options.maxTokens ?? 16_384,
-        network: networkPolicy(settings, this.#options.network),
-        structured,
-        emit,
-        onUsage: (delta) => run.budget.add(delta),
-        persist: () => this.#persist(run),
-        // Hooks are commands: none runs in a plan-mode tree (#startHooks said so in the log).
-        beforeComplete: (output, round) =>
-          run.planMode ? Promise.resolve(null) : stopInstruction(this.#options.hooks, { ...this.#hookInfo(run, emit), lastAssistantMessage: this.#redactor.text(output) }, round, this.#log),
-      });
-    } catch (error) {
-      // Only waiting for a concurrency slot, or a run another process works on, can throw here.
-      outcome = run.signal.aborted
-        ? { status: 'cancelled', output: null, error: run.signal.reason instanceof Error ? run.signal.reason.message : 'Cancelled.' }
-        : { status: 'failed', output: null, error: error instanceof Error ? error.message : String(error) };
-    } finally {
-      if (recorded) this.#persist(run);
-      for (const tool of tools.values()) await Promise.resolve(tool.close?.()).catch(() => undefined);
-      if (run.holdsSlot) {
-        run.holdsSlot = false;
-        run.tree.limiter.release();
+  #publish(runId: string, agentId: string, partial: Parameters<EmitEvent>[0]): void {
+    const event = this.#redactor.value({ ts: Date.now(), runId, agentId, ...partial } as RunEvent);
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A surface that fails to render must not break the run.
       }
     }
-    // An agent does not outlive its parent's interest: children still running are stopped with it.
-    for (const child of run.children) if (!child.ended) child.controller.abort(new CancelledError(`Its parent agent "${run.agentName}" ended.`));
-    await Promise.all([...run.children].map((c) => c.done));
-    await settleWorktree(this.#options.worktrees, run, this.#log);
-
-    const result: AgentResult = this.#redactor.value({
-      agentId: run.id,
-      runId: run.tree.runId,
-      agentName: run.agentName,
-      status: outcome.status,
-      output: outcome.output,
-      ...(outcome.structuredOutput !== undefined ? { structuredOutput: outcome.structuredOutput } : {}),
-      error: outcome.error,
-      usage: run.usage ?? emptyUsage(),
-      turns: run.turns,
-      durationMs: Date.now() - run.startedAt,
-      worktree: run.worktree,
-    });
-    emit({
-      type: 'agent_finished',
-      status: result.status,
-      output: result.output,
-      ...(result.structuredOutput !== undefined ? { structuredOutput: result.structuredOutput } : {}),
-      error: result.error,
-      usage: result.usage,
-      turns: result.turns,
-      durationMs: result.durationMs,
-      worktree: result.worktree,
-    });
-    run.finish(result);
-    if (run.background && run.parent && !run.parent.ended) run.parent.notify(completionNotice(run));
-    this.#pruneEnded();
   }
 
-  #authorizer(run: AgentRun, emit: EmitEvent): Authorize {
-    return authorizer(run, this.#gate, emit, (text) => this.#redactor.text(text));
-  }
-
-  #hookInfo(run: AgentRun, emit: EmitEvent): SubagentInfo {
-    const authorize = this.#authorizer(run, emit);
-    let asked = 0;
-    return {
-      // A hook the session did not start with runs only with this agent's approval for a shell command.
-      approveCommand: (command, why) => authorize({ tool: HOOK_COMMAND, toolUseId: `hook_${run.id}_${++asked}`, summary: `${command} (${why})` }),
-      runId: run.tree.runId,
-      agentId: run.id,
-      agentName: run.agentName,
-      parentId: run.parent?.id ?? null,
-      cwd: run.cwd,
-      worktree: run.isolation ? { path: run.isolation.path, repoRoot: run.isolation.repoRoot } : null,
-      permissionMode: run.permissionMode,
-      trust: this.#options.trust ?? TRUST_NOTHING,
-      transcriptPath: this.#options.archive?.transcriptPath(run.id) ?? null,
-      signal: run.signal,
-    };
-  }
-
-  /** SubagentStart hooks may add context: it goes in front of the agent's task. */
-  async #startHooks(run: AgentRun, emit: EmitEvent): Promise<void> {
-    if (run.planMode) {
-      // Nothing in a plan-mode run tree changes a file or runs a command, and a hook is a command.
-      if (this.#options.hooks) this.#log('info', `The SubagentStart and SubagentStop hooks of agent "${run.agentName}" (${run.id}) do not run: it is in plan mode, where nothing runs a command.`);
-      return;
-    }
-    const context = await startContext(this.#options.hooks, { ...this.#hookInfo(run, emit), prompt: this.#redactor.text(run.prompt) }, this.#log);
-    const first = run.messages[run.persisted];
-    if (context && first?.role === 'user' && Array.isArray(first.content)) first.content.unshift({ type: 'text', text: context });
-  }
-
-  /** Appends what the transcript on disk does not have yet. */
-  #persist(run: AgentRun): void {
-    const archive = this.#options.archive;
-    if (!archive || run.persisted >= run.messages.length) return;
-    const fresh = run.messages.slice(run.persisted);
-    run.persisted = run.messages.length;
-    archive.appendTranscript(run.id, this.#redactor.value(fresh)).catch((error: unknown) => {
-      this.#log('error', `Could not save the transcript of agent ${run.id}: ${error instanceof Error ? error.message : String(error)}`);
-    });
-  }
 
   #pruneEnded(): void {
     const ended = [...this.#agents.values()].filter((a) => a.ended && (!a.parent || a.parent.ended));

@@ -14,3 +14,20 @@ export class BudgetExceededError extends Error {
 export class EngineError extends Error {
   override name = 'EngineError';
 }
+
+/**
+ * The agent (or its run) is at work in another live process: only that
+ * process may continue it, so a message for it goes to the mailbox that
+ * process reads.
+ */
+export class BusyElsewhereError extends EngineError {
+  override name = 'BusyElsewhereError';
+  constructor(
+    message: string,
+    /** Which process: `another process (pid 123)`. */
+    readonly owner: string,
+    readonly runId: string,
+  ) {
+    super(message);
+  }
+}

@@ -24,6 +24,8 @@ export interface SubagentInfo {
   transcriptPath: string | null;
   /** Whether a project folder's own hooks may run: the engine's project trust. */
   trust: ProjectTrust;
+  /** Where what the hooks of this agent report goes: the engine's log, which redacts secrets. */
+  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
   /** The agent's signal: stopping the agent stops its hooks too. */
   signal?: AbortSignal;
   /**

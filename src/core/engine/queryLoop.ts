@@ -7,6 +7,7 @@ import type { AgentRun, EmitEvent } from './agentRun';
 import { BudgetExceededError } from './errors';
 import { costOf } from './models';
 import { buildTurnParams, textOf, toParam } from './requestBuilder';
+import { deliveredText } from './mail';
 import { STRUCTURED_OUTPUT_TOOL, type StructuredOutputSlot } from './structuredOutput';
 import { executeToolCalls, type ToolCallHooks } from './toolExecutor';
 import type { Authorize } from './authorize';
@@ -30,6 +31,8 @@ export interface LoopDeps {
   network: NetworkPolicy;
   structured: StructuredOutputSlot | null;
   emit: EmitEvent;
+  /** The engine's redaction (redaction.ts), for what tools take and give before it is cut. */
+  redact<T>(value: T): T;
   /** Called with each turn's usage (already priced), for the tree's budget. */
   onUsage(delta: Usage): void;
   /** Called before each request: the conversation so far is final and can be saved. */
@@ -59,18 +62,23 @@ function usageOf(message: BetaMessage, model: string): Usage {
   return { ...tokens, costUsd: costOf(model, tokens) };
 }
 
-/** Appends pending notices to the last user message (a text block after any tool results). */
-function deliverNotices(run: AgentRun): void {
-  if (run.notices.length === 0) return;
-  const text = run.notices.splice(0).join('\n\n');
+/**
+ * Delivers what waits in the agent's inbox (messages, children's results):
+ * appended to the last user message (a text block after any tool results),
+ * or as a user message of its own after the model's answer.
+ */
+function deliverInbox(run: AgentRun, emit: EmitEvent): void {
+  const items = run.inbox.take();
+  if (items.length === 0) return;
+  const blocks: BetaContentBlockParam[] = items.map((item) => ({ type: 'text', text: deliveredText(item.entry) }));
   const last = run.messages.at(-1);
   if (last?.role === 'user') {
     const content: BetaContentBlockParam[] = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : [...last.content];
-    content.push({ type: 'text', text });
-    run.messages[run.messages.length - 1] = { role: 'user', content };
+    run.messages[run.messages.length - 1] = { role: 'user', content: [...content, ...blocks] };
   } else {
-    run.messages.push({ role: 'user', content: [{ type: 'text', text }] });
+    run.messages.push({ role: 'user', content: blocks });
   }
+  for (const item of items) if (item.posted) emit({ type: 'message_delivered', messageId: item.entry.id });
 }
 
 function toolHooks(run: AgentRun, deps: LoopDeps): ToolCallHooks {
@@ -79,6 +87,7 @@ function toolHooks(run: AgentRun, deps: LoopDeps): ToolCallHooks {
     started: (call, tool, summary) => deps.emit({ type: 'tool_started', toolUseId: call.id, name: tool?.name ?? call.name, inputSummary: summary }),
     finished: (call, ok, summary, durationMs) =>
       deps.emit({ type: 'tool_finished', toolUseId: call.id, name: deps.tools.get(call.name)?.name ?? call.name, ok, resultSummary: summary, durationMs }),
+    redact: deps.redact,
   };
 }
 
@@ -106,7 +115,7 @@ export async function runQueryLoop(run: AgentRun, deps: LoopDeps): Promise<LoopO
       if (run.turns >= run.maxTurns) {
         return { status: 'failed', output: lastText || null, error: `Stopped after ${run.maxTurns} turns (maxTurns) before the agent finished.` };
       }
-      deliverNotices(run);
+      deliverInbox(run, deps.emit);
       deps.persist();
       const params = buildTurnParams({ model: run.model, maxTokens: deps.maxTokens, system: deps.system, tools: toolDefinitions, messages: run.messages, thinking: run.thinking });
       const { message, invalidInputs } = await streamTurn(deps.client, params, {
@@ -139,15 +148,13 @@ export async function runQueryLoop(run: AgentRun, deps: LoopDeps): Promise<LoopO
       // A server tool paused a long turn: send it back as it is so the API continues it.
       if (message.stop_reason === 'pause_turn') continue;
 
-      // The turn ended. Background children still running get waited for, and
-      // their completion notices start another turn (S4.1).
-      if (run.runningBackgroundChildren().length > 0 || run.notices.length > 0) {
-        while (run.notices.length === 0 && run.runningBackgroundChildren().length > 0) {
-          await run.waitForNotice();
-          run.signal.throwIfAborted();
-        }
-        if (run.notices.length > 0) continue;
+      // The turn ended. Background children still running get waited for;
+      // their results, and messages, start another turn (S4.1, S4.6).
+      while (run.inbox.size === 0 && run.runningBackgroundChildren().length > 0) {
+        await run.inbox.wait(run.signal);
+        run.signal.throwIfAborted();
       }
+      if (run.inbox.size > 0) continue;
       if (deps.structured && deps.structured.value === undefined) {
         if (reminders++ < STRUCTURED_OUTPUT_REMINDERS) {
           run.messages.push({ role: 'user', content: [{ type: 'text', text: `You have not returned your result yet. Call the ${STRUCTURED_OUTPUT_TOOL} tool now with your final result.` }] });
@@ -161,6 +168,8 @@ export async function runQueryLoop(run: AgentRun, deps: LoopDeps): Promise<LoopO
         run.messages.push({ role: 'user', content: [{ type: 'text', text: more }] });
         continue;
       }
+      // A message that came while the stop hooks ran is the next turn, not a loss.
+      if (run.inbox.size > 0) continue;
       return { status: 'completed', output: lastText, error: null };
     }
   } catch (error) {

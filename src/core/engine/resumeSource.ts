@@ -3,12 +3,15 @@ import type { Usage } from '../../protocol/runEvents';
 import type { AgentDefinition } from '../agents/definition';
 import type { AgentRun } from './agentRun';
 import type { AgentArchive } from './archive';
-import { EngineError } from './errors';
+import { BusyElsewhereError, EngineError } from './errors';
 
 /** An ended agent, as a follow-up continues it (S4.3). */
 export interface ResumeSource {
   agentId: string;
   runId: string;
+  /** The agent that started it (null for a root agent): a continued child reports back to it while it works. */
+  parentId: string | null;
+  parentToolUseId: string | null;
   definition: AgentDefinition;
   model: string;
   cwd: string;
@@ -32,20 +35,23 @@ export async function findResumable(
   const archived = await archive?.load(agentId);
   // Ended in this process: memory holds all of it, even if another process's retention has since removed it from the history.
   if (live && (!archived || archived === 'expired')) {
-    return { agentId, runId: live.tree.runId, definition: live.definition, model: live.model, cwd: live.cwd, description: live.description, messages: live.messages, usage: live.usage, turns: live.turns };
+    return { agentId, runId: live.tree.runId, parentId: live.parent?.id ?? null, parentToolUseId: live.parentToolUseId, definition: live.definition, model: live.model, cwd: live.cwd, description: live.description, messages: live.messages, usage: live.usage, turns: live.turns };
   }
   if (archived === 'expired') {
     throw new EngineError(`Agent ${agentId} has expired: finished runs are kept for ${archive!.retentionDays} days (subagents.history.retentionDays).`);
   }
   if (!archived) throw new EngineError(`No agent with id "${agentId}" in the run history.`);
-  const { node, messages, runningIn } = archived;
-  if (runningIn) {
-    const elsewhere = runningIn !== 'this process';
-    throw new EngineError(`Agent ${agentId} is still running${elsewhere ? ` in ${runningIn}` : ''}; wait for it to finish, or stop it${elsewhere ? ' there' : ''}, before sending a follow-up.`);
+  const { node, messages, runningIn, runBusyIn } = archived;
+  if (runningIn && runningIn !== 'this process') {
+    throw new BusyElsewhereError(`Agent ${agentId} is still running in ${runningIn}; send it a message (subagents send), or wait for it to finish there, before sending a follow-up.`, runningIn, node.runId);
+  }
+  if (runningIn) throw new EngineError(`Agent ${agentId} is still running; wait for it to finish, or stop it, before sending a follow-up.`);
+  if (runBusyIn) {
+    throw new BusyElsewhereError(`Agent ${agentId} belongs to a run that ${runBusyIn} is still working on; only that process can continue it (subagents send reaches it).`, runBusyIn, node.runId);
   }
   const definition = live?.definition ?? where.find(node.agentName);
   if (!definition) throw new EngineError(`The agent "${node.agentName}" that ran as ${agentId} is no longer defined; restore its file to continue it.`);
   // A run killed before its first request saved nothing but its prompt.
   const history = messages.length ? messages : [{ role: 'user' as const, content: [{ type: 'text' as const, text: node.prompt }] }];
-  return { agentId, runId: node.runId, definition, model: node.model, cwd: node.cwd, description: node.description, messages: history, usage: node.usage, turns: node.turns };
+  return { agentId, runId: node.runId, parentId: node.parentId, parentToolUseId: node.parentToolUseId, definition, model: node.model, cwd: node.cwd, description: node.description, messages: history, usage: node.usage, turns: node.turns };
 }

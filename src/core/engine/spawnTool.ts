@@ -43,8 +43,6 @@ export interface Spawner {
   spawn(parent: AgentRun, input: SpawnInput, toolUseId: string): Promise<AgentRun | string>;
   /** Agents the parent may spawn, for the tool's description. */
   spawnable(parent: AgentRun): AgentDefinition[];
-  /** Runs `wait` while the parent, blocked on its children, gives back its concurrency slot. */
-  whileWaiting<T>(parent: AgentRun, wait: () => Promise<T>): Promise<T>;
   outputFile(agentId: string): string | null;
 }
 
@@ -62,7 +60,7 @@ function describeTool(agents: AgentDefinition[]): string {
   return [
     'Launch a subagent: an independent agent with its own tools and context that works on one task and reports back once.',
     `Available agents:\n${list || '(none)'}`,
-    'Notes: give a complete, self-contained prompt; several Task calls in one message run in parallel; with run_in_background the call returns at once and you collect the result with TaskOutput (or stop it with TaskStop); resume continues an agent you ran before with its full context; budget caps what one agent (with its own subagents) may spend.',
+    'Notes: give a complete, self-contained prompt; several Task calls in one message run in parallel; with run_in_background the call returns at once and you collect the result with TaskOutput (or stop it with TaskStop), and SendMessage redirects it while it works; resume continues an agent you ran before with its full context; budget caps what one agent (with its own subagents) may spend.',
   ].join('\n\n');
 }
 
@@ -102,7 +100,8 @@ export function spawnTool(parent: AgentRun, spawner: Spawner): RuntimeTool {
       if (child.background) {
         return JSON.stringify({ status: 'async_launched', agentId: child.id, outputFile: spawner.outputFile(child.id) });
       }
-      const result = await spawner.whileWaiting(parent, () => child.done);
+      // Blocked on its child, the parent lends it its place under the concurrency limit.
+      const result = await parent.slot.whileWaiting(() => child.done);
       if (result.status !== 'completed') {
         const partial = result.output ? `\nOutput so far:\n${result.output}` : '';
         throw new ToolCallError(`Agent "${result.agentName}" (${result.agentId}) ${result.status === 'budget_exceeded' ? 'stopped at its budget' : result.status}: ${result.error ?? 'no details'}${partial}`);

@@ -2,6 +2,8 @@ import * as z from 'zod';
 import { builtinTool } from '../../protocol/tools';
 import { describeIssues } from '../tools/inputValidation';
 import { ToolCallError, type RuntimeTool } from '../tools/runtimeTool';
+import { testPatterns, timeoutMessage } from '../regex/boundedRegex';
+import { originalPatternMessage, resolvePatterns, schemaPatterns, textsOf } from './schemaPatterns';
 
 /**
  * Structured output (S3.7): with a schema in effect the agent ends by calling
@@ -52,6 +54,25 @@ export function outputSchemaProblem(schema: unknown): string | null {
   }
 }
 
+/**
+ * The validator to check `input` with: the schema's own when it has no
+ * pattern, else one whose patterns were run on the input's strings off the
+ * main thread, within a deadline (schemaPatterns.ts). A pattern that runs
+ * away is a tool error naming it, and the engine goes on.
+ */
+async function boundedValidator(validator: z.ZodType, inputSchema: object, patterns: readonly string[], input: unknown): Promise<z.ZodType> {
+  if (patterns.length === 0) return validator;
+  const texts = textsOf(input);
+  const results = await testPatterns(patterns, texts);
+  const runaway = patterns.find((_, i) => results[i] && 'timedOut' in results[i]);
+  if (runaway !== undefined) {
+    throw new ToolCallError(
+      `The result cannot be checked: in the output schema, ${timeoutMessage(runaway)}. The schema (the agent file's output, or the spawn call's schema) needs a pattern that does not backtrack; no result can pass it as it is.`,
+    );
+  }
+  return compile(resolvePatterns(inputSchema, patterns, results, texts));
+}
+
 export function structuredOutputTool(schema: object, slot: StructuredOutputSlot): RuntimeTool {
   slot.wrapped = !isObjectSchema(schema);
   const inputSchema = toolInputSchema(schema, slot.wrapped);
@@ -61,6 +82,7 @@ export function structuredOutputTool(schema: object, slot: StructuredOutputSlot)
   } catch (error) {
     throw new ToolCallError(`The output schema is not a usable JSON Schema: ${error instanceof Error ? error.message : String(error)}`);
   }
+  const patterns = schemaPatterns(inputSchema);
   return {
     ...builtinTool(STRUCTURED_OUTPUT_TOOL),
     definition: {
@@ -70,9 +92,10 @@ export function structuredOutputTool(schema: object, slot: StructuredOutputSlot)
     },
     summarizeInput: () => 'final result',
     run: async (input) => {
-      const parsed = validator.safeParse(input);
+      const parsed = (await boundedValidator(validator, inputSchema, patterns, input)).safeParse(input);
       if (!parsed.success) {
-        throw new ToolCallError(`The result does not match the required schema: ${describeIssues(parsed.error)}. Call ${STRUCTURED_OUTPUT_TOOL} again with a corrected result.`);
+        const problems = describeIssues(parsed.error, (message) => originalPatternMessage(message, patterns));
+        throw new ToolCallError(`The result does not match the required schema: ${problems}. Call ${STRUCTURED_OUTPUT_TOOL} again with a corrected result.`);
       }
       slot.value = slot.wrapped ? (parsed.data as { result: unknown }).result : parsed.data;
       return 'Result recorded.';

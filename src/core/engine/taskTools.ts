@@ -4,6 +4,7 @@ import { zodValidator } from '../tools/inputValidation';
 import { field, ToolCallError, type RuntimeTool } from '../tools/runtimeTool';
 import type { AgentRun } from './agentRun';
 import { CancelledError } from './errors';
+import { newMailId, type MailEntry } from './mail';
 import { resultPayload } from './spawnTool';
 
 /**
@@ -58,7 +59,7 @@ async function waitFor(child: AgentRun, timeoutMs: number, signal: AbortSignal):
   }
 }
 
-export function taskOutputTool(parent: AgentRun, whileWaiting: <T>(wait: () => Promise<T>) => Promise<T>): RuntimeTool {
+export function taskOutputTool(parent: AgentRun): RuntimeTool {
   return {
     ...builtinTool('TaskOutput'),
     definition: {
@@ -71,17 +72,16 @@ export function taskOutputTool(parent: AgentRun, whileWaiting: <T>(wait: () => P
       const input = parseOutputInput(raw);
       const child = childOf(parent, input.agent_id);
       if (input.block === false) return JSON.stringify(snapshot(child));
-      const outcome = await whileWaiting(() => waitFor(child, input.timeout_ms ?? DEFAULT_WAIT_MS, context.signal));
+      const outcome = await parent.slot.whileWaiting(() => waitFor(child, input.timeout_ms ?? DEFAULT_WAIT_MS, context.signal));
       // The notice of a result the parent has now seen is not delivered again.
-      if (outcome === 'completed') dropNotice(parent, child.id);
+      if (outcome === 'completed') dropResult(parent, child.id);
       return JSON.stringify({ retrieval: outcome, ...snapshot(child) });
     },
   };
 }
 
-function dropNotice(parent: AgentRun, agentId: string): void {
-  const i = parent.notices.findIndex((n) => n.includes(`agentId="${agentId}"`));
-  if (i >= 0) parent.notices.splice(i, 1);
+function dropResult(parent: AgentRun, agentId: string): void {
+  parent.inbox.drop((item) => item.entry.kind === 'result' && item.entry.from?.agentId === agentId);
 }
 
 export function taskStopTool(parent: AgentRun): RuntimeTool {
@@ -98,15 +98,32 @@ export function taskStopTool(parent: AgentRun): RuntimeTool {
       if (child.ended) return JSON.stringify({ ...snapshot(child), note: 'The agent had already ended.' });
       child.controller.abort(new CancelledError(`Stopped by its parent agent "${parent.agentName}".`));
       const result = await child.done;
-      dropNotice(parent, child.id);
+      dropResult(parent, child.id);
       return JSON.stringify(resultPayload(result));
     },
   };
 }
 
-/** The notice a parent gets at its next turn when a background child ends. */
-export function completionNotice(child: AgentRun): string {
+/**
+ * The entry a parent gets when a child it is not waiting for ends (a
+ * background child, or one a message continued): how it ended, its output,
+ * its error, read at the parent's next turn (S4.1).
+ */
+export function resultEntry(child: AgentRun, parentId: string): MailEntry {
   const r = child.result!;
-  const body = r.status === 'completed' ? String(r.structuredOutput !== undefined ? JSON.stringify(r.structuredOutput) : (r.output ?? '')) : (r.error ?? '');
-  return `<task-notification agentId="${child.id}" agent="${child.agentName}" status="${r.status}">\n${body}\n</task-notification>`;
+  const id = newMailId();
+  const output = r.structuredOutput !== undefined ? JSON.stringify(r.structuredOutput) : (r.output ?? '');
+  const body = r.status === 'completed' ? output : [r.error ?? '', output ? `Output so far:\n${output}` : ''].filter(Boolean).join('\n');
+  return {
+    id,
+    agentId: parentId,
+    runId: child.tree.runId,
+    kind: 'result',
+    text: `<task-notification agentId="${child.id}" agent="${child.agentName}" status="${r.status}" id="${id}">\n${body}\n</task-notification>`,
+    from: { agentId: child.id, agentName: child.agentName },
+    via: 'agent',
+    sentAt: Date.now(),
+    // The parent asked to wait for it (blocking): an ended parent is continued with it.
+    ...(child.definition.blocking ? { wakes: true } : {}),
+  };
 }

@@ -17,6 +17,12 @@ export interface ToolCallHooks {
   authorize(call: BetaToolUseBlock, tool: RuntimeTool, summary: string): Promise<string | null>;
   started(call: BetaToolUseBlock, tool: RuntimeTool | undefined, summary: string): void;
   finished(call: BetaToolUseBlock, ok: boolean, summary: string, durationMs: number): void;
+  /**
+   * Takes the secrets out of what a tool was given and gave back (redaction.ts),
+   * before anything is summarised or capped: a cut secret would no longer be
+   * recognised whole.
+   */
+  redact<T>(value: T): T;
 }
 
 export function partition(calls: BetaToolUseBlock[], tools: ReadonlyMap<string, RuntimeTool>): BetaToolUseBlock[][] {
@@ -47,10 +53,11 @@ async function runOne(
   invalidInput: string | undefined,
 ): Promise<BetaToolResultBlockParam> {
   const tool = tools.get(call.name);
-  const summary = tool ? safeSummary(tool, call.input) : '';
+  const summary = tool ? safeSummary(tool, hooks.redact(call.input)) : '';
   hooks.started(call, tool, summary);
   const started = Date.now();
-  const fail = (message: string): BetaToolResultBlockParam => {
+  const fail = (problem: string): BetaToolResultBlockParam => {
+    const message = hooks.redact(problem);
     hooks.finished(call, false, oneLine(message, 160), Date.now() - started);
     return { type: 'tool_result', tool_use_id: call.id, content: message, is_error: true };
   };
@@ -65,7 +72,7 @@ async function runOne(
     const denial = await hooks.authorize(call, tool, summary);
     if (denial) return fail(denial);
     signal.throwIfAborted();
-    const output = truncate(await tool.run(call.input, { toolUseId: call.id, signal }));
+    const output = truncate(hooks.redact(await tool.run(call.input, { toolUseId: call.id, signal })));
     const text = outputText(output);
     hooks.finished(call, true, oneLine(tool.summarizeResult?.(text) ?? text, 160), Date.now() - started);
     return { type: 'tool_result', tool_use_id: call.id, content: output };

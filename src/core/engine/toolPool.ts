@@ -42,7 +42,7 @@ export function computeToolPool(input: PoolInput): ToolPool {
     if (denied.has(key(tool.name))) return false;
     if (listed === null) return !tool.optIn;
     if (listed.has(key(tool.name))) return true;
-    // TaskOutput/TaskStop come with the spawn tool unless the file names them itself.
+    // TaskOutput, TaskStop and SendMessage come with the spawn tool unless the file names them itself.
     return Boolean(tool.withSpawn) && listed.has(SPAWN_TOOL);
   };
   const spawning = (tool: ToolSpec) => isSpawnToolName(tool.name) || Boolean(tool.withSpawn);

@@ -4,6 +4,7 @@ import { createFileTools, FILE_TOOL_NAMES } from '../tools/fileTools';
 import { todoWriteTool, webFetchTool, webSearchTool } from '../tools/planningTools';
 import type { RuntimeTool } from '../tools/runtimeTool';
 import type { AgentRun } from './agentRun';
+import { sendMessageTool, type Messaging } from './sendMessageTool';
 import { spawnTool, type Spawner } from './spawnTool';
 import { structuredOutputTool, type StructuredOutputSlot } from './structuredOutput';
 import { taskOutputTool, taskStopTool } from './taskTools';
@@ -16,14 +17,15 @@ const ORDER = new Map<string, number>(BUILTIN_TOOLS.map((spec, i) => [spec.name,
  * its pool, built for its working directory, plus the result tool when an
  * output schema is in effect. Also sets the agent's effective spawns policy.
  */
-export function buildTools(run: AgentRun, settings: Settings, structured: StructuredOutputSlot | null, spawner: Spawner): Map<string, RuntimeTool> {
+export function buildTools(run: AgentRun, settings: Settings, structured: StructuredOutputSlot | null, spawner: Spawner, messaging: Messaging): Map<string, RuntimeTool> {
   const pool = computeToolPool({ definition: run.definition, runtime: LISTED_TOOLS, depth: run.depth, maxDepth: settings.maxDepth, mode: run.permissionMode });
   run.spawns = pool.spawns;
   const wanted = new Set(pool.tools);
   const tools: RuntimeTool[] = [];
   if (wanted.has('Task')) tools.push(spawnTool(run, spawner));
-  if (wanted.has('TaskOutput')) tools.push(taskOutputTool(run, (wait) => spawner.whileWaiting(run, wait)));
+  if (wanted.has('TaskOutput')) tools.push(taskOutputTool(run));
   if (wanted.has('TaskStop')) tools.push(taskStopTool(run));
+  if (wanted.has('SendMessage')) tools.push(sendMessageTool(run, messaging));
   if (FILE_TOOL_NAMES.some((n) => wanted.has(n))) tools.push(...createFileTools(run.cwd).filter((t) => wanted.has(t.name)));
   if (wanted.has('TodoWrite')) tools.push(todoWriteTool());
   if (wanted.has('WebSearch')) tools.push(webSearchTool());

@@ -44,10 +44,16 @@ export async function reisolate(worktrees: WorktreeManager | undefined, run: Age
 }
 
 /** Ends an isolated agent's work on its branch (S5.2); a failure keeps the worktree: work is never lost. */
-export async function settleWorktree(worktrees: WorktreeManager | undefined, run: AgentRun, log?: (level: 'error', message: string) => void): Promise<void> {
+export async function settleWorktree(
+  worktrees: WorktreeManager | undefined,
+  run: AgentRun,
+  log?: (level: 'error', message: string) => void,
+  /** The engine's redaction: the commit message, written into the repository, holds the agent's description. */
+  redact: (text: string) => string = (text) => text,
+): Promise<void> {
   if (!run.isolation || !worktrees) return;
   try {
-    run.worktree = await worktrees.finish(run.id, { commitMessage: `subagents: ${run.agentName}: ${run.description}` });
+    run.worktree = await worktrees.finish(run.id, { commitMessage: redact(`subagents: ${run.agentName}: ${run.description}`) });
   } catch (error) {
     log?.('error', `Could not finish the worktree of agent ${run.id} (${run.isolation.path}); it is kept as it is: ${message(error)}`);
   }

@@ -1,5 +1,6 @@
 import type { LifecycleHooks, SubagentInfo } from '../engine/lifecycleHooks';
-import { selectHooks, type CommandHook, type HookEventName } from './hookSettings';
+import { matchesEveryAgent, selectHooks, type CommandHook, type HookEventName, type HookGroup } from './hookSettings';
+import { testPatterns, timeoutMessage, type PatternResult } from '../regex/boundedRegex';
 import { interpretStart, interpretStop, subagentStartInput, subagentStopInput } from './hookProtocol';
 import { HookSettingsFiles } from './settingsFiles';
 import { runShellCommand, type ShellCommandResult } from './shellCommand';
@@ -35,6 +36,8 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 export class CommandHooks implements LifecycleHooks {
   readonly #options: CommandHooksOptions;
   readonly #files: HookSettingsFiles;
+  /** Matcher answers by matcher and agent name. */
+  readonly #matcherAnswers = new Map<string, boolean>();
   /** Untrusted project folders already named in the log (once each, not at every agent). */
   readonly #untrustedSaid = new Set<string>();
 
@@ -48,7 +51,7 @@ export class CommandHooks implements LifecycleHooks {
     const contexts: string[] = [];
     for (const { hook, result } of runs) {
       const outcome = interpretStart(result);
-      if (outcome.warning) this.#warn('SubagentStart', hook, outcome.warning);
+      if (outcome.warning) this.#warn(info, 'SubagentStart', hook, outcome.warning);
       if (outcome.additionalContext) contexts.push(outcome.additionalContext);
     }
     return contexts.length ? { additionalContext: contexts.join('\n\n') } : {};
@@ -59,7 +62,7 @@ export class CommandHooks implements LifecycleHooks {
     const reasons: string[] = [];
     for (const { hook, result } of runs) {
       const outcome = interpretStop(result);
-      if (outcome.warning) this.#warn('SubagentStop', hook, outcome.warning);
+      if (outcome.warning) this.#warn(info, 'SubagentStop', hook, outcome.warning);
       if (outcome.continueWith) reasons.push(outcome.continueWith);
     }
     return reasons.length ? { continueWith: reasons.join('\n\n') } : {};
@@ -72,9 +75,10 @@ export class CommandHooks implements LifecycleHooks {
     const { projectDir, settings, untrustedProjectDir } = await this.#files.sources(info.cwd, (dir) => info.trust.isTrusted(dir), info.worktree ?? null);
     if (untrustedProjectDir && !this.#untrustedSaid.has(untrustedProjectDir)) {
       this.#untrustedSaid.add(untrustedProjectDir);
-      this.#options.log('info', `The project hooks of ${untrustedProjectDir} do not run: the folder is not trusted.`);
+      this.#log(info)('info', `The project hooks of ${untrustedProjectDir} do not run: the folder is not trusted.`);
     }
-    const hooks = await this.#approved(event, selectHooks(settings, event, info.agentName), info);
+    const matched = await this.#matchers(settings.flatMap((source) => source.events[event]), info.agentName, this.#log(info));
+    const hooks = await this.#approved(event, selectHooks(settings, event, info.agentName, (group) => matched.get(group.matcher) ?? true), info);
     if (hooks.length === 0) return [];
     const env = hookEnvironment(this.#options.env ?? process.env, projectDir);
     const stdin = JSON.stringify(input);
@@ -89,10 +93,46 @@ export class CommandHooks implements LifecycleHooks {
           timeoutMs: hook.timeoutSec !== null ? hook.timeoutSec * 1000 : (this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
         });
         const status = result.timedOut ? 'timed out' : result.spawnError ? 'did not start' : result.exitCode === null ? `killed by ${result.signal}` : `exit ${result.exitCode}`;
-        this.#options.log('info', `${event} hook ${describeHook(hook)} for agent "${info.agentName}": ${status} in ${result.durationMs} ms`);
+        this.#log(info)('info', `${event} hook ${describeHook(hook)} for agent "${info.agentName}": ${status} in ${result.durationMs} ms`);
         return { hook, result };
       }),
     );
+  }
+
+  /**
+   * Whether each matcher (a regex from a settings file) matches the agent's
+   * name, run off the main thread within a deadline (boundedRegex.ts): a
+   * matcher that backtracks for ever on a long agent name matches nothing
+   * and is reported once, instead of stopping the engine. Answers are kept,
+   * since the same names come back at every agent start and stop.
+   */
+  async #matchers(groups: readonly HookGroup[], agentName: string, log: HookLog): Promise<Map<string, boolean>> {
+    const answers = new Map<string, boolean>();
+    const ask: string[] = [];
+    for (const { matcher } of groups) {
+      if (matchesEveryAgent(matcher) || answers.has(matcher)) continue;
+      const known = this.#matcherAnswers.get(`${matcher}\0${agentName}`);
+      if (known === undefined) ask.push(matcher);
+      answers.set(matcher, known ?? false);
+    }
+    if (ask.length === 0) return answers;
+    let results: PatternResult[] = [];
+    try {
+      results = await testPatterns(ask, [agentName]);
+    } catch (error) {
+      log('warn', `Hook matchers could not be checked against agent "${agentName}" (${error instanceof Error ? error.message : String(error)}); the hooks they guard do not run for it.`);
+      return answers;
+    }
+    ask.forEach((matcher, i) => {
+      const result = results[i];
+      if (result && 'timedOut' in result) {
+        log('warn', `The hook matcher ${JSON.stringify(matcher)} could not be checked against agent "${agentName}": ${timeoutMessage(matcher)}. The hooks it guards do not run for that agent.`);
+      }
+      const yes = result !== undefined && 'matches' in result && result.matches[0] === true;
+      answers.set(matcher, yes);
+      this.#matcherAnswers.set(`${matcher}\0${agentName}`, yes);
+    });
+    return answers;
   }
 
   /**
@@ -109,13 +149,18 @@ export class CommandHooks implements LifecycleHooks {
       const why = `${event} hook from ${hook.source}, added after this session started`;
       const denial = info.approveCommand ? await info.approveCommand(hook.command, why) : 'nobody can approve it here';
       if (denial === null) allowed.push(hook);
-      else this.#warn(event, hook, `was not run: it was added to its settings file after this session started and needs the approval a shell command needs (${denial}). It runs without asking from the next session on`);
+      else this.#warn(info, event, hook, `was not run: it was added to its settings file after this session started and needs the approval a shell command needs (${denial}). It runs without asking from the next session on`);
     }
     return allowed;
   }
 
-  #warn(event: HookEventName, hook: CommandHook, problem: string): void {
-    this.#options.log('warn', `${event} hook ${describeHook(hook)} ${problem}.`);
+  #warn(info: SubagentInfo, event: HookEventName, hook: CommandHook, problem: string): void {
+    this.#log(info)('warn', `${event} hook ${describeHook(hook)} ${problem}.`);
+  }
+
+  /** The log for what one agent's hooks report: the engine's (redacting) when it gave one. */
+  #log(info: SubagentInfo): HookLog {
+    return info.log ?? this.#options.log;
   }
 }
 

@@ -42,13 +42,18 @@ export function emptyHookSettings(problems: string[] = []): HookSettings {
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** Claude Code's match-all matchers: none, empty or `*`. */
+export function matchesEveryAgent(matcher: string | undefined): matcher is undefined | '' | '*' {
+  return matcher === undefined || matcher === '' || matcher === '*';
+}
+
 /**
  * Claude Code's matcher rule for agent types: empty, missing or `*` matches
  * every agent; anything else is a regular expression searched (not anchored)
  * in the agent's name. An invalid expression matches nothing.
  */
 export function compileMatcher(matcher: string | undefined): { matches: (name: string) => boolean; error?: string } {
-  if (matcher === undefined || matcher === '' || matcher === '*') return { matches: () => true };
+  if (matchesEveryAgent(matcher)) return { matches: () => true };
   try {
     const regex = new RegExp(matcher);
     return { matches: (name) => regex.test(name) };
@@ -141,13 +146,19 @@ function parseHook(hook: unknown, where: string, file: string, problems: string[
  * order (user, project, local). Identical commands run once, as in Claude
  * Code: a hook listed in both user and project settings is not doubled.
  */
-export function selectHooks(sources: readonly HookSettings[], event: HookEventName, agentName: string): CommandHook[] {
+export function selectHooks(
+  sources: readonly HookSettings[],
+  event: HookEventName,
+  agentName: string,
+  /** Whether a group's matcher matches the agent (default: its regex, here); CommandHooks runs matchers time-bounded. */
+  matches: (group: HookGroup) => boolean = (group) => group.matches(agentName),
+): CommandHook[] {
   if (sources.some((s) => s.disableAllHooks)) return [];
   const seen = new Set<string>();
   const selected: CommandHook[] = [];
   for (const source of sources) {
     for (const group of source.events[event]) {
-      if (!group.matches(agentName)) continue;
+      if (!matches(group)) continue;
       for (const hook of group.hooks) {
         if (seen.has(hook.command)) continue;
         seen.add(hook.command);

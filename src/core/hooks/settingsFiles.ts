@@ -175,7 +175,8 @@ export async function projectHookFiles(cwd: string, home: string): Promise<Array
   const found: Array<{ dir: string; file: string; commands: number }> = [];
   for (const name of PROJECT_FILES) {
     const file = path.join(dir, '.claude', name);
-    const text = await readFile(file, 'utf8').catch(() => null);
+    // Only regular files are read: a FIFO would never answer.
+    const text = (await isFile(file)) ? await readFile(file, 'utf8').catch(() => null) : null;
     if (text === null) continue;
     const commands = commandsOf(parseHookSettings(text, file)).size;
     if (commands > 0) found.push({ dir, file, commands });

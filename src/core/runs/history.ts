@@ -9,6 +9,7 @@ import type { AgentArchive, ArchivedAgent } from '../engine/archive';
 import { EngineError } from '../engine/errors';
 import { currentOwner, liveInstances, pidAlive, sameOwner, type ProcessOwner } from '../processOwner';
 import { HistoryLock } from './historyLock';
+import { Mailbox } from './mailbox';
 import { active, busyElsewhere, markInterrupted, ownedByLiveOther, readRunFile, runFileText, writeRunFile, type RunFile } from './runFiles';
 import type { RunStore } from './runStore';
 import { TranscriptStore } from './transcripts';
@@ -47,6 +48,8 @@ const DAY_MS = 86_400_000;
 
 export class RunHistory implements AgentArchive {
   readonly transcripts: TranscriptStore;
+  /** Messages and results waiting for agents of these runs, written by any process that shares the history. */
+  readonly mailbox: Mailbox;
   readonly problems: string[] = [];
   readonly #options: RunHistoryOptions;
   readonly #runsDir: string;
@@ -78,6 +81,7 @@ export class RunHistory implements AgentArchive {
     this.#runsDir = path.join(options.dir, 'runs');
     this.#expiredFile = path.join(options.dir, 'expired.json');
     this.transcripts = new TranscriptStore(path.join(options.dir, 'transcripts'));
+    this.mailbox = new Mailbox(path.join(options.dir, 'mailbox'), (level, message) => this.#log(level, message));
     this.#lock = new HistoryLock(path.join(options.dir, 'history.lock'));
     liveInstances.add(this.#instance);
     this.#owner = currentOwner(this.#instance);
@@ -218,6 +222,7 @@ export class RunHistory implements AgentArchive {
         await rm(this.#file(run.runId), { force: true });
         for (const agentId of Object.keys(run.agents)) {
           await this.transcripts.remove(agentId);
+          await this.mailbox.removeAgent(agentId);
           expired.push(agentId);
         }
       }
@@ -358,7 +363,8 @@ export class RunHistory implements AgentArchive {
       node = file.run.agents[agentId] ?? known;
     }
     const messages = (await this.transcripts.read(agentId)) ?? [];
-    return { node, messages, runningIn: runningIn(node, file, this.#owner) };
+    const busy = busyElsewhere(file, this.#owner);
+    return { node, messages, runningIn: runningIn(node, file, this.#owner), runBusyIn: busy ? describeOwner(busy) : null };
   }
 
   get retentionDays(): number {

@@ -27,6 +27,10 @@ export interface RunStoreOptions extends Partial<RunStoreLimits> {
 
 export type RunStoreListener = (changedRunIds: ReadonlySet<string>) => void;
 
+/** Messages kept per agent (the newest), and characters of each. */
+const MAX_MESSAGES = 50;
+const MAX_MESSAGE_CHARS = 2000;
+
 export class RunStore {
   readonly #runs = new Map<string, RunSnapshot>();
   readonly #agents = new Map<string, AgentNode>();
@@ -232,6 +236,18 @@ export class RunStore {
         node.status = 'waiting';
         run.status = 'waiting';
         break;
+      case 'message_queued': {
+        const messages = (node.messages ??= []);
+        if (messages.some((m) => m.messageId === e.messageId)) break;
+        messages.push({ messageId: e.messageId, kind: e.kind, from: e.from, via: e.via, text: e.text.slice(0, MAX_MESSAGE_CHARS), sentAt: e.ts, deliveredAt: null });
+        if (messages.length > MAX_MESSAGES) messages.splice(0, messages.length - MAX_MESSAGES);
+        break;
+      }
+      case 'message_delivered': {
+        const message = node.messages?.find((m) => m.messageId === e.messageId);
+        if (message) message.deliveredAt = e.ts;
+        break;
+      }
       case 'approval_settled':
         if (node.approval?.approvalId === e.approvalId) node.approval = null;
         if (node.status === 'waiting' && !node.approval) node.status = 'running';

@@ -20,9 +20,10 @@ export function zodValidator<S extends z.ZodType>(toolName: string, schema: S): 
   };
 }
 
-export function describeIssues(error: z.ZodError): string {
+/** The first issues, each with its path; `message` may retell an issue's message. */
+export function describeIssues(error: z.ZodError, message: (text: string) => string = (text) => text): string {
   return error.issues
     .slice(0, 5)
-    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${message(issue.message)}` : message(issue.message)))
     .join('; ');
 }

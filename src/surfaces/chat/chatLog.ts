@@ -81,6 +81,24 @@ interface AgentSeen {
   /** The node's foldedTools at the last look. */
   folded: number;
   approval: string | null;
+  /** Messages to the agent already told. */
+  messages: Set<string>;
+}
+
+/**
+ * Messages the user sent the agent from elsewhere (the Runs view, a
+ * terminal), once each; an agent's own messages are told by its SendMessage
+ * line, which names both agents.
+ */
+function messageLines(node: AgentNode, told: Set<string>): string[] {
+  const lines: string[] = [];
+  for (const message of node.messages ?? []) {
+    if (told.has(message.messageId)) continue;
+    told.add(message.messageId);
+    if (message.kind !== 'message' || message.from) continue;
+    lines.push(`${indent(node.depth + 1)}✉ **you → ${escapeMarkdown(node.agentName)}**: “${escapeMarkdown(clip(message.text, 160))}”${message.deliveredAt === null ? ' _(read at its next turn)_' : ''}`);
+  }
+  return lines;
 }
 
 export class ChatRunLog {
@@ -99,6 +117,7 @@ export class ChatRunLog {
       seen.endedAt = node.endedAt;
       seen.folded = node.foldedTools;
       for (const row of node.tools) if (row.status !== 'running') seen.tools.add(row.toolUseId);
+      for (const message of node.messages ?? []) seen.messages.add(message.messageId);
     }
   }
 
@@ -120,6 +139,7 @@ export class ChatRunLog {
         seen.finished = false;
         lines.push(this.#startLine(node, 'continues'));
       }
+      lines.push(...messageLines(node, seen.messages));
       lines.push(...this.#toolLines(node, seen));
       const wait = node.status === 'running' ? node.retryWait : null;
       if (wait && wait.attempt !== seen.retry) {
@@ -152,7 +172,7 @@ export class ChatRunLog {
   #state(agentId: string): AgentSeen {
     let seen = this.#seen.get(agentId);
     if (!seen) {
-      seen = { retry: 0, started: false, finished: false, endedAt: null, tools: new Set(), folded: 0, approval: null };
+      seen = { retry: 0, started: false, finished: false, endedAt: null, tools: new Set(), folded: 0, approval: null, messages: new Set() };
       this.#seen.set(agentId, seen);
     }
     return seen;

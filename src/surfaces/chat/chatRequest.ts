@@ -8,6 +8,12 @@
  *   <task>                              in a thread whose last answer was a run: a follow-up to
  *                                       that agent; otherwise the default agent (general-purpose)
  *   /new [<name>] <task>                a new run even in such a thread
+ *   /stop [<name>]                      stop that agent of the thread's run (and the agents it
+ *                                       started), or the whole run
+ *
+ * While the thread's run is still going, a message steers it instead: it
+ * goes to the thread's agent (`<task>`), or to the agent of the run it
+ * names (`@worker …`, `worker: …`, or its id), read at its next turn.
  *
  * In such a thread, a message often starts with a verb that is also an
  * agent's name ("Plan the migration…", "explore why…"): there a name that is
@@ -22,6 +28,10 @@ export type ChatIntent =
   | { kind: 'status' }
   | { kind: 'run'; agent: string; task: string; named: boolean }
   | { kind: 'followUp'; agentId: string; agentName: string; task: string; /** An agent the message starts with, unmarked: the reply says how to run it instead. */ mentioned?: string }
+  /** A message for an agent of the thread's run, which is still going. */
+  | { kind: 'message'; agentId: string; agentName: string; text: string }
+  /** Stop one agent of the thread's run (null: the whole run). */
+  | { kind: 'stop'; runId: string; agent: ThreadAgent | null }
   | { kind: 'help'; message: string };
 
 /** What the previous answer in this chat thread left in its ChatResult.metadata. */
@@ -29,6 +39,35 @@ export interface ThreadRun {
   runId: string;
   agentId: string;
   agentName: string;
+  /** The run's agents as the store has them now (the handler adds them). */
+  agents?: readonly ThreadAgent[];
+}
+
+export interface ThreadAgent {
+  agentId: string;
+  agentName: string;
+  active: boolean;
+}
+
+/** The agent of the run `word` names (its id, or its name: one at work first). */
+function agentOfRun(word: string, agents: readonly ThreadAgent[]): ThreadAgent | undefined {
+  const byId = agents.find((a) => a.agentId === word);
+  if (byId) return byId;
+  const named = agents.filter((a) => a.agentName.toLowerCase() === word.toLowerCase());
+  return named.find((a) => a.active) ?? named[0];
+}
+
+function listAgents(agents: readonly ThreadAgent[]): string {
+  return agents.map((a) => `\`${a.agentName}\` (${a.agentId}${a.active ? '' : ', ended'})`).join(', ');
+}
+
+function stopIntent(text: string, thread: ThreadRun | null): ChatIntent {
+  if (!thread) return { kind: 'help', message: '`/stop` stops an agent of this thread\'s run, and this thread has none. Stop any agent from the Runs view (■ on its row) or with **Subagents: Stop Run**.' };
+  const name = text.replace(/^@/, '').replace(/[:,]$/, '').trim();
+  if (!name) return { kind: 'stop', runId: thread.runId, agent: null };
+  const agent = agentOfRun(name, thread.agents ?? []);
+  if (!agent) return { kind: 'help', message: `No agent "${name}" in this thread's run. Its agents: ${listAgents(thread.agents ?? []) || 'none'}.` };
+  return { kind: 'stop', runId: thread.runId, agent };
 }
 
 /** The first word, and how it was marked as a name (`@tech-lead`, `tech-lead:`, `tech-lead,`). */
@@ -50,8 +89,18 @@ export function parseChatRequest(
   if (command === 'list') return { kind: 'list' };
   if (command === 'status') return { kind: 'status' };
   const text = prompt.trim();
+  if (command === 'stop') return stopIntent(text, previous);
   const thread = previous && command !== 'new' ? previous : null;
   const { word, at, marked, rest } = firstWord(text);
+  const going = thread?.agents?.some((a) => a.active) ? thread : null;
+  if (going && text) {
+    // The run is still at work: the message steers it, to the agent it names or to the thread's own.
+    const named = marked || !ORDINARY_WORD.test(word) ? agentOfRun(word, going.agents!) : undefined;
+    if (named && rest) return { kind: 'message', agentId: named.agentId, agentName: named.agentName, text: rest };
+    // A name of the catalog, written as a name, still starts that agent (`@explore …`).
+    const startsAgent = agentNames.includes(word) && (marked || !ORDINARY_WORD.test(word));
+    if (!named && !startsAgent) return { kind: 'message', agentId: going.agentId, agentName: going.agentName, text };
+  }
   const known = agentNames.includes(word);
   if (known && (!thread || marked || !ORDINARY_WORD.test(word))) {
     if (!rest) return { kind: 'help', message: `What should **${word}** do? Write the task after its name: \`@agent ${word} <task>\`.` };

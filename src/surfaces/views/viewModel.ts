@@ -7,7 +7,7 @@ import type { AgentFamily, AgentSource } from '../../core/agents/kinds';
 import { agentColor, type AgentColor } from '../../protocol/agentColor';
 import { isActiveStatus } from '../../protocol/runEvents';
 import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
-import type { AgentView, ApprovalView, RunHeader, RunView, ToolView } from '../../protocol/webview';
+import type { AgentView, ApprovalView, MessageView, RunHeader, RunView, ToolView } from '../../protocol/webview';
 
 /**
  * Projections of the catalogs and the RunStore snapshots into the view
@@ -191,7 +191,15 @@ export function agentView(node: AgentNode, record: WorktreeRecord | undefined): 
     children: node.children,
     worktree: worktreeView(node, record),
     approval: approvalView(node),
+    messages: messageViews(node),
   };
+}
+
+/** Messages a row lists: the newest few, each cut to a line. */
+const MESSAGES_SHOWN = 3;
+
+function messageViews(node: AgentNode): MessageView[] {
+  return (node.messages ?? []).slice(-MESSAGES_SHOWN).map((m) => ({ id: m.messageId, kind: m.kind, from: m.from?.agentName ?? null, text: oneLine(m.text, 200), delivered: m.deliveredAt !== null }));
 }
 
 /** The pending approval of a `waiting` agent (the permission inbox). */

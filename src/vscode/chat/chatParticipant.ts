@@ -8,6 +8,7 @@ import type { Services } from '../services';
 import { promptWithReferences } from './chatContext';
 import { escapeMarkdown } from '../../surfaces/chat/chatLog';
 import { parseChatRequest, type ThreadRun } from '../../surfaces/chat/chatRequest';
+import { messageButton, steer, stopInThread, threadAgents } from './chatSteering';
 import { ChatRunStream, stoppableSink, type ChatSink } from '../../surfaces/chat/chatStream';
 import { agentList, runButtons, runStatus } from './chatViews';
 import { runSummary } from '../../surfaces/chat/chatSummary';
@@ -27,7 +28,10 @@ import { runSummary } from '../../surfaces/chat/chatSummary';
 
 export const PARTICIPANT_IDS = ['subagents.agent', 'subagents.subagents'] as const;
 
-export interface ChatRunMetadata extends ThreadRun {
+export interface ChatRunMetadata {
+  runId: string;
+  agentId: string;
+  agentName: string;
   [key: string]: string;
 }
 
@@ -98,7 +102,9 @@ export class ChatParticipantHandler {
     }
     if (token.isCancellationRequested) return {};
     const scopes = this.services.scopes.preferred();
-    const intent = parseChatRequest(request.prompt, request.command, this.#names(scopes), previousRun(context));
+    const previous = previousRun(context);
+    if (previous) previous.agents = threadAgents(this.services.store.get(previous.runId));
+    const intent = parseChatRequest(request.prompt, request.command, this.#names(scopes), previous);
     if (intent.kind === 'status') {
       runStatus(stream, this.services);
       return {};
@@ -114,6 +120,8 @@ export class ChatParticipantHandler {
       case 'help':
         stream.markdown(intent.message);
         return {};
+      case 'stop':
+        return stopInThread(this.services, intent, stream);
     }
     if (!vscode.workspace.isTrusted) {
       stream.markdown('Agents cannot run in Restricted Mode: they run tools (shell commands, file edits) in this workspace, so it must be trusted first.');
@@ -125,6 +133,7 @@ export class ChatParticipantHandler {
       stream.button({ title: 'Set API Key', command: 'subagents.setApiKey' });
       return {};
     }
+    if (intent.kind === 'message') return steer(this.services, intent, previous!, stream, stoppableSink(sinkOf(stream), () => token.isCancellationRequested), token);
     const thread = intent.kind === 'followUp' ? this.services.runOf(intent.agentId) : undefined;
     const target = intent.kind === 'run' ? this.#runnable(intent.agent, scopes, stream) : null;
     if (intent.kind === 'run' && !target) return {};
@@ -162,6 +171,8 @@ export class ChatParticipantHandler {
         return { errorDetails: { message } };
       }
       this.services.log.info(`Chat started ${run.agentName} (${run.id})${attached ? ` with ${attached} attached reference(s)` : ''} in ${scope.folder.name}.`);
+      // VS Code holds what the user types here until this response ends: the button reaches the agent at once.
+      messageButton(sink, run.id, run.agentName);
       live ??= new ChatRunStream(this.services.store, run.tree.runId, sink);
       let result;
       try {

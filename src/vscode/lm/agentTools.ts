@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { AgentResult, AgentRun } from '../../core/engine/agentRun';
+import { finalResult, type AgentResult, type AgentRun } from '../../core/engine/agentRun';
+import { CancelledError } from '../../core/engine/errors';
 import { isActiveStatus } from '../../protocol/runEvents';
 import type { AgentNode } from '../../protocol/runSnapshot';
 import { runSummary } from '../../surfaces/chat/chatSummary';
@@ -26,10 +27,14 @@ interface RunAgentInput {
   agent: string;
   task: string;
   background?: boolean;
+  /** An existing agent to send the task to (steered while it works, continued once it has ended) instead of a new run. */
+  agentId?: string;
 }
 interface AgentOutputInput {
   agentId: string;
   waitSeconds?: number;
+  /** A message sent before the status is read. */
+  message?: string;
 }
 interface StopAgentInput {
   agentId: string;
@@ -76,11 +81,21 @@ export class AgentTools {
 
   prepareRun(input: RunAgentInput): vscode.PreparedToolInvocation {
     const task = input.task.length > 600 ? `${input.task.slice(0, 600)}…` : input.task;
+    const quoted = `> ${task.replace(/\n/g, '\n> ')}`;
+    if (input.agentId) {
+      return {
+        invocationMessage: `Sending ${input.agent} a message…`,
+        confirmationMessages: {
+          title: `Send the ${input.agent} agent a message?`,
+          message: new vscode.MarkdownString(`**${input.agent}** (${input.agentId}) reads this at its next turn (an agent that has ended is continued with it):\n\n${quoted}`),
+        },
+      };
+    }
     return {
       invocationMessage: `Running ${input.agent}${input.background ? ' in the background' : ''}…`,
       confirmationMessages: {
         title: `Run the ${input.agent} agent${input.background ? ' in the background' : ''}?`,
-        message: new vscode.MarkdownString(`**${input.agent}** will work on:\n\n> ${task.replace(/\n/g, '\n> ')}\n\nIt can use its own tools; shell commands and file changes still ask first.`),
+        message: new vscode.MarkdownString(`**${input.agent}** will work on:\n\n${quoted}\n\nIt can use its own tools; shell commands and file changes still ask first.`),
       },
     };
   }
@@ -90,6 +105,7 @@ export class AgentTools {
     if (!vscode.workspace.isTrusted) throw new Error('Agents cannot run in Restricted Mode: the workspace is not trusted.');
     if (!this.services.keys.key && !this.services.keys.demo) throw new Error('No Anthropic API key: the user must run "Subagents: Set API Key" first.');
     if (this.services.scopes.all.length === 0) throw new Error('No folder is open: agents run in a workspace folder, so the user must open one first.');
+    if (input.agentId) return this.#steer(input, token);
     const scope = this.#scopeFor(input.agent);
     if (!scope) throw new Error(`Unknown agent "${input.agent}". Available: ${this.#available()}. Call ${TOOL_NAMES.list} for their descriptions.`);
     if (scope.settings.disabledAgents.includes(input.agent)) throw new Error(`Agent "${input.agent}" is disabled (setting subagents.disabledAgents).`);
@@ -119,9 +135,46 @@ export class AgentTools {
     }
   }
 
+  /**
+   * runAgent with an agentId: the task goes to that agent as a message
+   * (read at its next turn, or continuing it once it has ended); the call
+   * then waits for it, or returns at once with background.
+   */
+  async #steer(input: RunAgentInput, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+    const node = this.services.agentNode(input.agentId!);
+    if (!node) throw new Error(`No agent with id "${input.agentId}" is known (it may have expired from the history).`);
+    if (input.agent && input.agent !== node.agentName) throw new Error(`Agent ${input.agentId} is ${node.agentName}, not ${input.agent}.`);
+    const sent = await this.#message(input.agentId!, input.task);
+    if (input.background) return text(`${sent}\nCollect its result with ${TOOL_NAMES.output} (agentId ${input.agentId}, waitSeconds to wait for it).`);
+    const run = this.services.runningAgent(input.agentId!)?.engine.find(input.agentId!);
+    if (!run) return this.agentOutput({ agentId: input.agentId! }, token);
+    const cancel = token.onCancellationRequested(() => run.controller.abort(new CancelledError('The tool call was cancelled.')));
+    try {
+      return text(`${sent}\n\n${this.#describeResult((await finalResult(run)).result)}`);
+    } finally {
+      cancel.dispose();
+    }
+  }
+
+  /** Sends a message; says how it went. */
+  async #message(agentId: string, message: string): Promise<string> {
+    const outcome = await this.services.sendMessage(agentId, message, 'lm');
+    const name = this.services.agentNode(agentId)?.agentName ?? agentId;
+    this.services.log.info(`A language-model tool sent ${name} (${agentId}) a message (${outcome.delivery}).`);
+    if (outcome.delivery === 'continued') return `${name} had ended; it was continued with the message.`;
+    return `Message sent to ${name}${outcome.delivery === 'elsewhere' ? ` (running in ${outcome.owner})` : ''}: it reads it at its next turn.`;
+  }
+
   async agentOutput(input: AgentOutputInput, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
     const node = this.services.agentNode(input.agentId);
     if (!node) throw new Error(`No agent with id "${input.agentId}" is known (it may have expired from the history).`);
+    const sent = input.message?.trim() ? `${await this.#message(input.agentId, input.message)}\n` : '';
+    const report = await this.#output(input, token);
+    return sent ? text(`${sent}${(report.content[0] as vscode.LanguageModelTextPart).value}`) : report;
+  }
+
+  async #output(input: AgentOutputInput, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+    const node = this.services.agentNode(input.agentId)!;
     const live = this.services.runningAgent(input.agentId)?.engine.find(input.agentId);
     const wait = Math.min(Math.max(0, input.waitSeconds ?? 0), MAX_WAIT_SECONDS);
     if (live && !live.ended && wait > 0) {
@@ -152,15 +205,14 @@ export class AgentTools {
     return text(this.#describeNode(current));
   }
 
-  stopAgent(input: StopAgentInput): vscode.LanguageModelToolResult {
-    const scope = this.services.runningAgent(input.agentId);
-    if (!scope) {
-      const node = this.services.agentNode(input.agentId);
-      if (!node) throw new Error(`No agent with id "${input.agentId}" is known.`);
-      return text(`${node.agentName} (${input.agentId}) is not running; it ended as ${node.status}.`);
-    }
-    scope.engine.cancel(input.agentId, 'Stopped by a language-model tool call.');
-    return text(`Stopping ${scope.engine.find(input.agentId)?.agentName ?? input.agentId} (${input.agentId}) and every agent it started.`);
+  async stopAgent(input: StopAgentInput): Promise<vscode.LanguageModelToolResult> {
+    const node = this.services.agentNode(input.agentId);
+    if (!node) throw new Error(`No agent with id "${input.agentId}" is known.`);
+    const stopped = await this.services.stopAgent(input.agentId, 'Stopped by a language-model tool call.', 'lm');
+    if (stopped === 'not running') return text(`${node.agentName} (${input.agentId}) is not running; it ended as ${node.status}.`);
+    const parent = node.parentId ? this.services.agentNode(node.parentId) : undefined;
+    const goesOn = parent && isActiveStatus(parent.status) ? ` ${parent.agentName}, which started it, is told and goes on.` : '';
+    return text(`Stopping ${node.agentName} (${input.agentId}) and every agent it started.${goesOn}`);
   }
 
   #describeResult(result: AgentResult): string {
@@ -193,7 +245,7 @@ export function registerAgentTools(services: Services): vscode.Disposable[] {
       invoke: (options, token) => tools.runAgent(options.input, token),
     }),
     vscode.lm.registerTool<AgentOutputInput>(TOOL_NAMES.output, {
-      prepareInvocation: (options) => ({ invocationMessage: `Reading the output of agent ${options.input.agentId}…` }),
+      prepareInvocation: (options) => ({ invocationMessage: options.input.message?.trim() ? `Sending agent ${options.input.agentId} a message…` : `Reading the output of agent ${options.input.agentId}…` }),
       invoke: (options, token) => tools.agentOutput(options.input, token),
     }),
     vscode.lm.registerTool<StopAgentInput>(TOOL_NAMES.stop, {

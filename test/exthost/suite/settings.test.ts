@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { readSettings } from '../../../src/vscode/settings';
+import { readSettings, userOnlySettings } from '../../../src/vscode/settings';
 
 // Values written at the workspace level (the harness opens a throw-away copy
 // of the sample workspace) and read back through the one typed accessor.
@@ -41,5 +41,21 @@ describe('readSettings()', () => {
     assert.equal(settings.maxDepth, 3);
     assert.equal(problems.length, 1);
     assert.match(problems[0]!, /subagents\.maxDepth/);
+  });
+});
+
+describe('userOnlySettings()', () => {
+  const config = () => vscode.workspace.getConfiguration('subagents');
+
+  afterEach(async () => {
+    await config().update('history.maxRuns', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('the history settings are user-level: VS Code refuses a workspace value, and the user value is what counts', async () => {
+    await assert.rejects(Promise.resolve(config().update('history.maxRuns', 1, vscode.ConfigurationTarget.Workspace)));
+    await config().update('history.maxRuns', 7, vscode.ConfigurationTarget.Global);
+    const { settings, problems } = userOnlySettings();
+    assert.deepEqual(problems, []);
+    assert.equal(settings['history.maxRuns'], 7);
   });
 });

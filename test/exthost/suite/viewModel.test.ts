@@ -125,6 +125,9 @@ describe('the view model', () => {
     assert.equal(webviewToHostSchema.safeParse({ type: 'openFile', filePath: '/etc/passwd' }).success, false, 'the Runs view names agents, never files');
     assert.equal(webviewToHostSchema.safeParse({ type: 'approval', agentId: 'a1', approvalId: 'p1', answer: 'allowAgent' }).success, true);
     assert.equal(webviewToHostSchema.safeParse({ type: 'approval', agentId: 'a1', approvalId: 'p1', answer: 'allowEverything' }).success, false);
+    assert.equal(webviewToHostSchema.safeParse({ type: 'sendMessage', agentId: 'a1', text: 'only the docs' }).success, true);
+    assert.equal(webviewToHostSchema.safeParse({ type: 'sendMessage', agentId: 'a1', text: '' }).success, false, 'an empty message is not sent');
+    assert.equal(webviewToHostSchema.safeParse({ type: 'sendMessage', agentId: 'a1', text: 'x'.repeat(20_001) }).success, false, 'nor one past the box’s limit');
   });
 });
 
@@ -140,6 +143,18 @@ describe('transcripts', () => {
     assert.match(text, /\*\*lead calls `Read`\*\*\n\n```json\n\{\n {2}"file_path": "a\.md"\n\}\n```/);
     assert.match(text, /`````\nbefore ```` after/, 'the result fence is not longer than the backticks inside it');
     assert.match(text, /… \(3\d{3} more characters\)/);
+  });
+
+  it('show a message read while the agent worked as a message from its sender, the rest of the text as it is', () => {
+    const text = renderTranscript(node('worker', { status: 'completed' }), [
+      { role: 'user', content: 'Survey the repo.' },
+      {
+        role: 'user',
+        content: [{ type: 'text', text: '<message from="lead" agent-id="a1b2c3" id="m0a1b">\nOnly the docs.\n</message>\n\n<message from="user" id="m0c2d">\nAnd the tests,\nplease.\n</message>\n\nCarry on.' }],
+      },
+    ]);
+    assert.match(text, /\*\*✉ Message from lead \(`a1b2c3`\), read at worker's turn:\*\*\n\n> Only the docs\./);
+    assert.match(text, /\*\*✉ Message from you, read at worker's turn:\*\*\n\n> And the tests,\n> please\.\n\nCarry on\./);
   });
 
   it('show what a running agent is writing now', () => {

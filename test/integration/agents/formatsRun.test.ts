@@ -97,7 +97,7 @@ test('a Codex read-only agent cannot write, nor can anything it starts, even whe
     const result = await h.engine.run({ agent: 'reviewer', prompt: 'go', cwd: h.dir, permissionMode: 'bypassPermissions' });
     assert.equal(result.status, 'completed');
     const toolsOf = (name: string) => h.server.requests.find((r) => isAgent(r.system, name))!.toolNames;
-    assert.deepEqual(toolsOf('parent'), ['Task', 'TaskOutput', 'TaskStop', 'Read', 'Glob', 'Grep', 'LS', 'TodoWrite']);
+    assert.deepEqual(toolsOf('parent'), ['Task', 'TaskOutput', 'TaskStop', 'SendMessage', 'Read', 'Glob', 'Grep', 'LS', 'TodoWrite']);
     assert.deepEqual(toolsOf('writer'), ['Read', 'Glob', 'Grep', 'LS', 'TodoWrite']);
   } finally {
     await h.close();

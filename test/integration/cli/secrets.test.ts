@@ -1,5 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -68,8 +69,10 @@ test('a 401 whose message echoes the key: redacted in the NDJSON result, on stde
 test('the key read from a file by a tool and repeated by the model across stream chunks: redacted in events, answer, transcript and history', async () => {
   server.setScript((req) => {
     if (req.turn === 0) return { toolUses: [{ name: 'Read', input: { file_path: '.env' } }] };
-    // Streamed in 24-character chunks, so the key is split across several text events.
-    return { text: `The key is ${[...req.toolResults.values()][0]!.content.split('=')[1]!.trim()} — keep it safe.` };
+    // The tool result reaches the model redacted; a model that knows the key anyway repeats it,
+    // streamed in 24-character chunks, so the key is split across several text events.
+    assert.match([...req.toolResults.values()][0]!.content, /ANTHROPIC_API_KEY=\[redacted\]/);
+    return { text: `The key is ${KEY} — keep it safe.` };
   });
   for (const json of [true, false]) {
     const r = await runCliProcess(['run', 'leaky', 'read .env', '--cwd', project, ...(json ? ['--json'] : [])], { env: env() });
@@ -86,4 +89,54 @@ test('the key read from a file by a tool and repeated by the model across stream
   }
   const transcripts = (await filesUnder(data)).filter((f) => f.file.endsWith('.ndjson'));
   assert.ok(transcripts.some((f) => f.text.includes('ANTHROPIC_API_KEY=[redacted]')), 'the tool result is in the transcript, redacted');
+});
+
+/** Whether `text` holds 16 or more characters of the key in a row: a key cut anywhere still leaks that much. */
+function leaksPartOfKey(text: string): boolean {
+  for (let i = 0; i + 16 <= KEY.length; i++) if (text.includes(KEY.slice(i, i + 16))) return true;
+  return false;
+}
+
+test('the key escapes nowhere: not cut before redaction, not as an object key, not in a hook\'s input or stderr, not in a worktree commit', async (t) => {
+  const repo = await mkdtemp(path.join(os.tmpdir(), 'subagents-secrets-repo-'));
+  const userHome = await mkdtemp(path.join(os.tmpdir(), 'subagents-secrets-home-'));
+  t.after(() => Promise.all([rm(repo, { recursive: true, force: true }), rm(userHome, { recursive: true, force: true })]));
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8' });
+  git('init', '-q');
+  git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'start');
+  await mkdir(path.join(repo, '.claude/agents'), { recursive: true });
+  await writeFile(path.join(repo, '.claude/agents/spill.md'), '---\nname: spill\ndescription: Spills\ntools: Read, Write, Task\n---\nYou spill. [agent:spill]\n');
+  await writeFile(path.join(repo, '.claude/agents/helper.md'), '---\nname: helper\ndescription: Helps\ntools: Write\n---\nYou help. [agent:helper]\n');
+  // A user hook (it runs unasked) that keeps its input and prints the key on stderr.
+  const hookInput = path.join(userHome, 'stop-input.json');
+  await mkdir(path.join(userHome, '.claude'));
+  await writeFile(path.join(userHome, '.env'), `ANTHROPIC_API_KEY=${KEY}\n`);
+  await writeFile(
+    path.join(userHome, '.claude/settings.json'),
+    JSON.stringify({ hooks: { SubagentStop: [{ hooks: [{ type: 'command', command: `cat > '${hookInput}'; cat '${userHome}/.env' >&2; exit 1` }] }] } }),
+  );
+  // A prompt whose first line is cut to make the description: the cut falls inside the key.
+  const padded = `${'p'.repeat(40)} ${KEY}`;
+  server.setScript((req) => {
+    if (req.system.includes('[agent:helper]')) {
+      return req.turn === 0 ? { toolUses: [{ name: 'Write', input: { file_path: 'out.txt', content: 'done\n' } }] } : { text: 'helped' };
+    }
+    if (req.turn === 0) return { toolUses: [{ name: 'Task', input: { subagent_type: 'helper', description: `deploy with ${KEY}`, prompt: 'help', isolation: 'worktree' } }] };
+    if (req.turn === 1) return { toolUses: [{ name: 'Read', input: { file_path: 'README.md', [KEY]: true } }] };
+    return { text: `final answer with ${KEY}` };
+  });
+  const r = await runCliProcess(['run', 'spill', padded, '--json', '--permission-mode', 'acceptEdits', '--cwd', repo], { env: { ...env(), HOME: userHome } });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /SubagentStop hook .* exited with code 1: ANTHROPIC_API_KEY=\[redacted\]/, 'the hook ran and its stderr was shown');
+  assert.equal(leaksPartOfKey(r.stdout), false, `stdout: ${r.stdout}`);
+  assert.equal(leaksPartOfKey(r.stderr), false, `stderr: ${r.stderr}`);
+  const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; description?: string });
+  assert.ok(events.some((e) => e.type === 'agent_started' && e.description?.startsWith('pppp') && e.description.includes('[redacted]')), 'the cut description shows the cut key redacted');
+  for (const { file, text } of await filesUnder(data)) assert.equal(leaksPartOfKey(text), false, `${file} holds part of the key`);
+  const input = await readFile(hookInput, 'utf8');
+  assert.match(input, /"last_assistant_message":"final answer with \[redacted\]"/);
+  assert.equal(leaksPartOfKey(input), false);
+  const messages = git('log', '--all', '--format=%B');
+  assert.match(messages, /subagents: helper: deploy with \[redacted\]/, 'the worktree was committed');
+  assert.equal(leaksPartOfKey(messages), false, messages);
 });

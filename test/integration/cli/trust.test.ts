@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { access, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -140,4 +140,24 @@ test('on a terminal a no runs without the hooks, says what was skipped, and asks
   assert.equal(await c.hookRan(), false);
   assert.match(r.output, /is not a trusted folder, so what its files define is skipped/);
   await assert.rejects(readFile(c.userFile, 'utf8'), { code: 'ENOENT' });
+});
+
+test("resuming an isolated agent decides trust for the repository its worktree came from", async () => {
+  const c = await clone();
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: c.project, encoding: 'utf8' });
+  git('init', '-q');
+  git('add', '.');
+  git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'start');
+  await c.user(JSON.stringify({ trustedProjects: [c.project] }));
+  server.setScript((req) => (req.turn === 0 && !req.lastUserText.includes('again') ? { toolUses: [{ name: 'Write', input: { file_path: 'out.txt', content: 'x\n' } }] } : { text: 'done' }));
+  const first = await runCliProcess(['run', 'worker', 'go', '--json', '--isolation', 'worktree', '--permission-mode', 'acceptEdits', '--cwd', c.project], { env: c.env() });
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(await c.hookRan(), true);
+  await c.forget();
+  const agentId = (JSON.parse(first.stdout.trim().split('\n').at(-1)!) as { agentId: string }).agentId;
+  const again = await runCliProcess(['resume', agentId, 'again', '--json'], { env: c.env(), cwd: c.root });
+  assert.equal(again.code, 0, again.stderr);
+  assert.doesNotMatch(again.stderr, /not a trusted folder/);
+  assert.equal(await c.hookRan(), true, "the repository's hook ran for the agent in its worktree");
+  server.setScript(() => ({ text: 'done' }));
 });

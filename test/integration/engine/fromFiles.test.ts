@@ -139,7 +139,7 @@ test('background: true in the file: the spawn returns at once and the parent hea
   const spawnResult = [...turn1.toolResults.values()][0]!.content;
   assert.doesNotMatch(spawnResult, /watcher found/);
   assert.equal(JSON.parse(spawnResult).status, 'async_launched');
-  assert.match(result.output ?? '', /agent="watcher" status="completed">\nwatcher found 3 things/);
+  assert.match(result.output ?? '', /agent="watcher" status="completed" id="m\w+">\nwatcher found 3 things/);
   const started = h.events.find((e) => e.type === 'agent_started' && e.agentName === 'watcher');
   assert.ok(started?.type === 'agent_started' && started.background, 'the watcher ran as a background agent');
 });

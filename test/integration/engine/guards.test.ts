@@ -94,7 +94,7 @@ test('plan mode: read-only tools only; a planning root may delegate, its childre
     const result = await h.engine.run({ agent: 'parent', prompt: 'plan it', cwd: h.dir });
     assert.equal(result.status, 'completed');
     const parentTools = h.server.requests.find((r) => isAgent(r.system, 'parent'))!.toolNames;
-    assert.deepEqual(parentTools, ['Task', 'TaskOutput', 'TaskStop', 'Read', 'Glob', 'Grep', 'LS', 'TodoWrite']);
+    assert.deepEqual(parentTools, ['Task', 'TaskOutput', 'TaskStop', 'SendMessage', 'Read', 'Glob', 'Grep', 'LS', 'TodoWrite']);
     const helper = h.server.requests.find((r) => isAgent(r.system, 'helper'))!;
     assert.deepEqual(helper.toolNames, ['Read', 'Glob', 'Grep', 'LS', 'TodoWrite']);
     assert.match(helper.system, /plan mode/);
@@ -137,7 +137,7 @@ test('allow and deny lists: tools ∩ allow-list − deny-list, names matched ca
   });
   try {
     await h.engine.run({ agent: 'parent', prompt: 'hi', cwd: h.dir });
-    assert.deepEqual(h.server.requests[0]!.toolNames, ['Task', 'TaskOutput', 'TaskStop', 'Read', 'Grep']);
+    assert.deepEqual(h.server.requests[0]!.toolNames, ['Task', 'TaskOutput', 'TaskStop', 'SendMessage', 'Read', 'Grep']);
   } finally {
     await h.close();
   }

@@ -119,3 +119,54 @@ test('a non-object schema is wrapped as { result } for the tool and unwrapped in
     await h.close();
   }
 });
+
+test("a catastrophic output-schema pattern cannot freeze the engine: it is stopped at its deadline and named to the model", async () => {
+  const evil = { type: 'object', properties: { id: { type: 'string', pattern: '^(a+)+$' } }, required: ['id'] };
+  const h = await harness({
+    agents: [agent('solo', { output: evil })],
+    script: (req) => (req.turn === 0 ? { toolUses: [{ name: 'StructuredOutput', input: { id: `${'a'.repeat(42)}!` } }] } : { text: 'giving up' }),
+  });
+  // A timer on the main thread: it fires only if the pattern does not hold the thread.
+  let ticks = 0;
+  const ticker = setInterval(() => ticks++, 50);
+  try {
+    const started = Date.now();
+    const result = await h.engine.run({ agent: 'solo', prompt: 'go', cwd: h.dir });
+    assert.equal(result.status, 'failed');
+    assert.ok(Date.now() - started < 20_000, 'the run ended');
+    assert.ok(ticks >= 10, `the main thread kept running (${ticks} ticks)`);
+    const [answer] = [...h.server.requests[1]!.toolResults.values()];
+    assert.equal(answer!.isError, true);
+    assert.match(answer!.content, /The result cannot be checked: in the output schema, the pattern "\^\(a\+\)\+\$" took more than 1000 ms and was stopped/);
+  } finally {
+    clearInterval(ticker);
+    await h.close();
+  }
+});
+
+test('output-schema patterns keep their meaning: unanchored search, patternProperties on keys, messages naming the pattern', async () => {
+  const schema = {
+    type: 'object',
+    properties: { code: { type: 'string', pattern: '[0-9]{3}' }, note: { type: 'string', pattern: '^(?!secret)' } },
+    patternProperties: { '^x-': { type: 'number' } },
+    required: ['code'],
+  };
+  const attempts = [{ code: 'ab12', 'x-n': 1 }, { code: 'v100!', 'x-n': 'one' }, { code: 'v100!', 'x-n': 2, note: 'public' }];
+  const answers: string[] = [];
+  const h = await harness({
+    agents: [agent('solo', { output: schema })],
+    script: (req) => {
+      if (req.turn > 0) answers.push([...req.toolResults.values()][0]!.content);
+      return { toolUses: [{ name: 'StructuredOutput', input: attempts[req.turn] }] };
+    },
+  });
+  try {
+    const result = await h.engine.run({ agent: 'solo', prompt: 'go', cwd: h.dir });
+    assert.equal(result.status, 'completed', result.error ?? '');
+    assert.deepEqual(result.structuredOutput, attempts[2]);
+    assert.match(answers[0]!, /code: Invalid string: must match pattern \/\[0-9\]\{3\}\//);
+    assert.match(answers[1]!, /x-n: .*number/);
+  } finally {
+    await h.close();
+  }
+});

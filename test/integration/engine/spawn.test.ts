@@ -47,7 +47,7 @@ test('a parent spawns a child that greps and reads a real file; the parent answe
     assert.equal(req.model, 'claude-haiku-5-5', 'the child runs on its own model');
   }
   const parentRequests = h.server.requests.filter((r) => isAgent(r.system, 'lead'));
-  assert.deepEqual(parentRequests[0]!.toolNames, ['Task', 'TaskOutput', 'TaskStop', 'Read']);
+  assert.deepEqual(parentRequests[0]!.toolNames, ['Task', 'TaskOutput', 'TaskStop', 'SendMessage', 'Read']);
   assert.equal(parentRequests[0]!.model, 'claude-sonnet-5-5');
 
   const started = h.events.filter((e): e is RunEventOf<'agent_started'> => e.type === 'agent_started');

@@ -36,7 +36,7 @@ test('a failing hook, a hanging hook and a missing command are logged with their
     SubagentStart: [group(['/no/such/hook-command --flag', failing, { command: await hanging('hang-start'), timeout: 0.3 }])],
     SubagentStop: [group([failing, await hanging('hang-stop'), `printf '{"decision": "block", '`])],
   });
-  const h = await harness({ agents: [agent('worker')], script: () => ({ text: 'done anyway' }), engine: { trust: w.trust, hooks: w.hooks } });
+  const h = await harness({ agents: [agent('worker')], script: () => ({ text: 'done anyway' }), engine: { trust: w.trust, hooks: w.hooks, log: w.log } });
   try {
     const started = Date.now();
     const result = await h.engine.run({ agent: 'worker', prompt: 'go', cwd: w.project });
@@ -97,7 +97,7 @@ test('stopping an agent stops its running hooks with it, without waiting for the
   const w = await hookWorld({ timeoutMs: 60_000 });
   const hanging = await w.script('hang.sh', `echo $$ > "${w.out}/hang.sh-pid"; sleep 60 & echo $! > "${w.out}/hang.sleep-pid"; wait`);
   await w.userSettings({ SubagentStart: [group([hanging])] });
-  const h = await harness({ agents: [agent('worker')], script: () => ({ text: 'never asked' }), engine: { trust: w.trust, hooks: w.hooks } });
+  const h = await harness({ agents: [agent('worker')], script: () => ({ text: 'never asked' }), engine: { trust: w.trust, hooks: w.hooks, log: w.log } });
   try {
     const run = await h.engine.start({ agent: 'worker', prompt: 'go', cwd: w.project });
     let sleepPid = 0;

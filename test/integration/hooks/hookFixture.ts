@@ -20,6 +20,8 @@ export interface HookWorld {
   hooks: CommandHooks;
   /** The project trust to give the engine (default: every folder trusted). */
   trust: ProjectTrust;
+  /** The engine's log for the harness: what hooks report per agent reaches it (redacted), so it records into `logs` too. */
+  log: (level: 'info' | 'warn' | 'error', message: string) => void;
   /** CommandHooks for a session that starts now: the settings files as they are now are its baseline. */
   session(): Promise<CommandHooks>;
   warnings(): string[];
@@ -56,6 +58,7 @@ export async function hookWorld(options: Partial<CommandHooksOptions> & { trust?
     logs,
     hooks,
     trust,
+    log: (level, message) => logs.push({ level, message }),
     session: async () => {
       // Past the margin for coarse file times, so the files just written predate the session.
       await new Promise((resolve) => setTimeout(resolve, 80));

@@ -16,7 +16,7 @@ test('project hooks are ignored while the workspace is untrusted (S7.1); user ho
   await w.userSettings({ SubagentStart: [group([context('from user')])] });
   await w.projectSettings({ SubagentStart: [group([context('from project'), `touch '${w.out}/project-hook-ran'`])] });
   await w.projectSettings({ SubagentStart: [group([context('from local')])] }, 'settings.local.json');
-  const h = await harness({ agents: [agent('worker')], script: () => ({ text: 'done' }), engine: { trust: w.trust, hooks: w.hooks } });
+  const h = await harness({ agents: [agent('worker')], script: () => ({ text: 'done' }), engine: { trust: w.trust, hooks: w.hooks, log: w.log } });
   try {
     assert.equal((await h.engine.run({ agent: 'worker', prompt: 'go', cwd: w.project })).status, 'completed');
     assert.deepEqual(firstUserTexts(h.server.requests[0]!.messages), ['from user', 'go']);
@@ -34,7 +34,7 @@ test('project hooks are ignored while the workspace is untrusted (S7.1); user ho
 test('with no project trust (the engine\'s default) project settings are never read', async () => {
   const w = await hookWorld({ trust: TRUST_NOTHING });
   await w.projectSettings({ SubagentStart: [group([context('from project')])] });
-  const h = await harness({ agents: [agent('worker')], script: () => ({ text: 'done' }), engine: { hooks: w.hooks } });
+  const h = await harness({ agents: [agent('worker')], script: () => ({ text: 'done' }), engine: { hooks: w.hooks, log: w.log } });
   try {
     assert.equal((await h.engine.run({ agent: 'worker', prompt: 'go', cwd: w.project })).status, 'completed');
     assert.deepEqual(firstUserTexts(h.server.requests[0]!.messages), ['go']);
@@ -63,7 +63,7 @@ test('matchers select hooks by agent name, for root and nested agents alike', as
       }
       return { text: 'done' };
     },
-    engine: { trust: w.trust, hooks: w.hooks },
+    engine: { trust: w.trust, hooks: w.hooks, log: w.log },
   });
   try {
     assert.equal((await h.engine.run({ agent: 'parent', prompt: 'go', cwd: w.project })).status, 'completed');
@@ -83,7 +83,7 @@ test('matchers select hooks by agent name, for root and nested agents alike', as
 test('a settings edit is picked up by the next agent; a broken edit warns once and runs no hooks from that file', async () => {
   const w = await hookWorld();
   const file = await w.projectSettings({ SubagentStart: [group([context('version 1')])] });
-  const h = await harness({ agents: [agent('worker')], script: () => ({ text: 'done' }), engine: { trust: w.trust, hooks: w.hooks } });
+  const h = await harness({ agents: [agent('worker')], script: () => ({ text: 'done' }), engine: { trust: w.trust, hooks: w.hooks, log: w.log } });
   const runAndGetContext = async () => {
     const before = h.server.requests.length;
     assert.equal((await h.engine.run({ agent: 'worker', prompt: 'go', cwd: w.project })).status, 'completed');
@@ -112,7 +112,7 @@ test('hooks.enabled off: no hook runs and no settings file is read', async () =>
   let enabled = false;
   const w = await hookWorld({ enabled: () => enabled });
   await w.userSettings({ SubagentStart: [group([context('hooked')])], SubagentStop: [group([`echo 'again' >&2; exit 2`])] });
-  const h = await harness({ agents: [agent('worker')], script: () => ({ text: 'done' }), engine: { trust: w.trust, hooks: w.hooks } });
+  const h = await harness({ agents: [agent('worker')], script: () => ({ text: 'done' }), engine: { trust: w.trust, hooks: w.hooks, log: w.log } });
   try {
     const result = await h.engine.run({ agent: 'worker', prompt: 'go', cwd: w.project });
     assert.equal(result.status, 'completed');
@@ -146,4 +146,23 @@ test("an isolated agent runs the project's committed hooks without asking, thoug
     assert.deepEqual(firstUserTexts(h.server.requests[i]!.messages), ['from the project', 'go']);
   }
   assert.deepEqual(logs.filter((l) => l.startsWith('warn')), []);
+});
+
+test('a matcher that backtracks for ever on an agent name is stopped at its deadline: its hooks do not run, the engine goes on', async () => {
+  const w = await hookWorld();
+  const name = `${'a'.repeat(40)}-x`;
+  await w.userSettings({ SubagentStart: [group([context('catastrophic')], '^(a+)+$'), group([context('ordinary')], 'a-x$')] });
+  const h = await harness({ agents: [agent(name)], script: () => ({ text: 'done' }), engine: { trust: w.trust, hooks: w.hooks, log: w.log } });
+  let ticks = 0;
+  const ticker = setInterval(() => ticks++, 50);
+  try {
+    assert.equal((await h.engine.run({ agent: name, prompt: 'go', cwd: w.project })).status, 'completed');
+    assert.deepEqual(firstUserTexts(h.server.requests[0]!.messages), ['ordinary', 'go']);
+    assert.ok(ticks >= 10, `the main thread kept running (${ticks} ticks)`);
+    assert.match(w.warnings().join('\n'), /The hook matcher "\^\(a\+\)\+\$" could not be checked against agent "a+-x": the pattern "\^\(a\+\)\+\$" took more than 1000 ms and was stopped/);
+  } finally {
+    clearInterval(ticker);
+    await h.close();
+    await w.close();
+  }
 });

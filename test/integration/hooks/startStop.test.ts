@@ -14,7 +14,7 @@ test('SubagentStart: additionalContext from user and project hooks reaches the f
   await w.projectSettings({
     SubagentStart: [group([await w.script('plain.sh', 'echo "plain stdout is not context"'), await w.script('project-start.sh', startContext('Project rule: tests live in test/.'))])],
   });
-  const h = await harness({ agents: [agent('worker')], script: () => ({ text: 'done' }), engine: { trust: w.trust, hooks: w.hooks } });
+  const h = await harness({ agents: [agent('worker')], script: () => ({ text: 'done' }), engine: { trust: w.trust, hooks: w.hooks, log: w.log } });
   try {
     const result = await h.engine.run({ agent: 'worker', prompt: 'Fix the bug.', cwd: w.project });
     assert.equal(result.status, 'completed', result.error ?? '');
@@ -45,7 +45,7 @@ exit 0`,
   const h = await harness({
     agents: [agent('worker')],
     script: (req) => (req.turn === 0 ? { text: 'Fixed the bug.' } : { text: `Done, after: ${req.lastUserText}` }),
-    engine: { trust: w.trust, hooks: w.hooks },
+    engine: { trust: w.trust, hooks: w.hooks, log: w.log },
   });
   try {
     const result = await h.engine.run({ agent: 'worker', prompt: 'Fix the bug.', cwd: w.project });
@@ -70,7 +70,7 @@ test('SubagentStop: several blocking hooks (exit 2 and {"decision":"block"}) joi
   const onlyFirst = (body: string) => `case "$(cat)" in *'"stop_hook_active":false'*) ${body} ;; esac`;
   await w.userSettings({ SubagentStop: [group([await w.script('exit2.sh', onlyFirst(`sleep 0.2; echo 'Run the linter.' >&2; exit 2`))])] });
   await w.projectSettings({ SubagentStop: [group([await w.script('json.sh', onlyFirst(`printf '%s' '{"decision":"block","reason":"Add tests."}'`))])] });
-  const h = await harness({ agents: [agent('worker')], script: (req) => ({ text: req.turn === 0 ? 'first' : 'second' }), engine: { trust: w.trust, hooks: w.hooks } });
+  const h = await harness({ agents: [agent('worker')], script: (req) => ({ text: req.turn === 0 ? 'first' : 'second' }), engine: { trust: w.trust, hooks: w.hooks, log: w.log } });
   try {
     const result = await h.engine.run({ agent: 'worker', prompt: 'go', cwd: w.project });
     assert.equal(result.status, 'completed', result.error ?? '');
@@ -101,7 +101,7 @@ test('a hook gets Claude Code\'s JSON on stdin, runs in the project dir with CLA
       return { text: 'parent done' };
     },
     // The settings predate the session: under acceptEdits, hooks added later would need approval.
-    engine: { trust: w.trust, hooks: await w.session(), archive: pathOnlyArchive(w.root) },
+    engine: { trust: w.trust, log: w.log, hooks: await w.session(), archive: pathOnlyArchive(w.root) },
   });
   try {
     const result = await h.engine.run({ agent: 'parent', prompt: 'go', cwd: sub, permissionMode: 'acceptEdits' });
@@ -170,7 +170,7 @@ test('the hooks of one event run in parallel', async () => {
   const rendezvous = (me: string, other: string, context: string) =>
     w.script(`${me}.sh`, `touch "${w.out}/${me}"; while [ ! -e "${w.out}/${other}" ]; do sleep 0.02; done; ${startContext(context)}`);
   await w.userSettings({ SubagentStart: [group([{ command: await rendezvous('a', 'b', 'from a'), timeout: 5 }, { command: await rendezvous('b', 'a', 'from b'), timeout: 5 }])] });
-  const h = await harness({ agents: [agent('worker')], script: () => ({ text: 'done' }), engine: { trust: w.trust, hooks: w.hooks } });
+  const h = await harness({ agents: [agent('worker')], script: () => ({ text: 'done' }), engine: { trust: w.trust, hooks: w.hooks, log: w.log } });
   try {
     const result = await h.engine.run({ agent: 'worker', prompt: 'go', cwd: w.project });
     assert.equal(result.status, 'completed');

@@ -113,7 +113,7 @@ test('a background completion is announced to the parent at its next turn', asyn
   try {
     const result = await h.engine.run({ agent: 'parent', prompt: 'go', cwd: h.dir });
     assert.equal(result.status, 'completed');
-    assert.match(result.output ?? '', /^final: <task-notification agentId="\w+" agent="bg" status="completed">\nbackground finding: 7 issues\n<\/task-notification>/);
+    assert.match(result.output ?? '', /^final: <task-notification agentId="\w+" agent="bg" status="completed" id="m\w+">\nbackground finding: 7 issues\n<\/task-notification>/);
   } finally {
     await h.close();
   }

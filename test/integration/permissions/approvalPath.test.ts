@@ -181,7 +181,7 @@ test('acceptEdits: a hook written into the settings during the session needs a s
     const h = await harness({
       agents: [agent('lead'), agent('worker')],
       settings: { permissionMode: 'acceptEdits' },
-      engine: { gate, hooks, trust: w.trust },
+      engine: { gate, hooks, trust: w.trust, log: w.log },
       script: (req) => {
         if (isAgent(req.system, 'worker')) return { text: 'worker done' };
         if (req.turn === 0) return { toolUses: [{ name: 'Write', input: { file_path: settingsFile, content: evil } }] };

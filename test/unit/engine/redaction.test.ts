@@ -41,3 +41,16 @@ test('redaction of streamed text: a secret split across chunks never shows, and 
     for (const piece of shown) assert.equal(piece.includes('sk-ant-0123456789'), false);
   }
 });
+
+test('a secret cut by a truncation is still redacted, at either end or in the middle; object keys are redacted too', () => {
+  const key = 'sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcdefghijklmnop';
+  const r = new Redactor(() => [key]);
+  assert.equal(r.text(`cmd ${key.slice(0, 40)}…`), `cmd ${REDACTED}…`, 'the start of a key, cut by a summary');
+  assert.equal(r.text(`${key.slice(30)} and more`), `${REDACTED} and more`, 'the end of a key, as a window onto the last characters leaves it');
+  assert.equal(r.text(`x${key.slice(10, 30)}y`), `x${REDACTED}y`, 'a middle piece');
+  assert.equal(r.text(`prefix only: ${key.slice(0, 15)}`), `prefix only: ${key.slice(0, 15)}`, 'too short a piece (the public prefix and two more) is left');
+  assert.equal(r.text('sk-ant-api03- is what keys start with'), 'sk-ant-api03- is what keys start with');
+  assert.deepEqual(r.value({ [key]: 1, nested: { [`k ${key.slice(0, 30)}`]: key } }), { [REDACTED]: 1, nested: { [`k ${REDACTED}`]: REDACTED } });
+  const stream = r.stream();
+  assert.equal(stream.push(`a ${key.slice(0, 20)}`) + stream.flush(), `a ${REDACTED}`, 'a stream that ends inside a key');
+});

@@ -93,6 +93,6 @@ test('the pool follows the registry: web tools only when listed, companions with
   const tools = (list: string[] | null, depth = 0) => computeToolPool({ definition: { ...noList, tools: list }, runtime, depth, maxDepth: 3, mode: 'default' }).tools;
   assert.ok(!tools(null).includes('WebSearch') && !tools(null).includes('WebFetch'));
   assert.ok(tools(['WebSearch']).includes('WebSearch'));
-  assert.deepEqual(tools(['Agent', 'Read']), ['Task', 'TaskOutput', 'TaskStop', 'Read']);
+  assert.deepEqual(tools(['Agent', 'Read']), ['Task', 'TaskOutput', 'TaskStop', 'SendMessage', 'Read']);
   assert.deepEqual(tools(['Agent', 'Read'], 3), ['Read'], 'no spawning at the maximum depth, companions included');
 });

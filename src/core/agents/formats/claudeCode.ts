@@ -23,7 +23,7 @@ export const CLAUDE_CODE_TOOLS = toolTable([
   [['Skill', 'SlashCommand'], unsupported('Claude Code skills and slash commands are not available here')],
   [['ListMcpResourcesTool', 'ReadMcpResourceTool'], unsupported('MCP servers are not connected in this runtime')],
   [['LSP'], unsupported("Claude Code's language-server tool is not available here")],
-  [['ToolSearch', 'Monitor', 'SendMessage', 'TeamCreate', 'TeamDelete'], unsupported('a Claude Code session tool with no counterpart here')],
+  [['ToolSearch', 'Monitor', 'TeamCreate', 'TeamDelete'], unsupported('a Claude Code session tool with no counterpart here')],
 ]);
 
 export const CLAUDE_CODE_FIELDS: readonly FieldDoc[] = [

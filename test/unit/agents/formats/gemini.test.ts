@@ -76,7 +76,7 @@ test('every current and legacy Gemini CLI tool name maps, or says why not', () =
 test('a tools wildcard is all tools but the spawn tool; MCP wildcards are warned about', () => {
   const all = load('---\nname: a\ndescription: d\ntools: ["*"]\n---\nx', FILE, '.gemini').definition;
   assert.equal(all.tools, null);
-  assert.deepEqual(all.disallowedTools, ['Task', 'TaskOutput', 'TaskStop']);
+  assert.deepEqual(all.disallowedTools, ['Task', 'TaskOutput', 'TaskStop', 'SendMessage']);
   const { definition, messages } = load('---\nname: a\ndescription: d\ntools: [read_file, mcp_*, mcp_github_*]\n---\nx', FILE, '.gemini');
   assert.deepEqual(definition.tools, ['Read', 'mcp_*', 'mcp_github_*']);
   assert.match(messages[0] ?? '', /tools "mcp_\*", "mcp_github_\*" are not available in this runtime \(MCP tools: MCP servers are not connected/);

@@ -1,0 +1,44 @@
+import { isActiveStatus } from '../protocol/runEvents';
+import type { ArchivedAgent } from '../core/engine/archive';
+import type { RunHistory } from '../core/runs/history';
+import { terminalLine } from './render/terminalText';
+
+/**
+ * Finding the agent a `send` or `stop` names, in the run history every
+ * process shares, and saying which agents exist when it is not there.
+ */
+
+/** How many agents the "known agents" list names. */
+const KNOWN_SHOWN = 12;
+
+/** The agents a mistyped id may have meant: those at work first, then the newest. */
+export function knownAgents(history: RunHistory): string {
+  const nodes = history.runs.flatMap((run) => Object.values(run.agents));
+  const atWork = nodes.filter((n) => isActiveStatus(n.status));
+  const ended = nodes.filter((n) => !isActiveStatus(n.status)).sort((a, b) => (b.endedAt ?? b.startedAt) - (a.endedAt ?? a.startedAt));
+  const shown = [...atWork, ...ended].slice(0, KNOWN_SHOWN);
+  if (shown.length === 0) return 'The run history has no agents yet.';
+  const lines = shown.map((n) => `  ${n.agentId}  ${terminalLine(n.agentName).padEnd(18)} ${n.status.padEnd(11)} run ${n.runId}`);
+  const more = nodes.length - shown.length;
+  return `Known agents${atWork.length ? ' (at work first)' : ''}:\n${lines.join('\n')}${more > 0 ? `\n  … and ${more} more ("subagents runs" lists the runs)` : ''}`;
+}
+
+export type Lookup = { found: ArchivedAgent } | { missing: string };
+
+/** The agent with this id, or the message (with the known agents) for exit code 2. */
+export async function lookUpAgent(history: RunHistory, agentId: string, command: string): Promise<Lookup> {
+  const archived = await history.load(agentId);
+  if (archived === 'expired') {
+    return {
+      missing: `subagents ${command}: agent ${terminalLine(agentId)} has expired: its run was removed from the history (history.retentionDays is ${history.retentionDays} days, history.maxRuns caps how many are kept).\n${knownAgents(history)}\n`,
+    };
+  }
+  if (!archived) return { missing: `subagents ${command}: no agent "${terminalLine(agentId)}" in the run history.\n${knownAgents(history)}\n` };
+  return { found: archived };
+}
+
+/** The other live process that works on the agent or its run, if any. */
+export function ownerElsewhere(archived: ArchivedAgent): string | null {
+  if (archived.runningIn && archived.runningIn !== 'this process') return archived.runningIn;
+  return archived.runBusyIn ?? null;
+}

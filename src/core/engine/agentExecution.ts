@@ -1,0 +1,248 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import { agentColor } from '../../protocol/agentColor';
+import { emptyUsage } from '../../protocol/runEvents';
+import type { Settings } from '../config';
+import type { WorktreeManager } from '../isolation';
+import type { PermissionGate } from '../tools/permissions';
+import type { RuntimeTool } from '../tools/runtimeTool';
+import { TRUST_NOTHING, type ProjectTrust } from '../trust/projectTrust';
+import type { AgentResult, AgentRun, EmitEvent } from './agentRun';
+import type { AgentArchive } from './archive';
+import { authorizer, type Authorize } from './authorize';
+import { CancelledError } from './errors';
+import { startContext, stopInstruction, type LifecycleHooks, type SubagentInfo } from './lifecycleHooks';
+import type { Messenger } from './messenger';
+import { networkPolicy, type NetworkPolicy } from './network';
+import { runQueryLoop, type LoopOutcome } from './queryLoop';
+import type { Redactor } from './redaction';
+import type { Messaging } from './sendMessageTool';
+import type { Spawner } from './spawnTool';
+import type { StructuredOutputSlot } from './structuredOutput';
+import { buildSystemPrompt, promptEnvironment } from './systemPrompt';
+import { buildTools } from './toolset';
+import { settleWorktree } from './worktreeSteps';
+
+/**
+ * One agent's life in the engine (S3.1): waits for its place under the
+ * concurrency limit, builds its tools, runs its start hooks and its query
+ * loop, saves its transcript as it goes, and once the loop is over stops
+ * what it started, settles its worktree, reports how it ended, and hands on
+ * what arrived too late (messenger.ts). Every event leaves through
+ * `publish`, redacted.
+ */
+
+/** What the engine's options give every agent it runs. */
+export interface ExecutionOptions {
+  client: Anthropic;
+  /** Read at every run and spawn, so setting changes apply to the next one. */
+  settings: () => Settings;
+  maxTokens?: number;
+  /** Overrides of the timeouts and retries the `subagents.network.*` settings give (S3.10); tests use short ones. */
+  network?: Partial<NetworkPolicy>;
+  /** Keeps transcripts and finds ended agents after a restart (the run history). */
+  archive?: AgentArchive;
+  /** SubagentStart / SubagentStop hooks (S4.5). */
+  hooks?: LifecycleHooks;
+  /**
+   * Whether a folder's own code (its hooks, later its MCP servers) may run:
+   * the one place every such runner asks. Default: no folder is trusted.
+   */
+  trust?: ProjectTrust;
+  /** Git worktrees for isolated agents (S5); without it, isolation is refused. */
+  worktrees?: WorktreeManager;
+}
+
+/** What running an agent needs from the engine. */
+export interface ExecutionHost {
+  readonly options: ExecutionOptions;
+  readonly gate: PermissionGate;
+  readonly redactor: Redactor;
+  readonly log: (level: 'info' | 'warn' | 'error', message: string) => void;
+  readonly spawner: Spawner;
+  readonly messaging: Messaging;
+  readonly messenger: Messenger;
+  publish(runId: string, agentId: string, event: Parameters<EmitEvent>[0]): void;
+  /** The agent has ended: the engine may forget older ended agents. */
+  ended(run: AgentRun): void;
+}
+
+/** How a hook command appears to the permission gate: a shell command. */
+const HOOK_COMMAND = { name: 'Hook', kind: 'exec' } as const;
+
+/**
+ * The one way an agent's events leave the engine: every string redacted;
+ * streamed text redacted across chunk boundaries (an end that could be the
+ * start of a secret waits for the next chunk or the next event).
+ */
+function emitter(run: AgentRun, host: ExecutionHost): EmitEvent {
+  const text = host.redactor.stream();
+  const send: EmitEvent = (partial) => host.publish(run.tree.runId, run.id, partial);
+  return (partial) => {
+    if (partial.type === 'text') {
+      const shown = text.push(partial.text);
+      if (shown) send({ type: 'text', text: shown });
+      return;
+    }
+    if (partial.type === 'retry') text.discard();
+    else {
+      const rest = text.flush();
+      if (rest) send({ type: 'text', text: rest });
+    }
+    send(partial);
+  };
+}
+
+/** Runs `run` to its end; never throws (a failure is the agent's result). */
+export async function executeAgent(run: AgentRun, host: ExecutionHost): Promise<void> {
+  const emit = emitter(run, host);
+  const settings = host.options.settings();
+  const structured: StructuredOutputSlot | null = run.outputSchema ? { value: undefined, wrapped: false } : null;
+  let tools = new Map<string, RuntimeTool>();
+  let outcome: LoopOutcome;
+  // Nothing of an agent whose run another process works on may reach its transcript.
+  let recorded = !host.options.archive;
+  try {
+    await run.slot.take();
+    run.status = 'running';
+    run.startedAt = Date.now();
+    tools = buildTools(run, settings, structured, host.spawner, host.messaging);
+    emit({
+      type: 'agent_started',
+      parentId: run.parent?.id ?? null,
+      parentToolUseId: run.parentToolUseId,
+      agentName: run.agentName,
+      description: run.description,
+      prompt: run.prompt,
+      model: run.model,
+      depth: run.depth,
+      cwd: run.cwd,
+      background: run.background,
+      filePath: run.definition.filePath || null,
+      resumed: run.resumed,
+      color: agentColor(run.definition.color),
+    });
+    if (run.isolation) emit({ type: 'worktree_created', path: run.isolation.path, branch: run.isolation.branch, baseCommit: run.isolation.baseCommit });
+    await startHooks(run, emit, host);
+    await host.options.archive?.begin(run.tree.runId);
+    recorded = true;
+    const env = await promptEnvironment(run.cwd, Boolean(run.isolation));
+    const planNote = run.planMode ? ['You are in plan mode: you may read and search, but not change anything. Finish with a clear, concrete plan.'] : [];
+    outcome = await runQueryLoop(run, {
+      client: host.options.client,
+      tools,
+      system: buildSystemPrompt(run.definition.systemPrompt, env, planNote),
+      authorize: authorizerFor(run, emit, host),
+      maxTokens: host.options.maxTokens ?? 16_384,
+      network: networkPolicy(settings, host.options.network),
+      structured,
+      emit,
+      redact: (value) => host.redactor.value(value),
+      onUsage: (delta) => run.budget.add(delta),
+      persist: () => persist(run, host),
+      // Hooks are commands: none runs in a plan-mode tree (#startHooks said so in the log).
+      beforeComplete: (output, round) =>
+        run.planMode ? Promise.resolve(null) : stopInstruction(host.options.hooks, { ...hookInfo(run, emit, host), lastAssistantMessage: host.redactor.text(output) }, round, host.log),
+    });
+    run.sealed = true;
+  } catch (error) {
+    // Only waiting for a concurrency slot, or a run another process works on, can throw here.
+    outcome = run.signal.aborted
+      ? { status: 'cancelled', output: null, error: run.signal.reason instanceof Error ? run.signal.reason.message : 'Cancelled.' }
+      : { status: 'failed', output: null, error: error instanceof Error ? error.message : String(error) };
+  } finally {
+    run.sealed = true;
+    if (recorded) persist(run, host);
+    for (const tool of tools.values()) await Promise.resolve(tool.close?.()).catch(() => undefined);
+    run.slot.close();
+  }
+  // An agent does not outlive its parent's interest: children still running are stopped with it.
+  for (const child of run.children) if (!child.ended) child.controller.abort(new CancelledError(`Its parent agent "${run.agentName}" ended.`));
+  await Promise.all([...run.children].map((c) => c.done));
+  await settleWorktree(host.options.worktrees, run, host.log, (text) => host.redactor.text(text));
+
+  const result: AgentResult = host.redactor.value({
+    agentId: run.id,
+    runId: run.tree.runId,
+    agentName: run.agentName,
+    status: outcome.status,
+    output: outcome.output,
+    ...(outcome.structuredOutput !== undefined ? { structuredOutput: outcome.structuredOutput } : {}),
+    error: outcome.error,
+    usage: run.usage ?? emptyUsage(),
+    turns: run.turns,
+    durationMs: Date.now() - run.startedAt,
+    worktree: run.worktree,
+  });
+  emit({
+    type: 'agent_finished',
+    status: result.status,
+    output: result.output,
+    ...(result.structuredOutput !== undefined ? { structuredOutput: result.structuredOutput } : {}),
+    error: result.error,
+    usage: result.usage,
+    turns: result.turns,
+    durationMs: result.durationMs,
+    worktree: result.worktree,
+  });
+  // What arrived too late for its last turn continues it (a message) or waits for its next continuation.
+  run.next = host.messenger.afterEnd(run, run.inbox.drain(), result.status === 'cancelled');
+  run.finish(result);
+  await host.messenger.resultReady(run).catch((error: unknown) => host.log('error', `The result of agent ${run.id} could not be kept for its parent: ${(error as Error).message}`));
+  host.ended(run);
+}
+
+function authorizerFor(run: AgentRun, emit: EmitEvent, host: ExecutionHost): Authorize {
+  return authorizer(run, host.gate, emit, (text) => host.redactor.text(text));
+}
+
+function hookInfo(run: AgentRun, emit: EmitEvent, host: ExecutionHost): SubagentInfo {
+  const authorize = authorizerFor(run, emit, host);
+  let asked = 0;
+  return {
+    // A hook the session did not start with runs only with this agent's approval for a shell command.
+    approveCommand: (command, why) => authorize({ tool: HOOK_COMMAND, toolUseId: `hook_${run.id}_${++asked}`, summary: `${command} (${why})` }),
+    runId: run.tree.runId,
+    agentId: run.id,
+    agentName: run.agentName,
+    parentId: run.parent?.id ?? null,
+    cwd: run.cwd,
+    worktree: run.isolation ? { path: run.isolation.path, repoRoot: run.isolation.repoRoot } : null,
+    permissionMode: run.permissionMode,
+    trust: host.options.trust ?? TRUST_NOTHING,
+    transcriptPath: host.options.archive?.transcriptPath(run.id) ?? null,
+    signal: run.signal,
+    // What hooks report (their stderr among it) leaves through the engine's redaction, as every log line does.
+    log: host.log,
+  };
+}
+
+/** SubagentStart hooks may add context: it goes in front of the agent's task. */
+async function startHooks(run: AgentRun, emit: EmitEvent, host: ExecutionHost): Promise<void> {
+  if (run.planMode) {
+    // Nothing in a plan-mode run tree changes a file or runs a command, and a hook is a command.
+    if (host.options.hooks) host.log('info', `The SubagentStart and SubagentStop hooks of agent "${run.agentName}" (${run.id}) do not run: it is in plan mode, where nothing runs a command.`);
+    return;
+  }
+  const context = await startContext(host.options.hooks, { ...hookInfo(run, emit, host), prompt: host.redactor.text(run.prompt) }, host.log);
+  const first = run.messages[run.persisted];
+  if (context && first?.role === 'user' && Array.isArray(first.content)) first.content.unshift({ type: 'text', text: context });
+}
+
+/**
+ * Appends what the transcript on disk does not have yet; the messages and
+ * results delivered in it leave the mailbox once it is written.
+ */
+function persist(run: AgentRun, host: ExecutionHost): void {
+  const delivered = run.inbox.toSave();
+  const archive = host.options.archive;
+  if (!archive || run.persisted >= run.messages.length) {
+    host.messenger.acknowledge(delivered);
+    return;
+  }
+  const fresh = run.messages.slice(run.persisted);
+  run.persisted = run.messages.length;
+  archive.appendTranscript(run.id, host.redactor.value(fresh)).then(
+    () => host.messenger.acknowledge(delivered),
+    (error: unknown) => host.log('error', `Could not save the transcript of agent ${run.id}: ${error instanceof Error ? error.message : String(error)}`),
+  );
+}

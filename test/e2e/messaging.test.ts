@@ -1,0 +1,151 @@
+// Talking to a running agent in real VS Code (code-server + Chromium)
+// against the scripted model server: a message from the Runs view's message
+// box (the ✉ button, and the M key), and one from the chat's "Message …"
+// button while the response streams. The agent keeps working until it reads
+// a message, then says what it heard. Light and dark screenshots of the Runs
+// view with the message box open and with the message listed are saved.
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Locator } from 'playwright-core';
+import { startScriptedServer, type Script, type ScriptedServer } from '../support/scriptedServer';
+import { finishedText, sendChat, setColorTheme } from './support/chatPanel';
+import { poll, withDiagnostics, type Subject } from './support/diagnostics';
+import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
+import { closeSession, openSession, type Session } from './support/session';
+
+const LISTENER = '---\nname: listener\ndescription: Works until it is told something.\ntools: Read, LS\n---\nYou work until a message arrives. [e2e:listener]\n';
+
+/** The agent lists files, a turn at a time, until a message has reached it; then it says what it heard. */
+const script: Script = (req) => {
+  const texts = req.messages.flatMap((m) => (m.role === 'user' && Array.isArray(m.content) ? (m.content as Array<{ type: string; text?: string }>) : [])).map((b) => b.text ?? '');
+  const heard = texts.flatMap((t) => [...t.matchAll(/<message from="[^"]*"[^>]*>\n([\s\S]*?)\n<\/message>/g)].map((m) => m[1]!));
+  if (heard.length) return { text: `Heard: ${heard.join(' + ')}` };
+  return { text: 'Still looking around.', toolUses: [{ name: 'LS', input: {} }], delayMs: 1500 };
+};
+
+describe('messages to a running agent', () => {
+  let workspace: Workspace | undefined;
+  let model: ScriptedServer | undefined;
+  const session: Partial<Session> = {};
+  const subject: Subject = {};
+
+  const live = () => {
+    const { server, workbench } = session;
+    assert.ok(server && workbench, 'the workbench did not start (see the failure of the `before` hook)');
+    return { server, workbench, page: workbench.page };
+  };
+
+  const send = (message: string) => sendChat(live().workbench, message);
+  const finished = finishedText;
+  const setTheme = (label: 'Dark Modern' | 'Light Modern') => setColorTheme(live().workbench, label);
+
+  /** The newest run's listener item in the Runs view. */
+  function listener(): Locator {
+    return live().workbench.webview().locator('li[data-agent-name="listener"]').first();
+  }
+
+  before(
+    () =>
+      withDiagnostics('messaging start', subject, async () => {
+        ensureCodeServerReady();
+        const vsixPath = ensureVsix();
+        workspace = copySampleWorkspace();
+        const dir = path.join(workspace.dir, '.claude/agents');
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(path.join(dir, 'listener.md'), LISTENER);
+        model = await startScriptedServer(script);
+        const { workbench } = await openSession(
+          {
+            workspace: workspace.dir,
+            vsixPath,
+            trust: true,
+            env: { ANTHROPIC_API_KEY: 'sk-ant-e2e-messaging-not-a-real-key', ANTHROPIC_BASE_URL: model.url },
+            settings: { 'workbench.colorTheme': 'Default Light Modern' },
+          },
+          subject,
+          session,
+        );
+        await workbench.runCommand('Chat: Open Chat');
+        await workbench.page.locator('.interactive-input-part .chat-input-toolbars', { hasText: /Claude/ }).first().waitFor({ timeout: 90_000 });
+      }),
+    { timeout: 6 * 60_000 },
+  );
+
+  after(async () => {
+    await closeSession(session);
+    await model?.close();
+    workspace?.remove();
+  });
+
+  it('the Runs view’s message box reaches a running agent at its next turn; the message is listed under its row', { timeout: 180_000 }, () =>
+    withDiagnostics('messaging runs view', subject, async () => {
+      const { workbench, page } = live();
+      const response = await send('@agent listener wait for my word');
+      await workbench.openViewContainer('Subagents');
+      await workbench.byTestId('runs-view-root').waitFor({ timeout: 60_000 });
+      await poll(async () => (await listener().getAttribute('data-status')) === 'running', { timeoutMs: 60_000, message: 'listener is not running in the Runs view' });
+      const agentId = (await listener().getAttribute('data-agent-id'))!;
+      const view = workbench.webview();
+
+      // The M key on the focused item opens the box; Escape closes it again. (A click on the row would open the transcript.)
+      await listener().focus();
+      await page.keyboard.press('m');
+      await view.locator(`[data-testid="message-input-${agentId}"]`).waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Escape');
+      await view.locator(`[data-testid="message-box-${agentId}"]`).waitFor({ state: 'detached', timeout: 10_000 });
+
+      // The ✉ button opens it too; a draft survives the row's updates while the agent works.
+      await listener().hover();
+      await view.locator(`[data-testid="action-message-${agentId}"]`).click();
+      const input = view.locator(`[data-testid="message-input-${agentId}"]`);
+      await input.waitFor({ timeout: 10_000 });
+      await input.pressSequentially('Look at the tests', { delay: 20 });
+      await page.waitForTimeout(1200);
+      assert.equal(await input.inputValue(), 'Look at the tests', 'the draft was lost while the row updated');
+      await input.pressSequentially(' first.');
+      console.log(`screenshot: ${await workbench.screenshot('messaging-runs-box-light')}`);
+      await setTheme('Dark Modern');
+      console.log(`screenshot: ${await workbench.screenshot('messaging-runs-box-dark')}`);
+      await setTheme('Light Modern');
+      await listener().hover();
+      await view.locator(`[data-testid="message-input-${agentId}"]`).press('Enter');
+
+      const text = await finished(response);
+      assert.match(text, /Heard: Look at the tests first\./);
+      const line = view.locator(`[data-testid="messages-${agentId}"] .message`).first();
+      await line.waitFor({ timeout: 10_000 });
+      assert.match((await line.innerText()).replace(/\s+/g, ' '), /You → listener: Look at the tests first\./);
+      assert.equal(await line.locator('.message-state').count(), 0, 'read, so not shown as waiting');
+      await page.mouse.move(700, 450);
+      console.log(`screenshot: ${await workbench.screenshot('messaging-runs-sent-light')}`);
+      await setTheme('Dark Modern');
+      console.log(`screenshot: ${await workbench.screenshot('messaging-runs-sent-dark')}`);
+      await setTheme('Light Modern');
+    }),
+  );
+
+  it('the chat’s “Message …” button reaches the agent while the response streams; the answer shows what it heard', { timeout: 180_000 }, () =>
+    withDiagnostics('messaging chat', subject, async () => {
+      const { workbench, page } = live();
+      const response = await send('@agent /new listener wait again');
+      const button = response.locator('.monaco-button', { hasText: 'Message listener…' }).first();
+      await button.waitFor({ timeout: 30_000 });
+      await button.click();
+      const widget = page.locator('.quick-input-widget');
+      await widget.locator('.quick-input-title', { hasText: 'Subagents: Message listener' }).waitFor({ timeout: 10_000 });
+      await widget.locator('.quick-input-box input').fill('From the chat: count the files.');
+      console.log(`screenshot: ${await workbench.screenshot('messaging-chat-input')}`);
+      await page.keyboard.press('Enter');
+      await widget.waitFor({ state: 'hidden', timeout: 10_000 });
+      const text = await finished(response);
+      assert.match(text, /Heard: From the chat: count the files\./);
+      assert.match(text, /✉ you → listener: “From the chat: count the files\.”/, 'the log tells the message');
+      await page.setViewportSize({ width: 1400, height: 1400 });
+      await page.waitForTimeout(500);
+      console.log(`screenshot: ${await workbench.screenshot('messaging-chat-light')}`);
+      await page.setViewportSize({ width: 1400, height: 900 });
+    }),
+  );
+});
