@@ -61,6 +61,13 @@ const zones = [
     from: [src('core/runs'), src('core/isolation')],
     message: 'core/hooks implements the engine\'s LifecycleHooks and depends on nothing beside it.',
   },
+  // Project trust: the port the engine asks (projectTrust.ts) and the probes
+  // of what a folder's files would run (projectCode.ts, which reads hooks).
+  {
+    target: src('core/trust'),
+    from: [src('core/engine'), src('core/runs')],
+    message: 'core/trust is asked by the engine and the hosts; it does not depend on the engine or the run history.',
+  },
   {
     target: src('core/runs'),
     from: [src('core/hooks'), src('core/isolation')],

@@ -32,6 +32,11 @@ const nodeBundle = {
   // jsonc-parser's `main` is a UMD build whose factory requires its own
   // modules at run time, which a bundle cannot resolve; its ESM build bundles.
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
+  // These bundles run in Node, never in a browser. Libraries that sniff for
+  // one (the SDK's browser detection, zod's eval check) read `navigator`, and
+  // VS Code's extension host defines it as a getter that logs a
+  // PendingMigrationError each time: the sniffing is settled at build time.
+  define: { navigator: 'undefined', 'globalThis.navigator': 'undefined' },
 };
 
 /**

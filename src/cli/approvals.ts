@@ -1,8 +1,31 @@
 import { createInterface } from 'node:readline/promises';
+import { previewText } from '../core/tools/approvalPreview';
 import type { ModeConsentHandler } from '../core/tools/modeConsent';
-import type { ApprovalDecision, ApprovalHandler } from '../core/tools/permissions';
-import { approvalLabel } from '../protocol/tools';
-import { terminalLine } from './render/terminalText';
+import type { ApprovalDecision, ApprovalHandler, ApprovalRequest } from '../core/tools/permissions';
+import { approvalHeadline } from '../protocol/approvalText';
+import { terminalLine, terminalText } from './render/terminalText';
+
+/** A diff shown in the terminal stops after this many lines (and says how many more); a command is always shown whole. */
+const TERMINAL_DIFF_LINES = 80;
+
+/**
+ * The question, with everything it approves: the whole command (every line,
+ * however long) or the diff of the file change, indented under the headline,
+ * control characters shown as visible pictures.
+ */
+export function approvalQuestion(request: ApprovalRequest): string {
+  const headline = approvalHeadline({ ...request, agentName: terminalLine(request.agentName), summary: terminalLine(request.summary) });
+  const detail = request.preview ? previewText(request.preview, TERMINAL_DIFF_LINES) : request.summary;
+  const body = terminalText(detail)
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
+  return (
+    `\n${headline}${request.kind === 'bash' ? ':' : ` (${terminalLine(request.toolName)}):`}\n${body}\n` +
+    (request.protectedReason ? `This file is protected: ${terminalLine(request.protectedReason)}.\n` : '') +
+    'Allow? [y]es / [n]o / [a]lways for this agent / always for this [r]un: '
+  );
+}
 
 /**
  * The questions the CLI asks in the terminal (S7.3), one at a time even when
@@ -41,11 +64,7 @@ export function terminalQuestions(
 
   return {
     approvals: (request, signal) => {
-      const question =
-        `\n${terminalLine(request.agentName)}${request.background ? ' (background)' : ''} wants to ${approvalLabel(request.kind).verb}: ${terminalLine(request.toolName)} ${terminalLine(request.summary)}\n` +
-        (request.protectedReason ? `This file is protected: ${terminalLine(request.protectedReason)}.\n` : '') +
-        'Allow? [y]es / [n]o / [a]lways for this agent / always for this [r]un: ';
-      return ask(question, signal, (answer): ApprovalDecision => {
+      return ask(approvalQuestion(request), signal, (answer): ApprovalDecision => {
         if (answer === null) return { allow: false, reason: 'no answer', by: 'terminal' };
         const key = answer.trim().toLowerCase()[0];
         if (key === 'a') return { allow: true, scope: 'agent', by: 'terminal' };

@@ -2,6 +2,9 @@ import path from 'node:path';
 import * as z from 'zod';
 import { DEFAULT_MODEL_ALIASES } from './modelAliases';
 
+/** The setting's default aliases (modelAliases.ts), where the settings live. */
+export { DEFAULT_MODEL_ALIASES };
+
 /**
  * The product's settings: one schema, read by the VS Code surface from
  * `workspace.getConfiguration('subagents')` and by the CLI from its settings
@@ -24,6 +27,7 @@ export const settingsSchema = z.object({
   pluginDirs: z.array(z.string()).default([]),
   loadClaudePlugins: z.boolean().default(true),
   permissionMode: z.enum(PERMISSION_MODES).default('default'),
+  'isolation.autoApproveEdits': z.boolean().default(true),
   'budget.maxTokens': z.number().int().min(0).default(0),
   'budget.maxCostUsd': z.number().min(0).default(0),
   'history.retentionDays': z.number().int().min(1).default(30),
@@ -43,7 +47,7 @@ export const settingsSchema = z.object({
  * `restrictedConfigurations`, checked against this list by a test); the CLI
  * ignores them from a project's settings file unless the user trusts it.
  */
-export const RESTRICTED_SETTING_KEYS = ['apiBaseUrl', 'pluginDirs', 'loadClaudePlugins', 'permissionMode'] as const satisfies readonly (keyof typeof settingsSchema.shape)[];
+export const RESTRICTED_SETTING_KEYS = ['apiBaseUrl', 'pluginDirs', 'loadClaudePlugins', 'permissionMode', 'isolation.autoApproveEdits'] as const satisfies readonly (keyof typeof settingsSchema.shape)[];
 
 export type Settings = z.infer<typeof settingsSchema>;
 export type SettingKey = keyof Settings;

@@ -37,6 +37,7 @@ const RULES: Record<SettingKey, Rule> = {
   pluginDirs: 'restricted',
   loadClaudePlugins: 'restricted',
   permissionMode: 'restricted',
+  'isolation.autoApproveEdits': 'restricted',
   'budget.maxTokens': 'budget',
   'budget.maxCostUsd': 'budget',
   'history.retentionDays': 'userOnly',

@@ -133,6 +133,13 @@ export const approvalRequestedEvent = z.object({
   summary: z.string(),
   /** Why it asks even where edits are accepted: the file is protected (hook settings, .git, …). */
   protectedReason: z.optional(z.nullable(z.string())),
+  /**
+   * What is approved, whole: for a shell command the command itself (the
+   * summary is one line and may be cut); for a file change a unified diff
+   * (a new file is all additions), cut after a few hundred lines with a line
+   * saying how many more. Null when it cannot be worked out.
+   */
+  detail: z.optional(z.nullable(z.string())),
 });
 
 export const approvalSettledEvent = z.object({

@@ -20,6 +20,8 @@ export const pendingApprovalSchema = z.object({
   summary: z.string(),
   requestedAt: z.number(),
   protectedReason: z.optional(z.nullable(z.string())),
+  /** The whole command, or the diff of the file change (see the approval_requested event). */
+  detail: z.optional(z.nullable(z.string())),
 });
 
 /** A message to an agent, as its tree shows it: who sent it, and whether the agent has read it yet. */

@@ -156,9 +156,16 @@ export function approvalKind(kind: ToolKind): ApprovalKind | null {
   return kind === 'exec' ? 'bash' : kind === 'write' ? 'edit' : null;
 }
 
-/** How every surface words and marks an approval: "wants to run", "wants to change", with a codicon. */
-export function approvalLabel(kind: ApprovalKind): { verb: 'run' | 'change'; icon: 'terminal' | 'edit' } {
-  return kind === 'bash' ? { verb: 'run', icon: 'terminal' } : { verb: 'change', icon: 'edit' };
+/**
+ * How every surface words and marks an approval: what the agent wants to do
+ * with a call of `toolName` ("run a shell command", "write", "edit", "use
+ * create_issue"), one verb per act wherever it is asked, with a codicon.
+ */
+export function approvalLabel(kind: ApprovalKind, toolName = ''): { verb: string; icon: 'terminal' | 'edit' } {
+  if (kind === 'bash') return { verb: toolName === 'Bash' ? 'run a shell command' : 'run a command', icon: 'terminal' };
+  const spec = builtinTool(toolName);
+  if (spec?.subject !== 'file') return { verb: `use ${toolName || 'a tool'}`, icon: 'edit' };
+  return { verb: spec.name === 'Write' ? 'write' : 'edit', icon: 'edit' };
 }
 
 /** The spec of a tool known only at run time (an MCP server's, one of VS Code's). */

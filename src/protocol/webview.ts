@@ -12,12 +12,19 @@ import { AGENT_STATUSES, APPROVAL_KINDS } from './vocabulary';
  * bundle stays small.
  */
 
+export const RUNS_VIEW_COMMANDS = ['runAgent', 'runDemo', 'stopAll', 'clearFinished', 'showCleared', 'setApiKey', 'manageTrust', 'cleanUpWorktrees'] as const;
+
 export const noticeSchema = z.object({
   id: z.string(),
   level: z.enum(['info', 'warning']),
+  /** One line in the view. */
   text: z.string(),
-  /** A button that runs one of the view's commands. */
-  action: z.optional(z.object({ label: z.string(), command: z.enum(['setApiKey', 'manageTrust', 'cleanUpWorktrees']) })),
+  /** The whole story, as the line's tooltip. */
+  tooltip: z.string(),
+  /** Buttons that run the view's commands. */
+  actions: z.array(z.object({ label: z.string(), command: z.enum(RUNS_VIEW_COMMANDS) })),
+  /** The user may close it for good (`dismissNotice`). */
+  dismissible: z.boolean(),
 });
 export type Notice = z.infer<typeof noticeSchema>;
 
@@ -33,6 +40,8 @@ export const approvalViewSchema = z.object({
   summary: z.string(),
   /** Set when a protected file asks even under acceptEdits: why. */
   protectedReason: z.nullable(z.string()),
+  /** What is approved, whole: the command, or the diff of the file change (a unified diff, cut after a few hundred lines). */
+  detail: z.nullable(z.string()),
 });
 export type ApprovalView = z.infer<typeof approvalViewSchema>;
 
@@ -73,9 +82,13 @@ const agentHeadShape = {
       filesChanged: z.nullable(z.number()),
       insertions: z.number(),
       deletions: z.number(),
+      /** Files applied one by one so far (the rest still to review). */
+      applied: z.number(),
     }),
   ),
   approval: z.nullable(approvalViewSchema),
+  /** What an ended agent answered (its final text, or its structured output as JSON), cut to a few thousand characters. */
+  result: z.nullable(z.string()),
   /** The newest messages sent to it (its row lists them under its activity). */
   messages: z.array(messageViewSchema),
 };
@@ -122,6 +135,10 @@ export const runHeaderSchema = z.object({
   endedAt: z.nullable(z.number()),
   /** The workspace folder the run belongs to, when the window has several. */
   folder: z.nullable(z.string()),
+  /** The whole tree: how many agents, and what they used together. */
+  agentCount: z.number(),
+  tokens: z.number(),
+  costUsd: z.number(),
 });
 export type RunHeader = z.infer<typeof runHeaderSchema>;
 
@@ -139,6 +156,8 @@ export const statusStateSchema = z.object({
   notices: z.array(noticeSchema),
   /** False in an untrusted workspace: nothing can run (S7.1). */
   canRun: z.boolean(),
+  /** Agents run on the demo model (no API key): the empty view offers the demo session. */
+  demo: z.boolean(),
 });
 export type StatusState = z.infer<typeof statusStateSchema>;
 
@@ -157,7 +176,14 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
     now: z.number(),
   }),
   /** Select and scroll to a run or one of its agents; answered by `revealed`. */
-  z.object({ type: z.literal('reveal'), requestId: z.number(), runId: z.string(), agentId: z.nullable(z.string()) }),
+  z.object({
+    type: z.literal('reveal'),
+    requestId: z.number(),
+    runId: z.string(),
+    agentId: z.nullable(z.string()),
+    /** Unfold the agent's Result line too (a run the user started just ended). */
+    showResult: z.optional(z.boolean()),
+  }),
 ]);
 export type HostToWebview = z.infer<typeof hostToWebviewSchema>;
 
@@ -176,15 +202,16 @@ export const ANSWER_LABELS: Record<ApprovalAnswer, string> = {
   deny: 'Deny',
 };
 
-export const RUNS_VIEW_COMMANDS = ['runAgent', 'stopAll', 'clearFinished', 'showCleared', 'setApiKey', 'manageTrust', 'cleanUpWorktrees'] as const;
-
 export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('agentAction'), action: z.enum(AGENT_ACTIONS), agentId: z.string() }),
   /** The message box on an agent's row: a message it reads at its next turn (one that has ended is continued with it). */
   z.object({ type: z.literal('sendMessage'), agentId: z.string(), text: z.string().check(z.minLength(1), z.maxLength(MAX_MESSAGE_LENGTH)) }),
   z.object({ type: z.literal('approval'), agentId: z.string(), approvalId: z.string(), answer: z.enum(APPROVAL_ANSWERS) }),
+  /** Open the approval whole (the command, or the change as a diff) in an editor. */
+  z.object({ type: z.literal('showApproval'), agentId: z.string(), approvalId: z.string() }),
   z.object({ type: z.literal('command'), command: z.enum(RUNS_VIEW_COMMANDS) }),
+  z.object({ type: z.literal('dismissNotice'), id: z.string() }),
   z.object({ type: z.literal('revealed'), requestId: z.number(), found: z.boolean() }),
 ]);
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;

@@ -1,7 +1,7 @@
 import { CompletionItemKind, MarkupKind, type CompletionItem, type Range } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AgentDefinition } from '../core/agents/definition';
-import { KNOWN_MODEL_ALIASES } from '../core/agents/modelNames';
+import { isForeignModel } from '../core/agents/modelNames';
 import type { Settings } from '../core/config';
 import { field } from './agentDocument';
 import type { Span } from './documentModel';
@@ -44,9 +44,10 @@ function modelItems(settings: Settings, range: Range): CompletionItem[] {
     items.push({ label, kind: CompletionItemKind.EnumMember, detail, documentation: { kind: MarkupKind.Markdown, value: doc }, textEdit: { range, newText: label } });
   };
   add('inherit', 'the parent agent\'s model', 'Runs on the model of the agent that spawned it (for a top-level agent, `subagents.defaultModel`).');
-  for (const [alias, id] of Object.entries(settings.modelAliases)) add(alias, `→ ${id}`, `Alias from \`subagents.modelAliases\`: runs on \`${id}\`.`);
-  for (const alias of KNOWN_MODEL_ALIASES) add(alias, 'alias', 'A model alias this runtime knows.');
-  for (const id of Object.values(settings.modelAliases)) add(id, 'model id', 'A full model id.');
+  // Only what runs: an alias the settings map to a Claude model, and the ids they map to.
+  const runnable = Object.entries(settings.modelAliases).filter(([, id]) => !isForeignModel(id));
+  for (const [alias, id] of runnable) add(alias, `→ ${id}`, `Alias from \`subagents.modelAliases\`: runs on \`${id}\`.`);
+  for (const [, id] of runnable) add(id, 'model id', 'A full model id.');
   return items;
 }
 

@@ -1,5 +1,5 @@
 import { DiagnosticSeverity } from 'vscode-languageserver';
-import { isForeignModel, isKnownModel, KNOWN_MODEL_ALIASES } from '../core/agents/modelNames';
+import { isForeignModel, modelEffect } from '../core/agents/modelNames';
 import { canonicalToolNames } from '../core/agents/toolNames';
 import type { Settings } from '../core/config';
 import { outputSchemaProblem } from '../core/engine/structuredOutput';
@@ -67,20 +67,49 @@ export function checkTools(doc: AgentDocument, format: FormatKnowledge, findings
   for (const key of ['tools', 'disallowedTools']) {
     const entry = field(doc, key);
     if (!entry) continue;
-    for (const item of entry.items) {
-      if (item.text === '*') continue;
+    entry.items.forEach((item, index) => {
+      if (item.text === '*') return;
       const tool = toolItem(item, doc.text);
-      if (format.toolsFor(tool.base)) continue;
+      if (format.toolsFor(tool.base)) return;
       findings.unknownName(tool.baseSpan, DiagnosticSeverity.Warning, Code.unknownTool, tool.base, known,
         (didYouMean) => `Unknown tool "${tool.base}": Subagents ignores it.${didYouMean} Known tools: ${known.join(', ')}.`,
-        (x) => `Change to "${x}"`);
-    }
+        (x) => `Change to "${x}"`,
+        // Nothing close to correct it to: the fix takes it out of the list, which is what Subagents does anyway.
+        { title: `Remove "${tool.base}" from ${key}`, span: removalSpan(entry.items, index, doc.text), newText: '' });
+    });
   }
 }
 
-/** Aliases a model may name: the runtime's and the user's own (`subagents.modelAliases`). */
+/** An item's span with its quotes, when it is quoted. */
+function withQuotes(span: Span, text: string): Span {
+  const before = text[span[0] - 1];
+  return (before === '"' || before === "'") && text[span[1]] === before ? [span[0] - 1, span[1] + 1] : span;
+}
+
+/**
+ * What to delete to drop item `index` from its list and leave the list well
+ * formed: a YAML block item's whole line; else the item (quotes included)
+ * with the separator after it, or before it when it is the last.
+ */
+export function removalSpan(items: readonly ValueItem[], index: number, text: string): Span {
+  const item = withQuotes(items[index]!.span, text);
+  const lineStart = text.lastIndexOf('\n', item[0] - 1) + 1;
+  if (/^\s*-\s*$/.test(text.slice(lineStart, item[0]))) {
+    const lineEnd = text.indexOf('\n', item[1]);
+    return [lineStart, lineEnd === -1 ? text.length : lineEnd + 1];
+  }
+  const next = items[index + 1];
+  if (next) return [item[0], withQuotes(next.span, text)[0]];
+  const previous = items[index - 1];
+  if (previous) return [withQuotes(previous.span, text)[1], item[1]];
+  return item;
+}
+
+/** Aliases a model may name that run: the user's own (`subagents.modelAliases`, the built-in ones included), unless mapped to another provider's model. */
 export function modelAliases(settings: Settings): string[] {
-  return [...new Set([...KNOWN_MODEL_ALIASES, ...Object.keys(settings.modelAliases)])];
+  return Object.entries(settings.modelAliases)
+    .filter(([, id]) => !isForeignModel(id))
+    .map(([alias]) => alias);
 }
 
 function modelValue(entry: FieldEntry): { text: string; span: Span } | null {
@@ -88,28 +117,23 @@ function modelValue(entry: FieldEntry): { text: string; span: Span } | null {
   return item && item.text ? { text: item.text.trim(), span: item.span } : null;
 }
 
+/**
+ * A model that does not run as written: the same sentence as the hover and
+ * the Agents view (modelEffect), as a warning; an unknown name near an alias
+ * offers that alias.
+ */
 export function checkModel(doc: AgentDocument, settings: Settings, findings: Findings): void {
   const entry = field(doc, 'model');
   const model = entry && modelValue(entry);
   if (!model) return;
+  const effect = modelEffect(model.text, settings.modelAliases);
+  if (effect.runs) return;
   const mapped = settings.modelAliases[model.text] ?? settings.modelAliases[model.text.toLowerCase()];
-  if (mapped !== undefined) {
-    if (isForeignModel(mapped)) {
-      findings.add(model.span, DiagnosticSeverity.Warning, Code.foreignModel,
-        `"${model.text}" maps to "${mapped}" (subagents.modelAliases), another provider's model: this agent runs on its parent's model (inherit).`);
-    }
+  if (mapped !== undefined || isForeignModel(model.text)) {
+    findings.add(model.span, DiagnosticSeverity.Warning, Code.foreignModel, effect.text);
     return;
   }
-  if (isForeignModel(model.text)) {
-    findings.add(model.span, DiagnosticSeverity.Warning, Code.foreignModel,
-      `"${model.text}" is another provider's model: here this agent runs on its parent's model, as if it said "inherit". Map "${model.text}" to a Claude model in subagents.modelAliases to choose one.`);
-    return;
-  }
-  if (isKnownModel(model.text)) return;
-  const aliases = modelAliases(settings);
-  findings.unknownName(model.span, DiagnosticSeverity.Warning, Code.unknownModel, model.text, aliases,
-    (didYouMean) => `Unknown model "${model.text}": not an alias (${aliases.join(', ')}) or a claude-… model id; it is sent to the API as written.${didYouMean}`,
-    (x) => `Change to "${x}"`);
+  findings.unknownName(model.span, DiagnosticSeverity.Warning, Code.unknownModel, model.text, modelAliases(settings), (didYouMean) => `${effect.text}${didYouMean}`, (x) => `Change to "${x}"`);
 }
 
 export function checkOutput(doc: AgentDocument, output: unknown, findings: Findings): void {

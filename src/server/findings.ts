@@ -81,9 +81,12 @@ export class Findings {
     known: readonly string[],
     message: (didYouMean: string) => string,
     fixTitle: (suggestion: string) => string,
+    /** The fix when no known name is close (removing the name, say). */
+    otherwise?: Fix,
   ): void {
     const suggestion = nearest(name, known);
-    this.add(span, severity, code, message(suggestion ? ` Did you mean "${suggestion}"?` : ''), suggestion ? { fix: { title: fixTitle(suggestion), span, newText: suggestion } } : {});
+    const fix = suggestion ? { title: fixTitle(suggestion), span, newText: suggestion } : otherwise;
+    this.add(span, severity, code, message(suggestion ? ` Did you mean "${suggestion}"?` : ''), fix ? { fix } : {});
   }
 
   private range(span: Span): Range {

@@ -2,9 +2,8 @@ import { readFileSync } from 'node:fs';
 import { MarkupKind, type Hover, type Location } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AgentDefinition } from '../core/agents/definition';
-import { isForeignModel } from '../core/agents/modelNames';
+import { modelEffect } from '../core/agents/modelNames';
 import type { Settings } from '../core/config';
-import { resolveAlias } from '../core/engine/models';
 import { field, parseAgentDocument } from './agentDocument';
 import type { Span } from './documentModel';
 import { fileUri } from './catalogChecks';
@@ -33,11 +32,9 @@ function toolHover(word: string, format: FormatKnowledge): string | null {
   return mapped.length === 1 && mapped[0] === base ? `\`${base}\`: a Subagents tool.` : `\`${base}\` runs here as ${mapped.map((m) => `\`${m}\``).join(' and ')}.`;
 }
 
+/** Says what the diagnostics and the Agents view say: see modelEffect. */
 function modelHover(model: string, settings: Settings): string {
-  if (model === 'inherit') return '`inherit`: the parent agent\'s model (for a top-level agent, `subagents.defaultModel`).';
-  const id = resolveAlias(model, settings.modelAliases);
-  if (isForeignModel(id)) return `\`${model}\` is another provider's model: this agent runs on its parent's model here.`;
-  return id === model ? `Model id \`${model}\`, sent to the API as written.` : `\`${model}\` → \`${id}\` (subagents.modelAliases).`;
+  return modelEffect(model, settings.modelAliases).text;
 }
 
 export function hover(document: TextDocument, analysis: Analysis, offset: number, settings: Settings, format: FormatKnowledge): Hover | null {

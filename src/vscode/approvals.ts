@@ -1,19 +1,22 @@
 import * as vscode from 'vscode';
+import { diffLines } from 'diff';
 import { ApprovalInbox, type PendingApproval } from '../core/tools/approvalInbox';
+import type { ApprovalPreview } from '../core/tools/approvalPreview';
 import type { ModeWidening } from '../core/tools/modeConsent';
 import type { ApprovalDecision, ApprovalRequest } from '../core/tools/permissions';
-import { approvalLabel } from '../protocol/tools';
+import { approvalHeadline } from '../protocol/approvalText';
 import { ANSWER_LABELS, APPROVAL_ANSWERS, type ApprovalAnswer } from '../protocol/webview';
+import { NOTIFICATION_MAX_CHARS, notificationText } from './notificationText';
 
 /**
- * Approvals in VS Code (S7.3): the core's permission inbox, answered from
- * whichever surface the user is on. Every request shows a notification with
- * every answer (agents keep running in parallel, the user keeps typing); the
- * Runs view and the chat response of the run show the same question with the
- * same answers as buttons, and `subagents.answerApproval` is how any of them
- * answers. The first answer settles it everywhere (the notification closes
- * itself); a stopped agent withdraws its question. Requests of background
- * agents are asked the same way, never silently denied.
+ * Approvals in VS Code: the core's permission inbox, answered from
+ * whichever surface the user is on. Every request shows a notification
+ * (agents keep running in parallel, the user keeps typing); the Runs view and
+ * the chat response of the run show the same question with every answer and
+ * what it approves (the whole command, or the diff), and
+ * `subagents.answerApproval` is how any of them answers. The first answer
+ * settles it everywhere; a stopped agent withdraws its question. Requests of
+ * background agents are asked the same way, never silently denied.
  */
 
 export function decisionFor(answer: ApprovalAnswer, by: string): ApprovalDecision {
@@ -35,6 +38,9 @@ export class VsCodeApprovals implements vscode.Disposable {
   /** Fires when a question opens or closes. */
   readonly onDidChange = this.#onDidChange.event;
   readonly #unsubscribe: Array<() => void>;
+
+  /** Opens an approval's command or change whole (the approval editors); set by activation. */
+  show: ((approvalId: string) => unknown) | undefined;
 
   constructor(private readonly log: vscode.LogOutputChannel) {
     this.#unsubscribe = [
@@ -65,34 +71,28 @@ export class VsCodeApprovals implements vscode.Disposable {
   }
 
   /**
-   * The notification is a progress notification with the answers as links:
-   * unlike a message with buttons, it can be closed when the question is
-   * settled elsewhere (the Runs view, chat), so a stale question never stays
-   * on screen. Its Cancel button denies.
+   * The notification: the question with real buttons. Everything it would
+   * approve is in its message (a notification with buttons is shown
+   * expanded) or one click away (Show Command, Show Change: the whole thing
+   * in an editor whose title has every answer). A command too long for a
+   * notification (VS Code cuts messages at 1,000 characters) gets no Allow
+   * there: it can be allowed only where it is shown whole. Closing the
+   * notification leaves the question pending: the Runs view, chat and the
+   * container's badge still ask. VS Code cannot close a message
+   * notification for us, so one answered elsewhere stays until it fades; its
+   * buttons then say the question was answered.
    */
-  #notify(approval: PendingApproval, settled: AbortSignal): void {
+  #notify(approval: PendingApproval, _settled: AbortSignal): void {
     const { request } = approval;
-    const link = (answer: ApprovalAnswer) =>
-      `[${ANSWER_LABELS[answer]}](command:subagents.answerApproval?${encodeURIComponent(JSON.stringify([request.id, answer, 'notification']))})`;
-    void vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: approvalMessage(request), cancellable: true },
-      (progress, token) => {
-        progress.report({ message: APPROVAL_ANSWERS.map(link).join(' · ') });
-        return new Promise<void>((resolve) => {
-          if (settled.aborted) return resolve();
-          const cancel = token.onCancellationRequested(() => this.answer(request.id, 'deny', 'notification'));
-          // Answered here or anywhere else (the deny above included): the notification closes.
-          settled.addEventListener(
-            'abort',
-            () => {
-              cancel.dispose();
-              resolve();
-            },
-            { once: true },
-          );
-        });
-      },
-    );
+    const notice = approvalNotice(request);
+    void vscode.window.showWarningMessage(notice.message, ...notice.buttons).then((choice) => {
+      if (choice === SHOW_COMMAND || choice === SHOW_CHANGE) return this.show?.(request.id);
+      const answer = choice ? BUTTON_ANSWERS[choice] : undefined;
+      if (answer && !this.answer(request.id, answer, 'notification')) {
+        void vscode.window.showInformationMessage('That approval was already answered, or its agent has stopped.');
+      }
+      return undefined;
+    });
   }
 
   dispose(): void {
@@ -101,11 +101,45 @@ export class VsCodeApprovals implements vscode.Disposable {
   }
 }
 
-/** "test-runner wants to run: npm test" (one line; the summary is already short), and why a protected file asks even under acceptEdits. */
-export function approvalMessage(request: Pick<ApprovalRequest, 'agentName' | 'background' | 'kind' | 'summary' | 'toolName' | 'protectedReason'>): string {
-  const who = `${request.agentName}${request.background ? ' (background)' : ''}`;
-  const what = `${who} wants to ${approvalLabel(request.kind).verb}: ${request.summary || request.toolName}`;
-  return request.protectedReason ? `${what} (protected: ${request.protectedReason})` : what;
+export const SHOW_COMMAND = 'Show Command';
+export const SHOW_CHANGE = 'Show Change';
+const BUTTON_ANSWERS: Record<string, ApprovalAnswer> = { [ANSWER_LABELS.allow]: 'allow', [ANSWER_LABELS.deny]: 'deny' };
+/** Room left in a notification's message for the command after the headline and notes. */
+const COMMAND_ROOM = NOTIFICATION_MAX_CHARS - 200;
+
+type NoticeRequest = Pick<ApprovalRequest, 'agentName' | 'kind' | 'summary' | 'toolName' | 'protectedReason' | 'preview'> & { background?: boolean };
+
+/**
+ * The notification of an approval: its message (every part from outside
+ * escaped for a notification, see notificationText.ts) and its buttons.
+ */
+export function approvalNotice(request: NoticeRequest): { message: string; buttons: string[] } {
+  const headline = notificationText(approvalHeadline(request));
+  const protectedNote = request.protectedReason ? ` (protected: ${notificationText(request.protectedReason)})` : '';
+  const preview = request.preview;
+  if (request.kind === 'bash') {
+    const command = preview?.kind === 'command' ? preview.command : request.summary;
+    const shown = notificationText(command);
+    if (shown.length <= COMMAND_ROOM) return { message: `${headline}: ${shown}${protectedNote}`, buttons: [ANSWER_LABELS.allow, ANSWER_LABELS.deny] };
+    // Too long to show whole here: allowed only where it is shown whole.
+    const lines = command.split('\n').length;
+    return {
+      message: `${headline} of ${command.length.toLocaleString('en-US')} characters${lines > 1 ? ` on ${lines} lines` : ''}, too long to show here: open it to read it all before you allow it.${protectedNote}`,
+      buttons: [SHOW_COMMAND, ANSWER_LABELS.deny],
+    };
+  }
+  const change = preview?.kind === 'file' ? ` (${changeSize(preview)})` : '';
+  return { message: `${headline}${change}${protectedNote}`, buttons: preview ? [SHOW_CHANGE, ANSWER_LABELS.allow, ANSWER_LABELS.deny] : [ANSWER_LABELS.allow, ANSWER_LABELS.deny] };
+}
+
+/** "new file, 12 lines", "+3 −1 lines". */
+function changeSize(preview: Extract<ApprovalPreview, { kind: 'file' }>): string {
+  const lines = (text: string) => (text ? text.replace(/\n$/, '').split('\n').length : 0);
+  if (preview.before === null) return `new file, ${lines(preview.after)} line${lines(preview.after) === 1 ? '' : 's'}`;
+  const d = diffLines(preview.before, preview.after);
+  const added = d.filter((p) => p.added).reduce((n, p) => n + (p.count ?? 0), 0);
+  const removed = d.filter((p) => p.removed).reduce((n, p) => n + (p.count ?? 0), 0);
+  return `+${added} −${removed} lines`;
 }
 
 const MODE_WORDS: Record<ModeWidening['requested'], string> = {

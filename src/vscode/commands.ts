@@ -1,14 +1,26 @@
 import * as vscode from 'vscode';
 import { setApiKeyCommand } from './apiKey';
+import { runDemo } from './demoMode';
+import { approvalIdOf } from './approvalEditors';
 import { answerApprovalCommand } from './approvals';
-import { newAgentCommand, refreshAgentsCommand, type NewAgentArgs } from './agentFiles';
+import { newAgentCommand, refreshAgentsCommand, type NewAgentArgs } from './agentFileCommands';
 import { runAgentCommand, sendFollowUpCommand, stopAllCommand, stopRunCommand, type RunAgentArgs } from './runCommands';
 import { sendMessageCommand } from './messageCommands';
 import type { Services } from './services';
 import { showTranscriptCommand } from './transcriptDocument';
+import type { TranscriptPanels } from './transcriptPanels';
 import type { SidebarViews } from './views';
 import { registerGuarded } from './guardedCommands';
-import { applyWorktreeCommand, cleanUpWorktreesCommand, discardWorktreeCommand, reviewWorktreeCommand, type CleanUpArgs } from './worktreeCommands';
+import type { ReviewEditors } from './review/reviewEditors';
+import {
+  applyWorktreeCommand,
+  applyWorktreeFilesCommand,
+  cleanUpWorktreesCommand,
+  discardWorktreeCommand,
+  discardWorktreeFilesCommand,
+  reviewWorktreeCommand,
+  type CleanUpArgs,
+} from './worktreeCommands';
 
 /**
  * Registers every command (S6.3). The views' own commands (Show Run, Clear
@@ -18,54 +30,61 @@ import { applyWorktreeCommand, cleanUpWorktreesCommand, discardWorktreeCommand, 
 
 const obj = <T extends object>(value: unknown): T => (value && typeof value === 'object' ? (value as T) : ({} as T));
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value ? value : undefined);
+/** An agent given as its id, or as the context of a Runs view row's menu (`{ agentId }`). */
+/** A worktree action's target: a review file's URI as it is, else an agent. */
+const worktreeArg = (value: unknown): unknown => (value instanceof vscode.Uri ? value : agentArg(value));
+const agentArg = (value: unknown): string | undefined => str(value) ?? str((value as { agentId?: unknown } | undefined)?.agentId);
 
-export function registerCommands(services: Services, view: SidebarViews): vscode.Disposable[] {
+export function registerCommands(services: Services, view: SidebarViews, reviews: ReviewEditors, transcripts: TranscriptPanels): vscode.Disposable[] {
   // Shows the new run selected; the command does not wait for the webview to confirm it.
   const reveal = async (runId?: string) => {
     void view.reveal(runId);
   };
-  const withRun = (agentId: string) => {
-    const runId = services.agentNode(agentId)?.runId;
-    if (runId) view.touchRuns([runId]);
-  };
-  const needsAgent = (name: string, agentId: unknown): agentId is string => {
-    if (typeof agentId === 'string' && agentId) return true;
-    void vscode.window.showErrorMessage(`${name} needs an agent: use its button on an agent in the Agents view.`);
-    return false;
+  // A worktree action changed what the Runs view shows of its agents (applied, files left, gone).
+  const worktreesChanged = <T>(result: T): T => {
+    view.touchRuns(services.store.list().filter((run) => Object.values(run.agents).some((a) => a.worktree)).map((run) => run.runId));
+    return result;
   };
   const commands: Record<string, (...args: unknown[]) => unknown> = {
     // A string argument is the agent name (e.g. from a keybinding); an object may set everything.
     'subagents.runAgent': (args) => runAgentCommand(services, reveal, typeof args === 'string' ? { agent: args } : obj<RunAgentArgs>(args)),
-    'subagents.stopRun': (agentId) => stopRunCommand(services, str(agentId)),
+    'subagents.runDemo': () => runDemo(services, (args) => runAgentCommand(services, reveal, args)),
+    'subagents.stopRun': (agentId) => stopRunCommand(services, agentArg(agentId)),
     'subagents.stopAll': () => stopAllCommand(services),
-    'subagents.showTranscript': (agentId, options) => showTranscriptCommand(services, agentId, obj<{ source?: boolean }>(options)),
+    'subagents.showTranscript': (agentId, options) => showTranscriptCommand(services, transcripts, agentArg(agentId), obj<{ source?: boolean }>(options)),
+    // The transcript view's title button: its Markdown text.
+    'subagents.showTranscriptSource': (agentId) => showTranscriptCommand(services, transcripts, agentArg(agentId) ?? transcripts.activeAgent, { source: true }),
     'subagents.newAgent': (args) => newAgentCommand(services, obj<NewAgentArgs>(args)),
     'subagents.refreshAgents': () => refreshAgentsCommand(services),
     'subagents.setApiKey': (key) => setApiKeyCommand(services.keys, services.log, key),
     'subagents.cleanUpWorktrees': async (args) => {
-      const left = await cleanUpWorktreesCommand(services, obj<CleanUpArgs>(args));
+      const left = await cleanUpWorktreesCommand(services, reviews, obj<CleanUpArgs>(args));
       view.agentsChanged();
-      view.touchRuns(services.store.list().filter((run) => Object.values(run.agents).some((a) => a.worktree)).map((run) => run.runId));
-      return left;
+      return worktreesChanged(left);
     },
-    'subagents.sendFollowUp': (agentId, prompt) => sendFollowUpCommand(services, reveal, agentId, prompt),
+    'subagents.sendFollowUp': (agentId, prompt) => sendFollowUpCommand(services, reveal, agentArg(agentId), prompt),
     // (agentId, text, via): the Runs view's message box and the chat's button pass them; the palette and the key binding ask.
-    'subagents.sendMessage': (agentId, text, via) => sendMessageCommand(services, reveal, agentId, text, via),
-    'subagents.reviewWorktree': (agentId) => needsAgent('Review Changes', agentId) && reviewWorktreeCommand(services, agentId),
-    'subagents.applyWorktree': async (agentId) => {
-      if (!needsAgent('Apply Changes', agentId)) return false;
-      const applied = await applyWorktreeCommand(services, agentId);
-      withRun(agentId);
-      return applied;
-    },
+    'subagents.sendMessage': (agentId, text, via) => sendMessageCommand(services, reveal, agentArg(agentId), text, via),
+    // Each takes an agent id, a file of an open review (editor title), or acts on the active review, or asks.
+    'subagents.reviewWorktree': (target) => reviewWorktreeCommand(services, reviews, worktreeArg(target)),
+    'subagents.applyWorktree': async (target) => worktreesChanged(await applyWorktreeCommand(services, reviews, worktreeArg(target))),
+    'subagents.applyWorktreeFiles': async (target, paths) => worktreesChanged(await applyWorktreeFilesCommand(services, reviews, worktreeArg(target), paths)),
+    'subagents.discardWorktreeFiles': async (target, paths) => worktreesChanged(await discardWorktreeFilesCommand(services, reviews, worktreeArg(target), paths)),
+    // The same, from the title of one file's diff: the file is the one shown.
+    'subagents.applyWorktreeFile': async (target) => worktreesChanged(await applyWorktreeFilesCommand(services, reviews, target)),
+    'subagents.discardWorktreeFile': async (target) => worktreesChanged(await discardWorktreeFilesCommand(services, reviews, target)),
     // The buttons of a pending approval (notification, Runs view, chat): `answer` is allow | allowAgent | allowRun | deny.
     'subagents.answerApproval': (approvalId, answer, by) => answerApprovalCommand(services, approvalId, answer, by),
-    'subagents.discardWorktree': async (agentId, options) => {
-      if (!needsAgent('Discard Changes', agentId)) return false;
-      const discarded = await discardWorktreeCommand(services, agentId, obj<{ confirmed?: boolean }>(options));
-      withRun(agentId);
-      return discarded;
-    },
+    // The command or change of a pending approval, whole, in an editor whose title has the answers below.
+    'subagents.showApproval': (approvalId) => (typeof approvalId === 'string' ? services.approvals.show?.(approvalId) : false),
+    ...Object.fromEntries(
+      (['allow', 'allowAgent', 'allowRun', 'deny'] as const).map((answer) => [
+        `subagents.approval.${answer}`,
+        (target: unknown) => answerApprovalCommand(services, target instanceof vscode.Uri ? approvalIdOf(target) : target, answer, 'editor'),
+      ]),
+    ),
+    'subagents.discardWorktree': async (target, options) =>
+      worktreesChanged(await discardWorktreeCommand(services, reviews, worktreeArg(target), obj<{ confirmed?: boolean }>(options))),
   };
   return registerGuarded(services.log, commands);
 }

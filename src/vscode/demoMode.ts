@@ -16,6 +16,17 @@ const SET_KEY = 'Set API Key';
 export const DEMO_AGENT = 'tech-lead';
 export const DEMO_TASK = 'Check that the tests pass, and draft release notes for Tally in NOTES.md.';
 
+/** Set once the welcome notification was shown: a reload must not stack another one. */
+const WELCOMED_KEY = 'subagents.demoWelcomed';
+/** True while agents run on the demo model: the palette shows Run the Demo. */
+const DEMO_CONTEXT = 'subagents.demoModel';
+
+/** Starts the demo session: the sample workspace's lead agent on its demo task (or the agent picker without the sample agents). */
+export function runDemo(services: Services, runAgent: (args: { agent?: string; task?: string; folder?: string }) => Thenable<unknown>): Thenable<unknown> {
+  const scope = services.scopes.all.find((s) => s.find(DEMO_AGENT));
+  return runAgent(scope ? { agent: DEMO_AGENT, task: DEMO_TASK, folder: scope.key } : {});
+}
+
 export function demoMode(services: Services, runAgent: (args: { agent?: string; task?: string; folder?: string }) => Thenable<unknown>): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('subagents.demoModel', vscode.StatusBarAlignment.Left, 0);
   item.name = 'Subagents demo model';
@@ -26,12 +37,18 @@ export function demoMode(services: Services, runAgent: (args: { agent?: string; 
   );
   item.command = { command: 'subagents.setApiKey', title: SET_KEY };
   item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
-  const update = () => (services.keys.demo ? item.show() : item.hide());
+  const update = () => {
+    if (services.keys.demo) item.show();
+    else item.hide();
+    void vscode.commands.executeCommand('setContext', DEMO_CONTEXT, services.keys.demo);
+  };
   update();
   const subscription = services.keys.onDidChange(update);
 
-  if (services.keys.demo) {
-    services.log.info('No Anthropic API key: agents run on the demo model started by npm start.');
+  if (services.keys.demo) services.log.info('No Anthropic API key: agents run on the demo model started by npm start.');
+  // Once, not at every reload: afterwards the status bar item, the Runs view and the palette offer the demo.
+  if (services.keys.demo && !services.context.globalState.get<boolean>(WELCOMED_KEY)) {
+    void services.context.globalState.update(WELCOMED_KEY, true);
     void vscode.window
       .showInformationMessage(
         'No Anthropic API key: Subagents runs on its demo model, which plays a short scripted session with the sample agents. Set a key to run them on Claude.',
@@ -40,10 +57,7 @@ export function demoMode(services: Services, runAgent: (args: { agent?: string; 
       )
       .then((choice) => {
         if (choice === SET_KEY) void vscode.commands.executeCommand('subagents.setApiKey');
-        if (choice !== RUN_DEMO) return;
-        const scope = services.scopes.all.find((s) => s.find(DEMO_AGENT));
-        // Without the sample agents, let the user pick one.
-        void runAgent(scope ? { agent: DEMO_AGENT, task: DEMO_TASK, folder: scope.key } : {});
+        if (choice === RUN_DEMO) void runDemo(services, runAgent);
       });
   }
   return { dispose: () => (subscription.dispose(), item.dispose()) };

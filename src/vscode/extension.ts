@@ -1,7 +1,10 @@
 import * as vscode from 'vscode';
 import type { RunSnapshot } from '../protocol/runSnapshot';
 import type { RunHeader } from '../protocol/webview';
+import { APPROVAL_SCHEME, ApprovalEditors } from './approvalEditors';
 import { registerCommands } from './commands';
+import { ReviewEditors } from './review/reviewEditors';
+import { WORKTREE_SCHEME, WorktreeContent } from './review/worktreeContent';
 import { ApiKeys } from './apiKey';
 import { registerChatParticipants } from './chat/chatParticipant';
 import { demoMode } from './demoMode';
@@ -11,6 +14,7 @@ import { ClaudeChatProvider, VENDOR } from './lm/chatProvider';
 import { readSettings } from './settings';
 import { Services } from './services';
 import { TRANSCRIPT_SCHEME, TranscriptDocuments } from './transcriptDocument';
+import { TRANSCRIPT_VIEW_TYPE, TranscriptPanels } from './transcriptPanels';
 import type { AgentNodeItem } from '../surfaces/views/agentsTreeModel';
 import { createViews } from './views';
 import { agentsState, type AgentsState } from './viewState';
@@ -88,11 +92,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
 
   const { views, disposables } = createViews(s, context);
   const transcripts = new TranscriptDocuments(s);
+  const reviews = new ReviewEditors(s.worktrees);
+  const panels = new TranscriptPanels(s, vscode.Uri.joinPath(context.extensionUri, 'media', 'subagents.svg'));
+  const approvalEditors = new ApprovalEditors(s.approvals.inbox);
+  s.approvals.show = (approvalId) => approvalEditors.show(approvalId);
   context.subscriptions.push(
     ...disposables,
     transcripts,
+    reviews,
+    approvalEditors,
+    vscode.workspace.registerTextDocumentContentProvider(APPROVAL_SCHEME, approvalEditors),
     vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, transcripts),
-    ...registerCommands(s, views),
+    vscode.workspace.registerTextDocumentContentProvider(WORKTREE_SCHEME, new WorktreeContent(s.worktrees)),
+    panels,
+    vscode.window.registerWebviewPanelSerializer(TRANSCRIPT_VIEW_TYPE, panels),
+    ...registerCommands(s, views, reviews, panels),
     demoMode(s, (args) => vscode.commands.executeCommand('subagents.runAgent', args)),
     ...registerAgentTools(s),
   );

@@ -1,14 +1,17 @@
 import * as vscode from 'vscode';
 import type { AgentResult } from '../core/engine/agentRun';
+import { notificationText } from './notificationText';
 
 /**
- * When a run the user started ends, say so only where it adds something: a
- * notification when the Runs view is not in sight, or when the run left
- * changes to review (those need the user wherever they look). Never one per
- * nested agent: only the runs a command started announce. Chat never does:
- * its response ends with how the run went (it starts runs on the engine, not
- * through the command); a caller of `subagents.runAgent` that tells the user
- * itself passes `notify: false`.
+ * When a run the user started ends, its answer goes where the user looks:
+ * with the Runs view in sight, the run's row is shown with its Result line
+ * unfolded (the keyboard stays where it is); out of sight, a notification
+ * with the answer's first line and Show Result. Changes to review always
+ * notify (they need the user wherever they look). Never one per nested agent:
+ * only the runs a command started announce. Chat never does: its response
+ * ends with the answer (it starts runs on the engine, not through the
+ * command); a caller of `subagents.runAgent` that tells the user itself
+ * passes `notify: false`.
  */
 
 export interface EndNotice {
@@ -18,10 +21,18 @@ export interface EndNotice {
 }
 
 export const SHOW_IN_RUNS = 'Show in Runs';
+export const SHOW_RESULT = 'Show Result';
 export const SHOW_TRANSCRIPT = 'Show Transcript';
 export const REVIEW_CHANGES = 'Review Changes';
 
-type Ended = Pick<AgentResult, 'status' | 'agentName' | 'error' | 'worktree'>;
+type Ended = Pick<AgentResult, 'status' | 'agentName' | 'error' | 'worktree'> & { output?: string | null };
+
+/** The first line of an answer that says something, for a one-line notification. */
+function gist(output: string | null | undefined): string {
+  const line = (output ?? '').split('\n').find((l) => /\w/.test(l)) ?? '';
+  const text = line.replace(/^\s*(?:#{1,6}\s+|>\s*|[-*+]\s+)*/, '').trim();
+  return text.length > 160 ? `${text.slice(0, 159)}…` : text;
+}
 
 export function endNotice(result: Ended, runsViewVisible: boolean): EndNotice | null {
   if (result.status === 'cancelled') return null;
@@ -29,10 +40,14 @@ export function endNotice(result: Ended, runsViewVisible: boolean): EndNotice | 
   if (!changes && runsViewVisible) return null;
   const ok = result.status === 'completed';
   const files = changes ? ` with ${changes.filesChanged} changed file${changes.filesChanged === 1 ? '' : 's'} on ${changes.branch} to review` : '';
+  const answer = ok ? gist(result.output) : '';
+  // Every part from outside (names, the answer, errors) is escaped for a notification.
+  const name = notificationText(result.agentName);
   const text = ok
-    ? `${result.agentName} finished${files}.`
-    : `${result.agentName} ${result.status === 'budget_exceeded' ? 'stopped at its budget' : 'failed'}${files}: ${result.error ?? 'no details'}`;
-  return { level: ok ? 'info' : 'error', text, buttons: changes ? [REVIEW_CHANGES, SHOW_IN_RUNS] : [SHOW_IN_RUNS, SHOW_TRANSCRIPT] };
+    ? `${name} finished${files}${answer ? `: ${notificationText(answer)}` : '.'}`
+    : `${name} ${result.status === 'budget_exceeded' ? 'stopped at its budget' : 'failed'}${files}: ${notificationText(result.error ?? 'no details')}`;
+  const buttons = changes ? [REVIEW_CHANGES, SHOW_IN_RUNS] : ok && answer ? [SHOW_RESULT, SHOW_TRANSCRIPT] : [SHOW_IN_RUNS, SHOW_TRANSCRIPT];
+  return { level: ok ? 'info' : 'error', text, buttons };
 }
 
 let runsViewVisible: () => boolean = () => false;
@@ -44,11 +59,16 @@ export function setRunsViewVisibility(visible: () => boolean): void {
 
 /** Tells the user how a run they started ended (see endNotice), with ways to it. */
 export function announceRunEnd(result: AgentResult): void {
-  const notice = endNotice(result, runsViewVisible());
+  const visible = runsViewVisible();
+  if (visible && result.status !== 'cancelled') {
+    void vscode.commands.executeCommand('subagents.showRun', { runId: result.runId, agentId: result.agentId, showResult: true, preserveFocus: true });
+  }
+  const notice = endNotice(result, visible);
   if (!notice) return;
   const show = notice.level === 'info' ? vscode.window.showInformationMessage : vscode.window.showErrorMessage;
   void show(notice.text, ...notice.buttons).then((choice) => {
     if (choice === SHOW_IN_RUNS) void vscode.commands.executeCommand('subagents.showRun', { runId: result.runId, agentId: result.agentId });
+    if (choice === SHOW_RESULT) void vscode.commands.executeCommand('subagents.showRun', { runId: result.runId, agentId: result.agentId, showResult: true });
     if (choice === SHOW_TRANSCRIPT) void vscode.commands.executeCommand('subagents.showTranscript', result.agentId);
     if (choice === REVIEW_CHANGES) void vscode.commands.executeCommand('subagents.reviewWorktree', result.agentId);
   });

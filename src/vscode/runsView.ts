@@ -21,6 +21,13 @@ export type RunsViewMessage = Exclude<WebviewToHost, { type: 'ready' } | { type:
 const CLEARED_KEY = 'subagents.runsView.clearedAt';
 const REVEAL_TIMEOUT_MS = 10_000;
 
+export interface RevealOptions {
+  /** Unfold the agent's Result line. */
+  showResult?: boolean;
+  /** Leave the keyboard focus where it is when the view is in sight. */
+  preserveFocus?: boolean;
+}
+
 export interface BadgeCount {
   working: number;
   waiting: number;
@@ -162,19 +169,21 @@ export class RunsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
    * its agents, expanding what hides it. Resolves with whether the webview
    * found it.
    */
-  async reveal(runId: string, agentId?: string): Promise<boolean> {
+  async reveal(runId: string, agentId?: string, options: RevealOptions = {}): Promise<boolean> {
     if (!this.source.run(runId)) return false;
     if (!this.#shown(this.source.run(runId)!)) {
       this.#pinned.add(runId);
       this.feed.touchAll();
     }
-    await vscode.commands.executeCommand(`${RunsViewProvider.viewType}.focus`);
+    // Without taking the keyboard from where the user types, when asked and the view is in sight already.
+    if (options.preserveFocus && this.#view?.visible) this.#view.show(true);
+    else await vscode.commands.executeCommand(`${RunsViewProvider.viewType}.focus`);
     if (!this.#pump.ready) {
       const ready = new Promise<void>((resolve) => this.#readyWaiters.push(resolve));
       if ((await withTimeout(ready.then(() => true), REVEAL_TIMEOUT_MS)) !== true) return false;
     }
     this.#pump.flush();
-    const request = { type: 'reveal' as const, requestId: this.#nextRequest++, runId, agentId: agentId ?? null };
+    const request = { type: 'reveal' as const, requestId: this.#nextRequest++, runId, agentId: agentId ?? null, ...(options.showResult ? { showResult: true } : {}) };
     const found = new Promise<boolean>((answer) => this.#reveals.set(request.requestId, { message: request, answer }));
     this.#pump.sent(request);
     const requestId = request.requestId;

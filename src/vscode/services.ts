@@ -118,7 +118,7 @@ export class Services implements vscode.Disposable {
       if (report.removed.length) this.log.info(`Removed ${report.removed.length} unchanged worktree(s) left by interrupted runs.`);
       this.keptWorktrees = report.kept;
       for (const rec of report.kept) {
-        this.log.warn(`Kept the worktree of ${rec.agentName} (${rec.agentId}) with ${rec.info.filesChanged} changed file(s) on branch ${rec.branch}: ${rec.path}. Review, apply or discard it with "Subagents: Clean Up Worktrees".`);
+        this.log.warn(`Kept the worktree of ${rec.agentName} (${rec.agentId}) with ${rec.info.filesChanged} changed file(s) on branch ${rec.branch}: ${rec.path}. Review, apply or discard it with "Subagents: Review Changes" (or "Subagents: Clean Up Worktrees").`);
       }
     } catch (error) {
       this.log.error(`Could not check for leftover worktrees: ${error instanceof Error ? error.message : String(error)}`);

@@ -2,14 +2,16 @@ import * as vscode from 'vscode';
 import type { BetaContentBlockParam, BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { AgentNode } from '../protocol/runSnapshot';
 import type { Services } from './services';
+import type { TranscriptPanels } from './transcriptPanels';
 
 /**
- * Show Transcript (S6.3): an agent's conversation as a read-only Markdown
- * document on the `subagents-transcript:` scheme, opened rendered (VS Code's
- * Markdown preview, whose "Open Source" shows the text). Rendered from the
- * transcript the run history keeps on disk plus the live tail from the
- * RunStore (text being written, tools running), and re-rendered while the
- * agent runs; the preview follows the document.
+ * An agent's conversation as read-only Markdown text on the
+ * `subagents-transcript:` scheme: the transcript view's Open Source, for
+ * copying and searching. Rendered from the transcript the run history keeps
+ * on disk plus the live tail from the RunStore (text being written, tools
+ * running), and re-rendered while the agent runs. It opens as plain text:
+ * the model's Markdown is not rendered anywhere but in the transcript view,
+ * which escapes it (Markdown's own preview would load its remote images).
  */
 
 export const TRANSCRIPT_SCHEME = 'subagents-transcript';
@@ -145,8 +147,8 @@ export class TranscriptDocuments implements vscode.TextDocumentContentProvider, 
   }
 }
 
-/** Opens an agent's transcript rendered; `{ source: true }` opens the Markdown text instead. */
-export async function showTranscriptCommand(services: Services, agentId?: unknown, options?: { source?: boolean }): Promise<boolean> {
+/** Opens an agent's transcript in its view; `{ source: true }` opens the Markdown text instead. */
+export async function showTranscriptCommand(services: Services, panels: TranscriptPanels, agentId?: unknown, options?: { source?: boolean }): Promise<boolean> {
   let node = typeof agentId === 'string' ? services.agentNode(agentId) : undefined;
   if (typeof agentId === 'string' && !node) {
     void vscode.window.showErrorMessage(`Agent ${agentId} is not in the run history (it may have expired).`);
@@ -173,18 +175,11 @@ export async function showTranscriptCommand(services: Services, agentId?: unknow
     node = (await vscode.window.showQuickPick(items, { title: 'Subagents: Show Transcript', placeHolder: 'Whose transcript?', matchOnDescription: true }))?.node;
     if (!node) return false;
   }
-  const uri = transcriptUri(node);
-  // Loaded first, so the live refresh (onDidChange) has a document to update.
-  const doc = await vscode.workspace.openTextDocument(uri);
-  if (options?.source) {
-    await vscode.window.showTextDocument(doc, { preview: false });
+  if (!options?.source) {
+    panels.show(node.agentId);
     return true;
   }
-  try {
-    await vscode.commands.executeCommand('markdown.showPreview', uri);
-  } catch {
-    // The built-in Markdown extension can be disabled: the source still reads well.
-    await vscode.window.showTextDocument(doc, { preview: false });
-  }
+  const doc = await vscode.languages.setTextDocumentLanguage(await vscode.workspace.openTextDocument(transcriptUri(node)), 'plaintext');
+  await vscode.window.showTextDocument(doc, { preview: false });
   return true;
 }

@@ -11,29 +11,45 @@ export interface AgentsState {
   canRun: boolean;
 }
 
+/** Notices the user closed for good (the demo banner), kept across windows and reloads. */
+export const DISMISSED_NOTICES_KEY = 'subagents.dismissedNotices';
+
+function dismissed(services: Services): string[] {
+  return services.context.globalState.get<string[]>(DISMISSED_NOTICES_KEY, []);
+}
+
+/** One line each: the view is narrow, and the full text is each notice's tooltip. */
 export function notices(services: Services): Notice[] {
   const out: Notice[] = [];
   if (!services.trusted) {
     out.push({
       id: 'untrusted',
       level: 'warning',
-      text: 'Restricted Mode: this workspace is not trusted, so its own agents and plugin agents are not loaded and no agent can run. Only your user agents and the built-in ones are listed.',
-      action: { label: 'Manage Workspace Trust', command: 'manageTrust' },
+      text: 'Restricted Mode: no agent can run.',
+      tooltip: 'Restricted Mode: this workspace is not trusted, so its own agents and plugin agents are not loaded and no agent can run. Only your user agents and the built-in ones are listed.',
+      actions: [{ label: 'Manage Workspace Trust', command: 'manageTrust' }],
+      dismissible: false,
     });
   }
   if (services.keys.demo) {
-    out.push({
-      id: 'demo-model',
-      level: 'info',
-      text: 'Demo model: there is no Anthropic API key, so agents run on the scripted demo model npm start provides (models named demo-…). Set a key to run them on Claude.',
-      action: { label: 'Set API Key', command: 'setApiKey' },
-    });
+    if (!dismissed(services).includes('demo-model')) {
+      out.push({
+        id: 'demo-model',
+        level: 'info',
+        text: 'Demo model',
+        tooltip: 'There is no Anthropic API key, so agents run on the scripted demo model (models named demo-…): it plays a short session with the sample agents and cannot read your requests. Set a key to run them on Claude.',
+        actions: [{ label: 'Set API Key', command: 'setApiKey' }],
+        dismissible: true,
+      });
+    }
   } else if (!services.keys.key) {
     out.push({
       id: 'no-key',
       level: 'info',
-      text: 'No Anthropic API key yet. Set one to run agents (or start VS Code with ANTHROPIC_API_KEY).',
-      action: { label: 'Set API Key', command: 'setApiKey' },
+      text: 'No Anthropic API key yet.',
+      tooltip: 'No Anthropic API key yet. Set one to run agents (or start VS Code with ANTHROPIC_API_KEY).',
+      actions: [{ label: 'Set API Key', command: 'setApiKey' }],
+      dismissible: false,
     });
   }
   if (services.keptWorktrees.length) {
@@ -41,11 +57,19 @@ export function notices(services: Services): Notice[] {
     out.push({
       id: 'kept-worktrees',
       level: 'info',
-      text: `${n} worktree${n === 1 ? '' : 's'} with changes ${n === 1 ? 'was' : 'were'} kept from interrupted runs: ${services.keptWorktrees.map((r) => `${r.agentName} (${r.branch})`).join(', ')}.`,
-      action: { label: 'Clean Up Worktrees…', command: 'cleanUpWorktrees' },
+      text: `${n} worktree${n === 1 ? '' : 's'} with changes kept`,
+      tooltip: `${n} worktree${n === 1 ? '' : 's'} with changes ${n === 1 ? 'was' : 'were'} kept from interrupted runs: ${services.keptWorktrees.map((r) => `${r.agentName} (${r.branch})`).join(', ')}.`,
+      actions: [{ label: 'Review…', command: 'cleanUpWorktrees' }],
+      dismissible: false,
     });
   }
   return out;
+}
+
+/** Closes a dismissible notice for good. */
+export async function dismissNotice(services: Services, id: string): Promise<void> {
+  const now = dismissed(services);
+  if (!now.includes(id)) await services.context.globalState.update(DISMISSED_NOTICES_KEY, [...now, id]);
 }
 
 export function agentsState(services: Services): AgentsState {
@@ -65,5 +89,5 @@ export function agentsState(services: Services): AgentsState {
 }
 
 export function statusState(services: Services): StatusState {
-  return { notices: notices(services), canRun: services.trusted };
+  return { notices: notices(services), canRun: services.trusted, demo: services.keys.demo };
 }

@@ -6,10 +6,10 @@ import { registerGuarded } from './guardedCommands';
 import type { AgentNodeItem } from '../surfaces/views/agentsTreeModel';
 import { NO_FILTER } from '../surfaces/views/agentsTreeModel';
 import { setRunsViewVisibility } from './runNotifications';
-import { badgeOf, countActive, RunsViewProvider, type RunsViewMessage } from './runsView';
+import { badgeOf, countActive, RunsViewProvider, type RevealOptions, type RunsViewMessage } from './runsView';
 import type { Services } from './services';
 import { agentViewOf, runHeader } from '../surfaces/views/viewModel';
-import { agentsState, statusState } from './viewState';
+import { agentsState, dismissNotice, statusState } from './viewState';
 
 /**
  * The Subagents container's two views, wired to the services: Runs (the live
@@ -21,7 +21,7 @@ export interface SidebarViews {
   runs: RunsViewProvider;
   agents: AgentsTree;
   /** Shows the Runs view; with a run id, selects that run (or one of its agents). */
-  reveal(runId?: string, agentId?: string): Promise<boolean>;
+  reveal(runId?: string, agentId?: string, options?: RevealOptions): Promise<boolean>;
   agentsChanged(): void;
   touchRuns(runIds: readonly string[]): void;
   /** A run's header as the Runs view gets it (its folder named when several are open). */
@@ -31,6 +31,10 @@ export interface SidebarViews {
 export interface ShowRunArgs {
   runId?: string;
   agentId?: string;
+  /** Unfold the agent's Result line (a run that just ended). */
+  showResult?: boolean;
+  /** Keep the keyboard where it is when the Runs view is in sight. */
+  preserveFocus?: boolean;
 }
 
 export function createViews(services: Services, context: vscode.ExtensionContext): { views: SidebarViews; disposables: vscode.Disposable[] } {
@@ -45,7 +49,7 @@ export function createViews(services: Services, context: vscode.ExtensionContext
       agentView: (node) => agentViewOf(node, (id) => s.worktrees.get(id)),
       status: () => statusState(s),
     },
-    (message) => handleRunsViewMessage(s, message),
+    (message) => handleRunsViewMessage(s, message, () => runs.statusChanged()),
     s.log,
     context.workspaceState,
   );
@@ -79,8 +83,8 @@ export function createViews(services: Services, context: vscode.ExtensionContext
     runs,
     agents,
     runHeader: header,
-    reveal: async (runId, agentId) => {
-      if (runId) return runs.reveal(runId, agentId);
+    reveal: async (runId, agentId, options) => {
+      if (runId) return runs.reveal(runId, agentId, options);
       await vscode.commands.executeCommand(`${RunsViewProvider.viewType}.focus`);
       return true;
     },
@@ -115,15 +119,17 @@ function registerViewCommands(s: Services, views: SidebarViews): vscode.Disposab
         void vscode.window.showInformationMessage('That run is not in the history any more (it may have expired).');
         return false;
       }
-      return views.reveal(runId, given.agentId);
+      return views.reveal(runId, given.agentId, { showResult: given.showResult === true, preserveFocus: given.preserveFocus === true });
     },
     'subagents.clearFinishedRuns': () => views.runs.clearFinished(),
     'subagents.showClearedRuns': () => views.runs.showCleared(),
     'subagents.filterAgents': (text) => filterAgentsCommand(views.agents, text),
     'subagents.filterAgentsBySource': () => filterAgentsBySourceCommand(views.agents),
     'subagents.clearAgentsFilter': () => views.agents.setFilter(NO_FILTER),
+    // From the Agents view (its node) or a Runs view row's menu ({ agentId }: the host looks the file up).
     'subagents.openAgentDefinition': async (node) => {
-      const filePath = (node as Partial<AgentNodeItem> | undefined)?.summary?.filePath;
+      const agentId = (node as { agentId?: unknown } | undefined)?.agentId;
+      const filePath = typeof agentId === 'string' ? s.store.agent(agentId)?.filePath : (node as Partial<AgentNodeItem> | undefined)?.summary?.filePath;
       if (!filePath) return false;
       await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(filePath), { preview: true });
       return true;
@@ -133,12 +139,13 @@ function registerViewCommands(s: Services, views: SidebarViews): vscode.Disposab
 }
 
 /** What a click in the Runs view does: always one of the commands (the palette takes the same path). */
-export function handleRunsViewMessage(s: Services, message: RunsViewMessage): void {
+export function handleRunsViewMessage(s: Services, message: RunsViewMessage, statusChanged: () => void = () => undefined): void {
   const run = (command: string, ...args: unknown[]) => void vscode.commands.executeCommand(command, ...args);
   switch (message.type) {
     case 'command': {
       const ids = {
         runAgent: 'subagents.runAgent',
+        runDemo: 'subagents.runDemo',
         stopAll: 'subagents.stopAll',
         clearFinished: 'subagents.clearFinishedRuns',
         showCleared: 'subagents.showClearedRuns',
@@ -165,6 +172,11 @@ export function handleRunsViewMessage(s: Services, message: RunsViewMessage): vo
       } as const;
       return run(ids[message.action], message.agentId);
     }
+    case 'dismissNotice':
+      void dismissNotice(s, message.id).then(statusChanged);
+      return;
+    case 'showApproval':
+      return run('subagents.showApproval', message.approvalId);
     case 'sendMessage':
       return run('subagents.sendMessage', message.agentId, message.text, 'runsView');
     case 'approval': {

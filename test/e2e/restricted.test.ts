@@ -80,7 +80,7 @@ describe('the extension in Restricted Mode', () => {
   it('loads the project agents once the workspace is trusted, without a reload', { timeout: 60_000 }, () =>
     withDiagnostics('grant trust', subject, async () => {
       const workbench = live();
-      await workbench.byTestId('notice-action-untrusted').click();
+      await workbench.byTestId('notice-action-untrusted-manageTrust').click();
       const trust = workbench.page.locator('.workspace-trust-editor .monaco-button', { hasText: /^Trust$/ }).first();
       await trust.waitFor({ timeout: 15_000 });
       await trust.click();

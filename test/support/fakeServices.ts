@@ -1,5 +1,5 @@
 // The extension's Services, for unit tests of src/vscode/ code under the
-// `vscode` fake (import test/support/fakeVscode.ts first): workspace folders
+// `vscode` fake (import test/support/installVscodeFake.ts first): workspace folders
 // as FolderScope-shaped objects, each with a real Engine and catalog, all
 // feeding one real RunStore.
 import { mkdirSync } from 'node:fs';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import matter from 'gray-matter';
 import { parseWithYamlEngine, parseYamlFrontmatter, splitFrontmatter } from '../../src/core/agents/frontmatter';
-import { parsePlainFrontmatter, type NestedColonError } from '../../src/core/agents/plainFrontmatter';
+import { parseYamlFastPath, type NestedColonError } from '../../src/core/agents/yamlFastPath';
 
 // The contract of the fast path for simple frontmatter: exactly what the YAML
 // parser gives for every input it accepts, and undefined for everything else.
@@ -22,7 +22,7 @@ function yaml(frontmatter: string): unknown {
 /** Asserts the contract for one input; returns whether the fast path took it. */
 export function checkFastPath(frontmatter: string): boolean {
   const problem: { error?: NestedColonError } = {};
-  const plain = parsePlainFrontmatter(frontmatter, problem);
+  const plain = parseYamlFastPath(frontmatter, problem);
   const fast = parseYamlFrontmatter(frontmatter);
   const engine = parseWithYamlEngine(frontmatter);
   if (problem.error) {

@@ -1,5 +1,5 @@
 // Stands in for `vscode-languageclient/node` under the vscode fake (see
-// fakeVscode.ts): a client that records what it was given and told, and
+// installVscodeFake.ts): a client that records what it was given and told, and
 // behaves as the library does where tests look: `initializationOptions` (a
 // value, or a function called at each start) is read when the server
 // starts; a notification to a client that is not running rejects.

@@ -1,5 +1,5 @@
 // A small stand-in for the `vscode` module, so code under src/vscode/ can be
-// unit-tested in plain Node (test/support/fakeVscode.ts routes `vscode` here).
+// unit-tested in plain Node (test/support/installVscodeFake.ts routes `vscode` here).
 // It holds only what those tests touch, behaves as VS Code documents it, and
 // records what the code showed (`shown`) so a test can check it. Real VS Code
 // is covered by the extension-host and end-to-end suites.
@@ -189,7 +189,8 @@ export interface FakeDocument {
 
 /** What the code under test showed: messages (with their buttons) and progress notifications. */
 export const shown: {
-  messages: Array<{ level: 'info' | 'warning' | 'error'; text: string; items: unknown[] }>;
+  /** `choose` clicks a button (or, with undefined, closes the notification): see holdMessages. */
+  messages: Array<{ level: 'info' | 'warning' | 'error'; text: string; items: unknown[]; choose(item: string | undefined): void }>;
   progress: Array<{ title: string; reports: string[]; token: CancellationTokenSource; done: Promise<unknown> }>;
   commands: Array<{ command: string; args: unknown[] }>;
 } = { messages: [], progress: [], commands: [] };
@@ -219,6 +220,7 @@ export function setConfiguration(id: string, value: unknown, target: 'user' | 'w
 const documents: FakeDocument[] = [];
 
 export function resetFake(): void {
+  fakeOptions.holdMessages = false;
   shown.messages.length = 0;
   shown.progress.length = 0;
   shown.commands.length = 0;
@@ -236,10 +238,16 @@ export function openBuffer(uri: Uri, text: string): FakeDocument {
   return doc;
 }
 
+/** With holdMessages, a message waits for its `choose` as a notification waits for the user; otherwise it is closed at once. */
+export const fakeOptions = { holdMessages: false };
+
 function message(level: 'info' | 'warning' | 'error') {
   return (text: string, ...items: unknown[]) => {
-    shown.messages.push({ level, text, items: items.filter((i) => typeof i === 'string') });
-    return Promise.resolve(undefined);
+    let choose: (item: string | undefined) => void = () => undefined;
+    const answered = new Promise<string | undefined>((resolve) => (choose = resolve));
+    shown.messages.push({ level, text, items: items.filter((i) => typeof i === 'string'), choose });
+    if (!fakeOptions.holdMessages) choose(undefined);
+    return answered;
   };
 }
 

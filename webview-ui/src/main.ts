@@ -30,13 +30,17 @@ const expandedOverrides: Record<string, boolean> = { ...(saved?.expanded ?? {}) 
 const saveState = () => vscode.setState({ expanded: expandedOverrides });
 let clockOffset = 0;
 let canRun = true;
+let demo = false;
 let received = false;
 
 const noticesSlot = el('div', { className: 'notices-slot' });
-const runsList = el('div', { className: 'runs-list', testId: 'runs-list' });
+// The runs are one tree: arrows move across them, Tab leaves it (tree.ts).
+const runsList = el('div', { className: 'runs-list', testId: 'runs-list', role: 'tree' });
+runsList.setAttribute('aria-label', 'Runs');
 const emptyText = el('span');
 const runButton = textButton('Run Agent…', 'runs-empty-run', () => post({ type: 'command', command: 'runAgent' }), 'text-button primary');
-const runsEmpty = el('div', { className: 'empty', testId: 'runs-empty' }, [el('p', {}, [emptyText]), runButton]);
+const demoButton = textButton('Run the Demo', 'runs-empty-demo', () => post({ type: 'command', command: 'runDemo' }), 'text-button');
+const runsEmpty = el('div', { className: 'empty', testId: 'runs-empty' }, [el('p', {}, [emptyText]), runButton, demoButton]);
 const clearedNote = el('div', { className: 'cleared', testId: 'runs-cleared' });
 const runsSection = el('section', { testId: 'runs-section', className: 'runs' }, [runsEmpty, runsList, clearedNote]);
 runsSection.setAttribute('aria-label', 'Runs');
@@ -110,8 +114,17 @@ root.addEventListener('activate', (e) => {
   if (agentId) post({ type: 'agentAction', action: 'transcript', agentId });
 });
 
+// Delete on an agent that is at work stops it (and its sub-agents), as its stop button does.
+root.addEventListener('stop', (e) => {
+  const item = itemOf(e.target);
+  const agentId = item?.dataset.agentId;
+  const status = item?.dataset.status;
+  if (agentId && (status === 'running' || status === 'queued' || status === 'waiting')) post({ type: 'agentAction', action: 'stop', agentId });
+});
+
 function renderStatus(state: StatusState): void {
   canRun = state.canRun;
+  demo = state.demo;
   const notices = renderNotices(state.notices, post);
   noticesSlot.replaceChildren(...(notices ? [notices] : []));
   renderEmpty();
@@ -124,6 +137,7 @@ function renderEmpty(): void {
     ? 'No runs yet. Run an agent with ▷ in the Agents view, or here:'
     : 'No runs. Agents can run once this workspace is trusted.';
   runButton.hidden = !canRun;
+  demoButton.hidden = !canRun || !demo;
 }
 
 function renderCleared(cleared: number): void {
@@ -164,6 +178,10 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       renderCleared(message.cleared);
       break;
     case 'reveal': {
+      if (message.showResult && message.agentId) {
+        remember(`result:${message.agentId}`, true);
+        tree.redraw(message.agentId);
+      }
       tree.flushNow();
       const item = message.agentId ? tree.expandTo(message.agentId) : undefined;
       const target = item ?? tree.runElement(message.runId)?.querySelector<HTMLElement>(':scope > li[role="treeitem"]');

@@ -2,13 +2,16 @@ import { isActiveStatus } from '../../src/protocol/vocabulary';
 import { mergeAgent, type HeldAgent } from '../../src/protocol/agentPatch';
 import { type AgentView, type HostToWebview, type RunHeader, type ToolView } from '../../src/protocol/webview';
 import { agentRow, patchAgentRow, rowSignature, toolLabel, toolRow, type RowContext } from './agentRow';
+import { approvalLabel } from './approvalBox';
 import { el } from './dom';
 import { STATUS_LABELS } from './format';
+import { agentMenuContext, toolMenuContext } from './rowContext';
 
 /**
- * The runs as live trees (S6.1): agent → its tool rows → the agents a spawn
- * row started, nested under that row; children without a row (resumed, or
- * their row folded away) follow the tool rows.
+ * The runs as live trees: agent → its tool rows and, in the place of each
+ * spawn call, the agent it started (one row, not a Task row with the agent
+ * under it; a spawn that started nobody stays a Task row with its error);
+ * children without a row (resumed, or their row folded away) follow.
  *
  * Built for trees of hundreds of agents that change many times a second:
  * every agent and tool row keeps its element, a message only queues the
@@ -22,18 +25,13 @@ import { STATUS_LABELS } from './format';
 export type RunsMessage = Extract<HostToWebview, { type: 'runs' }>;
 
 export interface TreeContext extends RowContext {
-  /** The user's choice for a node, or `byDefault`. */
-  expanded(key: string, byDefault: boolean): boolean;
   /** Called after an agent's item is rendered (what lives beside its row, such as an open message box, stays with it). */
   rendered?(item: HTMLLIElement, view: AgentView): void;
-  /** Records a node opened for the user (revealing something inside it). */
-  remember(key: string, expanded: boolean): void;
 }
 
 interface ToolRecord {
   li: HTMLLIElement;
   sig: string;
-  group: HTMLUListElement | null;
 }
 
 interface AgentRecord {
@@ -103,7 +101,8 @@ export class RunsTree {
     for (const { run: header, agents } of message.updates) {
       let run = this.#runs.get(header.runId);
       if (!run) {
-        const tree = el('ul', { role: 'tree', className: 'tree run', testId: `run-${header.runId}`, key: `run:${header.runId}` });
+        // One keyboard tree over every run (the list is the tree): a run's list only groups its items.
+        const tree = el('ul', { role: 'none', className: 'tree run', testId: `run-${header.runId}`, key: `run:${header.runId}` });
         run = { header, tree, agents: new Map(), defaultOpen: false, busy: null };
         this.#runs.set(header.runId, run);
       }
@@ -137,6 +136,19 @@ export class RunsTree {
   /** Renders whatever is queued now, without waiting for a frame (before revealing a node). */
   flushNow(): void {
     this.#work(Infinity);
+  }
+
+  /** Draws an agent's row again (a choice about its parts changed, such as its Result line). */
+  redraw(agentId: string): void {
+    for (const run of this.#runs.values()) {
+      const rec = run.agents.get(agentId);
+      if (!rec) continue;
+      rec.rowSig = '';
+      let queued = this.#queue.get(run.header.runId);
+      if (!queued) this.#queue.set(run.header.runId, (queued = new Set()));
+      queued.add(agentId);
+      return;
+    }
   }
 
   runElement(runId: string): HTMLElement | undefined {
@@ -220,16 +232,17 @@ export class RunsTree {
     const isRoot = view.id === run.header.rootAgentId;
     const hasContent = view.tools.length > 0 || view.children.length > 0 || view.hiddenTools > 0;
     const open = hasContent ? this.ctx.expanded(`agent:${view.id}`, this.#openByDefault(run, rec, this.#busy(run))) : null;
-    const folder = run.header.folder;
-    const sig = rowSignature(view, isRoot, folder) + String(open);
+    const header = isRoot ? run.header : null;
+    const sig = rowSignature(view, header) + String(open);
     if (sig !== rec.rowSig || !rec.row) {
-      const row = agentRow(view, open, isRoot, folder, this.ctx);
+      const row = agentRow(view, open, header, this.ctx);
       if (rec.row) replaceKeepingFocus(rec.row, row);
       else rec.li.prepend(row);
       rec.row = row;
       rec.rowSig = sig;
+      setAttr(rec.li, 'data-vscode-context', agentMenuContext(view));
     }
-    patchAgentRow(rec.row, view);
+    patchAgentRow(rec.row, view, header);
     this.ctx.rendered?.(rec.li, view);
     // Attributes are written only when they change: a write restyles the whole subtree.
     if (rec.li.dataset.status !== view.status) {
@@ -239,7 +252,8 @@ export class RunsTree {
     }
     if (isRoot !== rec.li.classList.contains('root')) rec.li.classList.toggle('root', isRoot);
     setAttr(rec.li, 'data-agent-name', view.name);
-    setAttr(rec.li, 'aria-label', `${view.name}, ${STATUS_LABELS[view.status]}: ${view.description}`);
+    const waitingFor = view.status === 'waiting' && view.approval ? `waiting for your approval: ${approvalLabel(view.approval)}` : null;
+    setAttr(rec.li, 'aria-label', waitingFor ? `${view.name}, ${waitingFor}` : `${view.name}, ${STATUS_LABELS[view.status]}: ${view.description}`);
     setAttr(rec.li, 'title', `${view.name} · ${view.model}\n${view.description}\nClick for the transcript`);
     setAttr(rec.li, 'aria-expanded', open === null ? null : String(open));
     // Like VS Code's own trees, a folded node's children are built when it opens.
@@ -250,10 +264,9 @@ export class RunsTree {
     }
     if (isRoot && rec.li.parentElement !== run.tree) {
       run.tree.replaceChildren(rec.li);
-      // One tab stop per tree (roving tabindex, tree.ts): the root's, until focus moves within.
-      if (!run.tree.querySelector('[tabindex="0"]')) rec.li.tabIndex = 0;
+      // One tab stop for the whole tree (roving tabindex, tree.ts): the first root's, until focus moves within.
+      if (!this.list.querySelector('li[tabindex="0"]')) rec.li.tabIndex = 0;
     }
-    if (isRoot) setAttr(run.tree, 'aria-label', `Run of ${view.name}`);
   }
 
   #renderChildren(run: RunRecord, rec: AgentRecord, view: AgentView, hasContent: boolean): void {
@@ -276,10 +289,15 @@ export class RunsTree {
     const underRows = new Set<string>();
     const liveTools = new Set<string>();
     for (const tool of view.tools) {
-      liveTools.add(tool.toolUseId);
       const child = tool.childAgentId && run.agents.has(tool.childAgentId) ? tool.childAgentId : null;
-      if (child) underRows.add(child);
-      wanted.push(this.#tool(run, rec, tool, child));
+      if (child) {
+        // The agent a spawn started stands in the place of its Task row.
+        underRows.add(child);
+        wanted.push(this.#agent(run, child).li);
+        continue;
+      }
+      liveTools.add(tool.toolUseId);
+      wanted.push(this.#tool(rec, tool));
     }
     for (const id of rec.tools.keys()) if (!liveTools.has(id)) rec.tools.delete(id);
     for (const childId of view.children) {
@@ -297,29 +315,19 @@ export class RunsTree {
     this.#render(run, rec, rec.view);
   }
 
-  #tool(run: RunRecord, owner: AgentRecord, tool: ToolView, childId: string | null): HTMLLIElement {
-    const key = `tool:${tool.toolUseId}`;
-    const open = childId ? this.ctx.expanded(key, true) : null;
-    const sig = `${tool.status}|${tool.name}|${tool.inputSummary}|${tool.resultSummary}|${tool.durationMs}|${childId}|${open}`;
+  #tool(owner: AgentRecord, tool: ToolView): HTMLLIElement {
+    const sig = `${tool.status}|${tool.name}|${tool.inputSummary}|${tool.resultSummary}|${tool.durationMs}`;
     let rec = owner.tools.get(tool.toolUseId);
     if (!rec || rec.sig !== sig) {
-      const group = childId ? el('ul', { role: 'group' }) : null;
-      const li = el('li', { className: `tool tool-${tool.status}`, testId: `tool-${tool.toolUseId}`, key, role: 'treeitem' }, [toolRow(tool, open), group]);
+      const li = el('li', { className: `tool tool-${tool.status}`, testId: `tool-${tool.toolUseId}`, key: `tool:${tool.toolUseId}`, role: 'treeitem' }, [toolRow(tool, null)]);
       li.tabIndex = -1;
       li.dataset.status = tool.status;
       li.dataset.ownerId = owner.id;
+      li.dataset.vscodeContext = toolMenuContext(owner.id);
       li.setAttribute('aria-label', toolLabel(tool));
-      if (open !== null) li.setAttribute('aria-expanded', String(open));
-      const moveChild = () => {
-        if (childId && group) group.replaceChildren(this.#agent(run, childId).li);
-      };
-      if (rec) replaceKeepingFocus(rec.li, li, moveChild);
-      else moveChild();
-      rec = { li, sig, group };
+      if (rec) replaceKeepingFocus(rec.li, li);
+      rec = { li, sig };
       owner.tools.set(tool.toolUseId, rec);
-    } else if (childId && rec.group) {
-      const child = this.#agent(run, childId).li;
-      if (child.parentElement !== rec.group) rec.group.replaceChildren(child);
     }
     return rec.li;
   }
@@ -368,7 +376,6 @@ export class RunsTree {
       for (const ancestor of path) {
         this.ctx.remember(`agent:${ancestor.id}`, true);
         if (ancestor.li.getAttribute('aria-expanded') === 'false' || ancestor.stale) this.#setOpen(run, ancestor, true);
-        for (const tool of ancestor.tools.values()) if (tool.li.getAttribute('aria-expanded') === 'false' && tool.group?.contains(rec.li)) setExpandedView(tool.li, true);
       }
       rec = run.agents.get(agentId)!;
       return rec.li.isConnected ? rec.li : undefined;
@@ -391,6 +398,11 @@ export class RunsTree {
       }
     });
     reconcile(this.list, this.#order.map((id) => this.#runs.get(id)!.tree));
+    // The tab stop went with a run that left: the first root takes it.
+    if (!this.list.querySelector('li[tabindex="0"]')) {
+      const first = this.list.querySelector<HTMLElement>('li[role="treeitem"]');
+      if (first) first.tabIndex = 0;
+    }
   }
 }
 

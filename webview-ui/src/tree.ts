@@ -2,8 +2,10 @@
  * Keyboard behaviour of the view's trees (WAI-ARIA tree pattern): one tab
  * stop per tree (roving tabindex); Up/Down/Home/End move between visible
  * items; Right expands or enters, Left collapses or goes to the parent;
- * Enter and Space activate the item. A focused item's buttons join the tab
- * order, so every action is reachable without a mouse.
+ * Enter and Space activate the item; Delete stops it (an agent at work);
+ * the context-menu key or Shift+F10 opens its menu (the browser sends the
+ * menu event, the webview host shows VS Code's menu). A focused item's
+ * buttons join the tab order, so every action is reachable without a mouse.
  */
 
 type Toggle = (item: HTMLElement, expanded: boolean) => void;
@@ -16,8 +18,9 @@ function itemOf(target: EventTarget | null): HTMLElement | null {
   return target instanceof Element ? target.closest<HTMLElement>('li[role="treeitem"]') : null;
 }
 
+/** The buttons of an item's own row, not of the items nested in it (approval answers are always in the tab order). */
 function rowButtons(item: HTMLElement): HTMLButtonElement[] {
-  return [...item.querySelectorAll<HTMLButtonElement>(':scope > .row button')];
+  return [...item.querySelectorAll<HTMLButtonElement>(':scope > .row button')].filter((b) => !b.closest('.approval'));
 }
 
 export function focusItem(tree: Element, item: HTMLElement): void {
@@ -65,6 +68,9 @@ export function installTreeKeyboard(root: HTMLElement, onToggle: Toggle): void {
       case 'Enter':
       case ' ':
         item.dispatchEvent(new CustomEvent('activate', { bubbles: true }));
+        break;
+      case 'Delete':
+        item.dispatchEvent(new CustomEvent('stop', { bubbles: true }));
         break;
       default:
         return;

@@ -1,5 +1,5 @@
 import matter from 'gray-matter';
-import { parsePlainFrontmatter, type NestedColonError } from './plainFrontmatter';
+import { parseYamlFastPath, type NestedColonError } from './yamlFastPath';
 
 /**
  * Splitting an agent file into frontmatter and body, and parsing the
@@ -93,7 +93,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 export function parseYamlFrontmatter(frontmatter: string, firstLine = 2): YamlResult {
   const problem: { error?: NestedColonError } = {};
-  const plain = parsePlainFrontmatter(frontmatter, problem);
+  const plain = parseYamlFastPath(frontmatter, problem);
   if (plain) return { ok: true, data: plain };
   // The commonest YAML error of real agent files, found without the YAML
   // parser: it would only throw (building an error snippet), and saying

@@ -200,3 +200,38 @@ export function resolveModelField(raw: unknown): ModelResolution | undefined {
 export function isRunnableModel(model: string, aliases: Readonly<Record<string, string>>): boolean {
   return Object.hasOwn(aliases, model) || Object.hasOwn(aliases, model.toLowerCase()) || isKnownModel(model);
 }
+
+export interface ModelEffect {
+  /** Whether the agent runs on the model its file names (or what an alias maps it to). */
+  runs: boolean;
+  /** One sentence: what the model becomes here. */
+  text: string;
+}
+
+function sentence(text: string): string {
+  const body = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(body) ? body : `${body}.`;
+}
+
+/**
+ * What a definition's `model` becomes when the agent runs, in the one
+ * wording every surface uses (the hover, the diagnostics, the Agents view's
+ * problems): what the engine really does, given the user's aliases.
+ */
+export function modelEffect(written: string, aliases: Readonly<Record<string, string>>): ModelEffect {
+  const resolved = resolveModelField(written);
+  if (!resolved || resolved.model === null || resolved.model === 'inherit') {
+    return { runs: true, text: '`inherit`: the parent agent\'s model (for a top-level agent, subagents.defaultModel).' };
+  }
+  const model = resolved.model;
+  const mapped = aliases[model] ?? aliases[model.toLowerCase()];
+  if (mapped !== undefined) {
+    if (isForeignModel(mapped)) {
+      return { runs: false, text: `"${written}" maps to "${mapped}" (subagents.modelAliases), another provider's model: the agent runs on its parent's model (or subagents.defaultModel).` };
+    }
+    return { runs: true, text: `"${written}" runs as "${mapped}" (subagents.modelAliases).` };
+  }
+  if (!resolved.runs) return { runs: false, text: sentence(resolved.warning ?? `model "${written}" cannot run here; ${INHERITS}`) };
+  const note = resolved.warning ? ` ${sentence(resolved.warning)}` : '';
+  return { runs: true, text: model === written ? `Model id "${model}", sent to the API as written.${note}` : `"${written}" runs as "${model}".${note}` };
+}

@@ -3,7 +3,7 @@ import { formatOfFile, isTomlPath } from './formats';
 import { parseYamlFrontmatter, splitFrontmatter } from './frontmatter';
 import { FileWarnings, interpretFields, type AgentFields, type AgentFileContext, type ParsedAgentFile } from './interpret';
 import type { AgentFormat } from './kinds';
-import { readSimpleFrontmatter } from './simpleFrontmatter';
+import { readForgivingFrontmatter } from './forgivingFrontmatter';
 
 /**
  * One agent file's text → a normalised definition (SPEC S1): the fields are
@@ -32,7 +32,7 @@ function frontmatterFields(fileText: string, format: AgentFormat, filePath: stri
     return { skip: 'it lists remote Gemini CLI agents (reached over the A2A protocol), which this runtime cannot run' };
   }
   warn.warn(`invalid YAML frontmatter: ${yaml.message}; reading it as simple "key: value" lines instead`);
-  return { fields: readSimpleFrontmatter(split.frontmatter), body: split.body };
+  return { fields: readForgivingFrontmatter(split.frontmatter), body: split.body };
 }
 
 /** A Codex agent file: TOML whose `developer_instructions` is the system prompt. */

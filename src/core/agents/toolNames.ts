@@ -32,9 +32,11 @@ const MCP_REASON = 'MCP tools: MCP servers are not connected in this runtime';
 
 /**
  * What a name (no permission pattern) stands for in `format`: its own table
- * first, then the canonical names, then another format's name when it maps
- * to tools (files copied between tools keep their names), then MCP names.
- * Null for a name nothing knows.
+ * first, then the canonical names, then another format's name as that format
+ * reads it (files copied between tools keep their names: Gemini's
+ * `read_file` is Read anywhere, omp's `think` needs no tool anywhere, and a
+ * tool its home format says is missing here keeps that reason), then MCP
+ * names. Null for a name nothing knows.
  */
 export function lookupToolName(name: string, format: AgentFormat = 'claude-code'): ToolMapping | null {
   const exact = format === 'copilot' ? undefined : CANONICAL_EXACT.get(name);
@@ -46,7 +48,7 @@ export function lookupToolName(name: string, format: AgentFormat = 'claude-code'
   if (canonical) return canonical;
   for (const other of AGENT_FORMATS) {
     const mapping = other === format ? undefined : FORMATS[other].tools?.get(lower);
-    if (mapping && 'tools' in mapping) return mapping;
+    if (mapping) return mapping;
   }
   if (format === 'copilot' && lower.endsWith('/*') && COPILOT_TOOL_SETS.has(lower.slice(0, -2))) {
     return FORMATS.copilot.tools!.get(lower.slice(0, -2)) ?? null;

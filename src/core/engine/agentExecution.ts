@@ -192,7 +192,7 @@ export async function executeAgent(run: AgentRun, host: ExecutionHost): Promise<
 }
 
 function authorizerFor(run: AgentRun, emit: EmitEvent, host: ExecutionHost): Authorize {
-  return authorizer(run, host.gate, emit, (text) => host.redactor.text(text));
+  return authorizer(run, host.gate, emit, (text) => host.redactor.text(text), () => host.options.settings()['isolation.autoApproveEdits']);
 }
 
 function hookInfo(run: AgentRun, emit: EmitEvent, host: ExecutionHost): SubagentInfo {
@@ -200,7 +200,15 @@ function hookInfo(run: AgentRun, emit: EmitEvent, host: ExecutionHost): Subagent
   let asked = 0;
   return {
     // A hook the session did not start with runs only with this agent's approval for a shell command.
-    approveCommand: (command, why) => authorize({ tool: HOOK_COMMAND, toolUseId: `hook_${run.id}_${++asked}`, summary: `${command} (${why})` }),
+    approveCommand: async (command, why) =>
+      (
+        await authorize({
+          tool: HOOK_COMMAND,
+          toolUseId: `hook_${run.id}_${++asked}`,
+          summary: `${command} (${why})`,
+          preview: () => Promise.resolve({ kind: 'command', command }),
+        })
+      )?.message ?? null,
     runId: run.tree.runId,
     agentId: run.id,
     agentName: run.agentName,

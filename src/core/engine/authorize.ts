@@ -1,5 +1,7 @@
-import type { ToolSpec } from '../../protocol/tools';
-import type { PermissionGate } from '../tools/permissions';
+import path from 'node:path';
+import type { PermissionMode, ToolKind, ToolSpec } from '../../protocol/tools';
+import { previewText, type ApprovalPreview } from '../tools/approvalPreview';
+import type { Denial, PermissionGate } from '../tools/permissions';
 import type { AgentRun, EmitEvent } from './agentRun';
 
 /** What is asked about: a tool call, or a hook command run as this agent's (S7.3). */
@@ -10,22 +12,38 @@ export interface AuthorizeCall {
   summary: string;
   /** Set for a file change that acceptEdits must still ask about, with the reason. */
   protectedReason?: string | null;
+  /** What the call would do, whole; worked out only when the user is asked. */
+  preview?: () => Promise<ApprovalPreview | null>;
 }
 
-export type Authorize = (call: AuthorizeCall) => Promise<string | null>;
+export type Authorize = (call: AuthorizeCall) => Promise<Denial | null>;
 
 /**
  * One agent's way through the permission gate: its mode, its ids, its
  * signal, and the approval events every surface shows while it waits.
- * Resolves to null when the call may go ahead, else to the denial message.
+ * Resolves to null when the call may go ahead, else to the denial (for the model and for the user).
  * The summary is redacted before the gate sees it: the request itself reaches
  * the approval handler (the CLI's terminal question, the inbox), not only the
  * event, so a command carrying the API key must not be shown with it.
  */
-export function authorizer(run: AgentRun, gate: PermissionGate, emit: EmitEvent, redact: (text: string) => string): Authorize {
-  return ({ tool, toolUseId, summary, protectedReason }) =>
+export function authorizer(
+  run: AgentRun,
+  gate: PermissionGate,
+  emit: EmitEvent,
+  redact: (text: string) => string,
+  /** File changes inside an isolated worktree run unasked in the default mode (they are reviewed before they reach the user's tree). */
+  editsInWorktreeUnasked: () => boolean = () => false,
+): Authorize {
+  const redactPreview = async (make: () => Promise<ApprovalPreview | null>): Promise<ApprovalPreview | null> => {
+    const preview = await make();
+    if (!preview) return null;
+    return preview.kind === 'command'
+      ? { kind: 'command', command: redact(preview.command) }
+      : { kind: 'file', path: redact(preview.path), before: preview.before === null ? null : redact(preview.before), after: redact(preview.after) };
+  };
+  return ({ tool, toolUseId, summary, protectedReason, preview }) =>
     gate.check(
-      run.permissionMode,
+      effectiveMode(run, tool.kind, editsInWorktreeUnasked),
       tool,
       {
         runId: run.tree.runId,
@@ -39,8 +57,37 @@ export function authorizer(run: AgentRun, gate: PermissionGate, emit: EmitEvent,
       run.signal,
       {
         requested: (r) =>
-          emit({ type: 'approval_requested', approvalId: r.id, toolUseId: r.toolUseId, toolName: r.toolName, kind: r.kind, summary: r.summary, protectedReason: r.protectedReason ?? null }),
+          emit({
+            type: 'approval_requested',
+            approvalId: r.id,
+            toolUseId: r.toolUseId,
+            toolName: r.toolName,
+            kind: r.kind,
+            summary: r.summary,
+            protectedReason: r.protectedReason ?? null,
+            detail: r.preview ? previewText(r.preview) : null,
+          }),
         settled: (r, d) => emit({ type: 'approval_settled', approvalId: r.id, allowed: d.allow, scope: d.scope ?? 'once', by: d.by ?? 'unknown', reason: d.reason ?? null }),
       },
+      preview && (() => redactPreview(preview)),
     );
+}
+
+/** Whether the agent works inside an isolated worktree: its own, or an ancestor's it was started in. */
+export function insideWorktree(run: Pick<AgentRun, 'cwd' | 'isolation' | 'parent'>): boolean {
+  for (let r: Pick<AgentRun, 'isolation' | 'parent'> | null = run; r; r = r.parent) {
+    const root = r.isolation?.path;
+    if (root && (run.cwd === root || run.cwd.startsWith(`${root}${path.sep}`))) return true;
+  }
+  return false;
+}
+
+/**
+ * The mode a call is checked under: the agent's, except that in the default
+ * mode a file change inside an isolated worktree is treated as under
+ * acceptEdits when the setting allows it (protected files still ask).
+ */
+function effectiveMode(run: AgentRun, kind: ToolKind, editsInWorktreeUnasked: () => boolean): PermissionMode {
+  if (run.permissionMode === 'default' && kind === 'write' && editsInWorktreeUnasked() && insideWorktree(run)) return 'acceptEdits';
+  return run.permissionMode;
 }

@@ -83,7 +83,14 @@ function deliverInbox(run: AgentRun, emit: EmitEvent): void {
 
 function toolHooks(run: AgentRun, deps: LoopDeps): ToolCallHooks {
   return {
-    authorize: async (call, tool, summary) => deps.authorize({ tool, toolUseId: call.id, summary, protectedReason: await tool.protectedTarget?.(call.input) }),
+    authorize: async (call, tool, summary) =>
+      deps.authorize({
+        tool,
+        toolUseId: call.id,
+        summary,
+        protectedReason: await tool.protectedTarget?.(call.input),
+        ...(tool.approvalPreview ? { preview: () => tool.approvalPreview!(call.input) } : {}),
+      }),
     started: (call, tool, summary) => deps.emit({ type: 'tool_started', toolUseId: call.id, name: tool?.name ?? call.name, inputSummary: summary }),
     finished: (call, ok, summary, durationMs) =>
       deps.emit({ type: 'tool_finished', toolUseId: call.id, name: deps.tools.get(call.name)?.name ?? call.name, ok, resultSummary: summary, durationMs }),

@@ -1,4 +1,5 @@
 import type { BetaToolResultBlockParam, BetaToolUseBlock } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import type { Denial } from '../tools/permissions';
 import { oneLine, ToolCallError, type RuntimeTool, type ToolOutput } from '../tools/runtimeTool';
 
 /**
@@ -13,8 +14,8 @@ import { oneLine, ToolCallError, type RuntimeTool, type ToolOutput } from '../to
 export const MAX_RESULT_CHARS = 100_000;
 
 export interface ToolCallHooks {
-  /** Resolves to null when the call may run, or to a denial message. */
-  authorize(call: BetaToolUseBlock, tool: RuntimeTool, summary: string): Promise<string | null>;
+  /** Resolves to null when the call may run, or to why not. */
+  authorize(call: BetaToolUseBlock, tool: RuntimeTool, summary: string): Promise<Denial | null>;
   started(call: BetaToolUseBlock, tool: RuntimeTool | undefined, summary: string): void;
   finished(call: BetaToolUseBlock, ok: boolean, summary: string, durationMs: number): void;
   /**
@@ -56,9 +57,10 @@ async function runOne(
   const summary = tool ? safeSummary(tool, hooks.redact(call.input)) : '';
   hooks.started(call, tool, summary);
   const started = Date.now();
-  const fail = (problem: string): BetaToolResultBlockParam => {
+  /** `shown` is what the user reads on the call's row, when the model's message says more than that. */
+  const fail = (problem: string, shown = problem): BetaToolResultBlockParam => {
     const message = hooks.redact(problem);
-    hooks.finished(call, false, oneLine(message, 160), Date.now() - started);
+    hooks.finished(call, false, oneLine(hooks.redact(shown), 160), Date.now() - started);
     return { type: 'tool_result', tool_use_id: call.id, content: message, is_error: true };
   };
   if (!tool?.run) {
@@ -70,7 +72,7 @@ async function runOne(
   }
   try {
     const denial = await hooks.authorize(call, tool, summary);
-    if (denial) return fail(denial);
+    if (denial) return fail(denial.message, denial.summary);
     signal.throwIfAborted();
     const output = truncate(hooks.redact(await tool.run(call.input, { toolUseId: call.id, signal })));
     const text = outputText(output);

@@ -2,7 +2,7 @@ import type { LifecycleHooks, SubagentInfo } from '../engine/lifecycleHooks';
 import { matchesEveryAgent, selectHooks, type CommandHook, type HookEventName, type HookGroup } from './hookSettings';
 import { testPatterns, timeoutMessage, type PatternResult } from '../regex/boundedRegex';
 import { interpretStart, interpretStop, subagentStartInput, subagentStopInput } from './hookProtocol';
-import { HookSettingsFiles } from './settingsFiles';
+import { HookSettingsFiles } from './hookSettingsFiles';
 import { runShellCommand, type ShellCommandResult } from './shellCommand';
 import { childEnv } from '../childEnv';
 

@@ -66,14 +66,19 @@ export interface ApplyInput {
    * still write something is refused with this message (it would merge the
    * changes a second time, nesting conflict markers), and nothing is written.
    */
-  alreadyApplied?: (paths: string[]) => string;
+  alreadyApplied?: (paths: string[]) => string | null;
+  /** Only these files of the agent's changes (a per-file apply); the rest stay on the branch for later. */
+  paths?: readonly string[];
 }
 
 export async function applyChanges(input: ApplyInput): Promise<ApplyOutcome> {
   const { repoRoot: cwd, base, theirs, backupRef } = input;
-  const agentPaths = new Set(splitZ(await gitLine(['diff-tree', '-r', '-z', '--no-renames', '--name-only', base, theirs], { cwd })));
+  const changed = splitZ(await gitLine(['diff-tree', '-r', '-z', '--no-renames', '--name-only', base, theirs], { cwd }));
+  const wanted = input.paths ? new Set(input.paths) : null;
+  const agentPaths = new Set(wanted ? changed.filter((p) => wanted.has(p)) : changed);
   if (agentPaths.size === 0) {
-    return { applied: false, conflicts: [], conflictDetails: [], updated: [], message: `${theirs} has no changes to apply.` };
+    const what = wanted ? `${[...wanted].join(', ')}: ${theirs} has no changes there` : `${theirs} has no changes`;
+    return { applied: false, conflicts: [], conflictDetails: [], updated: [], message: `${what} to apply.` };
   }
 
   const before = new Map<string, string>();
@@ -84,10 +89,16 @@ export async function applyChanges(input: ApplyInput): Promise<ApplyOutcome> {
   // Merged by the ref's name so the conflict markers say where the user's side is kept.
   // The name is a fresh one: it is dropped again unless the working tree changes.
   await git(['update-ref', backupRef, ours, ''], { cwd, retryOnLock: true });
-  return mergeInto(input, agentPaths, before, snap.tree);
+  return mergeInto(input, agentPaths, new Set(changed), before, snap.tree);
 }
 
-async function mergeInto(input: ApplyInput, agentPaths: ReadonlySet<string>, before: ReadonlyMap<string, string>, snapTree: string): Promise<ApplyOutcome> {
+async function mergeInto(
+  input: ApplyInput,
+  agentPaths: ReadonlySet<string>,
+  allAgentPaths: ReadonlySet<string>,
+  before: ReadonlyMap<string, string>,
+  snapTree: string,
+): Promise<ApplyOutcome> {
   const { repoRoot: cwd, theirs, backupRef } = input;
   const merge = await git(
     ['-c', 'merge.directoryRenames=false', 'merge-tree', '--write-tree', '-z', backupRef, theirs],
@@ -101,6 +112,8 @@ async function mergeInto(input: ApplyInput, agentPaths: ReadonlySet<string>, bef
   const toWrite: string[] = [];
   const toDelete: string[] = [];
   for (const change of changes) {
+    // Files of the agent's left out of a per-file apply: not now, and no conflict either.
+    if (allAgentPaths.has(change.path) && !agentPaths.has(change.path)) continue;
     const conflict = conflicted.get(change.path);
     if (conflict && conflict.resolution === 'kept-yours') continue;
     if (!agentPaths.has(change.path)) {
@@ -125,7 +138,7 @@ async function mergeInto(input: ApplyInput, agentPaths: ReadonlySet<string>, bef
   // Every conflict is reported, also those where the merge kept the user's side as it was.
   const reported = new Set(details.map((d) => d.path));
   for (const c of conflicted.values()) {
-    if (reported.has(c.path)) continue;
+    if (reported.has(c.path) || (allAgentPaths.has(c.path) && !agentPaths.has(c.path))) continue;
     if (c.resolution === 'markers' && !toWrite.includes(c.path)) {
       details.push({ path: c.path, resolution: 'kept-yours', reason: 'you and the agent both changed it' });
     } else details.push(c);

@@ -9,4 +9,9 @@ export {
   type ApplyOutcome,
   type ApplyConflict,
   type RecoverReport,
+  type ChangedFile,
+  type FileChangeKind,
+  type DiscardFilesOutcome,
+  type ReviewedFile,
+  type WorktreeReview,
 } from './manager';

@@ -11,6 +11,8 @@ import { currentOwner, liveInstances, ownerAlive } from '../processOwner';
 import { KeyedMutex } from '../mutex';
 import { backupRef, branchName, isInside, repoFolderName, worktreeName } from './names';
 import { recoverLeftovers, type RecoverReport } from './recover';
+import { changedFiles, fileAt } from './review';
+import { appliedCheck, commitReviewEdits, discardFiles, reviewOf, type DiscardFilesOutcome, type ReviewContext, type WorktreeReview } from './reviewActions';
 import { checkoutConfig, commitConfig, diffStats, locateRepo, readHead } from './repo';
 import { commitTree, snapshotTree } from './snapshot';
 import { StateStore, type WorktreeRecord } from './stateStore';
@@ -19,6 +21,8 @@ import { backupRefsOf, branchTip, checkoutWorktree, createBranch, deleteBranch, 
 export type { WorktreeRecord, WorktreeState } from './stateStore';
 export type { ApplyOutcome, ApplyConflict } from './apply';
 export type { RecoverReport } from './recover';
+export type { ChangedFile, FileChangeKind } from './review';
+export type { DiscardFilesOutcome, ReviewedFile, WorktreeReview } from './reviewActions';
 
 export type IsolationLogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -165,20 +169,27 @@ export class WorktreeManager {
   /**
    * Three-way merges the agent's changes into the user's current working tree
    * (see apply.ts for what happens with conflicts). Never commits, never
-   * touches the index. The worktree folder is removed afterwards; the branch
-   * stays until discard().
+   * touches the index. With `paths`, only those files (a per-file apply from
+   * a review); the others wait on the branch. Edits the user made in the
+   * agent's worktree while reviewing are committed first and applied with
+   * the rest. Once every file is applied the worktree folder is removed; the
+   * branch stays until discard().
    */
-  async apply(agentId: string): Promise<ApplyOutcome> {
+  async apply(agentId: string, opts: { paths?: readonly string[] } = {}): Promise<ApplyOutcome> {
     const rec = this.require(agentId);
     if (rec.state === 'active' || rec.state === 'creating') {
       throw new IsolationError('invalid-state', `${rec.agentName} is still working in its worktree; finish it before applying its changes.`);
     }
     if (rec.state === 'discarded') throw new IsolationError('invalid-state', `${rec.agentName}'s changes were discarded; there is nothing to apply.`);
     const repo = await locateRepo(rec.repoRoot);
+    await commitReviewEdits(this.reviewContext(rec));
     const theirs = (await branchTip(rec.repoRoot, rec.branch)) ? rec.branch : rec.headCommit;
     const config = await commitConfig(repo.commonDir, repo.toplevel);
     const name = path.basename(rec.path);
-    const earlier = rec.state === 'applied' ? rec.backupRef : undefined;
+    const earlier = rec.backupRef;
+    const isApplied = appliedCheck(rec);
+    // A whole apply after some files went one by one brings the others.
+    const paths = opts.paths ?? (rec.appliedPaths?.length && rec.state !== 'applied' ? (await changedFiles(rec.repoRoot, rec.baseCommit, theirs)).map((f) => f.path).filter((p) => !isApplied(p)) : undefined);
     const outcome = await repoLocks.run(repo.commonDir, async () =>
       applyChanges({
         repoRoot: repo.toplevel,
@@ -187,20 +198,59 @@ export class WorktreeManager {
         theirs,
         backupRef: backupRef(name, await backupRefsOf(repo.toplevel, name)),
         commitConfig: config,
-        alreadyApplied:
-          rec.state === 'applied'
-            ? (paths) =>
-                `${rec.agentName}'s changes were applied already; applying them again would merge them a second time (nesting conflict markers) in ${paths.join(', ')}. ` +
-                `Resolve what the first apply left there${earlier ? `, or restore a file with \`git restore --source=${earlier} -- <file>\`` : ''}; a follow-up to the agent makes new changes you can apply.`
-            : undefined,
+        paths,
+        alreadyApplied: (written) => {
+          const again = written.filter(isApplied);
+          if (again.length === 0) return null;
+          return (
+            `${rec.agentName}'s changes were applied already; applying them again would merge them a second time (nesting conflict markers) in ${again.join(', ')}. ` +
+            `Resolve what the first apply left there${earlier ? `, or restore a file with \`git restore --source=${earlier} -- <file>\`` : ''}; a follow-up to the agent makes new changes you can apply.`
+          );
+        },
       }),
     );
-    if (outcome.applied || outcome.conflicts.length === 0) {
-      await this.update(rec, { state: 'applied', backupRef: outcome.backupRef ?? rec.backupRef });
+    const appliedPaths = [...new Set([...(rec.appliedPaths ?? []), ...outcome.updated])].sort();
+    const everything = opts.paths === undefined
+      ? outcome.applied || outcome.conflicts.length === 0
+      : (await changedFiles(rec.repoRoot, rec.baseCommit, theirs)).every((f) => appliedPaths.includes(f.path));
+    if (everything) {
+      await this.update(rec, { state: 'applied', backupRef: outcome.backupRef ?? rec.backupRef, appliedPaths });
       await this.removeQuietly(rec, { keepBranch: true });
+    } else if (outcome.applied) {
+      await this.update(rec, { backupRef: outcome.backupRef ?? rec.backupRef, appliedPaths });
     }
     this.log('info', outcome.message);
     return outcome;
+  }
+
+  /** The agent's changed files for a review, each marked once applied (see reviewActions.ts). */
+  async review(agentId: string): Promise<WorktreeReview> {
+    return reviewOf(this.reviewContext(this.require(agentId)));
+  }
+
+  /** Takes the agent's changes to `paths` back off its branch; the whole worktree goes once nothing is left. */
+  async discardFiles(agentId: string, paths: readonly string[]): Promise<DiscardFilesOutcome> {
+    const outcome = await discardFiles(this.reviewContext(this.require(agentId)), paths);
+    this.log('info', outcome.message);
+    return outcome;
+  }
+
+  /** A file's text at a commit of the agent's repository (a review's either side), or null when it has no such file. */
+  async fileAt(agentId: string, commit: string, file: string): Promise<string | null> {
+    return fileAt(this.require(agentId).repoRoot, commit, file);
+  }
+
+  private reviewContext(rec: WorktreeRecord): ReviewContext {
+    return {
+      rec,
+      lock: (fn) => repoLocks.run(rec.commonDir, fn),
+      update: (patch) => this.update(rec, patch),
+      retire: async () => {
+        await this.update(rec, { state: 'applied' });
+        await this.removeQuietly(rec, { keepBranch: true });
+      },
+      discardAll: () => this.discard(rec.agentId),
+    };
   }
 
   /**

@@ -50,8 +50,10 @@ export const worktreeRecordSchema = z.object({
   updatedAt: z.number(),
   state: z.enum(WORKTREE_STATES),
   info: z.optional(infoSchema),
-  /** Where apply saved the user's working tree before writing into it. */
+  /** Where apply saved the user's working tree before writing into it (the latest apply's). */
   backupRef: z.optional(z.string()),
+  /** Files applied one by one so far (a per-file apply); the rest wait on the branch. Once every file is applied the state is `applied`. */
+  appliedPaths: z.optional(z.array(z.string())),
   /** The process that drives the agent; recover() leaves records of live owners alone. */
   owner: z.object({ pid: z.number().int(), host: z.string(), instance: z.string(), started: z.optional(z.string()) }),
 });

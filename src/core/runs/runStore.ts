@@ -232,7 +232,7 @@ export class RunStore {
         node.worktreePath = e.path;
         break;
       case 'approval_requested':
-        node.approval = { approvalId: e.approvalId, toolUseId: e.toolUseId, toolName: e.toolName, kind: e.kind, summary: e.summary, requestedAt: e.ts, protectedReason: e.protectedReason ?? null };
+        node.approval = { approvalId: e.approvalId, toolUseId: e.toolUseId, toolName: e.toolName, kind: e.kind, summary: e.summary, requestedAt: e.ts, protectedReason: e.protectedReason ?? null, detail: e.detail ?? null };
         node.status = 'waiting';
         run.status = 'waiting';
         break;

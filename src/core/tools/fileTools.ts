@@ -5,6 +5,7 @@ import { ToolError } from '@anthropic-ai/sdk/lib/tools/ToolError';
 import { betaAgentToolset20260401, resolvePath } from '@anthropic-ai/sdk/tools/agent-toolset/node';
 import { atomicWriteFile } from '@anthropic-ai/sdk/tools/agent-toolset/fs-util';
 import { builtinTool, type BuiltinToolName } from '../../protocol/tools';
+import { currentText, type ApprovalPreview } from './approvalPreview';
 import { inputValidator } from './inputValidation';
 import { protectedTarget } from './protectedPaths';
 import { field, oneLine, ToolCallError, type RuntimeTool, type ToolOutput, type ToolRunContext } from './runtimeTool';
@@ -75,6 +76,51 @@ function protectedWrite(workdir: string): (input: unknown) => Promise<string | n
   };
 }
 
+/** A file write's preview: the file now and as the call would leave it (`change` returns null when the call cannot apply). */
+function filePreview(workdir: string, change: (before: string | null, input: unknown) => string | null): (input: unknown) => Promise<ApprovalPreview | null> {
+  return async (input) => {
+    const file = field(input, 'file_path');
+    if (!file) return null;
+    let abs: string;
+    try {
+      abs = await resolvePath({ workdir }, file);
+    } catch {
+      return null;
+    }
+    const before = await currentText(abs);
+    if (before === undefined) return null;
+    let after: string | null;
+    try {
+      after = change(before, input);
+    } catch {
+      return null;
+    }
+    return after === null ? null : { kind: 'file', path: file, before, after };
+  };
+}
+
+const writeChange = (_before: string | null, input: unknown) => field(input, 'content') ?? null;
+
+/** Edit's replacement, as the SDK's Edit makes it: unique unless replace_all. */
+function editChange(before: string | null, input: unknown): string | null {
+  const oldString = field(input, 'old_string');
+  const newString = field(input, 'new_string') ?? '';
+  if (before === null || !oldString) return null;
+  const all = typeof input === 'object' && input !== null && (input as { replace_all?: unknown }).replace_all === true;
+  return applyEdits(before, [{ old_string: oldString, new_string: newString, replace_all: all }], '');
+}
+
+function multiEditChange(before: string | null, input: unknown): string | null {
+  const edits = typeof input === 'object' && input !== null ? (input as { edits?: unknown }).edits : undefined;
+  if (before === null || !Array.isArray(edits)) return null;
+  return applyEdits(before, edits as EditSpec[], '');
+}
+
+function commandPreview(input: unknown): Promise<ApprovalPreview | null> {
+  const command = field(input, 'command');
+  return Promise.resolve({ kind: 'command', command: command ?? (field(input, 'restart') ? '(restart the shell)' : '') });
+}
+
 /** Runs an SDK runnable tool as our tool: validated input, SDK errors as tool errors. */
 function fromSdk(tool: BetaRunnableTool, sdkName: SdkName, workdir: string): RuntimeTool {
   const schema = (tool as { input_schema: object }).input_schema;
@@ -84,6 +130,9 @@ function fromSdk(tool: BetaRunnableTool, sdkName: SdkName, workdir: string): Run
     ...spec,
     definition: { name: spec.name, description: DESCRIPTIONS[sdkName], input_schema: schema as never },
     ...(spec.kind === 'write' ? { protectedTarget: protectedWrite(workdir) } : {}),
+    ...(sdkName === 'bash' ? { approvalPreview: commandPreview } : {}),
+    ...(sdkName === 'write' ? { approvalPreview: filePreview(workdir, writeChange) } : {}),
+    ...(sdkName === 'edit' ? { approvalPreview: filePreview(workdir, editChange) } : {}),
     summarizeInput: (input) => summarize(sdkName, input),
     summarizeResult: (output) => summarizeOutput(sdkName, output),
     run: async (input: unknown, context: ToolRunContext): Promise<ToolOutput> => {
@@ -183,6 +232,7 @@ function multiEditTool(workdir: string): RuntimeTool {
       input_schema: MULTI_EDIT_SCHEMA as never,
     },
     protectedTarget: protectedWrite(workdir),
+    approvalPreview: filePreview(workdir, multiEditChange),
     summarizeInput: (input) => field(input, 'file_path') ?? '',
     run: async (input) => {
       const { file_path, edits } = validate(input) as { file_path: string; edits: EditSpec[] };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ApprovalKind, ApprovalScope } from '../../protocol/runEvents';
 import { approvalKind, needsApproval, type PermissionMode, type ToolSpec } from '../../protocol/tools';
+import type { ApprovalPreview } from './approvalPreview';
 
 /**
  * The permission gate (S7.3): shell commands and file writes ask for approval
@@ -33,6 +34,8 @@ export interface ApprovalRequest {
    * ordinary file changes do not cover it.
    */
   protectedReason?: string | null;
+  /** What the call would do, whole: the command, or the file before and after (null when it cannot be worked out). */
+  preview?: ApprovalPreview | null;
 }
 
 export interface ApprovalDecision {
@@ -45,6 +48,17 @@ export interface ApprovalDecision {
 }
 
 export type ApprovalHandler = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
+
+/**
+ * Why a call did not run, twice: `message` is the tool error the model gets
+ * (with what to do next, "do not retry the same call…"), `summary` the short
+ * line every surface shows the user on the call's row. Text written for the
+ * model is never shown as if it were written for the user.
+ */
+export interface Denial {
+  message: string;
+  summary: string;
+}
 
 /** Told when a call starts waiting for the user and when the wait ends (the engine turns these into run events). */
 export interface ApprovalObserver {
@@ -65,14 +79,16 @@ export class PermissionGate {
     this.#handler = handler;
   }
 
-  /** Resolves to null when the call may run, or to the denial message for the model. */
+  /** Resolves to null when the call may run, or to why not (for the model and for the user). */
   async check(
     mode: PermissionMode,
     tool: Pick<ToolSpec, 'name' | 'kind'>,
-    request: Omit<ApprovalRequest, 'kind' | 'toolName' | 'id'>,
+    request: Omit<ApprovalRequest, 'kind' | 'toolName' | 'id' | 'preview'>,
     signal: AbortSignal,
     observer?: ApprovalObserver,
-  ): Promise<string | null> {
+    /** What the call would do, worked out only when someone is asked. */
+    preview?: () => Promise<ApprovalPreview | null>,
+  ): Promise<Denial | null> {
     const kind = approvalKind(tool.kind);
     const guarded = Boolean(request.protectedReason);
     if (kind === null || !needsApproval(mode, tool.kind, guarded)) return null;
@@ -81,14 +97,22 @@ export class PermissionGate {
     if (this.#remembered.has(`run:${request.runId}:${key}`) || this.#remembered.has(`agent:${request.agentId}:${key}`)) return null;
     if (!this.#handler) {
       if (guarded) {
-        return `${tool.name} needs approval: ${request.summary} is protected (${request.protectedReason}), so it is never changed without asking, and nobody can approve it here. ` +
-          'Only the permission mode bypassPermissions allows it without asking. Continue without it or explain what you need.';
+        return {
+          message:
+            `${tool.name} needs approval: ${request.summary} is protected (${request.protectedReason}), so it is never changed without asking, and nobody can approve it here. ` +
+            'Only the permission mode bypassPermissions allows it without asking. Continue without it or explain what you need.',
+          summary: `Not run: protected (${request.protectedReason}), and nobody could approve it here`,
+        };
       }
-      return `${tool.name} needs approval (${kind === 'bash' ? 'shell commands' : 'file changes'}), and nobody can approve it here. ` +
-        `The user can allow it with the permission mode ${kind === 'bash' ? 'bypassPermissions' : 'acceptEdits or bypassPermissions'} ` +
-        '(setting subagents.permissionMode, or --permission-mode on the CLI). Continue without it or explain what you need.';
+      return {
+        message:
+          `${tool.name} needs approval (${kind === 'bash' ? 'shell commands' : 'file changes'}), and nobody can approve it here. ` +
+          `The user can allow it with the permission mode ${kind === 'bash' ? 'bypassPermissions' : 'acceptEdits or bypassPermissions'} ` +
+          '(setting subagents.permissionMode, or --permission-mode on the CLI). Continue without it or explain what you need.',
+        summary: `Not run: it needs approval, and nobody could approve it here (permission mode ${mode})`,
+      };
     }
-    const full: ApprovalRequest = { ...request, id: newApprovalId(), kind, toolName: tool.name };
+    const full: ApprovalRequest = { ...request, id: newApprovalId(), kind, toolName: tool.name, preview: await preview?.().catch(() => null) };
     observer?.requested(full);
     let decision: ApprovalDecision;
     try {
@@ -103,9 +127,18 @@ export class PermissionGate {
       else if (decision.scope === 'agent') this.#remembered.add(`agent:${request.agentId}:${key}`);
       return null;
     }
-    if (signal.aborted) return `${tool.name} was not run: the agent was stopped while it waited for approval.`;
-    return `The user denied ${tool.name}${decision.reason ? `: ${decision.reason}` : ''}. Do not retry the same call; continue without it or explain what you need.`;
+    if (signal.aborted) return { message: `${tool.name} was not run: the agent was stopped while it waited for approval.`, summary: 'Not run: the agent was stopped while it waited for approval' };
+    return {
+      message: `The user denied ${tool.name}${decision.reason ? `: ${decision.reason}` : ''}. Do not retry the same call; continue without it or explain what you need.`,
+      summary: denialSummary(decision.reason),
+    };
   }
+}
+
+/** "Denied in VS Code (chat)", "Denied: not on my machine". */
+function denialSummary(reason: string | undefined): string {
+  if (!reason) return 'Denied';
+  return /^denied\b/i.test(reason) ? `${reason.charAt(0).toUpperCase()}${reason.slice(1)}` : `Denied: ${reason}`;
 }
 
 function stopped(): ApprovalDecision {

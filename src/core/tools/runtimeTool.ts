@@ -1,5 +1,6 @@
 import type { BetaToolUnion, BetaToolResultContentBlockParam } from '@anthropic-ai/sdk/resources/beta';
 import type { ToolSpec } from '../../protocol/tools';
+import type { ApprovalPreview } from './approvalPreview';
 
 /**
  * A tool as the engine runs it: its facts from the tool registry (name,
@@ -20,6 +21,13 @@ export interface RuntimeTool extends ToolSpec {
    * acceptEdits must still ask about (protectedPaths.ts), or null.
    */
   protectedTarget?(input: unknown): Promise<string | null>;
+  /**
+   * For a tool that asks before it runs: what a call would do, whole (the
+   * command, or the file before and after), for the approval to show. Null
+   * when it cannot be worked out (the call would fail anyway). Only called
+   * when the user is asked.
+   */
+  approvalPreview?(input: unknown): Promise<ApprovalPreview | null>;
   /** Release held resources (a shell) when the agent ends. */
   close?: () => void | Promise<void>;
 }

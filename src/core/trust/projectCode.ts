@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { projectHookFiles } from '../hooks/settingsFiles';
+import { projectHookFiles } from '../hooks/hookSettingsFiles';
 import type { ProjectTrust } from './projectTrust';
 
 /**

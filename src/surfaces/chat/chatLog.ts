@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { formatCost, formatDuration, formatTokens } from '../../protocol/format';
+import { approvalHeadline } from '../../protocol/approvalText';
 import { isActiveStatus, totalTokens } from '../../protocol/runEvents';
 import type { AgentNode, RunSnapshot, ToolRow } from '../../protocol/runSnapshot';
-import { approvalLabel, builtinTool, isSpawnToolName } from '../../protocol/tools';
+import { builtinTool, isSpawnToolName } from '../../protocol/tools';
 
 /**
  * A run tree told as a chat response (S6.2). Chat responses are append-only,
@@ -38,17 +39,35 @@ const STATUS_WORDS: Record<string, string> = {
   interrupted: 'was interrupted',
 };
 
-/** Markdown-safe text for a line (agent descriptions are free text). */
+/**
+ * Text from a model, a tool, a file or an agent file, made literal for chat
+ * Markdown on one line: every character Markdown could read as syntax
+ * (emphasis, links, images, HTML, headings, tables) is escaped.
+ */
 export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]<>()#+!|~]/g, '\\$&').replace(/\s+/g, ' ').trim();
 }
 
-/** Inline code that survives backticks in the text. */
+/** A fence of backticks longer than any run of them in `text`, so nothing inside can close it. */
+function fenceFor(text: string, min: number): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  return '`'.repeat(Math.max(min, longest + 1));
+}
+
+/** Inline code on one line, whatever backticks the text holds: nothing in it is read as Markdown. */
 export function code(text: string): string {
   const clean = text.replace(/\s+/g, ' ').trim();
   if (!clean) return '';
-  const fence = clean.includes('`') ? '``' : '`';
-  return `${fence}${clean.startsWith('`') ? ' ' : ''}${clean}${clean.endsWith('`') ? ' ' : ''}${fence}`;
+  const fence = fenceFor(clean, 1);
+  // A space keeps a backtick at either end from joining the fence (CommonMark strips one on each side).
+  const pad = clean.startsWith('`') || clean.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${clean}${pad}${fence}`;
+}
+
+/** A code block holding `text` whole (every line), which no fence inside can close. */
+export function codeBlock(text: string, language = ''): string {
+  const fence = fenceFor(text, 3);
+  return `${fence}${language}\n${text.replace(/\n$/, '')}\n${fence}`;
 }
 
 function clip(text: string, max: number): string {
@@ -101,6 +120,21 @@ function messageLines(node: AgentNode, told: Set<string>): string[] {
   return lines;
 }
 
+/**
+ * A waiting agent's question as chat Markdown: the headline, then what it
+ * approves, whole, as a code block (the command, every line; or the diff of
+ * the file change), and why a protected file asks.
+ */
+function approvalText(node: AgentNode): string {
+  const { toolName, summary, kind, protectedReason, detail } = node.approval!;
+  const headline = approvalHeadline({ agentName: node.agentName, background: node.background, kind, toolName, summary: '' }).replace(/ a file$/, '');
+  const target = kind === 'bash' ? '' : ` ${code(summary) || escapeMarkdown(toolName)}`;
+  const why = protectedReason ? ` _(protected: ${escapeMarkdown(protectedReason)})_` : '';
+  const whole = detail ?? (kind === 'bash' ? summary : null);
+  const block = whole ? `\n\n${codeBlock(whole, kind === 'bash' ? 'sh' : 'diff')}` : '';
+  return `${indent(node.depth + 1)}**Approval needed:** ${escapeMarkdown(headline)}${target}${kind === 'bash' ? ':' : ''}${why}${block}`;
+}
+
 export class ChatRunLog {
   readonly #seen = new Map<string, AgentSeen>();
   readonly #files = new Set<string>();
@@ -151,10 +185,7 @@ export class ChatRunLog {
       if (approvalId && seen.approval !== approvalId) {
         seen.approval = approvalId;
         flushLines();
-        const { toolName, summary, kind, protectedReason } = node.approval!;
-        const target = `wants to ${approvalLabel(kind).verb} ${code(summary) || toolName}`;
-        const what = protectedReason ? `${target} _(protected: ${escapeMarkdown(protectedReason)})_` : target;
-        parts.push({ kind: 'approval', approvalId, text: `${indent(node.depth + 1)}**Approval needed:** ${escapeMarkdown(node.agentName)}${node.background ? ' (background)' : ''} ${what}` });
+        parts.push({ kind: 'approval', approvalId, text: approvalText(node) });
       }
       if (!seen.finished && !isActiveStatus(node.status)) {
         seen.finished = true;

@@ -2,12 +2,15 @@
  * What a message to `@agent` asks for (S6.2). Plain code (no `vscode`
  * import), unit-tested on its own.
  *
- *   /list, /status                      the agents; the runs
+ *   /list, /status, or list, status,    the agents; the runs; what to write
+ *   help alone
  *   <name> <task>                       run that agent (the first word, exactly as the name is written)
  *   @<name> <task>, <name>: <task>      the same, marked as a name
  *   <task>                              in a thread whose last answer was a run: a follow-up to
  *                                       that agent; otherwise the default agent (general-purpose)
  *   /new [<name>] <task>                a new run even in such a thread
+ *   <one word>                          not a name: asked about before a run starts
+ *                                       (`/new <word>` runs it)
  *   /stop [<name>]                      stop that agent of the thread's run (and the agents it
  *                                       started), or the whole run
  *
@@ -32,7 +35,9 @@ export type ChatIntent =
   | { kind: 'message'; agentId: string; agentName: string; text: string }
   /** Stop one agent of the thread's run (null: the whole run). */
   | { kind: 'stop'; runId: string; agent: ThreadAgent | null }
-  | { kind: 'help'; message: string };
+  | { kind: 'help'; message: string }
+  /** One word that names no agent: what it would run, to confirm (a follow-up button runs it). */
+  | { kind: 'confirm'; agent: string; task: string };
 
 /** What the previous answer in this chat thread left in its ChatResult.metadata. */
 export interface ThreadRun {
@@ -80,6 +85,16 @@ function firstWord(text: string): { word: string; at: boolean; marked: boolean; 
 /** Letters only: a word a sentence may start with, not only a name. */
 const ORDINARY_WORD = /^\p{L}+$/u;
 
+export const CHAT_HELP =
+  'Name an agent and a task (`@agent tech-lead check the tests`), or just the task for the general-purpose agent. `list` shows the agents, `status` the runs, `/new` starts afresh instead of continuing the last run, `/stop` stops it.';
+
+/** Words that, alone, are a command rather than a task (as their slash commands are). */
+const BARE_COMMANDS: Record<string, ChatIntent> = {
+  list: { kind: 'list' },
+  status: { kind: 'status' },
+  help: { kind: 'help', message: CHAT_HELP },
+};
+
 export function parseChatRequest(
   prompt: string,
   command: string | undefined,
@@ -90,6 +105,8 @@ export function parseChatRequest(
   if (command === 'status') return { kind: 'status' };
   const text = prompt.trim();
   if (command === 'stop') return stopIntent(text, previous);
+  const bare = command === undefined ? BARE_COMMANDS[text.toLowerCase().replace(/^\/+|[.!?]+$/g, '')] : undefined;
+  if (bare && !agentNames.includes(text)) return bare;
   const thread = previous && command !== 'new' ? previous : null;
   const { word, at, marked, rest } = firstWord(text);
   const going = thread?.agents?.some((a) => a.active) ? thread : null;
@@ -108,12 +125,9 @@ export function parseChatRequest(
   }
   // `@name` that no agent has is a mistyped name, not a task: the handler says so.
   if (at && /^[\w.:-]+$/.test(word)) return { kind: 'run', agent: word, task: rest, named: true };
-  if (!text) {
-    return {
-      kind: 'help',
-      message: 'Name an agent and a task (`@agent tech-lead check the tests`), or just the task for the general-purpose agent. `/list` shows the agents, `/status` the runs.',
-    };
-  }
+  if (!text) return { kind: 'help', message: CHAT_HELP };
   if (thread) return { kind: 'followUp', agentId: thread.agentId, agentName: thread.agentName, task: text, ...(known ? { mentioned: word } : {}) };
+  // One word is more often a mistyped name or a stray word than a task: ask before a run costs anything.
+  if (command !== 'new' && !/\s/.test(text)) return { kind: 'confirm', agent: DEFAULT_CHAT_AGENT, task: text };
   return { kind: 'run', agent: DEFAULT_CHAT_AGENT, task: text, named: false };
 }

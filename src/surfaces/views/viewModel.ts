@@ -65,6 +65,8 @@ export interface FolderAgents {
 const MAX_TOOL_ROWS = 40;
 const MAX_ACTIVITY = 160;
 const MAX_ERROR = 400;
+/** An ended agent's answer, as the Runs view's Result line unfolds it; the transcript has all of it. */
+const MAX_RESULT = 4000;
 
 export function displayPath(filePath: string, folder: string, home = os.homedir()): string {
   const inFolder = path.relative(folder, filePath);
@@ -162,7 +164,16 @@ function worktreeView(node: AgentNode, record: WorktreeRecord | undefined): Agen
     filesChanged: info?.filesChanged ?? null,
     insertions: info?.insertions ?? 0,
     deletions: info?.deletions ?? 0,
+    applied: state === 'finished' ? (record?.appliedPaths?.length ?? 0) : 0,
   };
+}
+
+/** What an ended agent answered, for its Result line. */
+function resultOf(node: AgentNode): string | null {
+  if (isActiveStatus(node.status)) return null;
+  const text = node.structuredOutput !== undefined ? JSON.stringify(node.structuredOutput, null, 2) : (node.output ?? '').trim();
+  if (!text) return null;
+  return text.length > MAX_RESULT ? `${text.slice(0, MAX_RESULT)}\n… (${text.length - MAX_RESULT} more characters in the transcript)` : text;
 }
 
 export function agentView(node: AgentNode, record: WorktreeRecord | undefined): AgentView {
@@ -191,6 +202,7 @@ export function agentView(node: AgentNode, record: WorktreeRecord | undefined): 
     children: node.children,
     worktree: worktreeView(node, record),
     approval: approvalView(node),
+    result: resultOf(node),
     messages: messageViews(node),
   };
 }
@@ -206,11 +218,29 @@ function messageViews(node: AgentNode): MessageView[] {
 function approvalView(node: AgentNode): ApprovalView | null {
   const pending = node.approval;
   if (!pending || node.status !== 'waiting') return null;
-  return { approvalId: pending.approvalId, toolName: pending.toolName, kind: pending.kind, summary: oneLine(pending.summary, 300), protectedReason: pending.protectedReason ?? null };
+  return {
+    approvalId: pending.approvalId,
+    toolName: pending.toolName,
+    kind: pending.kind,
+    summary: oneLine(pending.summary, 300),
+    protectedReason: pending.protectedReason ?? null,
+    detail: pending.detail ?? null,
+  };
 }
 
 export function runHeader(run: RunSnapshot, folder: string | null): RunHeader {
-  return { runId: run.runId, rootAgentId: run.rootAgentId, status: run.status, startedAt: run.startedAt, endedAt: run.endedAt, folder };
+  const u = run.usage;
+  return {
+    runId: run.runId,
+    rootAgentId: run.rootAgentId,
+    status: run.status,
+    startedAt: run.startedAt,
+    endedAt: run.endedAt,
+    folder,
+    agentCount: Object.keys(run.agents).length,
+    tokens: u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens,
+    costUsd: u.costUsd,
+  };
 }
 
 export type WorktreeLookup = (agentId: string) => WorktreeRecord | undefined;

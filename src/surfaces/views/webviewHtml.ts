@@ -14,26 +14,28 @@ export interface WebviewHtmlInput {
 }
 
 export function runsViewHtml({ cspSource, asset }: WebviewHtmlInput, nonce = randomBytes(16).toString('base64')): string {
-  const csp = [
-    "default-src 'none'",
-    `style-src ${cspSource}`,
-    `font-src ${cspSource}`,
-    `img-src ${cspSource}`,
-    `script-src 'nonce-${nonce}'`,
-  ].join('; ');
+  return webviewDocument({
+    csp: ["default-src 'none'", `style-src ${cspSource}`, `font-src ${cspSource}`, `img-src ${cspSource}`, `script-src 'nonce-${nonce}'`],
+    title: 'Runs',
+    head: `<link rel="stylesheet" href="${asset('codicon.css')}">\n<link rel="stylesheet" href="${asset('webview.css')}">`,
+    body: `<div id="root" data-testid="runs-view-root"></div>\n<script nonce="${nonce}" src="${asset('webview.js')}"></script>`,
+  });
+}
+
+/** A webview's document under its Content-Security-Policy; `title` is escaped, `head` and `body` are ours. */
+export function webviewDocument(parts: { csp: readonly string[]; title: string; head: string; body: string }): string {
+  const title = parts.title.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta http-equiv="Content-Security-Policy" content="${parts.csp.join('; ')}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${asset('codicon.css')}">
-<link rel="stylesheet" href="${asset('webview.css')}">
-<title>Runs</title>
+${parts.head}
+<title>${title}</title>
 </head>
 <body>
-<div id="root" data-testid="runs-view-root"></div>
-<script nonce="${nonce}" src="${asset('webview.js')}"></script>
+${parts.body}
 </body>
 </html>`;
 }

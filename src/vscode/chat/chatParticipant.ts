@@ -120,6 +120,13 @@ export class ChatParticipantHandler {
       case 'help':
         stream.markdown(intent.message);
         return {};
+      case 'confirm':
+        // Nothing runs on one word: the follow-up below runs it (as `/new <word>`) if that is what was meant.
+        stream.markdown(
+          `"${escapeMarkdown(intent.task)}" is not the name of an agent here, and one word is a thin task. ` +
+            `To run **${escapeMarkdown(intent.agent)}** with it, use the button below; to run an agent, write \`@agent <name> <task>\` (\`list\` shows them).`,
+        );
+        return { metadata: { confirmAgent: intent.agent, confirmTask: intent.task } };
       case 'stop':
         return stopInThread(this.services, intent, stream);
     }
@@ -198,7 +205,8 @@ export class ChatParticipantHandler {
    * agent; only those whose agent exists here.
    */
   followups(result: vscode.ChatResult): vscode.ChatFollowup[] {
-    const meta = result.metadata as Partial<ChatRunMetadata> | undefined;
+    const meta = result.metadata as (Partial<ChatRunMetadata> & { confirmAgent?: string; confirmTask?: string }) | undefined;
+    if (meta?.confirmTask) return [{ label: `Run ${meta.confirmAgent ?? 'it'}: ${meta.confirmTask}`, prompt: meta.confirmTask, command: 'new' }];
     if (!this.#services || !meta?.agentName || !meta.runId) return [];
     const snapshot = this.services.store.get(meta.runId);
     const scope = (snapshot && this.services.folderOf(snapshot)) ?? this.services.scopes.preferred().find((s) => s.find(meta.agentName!));

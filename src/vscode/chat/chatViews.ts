@@ -93,21 +93,46 @@ export function runStatus(stream: vscode.ChatResponseStream, services: Services)
   };
   if (active.length) stream.markdown(`#### Running\n\n${active.map(line).join('\n')}\n\n`);
   if (recent.length) stream.markdown(`#### Recent\n\n${recent.map(line).join('\n')}\n\n`);
-  for (const run of [...active, ...recent].slice(0, 6)) {
-    const root = run.agents[run.rootAgentId];
-    stream.button({ title: `Show ${root?.agentName ?? 'run'}`, command: 'subagents.showRun', arguments: [{ runId: run.runId }] });
-  }
+  commandLinks(
+    stream,
+    [...active, ...recent].slice(0, 6).map((run) => ({ title: `Show ${run.agents[run.rootAgentId]?.agentName ?? 'run'}`, command: 'subagents.showRun', args: [{ runId: run.runId }] })),
+  );
+}
+
+interface CommandLink {
+  title: string;
+  command: string;
+  args: unknown[];
+}
+
+/**
+ * Our commands as a row of links, in a trusted Markdown part of its own
+ * (never one that holds model text: trust covers a whole part, and only
+ * the commands listed here). Links rather than chat buttons: VS Code
+ * disables the buttons of a response restored after a reload, and these
+ * keep working there.
+ */
+export function commandLinks(stream: vscode.ChatResponseStream, links: readonly CommandLink[]): void {
+  if (links.length === 0) return;
+  const text = links.map((l) => `[${escapeMarkdown(l.title)}](command:${l.command}?${encodeURIComponent(JSON.stringify(l.args))})`).join(' &nbsp;·&nbsp; ');
+  const md = new vscode.MarkdownString(`${text}\n\n`);
+  md.isTrusted = { enabledCommands: [...new Set(links.map((l) => l.command))] };
+  stream.markdown(md);
 }
 
 /** Under a finished run: show it in the sidebar, review / apply / discard worktree changes, open the transcript. */
 export function runButtons(stream: vscode.ChatResponseStream, run: RunSnapshot): void {
-  stream.button({ title: 'Show in Sidebar', command: 'subagents.showRun', arguments: [{ runId: run.runId }] });
+  const links: CommandLink[] = [{ title: 'Show in Sidebar', command: 'subagents.showRun', args: [{ runId: run.runId }] }];
   for (const node of Object.values(run.agents)) {
     if (!node.worktree?.filesChanged) continue;
     const who = Object.keys(run.agents).length > 1 ? ` (${node.agentName})` : '';
-    stream.button({ title: `Review Changes${who}`, command: 'subagents.reviewWorktree', arguments: [node.agentId] });
-    stream.button({ title: `Apply${who}`, command: 'subagents.applyWorktree', arguments: [node.agentId] });
-    stream.button({ title: `Discard${who}`, command: 'subagents.discardWorktree', arguments: [node.agentId] });
+    links.push(
+      { title: `Review Changes${who}`, command: 'subagents.reviewWorktree', args: [node.agentId] },
+      { title: `Apply${who}`, command: 'subagents.applyWorktree', args: [node.agentId] },
+      // It asks first, in a modal that says it cannot be undone.
+      { title: `Discard…${who}`, command: 'subagents.discardWorktree', args: [node.agentId] },
+    );
   }
-  stream.button({ title: 'Open Transcript', command: 'subagents.showTranscript', arguments: [run.rootAgentId] });
+  links.push({ title: 'Open Transcript', command: 'subagents.showTranscript', args: [run.rootAgentId] });
+  commandLinks(stream, links);
 }

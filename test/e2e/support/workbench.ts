@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type ConsoleMessage, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../../scripts/code-server.mjs';
+import { setColorTheme } from './chatPanel';
 import { artifactsDir, EXTENSION_ID } from './paths';
 
 export function launchBrowser(): Promise<Browser> {
@@ -105,14 +106,13 @@ export class Workbench {
   }
 
   /**
-   * Answers an approval notification (`test-runner wants to run: …`): its
-   * answers are command links in the message, since the notification must
-   * close itself when the question is answered elsewhere.
+   * Answers an approval notification (`test-runner wants to run a shell
+   * command: …`) with one of its buttons; the toast closes on the click.
    */
-  async answerApproval(question: string | RegExp, answer: 'Allow' | 'Allow for this agent' | 'Deny'): Promise<void> {
+  async answerApproval(question: string | RegExp, answer: 'Allow' | 'Deny'): Promise<void> {
     const toast = this.notification(question);
     await toast.waitFor({ timeout: 60_000 });
-    await toast.locator('.notification-list-item-message a', { hasText: new RegExp(`^${answer}$`) }).first().click();
+    await toast.getByRole('button', { name: answer, exact: true }).click();
     await toast.waitFor({ state: 'detached', timeout: 15_000 });
   }
 
@@ -172,14 +172,42 @@ export class Workbench {
    * `#active-frame`, which holds the extension's HTML.
    */
   webview(extensionId = EXTENSION_ID): FrameLocator {
+    // The first of ours: the Runs view's is made before any transcript view
+    // (a test that hides the Runs view while a transcript is open must not rely on this).
     return this.page
-      .frameLocator(`iframe.webview.ready[src*="extensionId=${extensionId}"]`)
+      .frameLocator(`iframe.webview.ready[src*="extensionId=${extensionId}"] >> nth=0`)
+      .frameLocator('#active-frame');
+  }
+
+  /** The newest webview panel of ours: the transcript view opened last. */
+  transcriptView(extensionId = EXTENSION_ID): FrameLocator {
+    return this.page
+      .frameLocator(`iframe.webview.ready[src*="extensionId=${extensionId}"] >> nth=-1`)
       .frameLocator('#active-frame');
   }
 
   /** An element of our webview by its data-testid. */
   byTestId(testId: string, extensionId = EXTENSION_ID): Locator {
     return this.webview(extensionId).locator(`[data-testid="${testId}"]`);
+  }
+
+  /**
+   * Screenshots in the light and the dark theme (`<name>-light.png`,
+   * `<name>-dark.png`), the pointer out of the way, ending in the light theme.
+   * `prepare` runs before each (to reopen what a theme switch closed, such as a menu).
+   */
+  async screenshotsInBothThemes(name: string, prepare: () => Promise<void> = async () => undefined): Promise<string[]> {
+    const files: string[] = [];
+    for (const [theme, suffix] of [['Light Modern', 'light'], ['Dark Modern', 'dark']] as const) {
+      await setColorTheme(this, theme);
+      // Webviews restyle a moment after the workbench.
+      await this.page.waitForTimeout(500);
+      await prepare();
+      await this.page.mouse.move(1390, 890);
+      files.push(await this.screenshot(`${name}-${suffix}`));
+    }
+    await setColorTheme(this, 'Light Modern');
+    return files;
   }
 
   /** Saves a full-page screenshot as test/e2e/artifacts/<name>.png and returns its path. */

@@ -4,7 +4,7 @@ import { emptyUsage } from '../../../src/protocol/runEvents';
 import type { AgentNode, RunSnapshot, ToolRow } from '../../../src/protocol/runSnapshot';
 import { hostToWebviewSchema, webviewToHostSchema } from '../../../src/protocol/webview';
 import { parseAgentText } from '../../../src/core/agents/parse';
-import { agentTemplate, validateAgentName } from '../../../src/vscode/agentFiles';
+import { agentTemplate, validateAgentName } from '../../../src/vscode/agentFileCommands';
 import { renderTranscript } from '../../../src/vscode/transcriptDocument';
 import { endNotice } from '../../../src/vscode/runNotifications';
 import { displayPath, runView } from '../../../src/surfaces/views/viewModel';
@@ -84,7 +84,7 @@ describe('the view model', () => {
       agents: { docs: node('docs', { status: 'completed', endedAt: 2, worktree: info }) },
     };
     const view = runView(run, 'app', () => undefined);
-    assert.deepEqual(view.agents.docs!.worktree, { branch: 'subagents/docs-1', state: 'finished', filesChanged: 2, insertions: 5, deletions: 1 });
+    assert.deepEqual(view.agents.docs!.worktree, { branch: 'subagents/docs-1', state: 'finished', filesChanged: 2, insertions: 5, deletions: 1, applied: 0 });
     assert.equal(view.agents.docs!.activity, '', 'an ended agent still shows live text');
     assert.equal(view.folder, 'app');
   });
@@ -96,7 +96,7 @@ describe('the view model', () => {
       null,
       () => undefined,
     );
-    assert.deepEqual(view.agents.a!.approval, { approvalId: 'ap1', toolName: 'Bash', kind: 'bash', summary: 'npm test', protectedReason: null });
+    assert.deepEqual(view.agents.a!.approval, { approvalId: 'ap1', toolName: 'Bash', kind: 'bash', summary: 'npm test', protectedReason: null, detail: null });
     assert.equal(view.agents.a!.activity, '');
     const running = runView({ runId: 'run1', rootAgentId: 'a', status: 'running', startedAt: 1, endedAt: null, usage: emptyUsage(), version: 2, agents: { a: node('a', { approval: null }) } }, null, () => undefined);
     assert.equal(running.agents.a!.approval, null);
@@ -107,6 +107,12 @@ describe('the view model', () => {
     const ended = { agentName: 'docs', status: 'completed' as const, error: null, worktree: null };
     assert.equal(endNotice(ended, true), null, 'a run that ends in sight needs no notification');
     assert.deepEqual(endNotice(ended, false), { level: 'info', text: 'docs finished.', buttons: ['Show in Runs', 'Show Transcript'] });
+    // Out of sight, the answer's first line goes with it.
+    assert.deepEqual(endNotice({ ...ended, output: '## Summary\n\nAll [3](command:x) tests pass.' }, false), {
+      level: 'info',
+      text: 'docs finished: Summary',
+      buttons: ['Show Result', 'Show Transcript'],
+    });
     assert.match(endNotice({ ...ended, worktree }, true)?.text ?? '', /2 changed files on subagents\/docs-1 to review/);
     assert.equal(endNotice({ ...ended, status: 'cancelled' }, false), null, 'the user stopped it');
     assert.equal(endNotice({ ...ended, status: 'failed', error: 'boom' }, false)?.level, 'error');

@@ -40,6 +40,18 @@ test('project beats user within a family, and the loser is recorded as shadowed'
   assert.equal(result.shadowed[0]?.definition.filePath, user);
 });
 
+test('across families, the shadowed record names the winner\'s source and family, not the loser\'s', async (t) => {
+  const { root, home, cwd } = layout(t);
+  const project = writeAgent(cwd, '.claude/agents/reviewer.md', 'reviewer');
+  const user = writeAgent(home, '.gemini/agents/reviewer.md', 'reviewer');
+  const result = await discover(t, root, { cwd, home });
+  assert.deepEqual(result.agents.map((a) => [a.name, a.source, a.family]), [['reviewer', 'project', '.claude']]);
+  assert.deepEqual(
+    result.shadowed.map((s) => [s.definition.source, s.definition.family, s.definition.filePath, s.shadowedBy]),
+    [['user', '.gemini', user, { source: 'project', family: '.claude', filePath: project }]],
+  );
+});
+
 test('families in order .omp, .claude, .codex, .gemini, .github, each project then user', async (t) => {
   const { root, home, cwd } = layout(t);
   // Every dir defines "x" plus an agent of its own; the order of the own

@@ -62,6 +62,27 @@ test('run --json: one valid event per line with ids and nesting; the last line i
   assert.equal(events.at(-1)!.type, 'agent_finished');
 });
 
+test('run --json with an output schema: the result line holds the structured result as an object', async (t) => {
+  // A project of its own: the other tests list this project's agents.
+  const counting = await mkdtemp(path.join(os.tmpdir(), 'subagents-cli-schema-'));
+  t.after(() => rm(counting, { recursive: true, force: true }));
+  await mkdir(path.join(counting, '.claude/agents'), { recursive: true });
+  await writeFile(
+    path.join(counting, '.claude/agents/counter.md'),
+    '---\nname: counter\ndescription: Counts\ntools: Read\noutput:\n  type: object\n  properties:\n    count: { type: integer }\n    files: { type: array, items: { type: string } }\n  required: [count, files]\n---\nYou count. [agent:counter]\n',
+  );
+  server.setScript((req) => (req.turn === 0 ? { toolUses: [{ name: 'StructuredOutput', input: { count: 1, files: ['notes.txt'] } }] } : { text: 'unreachable' }));
+  const r = await runCliProcess(['run', 'counter', 'count the notes', '--json', '--cwd', counting], { env: env() });
+  assert.equal(r.code, 0, r.stderr);
+  const result = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { type: string; status: string; output: unknown };
+  assert.deepEqual([result.type, result.status], ['result', 'completed']);
+  assert.deepEqual(result.output, { count: 1, files: ['notes.txt'] });
+  // Without --json, stdout is the same result as indented JSON.
+  const plain = await runCliProcess(['run', 'counter', 'count the notes', '--cwd', counting], { env: env() });
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.deepEqual(JSON.parse(plain.stdout), { count: 1, files: ['notes.txt'] });
+});
+
 test('run without --json: the tree goes to stderr, the answer to stdout', async () => {
   leadAndFinder();
   const r = await runCliProcess(['run', 'lead', 'find it', '--cwd', project], { env: env() });

@@ -12,6 +12,7 @@ for (const [label, fault] of [
   ['a 500 internal error', { error: { status: 500, type: 'api_error', message: 'boom' } }],
   ['a dropped stream', { drop: { afterEvents: 4 } }],
   ['an in-stream overloaded error', { streamError: { type: 'overloaded_error', message: 'Overloaded', afterEvents: 3 } }],
+  ['an in-stream api error', { streamError: { type: 'api_error', message: 'Internal server error', afterEvents: 3 } }],
 ] as Array<[string, Reply]>) {
   test(`retries after ${label}, then succeeds`, async () => {
     const h = await harness({

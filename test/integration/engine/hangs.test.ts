@@ -37,6 +37,21 @@ test('a server that accepts and never answers: each silence is a visible retry, 
   }
 });
 
+test('silences broken up by other faults are not silences in a row: the turn goes on retrying within maxRetries', LIMIT, async () => {
+  const overloaded: Reply = { error: { status: 529, type: 'overloaded_error', message: 'Overloaded' } };
+  // Silent, 529, silent, 529, silent: three silences, never two in a row.
+  const faults: Reply[] = [{ hang: true }, overloaded, { hang: true }, overloaded, { hang: true }];
+  const h = await harness({ agents: [agent('solo')], script: (req) => faults[req.attempt] ?? { text: 'through at last' }, engine: { network: { ...FAST, maxRetries: 8 } } });
+  try {
+    const result = await h.engine.run({ agent: 'solo', prompt: 'hi', cwd: h.dir });
+    assert.equal(result.status, 'completed', result.error ?? '');
+    assert.equal(result.output, 'through at last');
+    assert.deepEqual(retries(h.events).slice(0, 5).map((r) => (/no data/.test(r.reason) ? 'silent' : r.reason)), ['silent', 'overloaded (529)', 'silent', 'overloaded (529)', 'silent']);
+  } finally {
+    await h.close();
+  }
+});
+
 test('a stream that stalls after its headers is abandoned and sent again; the answer of the next attempt counts', LIMIT, async () => {
   const h = await harness({
     agents: [agent('solo')],

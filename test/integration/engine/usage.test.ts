@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { agent, isAgent } from '../../support/agents';
 import { harness } from '../../support/engineHarness';
+import { totalTokens } from '../../../src/protocol/runEvents';
 
 test('prompt caching: tools, system and the moving end of the conversation carry breakpoints; later turns read the prefix from cache', async () => {
   const h = await harness({
@@ -56,6 +57,33 @@ test('budget: when the tree reaches its token budget every agent stops with budg
     const worker = finished[0]!;
     assert.match(worker.type === 'agent_finished' ? (worker.output ?? '') : '', /worker step \d+/);
     assert.equal(result.output, 'starting');
+  } finally {
+    await h.close();
+  }
+});
+
+test('budget: crossed on a turn that only calls tools, the agent keeps the text of its earlier turn', async () => {
+  const FINDING = 'The cause is the off-by-one in parser.ts.';
+  const h = await harness({
+    // `peek` is the same agent stopped after one turn, to measure what a first turn costs.
+    agents: [agent('solo'), agent('peek', { maxTurns: 1 })],
+    // Text and a tool call first, then turns that only call tools.
+    script: (req) => (req.turn === 0 ? { text: FINDING, toolUses: [{ name: 'LS', input: {} }] } : { toolUses: [{ name: 'LS', input: {} }] }),
+  });
+  try {
+    await h.engine.run({ agent: 'peek', prompt: 'find the cause', cwd: h.dir });
+    const firstUsage = h.events.find((e) => e.type === 'usage');
+    assert.ok(firstUsage?.type === 'usage');
+    const firstTurn = totalTokens(firstUsage.usage);
+    h.events.length = 0;
+
+    // Every turn sends the whole conversation again, so the second costs at least as much as the first: it crosses.
+    const result = await h.engine.run({ agent: 'solo', prompt: 'find the cause', cwd: h.dir, budget: { maxTokens: Math.ceil(firstTurn * 1.5) } });
+    assert.equal(result.status, 'budget_exceeded');
+    assert.equal(result.turns, 2, 'stopped after the tool-only turn that crossed the budget');
+    assert.equal(result.output, FINDING);
+    const finished = h.events.find((e) => e.type === 'agent_finished');
+    assert.equal(finished?.type === 'agent_finished' && finished.output, FINDING);
   } finally {
     await h.close();
   }

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import path from 'node:path';
 import { after, test } from 'node:test';
 import type { WorktreeManager, WorktreeRecord } from '../../../src/core/isolation';
-import { makeSandbox, type Sandbox } from './helpers';
+import { branchExists, makeSandbox, type Sandbox } from './helpers';
 
 const sandboxes: Sandbox[] = [];
 after(() => sandboxes.forEach((sb) => sb.cleanup()));
@@ -201,4 +201,18 @@ test('applying again after a follow-up keeps both backups; discard removes them 
   assert.equal(sb.read('other.txt'), 'second change\n');
   await m.discard('again');
   assert.equal(sb.git(['for-each-ref', 'refs/subagents', 'refs/heads/subagents']), '');
+});
+
+test('apply after the agent\'s branch was deleted by hand: the changes come from the commit the agent finished on', async () => {
+  const sb = makeSandbox();
+  sandboxes.push(sb);
+  const m = sb.manager();
+  const rec = await agent(sb, m, 'c9', (r) => sb.write('src/app.ts', 'export const fixed = true;\n', r.path));
+  // The user cleans up by hand: the worktree first (git refuses to delete a checked-out branch), then the branch.
+  sb.git(['worktree', 'remove', '--force', rec.path]);
+  sb.git(['branch', '-D', rec.branch]);
+  assert.equal(branchExists(sb, rec.branch), false);
+  const outcome = await m.apply('c9');
+  assert.deepEqual([outcome.applied, outcome.conflicts], [true, []], outcome.message);
+  assert.equal(sb.read('src/app.ts'), 'export const fixed = true;\n');
 });

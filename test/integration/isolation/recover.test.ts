@@ -139,3 +139,25 @@ test('a worktree whose owner is still running is left alone', async () => {
     sb.cleanup();
   }
 });
+
+test('a crash after the agent committed keeps the commit, also when its record was lost', async () => {
+  const sb = makeSandbox();
+  try {
+    const rec = await crashAfterCreate(sb, 'crash-commit-lost', 'commit');
+    const agentCommit = sb.git(['rev-parse', rec.branch]).trim();
+    assert.notEqual(agentCommit, rec.baseCommit, 'the agent committed on its branch');
+    // Records lost: only git knows the worktree, and only the branch's reflog where it started.
+    rmSync(path.join(sb.stateDir, recordFileName('crash-commit-lost')));
+
+    const fresh = sb.manager();
+    const report = await fresh.recover();
+    fresh.dispose();
+    assert.deepEqual(report.removed, []);
+    assert.deepEqual(report.kept.map((k) => [k.branch, k.baseCommit, k.info.filesChanged]), [[rec.branch, rec.baseCommit, 1]]);
+    assert.equal(sb.git(['rev-parse', rec.branch]).trim(), agentCommit, 'nothing new committed over it');
+    assert.equal(sb.git(['show', `${rec.branch}:crash-work.txt`]), 'work of crash-commit-lost\n');
+    assert.ok(existsSync(rec.path), 'the worktree stays for review');
+  } finally {
+    sb.cleanup();
+  }
+});

@@ -6,8 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { Engine } from '../../../src/core/engine/engine';
-import { RunHistory } from '../../../src/core/runs/history';
+import { RunHistory, type RunHistoryOptions } from '../../../src/core/runs/history';
 import { RunStore } from '../../../src/core/runs/runStore';
+import { emptyUsage, type RunEvent } from '../../../src/protocol/runEvents';
 import { agent, catalogOf, settings } from '../../support/agents';
 import { CLI } from '../../support/cliProcess';
 import { startScriptedServer } from '../../support/scriptedServer';
@@ -18,13 +19,24 @@ async function tempDir(t: { after(fn: () => Promise<void>): void }): Promise<str
   return dir;
 }
 
+/** The event that starts a one-agent run. */
+function runStarted(runId: string, ts = Date.now()): RunEvent {
+  return { type: 'agent_started', ts, runId, agentId: runId, parentId: null, parentToolUseId: null, agentName: 'a', description: 'd', prompt: 'p', model: 'm', depth: 0, cwd: '/', background: false, filePath: null, resumed: false };
+}
+
+/** A history in `dir` that saves a fresh store's runs. */
+async function openAttached(dir: string, options: Partial<RunHistoryOptions> = {}): Promise<{ history: RunHistory; store: RunStore }> {
+  const history = await RunHistory.open({ dir, retentionDays: 30, maxRuns: 50, debounceMs: 5, ...options });
+  const store = new RunStore({ coalesceMs: 0 });
+  history.attach(store);
+  return { history, store };
+}
+
 test('a run that was going when the process died comes back marked interrupted, with what it had done', async (t) => {
   const dir = await tempDir(t);
   const server = await startScriptedServer((req) => (req.turn === 0 ? { text: 'looking', toolUses: [{ name: 'LS', input: {} }] } : { hang: true }));
   t.after(() => server.close());
-  const history = await RunHistory.open({ dir, retentionDays: 30, maxRuns: 50, debounceMs: 5 });
-  const store = new RunStore({ coalesceMs: 0 });
-  history.attach(store);
+  const { history, store } = await openAttached(dir);
   const engine = new Engine({ client: new Anthropic({ apiKey: 'k', baseURL: server.url }), catalog: catalogOf(agent('solo')), settings: settings(), archive: history });
   engine.onEvent((e) => store.apply(e));
   const run = await engine.start({ agent: 'solo', prompt: 'list', cwd: dir });
@@ -49,10 +61,8 @@ test('a run that was going when the process died comes back marked interrupted, 
 
 test('truncated or garbage store files are moved aside as *.corrupt-<epoch>; the rest loads and the product continues', async (t) => {
   const dir = await tempDir(t);
-  const history = await RunHistory.open({ dir, retentionDays: 30, maxRuns: 50, debounceMs: 5 });
-  const store = new RunStore({ coalesceMs: 0 });
-  history.attach(store);
-  store.apply({ type: 'agent_started', ts: Date.now(), runId: 'good', agentId: 'good', parentId: null, parentToolUseId: null, agentName: 'a', description: 'd', prompt: 'p', model: 'm', depth: 0, cwd: '/', background: false, filePath: null, resumed: false });
+  const { history, store } = await openAttached(dir);
+  store.apply(runStarted('good'));
   await history.flush();
   const good = await readFile(path.join(dir, 'runs/good.json'), 'utf8');
   await writeFile(path.join(dir, 'runs/garbage.json'), '\u0000\u0001 not json at all');
@@ -75,9 +85,43 @@ test('truncated or garbage store files are moved aside as *.corrupt-<epoch>; the
   // And the product goes on writing.
   const store2 = new RunStore({ coalesceMs: 0 });
   reopened.attach(store2);
-  store2.apply({ type: 'agent_started', ts: Date.now(), runId: 'next', agentId: 'next', parentId: null, parentToolUseId: null, agentName: 'a', description: 'd', prompt: 'p', model: 'm', depth: 0, cwd: '/', background: false, filePath: null, resumed: false });
+  store2.apply(runStarted('next'));
   await reopened.flush();
   assert.ok((await readdir(path.join(dir, 'runs'))).includes('next.json'));
+});
+
+test('a run file whose name and run id differ is moved aside, not loaded twice', async (t) => {
+  const dir = await tempDir(t);
+  const { history, store } = await openAttached(dir);
+  store.apply(runStarted('good'));
+  await history.flush();
+  await history.close();
+  // A copy under another name (a backup restored by hand, a sync tool's duplicate): writing it would overwrite good.json's run.
+  await writeFile(path.join(dir, 'runs/copy.json'), await readFile(path.join(dir, 'runs/good.json'), 'utf8'));
+
+  const reopened = await RunHistory.open({ dir, retentionDays: 30, maxRuns: 50 });
+  assert.deepEqual(reopened.runs.map((r) => r.runId), ['good']);
+  assert.equal(reopened.problems.length, 1);
+  assert.match(reopened.problems[0]!, /copy\.json is unreadable \(file name and run id differ\); moved it to copy\.json\.corrupt-\d+/);
+  assert.ok((await readdir(path.join(dir, 'runs'))).some((f) => /^copy\.json\.corrupt-\d+$/.test(f)));
+});
+
+test('retention counts from the end of a run, not its start', async (t) => {
+  const dir = await tempDir(t);
+  const DAY = 86_400_000;
+  const now = Date.now();
+  const { history, store } = await openAttached(dir, { now: () => now });
+  // Both started 40 days ago; one ended 10 days ago (a long run, or one continued later), the other 31 days ago.
+  for (const [runId, endedDaysAgo] of [['recent-end', 10], ['old-end', 31]] as const) {
+    store.apply(runStarted(runId, now - 40 * DAY));
+    store.apply({ type: 'agent_finished', ts: now - endedDaysAgo * DAY, runId, agentId: runId, status: 'completed', output: 'done', error: null, usage: emptyUsage(), turns: 1, durationMs: 1, worktree: null });
+  }
+  await history.flush();
+  await history.close();
+
+  const reopened = await RunHistory.open({ dir, retentionDays: 30, maxRuns: 50, now: () => now });
+  assert.deepEqual(reopened.runs.map((r) => r.runId), ['recent-end']);
+  assert.equal(await reopened.load('old-end'), 'expired');
 });
 
 test('the run cap deletes the oldest runs with their transcripts, and remembers their ids as expired', async (t) => {
@@ -105,23 +149,33 @@ test('SIGKILL mid-run, 50 times: the history always opens clean, no file is torn
   const project = path.join(dir, 'project');
   await mkdir(path.join(project, '.claude/agents'), { recursive: true });
   await writeFile(path.join(project, '.claude/agents/worker.md'), '---\nname: worker\ndescription: Works in steps\ntools: LS\n---\nWork step by step.\n');
-  // About 0.8 s of work after a ~0.2 s start-up; kills land before, during and after it.
+  // About 0.8 s of work after a ~0.2 s start-up; kills land before, during and after it, and every
+  // tenth job ends on its own before its kill.
   const server = await startScriptedServer((req) => (req.turn < 8 ? { delayMs: 80, text: `step ${req.turn} `.repeat(50), toolUses: [{ name: 'LS', input: {} }] } : { text: 'finished' }), { record: false });
   t.after(() => server.close());
   const env = { PATH: process.env.PATH, HOME: dir, XDG_DATA_HOME: path.join(dir, 'data'), ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
   const storeDir = path.join(dir, 'data/subagents');
   let interrupted = 0;
-  let completed = 0;
   let statuses: string[] = [];
+  let byPrompt = new Map<string, string>();
+  /** Jobs left to end on their own before their kill: a kill after the end must not undo it. */
+  const ended: string[] = [];
   for (let i = 0; i < 50; i++) {
-    const child = spawn(process.execPath, [CLI, 'run', 'worker', `job ${i}`, '--json', '--cwd', project], { env, stdio: 'ignore' });
+    const job = `job ${i}`;
+    const child = spawn(process.execPath, [CLI, 'run', 'worker', job, '--json', '--cwd', project], { env, stdio: 'ignore' });
     const exited = new Promise((r) => child.once('exit', r));
     const delay = 150 + ((i * 53) % 1000);
-    await new Promise((r) => setTimeout(r, delay));
+    const letEnd = i % 10 === 9;
+    if (letEnd) {
+      await exited;
+      ended.push(job);
+    } else {
+      await new Promise((r) => setTimeout(r, delay));
+    }
     child.kill('SIGKILL');
     await exited;
     const history = await RunHistory.open({ dir: storeDir, retentionDays: 30, maxRuns: 500 });
-    assert.deepEqual(history.problems, [], `iteration ${i} (killed after ${delay} ms): the store opened clean`);
+    assert.deepEqual(history.problems, [], `iteration ${i} (${letEnd ? 'ended on its own' : `killed after ${delay} ms`}): the store opened clean`);
     for (const run of history.runs) {
       assert.ok(['completed', 'interrupted'].includes(run.status), `run ${run.runId} is ${run.status}`);
       for (const node of Object.values(run.agents)) assert.notEqual(node.status, 'running');
@@ -132,8 +186,8 @@ test('SIGKILL mid-run, 50 times: the history always opens clean, no file is torn
     assert.ok(!names.some((n) => n.includes('.corrupt-') || n.endsWith('.tmp')));
     interrupted = history.runs.filter((r) => r.status === 'interrupted').length;
     statuses = history.runs.map((r) => r.status);
-    completed = history.runs.filter((r) => r.status === 'completed').length;
+    byPrompt = new Map(history.runs.map((r) => [r.agents[r.rootAgentId]!.prompt, r.status]));
   }
   assert.ok(interrupted > 5, `some runs were killed mid-way (${interrupted}; runs at the end: ${JSON.stringify(statuses)})`);
-  assert.ok(completed > 0 || interrupted > 0);
+  for (const job of ended) assert.equal(byPrompt.get(job), 'completed', `${job} ended before its kill and stays completed`);
 });

@@ -45,6 +45,9 @@ test('deny: the tool does not run, and the reason the user gave reaches the mode
     assert.equal(asked.length, 1);
     assert.equal(existsSync(path.join(h.dir, 'marker')), false, 'the denied command did not run');
     assert.match(result.output ?? '', /^ERR The user denied Bash: not on my machine\. Do not retry the same call/);
+    // What the model is told is not what the user reads on the call's row.
+    const row = h.events.find((e) => e.type === 'tool_finished');
+    assert.equal(row?.type === 'tool_finished' && row.resultSummary, 'Denied: not on my machine');
   } finally {
     await h.close();
   }
@@ -241,7 +244,7 @@ test('a command holding the API key is asked about with the key redacted: in the
     assert.match(result.output ?? '', /^ERR The user denied Bash: declined in the terminal/);
     assert.equal(asked.length, 1);
     assert.equal(asked[0]!.summary, 'curl -H "x-api-key: [redacted]" https://api.example.com');
-    assert.match(shown, /wants to run: Bash curl -H "x-api-key: \[redacted\]"/);
+    assert.match(shown, /solo wants to run a shell command:\n  curl -H "x-api-key: \[redacted\]" https:\/\/api\.example\.com\n/);
     assert.equal(shown.includes(key), false, shown);
     const event = h.events.find((e) => e.type === 'approval_requested');
     assert.equal(event?.type === 'approval_requested' && event.summary, asked[0]!.summary);

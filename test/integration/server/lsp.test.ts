@@ -78,7 +78,7 @@ describe('the language server over stdio', () => {
     assert.match(message(tool), /Unknown tool "Grpe".*Did you mean "Grep"\?.*Known tools: Task, Agent, TaskOutput, TaskStop, SendMessage, Bash, Read, Write, Edit/);
     const model = one(all, 'foreign-model');
     assert.deepEqual(rangeOf(model), [4, 7, 4, 12]);
-    assert.match(message(model), /another provider's model.*as if it said "inherit"/);
+    assert.match(message(model), /"gpt-5" is OpenAI's, which an Anthropic endpoint does not serve; the agent runs on its parent's model/);
     const invalid = byCode(all, 'invalid-value');
     assert.deepEqual(invalid.map(rangeOf), [[5, 10, 5, 14], [6, 16, 6, 20], [7, 11, 7, 20]]);
     assert.match(message(invalid[0]!), /"maxTurns" must be a whole number above 0/);
@@ -150,7 +150,9 @@ describe('the language server over stdio', () => {
     assert.ok(spawns.some((c) => c.label === 'general-purpose'), 'bundled agents are offered');
 
     const models = (await client.completion(uri, 6, 7)).map((c) => c.label);
-    for (const m of ['inherit', 'sonnet', 'opus', 'haiku', 'fast', 'claude-haiku-5-5']) assert.ok(models.includes(m), `${m} in ${models.join()}`);
+    for (const m of ['inherit', 'sonnet', 'fast', 'claude-haiku-5-5']) assert.ok(models.includes(m), `${m} in ${models.join()}`);
+    // Only models that run: an alias these settings do not map would be sent to the API as written, and fail.
+    for (const m of ['opus', 'fable', 'mythos']) assert.ok(!models.includes(m), `${m} is offered though it does not run here: ${models.join()}`);
 
     const modes = (await client.completion(uri, 7, 16)).map((c) => c.label).sort();
     assert.deepEqual(modes, ['acceptEdits', 'bypassPermissions', 'default', 'plan']);
@@ -161,6 +163,18 @@ describe('the language server over stdio', () => {
     await client.replace(uri, '---\nname: typing\ndescription: For completion.\ntools: Read, Task(wo\n---\n');
     const inTask = (await client.completion(uri, 3, 20)).map((c) => c.label);
     assert.ok(inTask.includes('worker') && !inTask.includes('Read'), inTask.join());
+    await client.close(uri);
+  });
+
+  it('offers agents in precedence order however many there are: the sort keys keep that order past ten', async () => {
+    const uri = await client.open(path.join(ws.root, '.claude/agents/many.md'), '---\nname: many\ndescription: Spawns.\nspawns: [\n---\n');
+    const offered = await client.completion(uri, 3, 9);
+    const agents = offered.filter((c) => c.label !== '*');
+    assert.ok(agents.length >= 11, `enough agents to need two digits: ${agents.length}`);
+    // An editor orders completions by sortText, as strings.
+    const bySortText = [...agents].sort((a, b) => (a.sortText! < b.sortText! ? -1 : a.sortText! > b.sortText! ? 1 : 0));
+    assert.deepEqual(bySortText.map((c) => c.label), agents.map((c) => c.label));
+    assert.deepEqual(agents.slice(0, 3).map((c) => c.label), ['a1', 'a2', 'a3'], 'project agents first, in file order');
     await client.close(uri);
   });
 
@@ -214,6 +228,40 @@ describe('the language server over stdio', () => {
     await client.diagnostics(ghostUri, (d) => d.some((x) => x.code === 'unknown-agent'));
   });
 
+  it('says the same about a model in the hover and the diagnostic (and, see modelEffect.test.ts, the Agents view)', async () => {
+    const file = path.join(ws.root, '.claude/agents/typo-model.md');
+    const text = '---\nname: typo-model\ndescription: Misspells its model.\nmodel: sonne\n---\nBody\n';
+    const uri = await client.open(file, text);
+    const diagnostic = one(await client.diagnostics(uri, (d) => d.length > 0), 'unknown-model');
+    const hover = await client.hover(uri, 3, 9);
+    const said = (hover?.contents as MarkupContent).value;
+    assert.match(said, /^Model "sonne" is not a Claude model or alias this runtime knows; the agent runs on its parent's model \(or subagents\.defaultModel\)/);
+    assert.equal(message(diagnostic), `${said} Did you mean "sonnet"?`, 'the diagnostic says what the hover says');
+    const [fix] = await client.codeActions(uri, [diagnostic]);
+    assert.equal(fix?.title, 'Change to "sonnet"');
+    await client.close(uri);
+  });
+
+  it('removes an unknown tool that nothing known is near, from any kind of list', async () => {
+    const cases: Array<[string, string]> = [
+      ['tools: Read, Frobnicate, Grep', 'tools: Read, Grep'],
+      ['tools: Read, Frobnicate', 'tools: Read'],
+      ['tools: ["Frobnicate", Read]', 'tools: [Read]'],
+      ['tools:\n  - Read\n  - Frobnicate\n  - Grep', 'tools:\n  - Read\n  - Grep'],
+    ];
+    for (const [i, [tools, expected]] of cases.entries()) {
+      const file = path.join(ws.root, `.claude/agents/frob${i}.md`);
+      const text = `---\nname: frob${i}\ndescription: Lists a tool nobody has.\n${tools}\n---\nBody\n`;
+      const uri = await client.open(file, text);
+      const tool = one(await client.diagnostics(uri, (d) => d.length > 0), 'unknown-tool');
+      assert.doesNotMatch(message(tool), /Did you mean/);
+      const [remove] = await client.codeActions(uri, [tool]);
+      assert.equal(remove?.title, 'Remove "Frobnicate" from tools');
+      assert.equal(applyEdits(text, remove!.edit!.changes![uri]!), `---\nname: frob${i}\ndescription: Lists a tool nobody has.\n${expected}\n---\nBody\n`);
+      await client.close(uri);
+    }
+  });
+
   it('fixes an unknown tool, a missing description and a shadowed name', async () => {
     const file = path.join(ws.root, '.claude/agents/fixme.md');
     let text = '---\nname: fixme\ntools: Raed, Grep\n---\nBody\n';
@@ -255,6 +303,21 @@ describe('the language server over stdio', () => {
     await client.diagnostics(geminiUri, (d) => d.length === 0);
     const items = (await client.completion(geminiUri, 5, 0)).map((i) => i.label);
     assert.ok(items.includes('kind') || items.includes('temperature'), `Gemini's own keys are offered: ${items.join(', ')}`);
+  });
+
+  it('an unknown tool with a permission pattern: the warning and its fix touch the name only, the pattern stays', async () => {
+    const file = path.join(ws.root, '.claude/agents/patterned.md');
+    let text = '---\nname: patterned\ndescription: Runs git.\ntools: Read, Bsh(git:*)\n---\nBody\n';
+    const uri = await client.open(file, text);
+    const tool = one(await client.diagnostics(uri, (d) => d.length > 0), 'unknown-tool');
+    assert.deepEqual(rangeOf(tool), [3, 13, 3, 16], 'on "Bsh", not on "(git:*)"');
+    assert.match(message(tool), /Unknown tool "Bsh".*Did you mean "Bash"\?/);
+    const [fix] = await client.codeActions(uri, [tool]);
+    assert.equal(fix?.title, 'Change to "Bash"');
+    text = applyEdits(text, fix!.edit!.changes![uri]!);
+    assert.match(text, /^tools: Read, Bash\(git:\*\)$/m);
+    await client.replace(uri, text);
+    await client.diagnostics(uri, (d) => d.length === 0);
   });
 
   it('checks a Copilot agent’s `agents` list as its spawns: unknown names, cycles, depth, completion and hover', async () => {
@@ -336,7 +399,7 @@ describe('the language server over stdio', () => {
   it('applies changed settings: a new model alias is no longer unknown', async () => {
     const uri = await client.open(path.join(ws.root, '.claude/agents/aliased.md'), '---\nname: aliased\ndescription: Uses an alias.\nmodel: turbo\n---\n');
     const unknown = one(await client.diagnostics(uri, (d) => d.length > 0), 'unknown-model');
-    assert.match(message(unknown), /Unknown model "turbo"/);
+    assert.match(message(unknown), /"turbo" is not a Claude model or alias this runtime knows; the agent runs on its parent's model/);
     await client.changeSettings({ maxDepth: 3, modelAliases: { turbo: 'claude-sonnet-5-5' } });
     await client.diagnostics(uri, (d) => d.length === 0);
     assert.equal(client.serverErrors, '');

@@ -1,4 +1,4 @@
-import '../../support/fakeVscode';
+import '../../support/installVscodeFake';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AgentTools } from '../../../src/vscode/lm/agentTools';

@@ -1,4 +1,4 @@
-import '../../support/fakeVscode';
+import '../../support/installVscodeFake';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ChatParticipantHandler } from '../../../src/vscode/chat/chatParticipant';
@@ -151,4 +151,33 @@ test('in a thread, a verb that is also an agent’s name continues the run, and 
   assert.match(next.text(), /Continuing \*\*general-purpose\*\* with its earlier conversation \(to run \*\*plan\*\* instead, write `@plan …`\)/);
   assert.match(next.text(), /done: plan the release notes too/);
   assert.equal(chat.store.list().length, 1, 'the follow-up continues the same run');
+});
+
+test('list without a slash lists the agents; one word that names no agent asks first and offers /new as a follow-up', async () => {
+  const chat = handlerFor([folder('app', [agent('general-purpose', { source: 'bundled' }), agent('planner')])]);
+  const list = chat.handle('list');
+  await list.done;
+  assert.match(list.text(), /\*\*2 agents\*\* in app/);
+  assert.equal(chat.store.list().length, 0, 'listing started no run');
+
+  const word = chat.handle('refactor');
+  const result = await word.done;
+  assert.match(word.text(), /"refactor" is not the name of an agent here/);
+  assert.equal(chat.store.list().length, 0, 'one word started no run');
+  assert.deepEqual(chat.handler.followups(result as Parameters<typeof chat.handler.followups>[0]), [{ label: 'Run general-purpose: refactor', prompt: 'refactor', command: 'new' }]);
+  const confirmed = chat.handle('refactor', { command: 'new' });
+  await confirmed.done;
+  assert.equal(chat.store.list().length, 1, '/new with the word runs it');
+});
+
+test('a finished run ends with links to our commands only, in a trusted part of their own that holds no model text', async () => {
+  const chat = handlerFor([folder('app', [agent('general-purpose', { source: 'bundled' })])]);
+  const call = chat.handle('sum up the README [x](command:workbench.action.terminal.sendSequence)');
+  await call.done;
+  const trusted = call.writes.filter((w) => w.startsWith('markdown {') && w.includes('"isTrusted"'));
+  assert.equal(trusted.length, 1, call.text());
+  const part = JSON.parse(trusted[0]!.slice('markdown '.length)) as { value: string; isTrusted: { enabledCommands: string[] } };
+  assert.deepEqual(part.isTrusted.enabledCommands, ['subagents.showRun', 'subagents.showTranscript']);
+  assert.match(part.value, /^\[Show in Sidebar\]\(command:subagents\.showRun\?/);
+  assert.doesNotMatch(part.value, /sendSequence|done: /, 'no model or user text in the trusted part');
 });

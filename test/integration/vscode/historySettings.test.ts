@@ -1,4 +1,4 @@
-import '../../support/fakeVscode';
+import '../../support/installVscodeFake';
 import assert from 'node:assert/strict';
 import { access, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';

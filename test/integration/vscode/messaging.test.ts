@@ -1,4 +1,4 @@
-import '../../support/fakeVscode';
+import '../../support/installVscodeFake';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ChatParticipantHandler } from '../../../src/vscode/chat/chatParticipant';

@@ -1,4 +1,4 @@
-import '../../support/fakeVscode';
+import '../../support/installVscodeFake';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AgentDefinition } from '../../../src/core/agents/definition';
@@ -32,7 +32,7 @@ test('the end of a run started here is announced (Runs view out of sight), unles
   const announced = await runAgentCommand(s, reveal, { agent: 'test-runner', task: 'run the tests' });
   await engine.find(announced!)!.done;
   await new Promise((r) => setImmediate(r));
-  assert.deepEqual(vscode.shown.messages.map((m) => [m.level, m.text]), [['info', 'test-runner finished.']]);
+  assert.deepEqual(vscode.shown.messages.map((m) => [m.level, m.text, m.items]), [['info', 'test-runner finished: All done.', ['Show Result', 'Show Transcript']]], 'the answer goes with it');
 
   vscode.shown.messages.length = 0;
   const quiet = await runAgentCommand(s, reveal, { agent: 'test-runner', task: 'once more', notify: false });

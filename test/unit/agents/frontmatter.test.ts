@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { exceedsValueBudget, MAX_YAML_VALUES, parseYamlFrontmatter, splitFrontmatter } from '../../../src/core/agents/frontmatter';
 import { quote } from '../../../src/core/agents/fieldValues';
-import { readSimpleFrontmatter } from '../../../src/core/agents/simpleFrontmatter';
+import { readForgivingFrontmatter } from '../../../src/core/agents/forgivingFrontmatter';
 
 test('splits frontmatter from the body', () => {
   assert.deepEqual(splitFrontmatter('---\nname: a\n---\nBody\n'), { kind: 'ok', frontmatter: 'name: a\n', body: 'Body\n', firstLine: 2 });
@@ -45,7 +45,7 @@ test('the fallback reader takes each key line at face value', () => {
     'tools: Read, Grep',
     'model: sonnet',
   ].join('\n');
-  assert.deepEqual(readSimpleFrontmatter(fm), {
+  assert.deepEqual(readForgivingFrontmatter(fm), {
     name: 'growth',
     description: "Use when asked about loops. Triggers on: 'loops', 'virality'.",
     tools: 'Read, Grep',
@@ -70,7 +70,7 @@ test('the fallback reader handles quotes, lists, blocks and continuation lines',
     'empty:',
     'name: duplicate ignored',
   ].join('\n');
-  assert.deepEqual(readSimpleFrontmatter(fm), {
+  assert.deepEqual(readForgivingFrontmatter(fm), {
     name: 'quoted: name',
     description: "it's fine: really",
     tools: ['Read', 'Bash(git:*)'],
@@ -82,10 +82,10 @@ test('the fallback reader handles quotes, lists, blocks and continuation lines',
 });
 
 test('the fallback reader never throws and keeps __proto__ a plain field', () => {
-  const result = readSimpleFrontmatter('__proto__: x\n');
+  const result = readForgivingFrontmatter('__proto__: x\n');
   assert.equal(Object.getPrototypeOf(result), Object.prototype);
   assert.equal(Object.getOwnPropertyDescriptor(result, '__proto__')?.value, 'x');
-  assert.deepEqual(readSimpleFrontmatter(': nothing\n   \n\t- stray\n"unclosed'), {});
+  assert.deepEqual(readForgivingFrontmatter(': nothing\n   \n\t- stray\n"unclosed'), {});
 });
 
 test('the value budget counts every use of a shared value and stops at the budget', () => {

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { bundledAgentsDir } from '../../../src/core/agents/bundled';
 import { parseWithYamlEngine, parseYamlFrontmatter } from '../../../src/core/agents/frontmatter';
-import { parsePlainFrontmatter, type NestedColonError } from '../../../src/core/agents/plainFrontmatter';
+import { parseYamlFastPath, type NestedColonError } from '../../../src/core/agents/yamlFastPath';
 import { checkFastPath as check, frontmatterOf } from '../../support/frontmatterContract';
 import { generateAgents } from '../../support/generatedAgents';
 
@@ -178,7 +178,7 @@ test('random frontmatter built from YAML-significant pieces: agrees with YAML or
 test('a plain value holding ": " is reported as the YAML error it is, without the YAML parser', () => {
   const frontmatter = 'name: triage\ndescription: Use when: the build is red\ntools: Read\n';
   const problem: { error?: NestedColonError } = {};
-  assert.equal(parsePlainFrontmatter(frontmatter, problem), undefined);
+  assert.equal(parseYamlFastPath(frontmatter, problem), undefined);
   assert.deepEqual(problem.error, { key: 'description', line: 1, column: 21 });
   assert.equal(parseWithYamlEngine(frontmatter).ok, false);
   assert.deepEqual(parseYamlFrontmatter(frontmatter), {
@@ -188,6 +188,6 @@ test('a plain value holding ": " is reported as the YAML error it is, without th
   });
   // In a list item `a: b` is a valid mapping: no verdict there.
   const item: { error?: NestedColonError } = {};
-  assert.equal(parsePlainFrontmatter('tools:\n  - a: b\n', item), undefined);
+  assert.equal(parseYamlFastPath('tools:\n  - a: b\n', item), undefined);
   assert.equal(item.error, undefined);
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canonicalToolCsv, canonicalToolNames, knownToolNames, normaliseToolList } from '../../../src/core/agents/toolNames';
+import { canonicalToolCsv, canonicalToolNames, knownToolNames, normaliseToolList, unknownToolWarnings } from '../../../src/core/agents/toolNames';
 import { splitCsv } from '../../../src/core/agents/fieldValues';
 import { isKnownModel, KNOWN_MODEL_ALIASES, resolveModelField } from '../../../src/core/agents/modelNames';
 import { defaultSettings } from '../../../src/core/config';
@@ -77,6 +77,20 @@ test('unknown names are kept as written, reported, and deduplicated', () => {
   const result = normaliseToolList(['Read', 'mcp__server__tool', 'chrome-mcp', 'read', 'READ', 'chrome-mcp', 'Grep', '']);
   assert.deepEqual(result.tools, ['Read', 'mcp__server__tool', 'chrome-mcp', 'Grep']);
   assert.deepEqual(result.unknown, ['mcp__server__tool', 'chrome-mcp']);
+});
+
+test('a name in another format\'s spelling is understood as its home format reads it (files are copied between tools)', () => {
+  // Gemini's read_file in a Claude Code file is Read; omp's and Copilot's `think` needs no tool there either: no tool, no warning.
+  const mixed = normaliseToolList(['read_file', 'think', 'Grep'], 'claude-code');
+  assert.deepEqual(mixed.tools, ['Read', 'Grep']);
+  assert.deepEqual(mixed.unknown, []);
+  assert.deepEqual(unknownToolWarnings(mixed, 'claude-code'), []);
+  // A tool its home format says this runtime lacks keeps that reason.
+  const editorOnly = normaliseToolList(['problems'], 'claude-code');
+  assert.deepEqual(editorOnly.unknown, ['problems']);
+  assert.deepEqual(unknownToolWarnings(editorOnly, 'claude-code'), ['tool "problems" is not available in this runtime (a VS Code editor tool with no counterpart here); it will be ignored']);
+  // A name no format knows stays unknown.
+  assert.deepEqual(unknownToolWarnings(normaliseToolList(['Frobnicate'], 'claude-code'), 'claude-code'), ['tool "Frobnicate" is not available in this runtime (not a tool name this runtime knows); it will be ignored']);
 });
 
 test('model aliases: inherit, the product aliases and claude- ids are known', () => {

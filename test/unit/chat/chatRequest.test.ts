@@ -49,3 +49,21 @@ test('commands, and requests that are missing something', () => {
   assert.match(noTask.kind === 'help' ? noTask.message : '', /What should \*\*tech-lead\*\* do/);
   assert.equal(parseChatRequest('   ', undefined, names, previous).kind, 'help');
 });
+
+test('list, status and help alone are their commands, not tasks', () => {
+  assert.deepEqual(parseChatRequest('list', undefined, names, null), { kind: 'list' });
+  assert.deepEqual(parseChatRequest(' Status ', undefined, names, previous), { kind: 'status' }, 'in a thread too: not a follow-up');
+  const help = parseChatRequest('help', undefined, names, null);
+  assert.equal(help.kind, 'help');
+  assert.match(help.kind === 'help' ? help.message : '', /`list` shows the agents, `status` the runs/);
+  // In a sentence they are words of a task.
+  assert.deepEqual(parseChatRequest('list the open TODOs', undefined, names, null), { kind: 'run', agent: 'general-purpose', task: 'list the open TODOs', named: false });
+  // An agent of that name is run when marked.
+  assert.deepEqual(parseChatRequest('@list everything', undefined, [...names, 'list'], null), { kind: 'run', agent: 'list', task: 'everything', named: true });
+});
+
+test('one word that names no agent asks before a run starts; /new runs it', () => {
+  assert.deepEqual(parseChatRequest('refactor', undefined, names, null), { kind: 'confirm', agent: 'general-purpose', task: 'refactor' });
+  assert.deepEqual(parseChatRequest('refactor', 'new', names, null), { kind: 'run', agent: 'general-purpose', task: 'refactor', named: false });
+  assert.deepEqual(parseChatRequest('refactor', undefined, names, previous), { kind: 'followUp', agentId: 'a1', agentName: 'tech-lead', task: 'refactor' }, 'in a thread it continues the agent');
+});

@@ -36,3 +36,18 @@ test('a child budget larger than what its parent has left is clamped, and says s
   assert.match((tree.signal.reason as Error).message, /^Token budget reached: 1050 of 1000 tokens used\.$/);
   assert.deepEqual(root.remaining(), { tokens: 0, costUsd: undefined });
 });
+
+test('reaching a limit exactly stops its scope: tokens, and cost', () => {
+  const byTokens = new AbortController();
+  const tokenBudget = new BudgetTracker({ maxTokens: 300 }, byTokens);
+  tokenBudget.add(tokens(299));
+  assert.equal(byTokens.signal.aborted, false, 'one token short goes on');
+  tokenBudget.add(tokens(1));
+  assert.match((byTokens.signal.reason as Error).message, /^Token budget reached: 300 of 300 tokens used\.$/);
+  assert.deepEqual(tokenBudget.remaining(), { tokens: 0, costUsd: undefined });
+
+  const byCost = new AbortController();
+  const costBudget = new BudgetTracker({ maxCostUsd: 0.25 }, byCost);
+  costBudget.add(tokens(250));
+  assert.match((byCost.signal.reason as Error).message, /^Cost budget reached: \$0\.2500 of \$0\.25 spent\.$/);
+});

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { selectHooks } from '../../../src/core/hooks/hookSettings';
-import { HookSettingsFiles } from '../../../src/core/hooks/settingsFiles';
+import { HookSettingsFiles } from '../../../src/core/hooks/hookSettingsFiles';
 
 async function tempTree(): Promise<{ root: string; home: string; repo: string; deep: string; close(): Promise<void> }> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'subagents-hooks-files-'));

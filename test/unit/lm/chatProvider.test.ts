@@ -1,4 +1,4 @@
-import '../../support/fakeVscode';
+import '../../support/installVscodeFake';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ApiKeys } from '../../../src/vscode/apiKey';

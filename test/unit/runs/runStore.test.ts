@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { RunStore } from '../../../src/core/runs/runStore';
 import { emptyUsage, type RunEvent } from '../../../src/protocol/runEvents';
 import { renderTree } from '../../../src/cli/render/tree';
+import { EventScript } from '../../support/runEvents';
 
 const usage = (input: number, output: number) => ({ ...emptyUsage(), inputTokens: input, outputTokens: output, costUsd: (input + output) / 1e6 });
 
@@ -125,4 +126,37 @@ test('a follow-up reuses the agent node: status back to running, usage continues
   assert.equal(store.agent('root')!.status, 'running');
   store.apply(finished('root', usage(30, 3)));
   assert.equal(store.get('r1')!.usage.inputTokens, 30);
+});
+
+test('two agents wait for approval, one is answered: that agent runs again, the run keeps waiting for the other', () => {
+  const store = new RunStore({ coalesceMs: 0 });
+  const script = new EventScript();
+  store.apply(script.started('lead', 'lead'));
+  store.apply(script.started('a', 'writer', { parentId: 'lead', depth: 1 }));
+  store.apply(script.started('b', 'tester', { parentId: 'lead', depth: 1 }));
+  store.apply(script.approval('a', 'ap_a', 'ta', 'notes.md', 'edit'));
+  store.apply(script.approval('b', 'ap_b', 'tb', 'npm test'));
+  assert.equal(store.get('run1')!.status, 'waiting');
+  store.apply(script.settled('a', 'ap_a'));
+  const run = store.get('run1')!;
+  assert.deepEqual([run.agents.a!.status, run.agents.b!.status, run.status], ['running', 'waiting', 'waiting']);
+  assert.deepEqual(store.waiting().map((n) => n.agentId), ['b']);
+  store.apply(script.settled('b', 'ap_b'));
+  assert.equal(store.get('run1')!.status, 'running');
+});
+
+test('a run loaded from the history obeys the row cap, and later rows count against it', () => {
+  const source = new RunStore({ coalesceMs: 0 });
+  source.apply(started('root', null));
+  for (let i = 0; i < 30; i++) source.apply({ type: 'tool_started', ts: 100 + i, runId: 'r1', agentId: 'root', toolUseId: `t${i}`, name: 'Read', inputSummary: `f${i}` });
+  const saved = structuredClone(source.get('r1')!);
+
+  const store = new RunStore({ coalesceMs: 0, maxEventsPerRun: 10 });
+  store.load([saved]);
+  const node = store.agent('root')!;
+  assert.deepEqual(node.tools.map((t) => t.inputSummary), ['f20', 'f21', 'f22', 'f23', 'f24', 'f25', 'f26', 'f27', 'f28', 'f29']);
+  assert.equal(node.foldedTools, 20);
+  store.apply({ type: 'tool_started', ts: 500, runId: 'r1', agentId: 'root', toolUseId: 'late', name: 'Read', inputSummary: 'late' });
+  assert.equal(node.tools.length, 10);
+  assert.equal(node.foldedTools, 21);
 });

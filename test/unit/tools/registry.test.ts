@@ -62,13 +62,16 @@ test('each permission mode runs, asks about or hides each kind as its table says
   for (const mode of PERMISSION_MODES.filter((m) => m !== 'plan')) for (const kind of ['read', 'write', 'exec', 'spawn'] as const) assert.ok(offeredTo(kind, mode, 5));
 });
 
-test('approvals are worded by kind in every surface', () => {
+test('approvals are worded by kind and tool, one verb per act, in every surface', () => {
   assert.equal(approvalKind('exec'), 'bash');
   assert.equal(approvalKind('write'), 'edit');
   assert.equal(approvalKind('read'), null);
   assert.equal(approvalKind('spawn'), null);
-  assert.deepEqual(approvalLabel('bash'), { verb: 'run', icon: 'terminal' });
-  assert.deepEqual(approvalLabel('edit'), { verb: 'change', icon: 'edit' });
+  assert.deepEqual(approvalLabel('bash', 'Bash'), { verb: 'run a shell command', icon: 'terminal' });
+  // One verb per act: a Write is a write everywhere, an Edit an edit; a tool that is not a file tool is named.
+  assert.deepEqual(approvalLabel('edit', 'Write'), { verb: 'write', icon: 'edit' });
+  assert.deepEqual(approvalLabel('edit', 'MultiEdit'), { verb: 'edit', icon: 'edit' });
+  assert.deepEqual(approvalLabel('edit', 'create_issue'), { verb: 'use create_issue', icon: 'edit' });
 });
 
 test('a tool known only at run time joins by its read-only hint: plan mode keeps it only if it reads, default mode asks only if it does not', () => {

@@ -1,4 +1,4 @@
-import '../../support/fakeVscode';
+import '../../support/installVscodeFake';
 import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
 import { startLanguageClient } from '../../../src/vscode/languageClient';

@@ -36,6 +36,9 @@ test('model fallback lists take the first entry this runtime can run; roles and 
   assert.equal(model('"@smol"').model, 'haiku');
   assert.equal(model('default').model, 'inherit');
   assert.equal(model('anthropic/claude-opus-4-5').model, 'claude-opus-4-5');
+  // Every provider segment goes, however many: the model is the last part.
+  assert.equal(model('openrouter/anthropic/claude-sonnet-4-5').model, 'claude-sonnet-4-5');
+  assert.equal(model('openrouter/anthropic/Claude Sonnet 4.5').model, 'claude-sonnet-4-5');
   // A `:level` suffix is the thinking level, unless the file sets one.
   const suffixed = model('opus:high');
   assert.equal(suffixed.model, 'opus');

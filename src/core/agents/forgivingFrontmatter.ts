@@ -65,7 +65,7 @@ function finish(open: OpenKey): string | string[] | null {
 }
 
 /** Reads `key: value` lines; never throws. Later duplicates of a key are ignored. */
-export function readSimpleFrontmatter(frontmatter: string): Record<string, unknown> {
+export function readForgivingFrontmatter(frontmatter: string): Record<string, unknown> {
   // A Map, then fromEntries: a `__proto__:` line must stay a plain field.
   const result = new Map<string, unknown>();
   const keys: OpenKey[] = [];

@@ -245,7 +245,7 @@ export interface NestedColonError {
   column: number;
 }
 
-export function parsePlainFrontmatter(text: string, problem?: { error?: NestedColonError }): Record<string, unknown> | undefined {
+export function parseYamlFastPath(text: string, problem?: { error?: NestedColonError }): Record<string, unknown> | undefined {
   const result: Record<string, unknown> = {};
   let open: OpenValue | undefined;
 
