@@ -1,30 +1,56 @@
 // `npm test`: every test of the project, on a fresh machine. Installs what it
 // needs (npm dependencies, Node 24; the end-to-end phase installs Debian
 // packages, Chromium and code-server itself), then runs, in order:
-//   check        typecheck (tsc) and lint (eslint)
-//   package      production build + .vsix (the e2e phase installs that file)
-//   unit         test/unit/**        plain Node, no network, no editor
-//   integration  test/integration/** engine + real git + scripted model server
+//   check        typecheck (tsc) and lint (eslint)              nothing built
+//   unit         test/unit/**        plain Node, no network     nothing built
+//   package      production build + .vsix; test/package/** checks what ships
+//   integration  test/integration/** engine + real git + scripted model
+//                                    server + the built CLI      needs dist/
+//   corpus       test/corpus/**      real-world agent files from outside the
+//                                    repository (scripts/corpus.mjs); when
+//                                    they are absent the phase is not run,
+//                                    and the summary says so    needs dist/
 //   e2e          test/e2e/**         the .vsix in real VS Code (code-server +
-//                                    Chromium), including the extension-host suite
-// and ends with one line: `N passed, N failed, N skipped`.
+//                                    Chromium, installed first), including
+//                                    the extension-host suite   needs the .vsix
+// Only phases that need a build make one: dist/ before integration or
+// corpus (unless package made it already), the .vsix before e2e. It ends
+// with the phases run, those not run and why, every skipped test with its
+// reason, and one line: `N passed, N failed, N skipped`.
+//   npm test -- --only=unit               seconds: no build at all
 //   npm test -- --only=unit,integration   run some phases only
 //   npm test -- --skip=e2e                skip some phases
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ensureCodeServer, ensureSystemPackages } from './code-server.mjs';
+import { corpusMissing } from './corpus.mjs';
 import { ensureDependencies, node24, node24Env, root, run } from './env.mjs';
 
-const PHASES = ['check', 'package', 'unit', 'integration', 'e2e'];
-const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1]?.split(',');
+const PHASES = ['check', 'unit', 'package', 'integration', 'corpus', 'e2e'];
+const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1]?.split(',').filter(Boolean);
 const only = arg('only');
 const skip = arg('skip') ?? [];
-const selected = PHASES.filter((p) => (!only || only.includes(p)) && !skip.includes(p));
-// Unit and integration tests need the bundles too (the CLI is tested as built).
-// It goes right after `check` (or first): `--only=e2e` must package before testing.
-if (selected.some((p) => p !== 'check') && !selected.includes('package')) {
-  selected.splice(selected[0] === 'check' ? 1 : 0, 0, 'package');
+const unknown = [...(only ?? []), ...skip].filter((p) => !PHASES.includes(p));
+if (unknown.length) {
+  console.error(`unknown phase${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')} (phases: ${PHASES.join(', ')})`);
+  process.exit(2);
 }
+const wanted = new Set(PHASES.filter((p) => (!only || only.includes(p)) && !skip.includes(p)));
+// The e2e phase installs the .vsix the package phase makes (and checks).
+if (wanted.has('e2e')) wanted.add('package');
+const notRun = [];
+const failures = [];
+if (wanted.has('corpus')) {
+  const missing = corpusMissing();
+  if (missing) {
+    wanted.delete('corpus');
+    // Asked for by name, a phase that cannot run is a failure; in a full run it is announced.
+    if (only?.includes('corpus')) failures.push(`corpus (${missing})`);
+    else notRun.push(`corpus — ${missing}`);
+  }
+}
+const selected = PHASES.filter((p) => wanted.has(p));
 
 const started = Date.now();
 ensureDependencies();
@@ -32,8 +58,9 @@ const node = node24();
 const env = node24Env();
 const countsDir = mkdtempSync(path.join(os.tmpdir(), 'subagents-test-'));
 const countsFile = path.join(countsDir, 'counts.ndjson');
-const failures = [];
 let checkPassed = 0;
+let built = false;
+let stopped = false;
 
 function step(name, cmd, args, extraEnv = {}, timeoutMs = 30 * 60_000) {
   console.log(`\n› ${name}`);
@@ -44,8 +71,39 @@ function step(name, cmd, args, extraEnv = {}, timeoutMs = 30 * 60_000) {
   return status === 0;
 }
 
+/** Builds dist/ (production, as it ships) once, for the phases that run the built CLI, server and webview. */
+function build() {
+  if (built) return true;
+  built = step('build (dist/)', node, ['scripts/build.mjs', '--production']);
+  if (!built) {
+    console.error('the build failed; the phases that need it are not run');
+    stopped = true;
+  }
+  return built;
+}
+
+/**
+ * Debian's Chromium and build headers, and code-server (a few minutes the first
+ * time on a fresh machine): installed before the e2e tests start, so that
+ * time never counts against a test's own timeout.
+ */
+function e2ePrerequisites() {
+  console.log('\n› e2e prerequisites (Chromium, code-server)');
+  try {
+    ensureSystemPackages();
+    ensureCodeServer();
+    return true;
+  } catch (error) {
+    console.error(`✕ ${error instanceof Error ? error.message : String(error)}`);
+    failures.push('e2e prerequisites');
+    return false;
+  }
+}
+
+let testRuns = 0;
+
 function testPhase(phase, concurrency) {
-  const pattern = `test/${phase}/**/*.test.ts`;
+  testRuns++;
   return step(`${phase} tests`, node, [
     '--import',
     'tsx',
@@ -57,11 +115,17 @@ function testPhase(phase, concurrency) {
     '--test-reporter-destination=stdout',
     `--test-reporter=${path.join(root, 'scripts/summary-reporter.mjs')}`,
     '--test-reporter-destination=stdout',
-    pattern,
+    `test/${phase}/**/*.test.ts`,
   ], { SUBAGENTS_TEST_COUNTS: countsFile }, (phase === 'e2e' ? 30 : 20) * 60_000);
 }
 
+const ran = [];
 for (const phase of selected) {
+  if (stopped) {
+    notRun.push(`${phase} — an earlier build failed`);
+    continue;
+  }
+  ran.push(phase);
   switch (phase) {
     case 'check':
       for (const [name, args] of [
@@ -72,18 +136,25 @@ for (const phase of selected) {
         if (step(name, node, args)) checkPassed++;
       }
       break;
-    case 'package':
-      if (!step('package (.vsix)', 'npm', ['run', '--silent', 'package'])) {
-        console.error('packaging failed; the remaining phases need the build');
-        selected.length = 0;
-      }
-      break;
     case 'unit':
-    case 'integration':
       testPhase(phase, 2);
       break;
+    case 'package':
+      // `vsce package` makes the production build of dist/ first (vscode:prepublish).
+      built = step('package (.vsix)', 'npm', ['run', '--silent', 'package']);
+      if (!built) {
+        console.error('packaging failed; the phases that need the build are not run');
+        stopped = true;
+        break;
+      }
+      testPhase(phase, 2);
+      break;
+    case 'integration':
+    case 'corpus':
+      if (build()) testPhase(phase, 2);
+      break;
     case 'e2e':
-      testPhase(phase, 1);
+      if (e2ePrerequisites()) testPhase(phase, 1);
       break;
   }
 }
@@ -91,27 +162,28 @@ for (const phase of selected) {
 let passed = checkPassed;
 let skipped = 0;
 let failed = failures.filter((f) => !f.endsWith(' tests')).length;
+const skips = [];
 let text = '';
 try {
   text = readFileSync(countsFile, 'utf8');
 } catch {
   // no test phase ran
 }
-for (const line of text.split('\n').filter(Boolean)) {
-  const c = JSON.parse(line);
+const reports = text.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+for (const c of reports) {
   passed += c.passed;
   failed += c.failed;
   skipped += c.skipped ?? 0;
+  skips.push(...(c.skips ?? []));
 }
-// A phase that crashed before reporting still counts as a failure.
-const reportedPhases = text.split('\n').filter(Boolean).length;
-const testPhases = selected.filter((p) => ['unit', 'integration', 'e2e'].includes(p)).length;
-if (reportedPhases < testPhases) failed += testPhases - reportedPhases;
+// A test phase that crashed before reporting still counts as a failure.
+if (reports.length < testRuns) failed += testRuns - reports.length;
 rmSync(countsDir, { recursive: true, force: true });
 
 const minutes = ((Date.now() - started) / 60000).toFixed(1);
-console.log(`\nphases: ${selected.join(', ')} · ${minutes} min${failures.length ? ` · failed: ${failures.join(', ')}` : ''}`);
-// Skips are counted so a run that quietly skipped tests (no corpus beside the
-// checkout, a machine that cannot run a check) says so in its last line.
+console.log(`\nphases: ${ran.join(', ') || 'none'} · ${minutes} min${failures.length ? ` · failed: ${failures.join(', ')}` : ''}`);
+for (const line of notRun) console.log(`not run: ${line}`);
+// Every skip is listed with its reason, so a run that quietly skipped tests says so.
+for (const s of skips) console.log(`skipped: ${s.file ? `${s.file} › ` : ''}${s.name} — ${s.reason}`);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || failures.length > 0 ? 1 : 0);

@@ -8,7 +8,8 @@
  */
 export { agentsCommand } from './commands/agents';
 export { AgentCatalog } from '../core/agents/catalog';
-export { isForeignModel, isRunnableModel } from '../core/agents/modelNames';
+// Whole: whatever the engine commands import from modelNames must be here.
+export * from '../core/agents/modelNames';
 export * from '../core/mcp/agentField';
 export * from '../core/mcp/configFiles';
 export * from '../core/mcp/launch';

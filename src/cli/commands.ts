@@ -15,7 +15,7 @@ export interface CommandEntry {
 }
 
 export const COMMANDS: readonly CommandEntry[] = [
-  { name: 'agents', summary: 'List the discovered agents and problems in agent files', load: async () => (await import('./agentsBundle')).agentsCommand },
+  { name: 'agents', summary: 'list the discovered agents and problems in agent files', load: async () => (await import('./agentsBundle')).agentsCommand },
   { name: 'run', summary: 'run an agent with a live tree (or NDJSON events with --json)', load: async () => (await import('./engineCommands')).runCommand },
   { name: 'runs', summary: 'list the run history (or show one run’s tree)', load: async () => (await import('./engineCommands')).runsCommand },
   { name: 'resume', summary: 'send a follow-up to an agent that ended, with its full conversation', load: async () => (await import('./engineCommands')).resumeCommand },

@@ -3,8 +3,9 @@ import { parseArgs } from 'node:util';
 import { PERMISSION_MODES } from '../core/config';
 import { EngineError } from '../core/engine/errors';
 import type { PermissionMode } from '../core/tools/permissions';
-import { UsageError, type CliIO } from './command';
+import { UsageError, userHome, type CliIO } from './command';
 import { executeRun, interactiveTerminal, presentation, type Started } from './execute';
+import { pluginDirFlags } from './pluginDirFlags';
 import { decideProjectTrust } from './trust';
 import { terminalText } from './render/terminalText';
 import { openSession, openWorktrees, type EngineSession } from './session';
@@ -17,7 +18,8 @@ import { cliSettings } from './settingsFiles';
  */
 
 export const CONTINUE_OPTIONS_USAGE = `  --permission-mode MODE    default | acceptEdits | bypassPermissions | plan
-  --plugin-dir DIR          extra plugin root (repeatable)
+  --plugin-dir DIR          extra plugin root (repeatable); a relative DIR is
+                            taken from the folder the agent ran in
   --trust-project           trust the project's files for this command: its
                             hooks and MCP servers run and its
                             .subagents/settings.json applies in full (see
@@ -75,12 +77,14 @@ function trustedFolderOf(io: CliIO, agentId: string, cwd: string): string {
 
 /** Opens a session in `cwd` (with that folder's settings, once its trust is decided) and follows what `start` continues, as `run` does. */
 export async function continueHere(io: CliIO, args: ContinueArgs, cwd: string, command: string, start: (session: EngineSession) => Promise<Started>): Promise<number> {
+  // Checked first: a --plugin-dir naming no folder is a usage error before anything is asked.
+  const pluginDirs = pluginDirFlags(args.pluginDirs, cwd, userHome(io.env));
   const trust = await decideProjectTrust(io, trustedFolderOf(io, args.agentId, cwd), { flag: args.trustProject, interactive: interactiveTerminal(io, args.json) });
   const settings = cliSettings(io, cwd, { trust });
   const view = presentation(io, args.json);
   let session: EngineSession;
   try {
-    session = await openSession(io, { cwd, pluginDirs: args.pluginDirs, gate: view.gate, modeConsent: view.modeConsent, coalesceMs: args.json ? 0 : 80, settings, trust });
+    session = await openSession(io, { cwd, pluginDirs, gate: view.gate, modeConsent: view.modeConsent, coalesceMs: args.json ? 0 : 80, settings, trust });
   } catch (error) {
     if (!(error instanceof EngineError)) throw error;
     io.stderr.write(`subagents ${command}: ${terminalText(error.message)}\n`);

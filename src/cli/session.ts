@@ -5,7 +5,7 @@ import { createClient } from '../core/engine/client';
 import { Engine } from '../core/engine/engine';
 import { CommandHooks } from '../core/hooks/commandHooks';
 import { RunHistory } from '../core/runs/history';
-import { WorktreeManager } from '../core/isolation';
+import { WorktreeManager, type RecoverReport } from '../core/isolation';
 import { historyLimits, storeLimits } from '../core/runs/historySettings';
 import { RunStore } from '../core/runs/runStore';
 import { ModeConsents, type ModeConsentHandler } from '../core/tools/modeConsent';
@@ -38,6 +38,25 @@ export function openWorktrees(io: CliIO, settings: Settings = defaultSettings())
       if (level === 'warn' || level === 'error') io.stderr.write(`subagents: ${terminalText(message)}\n`);
     },
   });
+}
+
+/**
+ * Settles the worktrees of runs whose process died (a crash, a kill):
+ * unchanged ones are removed, changed ones committed on their branch and
+ * kept. Every command that works with worktrees or runs agents does it
+ * first, so a leftover is found by whichever comes next, and said once.
+ */
+export async function recoverWorktrees(io: CliIO, worktrees: WorktreeManager): Promise<RecoverReport> {
+  // The report's `kept` also holds every finished worktree still waiting for review: name only those settled now.
+  const pending = new Set((await worktrees.list()).filter((r) => r.state === 'finished').map((r) => r.agentId));
+  const report = await worktrees.recover();
+  if (report.removed.length) io.stderr.write(`subagents: removed ${report.removed.length} unchanged worktree(s) left by interrupted runs.\n`);
+  for (const rec of report.kept.filter((r) => !pending.has(r.agentId))) {
+    io.stderr.write(
+      terminalText(`subagents: kept the worktree of ${rec.agentName} (${rec.agentId}), left by an interrupted run, with ${rec.info.filesChanged} changed file(s) on branch ${rec.branch}: see "subagents worktrees diff ${rec.agentId}", then apply or discard it.`) + '\n',
+    );
+  }
+  return report;
 }
 
 export async function openHistory(io: CliIO, settings: Settings): Promise<RunHistory> {
@@ -80,20 +99,20 @@ export async function openSession(
   },
 ): Promise<EngineSession> {
   const { settings } = opts;
-  // Fails early, before anything is read, when there is no key. apiBaseUrl already holds ANTHROPIC_BASE_URL when that is set.
+  // Fails early, before anything is read, when there is no key. ANTHROPIC_BASE_URL wins over settings.apiBaseUrl there.
   const client = createClient({ apiKey: io.env.ANTHROPIC_API_KEY, baseUrl: settings.apiBaseUrl, env: io.env });
   const history = await openHistory(io, settings);
-  const catalog = await AgentCatalog.create({
-    cwd: opts.cwd,
-    home: userHome(io.env),
-    pluginDirs: [...settings.pluginDirs, ...opts.pluginDirs],
-    loadClaudePlugins: settings.loadClaudePlugins,
-    watch: true,
-  });
+  const pluginDirs = [...settings.pluginDirs, ...opts.pluginDirs];
+  const catalog = await AgentCatalog.create({ cwd: opts.cwd, home: userHome(io.env), pluginDirs, loadClaudePlugins: settings.loadClaudePlugins, watch: true });
+  // A plugin folder of the settings that is not there is named (the flags were checked already); `agents` lists every warning.
+  for (const warning of catalog.warnings) {
+    if (pluginDirs.some((dir) => path.resolve(opts.cwd, dir) === warning.filePath)) io.stderr.write(`subagents: warning: ${terminalText(warning.message)}\n`);
+  }
   const store = new RunStore({ coalesceMs: opts.coalesceMs, ...storeLimits(settings) });
   const detach = history.attach(store);
   const worktrees = openWorktrees(io, settings);
   const mcp = new McpHost(cliMcpOptions(io, { cwd: opts.cwd, settings, pluginDirs: opts.pluginDirs, trust: opts.trust ?? TRUST_NOTHING, ownSecrets: () => [client.apiKey, client.authToken] }));
+  await recoverWorktrees(io, worktrees);
   const engine = new Engine({
     client,
     catalog,

@@ -16,8 +16,10 @@ import { TrustedFolders, type ProjectTrust } from '../core/trust/projectTrust';
  *   user     $XDG_CONFIG_HOME/subagents/settings.json (default ~/.config)
  *   project  .subagents/settings.json in the working folder or its nearest
  *            ancestor that has one (like `.claude/agents/`)
- * Precedence, highest first: flags > environment (ANTHROPIC_BASE_URL for
- * apiBaseUrl) > project file > user file > defaults. Objects (modelAliases)
+ * Precedence, highest first: flags > project file > user file > defaults;
+ * for apiBaseUrl, ANTHROPIC_BASE_URL in the environment wins over both
+ * files, by the rule every surface shares (apiBaseUrl() in
+ * src/core/engine/client.ts). Objects (modelAliases)
  * merge key by key across layers, as VS Code merges them; other values,
  * lists included, replace. A key with a bad value is skipped with a warning
  * and the layer below applies; a file that is not a JSON object stops the
@@ -234,7 +236,6 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     project = narrowed(projectFile, validLayer(projectFile, projectRaw, projectRoot, home, options.warn), parseSettings(merge([user])).settings, trusted, withheld, options.warn);
   }
 
-  const env: Partial<Record<SettingKey, unknown>> = options.env.ANTHROPIC_BASE_URL ? { apiBaseUrl: options.env.ANTHROPIC_BASE_URL } : {};
   const flags: Partial<Record<SettingKey, unknown>> = {};
   for (const [key, given] of Object.entries(options.flags ?? {}) as [SettingKey, SettingsFlag | undefined][]) {
     if (!given || given.value === undefined) continue;
@@ -243,7 +244,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     flags[key] = parsed.data;
   }
 
-  const { settings } = parseSettings(merge([user, project, env, flags]));
+  const { settings } = parseSettings(merge([user, project, flags]));
   return { settings, userFile, projectFile, projectRoot, trusted, withheld };
 }
 

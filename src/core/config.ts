@@ -1,5 +1,9 @@
 import path from 'node:path';
 import * as z from 'zod';
+import { DEFAULT_MODEL_ALIASES } from './modelAliases';
+
+/** The setting's default aliases (modelAliases.ts), where the settings live. */
+export { DEFAULT_MODEL_ALIASES };
 
 /**
  * The product's settings: one schema, read by the VS Code surface from
@@ -10,11 +14,6 @@ import * as z from 'zod';
  */
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'bypassPermissions'] as const;
 
-export const DEFAULT_MODEL_ALIASES: Readonly<Record<string, string>> = {
-  sonnet: 'claude-sonnet-5-5',
-  opus: 'claude-opus-5-5',
-  haiku: 'claude-haiku-5-5',
-};
 
 export const settingsSchema = z.object({
   defaultModel: z.string().min(1).default('sonnet'),

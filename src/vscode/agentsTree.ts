@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { AGENT_FAMILY_TITLES } from '../core/agents/kinds';
 import { AGENT_COLOR_THEME } from '../protocol/agentColor';
 import {
   buildAgentsTree,
@@ -29,6 +30,12 @@ type ViewNode = TreeNode | WorktreesNode;
  */
 
 export const AGENTS_VIEW_ID = 'subagents.agentsView';
+
+/** The rule the Search Order node lists, as discovery applies it (src/core/agents/sources.ts). */
+const SEARCH_ORDER_HELP =
+  'Folders are searched in this order, and the first definition of a name wins; later ones are listed as shadowed. ' +
+  'The order goes family by family (oh-my-pi, Claude Code, Codex, Gemini CLI, GitHub Copilot), each family\'s project folder ' +
+  'before your own, then plugins, then the built-in agents. So a `~/.claude/agents` agent wins over a project `.gemini/agents` one of the same name.';
 const FILTER_CONTEXT = 'subagents.agentsFilterActive';
 /** Typing in the filter box narrows the tree at most this often. */
 const TYPING_DEBOUNCE_MS = 40;
@@ -138,6 +145,28 @@ export class AgentsTree implements vscode.TreeDataProvider<ViewNode>, vscode.Dis
         item.contextValue = 'problems';
         return item;
       }
+      case 'order': {
+        const item = new vscode.TreeItem('Search Order', vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = node.id;
+        item.description = `${node.children.length} folder${node.children.length === 1 ? '' : 's'}`;
+        item.iconPath = new vscode.ThemeIcon('list-ordered');
+        item.tooltip = new vscode.MarkdownString(SEARCH_ORDER_HELP);
+        item.contextValue = 'order';
+        return item;
+      }
+      case 'dir': {
+        const { dir } = node;
+        const item = new vscode.TreeItem(`${dir.rank}. ${dir.display}`, vscode.TreeItemCollapsibleState.None);
+        item.id = node.id;
+        const family = dir.family ? AGENT_FAMILY_TITLES[dir.family] : null;
+        const plugin = dir.pluginName ? `plugin ${dir.pluginName}` : null;
+        item.description = [SOURCE_GROUPS.find((g) => g.source === dir.source)?.title, family, plugin].filter(Boolean).join(' · ');
+        item.iconPath = new vscode.ThemeIcon(SOURCE_GROUPS.find((g) => g.source === dir.source)?.icon ?? 'folder');
+        item.tooltip = dir.path;
+        item.resourceUri = vscode.Uri.file(dir.path);
+        item.contextValue = 'searchedDir';
+        return item;
+      }
       case 'problem': {
         const [file, ...rest] = node.warning.message.split(': ');
         const item = new vscode.TreeItem(file ?? node.warning.filePath, vscode.TreeItemCollapsibleState.None);
@@ -218,7 +247,8 @@ function agentTooltip(node: AgentNodeItem): vscode.MarkdownString {
   tooltip.appendMarkdown(`**${escape(a.name)}**${a.model ? ` · \`${escape(a.model)}\`` : ''}\n\n`);
   tooltip.appendText(a.description);
   tooltip.appendMarkdown('\n\n');
-  if (a.shadowedBy) tooltip.appendMarkdown(`$(circle-slash) Shadowed by ${escape(a.shadowedBy)}\n\n`);
+  if (a.foundIn) tooltip.appendMarkdown(`$(list-ordered) Found in ${escape(a.foundIn.dir)}, folder ${a.foundIn.rank} of the search order\n\n`);
+  if (a.shadowedBy) tooltip.appendMarkdown(`$(circle-slash) Shadowed by ${escape(a.shadowedBy)}, found earlier in the search order\n\n`);
   if (a.disabled) tooltip.appendMarkdown('$(debug-pause) Disabled by `subagents.disabledAgents`\n\n');
   if (!a.userInvocable) tooltip.appendMarkdown('$(type-hierarchy-sub) Started by other agents only (`user-invocable: false`)\n\n');
   for (const problem of node.problems) tooltip.appendMarkdown(`$(warning) ${escape(problem)}\n\n`);

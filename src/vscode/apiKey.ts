@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type Anthropic from '@anthropic-ai/sdk';
-import { createClient } from '../core/engine/client';
+import { apiBaseUrl, createClient } from '../core/engine/client';
 
 /**
  * Where the Anthropic API key comes from (S7.2): VS Code's SecretStorage
@@ -9,8 +9,9 @@ import { createClient } from '../core/engine/client';
  *
  * The engines get one client object for the life of the window; it forwards
  * to a real SDK client made on first use and remade when the key or the base
- * URL changes, so setting a key never needs a reload and running agents keep
- * their engine.
+ * URL in effect changes, so setting a key never needs a reload and running
+ * agents keep their engine. The base URL follows the one rule of
+ * `apiBaseUrl()`: `ANTHROPIC_BASE_URL` over `subagents.apiBaseUrl`.
  */
 
 export const SECRET_KEY = 'subagents.anthropicApiKey';
@@ -32,7 +33,7 @@ export function demoModelName(model: string, aliases: Readonly<Record<string, st
 
 export class ApiKeys implements vscode.Disposable {
   #stored: string | undefined;
-  #client: { key: string; baseUrl: string; client: Anthropic } | undefined;
+  #client: { key: string; baseUrl: string | undefined; client: Anthropic } | undefined;
   readonly #onDidChange = new vscode.EventEmitter<void>();
   readonly onDidChange = this.#onDidChange.event;
   readonly #subscription: vscode.Disposable;
@@ -89,7 +90,8 @@ export class ApiKeys implements vscode.Disposable {
   client(): Anthropic {
     if (this.demo) return this.#demoClient();
     const key = this.key;
-    const baseUrl = this.baseUrl();
+    // The URL in effect (the environment's over the setting), so a change of either makes a new client.
+    const baseUrl = apiBaseUrl(this.baseUrl(), this.env);
     if (this.#client && this.#client.key === key && this.#client.baseUrl === baseUrl) return this.#client.client;
     const client = createClient({ apiKey: key, baseUrl, env: this.env });
     this.#client = { key: key!, baseUrl, client };

@@ -1,11 +1,11 @@
 // The packaged extension (subagents.vsix) installed into real VS Code
 // (code-server) and driven through Chromium, the way a user meets it, in the
-// sample workspace with the 158 public agents of ../shared beside its own. One
+// sample workspace with 160 generated agents in every format beside its own. One
 // code-server and one browser serve every test of this file; the last test
 // shuts them down and checks that nothing survives. The model is the scripted
 // Messages API server, started here and reached through ANTHROPIC_BASE_URL.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
@@ -18,7 +18,7 @@ import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace 
 import { launchBrowser, Workbench } from './support/workbench';
 import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
 import { samplePlugin, sampleScript } from './support/sampleModel';
-import { CORPUS_DIR } from '../support/corpus';
+import { GENERATED_AGENT_COUNT, writeGeneratedAgents, type GeneratedWorkspace } from '../support/generatedAgents';
 
 const API_KEY = 'sk-ant-e2e-0123456789-not-a-real-key';
 
@@ -51,6 +51,7 @@ function filesContaining(roots: string[], secret: string): string[] {
 
 describe('the packaged extension in code-server', () => {
   let workspace: Workspace | undefined;
+  let generated: GeneratedWorkspace | undefined;
   let server: RunningCodeServer | undefined;
   let browser: Browser | undefined;
   let workbench: Workbench | undefined;
@@ -83,9 +84,9 @@ describe('the packaged extension in code-server', () => {
         const vsixPath = ensureVsix();
         workspace = copySampleWorkspace();
         writeFileSync(path.join(workspace.dir, '.claude/agents/broken.md'), '---\nname: broken\n---\nThis file has no description.\n');
-        // The views at real scale: 158 public agents beside the sample's (which win on equal names).
-        cpSync(CORPUS_DIR, path.join(workspace.dir, '.claude/agents/corpus'), { recursive: true });
-        workspace.commit('corpus agents and a broken one');
+        // The views at real scale: 160 agents in every format beside the sample's (which win on equal names).
+        generated = writeGeneratedAgents(workspace.dir);
+        workspace.commit('generated agents and a broken one');
         model = await startScriptedServer(
           sampleScript(new Promise<void>((resolve) => (finishChild = resolve)), new Promise<void>((resolve) => (finishReview = resolve))),
         );
@@ -164,9 +165,19 @@ describe('the packaged extension in code-server', () => {
       await workbench.pane('Agents').locator('.pane-header').hover();
       await workbench.pane('Agents').locator('.pane-header .action-label[aria-label="Collapse All"]').click();
       const top = (await workbench.treeRows('Agents')).filter((r) => r.level === 1);
-      assert.deepEqual(top.map((r) => r.label), ['Problems', 'Project', 'Plugins', 'Built-in']);
+      assert.deepEqual(top.map((r) => r.label), ['Problems', 'Project', 'Plugins', 'Built-in', 'Search Order']);
+      // The folders in the order discovery searched them, family by family: the sample's .claude before its .gemini and .github.
+      await workbench.treeRow('Agents', 'Search Order').click();
+      const searched = async () => (await workbench.treeRows('Agents')).filter((r) => /^\d+\. /.test(r.label)).map((r) => r.label);
+      await poll(async () => (await searched()).length > 0, { timeoutMs: 5000, message: 'the Search Order folders' });
+      const order = await searched();
+      // (User folders of the machine's home may sit between them, each after its family's project folder.)
+      const projectDirs = order.filter((label) => /^\d+\. \./.test(label));
+      assert.deepEqual(projectDirs.map((label) => label.replace(/^\d+\. /, '')), ['.omp/agents', '.claude/agents', '.codex/agents', '.gemini/agents', '.github/agents', '.github/chatmodes'], order.join(' | '));
+      assert.deepEqual(order.map((label) => Number(label.split('.')[0])), order.map((_, i) => i + 1));
+      await workbench.treeRow('Agents', 'Search Order').click();
       const project = Number(top.find((r) => r.label === 'Project')!.description);
-      assert.ok(project >= 158 + 6, `the Project group counts ${project} agents`);
+      assert.ok(project >= GENERATED_AGENT_COUNT + 6, `the Project group counts ${project} agents`);
       // A file that cannot be an agent is a problem naming the file; it opens on click.
       await workbench.treeRow('Agents', 'Problems').click();
       const broken = workbench.treeRow('Agents', '.claude/agents/broken.md');
@@ -179,7 +190,8 @@ describe('the packaged extension in code-server', () => {
       const input = workbench.page.locator('.quick-input-widget .quick-input-box input');
       await input.waitFor();
       // An agent far down the list (not rendered before): it shows as soon as the name is in the box.
-      const target = 'wordpress-master';
+      assert.ok(generated);
+      const target = generated.agents.at(-1)!.expect.name;
       assert.equal(await workbench.treeRow('Agents', target).count(), 0, `${target} is already in view`);
       await input.fill(target);
       const typed = Date.now();
@@ -193,7 +205,7 @@ describe('the packaged extension in code-server', () => {
       assert.deepEqual(rows.filter((r) => r.level > 1 && !r.label.endsWith('.md')).map((r) => r.label), [target]);
       console.log(`screenshot: ${await workbench.screenshot('agents-filtered')}`);
 
-      // The sample's code-reviewer wins over the corpus's, listed as shadowed. A plugin's agents are
+      // The sample's code-reviewer wins over the generated one, listed as shadowed. A plugin's agents are
       // `plugin:agent`: its code-reviewer is listed beside the project's, not shadowed by it.
       await workbench.runCommand('Subagents: Filter Agents…', { opensQuickInput: true });
       await input.fill('code-reviewer');

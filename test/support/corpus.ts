@@ -1,12 +1,22 @@
-import path from 'node:path';
+import { readdirSync } from 'node:fs';
 import matter from 'gray-matter';
+import { corpusDir, corpusMissing } from '../../scripts/corpus.mjs';
 
 /**
- * The public agent files the product must load, kept beside the repository in
- * ../shared (never copied in: they are other people's prose). Tests that need
- * them skip, saying so, when a checkout has no ../shared next to it.
+ * Real-world agent files the product must load, kept outside the repository
+ * (they are other people's prose): see scripts/corpus.mjs for where. Only
+ * the `corpus` test phase (test/corpus/) reads them, and `npm test` runs it
+ * only when they are there; run alone without them, a corpus test fails
+ * saying what is missing rather than passing on nothing.
  */
-export const CORPUS_DIR = path.resolve(import.meta.dirname, '../../../shared/corpus/claude-code-agents');
+export const CORPUS_DIR = corpusDir();
+
+/** The corpus's `.md` files, sorted; throws when there is no corpus. */
+export function corpusFiles(): string[] {
+  const missing = corpusMissing();
+  if (missing) throw new Error(`The corpus tests need real-world agent files: ${missing}.`);
+  return readdirSync(CORPUS_DIR).filter((f) => f.endsWith('.md')).sort();
+}
 
 export interface CorpusExpectation {
   name: string;

@@ -5,6 +5,7 @@ import type { AgentDefinition, AgentSource, ShadowedDefinition } from '../../cor
 import { discoverListed, listAgentDirs, type DiscoveryResult } from '../../core/agents/discovery';
 import { UsageError, userHome, type CliCommand, type CliIO } from '../command';
 import { ListingCache } from '../listingCache';
+import { pluginDirFlags } from '../pluginDirFlags';
 import { cliSettings } from '../settingsFiles';
 import { decideProjectTrust } from '../trust';
 import { terminalLine } from '../render/terminalText';
@@ -15,7 +16,7 @@ import { cliMcpOptions, mcpListingStamp } from '../mcpOptions';
 
 /** `subagents agents`: what discovery finds for a folder (SPEC S6.6). */
 
-const USAGE = `Usage: subagents agents [--json] [--cwd DIR] [--plugin-dir DIR]...
+const USAGE = `Usage: subagents agents [--json] [--cwd DIR] [--plugin-dir DIR]… [--trust-project] [--no-cache]
 
 Lists the agents discovered for a folder, in precedence order, with the
 definitions they shadow and any problems found in agent files. Agents named
@@ -26,7 +27,8 @@ Options:
   --json            Print one JSON object: { agents, shadowed, warnings, dirs, aliases }
   --cwd DIR         Folder to discover for (default: the current directory)
   --plugin-dir DIR  Extra plugin root whose agents/ folder is searched; repeatable
-                    (added to the pluginDirs setting)
+                    (added to the pluginDirs setting); a relative DIR is taken
+                    from the --cwd folder
   --trust-project   Trust the project for this listing: its
                     .subagents/settings.json applies in full (pluginDirs,
                     loadClaudePlugins, …) and --check-mcp may start the MCP
@@ -171,7 +173,7 @@ function parseFlags(args: string[], io: CliIO) {
   return {
     json: values.json,
     cwd,
-    pluginDirs: values['plugin-dir'].map((dir) => path.resolve(io.cwd, dir)),
+    pluginDirs: pluginDirFlags(values['plugin-dir'], cwd, userHome(io.env)),
     cache: !values['no-cache'],
     trustProject: values['trust-project'],
     checkMcp: values['check-mcp'],

@@ -2,10 +2,13 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PERMISSION_MODES } from '../../core/config';
+import { foreignVendor, resolveModelField } from '../../core/agents/modelNames';
 import { EngineError } from '../../core/engine/errors';
+import { requestedModel } from '../../core/engine/models';
 import type { PermissionMode } from '../../core/tools/permissions';
-import { UsageError, type CliCommand, type CliIO } from '../command';
+import { UsageError, userHome, type CliCommand, type CliIO } from '../command';
 import { executeRun, interactiveTerminal, presentation } from '../execute';
+import { pluginDirFlags } from '../pluginDirFlags';
 import { decideProjectTrust } from '../trust';
 import { openSession } from '../session';
 import { cliSettings } from '../settingsFiles';
@@ -18,8 +21,10 @@ agents it spawns are doing. The final answer goes to stdout, the tree to stderr.
 
 Options:
   --cwd DIR                 working directory (default: the current one)
-  --model M                 model alias or id for the agent
-  --plugin-dir DIR          extra plugin root (repeatable)
+  --model M                 model alias or id for the agent, read as an agent
+                            file's model is (claude-sonnet-4.5 → claude-sonnet-4-5)
+  --plugin-dir DIR          extra plugin root (repeatable); a relative DIR is
+                            taken from the --cwd folder
   --permission-mode MODE    default | acceptEdits | bypassPermissions | plan
                             (default: ask in the terminal; deny when not interactive)
   --budget-tokens N         stop the whole tree after N tokens (budget.maxTokens)
@@ -53,6 +58,26 @@ function positiveInt(value: string | undefined, flag: string): number | undefine
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new UsageError(`${flag} needs a whole number, got "${value}"`);
   return n;
+}
+
+/**
+ * `--model` read as a definition's `model` is (`claude-sonnet-4.5` → the
+ * `claude-sonnet-4-5` the API serves). Another vendor's model is a usage
+ * error unless modelAliases maps it: the run would otherwise quietly fall
+ * back to another model.
+ */
+function modelFlag(written: string | undefined, aliases: Readonly<Record<string, string>>, io: CliIO): string | undefined {
+  if (written === undefined) return undefined;
+  if (!written.trim()) throw new UsageError('--model needs a model alias or id');
+  if (Object.hasOwn(aliases, written)) return written;
+  const resolved = resolveModelField(written);
+  const vendor = resolved?.runs ? null : foreignVendor(written);
+  if (vendor) {
+    throw new UsageError(`--model ${written} is ${vendor}'s, which an Anthropic endpoint does not serve; give an alias (${Object.keys(aliases).join(', ')}), a claude-… id, or map it in the modelAliases setting`);
+  }
+  // A Claude name of a version this runtime does not know runs on its family's alias: say so.
+  if (resolved?.warning) io.stderr.write(`subagents: warning: --model: ${terminalText(resolved.warning)}\n`);
+  return requestedModel(written, aliases) ?? undefined;
 }
 
 function parseRunArgs(args: string[]) {
@@ -116,12 +141,14 @@ export const runCommand: CliCommand = {
       io.stderr.write(`subagents run: --cwd ${cwd} is not a directory\n`);
       return 1;
     }
+    const pluginDirs = pluginDirFlags(opts.pluginDirs, cwd, userHome(io.env));
     const trust = await decideProjectTrust(io, cwd, { flag: opts.trustProject, interactive: interactiveTerminal(io, opts.json) });
     const settings = cliSettings(io, cwd, { flags: opts.flags, trust });
+    const model = modelFlag(opts.model, settings.modelAliases, io);
     const view = presentation(io, opts.json);
     let session;
     try {
-      session = await openSession(io, { cwd, pluginDirs: opts.pluginDirs, gate: view.gate, modeConsent: view.modeConsent, coalesceMs: opts.json ? 0 : 80, settings, trust });
+      session = await openSession(io, { cwd, pluginDirs, gate: view.gate, modeConsent: view.modeConsent, coalesceMs: opts.json ? 0 : 80, settings, trust });
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
       io.stderr.write(`subagents run: ${terminalText(error.message)}\n`);
@@ -138,7 +165,7 @@ export const runCommand: CliCommand = {
         io,
         session,
         view,
-        () => session.engine.start({ agent: opts.agent, prompt: opts.prompt, cwd, model: opts.model, permissionMode: opts.permissionMode, isolation: opts.isolation, baseRef: opts.baseRef }),
+        () => session.engine.start({ agent: opts.agent, prompt: opts.prompt, cwd, model, permissionMode: opts.permissionMode, isolation: opts.isolation, baseRef: opts.baseRef }),
         'run',
       );
     } finally {

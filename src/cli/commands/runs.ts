@@ -10,10 +10,15 @@ import { cliSettings } from '../settingsFiles';
 const USAGE = `Usage: subagents runs [<runId>] [--json] [--limit N]
 
 Lists the run history, newest first: run id, status, agent, when, how long,
-tokens and cost. With a run id, prints that run's tree. The history keeps
-what the settings history.retentionDays and history.maxRuns of your user
-settings file allow: it is shared by every project, so a project's own
-settings file does not change it (see "subagents --help" for the files).`;
+tokens and cost. With a run id (or the id of any agent in it), prints that
+run's tree. The history keeps what the settings history.retentionDays and
+history.maxRuns of your user settings file allow: it is shared by every
+project, so a project's own settings file does not change it (see
+"subagents --help" for the files).
+
+Options:
+  --json            one JSON object: { runs } (with a run id: the run's snapshot)
+  --limit N         list at most N runs (default 50)`;
 
 function summary(run: RunSnapshot) {
   const root = run.agents[run.rootAgentId];

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { formatBytes, IsolationError, type PoolStatus, type WorktreeManager, type WorktreeRecord } from '../../core/isolation';
 import { UsageError, type CliCommand, type CliIO } from '../command';
-import { openWorktrees } from '../session';
+import { openWorktrees, recoverWorktrees } from '../session';
 import { cliSettings } from '../settingsFiles';
 import { terminalText } from '../render/terminalText';
 
@@ -16,10 +16,14 @@ const USAGE = `Usage: subagents worktrees [list] [--json]
 Isolated agents work in git worktrees of their own; changed ones stay on a
 branch until you apply or discard them. Finished worktrees go back to a pool
 per repository and are reused by the next isolated agent (worktrees.poolSize).
-"list" first cleans up after interrupted runs (unchanged leftovers are
-removed, changed ones are kept), then shows the worktrees in use, the kept
-ones and the pooled ones with their disk use. "clean" deletes the pooled
-worktrees; kept ones stay until you apply or discard them.`;
+Every worktrees command (and "run" and "resume") first cleans up after
+interrupted runs: unchanged leftovers are removed, changed ones are committed
+on their branch and kept. "list" shows the worktrees in use, the kept ones
+and the pooled ones with their disk use. "apply" merges the changes into
+your working tree (nothing is committed or staged) and saves the tree as it
+was under refs/subagents/before-apply/…; "discard" deletes the worktree, its
+branch and those saved refs. "clean" deletes the pooled worktrees; kept
+ones stay until you apply or discard them.`;
 
 function describe(rec: WorktreeRecord & { diskBytes: number }): string {
   const stats = rec.info ? `${rec.info.filesChanged} files, +${rec.info.insertions} -${rec.info.deletions}` : 'no summary yet';
@@ -71,11 +75,14 @@ export const worktreesCommand: CliCommand = {
     try {
       if (action === 'list') return await list(worktrees, io, values.json);
       if (action === 'clean') {
+        await recoverWorktrees(io, worktrees);
         const removed = await worktrees.emptyPool();
         if (values.json) io.stdout.write(`${JSON.stringify({ deleted: removed })}\n`);
         else io.stdout.write(removed ? `Deleted ${removed} pooled worktree(s).\n` : 'The pool is empty.\n');
         return 0;
       }
+      // A leftover of a crashed run is committed first, so its changes can be shown, applied or discarded.
+      await recoverWorktrees(io, worktrees);
       await worktrees.list();
       if (action === 'diff') {
         // An agent wrote these bytes: on a terminal their control characters are shown, not obeyed (an ESC sequence

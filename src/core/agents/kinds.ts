@@ -10,6 +10,15 @@ export type AgentSource = (typeof AGENT_SOURCES)[number];
 export const AGENT_FAMILIES = ['.omp', '.claude', '.codex', '.gemini', '.github'] as const;
 export type AgentFamily = (typeof AGENT_FAMILIES)[number];
 
+/** Each family's home tool, as people call it. */
+export const AGENT_FAMILY_TITLES: Readonly<Record<AgentFamily, string>> = {
+  '.omp': 'oh-my-pi',
+  '.claude': 'Claude Code',
+  '.codex': 'Codex',
+  '.gemini': 'Gemini CLI',
+  '.github': 'GitHub Copilot',
+};
+
 /**
  * The agent file formats read, each as its home tool reads it (see
  * `formats/`): which fields mean what and how tools are named differ per

@@ -1,4 +1,5 @@
 import { OH_MY_PI_MODEL_ROLES } from './formats/ohMyPi';
+import { DEFAULT_MODEL_ALIASES } from '../modelAliases';
 import { THINKING_LEVELS, type ThinkingLevel } from './kinds';
 
 /**
@@ -12,7 +13,8 @@ import { THINKING_LEVELS, type ThinkingLevel } from './kinds';
  * (Codex's `gpt-5`, Gemini's `gemini-2.5-pro`).
  */
 
-export const KNOWN_MODEL_ALIASES = ['inherit', 'sonnet', 'opus', 'haiku', 'fable', 'mythos'] as const;
+/** The names a `model` field may give besides ids: `inherit` and the default aliases (so every one accepted is also defined). */
+export const KNOWN_MODEL_ALIASES: readonly string[] = ['inherit', ...Object.keys(DEFAULT_MODEL_ALIASES)];
 
 /**
  * Claude model ids the Messages API serves, as listed by the SDK this
@@ -30,7 +32,7 @@ const CLAUDE_FAMILIES = ['opus', 'sonnet', 'haiku', 'fable', 'mythos'] as const;
 type ClaudeFamily = (typeof CLAUDE_FAMILIES)[number];
 
 export function isKnownModel(model: string): boolean {
-  return (KNOWN_MODEL_ALIASES as readonly string[]).includes(model) || model.startsWith('claude-');
+  return KNOWN_MODEL_ALIASES.includes(model) || model.startsWith('claude-');
 }
 
 /** Other vendors' model families, by the name each starts with, and whose they are. */
@@ -129,7 +131,7 @@ function resolveEntry(written: string): Entry & { level?: ThinkingLevel } {
     const mapped = OH_MY_PI_MODEL_ROLES[role] ?? 'inherit';
     return withLevel(mapped === 'inherit' ? { kind: 'inherit' } : { kind: 'runs', model: mapped });
   }
-  if ((KNOWN_MODEL_ALIASES as readonly string[]).includes(lower)) return withLevel(lower === 'inherit' ? { kind: 'inherit' } : { kind: 'runs', model: lower });
+  if (KNOWN_MODEL_ALIASES.includes(lower)) return withLevel(lower === 'inherit' ? { kind: 'inherit' } : { kind: 'runs', model: lower });
   if (lower === 'opusplan') return withLevel({ kind: 'runs', model: 'opus' });
   // A provider prefix (`anthropic/`, `openrouter/anthropic/`, `bedrock/…`): the model is the last part.
   const bare = lower.includes('/') ? lower.slice(lower.lastIndexOf('/') + 1) : lower;

@@ -147,7 +147,14 @@ export async function resolveAgentDirs(options: SourceOptions): Promise<Resolved
         else add({ path: extra, ...plugin });
       }
     };
-    for (const root of options.pluginDirs) await addPlugin(path.resolve(cwd, root));
+    for (const configured of options.pluginDirs) {
+      const root = path.resolve(cwd, configured);
+      // A configured folder that is not there is named, not silently skipped: a typo would
+      // otherwise only show later as "Unknown agent". It stays in the list (empty), so its
+      // first agent file counts as one as soon as it is opened, and is picked up once written.
+      if (!isDirectory(root)) warnings.push({ filePath: root, message: `plugin folder ${root} does not exist (or is not a folder); no agents are loaded from it` });
+      await addPlugin(root);
+    }
     if (options.loadClaudePlugins) {
       const listing = await listClaudePluginRoots(home, cwd);
       warnings.push(...listing.warnings);

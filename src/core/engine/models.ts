@@ -1,5 +1,5 @@
 import type { Usage } from '../../protocol/runEvents';
-import { isForeignModel, isRunnableModel } from '../agents/modelNames';
+import { isForeignModel, isRunnableModel, resolveModelField } from '../agents/modelNames';
 
 /**
  * Model resolution (S3.6): spawn call `model` > definition `model` > the
@@ -30,8 +30,24 @@ export function resolveModel(choice: ModelChoice): string {
   // cannot run (another vendor's, or unknown) is kept only for the alias table.
   const fromDefinition = usable(choice.definition);
   const definitionModel = fromDefinition && isRunnableModel(fromDefinition, choice.aliases) ? fromDefinition : null;
-  const chosen = usable(choice.requested) ?? definitionModel ?? choice.parent ?? choice.defaultModel;
+  const chosen = usable(requestedModel(choice.requested, choice.aliases)) ?? definitionModel ?? choice.parent ?? choice.defaultModel;
   return resolveAlias(chosen, choice.aliases);
+}
+
+/**
+ * A model asked for by name (the CLI's `--model`, a spawn call's `model`),
+ * read the way a definition's `model` is: a dotted id or display name
+ * (`claude-sonnet-4.5`, `Claude Sonnet 4.5`) becomes the id the API serves.
+ * A name the alias table has, and a name that resolves to nothing Claude,
+ * stay as written (the latter is sent as a full model id, for endpoints with
+ * models of their own).
+ */
+export function requestedModel(requested: string | null | undefined, aliases: Readonly<Record<string, string>>): string | null {
+  const name = requested?.trim();
+  if (!name) return null;
+  if (Object.hasOwn(aliases, name) || Object.hasOwn(aliases, name.toLowerCase())) return name;
+  const resolved = resolveModelField(name);
+  return resolved?.runs && resolved.model ? resolved.model : name;
 }
 
 

@@ -28,7 +28,8 @@ import { commitTree, snapshotTree } from './snapshot';
  *   its branch.
  * - Before writing, the whole working tree is saved under a ref
  *   (`refs/subagents/before-apply/…`), so every file can be restored with
- *   `git restore --source=<ref> -- <file>`.
+ *   `git restore --source=<ref> -- <file>` until the worktree is discarded
+ *   (discard deletes its backup refs with its branch).
  * - A file the user changes while the apply runs is skipped and reported.
  */
 

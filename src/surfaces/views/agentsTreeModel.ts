@@ -1,11 +1,12 @@
 import type { AgentSource } from '../../core/agents/kinds';
-import type { AgentSummary, FolderAgents, WarningSummary } from './viewModel';
+import type { AgentSummary, FolderAgents, SearchedDir, WarningSummary } from './viewModel';
 import type { ServerListing } from '../../core/mcp/listing';
 
 /**
  * The Agents view's tree as plain data: per folder, the problems in agent
  * files first (they need the user), then the agents grouped by source, each
- * narrowed by the filter. No `vscode` here; agentsTree.ts turns nodes into
+ * narrowed by the filter, then the search order (the folders discovery read,
+ * first to last: which definition of a name wins). No `vscode` here; agentsTree.ts turns nodes into
  * TreeItems. An agent node carries `agent` and `folder`, so it is itself a
  * valid argument of `subagents.runAgent` (the inline Run button passes it).
  */
@@ -80,7 +81,20 @@ export interface ProblemNode {
   warning: WarningSummary;
 }
 
-export type TreeNode = FolderNode | GroupNode | AgentNodeItem | ServerNode | ProblemsNode | ProblemNode;
+/** The folders searched, in precedence order; shown folded, and not while filtering. */
+export interface SearchOrderNode {
+  kind: 'order';
+  id: string;
+  children: SearchedDirNode[];
+}
+
+export interface SearchedDirNode {
+  kind: 'dir';
+  id: string;
+  dir: SearchedDir;
+}
+
+export type TreeNode = FolderNode | GroupNode | AgentNodeItem | ServerNode | ProblemsNode | ProblemNode | SearchOrderNode | SearchedDirNode;
 
 export interface AgentsTreeModel {
   roots: TreeNode[];
@@ -176,6 +190,12 @@ export function buildAgentsTree(folders: readonly FolderAgents[], canRun: boolea
       shown += group.children.length;
       if (group.children.length) nodes.push(group);
     }
+    if (!filtered && folder.dirs.length) {
+      const order: SearchOrderNode = { kind: 'order', id: `order:${folder.key}`, children: [] };
+      order.children = folder.dirs.map((dir) => ({ kind: 'dir', id: `order:${folder.key}:${dir.rank}:${dir.path}`, dir }));
+      for (const child of order.children) parents.set(child.id, order);
+      nodes.push(order);
+    }
     if (several) {
       const node: FolderNode = { kind: 'folder', id: `folder:${folder.key}`, name: folder.name, children: nodes };
       for (const child of nodes) parents.set(child.id, node);
@@ -186,6 +206,6 @@ export function buildAgentsTree(folders: readonly FolderAgents[], canRun: boolea
 }
 
 export function childrenOf(node: TreeNode): TreeNode[] {
-  return node.kind === 'folder' || node.kind === 'group' || node.kind === 'problems' || node.kind === 'agent' ? node.children : [];
+  return node.kind === 'folder' || node.kind === 'group' || node.kind === 'problems' || node.kind === 'agent' || node.kind === 'order' ? node.children : [];
 }
 

@@ -32,6 +32,20 @@ export interface AgentSummary {
   color: AgentColor | null;
   /** Its MCP servers (and editor tool sets) and whether they were reachable; absent: none. */
   mcp?: AgentServers;
+  /** The folder it was found in and that folder's place in the search order (1 = searched first); null when unknown. */
+  foundIn: { rank: number; dir: string } | null;
+}
+
+/** One folder discovery searched, in the order it searched them: where a name is looked up first wins. */
+export interface SearchedDir {
+  /** 1-based place in the search order. */
+  rank: number;
+  path: string;
+  /** The path as the views show it: relative to the workspace folder, or `~/…`. */
+  display: string;
+  source: AgentSource;
+  family: AgentFamily | null;
+  pluginName: string | null;
 }
 
 export interface WarningSummary {
@@ -46,6 +60,8 @@ export interface FolderAgents {
   name: string;
   agents: AgentSummary[];
   warnings: WarningSummary[];
+  /** The folders searched, in precedence order (family by family, then plugins, then the built-in agents). */
+  dirs: SearchedDir[];
 }
 
 /** Tool rows sent per agent: the newest ones, plus every spawn row (children hang under them). */
@@ -71,6 +87,18 @@ export function folderAgents(
   scope: { key: string; name: string; folder: string; catalog: AgentCatalog | null; disabled: readonly string[]; mcpServers?: ReadonlyMap<string, AgentServers> },
 ): FolderAgents {
   const { catalog, folder } = scope;
+  const dirs: SearchedDir[] = (catalog?.dirs ?? []).map((d, i) => ({
+    rank: i + 1,
+    path: d.path,
+    display: displayPath(d.path, folder),
+    source: d.source,
+    family: d.family,
+    pluginName: d.pluginName ?? null,
+  }));
+  const foundIn = (filePath: string) => {
+    const dir = dirs.find((d) => isWithin(filePath, d.path));
+    return dir ? { rank: dir.rank, dir: dir.display } : null;
+  };
   const summary = (a: AgentCatalog['agents'][number], shadowedBy: string | null): AgentSummary => ({
     name: a.name,
     description: a.description,
@@ -83,6 +111,7 @@ export function folderAgents(
     shadowedBy,
     color: agentColor(a.color),
     ...(!shadowedBy && scope.mcpServers?.has(a.name) ? { mcp: scope.mcpServers.get(a.name)! } : {}),
+    foundIn: foundIn(a.filePath),
   });
   return {
     key: scope.key,
@@ -91,7 +120,13 @@ export function folderAgents(
       ? [...catalog.agents.map((a) => summary(a, null)), ...catalog.shadowed.map((s) => summary(s.definition, shadowText(s, folder)))]
       : [],
     warnings: (catalog?.warnings ?? []).map((w) => ({ filePath: w.filePath, message: `${displayPath(w.filePath, folder)}: ${w.message}` })),
+    dirs,
   };
+}
+
+function isWithin(filePath: string, dir: string): boolean {
+  const rel = path.relative(dir, filePath);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }
 
 function oneLine(text: string, max: number): string {

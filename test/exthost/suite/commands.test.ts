@@ -101,6 +101,37 @@ describe('Set API Key', () => {
   });
 });
 
+describe('API base URL', () => {
+  it("ANTHROPIC_BASE_URL wins over the (trusted) workspace's subagents.apiBaseUrl; without it the setting applies", async () => {
+    const fromSetting = await startScriptedServer(() => ({ text: 'from the setting' }));
+    const fromEnv = await startScriptedServer(() => ({ text: 'from the environment' }));
+    const config = vscode.workspace.getConfiguration('subagents');
+    const before = process.env.ANTHROPIC_BASE_URL;
+    const ask = async () => {
+      const [model] = await vscode.lm.selectChatModels({ vendor: 'subagents' });
+      assert.ok(model, 'no Subagents chat model');
+      const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('where are you?')], {}, new vscode.CancellationTokenSource().token);
+      let text = '';
+      for await (const part of response.text) text += part;
+      return text;
+    };
+    await config.update('apiBaseUrl', fromSetting.url, vscode.ConfigurationTarget.Workspace);
+    try {
+      // The extension host's own environment, as VS Code started it.
+      process.env.ANTHROPIC_BASE_URL = fromEnv.url;
+      assert.equal(await ask(), 'from the environment');
+      delete process.env.ANTHROPIC_BASE_URL;
+      assert.equal(await ask(), 'from the setting');
+    } finally {
+      if (before === undefined) delete process.env.ANTHROPIC_BASE_URL;
+      else process.env.ANTHROPIC_BASE_URL = before;
+      await config.update('apiBaseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+      await fromSetting.close();
+      await fromEnv.close();
+    }
+  });
+});
+
 describe('workspace trust', () => {
   it('in a trusted workspace loads project agents and allows runs', async () => {
     const api = await subagents();

@@ -106,7 +106,7 @@ describe('Copilot integration: language-model tools and chat models', function (
 
   it('selectChatModels finds our Claude models, and a request streams the model’s text and tool call', async () => {
     const models = await vscode.lm.selectChatModels({ vendor: 'subagents' });
-    assert.deepEqual(models.map((m) => m.id).sort(), ['claude-haiku-5-5', 'claude-opus-5-5', 'claude-sonnet-5-5']);
+    assert.deepEqual(models.map((m) => m.id).sort(), ['claude-fable-5-2', 'claude-haiku-5-5', 'claude-mythos-5-2', 'claude-opus-5-5', 'claude-sonnet-5-5']);
     const sonnet = models.find((m) => m.id === 'claude-sonnet-5-5')!;
     assert.equal(sonnet.family, 'claude-sonnet');
     assert.equal(sonnet.name, 'Claude Sonnet 5.5');

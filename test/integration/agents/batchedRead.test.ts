@@ -1,21 +1,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { readFileSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { listAgentFiles } from '../../../src/core/agents/agentFiles';
 import { discoverAgents, type DiscoveryOptions } from '../../../src/core/agents/discovery';
 import { parseAgentText } from '../../../src/core/agents/parse';
 import type { DiscoveryWarning } from '../../../src/core/agents/definition';
 import { layout, writeFile } from './helpers';
-import { CORPUS_DIR } from '../../support/corpus';
+import { generateAgents } from '../../support/generatedAgents';
 
 // Discovery reads files in batches and decodes the ASCII ones together (one
 // string per batch, sliced per file). Whatever the batching, every file must
 // come out exactly as reading it alone with readFileSync(path, 'utf8') and
 // parsing that text gives: checked here on a tree that spans several batches
 // and holds every kind of file the reader treats differently.
-
-const CORPUS = CORPUS_DIR;
 
 function body(seed: number, bytes: number): string {
   const words = ['read', 'the', 'code', 'and', 'report', 'what', 'you', 'find', 'before', 'changing', 'anything'];
@@ -61,11 +59,8 @@ test('batched reading gives every file exactly the text readFileSync gives, acro
   writeFile(path.join(project, 'm-yaml-error.md'), agent('yaml-error').replace('description: "Use', 'description: Use').replace('reports."', 'reports: x'));
   // One file larger than a whole batch.
   writeFile(path.join(user, 'huge.md'), agent('huge', '', body(5, 1_500_000)));
-  // Real agent files, copied (the corpus itself is never touched).
-  if (existsSync(CORPUS)) {
-    mkdirSync(path.join(plugin, 'agents'), { recursive: true });
-    for (const file of readdirSync(CORPUS).filter((f) => f.endsWith('.md'))) copyFileSync(path.join(CORPUS, file), path.join(plugin, 'agents', file));
-  }
+  // Agent files in the shapes real ones have, after the user dir's huge file (its batch is its own).
+  for (const agent of generateAgents().agents.filter((a) => a.format === 'claude-code')) writeFile(path.join(plugin, 'agents', path.basename(agent.path)), agent.text);
 
   const options: DiscoveryOptions = { cwd, home, pluginDirs: [plugin], loadClaudePlugins: false, bundledDir: null, maxFileBytes: 2 * 1024 * 1024 };
   const result = await discoverAgents(options);
@@ -75,7 +70,7 @@ test('batched reading gives every file exactly the text readFileSync gives, acro
   const seen = new Set<string>();
   const winners = definitions.filter((d) => (seen.has(d.name) ? false : (seen.add(d.name), true)));
   assert.deepStrictEqual(result.agents, winners);
-  assert.ok(result.agents.length >= 410, `${result.agents.length} agents`);
+  assert.ok(result.agents.length >= 509, `${result.agents.length} agents`);
 
   // Warnings per file: the parser's own, plus the reader's for the binary file.
   const byFile = new Map<string, string[]>();

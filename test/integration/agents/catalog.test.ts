@@ -163,6 +163,18 @@ test('watch: a user dir created later and a plugin registry change are picked up
   assert.equal(catalog.find('from-plugin')?.source, 'plugin');
 });
 
+test('watch: a configured plugin folder that is missing is named, and its agents load once it is created', async (t) => {
+  const { root, home, cwd } = layout(t);
+  const plugin = path.join(root, 'later-plugin');
+  const catalog = await open(t, { cwd, home, watch: true, pluginDirs: [plugin] });
+  assert.deepEqual(catalog.warnings.map((w) => w.filePath), [plugin]);
+  assert.match(catalog.warnings[0]!.message, /^plugin folder .*later-plugin does not exist/);
+  const changes = changesUntil(catalog, () => catalog.find('later-plugin:helper') !== undefined);
+  writeAgent(plugin, 'agents/helper.md', 'helper');
+  await changes;
+  assert.deepEqual(catalog.warnings, []);
+});
+
 test('refresh() re-reads without watching; no change means no event and no parse', async (t) => {
   const { home, cwd } = layout(t);
   const dir = path.join(cwd, '.claude/agents');

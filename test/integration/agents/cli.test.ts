@@ -1,67 +1,37 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CliIO } from '../../../src/cli/command';
-import { runCli } from '../../../src/cli/main';
-import { layout, writeAgent, writeFile } from './helpers';
-import { CORPUS_DIR } from '../../support/corpus';
+import { agentsCli as cli, BUNDLED_AGENT_COUNT as bundledCount, layout, writeAgent, writeFile, type AgentsJson } from './helpers';
+import { writeGeneratedAgents } from '../../support/generatedAgents';
 
-// `subagents agents` (SPEC S6.6), run in-process like the CLI's other tests,
-// plus once as a real process through the TypeScript entry point.
+// `subagents agents`, run in-process like the CLI's other tests, plus once
+// as a real process through the TypeScript entry point and the build.
 
-const CORPUS = CORPUS_DIR;
 const repoRoot = path.join(import.meta.dirname, '../../..');
-const bundledCount = readdirSync(path.join(repoRoot, 'agents')).filter((f) => f.endsWith('.md')).length;
 
-async function cli(args: string[], cwd: string, home: string) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIO = {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: { HOME: home },
-    cwd,
-    signal: new AbortController().signal,
-  };
-  const code = await runCli(['agents', ...args], io);
-  return { code, stdout, stderr };
-}
-
-interface AgentsJson {
-  agents: { name: string; description: string; source: string; family: string | null; filePath: string; tools: string[] | null; model: string | null; spawns: unknown; shadowed: boolean }[];
-  shadowed: { name: string; filePath: string; shadowed: boolean; shadowedBy: { source: string; family: string | null; filePath: string } }[];
-  warnings: { filePath: string; message: string }[];
-  dirs: { path: string; source: string }[];
-  aliases: Record<string, string>;
-}
-
-/** A workspace whose .claude/agents is a copy of the corpus (never a link: nothing may write into it). */
-function corpusProject(t: TestContext) {
+/** A workspace holding the 160 generated agents (every format) in its family folders. */
+function generatedProject(t: TestContext) {
   const dirs = layout(t);
-  cpSync(CORPUS, path.join(dirs.cwd, '.claude/agents'), { recursive: true });
-  return dirs;
+  return { ...dirs, generated: writeGeneratedAgents(dirs.cwd) };
 }
 
-const corpusSkip = existsSync(CORPUS) ? false : `the corpus (${CORPUS}) is not on this machine`;
-
-test('--json over a project holding the corpus: 158 project agents, the bundled ones, 10 warnings', { skip: corpusSkip }, async (t) => {
-  const { cwd, home } = corpusProject(t);
+test('--json over a project of 160 agents in five formats: each listed once with its family, the bundled ones, its warnings', async (t) => {
+  const { cwd, home, generated } = generatedProject(t);
   const { code, stdout, stderr } = await cli(['--json'], cwd, home);
   assert.equal(code, 0, stderr);
   const json = JSON.parse(stdout) as AgentsJson;
   const project = json.agents.filter((a) => a.source === 'project');
-  assert.equal(project.length, 158);
-  assert.ok(project.every((a) => a.family === '.claude' && a.shadowed === false && a.filePath.startsWith(path.join(cwd, '.claude/agents'))));
+  assert.deepEqual(project.map((a) => [a.name, a.family]), generated.agents.map((a) => [a.expect.name, a.family]));
   assert.equal(json.agents.filter((a) => a.source === 'bundled').length, bundledCount);
-  assert.equal(json.agents.length, 158 + bundledCount);
   assert.deepEqual(json.shadowed, []);
-  // 8 files are not valid YAML, 2 name tools this runtime does not have (2 more name MCP tools: mcp__server__tool is matched against servers when the agent runs).
-  assert.equal(json.warnings.filter((w) => w.message.startsWith('invalid YAML')).length, 8);
-  assert.equal(json.warnings.filter((w) => /not available in this runtime/.test(w.message)).length, 2);
-  assert.equal(json.warnings.length, 10);
+  assert.equal(json.warnings.length, generated.agents.reduce((n, a) => n + a.warnings.length, 0));
+  assert.deepEqual(
+    json.dirs.filter((d) => d.source === 'project').map((d) => path.relative(cwd, d.path)),
+    ['.omp/agents', '.claude/agents', '.codex/agents', '.gemini/agents', '.github/agents', '.github/chatmodes'],
+  );
   const explore = json.agents.find((a) => a.name === 'explore');
   assert.deepEqual(explore && { source: explore.source, family: explore.family, tools: explore.tools, model: explore.model, spawns: explore.spawns }, {
     source: 'bundled',
@@ -72,22 +42,21 @@ test('--json over a project holding the corpus: 158 project agents, the bundled 
   });
 });
 
-test('--plugin-dir: the same corpus as a plugin loads beside the project copy, as plugin:agent', { skip: corpusSkip }, async (t) => {
-  const { root, cwd, home } = corpusProject(t);
+test('--plugin-dir: the same 160 as a plugin load beside the project copy, each as plugin:agent', async (t) => {
+  const { root, cwd, home, generated } = generatedProject(t);
   const plugin = path.join(root, 'plugin');
-  cpSync(CORPUS, path.join(plugin, 'agents'), { recursive: true });
-  const { code, stdout } = await cli(['--json', '--plugin-dir', plugin, '--plugin-dir', path.join(root, 'missing')], cwd, home);
+  // A plugin's agents are Claude Code files in its agents/ folder.
+  const claude = generated.agents.filter((a) => a.format === 'claude-code');
+  cpSync(path.join(cwd, '.claude/agents'), path.join(plugin, 'agents'), { recursive: true });
+  const { code, stdout } = await cli(['--json', '--plugin-dir', plugin], cwd, home);
   assert.equal(code, 0);
   const json = JSON.parse(stdout) as AgentsJson;
-  assert.equal(json.agents.length, 158 + 158 + bundledCount);
-  assert.equal(json.shadowed.length, 0);
   const fromPlugin = json.agents.filter((a) => a.filePath.startsWith(plugin));
-  assert.equal(fromPlugin.length, 158);
-  // Every plugin agent is `plugin:name`; the project copy keeps the bare name, so no alias is given.
-  assert.ok(fromPlugin.every((a) => a.name.startsWith('plugin:') && json.agents.some((p) => p.name === a.name.slice('plugin:'.length) && p.source === 'project')));
-  assert.deepEqual(json.aliases, {});
-  assert.equal(json.warnings.length, 20, 'each plugin copy warns like its project twin');
-  assert.deepEqual(json.dirs.filter((d) => d.source === 'plugin').map((d) => d.path), [path.join(plugin, 'agents'), path.join(root, 'missing', 'agents')]);
+  assert.deepEqual(fromPlugin.map((a) => a.name).sort(), claude.map((a) => `plugin:${a.expect.name}`).sort());
+  assert.equal(json.agents.length, generated.agents.length + claude.length + bundledCount);
+  assert.deepEqual(json.aliases, {}, 'every bare name is also a project agent, so no alias is given');
+  const projectWarnings = claude.reduce((n, a) => n + a.warnings.length, 0);
+  assert.equal(json.warnings.filter((w) => w.filePath.startsWith(plugin)).length, projectWarnings, 'each plugin copy warns like its project twin');
 });
 
 test('the table groups by source, marks shadowed definitions and lists warnings last', async (t) => {

@@ -131,7 +131,7 @@ test('a FIFO named like an agent file does not block discovery', async (t) => {
   assert.deepEqual(names(result.agents), ['a']);
 });
 
-test('missing dirs, and agent "dirs" that are files, are empty', async (t) => {
+test('missing dirs, and agent "dirs" that are files, are empty; a configured plugin folder that is missing is named', async (t) => {
   const dir = tempDir(t);
   writeFile(path.join(dir, 'file-root', 'agents'), 'not a dir');
   const result = await discoverAgents({
@@ -142,7 +142,11 @@ test('missing dirs, and agent "dirs" that are files, are empty', async (t) => {
     loadClaudePlugins: true,
   });
   assert.deepEqual(result.agents.filter((a) => a.filePath.startsWith(dir)), []);
-  assert.deepEqual(result.warnings.filter((w) => w.filePath.startsWith(dir)), []);
+  // A plugin folder without agents/ (or with a file there) is a plugin with no agents; one that is not there at all is a mistake to name.
+  const missing = path.join(dir, 'missing-plugin');
+  assert.deepEqual(result.warnings.filter((w) => w.filePath.startsWith(dir)), [
+    { filePath: missing, message: `plugin folder ${missing} does not exist (or is not a folder); no agents are loaded from it` },
+  ]);
 });
 
 test('an unreadable dir is empty and the readable ones still load', async (t) => {

@@ -100,6 +100,25 @@ test('modelAliases and defaultModel from the user file reach the API as model id
   assert.equal(r.stderr.includes('warning'), false, r.stderr);
 });
 
+test('--model is read as a model field is: dotted ids and display names become API ids; another vendor\'s model is a usage error', async () => {
+  const w = await world();
+  scriptAgents();
+  for (const written of ['claude-sonnet-4.5', 'Claude Sonnet 4.5']) {
+    const r = await run(w, ['finder', 'go', '--model', written]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.requests[0]!.model, 'claude-sonnet-4-5', written);
+  }
+  const newer = await run(w, ['finder', 'go', '--model', 'claude-sonnet-9.9']);
+  assert.equal(newer.requests[0]!.model, 'claude-sonnet-5-5');
+  assert.match(newer.stderr, /warning: --model: model "claude-sonnet-9\.9" is not a model this runtime knows.*runs on "sonnet"/);
+  const foreign = await run(w, ['finder', 'go', '--model', 'gpt-5']);
+  assert.equal(foreign.code, 2);
+  assert.equal(foreign.requests.length, 0);
+  assert.match(foreign.stderr, /--model gpt-5 is OpenAI's, which an Anthropic endpoint does not serve; give an alias \(sonnet, opus, haiku, fable, mythos\)/);
+  await w.user({ modelAliases: { 'gpt-5': 'claude-opus-5-5' } });
+  assert.equal((await run(w, ['finder', 'go', '--model', 'gpt-5'])).requests[0]!.model, 'claude-opus-5-5', 'unless modelAliases maps it');
+});
+
 test('precedence: the --max-turns flag over the project file over the user file (maxTurns bounds the run)', async () => {
   const w = await world();
   scriptAgents();
@@ -154,6 +173,60 @@ test('precedence: ANTHROPIC_BASE_URL over apiBaseUrl in the user file, which rea
   const r = await run(w, ['finder', 'go'], noBaseUrl);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.requests.length, 1);
+});
+
+test("precedence: ANTHROPIC_BASE_URL over a trusted project's apiBaseUrl, which applies without it", async () => {
+  const w = await world();
+  scriptAgents();
+  await w.projectSettings({ apiBaseUrl: 'http://127.0.0.1:9', 'network.maxRetries': 0 });
+  await w.user({ trustedProjects: [w.project] });
+  const r = await run(w, ['finder', 'go']);
+  assert.equal(r.code, 0, `the environment wins: ${r.stderr}`);
+  assert.equal(r.requests.length, 1);
+  const { ANTHROPIC_BASE_URL: _, ...noBaseUrl } = w.env();
+  const project = await run(w, ['finder', 'go'], noBaseUrl);
+  assert.equal(project.code, 1);
+  assert.match(String(project.result?.error), /Could not reach the model API at http:\/\/127\.0\.0\.1:9/);
+});
+
+test('--plugin-dir: a relative folder is taken from --cwd for agents, run and resume (the folder the agent ran in), not from the shell', async () => {
+  const w = await world();
+  scriptAgents();
+  const plugin = path.join(w.project, 'plugins', 'p');
+  await mkdir(path.join(plugin, 'agents'), { recursive: true });
+  await writeFile(path.join(plugin, 'agents', 'helper.md'), '---\nname: helper\ndescription: From a plugin\n---\nYou help. [agent:finder]\n');
+  // Typed in the shell's folder (w.root), which has no plugins/ of its own.
+  const listing = await runCliProcess(['agents', '--json', '--cwd', w.project, '--plugin-dir', 'plugins/p'], { env: w.env(), cwd: w.root });
+  assert.equal(listing.code, 0, listing.stderr);
+  const json = JSON.parse(listing.stdout) as { agents: Array<{ name: string; filePath: string }> };
+  assert.deepEqual(json.agents.filter((a) => a.name === 'p:helper').map((a) => a.filePath), [path.join(plugin, 'agents', 'helper.md')]);
+
+  const r = await runCliProcess(['run', 'p:helper', 'go', '--json', '--cwd', w.project, '--plugin-dir', 'plugins/p'], { env: w.env(), cwd: w.root });
+  assert.equal(r.code, 0, r.stderr);
+  const agentId = (JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { agentId: string }).agentId;
+  const resumed = await runCliProcess(['resume', agentId, 'again', '--json', '--plugin-dir', 'plugins/p'], { env: w.env(), cwd: w.root });
+  assert.equal(resumed.code, 0, resumed.stderr);
+});
+
+test('--plugin-dir naming no folder is a usage error that names it; a missing pluginDirs entry of the settings is a warning', async () => {
+  const w = await world();
+  scriptAgents();
+  const missing = path.join(w.project, 'plugins', 'typo');
+  for (const args of [['agents', '--cwd', w.project], ['run', 'finder', 'go', '--cwd', w.project]]) {
+    const r = await runCliProcess([...args, '--plugin-dir', 'plugins/typo'], { env: w.env(), cwd: w.root });
+    assert.equal(r.code, 2, args[0]);
+    assert.match(r.stderr, new RegExp(`--plugin-dir plugins/typo: ${missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a folder \\(a relative path is taken from the working folder`), args[0]);
+  }
+  // The user file's relative entries are taken from the working folder too.
+  await w.user({ pluginDirs: ['plugins/typo'] });
+  const { listing, stderr } = await agentsJson(w);
+  assert.equal(stderr, '');
+  const warnings = (listing as unknown as { warnings: Array<{ filePath: string; message: string }> }).warnings;
+  assert.deepEqual(warnings.map((x) => x.filePath), [missing]);
+  assert.match(warnings[0]!.message, /does not exist/);
+  const r = await run(w, ['finder', 'go']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /subagents: warning: plugin folder .*plugins\/typo does not exist/);
 });
 
 test('disabledAgents: marked in the listing, refused by run, left out of the spawn tool and refused when spawned', async () => {

@@ -68,7 +68,9 @@ test('truncated or garbage store files are moved aside as *.corrupt-<epoch>; the
   await writeFile(path.join(dir, 'runs/garbage.json'), '\u0000\u0001 not json at all');
   await writeFile(path.join(dir, 'runs/truncated.json'), good.slice(0, Math.floor(good.length / 2)));
   await writeFile(path.join(dir, 'runs/wrongshape.json'), JSON.stringify({ version: 1, run: { runId: 'wrongshape', agents: 'nope' } }));
-  await writeFile(path.join(dir, 'runs/good.json.1234-9f3a01bc.tmp'), 'half a write');
+  // A writer that is gone: a pid above the largest Linux allows (2^22), which no live process can have
+  // (a small one like 1234 may well belong to some process of a busy machine, and keep the file).
+  await writeFile(path.join(dir, 'runs/good.json.4194305-9f3a01bc.tmp'), 'half a write');
   await writeFile(path.join(dir, 'expired.json'), '[1, 2');
 
   const reopened = await RunHistory.open({ dir, retentionDays: 30, maxRuns: 50 });

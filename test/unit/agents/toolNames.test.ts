@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { canonicalToolCsv, canonicalToolNames, knownToolNames, normaliseToolList, unknownToolWarnings } from '../../../src/core/agents/toolNames';
 import { splitCsv } from '../../../src/core/agents/fieldValues';
-import { isKnownModel } from '../../../src/core/agents/modelNames';
+import { isKnownModel, KNOWN_MODEL_ALIASES, resolveModelField } from '../../../src/core/agents/modelNames';
+import { defaultSettings } from '../../../src/core/config';
+import { resolveModel } from '../../../src/core/engine/models';
 
 test('the known tool names are exactly Claude Code\'s runtime names, each tool with its aliases, in request order', () => {
   assert.deepEqual(
@@ -97,6 +99,16 @@ test('model aliases: inherit, the product aliases and claude- ids are known', ()
     assert.equal(isKnownModel(model), true, model);
   }
   for (const model of ['gpt-4o', 'Sonnet', 'gemini-2.5-pro', 'claude']) assert.equal(isKnownModel(model), false, model);
+});
+
+test('every alias a model field may name is defined by the default modelAliases, so none reaches the API as written', () => {
+  const { modelAliases, defaultModel } = defaultSettings();
+  for (const alias of KNOWN_MODEL_ALIASES.filter((a) => a !== 'inherit')) {
+    assert.equal(resolveModelField(alias)?.model, alias, alias);
+    assert.match(resolveModel({ definition: alias, defaultModel, aliases: modelAliases }), /^claude-[a-z]+-\d/, alias);
+  }
+  assert.equal(resolveModel({ definition: 'fable', defaultModel, aliases: modelAliases }), 'claude-fable-5-2');
+  assert.equal(resolveModel({ definition: 'mythos', defaultModel, aliases: modelAliases }), 'claude-mythos-5-2');
 });
 
 test('the canonical CSV fast path equals the general path wherever it answers', () => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkSpawn, computeToolPool } from '../../../src/core/engine/toolPool';
-import { costOf, resolveModel } from '../../../src/core/engine/models';
+import { costOf, requestedModel, resolveModel } from '../../../src/core/engine/models';
 import { withCacheBreakpoints } from '../../../src/core/engine/requestBuilder';
 import { partition } from '../../../src/core/engine/toolExecutor';
 import { retryDecision, retryWait, requestedWait } from '../../../src/core/engine/retryPolicy';
@@ -121,6 +121,17 @@ test('MultiEdit applies all edits or none', () => {
   assert.throws(() => applyEdits('a b c', [{ old_string: 'a', new_string: 'A' }, { old_string: 'zz', new_string: '' }], 'f'), /edit 2: old_string not found/);
   assert.throws(() => applyEdits('x x', [{ old_string: 'x', new_string: 'y' }], 'f'), /appears 2 times/);
   assert.equal(applyEdits('x x', [{ old_string: 'x', new_string: 'y', replace_all: true }], 'f'), 'y y');
+});
+
+test('a model asked for by name is read as a model field is: dotted ids and display names become API ids', () => {
+  const aliases = { sonnet: 'claude-sonnet-5-5', fast: 'claude-haiku-5-5' };
+  assert.equal(requestedModel('claude-sonnet-4.5', aliases), 'claude-sonnet-4-5');
+  assert.equal(requestedModel('Claude Opus 4.5 (copilot)', aliases), 'claude-opus-4-5');
+  assert.equal(requestedModel('sonnet', aliases), 'sonnet');
+  assert.equal(requestedModel('fast', aliases), 'fast');
+  assert.equal(requestedModel('my-endpoint-model', aliases), 'my-endpoint-model', 'an unknown name is sent as a full id');
+  assert.equal(requestedModel('  ', aliases), null);
+  assert.equal(resolveModel({ requested: 'claude-haiku-4.5', definition: 'sonnet', defaultModel: 'sonnet', aliases }), 'claude-haiku-4-5');
 });
 
 test("another provider's model in an agent file counts as inherit, unless an alias maps it", () => {

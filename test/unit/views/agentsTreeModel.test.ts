@@ -4,7 +4,7 @@ import { buildAgentsTree, filterText, match, NO_FILTER, parseFilter, type GroupN
 import type { AgentSummary, FolderAgents } from '../../../src/surfaces/views/viewModel';
 
 function agent(name: string, source: AgentSummary['source'], extra: Partial<AgentSummary> = {}): AgentSummary {
-  return { name, description: `${name} does things`, source, family: '.claude', filePath: `/repo/.claude/agents/${name}.md`, model: null, disabled: false, userInvocable: true, shadowedBy: null, color: null, ...extra };
+  return { name, description: `${name} does things`, source, family: '.claude', filePath: `/repo/.claude/agents/${name}.md`, model: null, disabled: false, userInvocable: true, shadowedBy: null, color: null, foundIn: null, ...extra };
 }
 
 const folder: FolderAgents = {
@@ -18,13 +18,17 @@ const folder: FolderAgents = {
     agent('code-reviewer', 'plugin', { shadowedBy: 'project agent .claude/agents/code-reviewer.md', filePath: '/plugins/agents/code-reviewer.md' }),
   ],
   warnings: [{ filePath: '/repo/.claude/agents/broken.md', message: '.claude/agents/broken.md: missing description' }],
+  dirs: [
+    { rank: 1, path: '/repo/.claude/agents', display: '.claude/agents', source: 'project', family: '.claude', pluginName: null },
+    { rank: 2, path: '/home/me/.claude/agents', display: '~/.claude/agents', source: 'user', family: '.claude', pluginName: null },
+  ],
 };
 
 const names = (nodes: TreeNode[]) => nodes.map((n) => (n.kind === 'group' ? `${n.title}: ${n.children.map((a) => a.agent).join(',')}` : n.kind));
 
 test('groups agents by source, problems first, and counts them', () => {
   const model = buildAgentsTree([folder], true, NO_FILTER);
-  assert.deepEqual(names(model.roots), ['problems', 'Project: code-reviewer,test-runner', 'User: security-auditor', 'Plugins: code-reviewer', 'Built-in: explore']);
+  assert.deepEqual(names(model.roots), ['problems', 'Project: code-reviewer,test-runner', 'User: security-auditor', 'Plugins: code-reviewer', 'Built-in: explore', 'order']);
   assert.equal(model.total, 5);
   assert.equal(model.shown, 5);
   const shadowed = (model.roots[3] as GroupNode).children[0]!;
@@ -87,13 +91,13 @@ test('several folders each get a folder node', () => {
 
 test("an agent with MCP servers opens to them: each server's state, then what it names but cannot reach", () => {
   const summary = {
-    name: 'triager', description: 'd', source: 'project' as const, family: '.claude' as const, filePath: '/p/.claude/agents/triager.md', model: null, disabled: false, userInvocable: true, shadowedBy: null, color: null,
+    name: 'triager', description: 'd', source: 'project' as const, family: '.claude' as const, filePath: '/p/.claude/agents/triager.md', model: null, disabled: false, userInvocable: true, shadowedBy: null, color: null, foundIn: null,
     mcp: {
       servers: [{ name: 'github', source: 'claude-project', file: '/p/.mcp.json', transport: 'stdio' as const, target: 'gh-mcp', state: 'reachable' as const, tools: ['search'] }],
       problems: ['"mcp__slack__post" in its tools names the MCP server "slack", which is neither declared in its mcpServers nor configured'],
     },
   };
-  const model = buildAgentsTree([{ key: 'k', name: 'p', agents: [summary], warnings: [] }], true, NO_FILTER);
+  const model = buildAgentsTree([{ key: 'k', name: 'p', agents: [summary], warnings: [], dirs: [] }], true, NO_FILTER);
   const group = model.roots[0] as { children: Array<{ kind: string; children: Array<{ server: { name: string } | null; problem: string | null; id: string }> }> };
   const agent = group.children[0]!;
   assert.deepEqual(agent.children.map((c) => c.server?.name ?? c.problem), ['github', summary.mcp.problems[0]]);

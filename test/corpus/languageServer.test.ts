@@ -1,19 +1,17 @@
 // Every file of the compatibility corpus (158 real Claude Code agent files,
-// read in place from ../shared) opened in the language server as a project
+// read in place, see test/support/corpus.ts) opened in the language server as a project
 // agent: none gets an error, except those whose YAML really is invalid, and
 // those get exactly one, on the line where the YAML parser gives up.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import matter from 'gray-matter';
-import { CORPUS_DIR } from '../../support/corpus';
-import { LspClient } from '../../support/lspClient';
-import { serverWorkspace, type ServerWorkspace } from './workspace';
+import { CORPUS_DIR, corpusFiles } from '../support/corpus';
+import { LspClient } from '../support/lspClient';
+import { serverWorkspace, type ServerWorkspace } from '../integration/server/workspace';
 
-const available = existsSync(CORPUS_DIR);
-const files = available ? readdirSync(CORPUS_DIR).filter((f) => f.endsWith('.md')).sort() : [];
-const skip = available ? false : `the corpus (${CORPUS_DIR}) is not on this machine`;
+const files = corpusFiles();
 
 /** The 0-based document line where js-yaml (through gray-matter, not the product's code) rejects the frontmatter; null when it is valid. */
 function invalidYamlLine(text: string): number | null {
@@ -33,7 +31,6 @@ let ws: ServerWorkspace;
 let client: LspClient;
 
 before(async () => {
-  if (!available) return;
   ws = serverWorkspace({});
   client = await LspClient.start({ folders: [ws.root], home: ws.home });
 });
@@ -42,7 +39,7 @@ after(async () => {
   ws?.remove();
 });
 
-test('corpus files get no error, and invalid YAML exactly one at the right line', { skip }, async () => {
+test('corpus files get no error, and invalid YAML exactly one at the right line', async () => {
   let invalid = 0;
   for (const file of files) {
     const text = readFileSync(path.join(CORPUS_DIR, file), 'utf8');
