@@ -7,7 +7,7 @@ import { childEnv } from '../../src/core/childEnv';
 import { currentBranch } from '../../src/core/engine/systemPrompt';
 import { git } from '../../src/core/isolation/git';
 
-test('child processes never get ANTHROPIC_* variables (S7.2)', () => {
+test('child processes never get ANTHROPIC_* variables', () => {
   const env = childEnv({ PATH: '/bin', ANTHROPIC_API_KEY: 'sk-secret', anthropic_base_url: 'x', HOME: '/h' });
   assert.deepEqual(env, { PATH: '/bin', HOME: '/h' });
 });

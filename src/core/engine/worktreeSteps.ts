@@ -2,7 +2,7 @@ import type { WorktreeManager } from '../isolation';
 import type { AgentRun } from './agentRun';
 
 /**
- * The engine's steps around worktree isolation (S5). Each returns a failure
+ * The engine's steps around worktree isolation. Each returns a failure
  * message rather than throwing, so the caller decides whether it is a tool
  * error (a spawn) or an error for the user (a root run, a follow-up).
  */
@@ -12,7 +12,7 @@ function message(error: unknown): string {
 }
 
 /**
- * Gives `run` its own worktree before it starts (S5.1): made ready now (from
+ * Gives `run` its own worktree before it starts: made ready now (from
  * the pool, or checked out), so a failure (not a git repository, an unknown
  * `baseRef`, …) stops the run from beginning.
  */
@@ -44,7 +44,7 @@ export async function reisolate(worktrees: WorktreeManager | undefined, run: Age
   }
 }
 
-/** Ends an isolated agent's work on its branch (S5.2); a failure keeps the worktree: work is never lost. */
+/** Ends an isolated agent's work on its branch; a failure keeps the worktree: work is never lost. */
 export async function settleWorktree(
   worktrees: WorktreeManager | undefined,
   run: AgentRun,

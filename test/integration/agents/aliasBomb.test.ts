@@ -6,7 +6,7 @@ import { discoverAgents } from '../../../src/core/agents/discovery';
 import { MAX_YAML_VALUES } from '../../../src/core/agents/frontmatter';
 import { agentText, tempDir, writeAgent, writeFile } from './helpers';
 
-// Issue 12, item 1: a YAML alias bomb ("billion laughs") in any field the
+// A YAML alias bomb ("billion laughs") in any field the
 // parser reads must cost one warning naming the file, not the process. Each
 // alias level multiplies the values by 9; the parser itself shares anchored
 // values, so the danger is every later walk of the value (joining a list,

@@ -6,7 +6,8 @@ import { AgentCatalog, type AgentCatalogChange, type AgentCatalogOptions } from 
 import { UnknownAgentError } from '../../../src/core/agents/lookup';
 import { agentText, layout, writeAgent, writeFile } from './helpers';
 
-// SPEC S2.4, S2.5: the catalog follows the files, re-reading only what changed.
+// The catalog follows the files, re-reading only what changed, and looks
+// names up exactly.
 
 async function open(t: TestContext, options: AgentCatalogOptions): Promise<AgentCatalog> {
   const catalog = await AgentCatalog.create({ loadClaudePlugins: false, bundledDir: null, debounceMs: 20, ...options });

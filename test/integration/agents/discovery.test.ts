@@ -5,7 +5,8 @@ import path from 'node:path';
 import { discoverAgents, type DiscoveryOptions, type DiscoveryResult } from '../../../src/core/agents/discovery';
 import { layout, writeAgent, writeFile } from './helpers';
 
-// SPEC S2.1–S2.3, rule by rule. Each test builds its own workspace and home
+// Where agents come from (docs/agent-files.md), rule by rule: search order,
+// order within a folder, missing and unreadable folders. Each test builds its own workspace and home
 // folder; only paths inside the test's temp root are asserted on, so stray
 // agent dirs above the temp dir cannot make a test flaky.
 

@@ -6,7 +6,7 @@ import { AgentCatalog } from '../../../src/core/agents/catalog';
 import { discoverAgents } from '../../../src/core/agents/discovery';
 import { layout, writeFile } from './helpers';
 
-// Where each format's files live, and what its home tool skips (issue 11).
+// Where each format's files live, and what its home tool skips.
 
 test("each family's dirs: Codex TOML, Gemini's _ names skipped, Copilot chat modes and ~/.copilot/agents", async (t) => {
   const { root, home, cwd } = layout(t);

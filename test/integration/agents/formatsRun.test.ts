@@ -7,7 +7,7 @@ import { harness } from '../../support/engineHarness';
 import type { ScriptedRequest } from '../../support/scriptedServer';
 import { layout, writeFile } from './helpers';
 
-// Issue 11 end to end: files of each format, discovered from disk, run on
+// Every agent-file format end to end: files of each format, discovered from disk, run on
 // the real engine against the scripted Messages API server.
 
 function marker(name: string): string {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { discoverAgents, type DiscoveryOptions } from '../../../src/core/agents/discovery';
 import { agentText, tempDir, writeAgent, writeFile } from './helpers';
 
-// SPEC S1.3, S2.3: one bad file (or dir) never stops discovery of the others,
+// One bad file (or dir) never stops discovery of the others,
 // and nothing found on disk makes discovery throw or hang.
 
 const repoRoot = path.join(import.meta.dirname, '../../..');

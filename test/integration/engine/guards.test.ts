@@ -143,7 +143,7 @@ test('allow and deny lists: tools ∩ allow-list − deny-list, names matched ca
   }
 });
 
-test('a definition changed mid-session is honoured on the next spawn (S2.4)', async () => {
+test('a definition changed mid-session is honoured on the next spawn', async () => {
   const spawnTwice = (req: ScriptedRequest) => {
     if (!isAgent(req.system, 'parent')) return { text: `helper says: ${req.system.split(' [')[0]}` };
     if (req.turn < 2) {

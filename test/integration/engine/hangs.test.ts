@@ -6,7 +6,7 @@ import type { Reply } from '../../support/scriptedServer';
 import type { RunEventOf } from '../../../src/protocol/runEvents';
 
 /**
- * S3.10 for a network that does not fail but does not answer either: every
+ * Network faults for a network that does not fail but does not answer either: every
  * hang becomes a visible retry and then a clear failure, within bounds set
  * here in milliseconds (the defaults are a minute per silence and ten
  * minutes per turn).

@@ -104,7 +104,7 @@ test('disable-model-invocation: no agent may start it (and the spawn tool does n
   assert.equal((await h.engine.run({ agent: 'manual-only', prompt: 'go', cwd: h.dir })).status, 'completed');
 });
 
-test("an agent's colour (S1.1) rides on its agent_started event, read from its definition; an unknown name is left out", async (t) => {
+test("an agent's colour rides on its agent_started event, read from its definition; an unknown name is left out", async (t) => {
   const h = await harness({
     agents: [agent('lead', { tools: ['Task'], color: 'Purple' }), agent('odd', { tools: [], spawns: [], color: 'ultraviolet' })],
     script: (req) => {

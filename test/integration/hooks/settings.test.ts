@@ -10,7 +10,7 @@ import { firstUserTexts, group, hookWorld, sleep } from './hookFixture';
 
 const context = (text: string) => `printf '%s' '${JSON.stringify({ hookSpecificOutput: { hookEventName: 'SubagentStart', additionalContext: text } })}'`;
 
-test('project hooks are ignored while the workspace is untrusted (S7.1); user hooks still run', async () => {
+test('project hooks are ignored while the workspace is untrusted; user hooks still run', async () => {
   let trusted = false;
   const w = await hookWorld({ trust: trustWhen(() => trusted) });
   await w.userSettings({ SubagentStart: [group([context('from user')])] });

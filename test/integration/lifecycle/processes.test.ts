@@ -13,7 +13,7 @@ import { CLI, runCliProcess } from '../../support/cliProcess';
 import { startScriptedServer, type Script, type ScriptedServer } from '../../support/scriptedServer';
 
 /**
- * S4.4 with two processes on one history (a VS Code window and the CLI, or
+ * The run history with two processes on one history (a VS Code window and the CLI, or
  * two terminals): a run is owned by the process that works on it; nobody
  * else marks it interrupted, continues it twice or writes over it.
  */

@@ -1,7 +1,7 @@
 // The approval path with the real engine, SDK and tools against the scripted
 // model server, answered by a scripted handler: what is asked, what runs
-// after each answer, what the model is told, and how long an answer holds
-// (S7.3). Every other engine test runs in bypassPermissions.
+// after each answer, what the model is told, and how long an answer holds.
+// Every other engine test runs in bypassPermissions.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';

@@ -1,6 +1,6 @@
 // A permission mode written in an agent file narrows the mode the agent runs
 // under, and widens it only with the user's consent, remembered for that
-// file's content (S7.3): a cloned repository cannot switch approvals off.
+// file's content: a cloned repository cannot switch approvals off.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';

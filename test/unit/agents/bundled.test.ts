@@ -5,7 +5,7 @@ import path from 'node:path';
 import { bundledAgentsDir } from '../../../src/core/agents/bundled';
 import { parseAgentText } from '../../../src/core/agents/parse';
 
-// SPEC S2.3: a malformed bundled agent is a build error, never a runtime
+// A malformed bundled agent is a build error, never a runtime
 // surprise. Every file must parse strictly: valid YAML, no warning at all.
 const dir = bundledAgentsDir();
 const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).sort();

@@ -34,7 +34,7 @@ test('a minimal agent gets the documented defaults', () => {
   );
 });
 
-test('every S1.1 field is read', () => {
+test('every frontmatter field is read', () => {
   const { definition, messages } = agent(
     [
       'name: full',

@@ -24,7 +24,7 @@ test('tool pool: all tools when no list; spawn tool gone at max depth; plan mode
   assert.deepEqual(computeToolPool({ definition: { tools: [], disallowedTools: [], spawns: [] }, runtime, depth: 0, maxDepth: 3, mode: 'default' }).tools, []);
 });
 
-test('spawn checks come in the order of S3.4', () => {
+test('spawn checks come in their documented order', () => {
   const base = { available: ['a', 'b'], disabled: ['b'], parentName: 'a', parentSpawns: ['b'] as string[] | '*' };
   assert.match(checkSpawn({ ...base, target: 'zz' })!, /^Unknown agent/);
   assert.match(checkSpawn({ ...base, target: 'b' })!, /is disabled/);

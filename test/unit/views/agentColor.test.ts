@@ -11,7 +11,7 @@ import { agentView, folderAgents } from '../../../src/surfaces/views/viewModel';
 import { agent } from '../../support/agents';
 import { EventScript } from '../../support/runEvents';
 
-// An agent's `color` (S1.1) travels as one name through the event, the
+// An agent's `color` travels as one name through the event, the
 // snapshot and the view protocol; each surface maps it to its medium.
 
 test('a definition colour is one of the eight Claude Code names, whatever its case; anything else is no accent', () => {
