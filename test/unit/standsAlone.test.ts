@@ -41,7 +41,7 @@ const DEMO_NOTES_FILES = new Set([
   'test/e2e/support/sampleModel.ts',
   'test/e2e/worktrees.test.ts',
   'test/exthost/suite/runs.test.ts',
-  'test/unit/transcript/transcriptHtml.test.ts',
+  'test/unit/surfaces/transcript/transcriptHtml.test.ts',
   'test/unit/vscode/approvals.test.ts',
 ]);
 const CORPUS_LOCATOR = { file: 'scripts/corpus.mjs', code: "path.join(root, '..', 'shared', 'corpus', 'claude-code-agents')" };
