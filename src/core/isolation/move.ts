@@ -53,6 +53,7 @@ async function treeChanges(cwd: string, from: string, to: string): Promise<TreeC
  * `all` when everything was checked out again.
  */
 export async function moveCheckout(worktreePath: string, from: string, to: string, config: readonly string[] = []): Promise<number | 'all'> {
+  if (from === to) return 0;
   const changes = await treeChanges(worktreePath, from, to);
   // The same tree (the user changed nothing since the pooled worktree's last
   // base): its index and files are that tree already.

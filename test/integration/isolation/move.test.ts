@@ -86,6 +86,7 @@ test('the same tree moves nothing: the index is not even rewritten', async () =>
   const wt = worktreeAt(sb, from);
   const index = sb.git(['rev-parse', '--path-format=absolute', '--git-path', 'index'], wt).trim();
   const before = statSync(index).mtimeMs;
+  assert.equal(await moveCheckout(wt, from, from), 0);
   assert.equal(await moveCheckout(wt, from, to), 0);
   assert.equal(statSync(index).mtimeMs, before);
   assertExactlyAt(sb, wt, to);
