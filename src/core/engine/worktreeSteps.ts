@@ -41,6 +41,8 @@ export async function reisolate(worktrees: WorktreeManager | undefined, run: Age
     run.isolation = { path: record.path, branch: record.branch, baseCommit: record.baseCommit, originalCwd: record.repoRoot, repoRoot: record.repoRoot, prepared: record.prepared };
     run.cwd = record.cwd;
     run.written = new WrittenFiles();
+    // Still active: what was written before this run was never committed, and is not in its list.
+    if (known.state === 'active') run.written.complete = false;
     return null;
   } catch (error) {
     return message(error);
