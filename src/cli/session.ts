@@ -2,6 +2,7 @@ import path from 'node:path';
 import { AgentCatalog } from '../core/agents/catalog';
 import { defaultSettings, worktreePoolSize, type Settings } from '../core/config';
 import { createClient } from '../core/engine/client';
+import { Redactor } from '../core/engine/redaction';
 import { Engine } from '../core/engine/engine';
 import { CommandHooks } from '../core/hooks/commandHooks';
 import { RunHistory } from '../core/runs/history';
@@ -27,15 +28,27 @@ export function storageDir(env: NodeJS.ProcessEnv): string {
   return path.join(base, 'subagents');
 }
 
+/**
+ * Writes a problem line to stderr as every CLI log line is written: the key
+ * and token of the environment redacted (a git error or a corrupt history
+ * file can quote text an agent wrote, and that text can hold the key), and
+ * control characters shown, not obeyed.
+ */
+export function problemLine(io: CliIO): (message: string) => void {
+  const redactor = new Redactor(() => [io.env.ANTHROPIC_API_KEY, io.env.ANTHROPIC_AUTH_TOKEN]);
+  return (message) => io.stderr.write(`subagents: ${terminalText(redactor.text(message))}\n`);
+}
+
 /** Worktrees of isolated agents live beside the history, outside every repository; `settings` size their pool. */
 export function openWorktrees(io: CliIO, settings: Settings = defaultSettings()): WorktreeManager {
+  const write = problemLine(io);
   const dir = path.join(storageDir(io.env), 'worktrees');
   return new WorktreeManager({
     stateDir: path.join(dir, 'state'),
     worktreesRoot: path.join(dir, 'trees'),
     poolSize: () => worktreePoolSize(settings),
     log: (level, message) => {
-      if (level === 'warn' || level === 'error') io.stderr.write(`subagents: ${terminalText(message)}\n`);
+      if (level === 'warn' || level === 'error') write(message);
     },
   });
 }
@@ -60,11 +73,12 @@ export async function recoverWorktrees(io: CliIO, worktrees: WorktreeManager): P
 }
 
 export async function openHistory(io: CliIO, settings: Settings): Promise<RunHistory> {
+  const write = problemLine(io);
   return RunHistory.open({
     dir: storageDir(io.env),
     ...historyLimits(settings),
     log: (level, message) => {
-      if (level !== 'info') io.stderr.write(`subagents: ${terminalText(message)}\n`);
+      if (level !== 'info') write(message);
     },
   });
 }

@@ -98,7 +98,11 @@ export class AgentsTree implements vscode.TreeDataProvider<ViewNode>, vscode.Dis
   }
 
   getChildren(node?: ViewNode): ViewNode[] {
-    if (!node) return [...this.model.roots, ...worktreesRoots(this.worktrees())];
+    if (!node) {
+      // The search order (reference, rarely opened) stays last, below the worktrees you may have to act on.
+      const order = this.model.roots.filter((n) => n.kind === 'order');
+      return [...this.model.roots.filter((n) => n.kind !== 'order'), ...worktreesRoots(this.worktrees()), ...order];
+    }
     return isWorktreesNode(node) ? worktreesChildren(node) : childrenOf(node);
   }
 
