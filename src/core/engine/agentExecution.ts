@@ -175,7 +175,7 @@ export async function executeAgent(run: AgentRun, host: ExecutionHost): Promise<
   await Promise.all([...run.children].map((c) => c.done));
   // The tree's MCP servers stop with it: its root is the last agent of the tree to end.
   if (!run.parent) await run.tree.mcp?.close();
-  await settleWorktree(host.options.worktrees, run, host.log, (text) => host.redactor.text(text));
+  await settleWorktree(host.options.worktrees, run, host.log, (text) => host.redactor.text(text), Boolean(host.options.hooks) && !run.planMode);
 
   const result: AgentResult = host.redactor.value({
     agentId: run.id,

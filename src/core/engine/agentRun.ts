@@ -8,6 +8,7 @@ import { ConcurrencySlot } from './concurrencySlot';
 import { Inbox } from './inbox';
 import type { Semaphore } from './limiter';
 import type { McpTree } from '../mcp/host';
+import type { WrittenFiles } from './worktreeWrites';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** Emits an event of the agent the emitter belongs to; time, run and agent ids are filled in. */
@@ -123,6 +124,8 @@ export class AgentRun {
     /** Whether the folder is new to the agent (checked out or reused), so its setup command runs, or its own from before. */
     prepared: 'new' | 'reused' | 'existing';
   } | null = null;
+  /** The files its own tools wrote in its worktree, while it works in one (what its finish stages). */
+  written: WrittenFiles | null = null;
   /** What the agent left on its branch, once its worktree is settled. */
   worktree: WorktreeInfo | null = null;
   result: AgentResult | null = null;

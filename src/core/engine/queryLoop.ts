@@ -91,8 +91,10 @@ function toolHooks(run: AgentRun, deps: LoopDeps): ToolCallHooks {
         protectedReason: await tool.protectedTarget?.(call.input),
         ...(tool.approvalPreview ? { preview: () => tool.approvalPreview!(call.input) } : {}),
       }),
-    started: (call, tool, summary) =>
-      deps.emit({ type: 'tool_started', toolUseId: call.id, name: tool?.name ?? call.name, inputSummary: summary, ...(tool?.origin ? { server: tool.origin } : {}) }),
+    started: (call, tool, summary) => {
+      run.written?.record(tool, call.input, run.cwd);
+      deps.emit({ type: 'tool_started', toolUseId: call.id, name: tool?.name ?? call.name, inputSummary: summary, ...(tool?.origin ? { server: tool.origin } : {}) });
+    },
     finished: (call, ok, summary, durationMs) =>
       deps.emit({ type: 'tool_finished', toolUseId: call.id, name: deps.tools.get(call.name)?.name ?? call.name, ok, resultSummary: summary, durationMs }),
     redact: deps.redact,

@@ -1,5 +1,6 @@
 import type { WorktreeManager } from '../isolation';
 import type { AgentRun } from './agentRun';
+import { WrittenFiles } from './worktreeWrites';
 
 /**
  * The engine's steps around worktree isolation. Each returns a failure
@@ -22,6 +23,7 @@ export async function isolate(worktrees: WorktreeManager | undefined, run: Agent
     const record = await worktrees.create({ cwd: run.cwd, agentName: run.agentName, agentId: run.id, baseRef });
     run.isolation = { path: record.path, branch: record.branch, baseCommit: record.baseCommit, originalCwd: run.cwd, repoRoot: record.repoRoot, prepared: record.prepared };
     run.cwd = record.cwd;
+    run.written = new WrittenFiles();
     return null;
   } catch (error) {
     return message(error);
@@ -38,6 +40,9 @@ export async function reisolate(worktrees: WorktreeManager | undefined, run: Age
     const record = await worktrees.reopen(run.id);
     run.isolation = { path: record.path, branch: record.branch, baseCommit: record.baseCommit, originalCwd: record.repoRoot, repoRoot: record.repoRoot, prepared: record.prepared };
     run.cwd = record.cwd;
+    run.written = new WrittenFiles();
+    // Still active: what was written before this run was never committed, and is not in its list.
+    if (known.state === 'active') run.written.complete = false;
     return null;
   } catch (error) {
     return message(error);
@@ -51,10 +56,13 @@ export async function settleWorktree(
   log?: (level: 'error', message: string) => void,
   /** The engine's redaction: the commit message, written into the repository, holds the agent's description. */
   redact: (text: string) => string = (text) => text,
+  /** Whether commands other than the agent's tools ran in its folder (SubagentStart/Stop hooks): then only a look at everything tells what changed. */
+  othersWrote = false,
 ): Promise<void> {
   if (!run.isolation || !worktrees) return;
   try {
-    run.worktree = await worktrees.finish(run.id, { commitMessage: redact(`subagents: ${run.agentName}: ${run.description}`) });
+    const only = othersWrote ? undefined : run.written?.only();
+    run.worktree = await worktrees.finish(run.id, { commitMessage: redact(`subagents: ${run.agentName}: ${run.description}`), ...(only ? { only } : {}) });
   } catch (error) {
     log?.('error', `Could not finish the worktree of agent ${run.id} (${run.isolation.path}); it is kept as it is: ${message(error)}`);
   }

@@ -19,6 +19,14 @@ export type WorkResult =
  * beyond `base`, and no initialised submodule holds uncommitted work, so a
  * worktree judged unchanged can be deleted without losing anything.
  *
+ * `only` (absolute paths): the files the agent's tools wrote, when nothing
+ * else can have changed the worktree. Staging just those costs a few file
+ * reads instead of a walk of the whole tree. Whenever that is not plainly
+ * enough — git refuses a path (ignored, gone, inside a nested repository or
+ * behind a symlink), a path lies outside the worktree, or the result looks
+ * unchanged (which would hand the folder back to be cleaned) — everything is
+ * staged as without it.
+ *
  * Plumbing (`commit-tree` + `update-ref`) instead of `git commit`: no user
  * hook runs, no editor opens, and signing is off (see commitConfig).
  */
@@ -27,13 +35,18 @@ export async function commitWork(
   base: string,
   message: string,
   config: readonly string[],
+  only?: readonly string[],
 ): Promise<WorkResult> {
   const [gitDir = '', head = '', headTree = ''] = (
     await gitLine(['rev-parse', '--absolute-git-dir', 'HEAD^{commit}', 'HEAD^{tree}'], { cwd: worktreePath })
   ).split('\n');
-  const add = await git(['add', '-A', '--ignore-errors'], { cwd: worktreePath, okCodes: [0, 1] });
-  const warnings = add.code === 0 ? [] : add.stderr.split('\n').filter((l) => l.startsWith('error:'));
-  const tree = await gitLine(['write-tree'], { cwd: worktreePath });
+  let warnings: string[] = [];
+  let tree = (await stageOnly(worktreePath, only)) ? await gitLine(['write-tree'], { cwd: worktreePath }) : undefined;
+  if (tree === undefined || tree === headTree) {
+    const add = await git(['add', '-A', '--ignore-errors'], { cwd: worktreePath, okCodes: [0, 1] });
+    warnings = add.code === 0 ? [] : add.stderr.split('\n').filter((l) => l.startsWith('error:'));
+    tree = await gitLine(['write-tree'], { cwd: worktreePath });
+  }
   const submoduleWork = await hasSubmoduleWork(worktreePath, gitDir);
 
   if (tree === headTree) {
@@ -45,6 +58,22 @@ export async function commitWork(
   // committing), fail instead of orphaning its commit.
   await git(['update-ref', '-m', `subagents: ${message}`, 'HEAD', commit, head], { cwd: worktreePath, retryOnLock: true });
   return { changed: true, head: commit, committed: true, warnings };
+}
+
+/** Stages the named files (additions, changes, deletions) and nothing else; false when git did not take every one of them cleanly. */
+async function stageOnly(worktreePath: string, only: readonly string[] | undefined): Promise<boolean> {
+  if (!only?.length) return false;
+  const root = path.resolve(worktreePath);
+  const relative = only.map((p) => path.relative(root, path.resolve(root, p)));
+  if (relative.some((p) => p === '' || p.startsWith('..') || path.isAbsolute(p))) return false;
+  const paths = relative.map((p) => p.split(path.sep).join('/'));
+  // Literal: a file named `*.ts` is that file, not a pattern.
+  const add = await git(['--literal-pathspecs', 'add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+    cwd: worktreePath,
+    input: `${paths.join('\0')}\0`,
+    okCodes: [0, 1, 128],
+  });
+  return add.code === 0;
 }
 
 /**

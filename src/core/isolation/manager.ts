@@ -151,16 +151,17 @@ export class WorktreeManager {
   /**
    * Ends the agent's work: nothing changed → worktree back to the pool (or
    * removed) and branch deleted, `null`; otherwise everything is committed on
-   * the branch and kept.
+   * the branch and kept. `only`: the files the agent wrote, when the caller
+   * knows nothing else can have changed (see commitWork).
    */
-  async finish(agentId: string, opts: { commitMessage?: string } = {}): Promise<WorktreeInfo | null> {
+  async finish(agentId: string, opts: { commitMessage?: string; only?: readonly string[] } = {}): Promise<WorktreeInfo | null> {
     const rec = this.require(agentId);
     if (rec.state === 'finished' && rec.info) return { ...rec.info };
     if (rec.state === 'discarded') return null;
     if (rec.state !== 'active' && rec.state !== 'finished') {
       throw new IsolationError('invalid-state', `Cannot finish ${rec.agentName}'s worktree: it is ${rec.state}.`);
     }
-    const info = await this.settle(rec, opts.commitMessage ?? `subagents: ${rec.agentName} changes`);
+    const info = await this.settle(rec, opts.commitMessage ?? `subagents: ${rec.agentName} changes`, opts.only);
     return info ? { ...info } : null;
   }
 
@@ -421,11 +422,11 @@ export class WorktreeManager {
   }
 
   /** Commits the agent's work if any (state finished) or hands back the unchanged worktree (discarded). */
-  private async settle(rec: WorktreeRecord, message: string): Promise<WorktreeInfo | null> {
+  private async settle(rec: WorktreeRecord, message: string, only?: readonly string[]): Promise<WorktreeInfo | null> {
     if (!(await this.folders.owns(rec))) return this.settleFromBranch(rec);
     let work;
     try {
-      work = await commitWork(rec.path, rec.baseCommit, message, await commitConfig(rec.commonDir, rec.repoRoot));
+      work = await commitWork(rec.path, rec.baseCommit, message, await commitConfig(rec.commonDir, rec.repoRoot), only);
     } catch (e) {
       throw new IsolationError(
         'git-failed',

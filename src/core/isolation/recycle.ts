@@ -1,6 +1,6 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { git, gitLine } from './git';
+import { git } from './git';
 
 /**
  * The git steps of reusing a worktree: checking whose it is, cleaning it
@@ -61,26 +61,4 @@ export async function detachHead(worktreePath: string, commit: string): Promise<
 /** Points the worktree's HEAD at `branch` without touching its files or index. */
 export async function attachBranch(worktreePath: string, branch: string, reason: string): Promise<void> {
   await git(['symbolic-ref', '-m', reason, 'HEAD', `refs/heads/${branch}`], { cwd: worktreePath, retryOnLock: true });
-}
-
-/**
- * Moves a clean worktree whose files and index are at `from` to `to`:
- * `read-tree -m -u` rewrites only the paths whose content differs between the
- * two trees (and checks each of those first), so the cost follows the size of
- * the change, not of the repository. When the `.gitattributes` of the two
- * differ, files that did not change could need another conversion, so
- * everything is checked out again. Returns how many paths changed.
- */
-export async function moveCheckout(worktreePath: string, from: string, to: string, config: readonly string[] = []): Promise<number | 'all'> {
-  const changed = (await gitLine(['diff-tree', '-r', '-z', '--no-renames', '--name-only', from, to], { cwd: worktreePath })).split('\0').filter(Boolean);
-  const attributesChanged = changed.some((p) => p === '.gitattributes' || p.endsWith('/.gitattributes'));
-  if (!attributesChanged) {
-    const moved = await git([...config, 'read-tree', '-m', '-u', '--no-recurse-submodules', from, to], { cwd: worktreePath, okCodes: [0, 128] });
-    if (moved.code === 0) return changed.length;
-  }
-  // A file that does not match its index (or new attributes): check everything out afresh from `to`.
-  await rm(path.join(await gitLine(['rev-parse', '--absolute-git-dir'], { cwd: worktreePath }), 'index'), { force: true });
-  await git([...config, 'reset', '--hard', '--quiet', '--no-recurse-submodules', to], { cwd: worktreePath });
-  await git(['clean', '-ffdxq'], { cwd: worktreePath });
-  return 'all';
 }

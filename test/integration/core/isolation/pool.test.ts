@@ -178,7 +178,7 @@ test('a crash while a pooled worktree is being moved to its new base loses nothi
   sb.write('README.md', '# the user keeps writing\n');
   const userBefore = sb.userState();
 
-  await killMidway(sb, 'take', 'read-tree');
+  await killMidway(sb, 'take', 'checkout-index');
 
   const fresh = pooled(sb, 2);
   const report = await fresh.recover();
