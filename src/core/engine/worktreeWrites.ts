@@ -12,11 +12,6 @@ import type { RuntimeTool } from '../tools/runtimeTool';
  * everything again.
  */
 
-/** Tools that write exactly the file their `file_path` names. */
-const FILE_WRITERS = new Set(['Write', 'Edit', 'MultiEdit']);
-/** Tools that write no file at all. */
-const NO_WRITES = new Set(['Read', 'Glob', 'Grep', 'LS', 'TodoWrite', 'WebSearch', 'WebFetch', 'TaskOutput', 'StructuredOutput']);
-
 export class WrittenFiles {
   /** Absolute paths, as the tools were given them (resolved against the agent's working directory). */
   readonly paths = new Set<string>();
@@ -24,10 +19,14 @@ export class WrittenFiles {
 
   /** Notes a call as it starts: before it can have written anything, so a call that is stopped half way is counted too. */
   record(tool: RuntimeTool | undefined, input: unknown, cwd: string): void {
-    // An MCP tool may be called Write too; only our own tools are known.
-    const name = tool && !tool.origin ? tool.name : undefined;
-    if (name && NO_WRITES.has(name)) return;
-    const file = name && FILE_WRITERS.has(name) ? filePath(input) : undefined;
+    // A tool known only at run time (an MCP server's, VS Code's) is not ours to vouch for, whatever it is called or declares.
+    if (!tool || tool.origin) {
+      this.complete = false;
+      return;
+    }
+    // The registry's kinds: `read` tools change nothing; a `write` tool about a file writes the file its input names.
+    if (tool.kind === 'read') return;
+    const file = tool.kind === 'write' && tool.subject === 'file' ? filePath(input) : undefined;
     if (file) this.paths.add(path.resolve(cwd, file));
     else this.complete = false;
   }

@@ -3,10 +3,12 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { WrittenFiles } from '../../../../src/core/engine/worktreeWrites';
 import type { RuntimeTool } from '../../../../src/core/tools/runtimeTool';
+import { builtinTool } from '../../../../src/protocol/tools';
 
 /** What an isolated agent's finish may stage on its own: only files named by calls whose effect is known. */
 
-const tool = (name: string, origin?: string) => ({ name, ...(origin ? { origin } : {}) }) as unknown as RuntimeTool;
+/** A tool as the engine has it: the registry's facts (kind, subject), and an origin for one known only at run time. */
+const tool = (name: string, origin?: string) => ({ ...builtinTool(name)!, ...(origin ? { origin } : {}) }) as unknown as RuntimeTool;
 const cwd = path.resolve('/work/tree/src');
 
 test('Write, Edit and MultiEdit name their files, resolved in the agent\'s folder; reading tools change nothing', () => {
@@ -27,6 +29,7 @@ test('a shell command, a spawn, a message, an MCP tool named like ours, an unkno
     [tool('Task'), {}],
     [tool('SendMessage'), {}],
     [tool('Write', 'some-server'), { file_path: 'a.ts' }],
+    [tool('Read', 'read-only-server'), { file_path: 'a.ts' }],
     [undefined, {}],
     [tool('Write'), { content: 'no path' }],
   ];
