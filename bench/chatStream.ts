@@ -1,5 +1,5 @@
 /**
- * Chat stream benchmark (issue 10): a scripted run tree emits 5,000 events a
+ * Chat stream benchmark: a scripted run tree emits 5,000 events a
  * second for 10 seconds (60 agents three levels deep: text chunks, tool
  * calls, usage) into the RunStore the extension uses (100 ms coalescing),
  * and one chat response follows it through ChatRunStream, the code the

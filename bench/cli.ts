@@ -1,5 +1,5 @@
 /**
- * CLI benchmarks (issue 11), each a whole process as a user starts it:
+ * CLI benchmarks, each a whole process as a user starts it:
  *
  * (a) start-up: `subagents agents --json` on an empty folder (empty home,
  *     only the bundled agents) against a bare `node -e 0`; target ≤ 2×.

@@ -1,5 +1,5 @@
 /**
- * Agent discovery benchmark (issue 3).
+ * Agent discovery benchmark.
  *
  * Generates 2,000 agent files (~6 KB on average, 5% with the invalid YAML
  * real files have) spread over the five families' project dirs, four user

@@ -1,5 +1,5 @@
 /**
- * Engine benchmarks (issue 4), against the scripted Messages API server:
+ * Engine benchmarks, against the scripted Messages API server:
  *
  * 1. Overhead per model turn: one agent making N tool-calling turns against a
  *    zero-latency server, through our Engine, and through a bare loop that

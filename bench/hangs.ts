@@ -1,6 +1,6 @@
 /**
- * How long each kind of network hang takes to show and to give up (issue 12,
- * S3.10), with the default `subagents.network.*` settings: the real engine
+ * How long each kind of network hang takes to show and to give up, with
+ * the default `subagents.network.*` settings: the real engine
  * and SDK client against the scripted server (or a closed port). For each
  * case: when the first `retry` event came (what a surface shows), and when
  * the agent ended, with its status and error. The cases run side by side;

@@ -1,5 +1,5 @@
 /**
- * Agent-file language server benchmark (issue 14).
+ * Agent-file language server benchmark.
  *
  * A workspace of 2,000 agent files over the five families' project dirs and
  * a user dir (~6 KB each, 5% with the invalid YAML real files have, agents

@@ -1,5 +1,5 @@
 /**
- * Lifecycle benchmark (issue 5): a parent launches 200 background agents of
+ * Lifecycle benchmark: a parent launches 200 background agents of
  * 5 turns each against the scripted server (in its own process, 20 ms per
  * answer). Measured in one run, sampled every 100 ms:
  *  - memory: heap and RSS at peak against the start, and the size of the

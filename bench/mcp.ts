@@ -1,5 +1,5 @@
 /**
- * MCP benchmark (issue 22): how long an agent waits, from its start, for
+ * MCP benchmark: how long an agent waits, from its start, for
  * the tool list of its MCP server. The server is the tests' own
  * (test/support/mcp/testServer.mjs: Node and the official SDK over stdio),
  * so most of what is measured is that server starting; the floor below says

@@ -1,5 +1,5 @@
 /**
- * The Runs view's frame budget (issue 13): a scripted tree of 200 agents
+ * The Runs view's frame budget: a scripted tree of 200 agents
  * streams 5,000 RunEvents a second for 10 seconds into the real host-side
  * code (RunStore batching as in the extension, RunsFeed + FeedPump deciding
  * what to post; in its own process, bench/lib/runsViewHost.ts, so its CPU

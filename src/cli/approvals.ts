@@ -28,7 +28,7 @@ export function approvalQuestion(request: ApprovalRequest): string {
 }
 
 /**
- * The questions the CLI asks in the terminal (S7.3), one at a time even when
+ * The questions the CLI asks in the terminal, one at a time even when
  * parallel agents ask together, with the live tree paused meanwhile: before
  * a shell command or file change runs (`a` allows that kind of call for the
  * rest of the agent, `r` for the whole run), and before an agent file may

@@ -9,7 +9,7 @@ import { terminalLine } from './render/terminalText';
 import { TrustedFolders, type ProjectTrust } from '../core/trust/projectTrust';
 
 /**
- * The CLI's settings (SPEC S3.6): the extension's `subagents.*` settings,
+ * The CLI's settings: the extension's `subagents.*` settings,
  * the same keys without the prefix, checked by the same schema
  * (src/core/config.ts), read from two JSON files (comments and trailing
  * commas allowed, as in VS Code's settings.json):

@@ -1,7 +1,7 @@
 /**
  * The environment for every child process the product starts (git, hooks,
  * the shell tool): ours without the `ANTHROPIC_*` variables, so the API key
- * never reaches a child process (S7.2).
+ * never reaches a child process.
  */
 export function childEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};

@@ -10,7 +10,7 @@ export { DEFAULT_MODEL_ALIASES };
  * `workspace.getConfiguration('subagents')` and by the CLI from its settings
  * files, environment and flags (src/cli/settingsFiles.ts). Keys are the setting ids without the `subagents.` prefix. The
  * declarations in package.json must match this schema key for key and default
- * for default (test/unit/settings.test.ts checks both directions).
+ * for default (test/unit/core/config.test.ts checks both directions).
  */
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'bypassPermissions'] as const;
 

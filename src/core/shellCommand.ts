@@ -32,7 +32,7 @@ export interface ShellCommandResult {
   durationMs: number;
 }
 
-/** Output kept per stream: enough for any sensible context or reason, bounded against a runaway hook (S7.5). */
+/** Output kept per stream: enough for any sensible context or reason, bounded against a runaway hook. */
 const MAX_OUTPUT_BYTES = 1024 * 1024;
 /**
  * After the shell exits, how long to wait for its pipes to close. A hook that

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 
 /**
- * An agent's UI accent (S1.1 `color`): the names Claude Code offers. Every
+ * An agent's UI accent (the agent file's `color` field): the names Claude Code offers. Every
  * surface gets the same name through the run snapshot and maps it to its own
  * medium (a theme colour in VS Code, an ANSI colour in a terminal). Kept to
  * zod/mini and constants: the webview bundle imports it.

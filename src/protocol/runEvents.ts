@@ -68,7 +68,7 @@ export const agentStartedEvent = z.object({
   filePath: z.nullable(z.string()),
   /** Set when this start continues an earlier, ended agent. */
   resumed: z.boolean(),
-  /** The definition's UI accent (S1.1 `color`), when it names one. */
+  /** The definition's UI accent (its `color` field), when it names one. */
   color: agentColorField,
 });
 

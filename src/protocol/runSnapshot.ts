@@ -6,7 +6,7 @@ import { toolRowSchema } from './toolRow';
 /**
  * The snapshot model of run trees: what the RunStore holds and what every
  * surface renders (sidebar, chat, CLI tree, LM tool result). Folded from
- * RunEvents; bounded (tool rows and text per agent are capped, S7.5).
+ * RunEvents; bounded (tool rows and text per agent are capped; see docs/security.md, "Bounded memory").
  */
 
 export { toolRowSchema, type ToolRow } from './toolRow';
@@ -92,7 +92,7 @@ export const runSnapshotSchema = z.object({
   status: agentStatusSchema,
   startedAt: z.number(),
   endedAt: z.nullable(z.number()),
-  /** Usage rolled up over every agent of the tree (S3.9). */
+  /** Usage rolled up over every agent of the tree. */
   usage: usageSchema,
   agents: z.record(z.string(), agentNodeSchema),
   /** Bumped on every change; lets surfaces skip unchanged trees. */

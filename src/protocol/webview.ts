@@ -5,7 +5,7 @@ import { AGENT_STATUSES, APPROVAL_KINDS } from './vocabulary';
 
 /**
  * Messages between the extension host and the Runs view, the sidebar webview
- * (S7.4: both sides validate what they receive against these schemas). The
+ * (both sides validate what they receive against these schemas). The
  * host projects RunStore snapshots into the small view models below and sends
  * only the agents whose view changed; the webview renders them and reports
  * clicks, nothing more. Kept to zod/mini and plain constants so the webview
@@ -71,7 +71,7 @@ const agentHeadShape = {
   endedAt: z.nullable(z.number()),
   error: z.nullable(z.string()),
   filePath: z.nullable(z.string()),
-  /** The agent's accent (S1.1 `color`); the view maps it to a theme colour. */
+  /** The agent's accent (its file's `color`); the view maps it to a theme colour. */
   color: agentColorField,
   worktree: z.nullable(
     z.object({
@@ -156,7 +156,7 @@ export type RunUpdate = z.infer<typeof runUpdateSchema>;
 
 export const statusStateSchema = z.object({
   notices: z.array(noticeSchema),
-  /** False in an untrusted workspace: nothing can run (S7.1). */
+  /** False in an untrusted workspace: nothing can run. */
   canRun: z.boolean(),
   /** Agents run on the demo model (no API key): the empty view offers the demo session. */
   demo: z.boolean(),

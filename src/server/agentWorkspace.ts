@@ -19,7 +19,7 @@ export interface AgentWorkspaceOptions {
   home: string;
   /** The bundled agents dir; default the one beside the server's package. */
   bundledDir?: string | null;
-  /** False in an untrusted workspace: project and plugin agents are not read (S7.1). */
+  /** False in an untrusted workspace: project and plugin agents are not read. */
   trusted: boolean;
   /** Quiet time before the watcher reports a burst of changes. */
   debounceMs?: number;

@@ -1,4 +1,4 @@
-// The agent-file language server (SPEC S6.5): diagnostics, completion,
+// The agent-file language server: diagnostics, completion,
 // hover, go to definition and quick fixes for every file discovery reads as
 // an agent definition. Started by the extension over IPC; other editors run
 // `node dist/server.js --stdio`.

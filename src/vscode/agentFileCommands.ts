@@ -6,7 +6,7 @@ import { pickFolder } from './pickers';
 import type { Services } from './services';
 
 /**
- * New Agent… and Refresh Agents (S6.3). New Agent writes a Claude Code-style
+ * New Agent… and Refresh Agents. New Agent writes a Claude Code-style
  * agent file (the format every source family reads) into the project's
  * `.claude/agents/` or the user's `~/.claude/agents/`; the catalogs' watchers
  * pick it up, and the file opens for editing.

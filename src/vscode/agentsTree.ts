@@ -22,7 +22,7 @@ import { isWorktreesNode, worktreesChildren, worktreesItem, worktreesRoots, type
 type ViewNode = TreeNode | WorktreesNode;
 
 /**
- * The Agents view (S6.1): a native tree of every folder's agents, grouped by
+ * The Agents view: a native tree of every folder's agents, grouped by
  * source, with problems in agent files on top. Being a TreeView it has VS
  * Code's own keyboard navigation, type-to-find, theming, context menus and
  * screen-reader support. The filter (name, description, source) narrows it

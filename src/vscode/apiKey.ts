@@ -3,7 +3,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { apiBaseUrl, createClient } from '../core/engine/client';
 
 /**
- * Where the Anthropic API key comes from (S7.2): VS Code's SecretStorage
+ * Where the Anthropic API key comes from: VS Code's SecretStorage
  * first (an explicit choice made in this editor), then `ANTHROPIC_API_KEY`
  * from the extension host's environment. Never a setting, never logged.
  *

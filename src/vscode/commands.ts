@@ -24,7 +24,7 @@ import {
 } from './worktreeCommands';
 
 /**
- * Registers every command (S6.3). The views' own commands (Show Run, Clear
+ * Registers every command. The views' own commands (Show Run, Clear
  * Finished, the agents filter) and their clicks are in views.ts; a click and
  * the palette take the same path.
  */

@@ -64,7 +64,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
   // VS Code without Copilot), a request to a participant fails with "Language
   // model unavailable" until the chat has picked a model; ours are offered
   // before the agents are even read, and resolved here, so the very first
-  // @agent request works (NOTES.md). The handler waits for the services.
+  // @agent request works (measured in code-server). The handler waits for the services.
   let resolveStarted!: (started: Services | undefined) => void;
   const started = new Promise<Services | undefined>((resolve) => (resolveStarted = resolve));
   const models = new ClaudeChatProvider(keys, () => readSettings().settings.modelAliases, log);

@@ -7,7 +7,7 @@ import { announceRunEnd } from './runNotifications';
 import type { Services } from './services';
 
 /**
- * Send Message to Agent (S4.6): what the Runs view's message box, the
+ * Send Message to Agent: what the Runs view's message box, the
  * chat's "Message …" button, the palette and the key binding do. A message
  * to an agent at work is read at its next turn boundary; one to an agent
  * that has ended continues it; one to an agent another process runs waits

@@ -9,7 +9,7 @@ import { announceRunEnd } from './runNotifications';
 import type { Services } from './services';
 
 /**
- * Run Agent…, Stop Run, Stop All and Send Follow-up (S6.3, S4.3). Every
+ * Run Agent…, Stop Run, Stop All and Send Follow-up. Every
  * command takes optional arguments that skip its dialogs, so the view, tests
  * and keybindings can script it; without them it asks.
  */
@@ -38,7 +38,7 @@ function checkBudget(value: unknown): { budget?: Budget; error?: string } {
 
 const MANAGE_TRUST = 'Manage Workspace Trust';
 
-/** S7.1: nothing runs in an untrusted workspace; says why and how to change it. */
+/** Nothing runs in an untrusted workspace (Restricted Mode); says why and how to change it. */
 export function ensureTrusted(what: string): boolean {
   if (vscode.workspace.isTrusted) return true;
   void vscode.window

@@ -6,11 +6,11 @@ import { FeedPump, RunsFeed, type RunsFeedSource } from '../surfaces/views/runsF
 import { runsViewHtml } from '../surfaces/views/webviewHtml';
 
 /**
- * The Runs view (S6.1): a webview with every run tree, live. The host owns the
+ * The Runs view: a webview with every run tree, live. The host owns the
  * state: RunStore snapshots projected by RunsFeed, sent at most every 50 ms
  * and only what changed; a hidden view loses its document and gets
  * everything again when shown. Strict CSP with a nonce, and every message
- * from the webview is validated (S7.4). Also keeps the container's badge
+ * from the webview is validated. Also keeps the container's badge
  * (agents at work and waiting for approval) and Clear Finished, which hides
  * ended runs from the view without deleting them from the history.
  */

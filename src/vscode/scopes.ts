@@ -21,12 +21,12 @@ import type { McpStatusStore } from '../core/mcp/status';
 import { listAgentServers, type AgentServers } from '../core/mcp/listing';
 
 /**
- * One scope per workspace folder (S2.6): its own settings, its own live
+ * One scope per workspace folder: its own settings, its own live
  * AgentCatalog and its own Engine; a run belongs to the folder it started in.
  * All engines feed the one RunStore. Catalogs are remade when what they load
  * changes (workspace trust granted, plugin settings); engines stay, so runs
  * in progress are never cut off, and they look agents up through the scope,
- * so the next spawn sees the new catalog (S2.4).
+ * so the next spawn sees the new catalog.
  */
 
 export interface ScopeDeps {
@@ -143,7 +143,7 @@ export class FolderScope implements AgentLookup {
         pluginDirs,
         loadClaudePlugins: this.#settings.loadClaudePlugins,
         bundledDir: this.deps.bundledDir,
-        // S7.1: an untrusted folder's own agent files (and plugins) are not read at all.
+        // Restricted Mode: an untrusted folder's own agent files (and plugins) are not read at all.
         includeProjectAndPlugins: trusted,
         watch: true,
       });

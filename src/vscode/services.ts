@@ -123,7 +123,7 @@ export class Services implements vscode.Disposable {
       }),
       watchHistorySettings(this.history, this.store, (problem) => this.log.warn(problem)),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.scopes.sync()),
-      // S7.1: once trusted, project and plugin agents load without a reload.
+      // Once the workspace is trusted, project and plugin agents load without a reload.
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         this.log.info('Workspace trusted: loading project and plugin agents.');
         void this.scopes.reload(true);
@@ -132,7 +132,7 @@ export class Services implements vscode.Disposable {
   }
 
   /**
-   * Start-up clean-up of worktrees left by runs that died (S5.3): unchanged
+   * Start-up clean-up of worktrees left by runs that died: unchanged
    * ones are pruned, changed ones kept and reported (log and view).
    */
   async recoverWorktrees(): Promise<void> {
@@ -154,7 +154,7 @@ export class Services implements vscode.Disposable {
   }
 
   /**
-   * Sends a message to an agent (S4.6): the folder scope whose engine knows
+   * Sends a message to an agent: the folder scope whose engine knows
    * it takes it (at work: read at its next turn; ended: continued), or its
    * run's folder scope, which finds it in the history (or hands it to the
    * process at work on it, through the mailbox).

@@ -7,7 +7,7 @@ import { folderAgents, type FolderAgents } from '../surfaces/views/viewModel';
 export interface AgentsState {
   folders: FolderAgents[];
   notices: Notice[];
-  /** False in an untrusted workspace: nothing can run (S7.1). */
+  /** False in an untrusted workspace: nothing can run. */
   canRun: boolean;
 }
 

@@ -2,7 +2,7 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync } from 'node:fs';
 import path from 'node:path';
-import { agentsCli as cli, BUNDLED_AGENT_COUNT as bundledCount, layout, type AgentsJson } from '../integration/agents/helpers';
+import { agentsCli as cli, BUNDLED_AGENT_COUNT as bundledCount, layout, type AgentsJson } from '../integration/core/agents/helpers';
 import { CORPUS_DIR, corpusFiles } from '../support/corpus';
 
 // `subagents agents` over the 158 real-world Claude Code files, as a

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { discoverAgents } from '../../src/core/agents/discovery';
-import { layout, runtimeTools, writeFile } from '../integration/agents/helpers';
+import { layout, runtimeTools, writeFile } from '../integration/core/agents/helpers';
 import { CORPUS_DIR, corpusExpectation, corpusFiles } from '../support/corpus';
 
 // The real-world Claude Code files laid out as a project's agents: every one

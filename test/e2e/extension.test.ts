@@ -412,7 +412,7 @@ describe('the packaged extension in code-server', () => {
     }),
   );
 
-  it('looks native in light, dark and high-contrast themes, agent colours (S1.1) following the theme', { timeout: 120_000 }, () =>
+  it('looks native in light, dark and high-contrast themes, agent colours following the theme', { timeout: 120_000 }, () =>
     withDiagnostics('themes', subject, async () => {
       const { workbench } = live();
       // The Agents view shows tech-lead (color: purple) beside the Runs view in each picture.

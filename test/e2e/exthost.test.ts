@@ -41,7 +41,7 @@ function writeAgent(folder: string, name: string, body: string): void {
 }
 
 /**
- * Two folders, alpha and beta, in a `.code-workspace` (S2.6): each has an
+ * Two folders, alpha and beta, in a `.code-workspace`: each has an
  * agent of its own and its own `shared`; beta's folder settings disable
  * `explore` there only.
  */

@@ -1,4 +1,4 @@
-// Workspace trust (S7.1) in real VS Code: the sample workspace opened in
+// Workspace trust in real VS Code: the sample workspace opened in
 // Restricted Mode. Project and plugin agents stay unread, nothing can run and
 // the view says why; granting trust loads the project's agents without a
 // reload. One code-server for the file.

@@ -15,7 +15,7 @@ export function agent(name: string, overrides: Partial<AgentDefinition> = {}): A
   };
 }
 
-/** A mutable catalog: tests swap definitions mid-run to check S2.4. */
+/** A mutable catalog: tests swap definitions mid-run to check that the next spawn sees the change. */
 export function catalogOf(...defs: AgentDefinition[]): AgentLookup & { set(defs: AgentDefinition[]): void } {
   let agents = defs;
   return {

@@ -9,7 +9,7 @@ import { RunsTree, setExpandedView } from './runsTree';
 import { focusItem, installTreeKeyboard, setExpanded } from './tree';
 
 /**
- * The Runs view's script: validates what the host sends (S7.4), renders the
+ * The Runs view's script: validates what the host sends, renders the
  * notices and the run trees (runsTree.ts patches them incrementally), answers
  * reveal requests, and reports clicks. A click on an agent or tool row opens
  * that agent's transcript; the twistie folds; the buttons act. Elapsed times
@@ -162,7 +162,7 @@ function reveal(item: HTMLElement): void {
 }
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
-  // S7.4: anything that does not match the protocol is dropped, not rendered.
+  // Anything that does not match the protocol is dropped, not rendered.
   const parsed = hostToWebviewSchema.safeParse(event.data);
   if (!parsed.success) return;
   const message = parsed.data;

@@ -14,7 +14,7 @@ import { listAgentServers, type AgentServers } from '../../core/mcp/listing';
 import { mcpLimits } from '../../core/mcp/limits';
 import { cliMcpOptions, mcpListingStamp } from '../mcpOptions';
 
-/** `subagents agents`: what discovery finds for a folder (SPEC S6.6). */
+/** `subagents agents`: what discovery finds for a folder. */
 
 const USAGE = `Usage: subagents agents [--json] [--cwd DIR] [--plugin-dir DIR]… [--trust-project] [--no-cache]
 

@@ -17,7 +17,7 @@ import { isTomlPath } from './formats';
 
 export interface ListedFile {
   filePath: string;
-  /** Path relative to the agents dir, `/`-separated: the sort key (S2.2). */
+  /** Path relative to the agents dir, `/`-separated: the sort key. */
   relPath: string;
 }
 
@@ -106,7 +106,7 @@ async function walkFolder(walk: Walk, folder: string, relPrefix: string, depth: 
   try {
     entries = readdirSync(folder, { withFileTypes: true });
   } catch {
-    return; // unreadable (or vanished): empty, as S2.3 says for dirs
+    return; // unreadable (or vanished): empty, as a missing or unreadable agents folder is
   }
   const base = folder.endsWith(path.sep) ? folder : folder + path.sep;
   const entryDepth = depth + 1;

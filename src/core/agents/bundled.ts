@@ -17,6 +17,6 @@ export function bundledAgentsDir(from: string = __dirname): string {
     if (parent === current) break;
     current = parent;
   }
-  // Not found: a path that reads as empty (S2.3) and names where it looked.
+  // Not found: a path that reads as empty and names where it looked.
   return path.resolve(from, '..', 'agents');
 }

@@ -8,7 +8,7 @@ import { findAgent, getAgent } from './lookup';
 import { resolveAgentDirs, type AgentDir } from './sources';
 
 /**
- * The live set of agents (SPEC S2.4, S2.5): discovery kept up to date by
+ * The live set of agents: discovery kept up to date by
  * watching. Every surface and the engine read from one catalog, so a
  * definition edited mid-session is what the next spawn gets.
  *

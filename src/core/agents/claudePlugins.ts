@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
- * Claude Code's installed plugins (SPEC S2.1 step 2), read from its registry
+ * Claude Code's installed plugins (the second step of the search order,
+ * after `subagents.pluginDirs`; docs/agent-files.md, "Search order"), read from its registry
  * under `~/.claude/plugins/`:
  *
  * - `installed_plugins.json`: `{ version, plugins: { "<name>@<marketplace>":

@@ -11,7 +11,7 @@ import {
 } from './kinds';
 
 /**
- * The normalised agent definition (SPEC S1.1): what every agent file, whatever
+ * The normalised agent definition: what every agent file, whatever
  * tool it was written for, becomes after parsing. The engine, the catalog and
  * every surface work with this shape only.
  */
@@ -75,7 +75,7 @@ export const agentDefinitionSchema = z.object({
   /** Frontmatter fields the product does not know, passed through untouched. */
   extra: z.record(z.string(), z.unknown()),
 
-  // Fields added for the other formats (issue 11). Optional so that code
+  // Fields added for the other formats. Optional so that code
   // building definitions by hand keeps compiling; parsing always sets them,
   // and an absent one means the default written next to it.
 
@@ -153,7 +153,7 @@ export const DEFINITION_DEFAULTS: Readonly<Required<AgentDefinition>> = Object.f
   baseRef: null,
 });
 
-/** A definition that lost to a higher-precedence one of the same name (S2.2). */
+/** A definition that lost to a higher-precedence one of the same name. */
 export interface ShadowedDefinition {
   definition: AgentDefinition;
   shadowedBy: { source: AgentSource; family: AgentFamily | null; filePath: string };

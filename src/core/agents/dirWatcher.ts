@@ -3,7 +3,7 @@ import path from 'node:path';
 import { isDirectorySync } from './agentFiles';
 
 /**
- * The file-system watching behind the catalog (SPEC S2.4), on node's
+ * The file-system watching behind the catalog, on node's
  * fs.watch (recursive on Linux since Node 20, native on macOS and Windows).
  * Two kinds of watch:
  *

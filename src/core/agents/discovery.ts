@@ -9,7 +9,7 @@ import { applyPrecedence, type DiscoveredAgents } from './precedence';
 import { resolveAgentDirs, type AgentDir, type SourceOptions } from './sources';
 
 /**
- * One-shot discovery (SPEC S2): resolve the dirs, read them, apply
+ * One-shot discovery: resolve the dirs, read them, apply
  * precedence. Never throws for anything found on disk; problems come back as
  * warnings. The watching catalog is built from the same pieces.
  */
@@ -25,7 +25,7 @@ export interface DiscoveryOptions {
   loadClaudePlugins?: boolean;
   /** The bundled agents dir; default the extension's `agents/`; null to skip. */
   bundledDir?: string | null;
-  /** False in an untrusted workspace: only user and bundled agents load (S7.1). Default true. */
+  /** False in an untrusted workspace: only user and bundled agents load. Default true. */
   includeProjectAndPlugins?: boolean;
   /** Files larger than this are skipped with a warning; default 1 MiB. */
   maxFileBytes?: number;

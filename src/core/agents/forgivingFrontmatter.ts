@@ -1,5 +1,5 @@
 /**
- * The forgiving frontmatter reader used when strict YAML fails (SPEC S1.3).
+ * The forgiving frontmatter reader used when strict YAML fails.
  *
  * Real agent files are often not valid YAML: the typical case is an unquoted
  * description containing `: ` ("Triggers on: 'x', 'y'"), which YAML reads as

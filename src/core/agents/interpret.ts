@@ -253,7 +253,7 @@ export function interpretFields({ fields, body }: AgentFields, context: AgentFil
     warn.warn(`"permissionMode: ${permissionMode}" is ignored: plugin agents cannot set their permission mode (as in Claude Code)`);
     permissionMode = null;
   }
-  // Codex agents run under their parent's sandbox, so read-only binds what they start too: plan mode is that here (S3.3).
+  // Codex agents run under their parent's sandbox, so read-only binds what they start too: plan mode is that here.
   if (format === 'codex' && fields.sandbox_mode === 'read-only') permissionMode = 'plan';
 
   // One shape for every definition: the fields are listed, not spread.

@@ -6,7 +6,7 @@
 export const AGENT_SOURCES = ['project', 'user', 'plugin', 'bundled'] as const;
 export type AgentSource = (typeof AGENT_SOURCES)[number];
 
-/** Source families in precedence order (S2.1). */
+/** Source families in precedence order. */
 export const AGENT_FAMILIES = ['.omp', '.claude', '.codex', '.gemini', '.github'] as const;
 export type AgentFamily = (typeof AGENT_FAMILIES)[number];
 
@@ -30,7 +30,7 @@ export type AgentFormat = (typeof AGENT_FORMATS)[number];
 export const THINKING_LEVELS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const;
 export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
 
-/** Frontmatter keys with a meaning (S1.1); every other key is passed through untouched. */
+/** Frontmatter keys with a meaning; every other key is passed through untouched. */
 export const DEFINITION_FIELDS = [
   'name',
   'description',

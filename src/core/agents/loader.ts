@@ -163,7 +163,7 @@ export class AgentLoader {
 
   /**
    * parseAgentText never throws by design; should a file still find a way
-   * (a bug), it is that file that is skipped, not the whole discovery (S1.3).
+   * (a bug), it is that file that is skipped, not the whole discovery.
    */
   private parse(dir: AgentDir, filePath: string, text: string, hasCarriageReturn: boolean): ParsedAgentFile {
     try {

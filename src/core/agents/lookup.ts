@@ -1,7 +1,7 @@
 import type { AgentDefinition } from './definition';
 
 /**
- * Exact-name lookup (SPEC S2.5): `Task` and `task` are different agents. A
+ * Exact-name lookup: `Task` and `task` are different agents. A
  * plugin agent (`plugin:agent`) is also found by its bare name when that
  * name is its alone (`aliases`, from precedence).
  */

@@ -4,7 +4,7 @@ import { THINKING_LEVELS, type ThinkingLevel } from './kinds';
 
 /**
  * Model names as agent files write them, resolved to what this runtime can
- * run (SPEC S1.1, issue 11): an alias (`sonnet`), a `claude-…` id, or
+ * run: an alias (`sonnet`), a `claude-…` id, or
  * `inherit`. Files written for other tools use other syntaxes: Copilot's
  * display names (`Claude Sonnet 4.5 (copilot)`), fallback lists (Copilot's
  * YAML lists, oh-my-pi's `pi/smol, haiku, flash`), oh-my-pi's role aliases

@@ -6,7 +6,7 @@ import type { AgentFormat } from './kinds';
 import { readForgivingFrontmatter } from './forgivingFrontmatter';
 
 /**
- * One agent file's text → a normalised definition (SPEC S1): the fields are
+ * One agent file's text → a normalised definition: the fields are
  * read from YAML frontmatter (or, for Codex, from TOML), then interpreted
  * the way the file's home tool reads them (`interpret.ts`, `formats/`).
  * Never throws: every problem is a warning, and only a missing name or

@@ -1,7 +1,7 @@
 import type { AgentDefinition, DiscoveryWarning, ShadowedDefinition } from './definition';
 
 /**
- * First-wins dedup over dirs in precedence order (SPEC S2.1, S2.2). Pure and
+ * First-wins dedup over dirs in precedence order. Pure and
  * cheap (one pass, one Set), so the catalog recomputes it from cached
  * per-file results after every change instead of patching a merged list.
  *

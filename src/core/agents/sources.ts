@@ -6,7 +6,7 @@ import { walksFolder, type ListingRules } from './agentFiles';
 import { listClaudePluginRoots, readPluginManifest, type PluginScope } from './claudePlugins';
 
 /**
- * Which directories hold agent files, in precedence order (SPEC S2.1).
+ * Which directories hold agent files, in precedence order.
  * Resolution only decides paths; reading them is the loader's job.
  */
 
@@ -37,7 +37,7 @@ export interface SourceOptions {
   pluginDirs: readonly string[];
   loadClaudePlugins: boolean;
   bundledDir: string | null;
-  /** False in an untrusted workspace: then only user and bundled agents (S7.1). */
+  /** False in an untrusted workspace: then only user and bundled agents. */
   includeProjectAndPlugins: boolean;
 }
 

@@ -6,7 +6,7 @@ import { COPILOT_TOOL_SETS } from './formats/copilot';
 import { toolPattern } from '../mcp/toolPatterns';
 
 /**
- * Tool-name normalisation (SPEC S1.1). Agent files name tools the way their
+ * Tool-name normalisation. Agent files name tools the way their
  * home tool does: Claude Code (`Read`), oh-my-pi (`read`, `find`), Gemini
  * CLI (`read_file`), GitHub Copilot (`edit`, `search/codebase`). The runtime
  * speaks Claude Code's names, so every other spelling is mapped onto those

@@ -19,7 +19,7 @@ import { DEFINITION_FIELDS } from './kinds';
  * trailing-space lines, nested maps, empty values, tabs, control characters,
  * duplicate keys, values YAML reads as another type, ...) returns
  * `undefined`, and the caller runs the YAML parser.
- * test/unit/agents/plainFrontmatter.test.ts checks this differentially
+ * test/unit/core/agents/yamlFastPath.test.ts checks this differentially
  * against js-yaml on the corpus, the bundled agents and generated input.
  */
 

@@ -25,7 +25,7 @@ import { settleWorktree } from './worktreeSteps';
 import { setUpWorktree } from './worktreeSetup';
 
 /**
- * One agent's life in the engine (S3.1): waits for its place under the
+ * One agent's life in the engine: waits for its place under the
  * concurrency limit, builds its tools, runs its start hooks and its query
  * loop, saves its transcript as it goes, and once the loop is over stops
  * what it started, settles its worktree, reports how it ended, and hands on
@@ -39,18 +39,18 @@ export interface ExecutionOptions {
   /** Read at every run and spawn, so setting changes apply to the next one. */
   settings: () => Settings;
   maxTokens?: number;
-  /** Overrides of the timeouts and retries the `subagents.network.*` settings give (S3.10); tests use short ones. */
+  /** Overrides of the timeouts and retries the `subagents.network.*` settings give; tests use short ones. */
   network?: Partial<NetworkPolicy>;
   /** Keeps transcripts and finds ended agents after a restart (the run history). */
   archive?: AgentArchive;
-  /** SubagentStart / SubagentStop hooks (S4.5). */
+  /** SubagentStart / SubagentStop hooks. */
   hooks?: LifecycleHooks;
   /**
    * Whether a folder's own code (its hooks, later its MCP servers) may run:
    * the one place every such runner asks. Default: no folder is trusted.
    */
   trust?: ProjectTrust;
-  /** Git worktrees for isolated agents (S5); without it, isolation is refused. */
+  /** Git worktrees for isolated agents; without it, isolation is refused. */
   worktrees?: WorktreeManager;
 }
 

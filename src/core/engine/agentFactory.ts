@@ -51,7 +51,7 @@ export interface AgentPlacement {
   background: boolean;
   /** The mode the agent runs under, its file's own already weighed in (ModeConsents.resolve). */
   permissionMode: PermissionMode;
-  /** The spawn call's (or root request's) schema: first in precedence (S3.7). */
+  /** The spawn call's (or root request's) schema: first in precedence. */
   schema?: object | null;
   /** The spawn call's own budget, inside its parent's. */
   budget?: Budget;
@@ -61,7 +61,7 @@ export interface AgentPlacement {
 
 export function createAgentRun(p: AgentPlacement): AgentRun {
   const { definition, parent, settings } = p;
-  // Plan mode spreads down the tree (S3.3).
+  // Plan mode spreads down the tree.
   const planMode = p.permissionMode === 'plan' || Boolean(parent?.planMode);
   const priorTurns = p.continued?.turns ?? 0;
   return new AgentRun({

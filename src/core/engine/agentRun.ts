@@ -64,7 +64,7 @@ export interface AgentRunInit {
   maxTurns: number;
   /** A budget of this agent's own (the spawn tool's `budget`), inside its parent's; without one it spends from its parent's. */
   budget?: Budget;
-  /** Earlier conversation when this run continues an ended agent (S4.3). */
+  /** Earlier conversation when this run continues an ended agent. */
   history?: BetaMessageParam[];
   /** Usage and turns carried over from the runs this one continues. */
   priorUsage?: Usage;
@@ -99,12 +99,12 @@ export class AgentRun {
   readonly maxTurns: number;
   readonly depth: number;
   readonly resumed: boolean;
-  /** Linked to the parent's signal: stopping an agent stops its whole subtree (S3.11). */
+  /** Linked to the parent's signal: stopping an agent stops its whole subtree. */
   readonly controller = new AbortController();
   /** The budget this agent's usage is reported to (its own, or the nearest one above it). */
   readonly budget: BudgetTracker;
   readonly children = new Set<AgentRun>();
-  /** Messages and children's results, delivered at this agent's next turn boundary (S4.1, S4.6). */
+  /** Messages and children's results, delivered at this agent's next turn boundary. */
   readonly inbox = new Inbox();
   messages: BetaMessageParam[];
   /** How many of `messages` are in the transcript on disk. */
@@ -114,7 +114,7 @@ export class AgentRun {
   usage: Usage;
   turns: number;
   startedAt = Date.now();
-  /** Set while the agent works in its own git worktree (S5). */
+  /** Set while the agent works in its own git worktree. */
   isolation: {
     path: string;
     branch: string;

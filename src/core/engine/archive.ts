@@ -1,7 +1,7 @@
 import type { BetaContentBlockParam, BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { AgentNode } from '../../protocol/runSnapshot';
 
-/** An ended agent as the engine needs it to continue (S4.3). */
+/** An ended agent as the engine needs it to continue. */
 export interface ArchivedAgent {
   node: AgentNode;
   messages: BetaMessageParam[];

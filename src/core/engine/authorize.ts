@@ -4,7 +4,7 @@ import { previewText, type ApprovalPreview } from '../tools/approvalPreview';
 import type { Denial, PermissionGate } from '../tools/permissions';
 import type { AgentRun, EmitEvent } from './agentRun';
 
-/** What is asked about: a tool call, or a hook command run as this agent's (S7.3). */
+/** What is asked about: a tool call, or a hook command run as this agent's. */
 export interface AuthorizeCall {
   tool: Pick<ToolSpec, 'name' | 'kind' | 'origin'> & { confirmedElsewhere?: boolean };
   /** The tool call waiting, or a made-up id for something that is not one (a hook). */

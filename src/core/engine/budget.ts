@@ -18,7 +18,7 @@ function least(a: number | undefined, b: number | undefined): number | undefined
 }
 
 /**
- * A token/cost budget (S3.9a): of a run tree, or of one spawned agent and
+ * A token/cost budget: of a run tree, or of one spawned agent and
  * its subtree (the spawn tool's `budget`). Usage reported to a budget counts
  * against every budget above it too, so a child's spending is part of its
  * parent's. The first report that crosses a limit aborts the budget's scope

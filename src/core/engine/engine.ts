@@ -20,10 +20,10 @@ import { AgentSpawner, type AgentLookup, type SpawnerHost } from './spawner';
 import { isolate, reisolate } from './worktreeSteps';
 
 /**
- * The subagent engine (S3): runs agent trees on the Anthropic SDK. Every
+ * The subagent engine: runs agent trees on the Anthropic SDK. Every
  * agent is its own query loop with its own system prompt, tool pool and
- * model; the spawn tool starts nested agents under the guards of S3.3–S3.4
- * (spawner.ts). Everything an agent does is reported as typed RunEvents,
+ * model; the spawn tool starts nested agents under the tool-pool and spawn
+ * checks (toolPool.ts, spawner.ts). Everything an agent does is reported as typed RunEvents,
  * which the RunStore folds into the snapshots every surface renders.
  */
 
@@ -41,14 +41,14 @@ export interface EngineOptions extends ExecutionOptions {
   mailbox?: AgentMailbox;
   /**
    * Consent for agent files that ask for a wider permission mode than the
-   * one they would run under (S7.3), remembered per file content. Without
+   * one they would run under, remembered per file content. Without
    * it, such a file is refused its wider mode, with a warning in the log.
    */
   modeConsents?: ModeConsents;
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
   /**
-   * The secrets to keep out of events, results, transcripts and logs
-   * (S7.2); read at each use. Default: the client's API key and auth token.
+   * The secrets to keep out of events, results, transcripts and logs; read
+   * at each use. Default: the client's API key and auth token.
    */
   secrets?: () => ReadonlyArray<string | null | undefined>;
   /**
@@ -200,7 +200,7 @@ export class Engine {
   }
 
   /**
-   * Continues an ended agent with its whole conversation (S4.3): the
+   * Continues an ended agent with its whole conversation: the
    * sidebar's "Send follow-up", `subagents resume`. The agent keeps its id
    * and its place in its run tree, and gets what waited for it (messages it
    * never read, results of children that ended after it) before `prompt`.
@@ -213,7 +213,7 @@ export class Engine {
   }
 
   /**
-   * Sends a message to an agent (S4.6): one at work reads it at its next
+   * Sends a message to an agent: one at work reads it at its next
    * turn boundary, one that ended is continued with it, one another process
    * runs gets it through the mailbox that process watches. Throws an
    * EngineError when the agent cannot be reached (unknown, expired).
@@ -294,7 +294,7 @@ export class Engine {
     });
   }
 
-  /** Stops an agent and its whole subtree (S3.11). */
+  /** Stops an agent and its whole subtree. */
   cancel(agentId: string, reason = 'Cancelled by the user.'): boolean {
     const run = this.#agents.get(agentId);
     if (!run || run.ended) return false;

@@ -1,7 +1,7 @@
 import type { ProjectTrust } from '../trust/projectTrust';
 
 /**
- * The engine's lifecycle hook points (S4.5), Claude Code-compatible in
+ * The engine's lifecycle hook points, Claude Code-compatible in
  * meaning: `SubagentStart` before an agent's first request (it may add
  * context), `SubagentStop` when an agent is about to end (it may send it
  * back to work with one more instruction, a bounded number of times). The
@@ -30,7 +30,7 @@ export interface SubagentInfo {
   signal?: AbortSignal;
   /**
    * Asks, as for a shell command of this agent, whether a hook command the
-   * session did not start with may run (S7.3): null when it may, else why
+   * session did not start with may run: null when it may, else why
    * not. Without it such hooks do not run.
    */
   approveCommand?: (command: string, why: string) => Promise<string | null>;

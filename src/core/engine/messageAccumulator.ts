@@ -7,7 +7,7 @@ import type { BetaContentBlock, BetaMessage, BetaRawMessageStreamEvent } from '@
  * input is not valid JSON as a fatal stream error, which would end the agent
  * over one malformed call. Here such a call keeps an empty input and is
  * listed in `invalidInputs`, so the tool executor answers it with a tool
- * error the model can correct (S3.10).
+ * error the model can correct.
  */
 export class MessageAccumulator {
   #message: BetaMessage | null = null;

@@ -9,7 +9,7 @@ import { resultEntry } from './taskTools';
 import type { PermissionMode } from '../tools/permissions';
 
 /**
- * How messages and results reach agents (S4.6). A message for an agent at
+ * How messages and results reach agents. A message for an agent at
  * work goes into its inbox and is read at its next turn boundary; one for
  * an agent that ended continues it; one for an agent another process runs
  * goes to the mailbox that process watches. A child's result reaches its

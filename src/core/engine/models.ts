@@ -2,7 +2,7 @@ import type { Usage } from '../../protocol/runEvents';
 import { isForeignModel, isRunnableModel, resolveModelField } from '../agents/modelNames';
 
 /**
- * Model resolution (S3.6): spawn call `model` > definition `model` > the
+ * Model resolution: spawn call `model` > definition `model` > the
  * parent's model (`inherit`, or unset) > setting `subagents.defaultModel`.
  * Aliases (`sonnet`, …) map through the configurable alias table; anything
  * else is taken as a full model id.

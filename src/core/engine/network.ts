@@ -2,8 +2,8 @@ import type { Middleware } from '@anthropic-ai/sdk';
 import type { Settings } from '../config';
 
 /**
- * How long the engine waits on the model API, and how often it tries again
- * (S3.10). The SDK's own retries are switched off for our requests: every
+ * How long the engine waits on the model API, and how often it tries again.
+ * The SDK's own retries are switched off for our requests: every
  * retry is the engine's, so every retry is a `retry` event a surface shows,
  * and no server can make an agent sleep for longer than `maxRetryWaitMs`.
  */

@@ -15,7 +15,7 @@ import type { NetworkPolicy } from './network';
 import { streamTurn, TurnError } from './turnStream';
 
 /**
- * One agent's query loop (S3.1): send the conversation, stream the answer,
+ * One agent's query loop: send the conversation, stream the answer,
  * run the tool calls it asks for, feed the results back; stop at the end of
  * the turn, at `maxTurns`, on abort, or on an unrecoverable error. The loop
  * owns its history, so it can be persisted, resumed and retried as sent.
@@ -160,7 +160,7 @@ export async function runQueryLoop(run: AgentRun, deps: LoopDeps): Promise<LoopO
       if (message.stop_reason === 'pause_turn') continue;
 
       // The turn ended. Background children still running get waited for;
-      // their results, and messages, start another turn (S4.1, S4.6).
+      // their results, and messages, start another turn.
       while (run.inbox.size === 0 && run.runningBackgroundChildren().length > 0) {
         await run.inbox.wait(run.signal);
         run.signal.throwIfAborted();

@@ -1,6 +1,6 @@
 /**
  * Keeps the secrets the product holds (the API key, an auth token) out of
- * everything that leaves the engine (S7.2): events (and so every surface and
+ * everything that leaves the engine: events (and so every surface and
  * the run history), results, transcripts, log lines, hook input and the
  * commit messages of worktrees. A server error that echoes the key, a tool
  * that reads a `.env`, a model that repeats it: each occurrence, and each

@@ -8,7 +8,7 @@ import type { ThinkingLevel } from '../agents/definition';
 import type { TurnParams } from './turnStream';
 
 /**
- * Builds each turn's request. Prompt caching (S3.8): breakpoints on the last
+ * Builds each turn's request. Prompt caching: breakpoints on the last
  * tool, on the system prompt, and on the last block of each of the two most
  * recent user messages. The newest one writes the conversation so far to the
  * cache; the one before it reads what the previous turn wrote, so a

@@ -5,7 +5,7 @@ import type { AgentRun } from './agentRun';
 import type { AgentArchive } from './archive';
 import { BusyElsewhereError, EngineError } from './errors';
 
-/** An ended agent, as a follow-up continues it (S4.3). */
+/** An ended agent, as a follow-up continues it. */
 export interface ResumeSource {
   agentId: string;
   runId: string;

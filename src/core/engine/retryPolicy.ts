@@ -3,7 +3,7 @@ import { formatWait, IdleTimeoutError, type NetworkPolicy } from './network';
 
 /**
  * Which failed attempts of a model turn are worth sending again, what a
- * surface says about each, and how long to wait (S3.10). The rules for HTTP
+ * surface says about each, and how long to wait. The rules for HTTP
  * answers are the SDK's (`x-should-retry`, 408, 409, 429, 5xx; `retry-after`
  * and `retry-after-ms`), taken over because the SDK's own retries are off:
  * it would retry silently and honour any wait a server names.

@@ -6,7 +6,7 @@ import type { AgentRun } from './agentRun';
 import type { Message, SendOutcome } from './messenger';
 
 /**
- * `SendMessage` (Claude Code's name; S4.6): an agent writes to another agent
+ * `SendMessage` (Claude Code's name): an agent writes to another agent
  * of its run tree, by id or by name: a lead redirects a background worker,
  * a worker reports to its lead mid-run. The recipient reads it at its next
  * turn boundary; one that has ended is continued with it (and, when its

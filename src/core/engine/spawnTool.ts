@@ -6,8 +6,8 @@ import { field, oneLine, ToolCallError, type RuntimeTool } from '../tools/runtim
 import type { AgentResult, AgentRun } from './agentRun';
 
 /**
- * The spawn tool `Task` (S3.5): the parent model starts a subagent with it.
- * Each spawn is checked first (S3.4) — a refusal is a tool error and no run
+ * The spawn tool `Task`: the parent model starts a subagent with it.
+ * Each spawn is checked first — a refusal is a tool error and no run
  * starts. A foreground spawn returns when the child ends; a background one
  * returns `async_launched` at once.
  */

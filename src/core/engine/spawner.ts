@@ -15,14 +15,14 @@ import { childCwd } from './workingDir';
 import { isolate, reisolate } from './worktreeSteps';
 
 /**
- * The engine's side of the spawn tool (S3.4–S3.5): checks a `Task` call,
+ * The engine's side of the spawn tool: checks a `Task` call,
  * places the child in its parent's tree (model, mode, working directory,
  * worktree, budget, the background cap) and hands it to the engine to run;
  * `resume` continues an ended agent of the same run as a child again. Every
  * refusal is a string the parent model gets back as a tool error.
  */
 
-/** The catalog as the engine sees it: the current set, looked up at each spawn (S2.4). */
+/** The catalog as the engine sees it: the current set, looked up at each spawn. */
 export interface AgentLookup {
   readonly agents: readonly AgentDefinition[];
   find(name: string): AgentDefinition | undefined;

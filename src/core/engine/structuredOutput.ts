@@ -6,7 +6,7 @@ import { testPatterns, timeoutMessage } from '../regex/boundedRegex';
 import { originalPatternMessage, resolvePatterns, schemaPatterns, textsOf } from './schemaPatterns';
 
 /**
- * Structured output (S3.7): with a schema in effect the agent ends by calling
+ * Structured output: with a schema in effect the agent ends by calling
  * `StructuredOutput`, whose input schema is that schema. The input is
  * validated; a valid call is the agent's output and ends its loop, an invalid
  * one is a tool error the model can correct.

@@ -3,7 +3,7 @@ import os from 'node:os';
 import { childEnv } from '../childEnv';
 
 /**
- * The system prompt of an agent (S3.1): the definition's body, then the
+ * The system prompt of an agent: the definition's body, then the
  * environment it works in. Kept byte-stable within a day for one directory,
  * so the prompt cache keeps hitting across turns and sibling agents.
  */

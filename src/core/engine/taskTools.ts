@@ -8,7 +8,7 @@ import { newMailId, type MailEntry } from './mail';
 import { resultPayload } from './spawnTool';
 
 /**
- * `TaskOutput` and `TaskStop` (S3.2, S4.1): how a parent follows the
+ * `TaskOutput` and `TaskStop`: how a parent follows the
  * background agents it started. A parent sees only its own children.
  */
 
@@ -107,7 +107,7 @@ export function taskStopTool(parent: AgentRun): RuntimeTool {
 /**
  * The entry a parent gets when a child it is not waiting for ends (a
  * background child, or one a message continued): how it ended, its output,
- * its error, read at the parent's next turn (S4.1).
+ * its error, read at the parent's next turn.
  */
 export function resultEntry(child: AgentRun, parentId: string): MailEntry {
   const r = child.result!;

@@ -3,7 +3,7 @@ import type { Denial } from '../tools/permissions';
 import { oneLine, ToolCallError, type RuntimeTool, type ToolOutput } from '../tools/runtimeTool';
 
 /**
- * Runs the tool calls of one assistant turn (S3.1): consecutive calls that are
+ * Runs the tool calls of one assistant turn: consecutive calls that are
  * safe to overlap (reads, searches, spawns) run together; any other call runs
  * alone, in the order the model wrote it. Results come back in call order.
  * Nothing a tool does (bad input, input that is not even JSON, a denial, a crash) escapes as an exception:

@@ -2,7 +2,7 @@ import { builtinTool, isSpawnToolName, offeredTo, SPAWN_TOOL, type PermissionMod
 import type { AgentDefinition, SpawnsPolicy } from '../agents/definition';
 
 /**
- * The tool pool of one agent (S3.3): the runtime's tools ∩ the definition's
+ * The tool pool of one agent: the runtime's tools ∩ the definition's
  * `tools` − `disallowedTools`, less what its permission mode does not offer
  * (plan mode: read-only tools; the spawn tool for the run's first agent
  * only) and the spawn tool at the maximum depth. What each tool is comes
@@ -66,7 +66,8 @@ export interface SpawnCheck {
 }
 
 /**
- * The spawn checks of S3.4, in order; each failure is the exact message the
+ * The spawn checks, in the order docs/running-agents.md ("Spawn checks")
+ * lists them; each failure is the exact message the
  * parent model gets back as a tool error (no run starts).
  */
 export function checkSpawn(check: SpawnCheck): string | null {

@@ -13,7 +13,7 @@ import { computeToolPool } from './toolPool';
 const ORDER = new Map<string, number>(BUILTIN_TOOLS.map((spec, i) => [spec.name, i]));
 
 /**
- * The tools of one agent (S3.2–S3.3), keyed by the name the model calls:
+ * The tools of one agent, keyed by the name the model calls:
  * its pool, built for its working directory, plus the result tool when an
  * output schema is in effect. Also sets the agent's effective spawns policy.
  */

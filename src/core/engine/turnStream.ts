@@ -6,7 +6,8 @@ import { formatWait, idleWatchdog, IdleTimeoutError, MAX_SILENT_ATTEMPTS, TurnTi
 import { retryDecision, retryWait } from './retryPolicy';
 
 /**
- * Streams one model turn (S3.1) and survives the faults of S3.10. Every
+ * Streams one model turn and survives network faults (silence, dropped
+ * connections, retryable errors; docs/running-agents.md, "Faults"). Every
  * attempt is watched for silence (no byte for `idleTimeoutMs`), the whole
  * turn is bounded (`turnTimeoutMs`), and failed attempts are retried here,
  * never inside the SDK, so each retry and each wait is reported through

@@ -4,7 +4,7 @@ import { isInside } from '../isolation/names';
 import type { AgentRun } from './agentRun';
 
 /**
- * The working directory a spawn call asks for (S3.5 `cwd`). A child works
+ * The working directory a spawn call asks for (its `cwd`). A child works
  * inside its parent's directory, never beside or above it: its file tools
  * are confined to its cwd, so a cwd outside would hand an agent without file
  * tools, or one confined to the workspace, a way out (through `/`, `$HOME`,

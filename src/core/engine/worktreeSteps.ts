@@ -3,7 +3,7 @@ import type { AgentRun } from './agentRun';
 import { WrittenFiles } from './worktreeWrites';
 
 /**
- * The engine's steps around worktree isolation (S5). Each returns a failure
+ * The engine's steps around worktree isolation. Each returns a failure
  * message rather than throwing, so the caller decides whether it is a tool
  * error (a spawn) or an error for the user (a root run, a follow-up).
  */
@@ -13,7 +13,7 @@ function message(error: unknown): string {
 }
 
 /**
- * Gives `run` its own worktree before it starts (S5.1): made ready now (from
+ * Gives `run` its own worktree before it starts: made ready now (from
  * the pool, or checked out), so a failure (not a git repository, an unknown
  * `baseRef`, …) stops the run from beginning.
  */
@@ -49,7 +49,7 @@ export async function reisolate(worktrees: WorktreeManager | undefined, run: Age
   }
 }
 
-/** Ends an isolated agent's work on its branch (S5.2); a failure keeps the worktree: work is never lost. */
+/** Ends an isolated agent's work on its branch; a failure keeps the worktree: work is never lost. */
 export async function settleWorktree(
   worktrees: WorktreeManager | undefined,
   run: AgentRun,

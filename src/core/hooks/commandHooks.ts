@@ -7,8 +7,8 @@ import { runShellCommand, type ShellCommandResult } from '../shellCommand';
 import { childEnv } from '../childEnv';
 
 /**
- * Claude Code-compatible command hooks for SubagentStart and SubagentStop
- * (S4.5), from `~/.claude/settings.json` and the project's
+ * Claude Code-compatible command hooks for SubagentStart and SubagentStop,
+ * from `~/.claude/settings.json` and the project's
  * `.claude/settings.json` / `.claude/settings.local.json`. The hooks of one
  * event run in parallel; their effects are combined in settings order. A hook
  * that fails, hangs or prints nonsense is a warning and has no effect: hooks
@@ -165,7 +165,7 @@ export class CommandHooks implements LifecycleHooks {
 }
 
 /**
- * The hook's environment: ours minus every `ANTHROPIC_*` variable (S7.2: the
+ * The hook's environment: ours minus every `ANTHROPIC_*` variable (the
  * API key never reaches a child process), plus Claude Code's
  * `CLAUDE_PROJECT_DIR` so scripts can find the project from anywhere.
  */

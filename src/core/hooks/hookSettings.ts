@@ -1,6 +1,6 @@
 /**
- * Claude Code's hook settings format, for the two events this product fires
- * (S4.5): `{ "hooks": { "SubagentStart": [ { "matcher", "hooks": [ {
+ * Claude Code's hook settings format, for the two events this product fires:
+ * `{ "hooks": { "SubagentStart": [ { "matcher", "hooks": [ {
  * "type": "command", "command", "timeout" } ] } ] } }`. Parsing is pure and
  * forgiving: every problem becomes a message and only the broken part is
  * dropped, so one typo never disables the rest of a user's hooks. Other

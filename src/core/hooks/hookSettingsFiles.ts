@@ -3,7 +3,7 @@ import path from 'node:path';
 import { emptyHookSettings, parseHookSettings, type CommandHook, type HookSettings } from './hookSettings';
 
 /**
- * Finds and reads the settings files hooks come from (S4.5):
+ * Finds and reads the settings files hooks come from:
  * `~/.claude/settings.json` (user), and for an agent's cwd the nearest
  * ancestor holding `.claude/settings.json` and/or `.claude/settings.local.json`
  * (project; only when project trust allows, src/core/trust/projectTrust.ts).
@@ -16,7 +16,7 @@ import { emptyHookSettings, parseHookSettings, type CommandHook, type HookSettin
  * The hooks a file held when the session started are its baseline. A hook
  * added since (by the user in an editor, or by an agent that may write
  * files) is not trusted as a command the user configured: it needs the same
- * approval as a shell command (S7.3). A file first read after it changed in
+ * approval as a shell command. A file first read after it changed in
  * this session has an empty baseline, since what it held before is unknown.
  * A file in an isolated agent's worktree was just checked out, so its own
  * times say nothing: its baseline is that of the same file in the repository

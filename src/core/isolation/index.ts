@@ -1,4 +1,4 @@
-/** Worktree isolation (SPEC S5): the public surface for the engine and the CLI. */
+/** Worktree isolation: the public surface for the engine and the CLI. */
 export { IsolationError, type IsolationErrorCode } from './errors';
 export {
   WorktreeManager,

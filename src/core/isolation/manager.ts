@@ -61,7 +61,7 @@ export interface CreateOptions {
 }
 
 /**
- * Gives agents their own git worktree (S5): created from what the user sees,
+ * Gives agents their own git worktree: created from what the user sees,
  * kept only when the agent changed something, reviewable, appliable and
  * discardable, and recoverable after a crash. Worktrees that are done with
  * go back to a bounded pool per repository and are reused. See the module
@@ -277,7 +277,7 @@ export class WorktreeManager {
 
   /**
    * Makes a finished (or applied) agent's worktree its working place again,
-   * for a follow-up (S4.3). When its folder was removed or handed to the pool,
+   * for a follow-up. When its folder was removed or handed to the pool,
    * the agent gets a worktree (from the pool, or new) on its branch again. A
    * later finish() commits on top and reports base..branch again.
    */

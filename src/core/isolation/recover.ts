@@ -13,7 +13,7 @@ import type { StateStore, WorktreeRecord } from './stateStore';
 import { branchTip, deleteBranch, listWorktrees, pruneWorktrees, removeWorktree, TRASH_FOLDER } from './worktrees';
 
 /**
- * Start-up clean-up (S5.3). Sources of leftovers:
+ * Start-up clean-up. Sources of leftovers:
  * - records in the state folder still `creating`/`active` whose process died;
  * - worktrees git lists under worktreesRoot that no record knows (the record
  *   was lost), found through the repositories of the records and the `.git`

@@ -18,7 +18,7 @@ export interface RepoLocation {
 
 /**
  * Finds the repository around `cwd`. Throws the user-facing IsolationError
- * when there is none (S5.4).
+ * when there is none.
  */
 export async function locateRepo(cwd: string): Promise<RepoLocation> {
   const st = await stat(cwd).catch(() => undefined);

@@ -15,7 +15,7 @@ import type { RunStore } from './runStore';
 import { TranscriptStore } from './transcripts';
 
 /**
- * Run history on disk (S4.4): every run tree (status, usage, outputs, tool
+ * Run history on disk: every run tree (status, usage, outputs, tool
  * rows) as one JSON file, written atomically and debounced; every agent's
  * conversation as an NDJSON transcript. On open: leftovers of interrupted
  * writes are removed, unreadable files are moved aside (`*.corrupt-<epoch>`)
@@ -327,7 +327,7 @@ export class RunHistory implements AgentArchive {
   }
 
   /**
-   * Before an agent's first request (S4.4): its run's record is on disk, so
+   * Before an agent's first request: its run's record is on disk, so
    * a billed request is never forgotten, and this process owns the run.
    * Throws when another live process works on the run.
    */

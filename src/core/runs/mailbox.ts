@@ -6,7 +6,7 @@ import { isTempFile, moveAside, writeFileAtomic } from '../atomicFile';
 import type { AgentMailbox, MailEntry } from '../engine/mail';
 
 /**
- * The mailbox beside the run history (S4.6): one small JSON file per entry,
+ * The mailbox beside the run history: one small JSON file per entry,
  * `<agentId>.<sentAt>-<id>.json`, written atomically, so any process that
  * shares the history (a VS Code window, `subagents send` in a terminal) can
  * leave a message for an agent another process runs. The process at work

@@ -5,9 +5,9 @@ import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
 const MAX_NOTICES = 20;
 
 /**
- * The one snapshot model of all run trees (DESIGN: every surface renders
- * from here, never from engine state). Fed by the engine's events; bounded
- * (S7.5): tool rows per run tree and live text per agent are capped, and
+ * The one snapshot model of all run trees (every surface renders
+ * from here, never from engine state). Fed by the engine's events; bounded:
+ * tool rows per run tree and live text per agent are capped, and
  * only the newest runs are kept; the caps can change while it runs (settings
  * apply without a reload). Listeners hear which runs changed, coalesced, so a chatty run
  * does not repaint a UI for every text chunk.

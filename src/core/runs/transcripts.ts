@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 
 /**
- * Per-agent transcripts (S4.4): the conversation as sent to the model, one
+ * Per-agent transcripts: the conversation as sent to the model, one
  * message per NDJSON line, append-only, so a follow-up can continue the
  * agent with its full history. A line cut short by a crash is ignored on
  * read; every line before it is intact.

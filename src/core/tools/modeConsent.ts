@@ -6,7 +6,7 @@ import type { PermissionMode } from './permissions';
 
 /**
  * A permission mode written in an agent file may narrow the mode the agent
- * would run under, never silently widen it (S7.3). A cloned repository's
+ * would run under, never silently widen it. A cloned repository's
  * `permissionMode: bypassPermissions` must not switch approvals off: a file
  * that asks for more than the user's mode (or, for a subagent, its parent's)
  * gets it only with the user's consent for that agent, remembered for that

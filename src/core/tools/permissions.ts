@@ -4,7 +4,7 @@ import { approvalKind, needsApproval, type PermissionMode, type ToolSpec } from 
 import type { ApprovalPreview } from './approvalPreview';
 
 /**
- * The permission gate (S7.3): shell commands and file writes ask for approval
+ * The permission gate: shell commands and file writes ask for approval
  * unless the agent's permission mode allows them (the tool registry's
  * MODE_RULES, protocol/tools.ts, says which). Who answers depends on the
  * surface (the permission inbox in VS Code, a terminal question in the CLI);

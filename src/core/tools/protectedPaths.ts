@@ -6,7 +6,7 @@ import { childEnv } from '../childEnv';
 
 /**
  * Files whose change runs code or widens what agents may do, so `acceptEdits`
- * never writes them without asking (S7.3): hook settings and the scripts
+ * never writes them without asking: hook settings and the scripts
  * beside them (`.claude/`, read by this product and by Claude Code), git's
  * own hooks and config (`core.hooksPath`, `core.fsmonitor` run commands),
  * and whatever folder `core.hooksPath` points git's hooks to,

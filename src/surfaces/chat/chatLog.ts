@@ -6,7 +6,7 @@ import type { AgentNode, RunSnapshot, ToolRow } from '../../protocol/runSnapshot
 import { builtinTool, isSpawnToolName, toolLabel } from '../../protocol/tools';
 
 /**
- * A run tree told as a chat response (S6.2). Chat responses are append-only,
+ * A run tree told as a chat response. Chat responses are append-only,
  * so the tree is not redrawn: it becomes a calm log of what changed since the
  * last look (an agent started, a few tools finished, an agent finished), one
  * line each, indented by depth and always naming its agent (parallel agents'

@@ -1,5 +1,5 @@
 /**
- * What a message to `@agent` asks for (S6.2). Plain code (no `vscode`
+ * What a message to `@agent` asks for. Plain code (no `vscode`
  * import), unit-tested on its own.
  *
  *   /list, /status, or list, status,    the agents; the runs; what to write

@@ -6,7 +6,7 @@ import { code, escapeMarkdown } from './chatLog';
 /**
  * What a chat response ends with: every agent of the run tree, in tree
  * order, with its status, model, turns, tokens (input / output / cache) and
- * cost and time, under a headline with the tree's total (S3.9: per agent and
+ * cost and time, under a headline with the tree's total (per agent and
  * rolled up). A nested list rather than a table: the chat panel is narrow, and
  * a seven-column table there is a scroll bar. Read from the RunStore
  * snapshot, so it says what the sidebar says.

@@ -2,7 +2,7 @@ import type { MessageParam, ContentBlockParam, Tool, ToolChoice, ToolResultBlock
 
 /**
  * VS Code's language-model chat messages ⇄ the Anthropic Messages API, for
- * the chat provider (S6.4). Parts are recognised by shape rather than with
+ * the chat provider. Parts are recognised by shape rather than with
  * `instanceof`, so this stays plain code with unit tests outside VS Code; the
  * part classes carry exactly these fields.
  *

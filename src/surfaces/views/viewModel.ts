@@ -53,7 +53,7 @@ export interface WarningSummary {
   message: string;
 }
 
-/** One workspace folder's agents (S2.6: each folder is a scope of its own). */
+/** One workspace folder's agents (each folder is a scope of its own). */
 export interface FolderAgents {
   /** Identifies the folder (its URI). */
   key: string;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 /**
- * The Runs view's document (S7.4): nothing loads by default; styles, fonts
+ * The Runs view's document: nothing loads by default; styles, fonts
  * and images only from the extension's own files (the webview's `cspSource`);
  * scripts only with this document's nonce, fresh each time. Kept free of the
  * `vscode` module so a unit test can check the policy on the HTML itself.

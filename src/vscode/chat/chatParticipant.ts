@@ -15,7 +15,7 @@ import { runSummary } from '../../surfaces/chat/chatSummary';
 import type { ChatRunContext } from '../editorTools';
 
 /**
- * The chat surface (S6.2): `@agent` and `@subagents`, one handler. With
+ * The chat surface: `@agent` and `@subagents`, one handler. With
  * GitHub Copilot Chat installed, `@agent` is also the name of Copilot's own
  * agent-mode participant, and VS Code hands the name to the first
  * participant that registered it; `@subagents` always reaches us.

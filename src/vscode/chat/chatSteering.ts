@@ -10,7 +10,7 @@ import type { Services } from '../services';
 import { runButtons } from './chatViews';
 
 /**
- * Talking to a thread's run from chat (S4.6): a message while the run is
+ * Talking to a thread's run from chat: a message while the run is
  * still going steers it (read at the agent's next turn) and the response
  * follows the run to its end; `/stop [agent]` stops one agent of it (its
  * parent is told and goes on) or all of it. While a response streams, VS

@@ -9,7 +9,7 @@ import type { Services } from '../services';
 import type { ChatRunContext } from '../editorTools';
 
 /**
- * Our agents as language-model tools (S6.4), so VS Code's own agent mode (and
+ * Our agents as language-model tools, so VS Code's own agent mode (and
  * a Copilot `.agent.md` that lists them) can delegate to them: list the
  * agents, run one (in the foreground, or in the background and collect it
  * later), read a background agent's output, stop one. Runs started this way

@@ -5,7 +5,7 @@ import { demoModelName } from '../apiKey';
 import { estimateTokens, toAnthropicMessages, toAnthropicTools, toolChoice } from '../../surfaces/lm/messageConversion';
 
 /**
- * Claude models from the user's key in VS Code's model picker (S6.4): a
+ * Claude models from the user's key in VS Code's model picker: a
  * language-model chat provider under the vendor id `subagents` (Copilot Chat
  * owns `anthropic`). Models are listed from the API's models endpoint, with
  * the configured aliases as the list when it cannot be reached (no key yet,

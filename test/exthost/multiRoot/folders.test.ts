@@ -5,7 +5,7 @@ import { isActiveStatus } from '../../../src/protocol/vocabulary';
 import { startScriptedServer, type ScriptedServer } from '../../support/scriptedServer';
 import { subagents, waitFor } from '../api';
 
-// S2.6 in a real multi-root window (test/e2e/exthost.test.ts opens a
+// Multi-root workspaces in a real window (test/e2e/exthost.test.ts opens a
 // `.code-workspace` with two folders, alpha and beta, for this suite): each
 // folder is a scope of its own, with its own agents, settings and runs, and
 // the views show each run with its folder.

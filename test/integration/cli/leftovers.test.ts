@@ -6,13 +6,13 @@ import path from 'node:path';
 import type { WorktreeRecord } from '../../../src/core/isolation';
 import { runCliProcess } from '../../support/cliProcess';
 import { startScriptedServer, type ScriptedServer } from '../../support/scriptedServer';
-import { branchExists, makeSandbox, type Sandbox } from '../isolation/helpers';
+import { branchExists, makeSandbox, type Sandbox } from '../core/isolation/helpers';
 
 // Worktrees left by a CLI process that died are found by whichever command
 // comes next, not only by "worktrees list": diff/apply/discard settle them
 // first, and so do run and resume.
 
-const CHILD = path.join(import.meta.dirname, '../isolation/crashChild.ts');
+const CHILD = path.join(import.meta.dirname, '../core/isolation/crashChild.ts');
 const ROOT = path.join(import.meta.dirname, '../../..');
 
 let server: ScriptedServer;

@@ -8,7 +8,7 @@ import { runCliProcess } from '../../support/cliProcess';
 import { startScriptedServer, type ScriptedServer } from '../../support/scriptedServer';
 
 /**
- * S7.2: the API key never lands anywhere the product shows or writes, even
+ * The API key never lands anywhere the product shows or writes, even
  * when the server, the model or a tool hands it back.
  */
 

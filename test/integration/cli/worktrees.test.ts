@@ -4,7 +4,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { runCliProcess } from '../../support/cliProcess';
 import { startScriptedServer } from '../../support/scriptedServer';
-import { makeSandbox } from '../isolation/helpers';
+import { makeSandbox } from '../core/isolation/helpers';
 
 // `subagents run --isolation worktree --base-ref`, and `subagents worktrees`
 // showing kept and pooled worktrees with their disk use, `clean` emptying the pool.

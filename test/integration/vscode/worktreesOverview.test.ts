@@ -6,7 +6,7 @@ import type { Services } from '../../../src/vscode/services';
 import type { ReviewEditors } from '../../../src/vscode/review/reviewEditors';
 import { cleanUpWorktreesCommand } from '../../../src/vscode/worktreeCommands';
 import { summarizeWorktrees, worktreesChildren, worktreesItem, worktreesRoots } from '../../../src/vscode/worktreesOverview';
-import { makeSandbox } from '../isolation/helpers';
+import { makeSandbox } from '../core/isolation/helpers';
 import * as vscode from '../../support/vscodeFake';
 
 // The Agents view's Worktrees section and Clean Up Worktrees, against a real

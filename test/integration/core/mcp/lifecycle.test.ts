@@ -1,0 +1,152 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { runEventSchema, type RunEvent } from '../../../../src/protocol/runEvents';
+import { runCliProcess } from '../../../support/cliProcess';
+import { pidAlive, pidIn, recordedCalls, stdioServer, waitFor, yaml } from '../../../support/mcp/servers';
+import { startScriptedServer, type ScriptedServer } from '../../../support/scriptedServer';
+
+// How MCP servers live and die with a run, through the real CLI: a crash
+// in the middle of a call, a server that never answers, one that fails to
+// start or never finishes starting, and no process left behind however the
+// CLI ends (a normal end, SIGTERM, SIGKILL), grandchildren included.
+
+let model: ScriptedServer;
+let root: string;
+let home: string;
+
+function env(): NodeJS.ProcessEnv {
+  return { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: model.url, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_DATA_HOME: path.join(home, '.data'), XDG_CACHE_HOME: path.join(home, '.cache') };
+}
+
+let projects = 0;
+/** A project with one agent whose inline server `s` is started with `flags`, and the given settings. */
+async function project(tools: string, flags: string[], settings: Record<string, unknown> = {}): Promise<string> {
+  const dir = path.join(root, `p${++projects}`);
+  await mkdir(path.join(dir, '.claude/agents'), { recursive: true });
+  await mkdir(path.join(dir, '.subagents'), { recursive: true });
+  await writeFile(path.join(dir, '.subagents/settings.json'), JSON.stringify(settings));
+  await writeFile(path.join(dir, '.claude/agents/worker.md'), `---\nname: worker\ndescription: d\ntools: ${tools}\nmcpServers:\n  - s: ${yaml(stdioServer('--name', 's', ...flags))}\n---\n[agent:worker]\n`);
+  return dir;
+}
+
+function parse(stdout: string): { events: RunEvent[]; result: Record<string, unknown> } {
+  const lines = stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { events: lines.filter((l) => l.type !== 'result').map((l) => runEventSchema.parse(l)), result: lines.find((l) => l.type === 'result') ?? {} };
+}
+
+function finished(events: RunEvent[]) {
+  return events.filter((e): e is Extract<RunEvent, { type: 'tool_finished' }> => e.type === 'tool_finished');
+}
+
+before(async () => {
+  model = await startScriptedServer();
+  root = await mkdtemp(path.join(os.tmpdir(), 'subagents-mcp-life-'));
+  home = await mkdtemp(path.join(os.tmpdir(), 'subagents-mcp-home-'));
+});
+
+after(async () => {
+  await model.close();
+  await rm(root, { recursive: true, force: true });
+  await rm(home, { recursive: true, force: true });
+});
+
+test('a server that dies mid-call is a tool error for that call, and is started again for the next one', async () => {
+  const calls = path.join(root, 'crash-calls.ndjson');
+  const dir = await project('mcp__s__crash, mcp__s__echo', ['--calls', calls]);
+  model.setScript((req) => {
+    if (req.turn === 0) return { toolUses: [{ name: 'mcp__s__crash', input: {} }] };
+    if (req.turn === 1) return { toolUses: [{ name: 'mcp__s__echo', input: { text: 'again' } }] };
+    return { text: 'done' };
+  });
+  const r = await runCliProcess(['run', 'worker', 'go', '--json', '--trust-project', '--cwd', dir], { env: env(), timeoutMs: 60_000 });
+  assert.equal(r.code, 0, r.stderr);
+  const [crash, echo] = finished(parse(r.stdout).events);
+  assert.equal(crash?.ok, false);
+  assert.match(crash!.resultSummary, /MCP server "s" stopped during the call to crash: the server exited with code 3/);
+  assert.match(model.requests[1]!.toolResults.values().next().value!.content, /stderr: about to crash on purpose.*started again on the next call/s);
+  assert.equal(echo?.ok, true);
+  assert.equal(model.requests[2]!.toolResults.values().next().value!.content, 's echoes: again');
+  const [first, second] = recordedCalls(calls);
+  assert.notEqual(first!.pid, second!.pid, 'a new server process answered the second call');
+});
+
+test('a call the server never answers times out after subagents.mcp.callTimeoutSeconds, and the agent goes on', async () => {
+  const dir = await project('mcp__s__hang', [], { 'mcp.callTimeoutSeconds': 1 });
+  model.setScript((req) => (req.turn === 0 ? { toolUses: [{ name: 'mcp__s__hang', input: {} }] } : { text: 'gave up waiting' }));
+  const started = Date.now();
+  const r = await runCliProcess(['run', 'worker', 'go', '--json', '--trust-project', '--cwd', dir], { env: env(), timeoutMs: 60_000 });
+  assert.equal(r.code, 0, r.stderr);
+  const [hang] = finished(parse(r.stdout).events);
+  assert.equal(hang?.ok, false);
+  assert.match(hang!.resultSummary, /MCP server "s" did not answer hang within 1 s \(subagents\.mcp\.callTimeoutSeconds\); the call was cancelled/);
+  assert.ok(Date.now() - started < 20_000);
+});
+
+test('a server that fails to start: one warning naming the agent, the server and the reason (its stderr); the agent runs without it', async () => {
+  const dir = await project('Read, mcp__s__echo', ['--fail', 'missing GITHUB_TOKEN, cannot start']);
+  model.setScript((req) => ({ text: `tools: ${req.toolNames.join(', ')}` }));
+  const r = await runCliProcess(['run', 'worker', 'go', '--json', '--trust-project', '--cwd', dir], { env: env(), timeoutMs: 60_000 });
+  assert.equal(r.code, 0, r.stderr);
+  const { events, result } = parse(r.stdout);
+  assert.equal(result.output, 'tools: Read');
+  const notices = events.filter((e) => e.type === 'notice');
+  assert.equal(notices.length, 1);
+  assert.match(notices[0]!.type === 'notice' ? notices[0]!.message : '', /^MCP server "s" \(.*worker\.md\) could not be started for agent "worker": it exited with code 2; its stderr: missing GITHUB_TOKEN, cannot start\.$/);
+  // Without --json the tree shows it under the agent.
+  const tree = await runCliProcess(['run', 'worker', 'go', '--trust-project', '--cwd', dir], { env: env(), timeoutMs: 60_000 });
+  assert.match(tree.stderr, /⚠ MCP server "s" \(.*\) could not be started for agent "worker": it exited with code 2/);
+});
+
+test('a server that never finishes its handshake is given up after subagents.mcp.startupTimeoutSeconds', async () => {
+  const dir = await project('Read, mcp__s__echo', ['--silent'], { 'mcp.startupTimeoutSeconds': 1 });
+  model.setScript(() => ({ text: 'ran anyway' }));
+  const r = await runCliProcess(['run', 'worker', 'go', '--json', '--trust-project', '--cwd', dir], { env: env(), timeoutMs: 60_000 });
+  assert.equal(r.code, 0, r.stderr);
+  const notice = parse(r.stdout).events.find((e) => e.type === 'notice');
+  assert.match(notice?.type === 'notice' ? notice.message : '', /could not be started for agent "worker": it did not finish starting within 1 s \(subagents\.mcp\.startupTimeoutSeconds\)/);
+});
+
+/** A project whose server ignores SIGTERM and leaves a grandchild; the model calls `hang` (or `echo`) first. */
+async function stubborn(tool: 'hang' | 'echo'): Promise<{ dir: string; serverPid: string; grandchildPid: string }> {
+  const serverPid = path.join(root, `server-${projects + 1}.pid`);
+  const grandchildPid = path.join(root, `grandchild-${projects + 1}.pid`);
+  const dir = await project(`mcp__s__${tool}`, ['--pidfile', serverPid, '--grandchild', grandchildPid, '--ignore-term']);
+  model.setScript((req) => (req.turn === 0 ? { toolUses: [{ name: `mcp__s__${tool}`, input: { text: 'x' } }] } : { text: 'done' }));
+  return { dir, serverPid, grandchildPid };
+}
+
+async function assertGone(serverPid: string, grandchildPid: string): Promise<void> {
+  const server = pidIn(serverPid);
+  const grandchild = pidIn(grandchildPid);
+  await waitFor(() => !pidAlive(server) && !pidAlive(grandchild), 10_000, () => `left behind: server ${server} ${pidAlive(server) ? 'alive' : 'gone'}, grandchild ${grandchild} ${pidAlive(grandchild) ? 'alive' : 'gone'}`);
+}
+
+test('no process is left behind when the run ends: the server (deaf to SIGTERM) and what it started are stopped as a group', async () => {
+  const { dir, serverPid, grandchildPid } = await stubborn('echo');
+  const r = await runCliProcess(['run', 'worker', 'go', '--json', '--trust-project', '--cwd', dir], { env: env(), timeoutMs: 60_000 });
+  assert.equal(r.code, 0, r.stderr);
+  await assertGone(serverPid, grandchildPid);
+});
+
+for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+  test(`no process is left behind when the CLI gets ${signal} in the middle of a call`, async () => {
+    const { dir, serverPid, grandchildPid } = await stubborn('hang');
+    let sent = false;
+    const r = await runCliProcess(['run', 'worker', 'go', '--json', '--trust-project', '--cwd', dir], {
+      env: env(),
+      timeoutMs: 60_000,
+      onStdout: (chunk, child) => {
+        if (!sent && chunk.includes('"tool_started"')) {
+          sent = true;
+          child.kill(signal);
+        }
+      },
+    });
+    assert.ok(sent, r.stderr);
+    assert.equal(r.signal ?? 'exited', signal === 'SIGKILL' ? 'SIGKILL' : r.signal ?? 'exited');
+    await assertGone(serverPid, grandchildPid);
+  });
+}

@@ -1,0 +1,190 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import { Engine } from '../../../../src/core/engine/engine';
+import { RunHistory } from '../../../../src/core/runs/history';
+import { RunStore } from '../../../../src/core/runs/runStore';
+import { agent, catalogOf, settings } from '../../../support/agents';
+import { CLI, runCliProcess } from '../../../support/cliProcess';
+import { startScriptedServer, type Script, type ScriptedServer } from '../../../support/scriptedServer';
+
+/**
+ * The run history with two processes on one history (a VS Code window and the CLI, or
+ * two terminals): a run is owned by the process that works on it; nobody
+ * else marks it interrupted, continues it twice or writes over it.
+ */
+
+let server: ScriptedServer;
+let project: string;
+let home: string;
+const children = new Set<ChildProcess>();
+
+before(async () => {
+  server = await startScriptedServer();
+  project = await mkdtemp(path.join(os.tmpdir(), 'subagents-procs-'));
+  home = await mkdtemp(path.join(os.tmpdir(), 'subagents-procs-home-'));
+  await mkdir(path.join(project, '.claude/agents'), { recursive: true });
+  await writeFile(path.join(project, '.claude/agents/worker.md'), '---\nname: worker\ndescription: Works\ntools: Read\n---\nYou work. [agent:worker]\n');
+});
+
+after(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  await server.close();
+  await rm(project, { recursive: true, force: true });
+  await rm(home, { recursive: true, force: true });
+});
+
+function env(): NodeJS.ProcessEnv {
+  return { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url, HOME: home, XDG_DATA_HOME: path.join(home, 'data') };
+}
+
+const runsDir = () => path.join(home, 'data', 'subagents', 'runs');
+
+/** Starts `subagents run worker …` in the background; resolves with the process and its agent id once the agent started. */
+async function startRun(prompt: string): Promise<{ child: ChildProcess; agentId: string; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, [CLI, 'run', 'worker', prompt, '--json', '--cwd', project], { env: { PATH: process.env.PATH, ...env() }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  let out = '';
+  const agentId = await new Promise<string>((resolve, reject) => {
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const started = /"type":"agent_started"/.test(out) ? /"agentId":"(\w+)"/.exec(out) : null;
+      if (started) resolve(started[1]!);
+    });
+    child.on('close', () => reject(new Error(`the run ended before its agent started: ${out}`)));
+  });
+  return { child, agentId, exited };
+}
+
+async function savedRun(runId: string): Promise<{ owner?: { pid: number }; run: { status: string } } | null> {
+  try {
+    return JSON.parse(await readFile(path.join(runsDir(), `${runId}.json`), 'utf8')) as never;
+  } catch {
+    return null;
+  }
+}
+
+async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+function listed(stdout: string): Array<{ runId: string; status: string }> {
+  return (JSON.parse(stdout) as { runs: Array<{ runId: string; status: string }> }).runs;
+}
+
+test('a run still going in another process is listed as running, never marked interrupted; once that process dies it is', async () => {
+  server.setScript(() => ({ hang: true }));
+  const a = await startRun('keep going');
+  await until('the run on disk', () => savedRun(a.agentId));
+  const b = await runCliProcess(['runs', '--json'], { env: env() });
+  assert.equal(b.code, 0, b.stderr);
+  assert.equal(listed(b.stdout).find((r) => r.runId === a.agentId)?.status, 'running');
+  assert.equal((await savedRun(a.agentId))?.run.status, 'running', 'the second process did not save it as interrupted');
+  a.child.kill('SIGKILL');
+  await a.exited;
+  const c = await runCliProcess(['runs', '--json'], { env: env() });
+  assert.equal(listed(c.stdout).find((r) => r.runId === a.agentId)?.status, 'interrupted');
+});
+
+test('resume of an agent running in another process is refused with a clear message, and sends nothing', async () => {
+  server.setScript(() => ({ hang: true }));
+  const a = await startRun('long task');
+  await until('the first request', async () => server.requests.some((r) => r.lastUserText === 'long task'));
+  const b = await runCliProcess(['resume', a.agentId, 'and another thing', '--json'], { env: env() });
+  assert.equal(b.code, 1);
+  assert.match(b.stderr, new RegExp(`Agent ${a.agentId} is still running in another process \\(pid ${a.child.pid}\\)`));
+  assert.equal(server.requests.filter((r) => JSON.stringify(r.messages).includes('and another thing')).length, 0, 'no second copy of the agent was started');
+  a.child.kill('SIGKILL');
+  await a.exited;
+});
+
+test('a run killed right after its first request is in the history and can be continued', async () => {
+  let victim: ChildProcess | null = null;
+  const script: Script = (req) => {
+    if (req.lastUserText === 'billed once') {
+      victim?.kill('SIGKILL');
+      return { hang: true };
+    }
+    return { text: `continued with ${req.messages.length} messages` };
+  };
+  server.setScript(script);
+  const child = spawn(process.execPath, [CLI, 'run', 'worker', 'billed once', '--json', '--cwd', project], { env: { PATH: process.env.PATH, ...env() }, stdio: ['ignore', 'pipe', 'pipe'] });
+  victim = child;
+  children.add(child);
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  await new Promise((resolve) => child.on('close', resolve));
+  const agentId = /"agentId":"(\w+)"/.exec(out)?.[1];
+  assert.ok(agentId, `the agent started: ${out}`);
+  const runs = await runCliProcess(['runs', '--json'], { env: env() });
+  assert.equal(listed(runs.stdout).find((r) => r.runId === agentId)?.status, 'interrupted', 'the billed run was recorded before its request went out');
+  const resumed = await runCliProcess(['resume', agentId, 'go on', '--json'], { env: env() });
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.equal(JSON.parse(resumed.stdout.trim().split('\n').at(-1)!).status, 'completed');
+});
+
+test('two processes continuing the same ended agent at once: one runs, the other is refused', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'subagents-procs-mem-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const local = await startScriptedServer((req) => (req.lastUserText === 'first' ? { text: 'done' } : { text: 'follow-up', delayMs: 300 }));
+  t.after(() => local.close());
+  const open = async () => {
+    const history = await RunHistory.open({ dir, retentionDays: 30, maxRuns: 50, debounceMs: 5 });
+    const store = new RunStore({ coalesceMs: 0 });
+    history.attach(store);
+    const engine = new Engine({ client: new Anthropic({ apiKey: 'test-key', baseURL: local.url }), catalog: catalogOf(agent('solo')), settings: settings(), archive: history });
+    engine.onEvent((e) => store.apply(e));
+    return { history, engine };
+  };
+  const first = await open();
+  const result = await first.engine.run({ agent: 'solo', prompt: 'first', cwd: dir });
+  await first.history.flush();
+  const [p, q] = [await open(), await open()];
+  const outcomes = await Promise.allSettled([p, q].map(async (proc) => (await proc.engine.sendFollowUp(result.agentId, 'again')).done));
+  const ran = outcomes.filter((o) => o.status === 'fulfilled' && o.value.status === 'completed');
+  const refused = outcomes.filter((o) => (o.status === 'rejected' ? String(o.reason) : o.status === 'fulfilled' ? (o.value.error ?? '') : '').match(/still running|in use/));
+  assert.equal(ran.length, 1, JSON.stringify(outcomes));
+  assert.equal(refused.length, 1, JSON.stringify(outcomes));
+  await Promise.all([p.history.flush(), q.history.flush()]);
+  const transcript = await first.history.transcripts.read(result.agentId);
+  assert.deepEqual(transcript?.map((m) => m.role), ['user', 'assistant', 'user', 'assistant'], 'one follow-up in the transcript, not two interleaved');
+});
+
+test('two processes deleting runs at once: both deletions are remembered as expired', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'subagents-procs-exp-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const runsPath = path.join(dir, 'runs');
+  await mkdir(runsPath, { recursive: true });
+  const now = Date.now();
+  const usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 };
+  const node = (id: string) => ({
+    agentId: id, runId: id, parentId: null, parentToolUseId: null, agentName: 'solo', description: 'd', prompt: 'p', model: 'm', depth: 0, cwd: dir,
+    background: false, filePath: null, status: 'completed', startedAt: now, endedAt: now, text: '', output: 'o', error: null, usage, turns: 1, retries: 0,
+    tools: [], foldedTools: 0, children: [], worktree: null, worktreePath: null,
+  });
+  for (const id of ['run1', 'run2']) {
+    const run = { runId: id, rootAgentId: id, status: 'completed', startedAt: now, endedAt: now, usage, agents: { [id]: node(id) }, version: 1 };
+    await writeFile(path.join(runsPath, `${id}.json`), JSON.stringify({ version: 1, run }));
+  }
+  const [h1, h2] = await Promise.all([RunHistory.open({ dir, retentionDays: 30, maxRuns: 50 }), RunHistory.open({ dir, retentionDays: 30, maxRuns: 50 })]);
+  const [s1, s2] = [new RunStore({ coalesceMs: 0 }), new RunStore({ coalesceMs: 0 })];
+  h1.attach(s1);
+  h2.attach(s2);
+  s1.remove('run1');
+  s2.remove('run2');
+  await Promise.all([h1.flush(), h2.flush()]);
+  assert.deepEqual(await readdir(runsPath), []);
+  const expired = JSON.parse(await readFile(path.join(dir, 'expired.json'), 'utf8')) as string[];
+  assert.deepEqual([...expired].sort(), ['run1', 'run2'], 'neither process wrote over the other');
+});

@@ -1,0 +1,90 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { newMailId, type MailEntry } from '../../../../src/core/engine/mail';
+import { Mailbox } from '../../../../src/core/runs/mailbox';
+
+const entry = (agentId: string, text: string, sentAt: number): MailEntry => ({ id: newMailId(), agentId, runId: 'r1', kind: 'message', text, from: null, via: 'cli', sentAt });
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+test('entries are kept per agent, oldest first, until acknowledged; a run leaving the history takes its agents’ entries along', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'subagents-mailbox-'));
+  try {
+    const box = new Mailbox(dir);
+    const late = entry('a1', 'second', 2000);
+    const early = entry('a1', 'first', 1000);
+    await box.post(late);
+    await box.post(early);
+    await box.post(entry('b2', 'other agent', 1500));
+    assert.deepEqual((await box.pending('a1')).map((e) => e.text), ['first', 'second']);
+    assert.equal(await box.holds(early), true);
+    await box.ack(early);
+    await box.ack(early);
+    assert.equal(await box.holds(early), false);
+    assert.deepEqual((await box.pending('a1')).map((e) => e.text), ['second']);
+    await box.removeAgent('a1');
+    assert.deepEqual(await box.pending('a1'), []);
+    assert.equal((await box.pending('b2')).length, 1);
+    await assert.rejects(box.post(entry('../escape', 'x', 1)), /not an agent id/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('an unreadable entry is moved aside with a warning, once; the others are read', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'subagents-mailbox-'));
+  try {
+    const warnings: string[] = [];
+    const box = new Mailbox(dir, (_level, message) => warnings.push(message));
+    await box.post(entry('a1', 'fine', 1000));
+    await writeFile(path.join(dir, 'a1.0000000002000-m0bad.json'), '{"version":1,"entry":{"id":');
+    assert.deepEqual((await box.pending('a1')).map((e) => e.text), ['fine']);
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0]!, /Mailbox entry a1\.0000000002000-m0bad\.json is unreadable .*moved it to a1\.0000000002000-m0bad\.json\.corrupt-\d+/);
+    assert.ok((await readdir(dir)).some((n) => n.includes('.corrupt-')));
+    await box.pending('a1');
+    assert.equal(warnings.length, 1);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('the watcher offers each new entry at once, oldest first, and offers one nobody took again at its next scan', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'subagents-mailbox-'));
+  const owner = new Mailbox(dir);
+  const offered: string[] = [];
+  let accept = false;
+  let taken = 0;
+  const stop = owner.watch((e) => {
+    offered.push(e.text);
+    const take = e.text !== 'declined' || accept;
+    if (take && e.text === 'declined') taken++;
+    return take;
+  });
+  try {
+    const sender = new Mailbox(dir);
+    await sender.post(entry('a1', 'hello', 1000));
+    await until(() => offered.includes('hello'), 'the first entry');
+    await sender.post(entry('a1', 'declined', 2000));
+    await until(() => offered.includes('declined'), 'the second entry');
+    // The declined one is offered again at a later scan (within a second) until it is taken; a taken one never again.
+    accept = true;
+    await until(() => taken === 1, 'the declined entry offered again and taken');
+    const offers = offered.length;
+    await new Promise((r) => setTimeout(r, 1200));
+    assert.equal(offered.length, offers, 'nothing offered once everything was taken');
+    assert.equal(offered.filter((t) => t === 'hello').length, 1);
+  } finally {
+    stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
