@@ -62,7 +62,7 @@ function techLead(req: ScriptedRequest): Reply {
           description: 'Draft release notes',
           subagent_type: 'docs-writer',
           isolation: 'worktree',
-          prompt: 'Read README.md and src/count.js, then write NOTES.md: short release notes for Tally 0.0.1 (what it does, how to run it).',
+          prompt: 'Read README.md and src/count.js, then write RELEASE-NOTES.md: short release notes for Tally 0.0.1 (what it does, how to run it).',
         }),
       ],
       ...think(700),
@@ -75,7 +75,7 @@ function techLead(req: ScriptedRequest): Reply {
       '## Summary',
       '',
       `- **Tests** (test-runner): ${/All (\d+) tests pass/.exec(reports)?.[0] ?? 'see its report above'}.`,
-      `- **Release notes** (docs-writer): NOTES.md drafted${worktree ? ` on branch \`${worktree}\`` : ''}. Review it and apply it to your tree, or discard it.`,
+      `- **Release notes** (docs-writer): RELEASE-NOTES.md drafted${worktree ? ` on branch \`${worktree}\`` : ''}. Review it and apply it to your tree, or discard it.`,
       '',
       '_Played by the Subagents demo model. Set an API key to run these agents on Claude._',
     ].join('\n'),
@@ -108,10 +108,10 @@ function docsWriter(req: ScriptedRequest): Reply {
       '- `node --test test/` runs the tests.',
       '',
     ].join('\n');
-    return { text: 'Writing NOTES.md.', toolUses: [toolUse('Write', { file_path: 'NOTES.md', content: notes })], ...think(600) };
+    return { text: 'Writing RELEASE-NOTES.md.', toolUses: [toolUse('Write', { file_path: 'RELEASE-NOTES.md', content: notes })], ...think(600) };
   }
   const result = firstResult(req);
-  return { text: result?.isError ? `NOTES.md was not written: ${result.content}` : 'Wrote NOTES.md with release notes for 0.0.1.', ...think(300) };
+  return { text: result?.isError ? `RELEASE-NOTES.md was not written: ${result.content}` : 'Wrote RELEASE-NOTES.md with release notes for 0.0.1.', ...think(300) };
 }
 
 function readOnlyAnswer(req: ScriptedRequest, file: string, answer: string): Reply {

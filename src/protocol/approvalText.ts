@@ -22,7 +22,7 @@ export function approvalVerb(a: Pick<ApprovalWords, 'kind' | 'toolName'>): strin
   return approvalLabel(a.kind, a.toolName).verb;
 }
 
-/** "docs-writer wants to write NOTES.md", "test-runner (background) wants to run a shell command". */
+/** "docs-writer wants to write RELEASE-NOTES.md", "test-runner (background) wants to run a shell command". */
 export function approvalHeadline(a: ApprovalWords): string {
   const who = `${a.agentName}${a.background ? ' (background)' : ''}`;
   const what = approvalVerb(a);

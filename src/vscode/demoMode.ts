@@ -14,7 +14,7 @@ const SET_KEY = 'Set API Key';
 
 /** The sample workspace's lead agent and a task its demo session plays out. */
 export const DEMO_AGENT = 'tech-lead';
-export const DEMO_TASK = 'Check that the tests pass, and draft release notes for Tally in NOTES.md.';
+export const DEMO_TASK = 'Check that the tests pass, and draft release notes for Tally in RELEASE-NOTES.md.';
 
 /** Set once the welcome notification was shown: a reload must not stack another one. */
 const WELCOMED_KEY = 'subagents.demoWelcomed';

@@ -68,7 +68,7 @@ describe('npm start without an API key', () => {
       const writerId = (await writer.getAttribute('data-testid'))!.replace('run-agent-', '');
       await poll(async () => /1 file/.test(await workbench.byTestId(`worktree-${writerId}`).innerText()), {
         timeoutMs: 15_000,
-        message: 'docs-writer’s worktree with NOTES.md is not shown',
+        message: 'docs-writer’s worktree with RELEASE-NOTES.md is not shown',
       });
       await page.mouse.move(700, 450);
       console.log(`screenshot: ${await workbench.screenshot('demo-run')}`);

@@ -334,7 +334,7 @@ describe('the packaged extension in code-server', () => {
       await widget.locator('a.action-label[aria-label^="Works in the workspace"]').click();
       await widget.getByText('in an isolated git worktree').waitFor();
       console.log(`screenshot: ${await workbench.screenshot('run-input-isolated')}`);
-      await workbench.answer('Subagents: Run docs-writer', 'Write NOTES.md');
+      await workbench.answer('Subagents: Run docs-writer', 'Write RELEASE-NOTES.md');
       await clearAgentsFilter();
 
       // Its write stays in its worktree until applied: it runs unasked (subagents.isolation.autoApproveEdits).
@@ -344,7 +344,7 @@ describe('the packaged extension in code-server', () => {
       const line = workbench.byTestId(`worktree-${agentId}`);
       assert.match(await line.innerText(), /1 file changed[\s\S]*Review[\s\S]*Apply/);
       assert.match((await line.getAttribute('aria-label')) ?? '', /1 file changed \(\+3 −0\) on branch subagents\/docs-writer/);
-      const notes = path.join(workspaceDir(), 'NOTES.md');
+      const notes = path.join(workspaceDir(), 'RELEASE-NOTES.md');
       assert.equal(existsSync(notes), false, 'the isolated agent wrote into the workspace');
       // Changes to review need the user even with the view in sight.
       await workbench.notification(/docs-writer finished with 1 changed file on subagents\/docs-writer.* to review/).waitFor({ timeout: 10_000 });
@@ -354,7 +354,7 @@ describe('the packaged extension in code-server', () => {
       await writer.locator('.agent-row').first().hover();
       await workbench.byTestId(`action-applyWorktree-${agentId}`).click();
       // The merge may create the file before it writes it: wait for the content.
-      await poll(() => existsSync(notes) && /Tally counts words/.test(readFileSync(notes, 'utf8')), { timeoutMs: 15_000, message: 'Apply did not write NOTES.md into the workspace' });
+      await poll(() => existsSync(notes) && /Tally counts words/.test(readFileSync(notes, 'utf8')), { timeoutMs: 15_000, message: 'Apply did not write RELEASE-NOTES.md into the workspace' });
       await poll(async () => /applied/.test(await line.innerText()), { timeoutMs: 10_000, message: 'the worktree line does not say "applied"' });
     }),
   );

@@ -32,7 +32,7 @@ describe('the Worktrees section of the Agents view', () => {
         // What isolated runs leave: one worktree kept with a change, two handed back to the pool.
         manager = new WorktreeManager({ stateDir: path.join(storage, 'state'), worktreesRoot: path.join(storage, 'trees'), poolSize: () => 4 });
         const kept = await manager.create({ cwd: workspace.dir, agentName: 'docs-writer', agentId: 'e2e-kept' });
-        writeFileSync(path.join(kept.path, 'NOTES.md'), '# notes by the docs writer\n');
+        writeFileSync(path.join(kept.path, 'RELEASE-NOTES.md'), '# notes by the docs writer\n');
         await manager.finish('e2e-kept');
         // At the same time, or the second would reuse the first.
         const ids = ['e2e-pooled-1', 'e2e-pooled-2'];

@@ -14,7 +14,7 @@ const REVIEWER = 'Review the change you are given';
  * - tech-lead spawns test-runner, which asks to run the tests (an approval),
  *   runs them, then waits for `finish` before its last turn, so a test can
  *   look at the tree while both agents run;
- * - docs-writer writes NOTES.md (an approval; in a worktree when isolated);
+ * - docs-writer writes RELEASE-NOTES.md (an approval; in a worktree when isolated);
  * - explainer names a model the server does not know: it fails, as it would
  *   against the real API;
  * - code-reviewer answers once `review` resolves, so a test can leave the
@@ -36,8 +36,8 @@ export function sampleScript(finish: Promise<void>, review: Promise<void> = Prom
       return { text: 'All tests pass.', chunkDelayMs: 20 };
     }
     if (req.system.includes(DOCS)) {
-      if (req.toolResults.size > 0) return { text: 'Wrote NOTES.md with a short summary.' };
-      return { toolUses: [{ name: 'Write', input: { file_path: 'NOTES.md', content: '# Notes\n\nTally counts words.\n' } }], delayMs: 200 };
+      if (req.toolResults.size > 0) return { text: 'Wrote RELEASE-NOTES.md with a short summary.' };
+      return { toolUses: [{ name: 'Write', input: { file_path: 'RELEASE-NOTES.md', content: '# Notes\n\nTally counts words.\n' } }], delayMs: 200 };
     }
     if (req.system.includes(REVIEWER)) {
       await review;

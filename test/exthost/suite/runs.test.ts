@@ -33,8 +33,8 @@ const script: Script = (req) => {
     return { toolUses: [{ name: 'Read', input: { file_path: 'package.json' } }] };
   }
   if (req.system.includes(DOCS)) {
-    if (req.toolResults.size > 0) return { text: 'Wrote NOTES.md.' };
-    return { toolUses: [{ name: 'Write', input: { file_path: 'NOTES.md', content: '# Notes\n\nWritten by docs-writer.\n' } }] };
+    if (req.toolResults.size > 0) return { text: 'Wrote RELEASE-NOTES.md.' };
+    return { toolUses: [{ name: 'Write', input: { file_path: 'RELEASE-NOTES.md', content: '# Notes\n\nWritten by docs-writer.\n' } }] };
   }
   if (req.system.includes(REVIEWER)) return { hang: true };
   if (req.system.includes(EXPLORE)) {
@@ -64,7 +64,7 @@ describe('running agents', function () {
     await config().update('apiBaseUrl', undefined, target);
     await config().update('permissionMode', undefined, target);
     await server?.close();
-    rmSync(path.join(workspaceFolder(), 'NOTES.md'), { force: true });
+    rmSync(path.join(workspaceFolder(), 'RELEASE-NOTES.md'), { force: true });
   });
 
   async function ended(runId: string): Promise<RunSnapshot> {
@@ -173,7 +173,7 @@ describe('running agents', function () {
     assert.equal(run.status, 'completed', run.agents[id]?.error ?? '');
     const worktree = run.agents[id]!.worktree;
     assert.equal(worktree?.filesChanged, 1);
-    const notes = path.join(workspaceFolder(), 'NOTES.md');
+    const notes = path.join(workspaceFolder(), 'RELEASE-NOTES.md');
     assert.equal(existsSync(notes), false, 'the isolated agent wrote into the workspace');
 
     assert.equal(await vscode.commands.executeCommand('subagents.reviewWorktree', id), true);
@@ -196,7 +196,7 @@ describe('running agents', function () {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     const left = await vscode.commands.executeCommand<string[]>('subagents.cleanUpWorktrees', { agentId: id, action: 'discard', confirmed: true });
     assert.equal(left?.includes(id), false, 'the discarded worktree is still listed');
-    assert.equal(existsSync(path.join(workspaceFolder(), 'NOTES.md')), false);
+    assert.equal(existsSync(path.join(workspaceFolder(), 'RELEASE-NOTES.md')), false);
   });
 
   it('a transcript open while its agent runs follows it to the end', async () => {

@@ -89,11 +89,11 @@ test('an edit shows what it changes and opens the diff one click away', () => {
     agentName: 'docs-writer',
     kind: 'edit',
     toolName: 'Write',
-    summary: 'NOTES.md',
+    summary: 'RELEASE-NOTES.md',
     background: true,
-    preview: { kind: 'file', path: 'NOTES.md', before: null, after: '# Notes\n\nTally.\n' },
+    preview: { kind: 'file', path: 'RELEASE-NOTES.md', before: null, after: '# Notes\n\nTally.\n' },
   });
-  assert.equal(write.message, 'docs-writer (background) wants to write NOTES.md (new file, 3 lines)');
+  assert.equal(write.message, 'docs-writer (background) wants to write RELEASE-NOTES.md (new file, 3 lines)');
   assert.deepEqual(write.buttons, ['Show Change', 'Allow', 'Deny']);
   const edit = approvalNotice({ agentName: 'fixer', kind: 'edit', toolName: 'Edit', summary: 'a.ts', preview: { kind: 'file', path: 'a.ts', before: 'a\nb\n', after: 'a\nB\nc\n' } });
   assert.equal(edit.message, 'fixer wants to edit a.ts (+2 −1 lines)');

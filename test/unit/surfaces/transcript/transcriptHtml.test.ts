@@ -48,7 +48,7 @@ test('tool calls read as what they do: a written file as its content, an edit as
     {
       role: 'assistant',
       content: [
-        { type: 'tool_use', id: 't1', name: 'Write', input: { file_path: 'NOTES.md', content: '# Notes\n\n<b>bold?</b>\n' } },
+        { type: 'tool_use', id: 't1', name: 'Write', input: { file_path: 'RELEASE-NOTES.md', content: '# Notes\n\n<b>bold?</b>\n' } },
         { type: 'tool_use', id: 't2', name: 'Edit', input: { file_path: 'src/a.ts', old_string: 'const a = 1;', new_string: 'const a = 2;' } },
         { type: 'tool_use', id: 't3', name: 'Bash', input: { command: 'npm test\nnpm run lint' } },
       ],
