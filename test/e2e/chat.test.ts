@@ -9,10 +9,10 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { startScriptedServer, type Script, type ScriptedServer } from '../support/scriptedServer';
-import { finishedText, responseText, responseTo, sendChat, setColorTheme } from './support/chatPanel';
+import { finishedText, openChat, responseText, responseTo, sendChat, setColorTheme } from './support/chatPanel';
 import { poll, withDiagnostics, type Subject } from './support/diagnostics';
 import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
-import { closeSession, openSession, type Session } from './support/session';
+import { closeSession, openSession, scriptedModelSession, type Session } from './support/session';
 
 const AGENTS: Record<string, string> = {
   orchestrator: '---\nname: orchestrator\ndescription: Investigates a question with a team.\ntools: Task, Read\nspawns: investigator\n---\nYou orchestrate investigations. [e2e:orchestrator]\n',
@@ -100,20 +100,12 @@ describe('the @agent chat participant', () => {
         writeFileSync(path.join(workspace.dir, '.github/agents/planner.agent.md'), PLANNER);
         model = await startScriptedServer(script(seen));
         const { workbench } = await openSession(
-          {
-            workspace: workspace.dir,
-            vsixPath,
-            trust: true,
-            env: { ANTHROPIC_API_KEY: 'sk-ant-e2e-chat-not-a-real-key', ANTHROPIC_BASE_URL: model.url },
-            settings: { 'workbench.colorTheme': 'Default Light Modern' },
-          },
+          scriptedModelSession(workspace.dir, vsixPath, model.url, 'chat'),
           subject,
           session,
         );
-        await workbench.runCommand('Chat: Open Chat');
-        // What a user sees before typing: the chat input with a model picked
-        // (ours: there is no Copilot here). No request has been sent yet.
-        await workbench.page.locator('.interactive-input-part .chat-input-toolbars', { hasText: /Claude/ }).first().waitFor({ timeout: 90_000 });
+        // No request has been sent yet.
+        await openChat(workbench);
       }),
     { timeout: 6 * 60_000 },
   );

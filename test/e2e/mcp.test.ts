@@ -11,10 +11,10 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startScriptedServer, type Script, type ScriptedServer } from '../support/scriptedServer';
 import { TEST_SERVER } from '../support/mcp/servers';
-import { finishedText, responseText, sendChat, setColorTheme } from './support/chatPanel';
+import { finishedText, openChat, responseText, sendChat, setColorTheme } from './support/chatPanel';
 import { poll, withDiagnostics, type Subject } from './support/diagnostics';
 import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
-import { closeSession, openSession, type Session } from './support/session';
+import { closeSession, openSession, scriptedModelSession, type Session } from './support/session';
 
 /** Each agent calls the echo tool it was given (scribe: the note tool, which changes things), then says what came back. */
 const script: Script = (req) => {
@@ -63,18 +63,11 @@ describe('MCP tools from the chat', () => {
         workspace.commit('MCP servers: one in an agent file, one in .vscode/mcp.json');
         model = await startScriptedServer(script);
         const { workbench } = await openSession(
-          {
-            workspace: workspace.dir,
-            vsixPath,
-            trust: true,
-            env: { ANTHROPIC_API_KEY: 'sk-ant-e2e-mcp-not-a-real-key', ANTHROPIC_BASE_URL: model.url },
-            settings: { 'workbench.colorTheme': 'Default Light Modern' },
-          },
+          scriptedModelSession(workspace.dir, vsixPath, model.url, 'mcp'),
           subject,
           session,
         );
-        await workbench.runCommand('Chat: Open Chat');
-        await workbench.page.locator('.interactive-input-part .chat-input-toolbars', { hasText: /Claude/ }).first().waitFor({ timeout: 90_000 });
+        await openChat(workbench);
       }),
     { timeout: 6 * 60_000 },
   );

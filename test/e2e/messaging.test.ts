@@ -10,10 +10,10 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { startScriptedServer, type Script, type ScriptedServer } from '../support/scriptedServer';
-import { finishedText, sendChat, setColorTheme } from './support/chatPanel';
+import { finishedText, openChat, sendChat, setColorTheme } from './support/chatPanel';
 import { poll, withDiagnostics, type Subject } from './support/diagnostics';
 import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
-import { closeSession, openSession, type Session } from './support/session';
+import { closeSession, openSession, scriptedModelSession, type Session } from './support/session';
 
 const LISTENER = '---\nname: listener\ndescription: Works until it is told something.\ntools: Read, LS\n---\nYou work until a message arrives. [e2e:listener]\n';
 
@@ -57,18 +57,11 @@ describe('messages to a running agent', () => {
         writeFileSync(path.join(dir, 'listener.md'), LISTENER);
         model = await startScriptedServer(script);
         const { workbench } = await openSession(
-          {
-            workspace: workspace.dir,
-            vsixPath,
-            trust: true,
-            env: { ANTHROPIC_API_KEY: 'sk-ant-e2e-messaging-not-a-real-key', ANTHROPIC_BASE_URL: model.url },
-            settings: { 'workbench.colorTheme': 'Default Light Modern' },
-          },
+          scriptedModelSession(workspace.dir, vsixPath, model.url, 'messaging'),
           subject,
           session,
         );
-        await workbench.runCommand('Chat: Open Chat');
-        await workbench.page.locator('.interactive-input-part .chat-input-toolbars', { hasText: /Claude/ }).first().waitFor({ timeout: 90_000 });
+        await openChat(workbench);
       }),
     { timeout: 6 * 60_000 },
   );

@@ -14,10 +14,10 @@ import { after, before, describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { isAgent } from '../support/agents';
 import { startScriptedServer, type Script, type ScriptedServer } from '../support/scriptedServer';
-import { finishedText, sendChat } from './support/chatPanel';
+import { finishedText, openChat, sendChat } from './support/chatPanel';
 import { poll, withDiagnostics, type Subject } from './support/diagnostics';
 import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
-import { closeSession, openSession, type Session } from './support/session';
+import { closeSession, openSession, scriptedModelSession, type Session } from './support/session';
 
 /** Agents of this test, each with the marker the scripted server routes on. */
 export const AGENTS: Record<string, string> = {
@@ -101,13 +101,7 @@ describe('review, approvals and results in VS Code', () => {
         delete process.env.NODE_TEST_CONTEXT;
         try {
           await openSession(
-            {
-              workspace: workspace.dir,
-              vsixPath,
-              trust: true,
-              env: { ANTHROPIC_API_KEY: 'sk-ant-e2e-review-not-a-real-key', ANTHROPIC_BASE_URL: model.url },
-              settings: { 'workbench.colorTheme': 'Default Light Modern' },
-            },
+            scriptedModelSession(workspace.dir, vsixPath, model.url, 'review'),
             subject,
             session,
           );
@@ -312,8 +306,7 @@ describe('review, approvals and results in VS Code', () => {
   it('@agent list (no slash) lists the agents; chat links still work after a reload', { timeout: 240_000 }, () =>
     withDiagnostics('chat', subject, async () => {
       const { workbench, page } = live();
-      await workbench.runCommand('Chat: Open Chat');
-      await page.locator('.interactive-input-part .chat-input-toolbars', { hasText: /Claude/ }).first().waitFor({ timeout: 90_000 });
+      await openChat(workbench);
       const send = async (message: string): Promise<Locator> => {
         const response = await sendChat(workbench, message);
         await finishedText(response, 90_000);

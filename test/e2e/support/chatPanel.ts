@@ -28,6 +28,12 @@ export async function responseTo(workbench: Workbench, act: () => Promise<void>)
 }
 
 /** Sends a chat message and returns the response it starts (still streaming). */
+/** Opens the chat panel and waits for what a user sees before typing: the input with one of our Claude models picked (there is no Copilot here). */
+export async function openChat(workbench: Workbench): Promise<void> {
+  await workbench.runCommand('Chat: Open Chat');
+  await workbench.page.locator('.interactive-input-part .chat-input-toolbars', { hasText: /Claude/ }).first().waitFor({ timeout: 90_000 });
+}
+
 export function sendChat(workbench: Workbench, message: string): Promise<Locator> {
   const { page } = workbench;
   return responseTo(workbench, async () => {

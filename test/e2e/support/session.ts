@@ -20,6 +20,21 @@ export async function openSession(options: StartOptions, subject: Subject, parts
   return { server, browser, workbench };
 }
 
+/**
+ * A trusted workspace in the light theme whose extension talks to a scripted
+ * model server (`modelUrl`) with a made-up key; `label` names the test file
+ * in the key, so a key seen in a log says which test put it there.
+ */
+export function scriptedModelSession(workspace: string, vsixPath: string, modelUrl: string, label: string): StartOptions {
+  return {
+    workspace,
+    vsixPath,
+    trust: true,
+    env: { ANTHROPIC_API_KEY: `sk-ant-e2e-${label}-not-a-real-key`, ANTHROPIC_BASE_URL: modelUrl },
+    settings: { 'workbench.colorTheme': 'Default Light Modern' },
+  };
+}
+
 /** Closes what `openSession` opened, as far as it got. */
 export async function closeSession(parts: Partial<Session>): Promise<void> {
   await parts.workbench?.close().catch(() => undefined);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { isAgent } from '../../support/agents';
 import { CLI, runCliProcess } from '../../support/cliProcess';
 import { startScriptedServer, type ScriptedRequest, type ScriptedServer } from '../../support/scriptedServer';
+import { until } from '../../support/until';
 
 /**
  * Talking to agents from another terminal: `subagents send` and
@@ -71,16 +72,6 @@ function startRun(agentName: string, prompt: string) {
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   return { child, events, exited, output: () => ({ stdout, stderr }) };
-}
-
-async function until<T>(what: string, probe: () => T | null | undefined | false | Promise<T | null | undefined | false>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 function userTexts(req: ScriptedRequest): string[] {

@@ -9,6 +9,7 @@ import { agent, isAgent } from '../../support/agents';
 import { fakeServices, scriptedWorkspace, type FakeFolder } from '../../support/fakeServices';
 import type { ScriptedRequest } from '../../support/scriptedServer';
 import * as vscode from '../../support/vscodeFake';
+import { until } from '../../support/until';
 
 // Talking to agents from VS Code's surfaces, against real engines (scripted
 // model server) and a fake of the vscode API: the Runs view's message box,
@@ -70,15 +71,6 @@ function chatFor(folders: FakeFolder[]) {
   return { ...fake, handle };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
-
 test('the Runs view message box sends through Send Message: queued for an agent at work, no toast; the agent reads it at its next turn', async () => {
   const app = folder('app', [agent('worker')]);
   const fake = fakeServices([app]);
@@ -117,7 +109,7 @@ test('chat: a message in a thread whose run is still going steers its agent, and
   const workerId = String(first.metadata!.agentId);
   // The run goes on after the thread's answer (a message from the Runs view continued the agent).
   assert.equal(await sendMessageCommand(chat.services, async () => undefined, workerId, 'from the Runs view', 'runsView'), 'continued');
-  await until(() => chat.store.agent(workerId)?.status === 'running', 'the worker to work again');
+  await until('the worker to work again', () => chat.store.agent(workerId)?.status === 'running');
   const steer = chat.handle('and keep it short', { history });
   const result = await steer.done;
   assert.match(steer.text(), /Sent to \*\*worker\*\*: it reads your message at its next turn\./);
@@ -129,7 +121,7 @@ test('chat: a message in a thread whose run is still going steers its agent, and
 test('chat: /stop <agent> stops one agent of the thread’s run; its parent is told and goes on, its sibling is untouched', async () => {
   const chat = chatFor([folder('app', [agent('lead'), agent('sleeper'), agent('steady')])]);
   const lead = chat.handle('lead coordinate');
-  await until(() => chat.store.list()[0] !== undefined && Object.values(chat.store.list()[0]!.agents).length === 3, 'the children');
+  await until('the children', () => chat.store.list()[0] !== undefined && Object.values(chat.store.list()[0]!.agents).length === 3);
   const run = chat.store.list()[0]!;
   // The thread's answer is still streaming; the stop comes from the same thread once VS Code hands it over.
   const history = [new vscode.ChatResponseTurn('subagents.agent', { metadata: { runId: run.runId, agentId: run.rootAgentId, agentName: 'lead' } })];
@@ -167,7 +159,7 @@ test('LM tools: agentOutput with a message steers a running agent; runAgent with
   assert.match(again, /heard: .*now the tests/);
 
   const lead = await app.engine.start({ agent: 'lead', prompt: 'coordinate', cwd: app.dir });
-  await until(() => Object.keys(fake.store.get(lead.tree.runId)?.agents ?? {}).length === 3, 'the children');
+  await until('the children', () => Object.keys(fake.store.get(lead.tree.runId)?.agents ?? {}).length === 3);
   const sleeper = Object.values(fake.store.get(lead.tree.runId)!.agents).find((a) => a.agentName === 'sleeper')!;
   assert.match(text(await tools.stopAgent({ agentId: sleeper.agentId })), /^Stopping sleeper \(\w+\) and every agent it started\. lead, which started it, is told and goes on\.$/);
   const result = await lead.done;

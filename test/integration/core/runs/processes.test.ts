@@ -11,6 +11,7 @@ import { RunStore } from '../../../../src/core/runs/runStore';
 import { agent, catalogOf, settings } from '../../../support/agents';
 import { CLI, runCliProcess } from '../../../support/cliProcess';
 import { startScriptedServer, type Script, type ScriptedServer } from '../../../support/scriptedServer';
+import { until } from '../../../support/until';
 
 /**
  * The run history with two processes on one history (a VS Code window and the CLI, or
@@ -66,16 +67,6 @@ async function savedRun(runId: string): Promise<{ owner?: { pid: number }; run: 
     return JSON.parse(await readFile(path.join(runsDir(), `${runId}.json`), 'utf8')) as never;
   } catch {
     return null;
-  }
-}
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
   }
 }
 

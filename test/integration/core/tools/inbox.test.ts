@@ -11,16 +11,7 @@ import type { RunEventOf } from '../../../../src/protocol/runEvents';
 import { agent, isAgent } from '../../../support/agents';
 import { harness } from '../../../support/engineHarness';
 import type { Reply, ScriptedRequest } from '../../../support/scriptedServer';
-
-async function until<T>(what: string, probe: () => T | undefined | null | false, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+import { until } from '../../../support/until';
 
 function setUp(script: (req: ScriptedRequest) => Reply) {
   const inbox = new ApprovalInbox();

@@ -5,6 +5,7 @@ import { ChatParticipantHandler } from '../../../../src/vscode/chat/chatParticip
 import { agent, isAgent } from '../../../support/agents';
 import { fakeServices, scriptedWorkspace, slowConsent, type FakeFolder } from '../../../support/fakeServices';
 import * as vscode from '../../../support/vscodeFake';
+import { until } from '../../../support/until';
 
 // The @agent handler against real engines (scripted model server) and a
 // fake of the vscode API: what it writes, what it starts, and when it stops.
@@ -45,14 +46,6 @@ function handlerFor(folders: FakeFolder[]) {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until(check: () => boolean, message: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(message);
-    await sleep(20);
-  }
-}
-
 test('a stop while the agent file’s permission mode is being asked about: the run never reaches the model', async () => {
   const { ask, asking } = slowConsent();
   const wide = agent('wide', { permissionMode: 'acceptEdits' });
@@ -84,8 +77,8 @@ test('after Stop the response gets no more writes, so a closed stream throws not
   try {
     const chat = handlerFor([folder('app', [agent('slowpoke')])]);
     const call = chat.handle('slowpoke take your time');
-    await until(() => chat.store.list()[0]?.status === 'running', 'slowpoke did not start');
-    await until(() => call.writes.some((w) => w.includes('slowpoke')), 'the log did not show slowpoke');
+    await until('slowpoke to start', () => chat.store.list()[0]?.status === 'running');
+    await until('the log to show slowpoke', () => call.writes.some((w) => w.includes('slowpoke')));
     // VS Code drops what comes after a cancellation, and closes the stream a second later.
     call.token.cancel();
     call.close();
@@ -98,7 +91,6 @@ test('after Stop the response gets no more writes, so a closed stream throws not
     process.off('uncaughtException', onUncaught);
   }
 });
-
 
 test('multi-root: a name found only in another folder runs there, whichever editor is active', async () => {
   const a = folder('web', [agent('general-purpose', { source: 'bundled' }), agent('plan', { source: 'bundled' })]);

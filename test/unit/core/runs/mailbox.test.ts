@@ -5,16 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { newMailId, type MailEntry } from '../../../../src/core/engine/mail';
 import { Mailbox } from '../../../../src/core/runs/mailbox';
+import { until } from '../../../support/until';
 
 const entry = (agentId: string, text: string, sentAt: number): MailEntry => ({ id: newMailId(), agentId, runId: 'r1', kind: 'message', text, from: null, via: 'cli', sentAt });
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 test('entries are kept per agent, oldest first, until acknowledged; a run leaving the history takes its agents’ entries along', async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'subagents-mailbox-'));
@@ -73,12 +66,12 @@ test('the watcher offers each new entry at once, oldest first, and offers one no
   try {
     const sender = new Mailbox(dir);
     await sender.post(entry('a1', 'hello', 1000));
-    await until(() => offered.includes('hello'), 'the first entry');
+    await until('the first entry', () => offered.includes('hello'));
     await sender.post(entry('a1', 'declined', 2000));
-    await until(() => offered.includes('declined'), 'the second entry');
+    await until('the second entry', () => offered.includes('declined'));
     // The declined one is offered again at a later scan (within a second) until it is taken; a taken one never again.
     accept = true;
-    await until(() => taken === 1, 'the declined entry offered again and taken');
+    await until('the declined entry offered again and taken', () => taken === 1);
     const offers = offered.length;
     await new Promise((r) => setTimeout(r, 1200));
     assert.equal(offered.length, offers, 'nothing offered once everything was taken');
