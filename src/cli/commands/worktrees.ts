@@ -88,12 +88,13 @@ export const worktreesCommand: CliCommand = {
         // An agent wrote these bytes: on a terminal their control characters are shown, not obeyed (an ESC sequence
         // can erase lines, OSC 52 can write the clipboard). Redirected, the patch stays byte for byte, so it applies.
         const diff = await worktrees.diff(agentId!);
-        io.stdout.write(io.stdout.isTTY ? terminalText(diff) : diff);
+        if (values.json) io.stdout.write(`${JSON.stringify({ agentId, diff })}\n`);
+        else io.stdout.write(io.stdout.isTTY ? terminalText(diff) : diff);
         return 0;
       }
       if (action === 'discard') {
         await worktrees.discard(agentId!);
-        io.stdout.write(`Discarded the worktree and branch of ${agentId}.\n`);
+        io.stdout.write(values.json ? `${JSON.stringify({ discarded: agentId })}\n` : `Discarded the worktree and branch of ${agentId}.\n`);
         return 0;
       }
       const outcome = await worktrees.apply(agentId!);

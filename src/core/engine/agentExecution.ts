@@ -155,7 +155,9 @@ export async function executeAgent(run: AgentRun, host: ExecutionHost): Promise<
       persist: () => persist(run, host),
       // Hooks are commands: none runs in a plan-mode tree (#startHooks said so in the log).
       beforeComplete: (output, round) =>
-        run.planMode ? Promise.resolve(null) : stopInstruction(host.options.hooks, { ...hookInfo(run, emit, host), lastAssistantMessage: host.redactor.text(output) }, round, host.log),
+        run.planMode
+          ? Promise.resolve(null)
+          : stopInstruction(host.options.hooks, { ...hookInfo(run, emit, host), lastAssistantMessage: host.redactor.text(output) }, round, host.log, () => run.written?.commandRan()),
     });
     run.sealed = true;
   } catch (error) {
@@ -175,7 +177,7 @@ export async function executeAgent(run: AgentRun, host: ExecutionHost): Promise<
   await Promise.all([...run.children].map((c) => c.done));
   // The tree's MCP servers stop with it: its root is the last agent of the tree to end.
   if (!run.parent) await run.tree.mcp?.close();
-  await settleWorktree(host.options.worktrees, run, host.log, (text) => host.redactor.text(text), Boolean(host.options.hooks) && !run.planMode);
+  await settleWorktree(host.options.worktrees, run, host.log, (text) => host.redactor.text(text));
 
   const result: AgentResult = host.redactor.value({
     agentId: run.id,
@@ -248,7 +250,7 @@ async function startHooks(run: AgentRun, emit: EmitEvent, host: ExecutionHost): 
     if (host.options.hooks) host.log('info', `The SubagentStart and SubagentStop hooks of agent "${run.agentName}" (${run.id}) do not run: it is in plan mode, where nothing runs a command.`);
     return;
   }
-  const context = await startContext(host.options.hooks, { ...hookInfo(run, emit, host), prompt: host.redactor.text(run.prompt) }, host.log);
+  const context = await startContext(host.options.hooks, { ...hookInfo(run, emit, host), prompt: host.redactor.text(run.prompt) }, host.log, () => run.written?.commandRan());
   const first = run.messages[run.persisted];
   if (context && first?.role === 'user' && Array.isArray(first.content)) first.content.unshift({ type: 'text', text: context });
 }

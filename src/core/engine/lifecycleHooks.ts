@@ -36,9 +36,10 @@ export interface SubagentInfo {
   approveCommand?: (command: string, why: string) => Promise<string | null>;
 }
 
+/** `ran`: whether any hook command ran (absent: taken as yes, since a command may write in the agent's folder). */
 export interface LifecycleHooks {
-  subagentStart(info: SubagentInfo & { prompt: string }): Promise<{ additionalContext?: string }>;
-  subagentStop(info: SubagentInfo & { lastAssistantMessage: string; stopHookActive: boolean }): Promise<{ continueWith?: string }>;
+  subagentStart(info: SubagentInfo & { prompt: string }): Promise<{ additionalContext?: string; ran?: boolean }>;
+  subagentStop(info: SubagentInfo & { lastAssistantMessage: string; stopHookActive: boolean }): Promise<{ continueWith?: string; ran?: boolean }>;
 }
 
 /** How many times SubagentStop hooks may send one agent back to work. */
@@ -46,23 +47,38 @@ export const MAX_STOP_HOOK_ROUNDS = 3;
 
 type Log = (level: 'warn', message: string) => void;
 
-/** What SubagentStart hooks add in front of the agent's task; a failing hook implementation is logged. */
-export async function startContext(hooks: LifecycleHooks | undefined, info: SubagentInfo & { prompt: string }, log?: Log): Promise<string | null> {
+/**
+ * What SubagentStart hooks add in front of the agent's task; a failing hook
+ * implementation is logged. `ran` hears whenever a hook command may have run.
+ */
+export async function startContext(hooks: LifecycleHooks | undefined, info: SubagentInfo & { prompt: string }, log?: Log, ran?: () => void): Promise<string | null> {
   if (!hooks) return null;
   try {
-    return (await hooks.subagentStart(info)).additionalContext || null;
+    const result = await hooks.subagentStart(info);
+    if (result.ran !== false) ran?.();
+    return result.additionalContext || null;
   } catch (error) {
+    ran?.();
     log?.('warn', `SubagentStart hooks failed: ${String(error)}`);
     return null;
   }
 }
 
 /** The instruction SubagentStop hooks send an ending agent back to work with, or null (also past the bound). */
-export async function stopInstruction(hooks: LifecycleHooks | undefined, info: SubagentInfo & { lastAssistantMessage: string }, round: number, log?: Log): Promise<string | null> {
+export async function stopInstruction(
+  hooks: LifecycleHooks | undefined,
+  info: SubagentInfo & { lastAssistantMessage: string },
+  round: number,
+  log?: Log,
+  ran?: () => void,
+): Promise<string | null> {
   if (!hooks || round >= MAX_STOP_HOOK_ROUNDS) return null;
   try {
-    return (await hooks.subagentStop({ ...info, stopHookActive: round > 0 })).continueWith || null;
+    const result = await hooks.subagentStop({ ...info, stopHookActive: round > 0 });
+    if (result.ran !== false) ran?.();
+    return result.continueWith || null;
   } catch (error) {
+    ran?.();
     log?.('warn', `SubagentStop hooks failed: ${String(error)}`);
     return null;
   }

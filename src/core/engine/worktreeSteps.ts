@@ -41,8 +41,9 @@ export async function reisolate(worktrees: WorktreeManager | undefined, run: Age
     run.isolation = { path: record.path, branch: record.branch, baseCommit: record.baseCommit, originalCwd: record.repoRoot, repoRoot: record.repoRoot, prepared: record.prepared };
     run.cwd = record.cwd;
     run.written = new WrittenFiles();
-    // Still active: what was written before this run was never committed, and is not in its list.
-    if (known.state === 'active') run.written.complete = false;
+    // What is in the folder before this run is in no list: work never committed (still active), or your
+    // edits from a review of a finished one. Only a look at everything commits them with the agent's.
+    run.written.complete = false;
     return null;
   } catch (error) {
     return message(error);
@@ -56,12 +57,10 @@ export async function settleWorktree(
   log?: (level: 'error', message: string) => void,
   /** The engine's redaction: the commit message, written into the repository, holds the agent's description. */
   redact: (text: string) => string = (text) => text,
-  /** Whether commands other than the agent's tools ran in its folder (SubagentStart/Stop hooks): then only a look at everything tells what changed. */
-  othersWrote = false,
 ): Promise<void> {
   if (!run.isolation || !worktrees) return;
   try {
-    const only = othersWrote ? undefined : run.written?.only();
+    const only = run.written?.only();
     run.worktree = await worktrees.finish(run.id, { commitMessage: redact(`subagents: ${run.agentName}: ${run.description}`), ...(only ? { only } : {}) });
   } catch (error) {
     log?.('error', `Could not finish the worktree of agent ${run.id} (${run.isolation.path}); it is kept as it is: ${message(error)}`);

@@ -31,6 +31,11 @@ export class WrittenFiles {
     else this.complete = false;
   }
 
+  /** A command ran in the agent's folder (a SubagentStart or SubagentStop hook): what it wrote is nobody's to name. */
+  commandRan(): void {
+    this.complete = false;
+  }
+
   /** The files to stage, or undefined when only a look at the whole tree can tell what changed. */
   only(): string[] | undefined {
     return this.complete && this.paths.size > 0 ? [...this.paths] : undefined;

@@ -46,7 +46,7 @@ export class CommandHooks implements LifecycleHooks {
     this.#files = new HookSettingsFiles({ home: options.home, log: options.log, sessionStart: options.sessionStart });
   }
 
-  async subagentStart(info: SubagentInfo & { prompt: string }): Promise<{ additionalContext?: string }> {
+  async subagentStart(info: SubagentInfo & { prompt: string }): Promise<{ additionalContext?: string; ran: boolean }> {
     const runs = await this.#runAll('SubagentStart', info, subagentStartInput(info));
     const contexts: string[] = [];
     for (const { hook, result } of runs) {
@@ -54,10 +54,10 @@ export class CommandHooks implements LifecycleHooks {
       if (outcome.warning) this.#warn(info, 'SubagentStart', hook, outcome.warning);
       if (outcome.additionalContext) contexts.push(outcome.additionalContext);
     }
-    return contexts.length ? { additionalContext: contexts.join('\n\n') } : {};
+    return { ...(contexts.length ? { additionalContext: contexts.join('\n\n') } : {}), ran: runs.length > 0 };
   }
 
-  async subagentStop(info: SubagentInfo & { lastAssistantMessage: string; stopHookActive: boolean }): Promise<{ continueWith?: string }> {
+  async subagentStop(info: SubagentInfo & { lastAssistantMessage: string; stopHookActive: boolean }): Promise<{ continueWith?: string; ran: boolean }> {
     const runs = await this.#runAll('SubagentStop', info, subagentStopInput(info));
     const reasons: string[] = [];
     for (const { hook, result } of runs) {
@@ -65,7 +65,7 @@ export class CommandHooks implements LifecycleHooks {
       if (outcome.warning) this.#warn(info, 'SubagentStop', hook, outcome.warning);
       if (outcome.continueWith) reasons.push(outcome.continueWith);
     }
-    return reasons.length ? { continueWith: reasons.join('\n\n') } : {};
+    return { ...(reasons.length ? { continueWith: reasons.join('\n\n') } : {}), ran: runs.length > 0 };
   }
 
   /** Runs every matching hook of the event; results in settings order, whatever order they finish in. */

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import path from 'node:path';
 import { git, gitLine } from './git';
 import { commitTree, snapshotTree } from './snapshot';
@@ -66,6 +66,8 @@ async function stageOnly(worktreePath: string, only: readonly string[] | undefin
   const root = path.resolve(worktreePath);
   const relative = only.map((p) => path.relative(root, path.resolve(root, p)));
   if (relative.some((p) => p === '' || p.startsWith('..') || path.isAbsolute(p))) return false;
+  // The file tools follow a symbolic link and write its target: staging the link would miss the change.
+  if (relative.some((p) => isSymlink(path.join(root, p)))) return false;
   const paths = relative.map((p) => p.split(path.sep).join('/'));
   // Literal: a file named `*.ts` is that file, not a pattern.
   const add = await git(['--literal-pathspecs', 'add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], {
@@ -74,6 +76,14 @@ async function stageOnly(worktreePath: string, only: readonly string[] | undefin
     okCodes: [0, 1, 128],
   });
   return add.code === 0;
+}
+
+function isSymlink(file: string): boolean {
+  try {
+    return lstatSync(file).isSymbolicLink();
+  } catch {
+    return false; // gone (deleted by the agent): staged as a deletion
+  }
 }
 
 /**

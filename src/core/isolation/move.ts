@@ -15,7 +15,7 @@ import { git, gitLine } from './git';
  * cheaper as what read-tree would do to those paths alone: delete the files
  * that go, set their index entries, and check out the new contents (which
  * records their stat data, so they count as clean). Anything unusual — a
- * submodule, a `.gitattributes` change (files that did not change may need
+ * submodule, a symbolic link, a `.gitattributes` change (files that did not change may need
  * another conversion), a big change — goes through read-tree, and whatever
  * fails there is checked out afresh.
  */
@@ -30,8 +30,13 @@ interface TreeChange {
   blob: string;
   status: string;
   path: string;
-  /** A submodule on either side. */
-  gitlink: boolean;
+  /**
+   * A submodule or a symbolic link on either side. Path by path, a link that
+   * becomes a folder (or one a deleted path lies under) would be followed by
+   * rm, deleting through it, even outside the worktree; read-tree never
+   * follows one.
+   */
+  special: boolean;
 }
 
 /** `git diff-tree -r -z --raw` of two commits: what differs, path by path (no rename detection). */
@@ -43,7 +48,7 @@ async function treeChanges(cwd: string, from: string, to: string): Promise<TreeC
   for (let i = 0; i + 1 < fields.length; i += 2) {
     const [oldMode = '', mode = '', , blob = '', status = ''] = fields[i]!.replace(/^:/, '').split(' ');
     if (!status) break;
-    changes.push({ mode, blob, status, path: fields[i + 1]!, gitlink: oldMode === '160000' || mode === '160000' });
+    changes.push({ mode, blob, status, path: fields[i + 1]!, special: [oldMode, mode].some((m) => m === '160000' || m === '120000') });
   }
   return changes;
 }
@@ -60,7 +65,7 @@ export async function moveCheckout(worktreePath: string, from: string, to: strin
   if (changes.length === 0) return 0;
   const attributesChanged = changes.some((c) => c.path === '.gitattributes' || c.path.endsWith('/.gitattributes'));
   if (!attributesChanged) {
-    if (changes.length <= SMALL_CHANGE_PATHS && !changes.some((c) => c.gitlink)) {
+    if (changes.length <= SMALL_CHANGE_PATHS && !changes.some((c) => c.special)) {
       if (await movePaths(worktreePath, changes, config).then(() => true, () => false)) return changes.length;
     } else {
       const moved = await git([...config, 'read-tree', '-m', '-u', '--no-recurse-submodules', from, to], { cwd: worktreePath, okCodes: [0, 128] });

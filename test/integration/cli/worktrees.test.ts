@@ -38,7 +38,12 @@ test('CLI: run from a base ref, discard into the pool, list kept and pooled with
   assert.ok(wt!.diskBytes > 0 && kept.diskBytes.kept === wt!.diskBytes);
   assert.match((await cli('worktrees')).stdout, new RegExp(`^Kept with changes \\(1\\), about [\\d.]+ KB:\\n${result.agentId}  finished`));
 
-  assert.equal((await cli('worktrees', 'discard', result.agentId)).code, 0);
+  const diff = JSON.parse((await cli('worktrees', 'diff', result.agentId, '--json')).stdout) as { agentId: string; diff: string };
+  assert.equal(diff.agentId, result.agentId);
+  assert.match(diff.diff, /\+\+\+ b\/made\.txt/);
+  const discarded = await cli('worktrees', 'discard', result.agentId, '--json');
+  assert.equal(discarded.code, 0);
+  assert.deepEqual(JSON.parse(discarded.stdout), { discarded: result.agentId });
   const listed = await cli('worktrees');
   assert.match(listed.stdout, /^Pooled for reuse \(1\), about [\d.]+ KB \(delete with "subagents worktrees clean"\):\n {2}.+: 1 pooled, about/);
   assert.doesNotMatch(listed.stdout, /Kept with changes/);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, lstatSync, readlinkSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { moveCheckout, SMALL_CHANGE_PATHS } from '../../../../src/core/isolation/move';
@@ -50,8 +50,6 @@ test('a small change moves a worktree path by path: files go, change, appear, ch
   sb.write('becomes-file', 'now a file\n');
   rmSync(path.join(sb.repo, 'was-file'));
   sb.write('was-file/inner.txt', 'now a folder\n');
-  rmSync(path.join(sb.repo, 'link'));
-  symlinkSync('keep.txt', path.join(sb.repo, 'link'));
   const to = commitAll(sb, 'change');
 
   const wt = worktreeAt(sb, from);
@@ -65,8 +63,7 @@ test('a small change moves a worktree path by path: files go, change, appear, ch
   assert.equal(statSync(path.join(wt, 'run.sh')).mode & 0o111, 0o111);
   assert.equal(sb.read('becomes-file', wt), 'now a file\n');
   assert.equal(sb.read('was-file/inner.txt', wt), 'now a folder\n');
-  assert.ok(lstatSync(path.join(wt, 'link')).isSymbolicLink());
-  assert.equal(readlinkSync(path.join(wt, 'link')), 'keep.txt');
+  assert.equal(readlinkSync(path.join(wt, 'link')), 'target.txt', 'a link the change does not name stays');
   const after = statSync(path.join(wt, 'keep.txt'));
   assert.equal(after.ino, untouched.ino, 'an unchanged file is not rewritten');
   assert.equal(after.mtimeMs, untouched.mtimeMs);
@@ -75,6 +72,36 @@ test('a small change moves a worktree path by path: files go, change, appear, ch
   assert.equal(typeof (await moveCheckout(wt, to, from)), 'number');
   assertExactlyAt(sb, wt, from);
   assert.equal(existsSync(path.join(wt, 'new')), false);
+});
+
+test('a change that involves a symbolic link never deletes through it: not the files it pointed to, not outside the worktree', async () => {
+  const sb = makeSandbox({ 'lib/f': 'library\n', 'plain.txt': 'p\n' });
+  sandboxes.push(sb);
+  const outside = path.join(sb.root, 'outside');
+  mkdirSync(outside);
+  writeFileSync(path.join(outside, 'f'), 'not the repository\'s\n');
+  symlinkSync('lib', path.join(sb.repo, 'latest'));
+  symlinkSync(outside, path.join(sb.repo, 'ext'));
+  const from = commitAll(sb, 'links to a folder inside and one outside');
+  for (const link of ['latest', 'ext']) {
+    rmSync(path.join(sb.repo, link));
+    sb.write(`${link}/f`, `now a real folder: ${link}\n`);
+  }
+  sb.write('plain.txt', 'changed\n');
+  const to = commitAll(sb, 'the links become folders');
+
+  const wt = worktreeAt(sb, from);
+  assert.equal(typeof (await moveCheckout(wt, from, to)), 'number');
+  assertExactlyAt(sb, wt, to);
+  assert.equal(readFileSync(path.join(outside, 'f'), 'utf8'), 'not the repository\'s\n', 'nothing outside the worktree is touched');
+  assert.equal(sb.read('lib/f', wt), 'library\n', 'the folder the link pointed to keeps its file');
+  assert.equal(sb.read('latest/f', wt), 'now a real folder: latest\n');
+
+  // And back: the folders become links again.
+  assert.equal(typeof (await moveCheckout(wt, to, from)), 'number');
+  assertExactlyAt(sb, wt, from);
+  assert.ok(lstatSync(path.join(wt, 'ext')).isSymbolicLink());
+  assert.equal(readFileSync(path.join(outside, 'f'), 'utf8'), 'not the repository\'s\n');
 });
 
 test('the same tree moves nothing: the index is not even rewritten', async () => {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { WorktreeManager } from '../../../../src/core/isolation';
@@ -47,6 +48,11 @@ test('finish falls back to staging everything when git refuses a written file, o
     // The named file is as it was: "unchanged" would hand the folder back to be cleaned, so it is never judged from them alone.
     { id: 'same', only: (wt) => [path.join(wt, 'README.md')], write: { 'README.md': '# demo\n', 'other.txt': 'o\n' } },
   ];
+  // A symbolic link the agent edited through: the tools wrote its target, which the named path does not stage.
+  symlinkSync('README.md', path.join(sb.repo, 'link.md'));
+  sb.git(['add', 'link.md']);
+  sb.git(['commit', '-q', '-m', 'a link']);
+  cases.push({ id: 'symlink', only: (wt) => [path.join(wt, 'link.md'), path.join(wt, 'other.txt')], write: { 'README.md': '# edited through the link\n', 'other.txt': 'o\n' } });
   for (const c of cases) {
     const rec = await m.create({ cwd: sb.repo, agentName: 'w', agentId: `fallback-${c.id}` });
     for (const [rel, content] of Object.entries(c.write)) sb.write(rel, content, rec.path);
@@ -54,6 +60,7 @@ test('finish falls back to staging everything when git refuses a written file, o
     assert.ok(info, `${c.id}: the work is kept`);
     assert.ok(onBranch(sb, rec.branch, rec.baseCommit).includes('other.txt'), `${c.id}: everything was staged`);
     assert.equal(sb.git(['status', '--porcelain'], rec.path).trim(), '', `${c.id}: nothing left out`);
+    if (c.id === 'symlink') assert.ok(onBranch(sb, rec.branch, rec.baseCommit).includes('README.md'), 'the link\'s target is on the branch');
   }
 });
 
@@ -113,4 +120,34 @@ test('an agent that only wrote files with Write, Edit or MultiEdit has just thos
   assert.equal(seen[1], undefined, 'after Bash the finish stages everything');
   const second = (await manager.list()).filter((r) => r.state === 'finished').find((r) => r.agentId !== first.agentId)!;
   assert.deepEqual(onBranch(sb, second.branch, second.baseCommit), ['shell.txt', 'written.txt']);
+});
+
+test('a SubagentStart or SubagentStop hook command that ran makes the finish stage everything; hooks with nothing to run do not', async (t) => {
+  const sb = sandbox(t);
+  const manager = sb.manager();
+  const seen = spyOnFinish(manager);
+  for (const ran of [false, true]) {
+    const run = await harness({
+      agents: [agent('parent'), agent('child', { tools: ['Write'] })],
+      script: isolatedChild([{ name: 'Write', input: { file_path: `by-tool-${ran}.txt`, content: 'w\n' } }]),
+      engine: {
+        worktrees: manager,
+        // As configured hooks would: a command run in the child's folder writes a file there.
+        hooks: {
+          subagentStart: async (info) => {
+            if (ran && info.worktree) writeFileSync(path.join(info.cwd, 'by-hook.txt'), 'h\n');
+            return { ran };
+          },
+          subagentStop: async () => ({ ran }),
+        },
+      },
+      settings: { permissionMode: 'bypassPermissions' },
+    });
+    t.after(() => run.close());
+    await run.engine.run({ agent: 'parent', prompt: 'go', cwd: sb.repo });
+  }
+  assert.equal(seen[0]?.length, 1, 'no hook command ran: only the written file');
+  assert.equal(seen[1], undefined, 'a hook command ran: everything');
+  const byHook = (await manager.list()).find((r) => r.state === 'finished' && onBranch(sb, r.branch, r.baseCommit).includes('by-hook.txt'));
+  assert.ok(byHook, 'what the hook wrote is on the branch');
 });
