@@ -2,7 +2,7 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync } from 'node:fs';
 import path from 'node:path';
-import { agentsCli as cli, BUNDLED_AGENT_COUNT as bundledCount, layout, type AgentsJson } from '../integration/core/agents/helpers';
+import { agentsCli as cli, assertBundledExplore, BUNDLED_AGENT_COUNT as bundledCount, layout, type AgentsJson } from '../integration/core/agents/helpers';
 import { CORPUS_DIR, corpusFiles } from '../support/corpus';
 
 // `subagents agents` over the 158 real-world Claude Code files, as a
@@ -33,14 +33,7 @@ test('--json over a project holding the corpus: 158 project agents, the bundled 
   assert.equal(json.warnings.filter((w) => w.message.startsWith('invalid YAML')).length, 8);
   assert.equal(json.warnings.filter((w) => /not available in this runtime/.test(w.message)).length, 2);
   assert.equal(json.warnings.length, 10);
-  const explore = json.agents.find((a) => a.name === 'explore');
-  assert.deepEqual(explore && { source: explore.source, family: explore.family, tools: explore.tools, model: explore.model, spawns: explore.spawns }, {
-    source: 'bundled',
-    family: null,
-    tools: ['Read', 'Grep', 'Glob', 'LS'],
-    model: 'haiku',
-    spawns: [],
-  });
+  assertBundledExplore(json);
 });
 
 test('--plugin-dir: the same corpus as a plugin loads beside the project copy, as plugin:agent', async (t) => {

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { agentsCli as cli, BUNDLED_AGENT_COUNT as bundledCount, layout, writeAgent, writeFile, type AgentsJson } from '../core/agents/helpers';
+import { agentsCli as cli, assertBundledExplore, BUNDLED_AGENT_COUNT as bundledCount, layout, writeAgent, writeFile, type AgentsJson } from '../core/agents/helpers';
 import { writeGeneratedAgents } from '../../support/generatedAgents';
 
 // `subagents agents`, run in-process like the CLI's other tests, plus once
@@ -32,14 +32,7 @@ test('--json over a project of 160 agents in five formats: each listed once with
     json.dirs.filter((d) => d.source === 'project').map((d) => path.relative(cwd, d.path)),
     ['.omp/agents', '.claude/agents', '.codex/agents', '.gemini/agents', '.github/agents', '.github/chatmodes'],
   );
-  const explore = json.agents.find((a) => a.name === 'explore');
-  assert.deepEqual(explore && { source: explore.source, family: explore.family, tools: explore.tools, model: explore.model, spawns: explore.spawns }, {
-    source: 'bundled',
-    family: null,
-    tools: ['Read', 'Grep', 'Glob', 'LS'],
-    model: 'haiku',
-    spawns: [],
-  });
+  assertBundledExplore(json);
 });
 
 test('--plugin-dir: the same 160 as a plugin load beside the project copy, each as plugin:agent', async (t) => {

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -65,6 +66,18 @@ export interface AgentsJson {
 
 /** How many agents the extension bundles (agents/*.md). */
 export const BUNDLED_AGENT_COUNT = readdirSync(path.join(import.meta.dirname, '../../../../agents')).filter((f) => f.endsWith('.md')).length;
+
+/** The listing shows the bundled `explore` agent as it ships: read-only tools, haiku, no spawns. */
+export function assertBundledExplore(json: AgentsJson): void {
+  const explore = json.agents.find((a) => a.name === 'explore');
+  assert.deepEqual(explore && { source: explore.source, family: explore.family, tools: explore.tools, model: explore.model, spawns: explore.spawns }, {
+    source: 'bundled',
+    family: null,
+    tools: ['Read', 'Grep', 'Glob', 'LS'],
+    model: 'haiku',
+    spawns: [],
+  });
+}
 
 const CANONICAL: ReadonlySet<string> = new Set(LISTED_TOOL_NAMES);
 
