@@ -157,7 +157,7 @@ export async function executeAgent(run: AgentRun, host: ExecutionHost): Promise<
       beforeComplete: (output, round) =>
         run.planMode
           ? Promise.resolve(null)
-          : stopInstruction(host.options.hooks, { ...hookInfo(run, emit, host), lastAssistantMessage: host.redactor.text(output) }, round, host.log, () => run.written?.commandRan()),
+          : stopInstruction(host.options.hooks, { ...hookInfo(run, emit, host), lastAssistantMessage: host.redactor.text(output) }, round, host.log, () => run.written?.writtenByOthers()),
     });
     run.sealed = true;
   } catch (error) {
@@ -250,7 +250,7 @@ async function startHooks(run: AgentRun, emit: EmitEvent, host: ExecutionHost): 
     if (host.options.hooks) host.log('info', `The SubagentStart and SubagentStop hooks of agent "${run.agentName}" (${run.id}) do not run: it is in plan mode, where nothing runs a command.`);
     return;
   }
-  const context = await startContext(host.options.hooks, { ...hookInfo(run, emit, host), prompt: host.redactor.text(run.prompt) }, host.log, () => run.written?.commandRan());
+  const context = await startContext(host.options.hooks, { ...hookInfo(run, emit, host), prompt: host.redactor.text(run.prompt) }, host.log, () => run.written?.writtenByOthers());
   const first = run.messages[run.persisted];
   if (context && first?.role === 'user' && Array.isArray(first.content)) first.content.unshift({ type: 'text', text: context });
 }

@@ -43,7 +43,7 @@ export async function reisolate(worktrees: WorktreeManager | undefined, run: Age
     run.written = new WrittenFiles();
     // What is in the folder before this run is in no list: work never committed (still active), or your
     // edits from a review of a finished one. Only a look at everything commits them with the agent's.
-    run.written.complete = false;
+    run.written.writtenByOthers();
     return null;
   } catch (error) {
     return message(error);
