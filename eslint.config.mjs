@@ -106,6 +106,14 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'off',
       eqeqeq: ['error', 'smart'],
+      // Ids come from outside (a terminal, a file name, a webview message): `run.agents['__proto__']` is not an agent.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[computed=true][object.type='MemberExpression'][object.property.name='agents']:not(AssignmentExpression > MemberExpression.left)",
+          message: 'Look an agent up with agentOf(run, id) (src/protocol/runSnapshot.ts): an outside id such as "constructor" is no own property of run.agents.',
+        },
+      ],
     },
   },
   {

@@ -99,3 +99,15 @@ export const runSnapshotSchema = z.object({
   version: z.int(),
 });
 export type RunSnapshot = z.infer<typeof runSnapshotSchema>;
+
+/**
+ * The agent of a run with this id, or undefined. Ids come from outside (a
+ * terminal's `subagents send __proto__`, a mailbox file's name, a webview
+ * message), and `run.agents` is a plain object: `run.agents['constructor']`
+ * would be Object's own function. Every lookup by id goes through here (a
+ * lint rule holds the code to it).
+ */
+export function agentOf(run: Pick<RunSnapshot, 'agents'>, agentId: string): AgentNode | undefined {
+  // eslint-disable-next-line no-restricted-syntax -- the one own-property lookup
+  return Object.hasOwn(run.agents, agentId) ? run.agents[agentId] : undefined;
+}

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Mailbox } from '../../core/runs/mailbox';
-import type { RunSnapshot } from '../../protocol/runSnapshot';
+import { agentOf, type RunSnapshot } from '../../protocol/runSnapshot';
 import { UsageError, type CliCommand, type CliIO } from '../command';
 import { formatDuration, formatUsage, renderTree, styleFor } from '../render/tree';
 import { terminalLine } from '../render/terminalText';
@@ -21,7 +21,7 @@ Options:
   --limit N         list at most N runs (default 50)`;
 
 function summary(run: RunSnapshot) {
-  const root = run.agents[run.rootAgentId];
+  const root = agentOf(run, run.rootAgentId);
   return {
     runId: run.runId,
     status: run.status,
@@ -63,7 +63,7 @@ export const runsCommand: CliCommand = {
     const history = await openHistory(io, cliSettings(io, io.cwd, { userOnly: true }));
     const [runId] = positionals;
     if (runId) {
-      const run = history.runs.find((r) => r.runId === runId || r.agents[runId]);
+      const run = history.runs.find((r) => r.runId === runId || agentOf(r, runId));
       if (!run) {
         io.stderr.write(`subagents runs: no run "${terminalLine(runId)}" in the history.\n`);
         return 1;

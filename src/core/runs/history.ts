@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import { isActiveStatus } from '../../protocol/runEvents';
-import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
+import { agentOf, type AgentNode, type RunSnapshot } from '../../protocol/runSnapshot';
 import { isTempFile, moveAside, writeFileAtomic } from '../atomicFile';
 import type { AgentArchive, ArchivedAgent } from '../engine/archive';
 import { EngineError } from '../engine/errors';
@@ -360,7 +360,7 @@ export class RunHistory implements AgentArchive {
       // The file is newer than what this process holds: take it as it is.
       this.#store?.load([file.run]);
       this.#written.set(file.run.runId, file.run.version);
-      node = file.run.agents[agentId] ?? known;
+      node = agentOf(file.run, agentId) ?? known;
     }
     const messages = (await this.transcripts.read(agentId)) ?? [];
     const busy = busyElsewhere(file, this.#owner);
@@ -407,7 +407,10 @@ async function removeDeadTempFiles(files: string[]): Promise<void> {
 }
 
 function findNode(runs: readonly RunSnapshot[], agentId: string): AgentNode | undefined {
-  for (const run of runs) if (run.agents[agentId]) return run.agents[agentId];
+  for (const run of runs) {
+    const node = agentOf(run, agentId);
+    if (node) return node;
+  }
   return undefined;
 }
 

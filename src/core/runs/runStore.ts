@@ -1,5 +1,5 @@
 import { addUsage, emptyUsage, isActiveStatus, type RunEvent, type RunEventOf, type Usage } from '../../protocol/runEvents';
-import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
+import { agentOf, type AgentNode, type RunSnapshot } from '../../protocol/runSnapshot';
 
 /** Notices kept per agent: the newest. */
 const MAX_NOTICES = 20;
@@ -152,7 +152,7 @@ export class RunStore {
       this.#runs.set(e.runId, run);
       this.#prune();
     }
-    const existing = run.agents[e.agentId];
+    const existing = agentOf(run, e.agentId);
     if (existing) {
       // A follow-up continues the same agent: same node, new turn of work.
       Object.assign(existing, { status: 'running', endedAt: null, text: '', output: null, error: null, retryWait: null, approval: null, prompt: e.prompt, description: e.description, model: e.model, cwd: e.cwd });
@@ -190,7 +190,7 @@ export class RunStore {
       };
       run.agents[e.agentId] = node;
       this.#agents.set(e.agentId, node);
-      const parent = e.parentId ? run.agents[e.parentId] : undefined;
+      const parent = e.parentId ? agentOf(run, e.parentId) : undefined;
       if (parent) {
         parent.children.push(e.agentId);
         const row = parent.tools.find((t) => t.toolUseId === e.parentToolUseId);
@@ -274,7 +274,7 @@ export class RunStore {
         });
         for (const row of node.tools) if (row.status === 'running') row.status = 'error';
         if (!Object.values(run.agents).some((a) => isActiveStatus(a.status))) {
-          run.status = run.agents[run.rootAgentId]?.status ?? e.status;
+          run.status = agentOf(run, run.rootAgentId)?.status ?? e.status;
           run.endedAt = e.ts;
         } else if (run.status === 'waiting' && !Object.values(run.agents).some((a) => a.status === 'waiting')) {
           run.status = 'running';

@@ -144,6 +144,24 @@ test('an unknown agent id is exit code 2 with the known agents; stop of an agent
   assert.match(usage.stderr, /missing <message>/);
 });
 
+test('ids are data: names of Object\'s own members are unknown ids (exit 2, the known agents named), never a crash', async () => {
+  server.setScript(() => ({ text: 'done' }));
+  const done = await runCliProcess(['run', 'worker', 'a quick one', '--json', '--cwd', project], { env: env() });
+  assert.equal(done.code, 0, done.stderr);
+  const agentId = (JSON.parse(done.stdout.trim().split('\n').at(-1)!) as { agentId: string }).agentId;
+  for (const id of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+    for (const [command, ...rest] of [['send', id, 'hi'], ['stop', id], ['resume', id, 'go on']]) {
+      const r = await runCliProcess([command!, ...rest], { env: env() });
+      assert.equal(r.code, 2, `${command} ${id}: ${r.stderr}`);
+      assert.match(r.stderr, new RegExp(`^subagents ${command}: no agent "${id}" in the run history\\.\\nKnown agents`), `${command} ${id}`);
+      assert.match(r.stderr, new RegExp(`\\n  ${agentId}  worker `), `${command} ${id} names the known agents`);
+    }
+    const runs = await runCliProcess(['runs', id], { env: env() });
+    assert.notEqual(runs.code, 0, `runs ${id} shows no run: ${runs.stdout}`);
+    assert.doesNotMatch(runs.stderr, /TypeError|Cannot read|must be of type/);
+  }
+});
+
 test('a message to an agent that has ended continues it here, with its whole conversation', async () => {
   server.setScript((req) => (req.turn === 0 ? { text: 'first part done' } : { text: `continued (${req.messages.length} messages): ${userTexts(req).at(-1)}` }));
   const first = await runCliProcess(['run', 'worker', 'do the first part', '--json', '--cwd', project], { env: env() });
