@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import type { AgentRun } from '../core/engine/agentRun';
+import { userStartRefusal } from '../core/agents/admission';
 import type { Budget } from '../core/engine/budget';
 import { EngineError } from '../core/engine/errors';
 import { ensureApiKey } from './apiKey';
@@ -76,8 +77,9 @@ export async function runAgentCommand(services: Services, reveal: (runId?: strin
     void vscode.window.showErrorMessage(`Agent "${agent.name}" is disabled (setting subagents.disabledAgents). Remove it from that list to run it.`);
     return undefined;
   }
-  if (agent.userInvocable === false) {
-    void vscode.window.showErrorMessage(`Agent "${agent.name}" is there for other agents to start (user-invocable: false in its file), not to be run by itself.`);
+  const refusal = userStartRefusal(agent);
+  if (refusal) {
+    void vscode.window.showErrorMessage(refusal);
     return undefined;
   }
   let task = args.task?.trim();

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PERMISSION_MODES } from '../../core/config';
+import { userStartRefusal } from '../../core/agents/admission';
 import { foreignVendor, resolveModelField } from '../../core/agents/modelNames';
 import { EngineError } from '../../core/engine/errors';
 import { requestedModel } from '../../core/engine/models';
@@ -158,6 +159,12 @@ export const runCommand: CliCommand = {
     if (disabled && settings.disabledAgents.includes(disabled.name)) {
       await session.close();
       io.stderr.write(`subagents run: agent "${terminalText(disabled.name)}" is disabled (setting disabledAgents). Remove it from that list to run it.\n`);
+      return 1;
+    }
+    const refusal = disabled && userStartRefusal(disabled);
+    if (refusal) {
+      await session.close();
+      io.stderr.write(`subagents run: ${terminalText(refusal)}\n`);
       return 1;
     }
     try {

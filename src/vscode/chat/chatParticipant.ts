@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentDefinition } from '../../core/agents/definition';
+import { userStartRefusal } from '../../core/agents/admission';
 import type { AgentRun } from '../../core/engine/agentRun';
 import { EngineError } from '../../core/engine/errors';
 import type { RunSnapshot } from '../../protocol/runSnapshot';
@@ -89,8 +90,9 @@ export class ChatParticipantHandler {
       stream.markdown(`**${escapeMarkdown(agent.name)}** is disabled (setting \`subagents.disabledAgents\`).`);
       return null;
     }
-    if (agent.userInvocable === false) {
-      stream.markdown(`**${escapeMarkdown(agent.name)}** is there for other agents to start (\`user-invocable: false\` in its file), not to be run from chat.`);
+    const refusal = userStartRefusal(agent);
+    if (refusal) {
+      stream.markdown(escapeMarkdown(refusal));
       return null;
     }
     return { scope, agent };
