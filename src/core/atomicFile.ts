@@ -64,13 +64,14 @@ async function linkTarget(file: string): Promise<string> {
  * Writes a cache file synchronously, whole or not at all: another process
  * reads the old content or the new, never half of it. Not flushed to disk
  * (a cache lost in a power cut costs only time), and a failed write is
- * silent for the same reason.
+ * silent for the same reason. For the user alone (0600, a new folder 0700):
+ * a cache holds what servers and agent files said.
  */
 export function writeCacheFileSync(file: string, data: string): void {
   const temp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(temp, data);
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    writeFileSync(temp, data, { mode: 0o600 });
     renameSync(temp, file);
   } catch {
     rmSync(temp, { force: true });

@@ -12,6 +12,7 @@ import { isInline } from './spec';
 import { normalizeName, toolPattern } from './toolPatterns';
 import { serverIdentity, type McpStatusStore, type ServerStatus } from './status';
 import { agentToolset, type AgentMcpTools } from './agentTools';
+import { Redactor } from '../engine/redaction';
 
 /**
  * MCP for the engine: which servers each agent gets (plan.ts), started when
@@ -66,8 +67,21 @@ export class McpHost {
   /** Values that must not show anywhere (servers' tokens), for the engine's redaction. */
   readonly secrets = new Set<string>();
   readonly #trees = new Set<McpTree>();
+  /**
+   * What the host itself keeps or shows (the status cache, the warnings a
+   * check prints) leaves without the product's key and the servers' tokens:
+   * a failing server's stderr quotes whatever it was given.
+   */
+  readonly #redactor: Redactor;
 
-  constructor(readonly options: McpHostOptions) {}
+  constructor(readonly options: McpHostOptions) {
+    this.#redactor = new Redactor(() => [...options.ownSecrets(), ...this.secrets]);
+  }
+
+  /** A copy of `value` with every secret the host knows redacted. */
+  redact<T>(value: T): T {
+    return this.#redactor.value(value);
+  }
 
   /** The servers of a new run tree; closed by the engine when the tree ends. */
   tree(): McpTree {
@@ -84,7 +98,7 @@ export class McpHost {
   /** Records outcomes for the listings and the language server; a cache, so failures to write are ignored. */
   record(entries: Record<string, ServerStatus>): void {
     try {
-      this.options.status?.record(entries);
+      this.options.status?.record(this.redact(entries));
     } catch {
       // Only time is lost.
     }
@@ -204,8 +218,8 @@ export class McpTree {
       planMode: request.planMode,
       limits,
       runContext: request.runContext,
-      warnings,
-      fatal,
+      warnings: this.host.redact(warnings),
+      fatal: fatal && this.host.redact(fatal),
     });
     this.#agents.add(toolset);
     return toolset;
