@@ -37,9 +37,9 @@ export function authorizer(
   const redactPreview = async (make: () => Promise<ApprovalPreview | null>): Promise<ApprovalPreview | null> => {
     const preview = await make();
     if (!preview) return null;
-    return preview.kind === 'command'
-      ? { kind: 'command', command: redact(preview.command) }
-      : { kind: 'file', path: redact(preview.path), before: preview.before === null ? null : redact(preview.before), after: redact(preview.after) };
+    if (preview.kind === 'command') return { kind: 'command', command: redact(preview.command) };
+    if (preview.kind === 'arguments') return { kind: 'arguments', arguments: redact(preview.arguments) };
+    return { kind: 'file', path: redact(preview.path), before: preview.before === null ? null : redact(preview.before), after: redact(preview.after) };
   };
   return ({ tool, toolUseId, summary, protectedReason, preview }) =>
     gate.check(
