@@ -6,7 +6,7 @@
 //
 //   node testServer.mjs [--name N] [--pidfile F] [--grandchild F] [--ignore-term]
 //                       [--fail MESSAGE] [--silent] [--slow MS] [--calls F]
-//                       [--stderr-env NAME] [--stderr-file F]
+//                       [--stderr-env NAME] [--stderr-file F] [--leave-child F]
 //                       [--http 0 --portfile F | --sse 0 --portfile F]
 import { spawn } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
@@ -36,6 +36,12 @@ if (option('grandchild')) {
 // What a careless server prints: a variable it was given, a file it read.
 if (option('stderr-env')) process.stderr.write(`${option('stderr-env')}=${process.env[option('stderr-env')]}\n`);
 if (option('stderr-file')) process.stderr.write((await import('node:fs')).readFileSync(option('stderr-file'), 'utf8'));
+if (option('leave-child')) {
+  // Never answers, and exits at once, leaving a child that holds its pipes (stdin, stdout, stderr) open.
+  const child = spawn(process.execPath, ['-e', `require('node:fs').writeFileSync(${JSON.stringify(option('leave-child'))}, String(process.pid)); setInterval(() => {}, 1000);`], { stdio: 'inherit' });
+  child.unref();
+  process.exit(0);
+}
 if (option('fail')) {
   process.stderr.write(`${option('fail')}\n`);
   process.exit(2);

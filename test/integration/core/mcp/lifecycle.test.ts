@@ -193,3 +193,34 @@ async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   return (await Promise.all(entries.map((e) => (e.isDirectory() ? listFiles(path.join(dir, e.name)) : [path.join(dir, e.name)])))).flat();
 }
+
+test('a result larger than the stdio buffer takes fails that call at once (not at the call timeout), and the next call starts the server again', async () => {
+  const calls = path.join(root, 'big-calls.ndjson');
+  const dir = await project('mcp__s__big, mcp__s__echo', ['--calls', calls], { 'mcp.callTimeoutSeconds': 3600 });
+  model.setScript((req) => {
+    if (req.turn === 0) return { toolUses: [{ name: 'mcp__s__big', input: { chars: 12_000_000 } }] };
+    if (req.turn === 1) return { toolUses: [{ name: 'mcp__s__echo', input: { text: 'after' } }] };
+    return { text: 'done' };
+  });
+  const r = await runCliProcess(['run', 'worker', 'go', '--json', '--trust-project', '--cwd', dir], { env: env(), timeoutMs: 120_000 });
+  assert.equal(r.code, 0, r.stderr);
+  const [big, echo] = finished(parse(r.stdout).events);
+  assert.equal(big?.ok, false);
+  assert.match(big!.resultSummary, /MCP server "s" stopped during the call to big: the server sent a message larger than 10 MiB \(more than a tool result may be\) and was stopped during the call/);
+  assert.equal(echo?.ok, true, 'the next call started the server again');
+  assert.equal(parse(r.stdout).result.output, 'done');
+});
+
+test('a server that never answers its handshake and exits, leaving a child that holds its pipes: a clear startup failure, the run ends with its result, the child is stopped', async () => {
+  const orphan = path.join(root, `orphan-${projects + 1}.pid`);
+  const dir = await project('Read, mcp__s__echo', ['--leave-child', orphan], { 'mcp.startupTimeoutSeconds': 1 });
+  model.setScript(() => ({ text: 'ran anyway' }));
+  const r = await runCliProcess(['run', 'worker', 'go', '--json', '--trust-project', '--cwd', dir], { env: env(), timeoutMs: 60_000 });
+  assert.equal(r.code, 0, r.stderr);
+  const { events, result } = parse(r.stdout);
+  assert.equal(result.output, 'ran anyway', `a result line, not a silent exit: ${r.stdout}`);
+  const notice = events.find((e) => e.type === 'notice');
+  assert.match(notice?.type === 'notice' ? notice.message : '', /could not be started for agent "worker": it did not finish starting within 1 s \(subagents\.mcp\.startupTimeoutSeconds\)/);
+  const child = pidIn(orphan);
+  await waitFor(() => !pidAlive(child), 10_000, () => `the child ${child} the server left is still running`);
+});
