@@ -153,7 +153,9 @@ export class McpTree {
     const { options } = this.host;
     const limits = options.limits();
     const { definition, agentName } = request;
-    await this.#prepareEditor(definition, request.cwd, limits.startupTimeoutMs);
+    // Nothing in a plan-mode run starts a process unless the user allowed servers there.
+    const startNone = request.planMode && !limits.startInPlanMode;
+    if (!startNone) await this.#prepareEditor(definition, request.cwd, limits.startupTimeoutMs);
     const plan = await planAgentServers({
       definition,
       cwd: request.cwd,
@@ -171,7 +173,13 @@ export class McpTree {
     };
 
     const started: Array<{ server: PlannedServer; connection: McpConnection }> = [];
-    for (const server of plan.servers) {
+    if (startNone && plan.servers.length > 0) {
+      const names = plan.servers.map((s) => `"${s.name}"`).join(', ');
+      warnings.push(
+        `Agent "${agentName}" runs in plan mode, where nothing starts a process: its MCP server${plan.servers.length === 1 ? '' : 's'} ${names} ${plan.servers.length === 1 ? 'was' : 'were'} not started (subagents.mcp.startInPlanMode starts them there, offering only their read-only tools).`,
+      );
+    }
+    for (const server of startNone ? [] : plan.servers) {
       if (server.projectFile && !options.trust.isTrusted(path.dirname(server.file))) {
         notStarted(server, `it is declared in a project file and this folder is not trusted (${options.trustHint})`);
         continue;
