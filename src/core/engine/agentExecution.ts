@@ -1,4 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
+import { capText, SNAPSHOT_TEXT_CAPS } from '../../protocol/runSnapshot';
 import { agentColor } from '../../protocol/agentColor';
 import { emptyUsage } from '../../protocol/runEvents';
 import type { Settings } from '../config';
@@ -114,8 +115,9 @@ export async function executeAgent(run: AgentRun, host: ExecutionHost): Promise<
       parentId: run.parent?.id ?? null,
       parentToolUseId: run.parentToolUseId,
       agentName: run.agentName,
-      description: run.description,
-      prompt: run.prompt,
+      // What surfaces show and keep; the agent's conversation has the whole prompt.
+      description: capText(run.description, SNAPSHOT_TEXT_CAPS.description),
+      prompt: capText(run.prompt, SNAPSHOT_TEXT_CAPS.prompt),
       model: run.model,
       depth: run.depth,
       cwd: run.cwd,

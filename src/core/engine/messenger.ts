@@ -1,4 +1,5 @@
 import type { MessageSender, RunEvent } from '../../protocol/runEvents';
+import { capText, SNAPSHOT_TEXT_CAPS } from '../../protocol/runSnapshot';
 import type { AgentRun } from './agentRun';
 import type { Budget } from './budget';
 import { BusyElsewhereError, EngineError } from './errors';
@@ -240,7 +241,8 @@ export class Messenger {
   /** Tells the surfaces what waits for the agent. */
   #queued(entry: MailEntry): void {
     if (entry.kind === 'stop') return;
-    this.#host.publish(entry.runId, entry.agentId, { type: 'message_queued', messageId: entry.id, kind: entry.kind, from: entry.from, via: entry.via, text: entry.text });
+    // Surfaces show a capped text; the agent reads the whole message from the mailbox entry.
+    this.#host.publish(entry.runId, entry.agentId, { type: 'message_queued', messageId: entry.id, kind: entry.kind, from: entry.from, via: entry.via, text: capText(entry.text, SNAPSHOT_TEXT_CAPS.line) });
   }
 
   /** Acknowledges entries once the transcript that holds them is on disk. */
