@@ -290,7 +290,7 @@ export class Engine {
       cwd: source.cwd,
       prompt,
       description: source.description,
-      continued: { messages: source.messages, usage: source.usage, turns: source.turns },
+      continued: { messages: source.messages, persisted: source.persisted, usage: source.usage, turns: source.turns, notices: source.problems },
     });
   }
 

@@ -10,7 +10,8 @@ import { EngineError } from '../engine/errors';
 import { currentOwner, liveInstances, pidAlive, sameOwner, type ProcessOwner } from '../processOwner';
 import { FileLock } from '../fileLock';
 import { Mailbox } from './mailbox';
-import { active, busyElsewhere, markInterrupted, ownedByLiveOther, readRunFile, runFileText, writeRunFile, type RunFile } from './runFiles';
+import { NewerVersion } from '../persistence';
+import { active, busyElsewhere, markInterrupted, ownedByLiveOther, readRunFile, runFileText, writeRunFile, writeRunFileText, type RunFile } from './runFiles';
 import type { RunStore } from './runStore';
 import { TranscriptStore } from './transcripts';
 
@@ -44,6 +45,9 @@ export interface RunHistoryOptions {
 }
 
 const EXPIRED_IDS_KEPT = 5000;
+/** The pause before a failed run file is written again, doubling up to the second value. */
+const RETRY_FIRST_MS = 1000;
+const RETRY_MAX_MS = 60_000;
 const DAY_MS = 86_400_000;
 
 export class RunHistory implements AgentArchive {
@@ -146,6 +150,11 @@ export class RunHistory implements AgentArchive {
         const read = await readRunFile(file, name.slice(0, -'.json'.length));
         if (read) runs.push(read.run);
       } catch (error) {
+        if (error instanceof NewerVersion) {
+          // Another build sharing the history wrote it: not ours to read, nor to move.
+          this.#log('warn', `Run history file ${name} is not shown: ${error.message}.`);
+          continue;
+        }
         const aside = await moveAside(file, this.#now()).catch(() => null);
         this.#log('warn', `Run history file ${name} is unreadable (${firstLine(error)}); ${aside ? `moved it to ${path.basename(aside)}` : 'could not move it aside'} and continued without it.`);
       }
@@ -251,7 +260,7 @@ export class RunHistory implements AgentArchive {
       }
       this.#busy.delete(run.runId);
     }
-    await writeFileAtomic(this.#file(run.runId), text);
+    await writeRunFileText(this.#file(run.runId), text);
     this.#options.onWrite?.(run.runId);
     this.#written.set(run.runId, version);
     if (stillActive) this.#heldActive.add(run.runId);
@@ -297,6 +306,7 @@ export class RunHistory implements AgentArchive {
     this.#pending.clear();
     const removed = this.#removed.splice(0);
     const changed = ids.map((id) => this.#store?.get(id)).filter((run): run is RunSnapshot => Boolean(run && this.#written.get(run.runId) !== run.version));
+    const failed: string[] = [];
     if (changed.length) {
       await this.#lock
         .run(async () => {
@@ -304,13 +314,47 @@ export class RunHistory implements AgentArchive {
             try {
               await this.#write(run);
             } catch (error) {
-              this.#log('error', `Could not save run ${run.runId}: ${firstLine(error)}`);
+              failed.push(run.runId);
+              if (!this.#unsaved.has(run.runId)) this.#log('error', `Could not save run ${run.runId}: ${firstLine(error)}. It is tried again until it is saved.`);
+              this.#unsaved.set(run.runId, firstLine(error));
             }
           }
         })
-        .catch((error: unknown) => this.#log('error', `Could not save the run history: ${firstLine(error)}`));
+        .catch((error: unknown) => {
+          failed.push(...changed.map((run) => run.runId));
+          this.#log('error', `Could not save the run history: ${firstLine(error)}`);
+        });
     }
+    for (const run of changed) {
+      if (failed.includes(run.runId) || !this.#unsaved.delete(run.runId)) continue;
+      this.#log('info', `Run ${run.runId} is saved now.`);
+    }
+    // Not saved: tried again after a pause, whether or not the run changes meanwhile.
+    if (failed.length) this.#retryLater(failed);
     if (removed.length) await this.#delete(removed).catch((error: unknown) => this.#log('error', `Could not delete old runs: ${firstLine(error)}`));
+  }
+
+  /** Runs whose last write failed, with why; retried with a growing pause. */
+  readonly #unsaved = new Map<string, string>();
+  #retryTimer: NodeJS.Timeout | null = null;
+  #retryDelayMs = RETRY_FIRST_MS;
+
+  #retryLater(runIds: readonly string[]): void {
+    for (const runId of runIds) this.#pending.add(runId);
+    if (this.#retryTimer) return;
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = null;
+      void this.#drain().then(() => {
+        this.#retryDelayMs = this.#unsaved.size ? Math.min(this.#retryDelayMs * 2, RETRY_MAX_MS) : RETRY_FIRST_MS;
+      });
+    }, this.#retryDelayMs);
+    // The retry does not keep a process alive: close() flushes (and tries once more) before it ends.
+    this.#retryTimer.unref();
+  }
+
+  /** Runs that could not be saved yet, with the reason of their last failed write. */
+  get unsaved(): ReadonlyMap<string, string> {
+    return this.#unsaved;
   }
 
   /** Writes everything pending now (on shutdown). */
@@ -323,6 +367,8 @@ export class RunHistory implements AgentArchive {
   /** Flushes, then stops owning anything: this process's runs become another's to take over. */
   async close(): Promise<void> {
     await this.flush();
+    if (this.#retryTimer) clearTimeout(this.#retryTimer);
+    this.#retryTimer = null;
     liveInstances.delete(this.#instance);
   }
 
@@ -362,9 +408,15 @@ export class RunHistory implements AgentArchive {
       this.#written.set(file.run.runId, file.run.version);
       node = agentOf(file.run, agentId) ?? known;
     }
-    const messages = (await this.transcripts.read(agentId)) ?? [];
+    const transcript = await this.transcripts.load(agentId).catch((error: unknown) => ({ messages: [], problems: [`the file ${this.transcripts.path(agentId)} cannot be read (${firstLine(error)})`] }));
     const busy = busyElsewhere(file, this.#owner);
-    return { node, messages, runningIn: runningIn(node, file, this.#owner), runBusyIn: busy ? describeOwner(busy) : null };
+    return {
+      node,
+      messages: transcript?.messages ?? [],
+      ...(transcript?.problems.length ? { problems: transcript.problems } : {}),
+      runningIn: runningIn(node, file, this.#owner),
+      runBusyIn: busy ? describeOwner(busy) : null,
+    };
   }
 
   get retentionDays(): number {

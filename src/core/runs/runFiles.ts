@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { isActiveStatus } from '../../protocol/runEvents';
 import { runSnapshotSchema, type RunSnapshot } from '../../protocol/runSnapshot';
-import { writeFileAtomic } from '../atomicFile';
+import { encodeJson, readJson, writeEncoded, type JsonFormat } from '../persistence';
 import { ownerAlive, sameOwner, type ProcessOwner } from '../processOwner';
 
 /**
@@ -9,39 +8,44 @@ import { ownerAlive, sameOwner, type ProcessOwner } from '../processOwner';
  * that works on the run (the one that started it, or that continues one of
  * its agents); only it writes the file, and nobody marks its agents
  * interrupted while it lives. Files written before owners existed have none
- * and count as owned by a process that is gone.
+ * and count as owned by a process that is gone. Read and written through
+ * the persistence layer (versioned, writes retried, a newer version's file
+ * left alone).
  */
-
-const FILE_VERSION = 1;
 
 export interface RunFile {
   owner: ProcessOwner | null;
   run: RunSnapshot;
 }
 
-/** The file's content; null when there is no file; throws when it cannot be read as a run. */
+export const RUN_FILE_FORMAT: JsonFormat<RunFile> = {
+  what: 'run file',
+  version: 1,
+  readers: {
+    1: (data) => ({ owner: isOwner(data.owner) ? data.owner : null, run: runSnapshotSchema.parse(data.run) }),
+  },
+  fields: (file) => ({ owner: file.owner, run: file.run }),
+};
+
+/** The file's content; null when there is no file; throws when it cannot be read as a run (NewerVersion for a newer build's). */
 export async function readRunFile(file: string, expectedRunId?: string): Promise<RunFile | null> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  const parsed = JSON.parse(text) as { version?: unknown; owner?: unknown; run?: unknown };
-  if (parsed.version !== FILE_VERSION) throw new Error(`unknown file version ${String(parsed.version)}`);
-  const run = runSnapshotSchema.parse(parsed.run);
-  if (expectedRunId !== undefined && run.runId !== expectedRunId) throw new Error('file name and run id differ');
-  return { owner: isOwner(parsed.owner) ? parsed.owner : null, run };
+  const read = await readJson(RUN_FILE_FORMAT, file);
+  if (read && expectedRunId !== undefined && read.run.runId !== expectedRunId) throw new Error('file name and run id differ');
+  return read;
 }
 
 /** The file's text, taken at once: the run is a live snapshot that may change while the write waits. */
 export function runFileText(run: RunSnapshot, owner: ProcessOwner): string {
-  return JSON.stringify({ version: FILE_VERSION, owner, run });
+  return encodeJson(RUN_FILE_FORMAT, { owner, run });
+}
+
+/** Writes a run file's text (from runFileText), retrying a failed write; throws WriteFailed naming the file. */
+export async function writeRunFileText(file: string, text: string): Promise<void> {
+  await writeEncoded(RUN_FILE_FORMAT, file, text);
 }
 
 export async function writeRunFile(file: string, run: RunSnapshot, owner: ProcessOwner): Promise<void> {
-  await writeFileAtomic(file, runFileText(run, owner));
+  await writeRunFileText(file, runFileText(run, owner));
 }
 
 /** Whether any agent of the run is still at work (or waiting to start). */

@@ -191,3 +191,49 @@ test('SIGKILL mid-run, 50 times: the history always opens clean, no file is torn
   assert.ok(interrupted > 5, `some runs were killed mid-way (${interrupted}; runs at the end: ${JSON.stringify(statuses)})`);
   for (const job of ended) assert.equal(byPrompt.get(job), 'completed', `${job} ended before its kill and stays completed`);
 });
+
+test('files of a newer version (a run, a mailbox entry) are left as they are and named, never moved aside as broken', async (t) => {
+  const dir = await tempDir(t);
+  await mkdir(path.join(dir, 'runs'), { recursive: true });
+  await mkdir(path.join(dir, 'mailbox'), { recursive: true });
+  const newer = JSON.stringify({ version: 2, owner: null, run: { runId: 'r2', something: 'new' } });
+  await writeFile(path.join(dir, 'runs', 'r2.json'), newer);
+  const entry = JSON.stringify({ version: 2, entry: { id: 'm1', agentId: 'a1', shape: 'new' } });
+  await writeFile(path.join(dir, 'mailbox', 'a1.0000000000001-m1.json'), entry);
+  const { history } = await openAttached(dir);
+  assert.deepEqual(history.runs, []);
+  assert.deepEqual(history.problems, ['Run history file r2.json is not shown: it is a run file of version 2, written by a newer version of subagents (this one reads up to version 1); it was left as it is.']);
+  assert.deepEqual(await history.mailbox.pending('a1'), []);
+  assert.match(history.problems[1] ?? '', /^Mailbox entry a1\.0000000000001-m1\.json is not delivered here: it is a mailbox entry of version 2/);
+  assert.deepEqual((await readdir(path.join(dir, 'runs'))).sort(), ['r2.json']);
+  assert.equal(await readFile(path.join(dir, 'runs', 'r2.json'), 'utf8'), newer);
+  assert.equal(await readFile(path.join(dir, 'mailbox', 'a1.0000000000001-m1.json'), 'utf8'), entry);
+});
+
+test('a run file that cannot be written is said once and written again later, without the run changing', async (t) => {
+  const dir = await tempDir(t);
+  const written: string[] = [];
+  let wrote: () => void = () => undefined;
+  const { history, store } = await openAttached(dir, { onWrite: (runId) => (written.push(runId), wrote()) });
+  const logged: string[] = [];
+  (history as unknown as { problems: string[] }).problems.push = (...lines: string[]) => logged.push(...lines);
+  // Where the run's file goes, something stands that a rename cannot replace.
+  await mkdir(path.join(dir, 'runs', 'r1.json', 'blocker'), { recursive: true });
+  store.apply(runStarted('r1'));
+  store.apply({ type: 'agent_finished', ts: Date.now(), runId: 'r1', agentId: 'r1', status: 'completed', output: 'done', error: null, usage: emptyUsage(), turns: 1, durationMs: 5, worktree: null });
+  store.flush();
+  await history.flush();
+  assert.deepEqual(written, []);
+  assert.equal(logged.length, 1);
+  assert.match(logged[0]!, /^Could not save run r1: Could not save the run file .*r1\.json: .*\. It is tried again until it is saved\.$/);
+  assert.equal(history.unsaved.size, 1);
+  // Once the way is clear, the retry writes it though nothing changed since.
+  const saved = new Promise<void>((resolve) => (wrote = resolve));
+  await rm(path.join(dir, 'runs', 'r1.json'), { recursive: true });
+  await saved;
+  await history.flush();
+  assert.deepEqual(written, ['r1']);
+  assert.equal(JSON.parse(await readFile(path.join(dir, 'runs', 'r1.json'), 'utf8')).run.status, 'completed');
+  assert.equal(history.unsaved.size, 0);
+  assert.equal(logged.length, 1, 'said once, not at every retry');
+});
