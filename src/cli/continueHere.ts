@@ -8,6 +8,7 @@ import { executeRun, interactiveTerminal, presentation, type Started } from './e
 import { pluginDirFlags } from './pluginDirFlags';
 import { decideProjectTrust } from './trust';
 import { terminalText } from './render/terminalText';
+import type { RunHistory } from '../core/runs/history';
 import { openSession, openWorktrees, type EngineSession } from './session';
 import { cliSettings } from './settingsFiles';
 
@@ -75,8 +76,12 @@ function trustedFolderOf(io: CliIO, agentId: string, cwd: string): string {
   }
 }
 
-/** Opens a session in `cwd` (with that folder's settings, once its trust is decided) and follows what `start` continues, as `run` does. */
-export async function continueHere(io: CliIO, args: ContinueArgs, cwd: string, command: string, start: (session: EngineSession) => Promise<Started>): Promise<number> {
+/**
+ * Opens a session in `cwd` (with that folder's settings, once its trust is
+ * decided) and follows what `start` continues, as `run` does; `history`, when
+ * given, is the open history the session uses (and closes).
+ */
+export async function continueHere(io: CliIO, args: ContinueArgs, cwd: string, command: string, history: RunHistory | null, start: (session: EngineSession) => Promise<Started>): Promise<number> {
   // Checked first: a --plugin-dir naming no folder is a usage error before anything is asked.
   const pluginDirs = pluginDirFlags(args.pluginDirs, cwd, userHome(io.env));
   const trust = await decideProjectTrust(io, trustedFolderOf(io, args.agentId, cwd), { flag: args.trustProject, interactive: interactiveTerminal(io, args.json) });
@@ -84,8 +89,9 @@ export async function continueHere(io: CliIO, args: ContinueArgs, cwd: string, c
   const view = presentation(io, args.json);
   let session: EngineSession;
   try {
-    session = await openSession(io, { cwd, pluginDirs, gate: view.gate, modeConsent: view.modeConsent, coalesceMs: args.json ? 0 : 80, settings, trust });
+    session = await openSession(io, { cwd, pluginDirs, gate: view.gate, modeConsent: view.modeConsent, coalesceMs: args.json ? 0 : 80, settings, trust, ...(history ? { history } : {}) });
   } catch (error) {
+    await history?.close();
     if (!(error instanceof EngineError)) throw error;
     io.stderr.write(`subagents ${command}: ${terminalText(error.message)}\n`);
     return 1;

@@ -72,11 +72,17 @@ export async function recoverWorktrees(io: CliIO, worktrees: WorktreeManager): P
   return report;
 }
 
+/**
+ * The shared run history. A CLI process ends with its run, so it holds each
+ * run it works on until it has delivered what arrived for it (see settle),
+ * and a message sent meanwhile is queued for it rather than left behind.
+ */
 export async function openHistory(io: CliIO, settings: Settings): Promise<RunHistory> {
   const write = problemLine(io);
   return RunHistory.open({
     dir: storageDir(io.env),
     ...historyLimits(settings),
+    holdRuns: true,
     log: (level, message) => {
       if (level !== 'info') write(message);
     },
@@ -92,7 +98,10 @@ export interface EngineSession {
   /**
    * Waits until no agent works here any more, delivering what is still in
    * the mailbox for the run's agents (a message sent as the process was
-   * about to end continues its agent here rather than waiting for another).
+   * about to end continues its agent here rather than waiting for another),
+   * then lets the run go in the same step as its last look at the mailbox
+   * (RunHistory.release): a message sent a moment later finds the run free
+   * and continues the agent in its own process.
    */
   settle(runId: string): Promise<void>;
   close(): Promise<void>;
@@ -110,12 +119,14 @@ export async function openSession(
     coalesceMs: number;
     /** Project trust as decided for the command (src/cli/trust.ts); default: no folder trusted. */
     trust?: ProjectTrust;
+    /** The history to use, already open (one that holds a run `send` took to continue here). */
+    history?: RunHistory;
   },
 ): Promise<EngineSession> {
   const { settings } = opts;
   // Fails early, before anything is read, when there is no key. ANTHROPIC_BASE_URL wins over settings.apiBaseUrl there.
   const client = createClient({ apiKey: io.env.ANTHROPIC_API_KEY, baseUrl: settings.apiBaseUrl, env: io.env });
-  const history = await openHistory(io, settings);
+  const history = opts.history ?? (await openHistory(io, settings));
   const pluginDirs = [...settings.pluginDirs, ...opts.pluginDirs];
   const catalog = await AgentCatalog.create({ cwd: opts.cwd, home: userHome(io.env), pluginDirs, loadClaudePlugins: settings.loadClaudePlugins, watch: true });
   // A plugin folder of the settings that is not there is named (the flags were checked already); `agents` lists every warning.
@@ -166,16 +177,17 @@ export async function openSession(
     settle: async (runId) => {
       for (;;) {
         await engine.settled();
-        const agents = Object.keys(store.get(runId)?.agents ?? {});
-        const waiting = (await Promise.all(agents.map((id) => history.mailbox.pending(id)))).flat().filter((e) => e.kind === 'message' || e.wakes || e.kind === 'stop');
-        for (const entry of waiting) engine.receive(entry);
-        if (!engine.busy) return;
+        const letGo = await history.release(runId, (waiting) => {
+          for (const entry of waiting) engine.receive(entry);
+          return engine.busy;
+        });
+        if (letGo) return;
       }
     },
     close: async () => {
       unwatch();
       await mcp.close();
-      await history.flush();
+      await history.close();
       detach();
       catalog.dispose();
       worktrees.dispose();

@@ -1,5 +1,5 @@
 import { newMailId } from '../../core/engine/mail';
-import { lookUpAgent, ownerElsewhere } from '../agentLookup';
+import { lookUpAgent } from '../agentLookup';
 import type { CliCommand, CliIO } from '../command';
 import { CONTINUE_OPTIONS_USAGE, continueHere, parseContinueArgs } from '../continueHere';
 import { terminalLine } from '../render/terminalText';
@@ -40,18 +40,18 @@ export const sendCommand: CliCommand = {
       return 2;
     }
     const { node } = lookup.found;
-    const owner = ownerElsewhere(lookup.found);
-    if (owner) {
-      // Another process works on it: the message waits in the mailbox that process watches.
-      const entry = { id: newMailId(), agentId, runId: node.runId, kind: 'message' as const, text, from: null, via: 'cli', sentAt: Date.now() };
-      await history.mailbox.post(entry);
+    // One step under the history's lock: queued for the process that works on the run (it reads the
+    // mailbox once more before it lets the run go), or the run is taken here, so the next send queues to us.
+    const entry = { id: newMailId(), agentId, runId: node.runId, kind: 'message' as const, text, from: null, via: 'cli', sentAt: Date.now() };
+    const outcome = await history.queueOrClaim(entry);
+    if ('queued' in outcome) {
       await history.close();
+      const owner = outcome.queued;
       io.stdout.write(opts.json ? `${JSON.stringify({ delivery: 'queued', agentId, runId: node.runId, messageId: entry.id, owner })}\n` : `${queuedLine(node.agentName, agentId, owner)}\n`);
       return 0;
     }
-    await history.close();
-    // Nobody works on it: continue it here, where it ran.
-    return continueHere(io, opts, node.cwd, 'send', async (session) => {
+    // Nobody works on it: continue it here, where it ran, with the history that holds the run.
+    return continueHere(io, opts, node.cwd, 'send', history, async (session) => {
       const outcome = await session.engine.send(agentId, { text, via: 'cli' }, { permissionMode: opts.permissionMode });
       if (outcome.delivery !== 'elsewhere') return outcome.run;
       // Another process took the run up meanwhile: it gets the message instead.

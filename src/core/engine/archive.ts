@@ -1,5 +1,6 @@
 import type { BetaContentBlockParam, BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { AgentNode } from '../../protocol/runSnapshot';
+import type { MailEntry } from './mail';
 
 /** An ended agent as the engine needs it to continue. */
 export interface ArchivedAgent {
@@ -25,6 +26,13 @@ export interface AgentArchive {
    * Rejects (an EngineError) when another live process works on the run.
    */
   begin(runId: string): Promise<void>;
+  /**
+   * Queues a message for an agent of a run another live process works on,
+   * in one step with checking that it still does (so the message reaches
+   * that process before it lets the run go); resolves to that process, or
+   * null when the run is free now. Without it the message is simply posted.
+   */
+  queueIfBusy?(entry: MailEntry): Promise<string | null>;
   readonly retentionDays: number;
 }
 

@@ -127,6 +127,12 @@ export class Engine {
       find: (agentId) => this.#agents.get(agentId),
       works: (runId) => this.running.some((a) => a.tree.runId === runId),
       resumable: (agentId) => this.#resumable(agentId),
+      queueElsewhere: async (entry, owner) => {
+        const archive = this.#options.archive;
+        if (archive?.queueIfBusy) return archive.queueIfBusy(entry);
+        await this.#mailbox.post(entry);
+        return owner;
+      },
       continueAgent: (source, prompt, parent, opts) => this.#continueAgent(source, prompt, parent, opts),
       publish: (runId, agentId, event) => this.#publish(runId, agentId, event as never),
       cancel: (agentId, reason) => this.cancel(agentId, reason),

@@ -23,6 +23,9 @@ import type { PermissionMode } from '../tools/permissions';
 
 type EventBody = { type: RunEvent['type'] } & Record<string, unknown>;
 
+/** Tries of a send whose target moves between processes meanwhile (it let the run go, then another took it). */
+const MAX_SEND_ATTEMPTS = 5;
+
 export interface ContinueOptions {
   signal?: AbortSignal;
   budget?: Budget;
@@ -39,6 +42,8 @@ export interface MessengerHost {
   /** Whether an agent of this run is at work in this engine. */
   works(runId: string): boolean;
   resumable(agentId: string): Promise<ResumeSource>;
+  /** Queues a message for a run `owner` works on, if it still does (atomically); null when the run is free now. */
+  queueElsewhere(entry: MailEntry, owner: string): Promise<string | null>;
   /**
    * Continues an ended agent with `prompt`: as a background child of
    * `parent` (which then gets its result), or, without one, as the root of
@@ -79,7 +84,7 @@ export class Messenger {
   }
 
   /** Sends a message to an agent, wherever it is (see SendOutcome). Throws an EngineError when it cannot be reached at all. */
-  async send(agentId: string, message: Message, options: ContinueOptions = {}): Promise<SendOutcome> {
+  async send(agentId: string, message: Message, options: ContinueOptions = {}, attempt = 0): Promise<SendOutcome> {
     const text = message.text.trim();
     if (!text) throw new EngineError('The message is empty.');
     const live = this.#host.find(agentId);
@@ -98,10 +103,13 @@ export class Messenger {
     } catch (error) {
       // Continued here meanwhile (by another message): it is at work now.
       const now = this.#host.find(agentId);
-      if (now && !now.ended) return this.send(agentId, message, options);
+      if (now && !now.ended) return this.send(agentId, message, options, attempt + 1);
       if (!(error instanceof BusyElsewhereError)) throw error;
-      await this.#host.mailbox.post(entry(error.runId));
-      return { delivery: 'elsewhere', owner: error.owner };
+      // Queued only if that process still works on the run: otherwise it may have let the run go without seeing the message.
+      const owner = await this.#host.queueElsewhere(entry(error.runId), error.owner);
+      if (owner) return { delivery: 'elsewhere', owner };
+      if (attempt >= MAX_SEND_ATTEMPTS) throw error;
+      return this.send(agentId, message, options, attempt + 1);
     }
     const posted = entry(source.runId);
     await this.#host.mailbox.post(posted);

@@ -9,6 +9,7 @@ import type { AgentArchive, ArchivedAgent } from '../engine/archive';
 import { EngineError } from '../engine/errors';
 import { currentOwner, liveInstances, pidAlive, sameOwner, type ProcessOwner } from '../processOwner';
 import { FileLock } from '../fileLock';
+import type { MailEntry } from '../engine/mail';
 import { Mailbox } from './mailbox';
 import { NewerVersion } from '../persistence';
 import { active, busyElsewhere, markInterrupted, ownedByLiveOther, readRunFile, runFileText, writeRunFile, writeRunFileText, type RunFile } from './runFiles';
@@ -42,6 +43,12 @@ export interface RunHistoryOptions {
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
   /** Told after each run file written (the benchmark counts them). */
   onWrite?: (runId: string) => void;
+  /**
+   * Hold each run this process begins until `release` lets it go (the CLI,
+   * whose process ends with its run): until then a message for one of its
+   * agents is queued for this process, which delivers it before it lets go.
+   */
+  holdRuns?: boolean;
 }
 
 const EXPIRED_IDS_KEPT = 5000;
@@ -79,6 +86,8 @@ export class RunHistory implements AgentArchive {
    * next write.
    */
   readonly #heldActive = new Set<string>();
+  /** Runs this process holds though no agent of them may be at work (see holdRuns, claim). */
+  readonly #held = new Set<string>();
 
   private constructor(options: RunHistoryOptions) {
     this.#options = { ...options };
@@ -250,8 +259,9 @@ export class RunHistory implements AgentArchive {
    */
   async #write(run: RunSnapshot): Promise<void> {
     const version = run.version;
-    const text = runFileText(run, this.#owner);
-    const stillActive = active(run);
+    const held = this.#held.has(run.runId);
+    const text = runFileText(run, this.#owner, held);
+    const stillActive = active(run) || held;
     if (!this.#heldActive.has(run.runId)) {
       const busy = busyElsewhere(await readRunFile(this.#file(run.runId), run.runId).catch(() => null), this.#owner);
       if (busy) {
@@ -367,6 +377,8 @@ export class RunHistory implements AgentArchive {
   /** Flushes, then stops owning anything: this process's runs become another's to take over. */
   async close(): Promise<void> {
     await this.flush();
+    // Nothing is held past the process: what release() did not let go (a command that failed early) is written as free.
+    for (const runId of [...this.#held]) await this.release(runId, () => false).catch(() => undefined);
     if (this.#retryTimer) clearTimeout(this.#retryTimer);
     this.#retryTimer = null;
     liveInstances.delete(this.#instance);
@@ -378,11 +390,88 @@ export class RunHistory implements AgentArchive {
    * Throws when another live process works on the run.
    */
   async begin(runId: string): Promise<void> {
+    if (this.#options.holdRuns) this.#held.add(runId);
     // The store's snapshot is current already; only its listeners are told later (coalesced).
     this.#pending.add(runId);
     await this.#drain();
     const busy = this.#busy.get(runId);
-    if (busy) throw new EngineError(`Run ${runId} is in use by ${describeOwner(busy)}; wait for it to finish there, or stop it there.`);
+    if (busy) {
+      if (!this.#heldActive.has(runId)) this.#held.delete(runId);
+      throw new EngineError(`Run ${runId} is in use by ${describeOwner(busy)}; wait for it to finish there, or stop it there.`);
+    }
+  }
+
+  /**
+   * A message for an agent of a run this process does not work on, in one
+   * step under the lock: queued in the mailbox when another live process
+   * works on (or holds) the run, which then delivers it before it lets the
+   * run go; otherwise the run is taken for this process (held, see
+   * `release`) so that whoever sends next queues to it, and the caller
+   * continues the agent here.
+   */
+  async queueOrClaim(entry: MailEntry): Promise<{ queued: string } | { claimed: true }> {
+    return this.#lock.run(async () => {
+      const file = await readRunFile(this.#file(entry.runId), entry.runId).catch(() => null);
+      const busy = busyElsewhere(file, this.#owner);
+      if (busy) {
+        await this.mailbox.post(entry);
+        return { queued: describeOwner(busy) };
+      }
+      this.#held.add(entry.runId);
+      if (file) {
+        // The file as it is now is what this process continues from.
+        this.#heldActive.delete(file.run.runId);
+        this.#loaded = [file.run, ...this.#loaded.filter((r) => r.runId !== file.run.runId)];
+        this.#store?.load([file.run]);
+        await writeRunFileText(this.#file(entry.runId), runFileText(file.run, this.#owner, true));
+        this.#options.onWrite?.(entry.runId);
+        this.#written.set(file.run.runId, file.run.version);
+        this.#heldActive.add(file.run.runId);
+      }
+      return { claimed: true as const };
+    });
+  }
+
+  /**
+   * Another process's message for an agent of a run it found busy: queued,
+   * under the lock, if the run is still another live process's (returns
+   * which); null when it is free now (the caller continues the agent).
+   */
+  async queueIfBusy(entry: MailEntry): Promise<string | null> {
+    return this.#lock.run(async () => {
+      const busy = busyElsewhere(await readRunFile(this.#file(entry.runId), entry.runId).catch(() => null), this.#owner);
+      if (!busy) return null;
+      await this.mailbox.post(entry);
+      return describeOwner(busy);
+    });
+  }
+
+  /**
+   * Lets a held run go, in one step with the last look at the mailbox:
+   * under the lock, what waits for the run's agents (messages, results that
+   * wake their agent, stops) is handed to `deliver`; when that starts work
+   * here (it returns true) the run stays held and false is returned;
+   * otherwise the run is written as no longer held and true is returned. A
+   * sender queues under the same lock (queueOrClaim), so its message either
+   * reaches this look or finds the run let go and continues the agent itself:
+   * no message is left behind, and no send is refused.
+   */
+  async release(runId: string, deliver: (entries: MailEntry[]) => boolean): Promise<boolean> {
+    return this.#lock.run(async () => {
+      const run = this.#store?.get(runId) ?? (await readRunFile(this.#file(runId), runId).catch(() => null))?.run;
+      const waiting: MailEntry[] = [];
+      for (const agentId of Object.keys(run?.agents ?? {})) {
+        for (const entry of await this.mailbox.pending(agentId)) if (entry.kind !== 'result' || entry.wakes) waiting.push(entry);
+      }
+      if (waiting.length && deliver(waiting.sort((a, b) => a.sentAt - b.sentAt))) return false;
+      if (!this.#held.delete(runId) || !run) return true;
+      try {
+        await this.#write(run);
+      } catch (error) {
+        this.#log('error', `Could not save run ${runId}: ${firstLine(error)}`);
+      }
+      return true;
+    });
   }
 
   /**

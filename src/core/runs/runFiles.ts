@@ -16,15 +16,23 @@ import { ownerAlive, sameOwner, type ProcessOwner } from '../processOwner';
 export interface RunFile {
   owner: ProcessOwner | null;
   run: RunSnapshot;
+  /**
+   * The owner still works on the run though none of its agents is at work
+   * (a CLI delivering what arrived as its run ended, or a process that took
+   * the run to continue one of its agents): a message for it goes to that
+   * owner's mailbox, which it reads before it lets the run go. Optional:
+   * files of builds without it read as not held.
+   */
+  held?: boolean;
 }
 
 export const RUN_FILE_FORMAT: JsonFormat<RunFile> = {
   what: 'run file',
   version: 1,
   readers: {
-    1: (data) => ({ owner: isOwner(data.owner) ? data.owner : null, run: runSnapshotSchema.parse(data.run) }),
+    1: (data) => ({ owner: isOwner(data.owner) ? data.owner : null, run: runSnapshotSchema.parse(data.run), ...(data.held === true ? { held: true } : {}) }),
   },
-  fields: (file) => ({ owner: file.owner, run: file.run }),
+  fields: (file) => ({ owner: file.owner, run: file.run, ...(file.held ? { held: true } : {}) }),
 };
 
 /** The file's content; null when there is no file; throws when it cannot be read as a run (NewerVersion for a newer build's). */
@@ -35,8 +43,8 @@ export async function readRunFile(file: string, expectedRunId?: string): Promise
 }
 
 /** The file's text, taken at once: the run is a live snapshot that may change while the write waits. */
-export function runFileText(run: RunSnapshot, owner: ProcessOwner): string {
-  return encodeJson(RUN_FILE_FORMAT, { owner, run });
+export function runFileText(run: RunSnapshot, owner: ProcessOwner, held = false): string {
+  return encodeJson(RUN_FILE_FORMAT, { owner, run, held });
 }
 
 /** Writes a run file's text (from runFileText), retrying a failed write; throws WriteFailed naming the file. */
@@ -53,10 +61,10 @@ export function active(run: RunSnapshot): boolean {
   return isActiveStatus(run.status) || Object.values(run.agents).some((a) => isActiveStatus(a.status));
 }
 
-/** The live process other than `me` that works on this run, if any: it alone may write it. */
+/** The live process other than `me` that works on this run (an agent of it at work, or the run held), if any: it alone may write it. */
 export function busyElsewhere(file: RunFile | null, me: ProcessOwner): ProcessOwner | null {
   if (!file?.owner || sameOwner(file.owner, me) || !ownerAlive(file.owner)) return null;
-  return active(file.run) ? file.owner : null;
+  return active(file.run) || file.held ? file.owner : null;
 }
 
 /** The owner is another process that is still alive (whether or not it works on the run now). */
