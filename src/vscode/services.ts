@@ -3,7 +3,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { ContinueOptions, SendOutcome } from '../core/engine/engine';
 import { EngineError } from '../core/engine/errors';
-import { newMailId } from '../core/engine/mail';
+import { mailTime, newMailId } from '../core/engine/mail';
 import { WorktreeManager, type WorktreeRecord } from '../core/isolation';
 import { worktreePoolSize } from '../core/config';
 import { RunHistory } from '../core/runs/history';
@@ -175,7 +175,7 @@ export class Services implements vscode.Disposable {
     if (this.runningAgent(agentId)?.engine.cancel(agentId, reason)) return 'stopped';
     const archived = await this.history.load(agentId);
     if (!archived || archived === 'expired' || !archived.runningIn || archived.runningIn === 'this process') return 'not running';
-    await this.history.mailbox.post({ id: newMailId(), agentId, runId: archived.node.runId, kind: 'stop', text: reason, from: null, via, sentAt: Date.now() });
+    await this.history.mailbox.post({ id: newMailId(), agentId, runId: archived.node.runId, kind: 'stop', text: reason, from: null, via, sentAt: mailTime() });
     return 'sent';
   }
 

@@ -1,4 +1,4 @@
-import { newMailId } from '../../core/engine/mail';
+import { mailTime, newMailId } from '../../core/engine/mail';
 import { lookUpAgent } from '../agentLookup';
 import type { CliCommand, CliIO } from '../command';
 import { CONTINUE_OPTIONS_USAGE, continueHere, parseContinueArgs } from '../continueHere';
@@ -42,7 +42,7 @@ export const sendCommand: CliCommand = {
     const { node } = lookup.found;
     // One step under the history's lock: queued for the process that works on the run (it reads the
     // mailbox once more before it lets the run go), or the run is taken here, so the next send queues to us.
-    const entry = { id: newMailId(), agentId, runId: node.runId, kind: 'message' as const, text, from: null, via: 'cli', sentAt: Date.now() };
+    const entry = { id: newMailId(), agentId, runId: node.runId, kind: 'message' as const, text, from: null, via: 'cli', sentAt: mailTime() };
     const outcome = await history.queueOrClaim(entry);
     if ('queued' in outcome) {
       await history.close();

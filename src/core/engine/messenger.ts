@@ -4,7 +4,7 @@ import type { AgentRun } from './agentRun';
 import type { Budget } from './budget';
 import { BusyElsewhereError, EngineError } from './errors';
 import type { InboxItem } from './inbox';
-import { alreadyDelivered, deliveredText, newMailId, type AgentMailbox, type MailEntry } from './mail';
+import { alreadyDelivered, deliveredText, mailTime, newMailId, type AgentMailbox, type MailEntry } from './mail';
 import type { ResumeSource } from './resumeSource';
 import { resultEntry } from './taskTools';
 import type { PermissionMode } from '../tools/permissions';
@@ -88,7 +88,7 @@ export class Messenger {
     const text = message.text.trim();
     if (!text) throw new EngineError('The message is empty.');
     const live = this.#host.find(agentId);
-    const entry = (runId: string): MailEntry => ({ id: newMailId(), agentId, runId, kind: 'message', text, from: message.from ?? null, via: message.via, sentAt: Date.now() });
+    const entry = (runId: string): MailEntry => ({ id: newMailId(), agentId, runId, kind: 'message', text, from: message.from ?? null, via: message.via, sentAt: mailTime() });
     if (live && !live.ended) {
       const posted = entry(live.tree.runId);
       await this.#host.mailbox.post(posted);

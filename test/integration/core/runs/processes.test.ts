@@ -236,3 +236,50 @@ test('letting a held run go and queueing a message are one step: the message rea
   await sender.close();
   await owner.close();
 });
+
+test('messages another process sends in a burst reach the agent oldest first, in the order they were sent', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'subagents-order-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  let release!: () => void;
+  const working = new Promise<void>((resolve) => (release = resolve));
+  const local = await startScriptedServer(async (req) => {
+    if (req.turn === 0) {
+      await working;
+      return { text: 'looked', toolUses: [{ name: 'Read', input: { file_path: 'nothing.txt' } }] };
+    }
+    return { text: 'done' };
+  });
+  t.after(() => local.close());
+  const history = await RunHistory.open({ dir, retentionDays: 30, maxRuns: 50, debounceMs: 5 });
+  const store = new RunStore({ coalesceMs: 0 });
+  history.attach(store);
+  const engine = new Engine({ client: new Anthropic({ apiKey: 'k', baseURL: local.url }), catalog: catalogOf(agent('solo')), settings: settings(), archive: history, mailbox: history.mailbox });
+  const queued: string[] = [];
+  engine.onEvent((e) => {
+    store.apply(e);
+    if (e.type === 'message_queued') queued.push(e.text);
+  });
+  const unwatch = history.mailbox.watch((entry) => engine.receive(entry));
+  t.after(unwatch);
+  const run = await engine.start({ agent: 'solo', prompt: 'work', cwd: dir });
+  await until('the first request', () => local.requests.length === 1);
+  // Another process sends six messages as fast as it can: several land within one millisecond.
+  const mail = path.resolve(import.meta.dirname, '../../../../src/core/engine/mail.ts');
+  const mailbox = path.resolve(import.meta.dirname, '../../../../src/core/runs/mailbox.ts');
+  const script = `
+    import { mailTime, newMailId } from ${JSON.stringify(mail)};
+    import { Mailbox } from ${JSON.stringify(mailbox)};
+    const box = new Mailbox(${JSON.stringify(path.join(dir, 'mailbox'))});
+    const entries = [1, 2, 3, 4, 5, 6].map((n) => ({ id: newMailId(), agentId: ${JSON.stringify(run.id)}, runId: ${JSON.stringify(run.tree.runId)}, kind: 'message', text: 'message ' + n, from: null, via: 'cli', sentAt: mailTime() }));
+    // Written newest first: the order of the files on disk is not the order they were sent in.
+    for (const entry of entries.reverse()) await box.post(entry);
+  `;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'inherit' });
+  assert.equal(await new Promise((resolve) => child.once('exit', resolve)), 0);
+  await until('all six taken by the owner', () => queued.length === 6);
+  release();
+  assert.equal((await run.done).status, 'completed');
+  const delivered = JSON.stringify(local.requests[1]!.messages.at(-1)!.content).match(/message \d/g);
+  assert.deepEqual(delivered, ['message 1', 'message 2', 'message 3', 'message 4', 'message 5', 'message 6']);
+  await history.close();
+});
