@@ -87,7 +87,7 @@ describe('MCP tools from the chat', () => {
       assert.match(text, /notes › echo/, 'the chat names the server');
       assert.deepEqual(recorded().filter((c) => c.server === 'notes').map((c) => c.tool), ['echo']);
       await page.setViewportSize({ width: 1400, height: 1100 });
-      await page.waitForTimeout(500);
+      await workbench.settled();
       console.log(`screenshot: ${await workbench.screenshot('mcp-chat-light')}`);
 
       await workbench.openViewContainer('Subagents');
@@ -118,7 +118,7 @@ describe('MCP tools from the chat', () => {
       await response.getByText('Approval needed').waitFor({ timeout: 60_000 });
       assert.match(await responseText(response), /Approval needed: scribe wants to use notes › note/);
       await page.setViewportSize({ width: 1400, height: 1100 });
-      await page.waitForTimeout(500);
+      await workbench.settled();
       console.log(`screenshot: ${await workbench.screenshot('mcp-chat-approval')}`);
       await page.setViewportSize({ width: 1400, height: 900 });
       await response.locator('.monaco-button', { hasText: /^Allow$/ }).first().click();
@@ -139,7 +139,7 @@ describe('MCP tools from the chat', () => {
       assert.match(text, /tally › echo/);
       assert.deepEqual(recorded().filter((c) => c.server === 'tally').map((c) => c.tool), ['echo']);
       await page.setViewportSize({ width: 1400, height: 1100 });
-      await page.waitForTimeout(500);
+      await workbench.settled();
       console.log(`screenshot: ${await workbench.screenshot('mcp-chat-vscode-light')}`);
       await page.setViewportSize({ width: 1400, height: 900 });
     }),
