@@ -138,14 +138,18 @@ export async function writeEncoded(format: Pick<JsonFormat<unknown>, 'what'>, fi
 
 /** Reads a versioned JSON file: null when there is none; throws NewerVersion, UnreadableFile, or the read error. */
 export async function readJson<T>(format: JsonFormat<T>, file: string): Promise<T | null> {
-  let text: string;
+  const text = await readIfThere(file);
+  return text === null ? null : decodeJson(format, text);
+}
+
+/** A file's text; null when there is no such file. */
+async function readIfThere(file: string): Promise<string | null> {
   try {
-    text = await readFile(file, 'utf8');
+    return await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
-  return decodeJson(format, text);
 }
 
 /** One kind of append-only log: a header line, then one JSON value per line. */
@@ -209,14 +213,8 @@ export async function appendLog<T>(format: LogFormat<T>, file: string, values: r
  * NewerVersion.
  */
 export async function readLog<T>(format: LogFormat<T>, file: string): Promise<LogRead<T> | null> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  return parseLog(format, text);
+  const text = await readIfThere(file);
+  return text === null ? null : parseLog(format, text);
 }
 
 export function parseLog<T>(format: LogFormat<T>, text: string): LogRead<T> {
