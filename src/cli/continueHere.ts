@@ -81,7 +81,14 @@ function trustedFolderOf(io: CliIO, agentId: string, cwd: string): string {
  * decided) and follows what `start` continues, as `run` does; `history`, when
  * given, is the open history the session uses (and closes).
  */
-export async function continueHere(io: CliIO, args: ContinueArgs, cwd: string, command: string, history: RunHistory | null, start: (session: EngineSession) => Promise<Started>): Promise<number> {
+export async function continueHere(
+  io: CliIO,
+  args: ContinueArgs,
+  cwd: string,
+  command: string,
+  history: RunHistory | null,
+  start: (session: EngineSession, askApprovals: boolean) => Promise<Started>,
+): Promise<number> {
   // Checked first: a --plugin-dir naming no folder is a usage error before anything is asked.
   const pluginDirs = pluginDirFlags(args.pluginDirs, cwd, userHome(io.env));
   const trust = await decideProjectTrust(io, trustedFolderOf(io, args.agentId, cwd), { flag: args.trustProject, interactive: interactiveTerminal(io, args.json) });
@@ -89,7 +96,7 @@ export async function continueHere(io: CliIO, args: ContinueArgs, cwd: string, c
   const view = presentation(io, args.json);
   let session: EngineSession;
   try {
-    session = await openSession(io, { cwd, pluginDirs, gate: view.gate, modeConsent: view.modeConsent, coalesceMs: args.json ? 0 : 80, settings, trust, ...(history ? { history } : {}) });
+    session = await openSession(io, { cwd, pluginDirs, modeConsent: view.modeConsent, coalesceMs: args.json ? 0 : 80, settings, trust, ...(history ? { history } : {}) });
   } catch (error) {
     await history?.close();
     if (!(error instanceof EngineError)) throw error;
@@ -97,7 +104,7 @@ export async function continueHere(io: CliIO, args: ContinueArgs, cwd: string, c
     return 1;
   }
   try {
-    return await executeRun(io, session, view, () => start(session), command);
+    return await executeRun(io, session.runtime, view, () => start(session, view.interactive), command);
   } finally {
     await session.close();
   }

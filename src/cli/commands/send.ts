@@ -40,8 +40,8 @@ export const sendCommand: CliCommand = {
       return 2;
     }
     const { node } = lookup.found;
-    // One step under the history's lock: queued for the process that works on the run (it reads the
-    // mailbox once more before it lets the run go), or the run is taken here, so the next send queues to us.
+    // One step under the history's lock: queued for the process that works on (or holds) the run, which reads the
+    // mailbox once more before it lets the run go; or the run is taken here, so the next send queues to us.
     const entry = { id: newMailId(), agentId, runId: node.runId, kind: 'message' as const, text, from: null, via: 'cli', sentAt: mailTime() };
     const outcome = await history.queueOrClaim(entry);
     if ('queued' in outcome) {
@@ -51,9 +51,9 @@ export const sendCommand: CliCommand = {
       return 0;
     }
     // Nobody works on it: continue it here, where it ran, with the history that holds the run.
-    return continueHere(io, opts, node.cwd, 'send', history, async (session) => {
-      const outcome = await session.engine.send(agentId, { text, via: 'cli' }, { permissionMode: opts.permissionMode });
-      if (outcome.delivery !== 'elsewhere') return outcome.run;
+    return continueHere(io, opts, node.cwd, 'send', history, async (session, askApprovals) => {
+      const outcome = await session.runtime.send({ agentId, text, via: 'cli', scope: session.scope, permissionMode: opts.permissionMode, askApprovals });
+      if (outcome.delivery !== 'elsewhere') return outcome.handle;
       // Another process took the run up meanwhile: it gets the message instead.
       return { handedOver: queuedLine(node.agentName, agentId, outcome.owner), json: { delivery: 'queued', agentId, runId: node.runId, owner: outcome.owner } };
     });

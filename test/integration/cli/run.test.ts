@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { userStartRefusal } from '../../../src/core/agents/admission';
+import { ADMISSION_WORDS } from '../../../src/protocol/admission';
 import { runEventSchema } from '../../../src/protocol/runEvents';
 import { runCliProcess } from '../../support/cliProcess';
 import { startScriptedServer, type ScriptedServer } from '../../support/scriptedServer';
@@ -231,7 +231,7 @@ test('run refuses an agent for other agents only (user-invocable: false) in the 
   const refused = await runCliProcess(['run', 'helper', 'help me', '--json', '--cwd', project], { env: env() });
   assert.equal(refused.code, 1, refused.stderr);
   assert.equal(refused.stdout, '');
-  assert.equal(refused.stderr, `subagents run: ${userStartRefusal({ name: 'helper', userInvocable: false })}\n`);
+  assert.equal(refused.stderr, `subagents run: ${ADMISSION_WORDS.notUserInvocable('helper')}\n`);
   assert.match(refused.stderr, /Agent "helper" is there for other agents to start \(user-invocable: false in its file\), not to be run by itself\./);
   assert.equal(server.requests.length, before, 'no model request was made');
 
