@@ -37,8 +37,10 @@ if (option('grandchild')) {
 if (option('stderr-env')) process.stderr.write(`${option('stderr-env')}=${process.env[option('stderr-env')]}\n`);
 if (option('stderr-file')) process.stderr.write((await import('node:fs')).readFileSync(option('stderr-file'), 'utf8'));
 if (option('leave-child')) {
-  // Never answers, and exits at once, leaving a child that holds its pipes (stdin, stdout, stderr) open.
-  const child = spawn(process.execPath, ['-e', `require('node:fs').writeFileSync(${JSON.stringify(option('leave-child'))}, String(process.pid)); setInterval(() => {}, 1000);`], { stdio: 'inherit' });
+  // Never answers, and exits at once, leaving a child that holds its pipes (stdin, stdout, stderr) open; its pid is
+  // written before the exit, so whoever reads the file finds the child however slowly it starts.
+  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000);'], { stdio: 'inherit' });
+  writeFileSync(option('leave-child'), String(child.pid));
   child.unref();
   process.exit(0);
 }
