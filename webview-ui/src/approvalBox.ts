@@ -54,12 +54,14 @@ export function approvalBox(agent: AgentView, ctx: RowContext): HTMLElement | nu
   const verb = approvalVerb(approval);
   const detail = approval.detail;
   const isCommand = approval.kind === 'bash';
+  const isCall = approval.kind === 'mcp';
+  // What follows whole (a command, a call's arguments) needs no cut summary in the headline.
+  const wholeBelow = isCommand || (isCall && Boolean(detail));
   const headline = el('div', { className: 'approval-text' }, [
     codicon(approvalMark(approval.kind, approval.toolName).icon),
-    el('span', { text: isCommand ? `Wants to ${verb}:` : `Wants to ${verb} ` }),
-    isCommand ? null : el('code', { text: approval.summary || approval.toolName, title: approval.summary }),
+    el('span', { text: wholeBelow ? `Wants to ${verb}:` : `Wants to ${verb} ` }),
+    wholeBelow ? null : el('code', { text: approval.summary || approval.toolName, title: approval.summary }),
   ]);
-  const isCall = approval.kind === 'mcp';
   const body = isCommand ? commandBlock(detail ?? approval.summary) : isCall ? (detail ? argumentsBlock(detail) : null) : detail ? diffBlock(detail) : null;
   // A long command or argument list also opens in an editor; a change always does.
   const long = (detail ?? '').length > LONG_COMMAND_CHARS || (detail ?? '').split('\n').length > 12;
