@@ -209,7 +209,7 @@ export class Services implements vscode.Disposable {
 
   async #shutDown(): Promise<void> {
     const ending = this.scopes.all.flatMap((s) => s.engine.running.map((r) => r.done));
-    for (const scope of this.scopes.all) scope.engine.cancelAll('VS Code is closing the window.');
+    for (const scope of this.scopes.all) scope.engine.cancelAll('Stopped when its VS Code window closed or reloaded.');
     await Promise.race([Promise.all(ending), new Promise((r) => setTimeout(r, 1500))]);
     // Every MCP server a run of this window started stops with it (the rest is the process watchdog's job).
     await Promise.race([Promise.all(this.scopes.all.map((s) => s.mcp.close())), new Promise((r) => setTimeout(r, 3000))]);
