@@ -184,7 +184,7 @@ describe('review, approvals and results in VS Code', () => {
       const diff = card.locator('[data-testid="approval-diff"]');
       await diff.locator('.diff-del', { hasText: README_BEFORE }).waitFor({ timeout: 10_000 });
       await diff.locator('.diff-add', { hasText: README_AFTER }).waitFor();
-      await workbench.byTestId(`waiting-${id}`).waitFor();
+      await workbench.byTestId(`state-${id}`).waitFor();
       assert.match((await agentRow('readme-editor').getAttribute('aria-label')) ?? '', /readme-editor, waiting for your approval: wants to edit README\.md/);
       await workbench.screenshotsInBothThemes('approval-edit-card');
 
