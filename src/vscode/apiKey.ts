@@ -51,9 +51,36 @@ export class ApiKeys implements vscode.Disposable {
   }
 
   static async create(secrets: vscode.SecretStorage, baseUrl: () => string, env: NodeJS.ProcessEnv = process.env): Promise<ApiKeys> {
-    const keys = new ApiKeys(secrets, baseUrl, env);
-    keys.#stored = (await secrets.get(SECRET_KEY)) || undefined;
+    const keys = ApiKeys.open(secrets, baseUrl, env);
+    await keys.loaded;
     return keys;
+  }
+
+  /**
+   * The keys at once, the stored key still being read (`loaded`): for what
+   * must be offered before activation can wait on secret storage (the chat's
+   * models). Everything else uses `create`.
+   */
+  static open(secrets: vscode.SecretStorage, baseUrl: () => string, env: NodeJS.ProcessEnv = process.env): ApiKeys {
+    const keys = new ApiKeys(secrets, baseUrl, env);
+    keys.loaded = Promise.resolve(secrets.get(SECRET_KEY)).then(
+      (stored) => {
+        keys.#stored ??= stored || undefined;
+        keys.#isLoaded = true;
+      },
+      () => {
+        keys.#isLoaded = true;
+      },
+    );
+    return keys;
+  }
+
+  /** Resolves once the stored key has been read. */
+  loaded: Promise<void> = Promise.resolve();
+  #isLoaded = false;
+
+  get isLoaded(): boolean {
+    return this.#isLoaded;
   }
 
   /** The key in effect, or undefined when there is none. */
