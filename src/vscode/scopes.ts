@@ -8,7 +8,7 @@ import type { WorktreeManager } from '../core/isolation';
 import type { RunHistory } from '../core/runs/history';
 import type { RunStore } from '../core/runs/runStore';
 import type { PermissionGate } from '../core/tools/permissions';
-import { demoModelName, type ApiKeys } from './apiKey';
+import { announceKeyRejection, demoModelName, type ApiKeys } from './apiKey';
 import { readSettings } from './settings';
 import type { LifecycleHooks } from '../core/engine/lifecycleHooks';
 import type { ProjectTrust } from '../core/trust/projectTrust';
@@ -19,6 +19,7 @@ import { mcpLimits } from '../core/mcp/limits';
 import type { EditorToolProvider } from '../core/mcp/editorTools';
 import type { McpStatusStore } from '../core/mcp/status';
 import { listAgentServers, type AgentServers } from '../core/mcp/listing';
+import { isKeyRejection } from '../core/engine/keyCheck';
 
 /**
  * One scope per workspace folder: its own settings, its own live
@@ -267,6 +268,7 @@ export class FolderScopes implements vscode.Disposable {
         this.deps.store.apply(event);
         // A run started servers (or found them failing): what the Agents view shows of them changed.
         if (event.type === 'notice' || event.type === 'agent_finished') scope.refreshMcpServers();
+        if (event.type === 'agent_finished' && event.status === 'failed' && isKeyRejection(event.error)) announceKeyRejection(event.runId, this.deps.keys.origin);
       });
       this.#scopes.set(scope.key, scope);
       added.push(scope);
