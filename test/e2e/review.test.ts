@@ -252,7 +252,7 @@ describe('review, approvals and results in VS Code', () => {
     withDiagnostics('transcript view', subject, async () => {
       const { workbench, page } = live();
       await agentRow('readme-editor').locator('.agent-row .name').first().click();
-      const tab = page.locator('.tabs-container .tab', { hasText: 'readme-editor · transcript' });
+      const tab = page.locator('.tabs-container .tab', { hasText: 'readme-editor: ' });
       await tab.waitFor({ timeout: 15_000 });
       const view = workbench.transcriptView();
       await view.locator('.tool-call', { hasText: 'Edit' }).locator('.diff-add', { hasText: README_AFTER }).waitFor({ timeout: 15_000 });
@@ -296,7 +296,7 @@ describe('review, approvals and results in VS Code', () => {
       });
       // Enter opens the transcript; Delete stops the agent at work.
       await agentRow('readme-editor').press('Enter');
-      await page.locator('.tabs-container .tab', { hasText: 'readme-editor · transcript' }).waitFor({ timeout: 15_000 });
+      await page.locator('.tabs-container .tab', { hasText: 'readme-editor: ' }).waitFor({ timeout: 15_000 });
       await agentRow('sleeper').press('Delete');
       await status('sleeper', 'cancelled');
       await workbench.runCommand('View: Close All Editors');
