@@ -174,6 +174,11 @@ export class ChatRunLog {
       }
       for (const file of this.#files.size < 500 ? this.#touchedFiles(node) : []) parts.push({ kind: 'reference', filePath: file });
       const approvalId = node.approval?.approvalId ?? null;
+      // Chat cannot take back buttons it has written: it says they are spent, right below them.
+      if (seen.approval && seen.approval !== approvalId) {
+        lines.push(`${indent(node.depth + 1)}☑ _${escapeMarkdown(node.agentName)}'s question was answered: its buttons above no longer act._`);
+        seen.approval = null;
+      }
       if (approvalId && seen.approval !== approvalId) {
         seen.approval = approvalId;
         flushLines();
