@@ -52,7 +52,7 @@ export async function sendMessageCommand(services: Services, reveal: (runId?: st
     const outcome = await services.sendMessage(id, message, surface);
     if (outcome.delivery === 'continued') {
       services.log.info(`A message continued ${name} (${id}).`);
-      void outcome.run.done.then(announceRunEnd);
+      void outcome.run.done.then((result) => announceRunEnd(result, services.store.get(result.runId)));
       await reveal(outcome.run.tree.runId);
       return 'continued';
     }

@@ -98,7 +98,7 @@ export async function runAgentCommand(services: Services, reveal: (runId?: strin
     return undefined;
   }
   services.log.info(`Started ${agent.name} (${run.id}) in ${scope.folder.name}${isolated ? ' in a worktree' : ''}.`);
-  if (args.notify !== false) void run.done.then(announceRunEnd);
+  if (args.notify !== false) void run.done.then((result) => announceRunEnd(result, services.store.get(result.runId)));
   await reveal(run.tree.runId);
   return run.id;
 }
@@ -150,7 +150,7 @@ export async function sendFollowUpCommand(services: Services, reveal: (runId?: s
   }
   try {
     const continued = await scope.engine.sendFollowUp(agentId, text);
-    void continued.done.then(announceRunEnd);
+    void continued.done.then((result) => announceRunEnd(result, services.store.get(result.runId)));
     await reveal(continued.tree.runId);
     return continued.id;
   } catch (error) {
