@@ -163,7 +163,6 @@ export function ensureCodeServer(version = CODE_SERVER_VERSION, { spec = `code-s
   mkdirSync(tmp, { recursive: true });
   writeFileSync(path.join(tmp, 'package.json'), JSON.stringify({ name: 'code-server-install', private: true }) + '\n');
   console.log(`› installing code-server ${version} into ${dir} (once; it downloads about 100 MB and builds native modules)…`);
-  const started = Date.now();
   const env = node24Env({
     // npm on Node 24 looks for its global npmrc next to that Node (inside
     // node_modules), not where the user's npm keeps it: registry settings and
@@ -210,7 +209,6 @@ export function ensureCodeServer(version = CODE_SERVER_VERSION, { spec = `code-s
   rmSync(dir, { recursive: true, force: true });
   renameSync(tmp, dir);
   verified.add(dir);
-  console.log(`› code-server ${version} installed in ${Math.round((Date.now() - started) / 1000)} s`);
   return command;
 }
 

@@ -5,6 +5,7 @@ import { APPROVAL_SCHEME, ApprovalEditors } from './approvalEditors';
 import { registerCommands } from './commands';
 import { ReviewEditors } from './review/reviewEditors';
 import { WORKTREE_SCHEME, WorktreeContent } from './review/worktreeContent';
+import { REVIEW_SCHEME, ReviewFiles } from './review/reviewFiles';
 import { ApiKeys } from './apiKey';
 import { registerChatParticipants } from './chat/chatParticipant';
 import { demoMode } from './demoMode';
@@ -99,7 +100,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
 
   const { views, disposables } = createViews(s, context);
   const transcripts = new TranscriptDocuments(s);
-  const reviews = new ReviewEditors(s.worktrees);
+  const reviewFiles = new ReviewFiles();
+  const reviews = new ReviewEditors(s.worktrees, reviewFiles);
   const panels = new TranscriptPanels(s, vscode.Uri.joinPath(context.extensionUri, 'media', 'subagents.svg'));
   const approvalEditors = new ApprovalEditors(s.approvals.inbox);
   s.approvals.show = (approvalId) => approvalEditors.show(approvalId);
@@ -111,6 +113,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
     vscode.workspace.registerTextDocumentContentProvider(APPROVAL_SCHEME, approvalEditors),
     vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, transcripts),
     vscode.workspace.registerTextDocumentContentProvider(WORKTREE_SCHEME, new WorktreeContent(s.worktrees)),
+    vscode.workspace.registerFileSystemProvider(REVIEW_SCHEME, reviewFiles, { isCaseSensitive: true }),
+    reviewFiles,
     panels,
     vscode.window.registerWebviewPanelSerializer(TRANSCRIPT_VIEW_TYPE, panels),
     ...registerCommands(s, views, reviews, panels),

@@ -147,6 +147,14 @@ describe('the Runs view in a simulated DOM', () => {
     (view.document.activeElement as unknown as HTMLElement).blur();
     view.window.dispatchEvent(new view.window.Event('focus'));
     assert.equal(view.document.activeElement?.getAttribute('data-testid'), 'run-agent-a-runner');
+    // A click into the view (on a button, say) is the click's business: no row takes the focus, nothing scrolls under the pointer.
+    (view.document.activeElement as unknown as HTMLElement).blur();
+    view.document.dispatchEvent(new view.window.PointerEvent('pointerdown', { bubbles: true }));
+    view.window.dispatchEvent(new view.window.Event('focus'));
+    assert.equal(view.document.activeElement, view.document.body);
+    view.document.dispatchEvent(new view.window.PointerEvent('pointerup', { bubbles: true }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    view.window.dispatchEvent(new view.window.Event('focus'));
     // With the row focused, its buttons join the tab order.
     assert.equal(view.byTestId('action-stop-a-runner')!.tabIndex, 0);
     view.press('ArrowLeft');

@@ -57,14 +57,25 @@ export function resetTabStop(tree: Element): HTMLElement | null {
  * to the tree's entry item, so the arrow keys work at once.
  */
 export function installViewFocus(tree: Element): () => void {
-  const win = tree.ownerDocument.defaultView!;
+  const doc = tree.ownerDocument;
+  const win = doc.defaultView!;
+  // A click into the view focuses it too: then the click decides what gets focus, and nothing may scroll under the pointer.
+  let pointer = false;
+  const down = () => (pointer = true);
+  const up = () => setTimeout(() => (pointer = false), 0);
   const onFocus = () => {
-    const active = tree.ownerDocument.activeElement;
-    if (active && active !== tree.ownerDocument.body) return;
+    const active = doc.activeElement;
+    if (pointer || (active && active !== doc.body)) return;
     resetTabStop(tree)?.focus();
   };
+  doc.addEventListener('pointerdown', down, true);
+  doc.addEventListener('pointerup', up, true);
   win.addEventListener('focus', onFocus);
-  return () => win.removeEventListener('focus', onFocus);
+  return () => {
+    doc.removeEventListener('pointerdown', down, true);
+    doc.removeEventListener('pointerup', up, true);
+    win.removeEventListener('focus', onFocus);
+  };
 }
 
 export function setExpanded(item: HTMLElement, expanded: boolean, onToggle: Toggle): void {
