@@ -76,6 +76,21 @@ export class Workbench {
     if (!opts.opensQuickInput) await input.waitFor({ state: 'hidden', timeout: 10_000 });
   }
 
+  /** The command palette's entries for `filter`, in the order it lists them (then closes it). */
+  async paletteEntries(filter: string): Promise<string[]> {
+    const input = this.page.locator('.quick-input-widget .quick-input-box input');
+    await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 }, force: true }).catch(() => undefined);
+    await this.page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(`>${filter}`);
+    const rows = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name');
+    await rows.first().waitFor({ timeout: 10_000 });
+    const labels = await rows.allInnerTexts();
+    await this.page.keyboard.press('Escape');
+    await input.waitFor({ state: 'hidden', timeout: 10_000 });
+    return labels.map((l) => l.trim());
+  }
+
   /** The open quick input, once its title contains `title`. */
   private async quickInput(title: string): Promise<Locator> {
     const widget = this.page.locator('.quick-input-widget');
