@@ -79,10 +79,19 @@ export class Workbench {
   /** The command palette's entries for `filter`, in the order it lists them (then closes it). */
   async paletteEntries(filter: string): Promise<string[]> {
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
-    await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 }, force: true }).catch(() => undefined);
-    await this.page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(`>${filter}`);
+    // Something passing (a dialog while the window settles) can make the workbench inert for a moment: try again.
+    await poll(
+      async () => {
+        await this.page.keyboard.press('Escape');
+        await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 }, force: true }).catch(() => undefined);
+        await this.page.keyboard.press('F1');
+        return input.fill(`>${filter}`, { timeout: 5_000 }).then(
+          () => true,
+          () => false,
+        );
+      },
+      { timeoutMs: 40_000, message: 'the command palette did not take input' },
+    );
     const rows = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name');
     await rows.first().waitFor({ timeout: 10_000 });
     const labels = await rows.allInnerTexts();
