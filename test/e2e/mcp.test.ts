@@ -122,19 +122,7 @@ describe('MCP tools from the chat', () => {
       const args = workbench.webview().locator('[data-testid="approval-arguments"]').first();
       await args.waitFor({ timeout: 30_000 });
       assert.equal(await args.innerText(), '{\n  "text": "how many words?"\n}');
-      await workbench.screenshotsInBothThemes('mcp-runs-approval');
-      // And at 250 px, the narrowest sidebar the view is made for: the sash dragged from its edge.
-      const sidebar = (await page.locator('.part.sidebar').boundingBox())!;
-      await page.mouse.move(sidebar.x + sidebar.width + 1, sidebar.y + 200);
-      await page.mouse.down();
-      await page.mouse.move(sidebar.x + 250, sidebar.y + 200, { steps: 5 });
-      await page.mouse.up();
-      await poll(async () => Math.round((await page.locator('.part.sidebar').boundingBox())!.width) <= 252, { timeoutMs: 10_000, message: 'the sidebar did not narrow to 250 px' });
-      await workbench.screenshotsInBothThemes('mcp-runs-approval-250');
-      await page.mouse.move(sidebar.x + 251, sidebar.y + 200);
-      await page.mouse.down();
-      await page.mouse.move(sidebar.x + sidebar.width + 1, sidebar.y + 200, { steps: 5 });
-      await page.mouse.up();
+      await workbench.screenshotsAtWidths('mcp-runs-approval');
       await page.setViewportSize({ width: 1400, height: 1100 });
       await workbench.settled();
       console.log(`screenshot: ${await workbench.screenshot('mcp-chat-approval')}`);
