@@ -173,7 +173,12 @@ export class ChatResponseTurn {
   constructor(
     readonly participant: string,
     readonly result: { metadata?: Record<string, unknown> },
+    readonly response: unknown[] = [],
   ) {}
+}
+
+export class ChatResponseCommandButtonPart {
+  constructor(readonly value: { command: string; title: string; arguments?: unknown[] }) {}
 }
 
 export class LanguageModelTextPart {

@@ -178,6 +178,11 @@ export class Runtime implements AgentRuntime {
     };
   }
 
+  /** How many scopes are open. */
+  get scopeCount(): number {
+    return this.#scopes.size;
+  }
+
   /** The scopes open now (settled ones only). */
   async scopes(): Promise<RuntimeScope[]> {
     return (await Promise.allSettled(this.#scopes.values())).flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
@@ -385,7 +390,7 @@ export function approvalsView(inbox: ApprovalInbox): ApprovalsView {
       return inbox.pending;
     },
     get: (id) => inbox.get(id),
-    addAsker: (asker) => inbox.addAsker(asker),
+    addAsker: (asker, options) => inbox.addAsker(asker, options),
     onDidChange: (listener) => inbox.onDidChange(listener),
     answer: (id, decision) => Promise.resolve(inbox.answer(id, decision)),
   };

@@ -38,17 +38,30 @@ export interface ChatRunMetadata {
   [key: string]: string;
 }
 
-/** The run this thread's last answer left behind, if any. */
-function previousRun(context: vscode.ChatContext): ThreadRun | null {
+/**
+ * The run this thread's last answer left behind, if any: from its result, or,
+ * for an answer cut short (the window was reloaded while the run went on in
+ * the agent host), from the button it showed as the run started.
+ */
+function previousRun(context: vscode.ChatContext, agentName: (agentId: string) => string | undefined): ThreadRun | null {
   for (let i = context.history.length - 1; i >= 0; i--) {
     const turn = context.history[i];
     if (!(turn instanceof vscode.ChatResponseTurn)) continue;
     if (!(PARTICIPANT_IDS as readonly string[]).includes(turn.participant)) return null;
     const meta = turn.result.metadata as Partial<ChatRunMetadata> | undefined;
-    return meta?.agentId && meta.runId && meta.agentName ? { runId: meta.runId, agentId: meta.agentId, agentName: meta.agentName } : null;
+    if (meta?.agentId && meta.runId && meta.agentName) return { runId: meta.runId, agentId: meta.agentId, agentName: meta.agentName };
+    for (const part of turn.response ?? []) {
+      if (!(part instanceof vscode.ChatResponseCommandButtonPart) || part.value.command !== SHOW_RUN) continue;
+      const where = part.value.arguments?.[0] as { runId?: unknown; agentId?: unknown } | undefined;
+      const name = typeof where?.agentId === 'string' ? agentName(where.agentId) : undefined;
+      if (typeof where?.runId === 'string' && typeof where.agentId === 'string' && name) return { runId: where.runId, agentId: where.agentId, agentName: name };
+    }
+    return null;
   }
   return null;
 }
+
+const SHOW_RUN = 'subagents.showRun';
 
 function sinkOf(stream: vscode.ChatResponseStream): ChatSink {
   return {
@@ -99,7 +112,7 @@ export class ChatParticipantHandler {
     }
     if (token.isCancellationRequested) return {};
     const scopes = this.services.scopes.preferred();
-    const previous = previousRun(context);
+    const previous = previousRun(context, (agentId) => this.services.agentNode(agentId)?.agentName);
     if (previous) previous.agents = threadAgents(this.services.store.get(previous.runId));
     const intent = parseChatRequest(request.prompt, request.command, this.#names(scopes), previous);
     if (intent.kind === 'status') {
@@ -179,6 +192,8 @@ export class ChatParticipantHandler {
       }
       this.services.scopes.noteRun(run.runId, scope);
       this.services.log.info(`Chat started ${run.agentName} (${run.agentId})${attached ? ` with ${attached} attached reference(s)` : ''} in ${scope.folder.name}.`);
+      // Where the run is, from its first line: it goes on in the agent host if this window reloads, and this button (kept in the thread) still shows it.
+      sink.button('Show in Sidebar', SHOW_RUN, [{ runId: run.runId, agentId: run.agentId }]);
       // VS Code holds what the user types here until this response ends: the button reaches the agent at once.
       messageButton(sink, run.agentId, run.agentName);
       live ??= new ChatRunStream(this.services.store, run.runId, sink);
