@@ -160,6 +160,9 @@ export const hostStatusSchema = z.object({
 });
 export type HostStatus = z.infer<typeof hostStatusSchema>;
 
+/** One of the editor's own tools, as a window reports it (src/core/mcp/editorTools.ts). */
+const editorToolSchema = z.object({ id: z.string(), group: z.string(), tool: z.string(), kind: z.enum(['mcp', 'extension']), description: z.string(), inputSchema: z.nullable(z.record(z.string(), z.unknown())) });
+
 const m = <M extends string, P extends z.ZodMiniType>(method: M, params: P) => z.object({ kind: z.literal('request'), id: z.int(), method: z.literal(method), params });
 
 /** Requests a client sends to the host. */
@@ -221,7 +224,7 @@ export const clientRequestSchema = z.discriminatedUnion('method', [
   /** Exits now (runs at work are stopped and recorded as interrupted), or once nothing is at work (`whenIdle`). */
   m('shutdown', z.object({ whenIdle: z.optional(z.boolean()) })),
   /** A window's editor tools changed (VS Code's `vscode.lm.tools`, as agent files name them). */
-  m('editorTools', z.object({ tools: z.array(z.object({ id: z.string(), group: z.string(), tool: z.string(), kind: z.enum(['mcp', 'extension']), description: z.string(), inputSchema: z.nullable(z.record(z.string(), z.unknown())) })) })),
+  m('editorTools', z.object({ tools: z.array(editorToolSchema) })),
 ]);
 export type ClientRequest = z.infer<typeof clientRequestSchema>;
 export type ClientMethod = ClientRequest['method'];
@@ -260,7 +263,8 @@ export const resultSchemas = {
   modeConsent: z.boolean(),
   mcpInputs: z.nullable(stringRecord),
   editorTool: toolOutputSchema,
-  prepareEditorTools: z.null(),
+  /** The window's tools once it has started what it could (its MCP servers list theirs only once they run). */
+  prepareEditorTools: z.array(editorToolSchema),
 } as const satisfies Record<ClientMethod | HostRequest['method'], z.ZodMiniType>;
 
 export const ERROR_CODES = ['protocol', 'unauthorized', 'admission', 'engine', 'cancelled', 'unavailable', 'internal'] as const;

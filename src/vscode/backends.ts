@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { Settings } from '../core/config';
 import { worktreePoolSize } from '../core/config';
 import { PRODUCT_BUILD, PRODUCT_VERSION } from '../core/host/build';
-import { HostClient } from '../core/host/client';
+import { HostClient, WINDOW_COALESCE_MS } from '../core/host/client';
 import { connectOrLaunch } from '../core/host/connect';
 import { WorktreeManager, type RecoverReport } from '../core/isolation';
 import { USER_ONLY_SETTING_KEYS } from '../core/projectSettings';
@@ -87,11 +87,14 @@ export async function hostBackend(parts: BackendParts, onConnection: (state: 'co
       modeConsent: askModeWidening,
       mcpInputs: (server, ids) => parts.mcpInputs.ask(server, ids),
       editorTool: ({ tool, input, toolUseId, context }, signal) => editorTools.invokeById(tool, input, { signal, toolUseId, runContext: context as ChatRunContext | undefined }),
-      prepareEditorTools: (missing, timeoutMs) => editorTools.prepare(missing, timeoutMs),
+      prepareEditorTools: async (missing, timeoutMs) => {
+        await editorTools.prepare(missing, timeoutMs);
+        return editorTools.all();
+      },
     },
     settings: () => hostSettingsOf(windowSettings()),
     reconnect: true,
-    coalesceMs: 100,
+    coalesceMs: WINDOW_COALESCE_MS,
     log: (level, message) => log[level](message),
     onConnection: (state, detail) => {
       // A new host knows nothing of this window's tools yet.

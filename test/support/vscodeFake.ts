@@ -177,8 +177,8 @@ export class ChatResponseTurn {
   ) {}
 }
 
-export class ChatResponseCommandButtonPart {
-  constructor(readonly value: { command: string; title: string; arguments?: unknown[] }) {}
+export class ChatResponseMarkdownPart {
+  constructor(readonly value: { value: string }) {}
 }
 
 export class LanguageModelTextPart {

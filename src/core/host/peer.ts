@@ -57,9 +57,9 @@ function describeIssue(issue: { code?: string; message: string; expected?: unkno
   return issue.message;
 }
 
-/** A result already encoded as JSON (a snapshot taken at the instant the request was handled). */
+/** A result encoded as JSON at the instant it is written (a snapshot that must match what was sent before it). */
 export class Encoded {
-  constructor(readonly json: string) {}
+  constructor(readonly encode: () => string) {}
 }
 
 /** What may arrive on one side, by kind of message: each a part of the protocol's one schema (hostMessageSchema). */
@@ -75,6 +75,8 @@ export interface PeerOptions {
   onRequest(method: string, params: unknown, signal: AbortSignal): Promise<unknown>;
   onNotification?(message: { topic: string } & Record<string, unknown>): void;
   onClose?(error: Error | null): void;
+  /** Called just before an answer is written: what must arrive first goes out (the host's feed, so an answer never overtakes the changes before it). */
+  beforeAnswer?(): void;
   log(level: 'warn' | 'error', message: string): void;
 }
 
@@ -230,7 +232,8 @@ export class Peer {
       )
       .then((response) => {
         this.#handling.delete(id);
-        if (response.ok && response.result instanceof Encoded) this.sendLine(`{"kind":"response","id":${id},"ok":true,"result":${response.result.json}}`);
+        this.#options.beforeAnswer?.();
+        if (response.ok && response.result instanceof Encoded) this.sendLine(`{"kind":"response","id":${id},"ok":true,"result":${response.result.encode()}}`);
         else this.#write(response.ok ? response : { kind: response.kind, id: response.id, ok: false, error: response.error });
         if (!response.ok && response.fatal) this.close();
       });

@@ -149,6 +149,8 @@ export class HostServer {
       incoming: { request: clientRequestSchema, notify: null },
       log: (level, message) => this.#options.log(level, `[${connection.describe()}] ${message}`),
       onRequest: (method, params, signal) => this.#request(connection, method, params, signal),
+      // A run's end reaches the client before the answer that waited for it.
+      beforeAnswer: () => this.#flush(),
       onClose: () => {
         this.#connections.delete(connection.id);
         if (connection.editorTools.length) this.#editorChanged();
@@ -261,15 +263,17 @@ export class HostServer {
   }
 
   /**
-   * The state as of now, encoded at once, and the feed from here on: what
-   * changed before is flushed to the other clients first, so this one gets
-   * every change exactly once.
+   * The state as of the answer, and the feed from there on: what changed
+   * before is flushed to the other clients first (beforeAnswer), so this one
+   * gets every change exactly once.
    */
   #subscribe(connection: Connection): Encoded {
-    this.#flush();
-    connection.subscribed = true;
-    connection.lagging = false;
-    return new Encoded(this.#state());
+    // Taken as the answer is written, right after the feed so far went to the others.
+    return new Encoded(() => {
+      connection.subscribed = true;
+      connection.lagging = false;
+      return this.#state();
+    });
   }
 
   #state(): string {
@@ -399,7 +403,11 @@ export class HostServer {
     invoke: (tool, input, invocation) => this.#invokeEditorTool(tool, input, invocation),
     prepare: async (missing, timeoutMs) => {
       const connection = this.#askable('editorTools');
-      await connection?.peer.request('prepareEditorTools', { missing: [...missing], timeoutMs }).catch(() => null);
+      const tools = await connection?.peer.request('prepareEditorTools', { missing: [...missing], timeoutMs }).catch(() => null);
+      if (connection && tools) {
+        connection.editorTools = tools.map((t) => ({ ...t, inputSchema: t.inputSchema ?? null }));
+        this.#editorChanged();
+      }
     },
     onDidChange: (listener) => {
       this.#editorListeners.add(listener);

@@ -64,6 +64,8 @@ export class Runtime implements AgentRuntime {
   readonly mcpStatus: McpStatusStore;
   readonly #options: RuntimeOptions;
   readonly #scopes = new Map<string, Promise<RuntimeScope>>();
+  /** The scopes opened and not closed yet. */
+  readonly #open = new Set<RuntimeScope>();
   /** Which scope's engine runs (or last ran) each agent, from its events. */
   readonly #agentScopes = new Map<string, RuntimeScope>();
   /** Runs whose approvals are denied at once (nobody to ask); every other run asks. */
@@ -145,7 +147,10 @@ export class Runtime implements AgentRuntime {
     if (!opening) {
       opening = RuntimeScope.open(spec, this.#shared());
       this.#scopes.set(key, opening);
-      opening.catch(() => this.#scopes.delete(key));
+      opening.then(
+        (scope) => this.#open.add(scope),
+        () => this.#scopes.delete(key),
+      );
     }
     const scope = await opening;
     scope.use(spec);
@@ -189,13 +194,14 @@ export class Runtime implements AgentRuntime {
   }
 
   #engines() {
-    return [...new Set(this.#agentScopes.values())].map((s) => s.engine);
+    return [...this.#open].map((s) => s.engine);
   }
 
-  /** The scope whose engine holds the agent now (at work, or ended and still in memory). */
+  /** The scope whose engine holds the agent now (at work, or ended and still in memory), also before its first event. */
   #holder(agentId: string): RuntimeScope | undefined {
     const scope = this.#agentScopes.get(agentId);
-    return scope?.engine.find(agentId) ? scope : undefined;
+    if (scope?.engine.find(agentId)) return scope;
+    return [...this.#open].find((s) => s.engine.find(agentId));
   }
 
   #working(agentId: string): AgentRun | undefined {
@@ -347,6 +353,7 @@ export class Runtime implements AgentRuntime {
     for (const scope of await this.scopes()) {
       if (!scope.idle || now - scope.lastUsed < idleMs) continue;
       this.#scopes.delete(scope.key);
+      this.#open.delete(scope);
       for (const [agentId, holder] of this.#agentScopes) if (holder === scope) this.#agentScopes.delete(agentId);
       await scope.close('The scope was idle.').catch(() => undefined);
     }

@@ -12,7 +12,7 @@ import { escapeMarkdown } from '../../surfaces/chat/chatLog';
 import { parseChatRequest, type ThreadRun } from '../../surfaces/chat/chatRequest';
 import { messageButton, steer, stopInThread, threadAgents } from './chatSteering';
 import { ChatRunStream, stoppableSink, type ChatSink } from '../../surfaces/chat/chatStream';
-import { agentList, runButtons, runStatus } from './chatViews';
+import { agentList, commandLinks, runButtons, runStatus } from './chatViews';
 import { runSummary } from '../../surfaces/chat/chatSummary';
 import type { ChatRunContext } from '../editorTools';
 
@@ -51,8 +51,7 @@ function previousRun(context: vscode.ChatContext, agentName: (agentId: string) =
     const meta = turn.result.metadata as Partial<ChatRunMetadata> | undefined;
     if (meta?.agentId && meta.runId && meta.agentName) return { runId: meta.runId, agentId: meta.agentId, agentName: meta.agentName };
     for (const part of turn.response ?? []) {
-      if (!(part instanceof vscode.ChatResponseCommandButtonPart) || part.value.command !== SHOW_RUN) continue;
-      const where = part.value.arguments?.[0] as { runId?: unknown; agentId?: unknown } | undefined;
+      const where = part instanceof vscode.ChatResponseMarkdownPart ? showRunArgs(part.value.value) : undefined;
       const name = typeof where?.agentId === 'string' ? agentName(where.agentId) : undefined;
       if (typeof where?.runId === 'string' && typeof where.agentId === 'string' && name) return { runId: where.runId, agentId: where.agentId, agentName: name };
     }
@@ -62,6 +61,18 @@ function previousRun(context: vscode.ChatContext, agentName: (agentId: string) =
 }
 
 const SHOW_RUN = 'subagents.showRun';
+
+/** The run a "Show in Sidebar" link of a restored answer names (links stay live after a reload; buttons do not). */
+function showRunArgs(markdown: string): { runId?: unknown; agentId?: unknown } | undefined {
+  const encoded = /\(command:subagents\.showRun\?([^)\s]+)\)/.exec(markdown)?.[1];
+  if (!encoded) return undefined;
+  try {
+    const args = JSON.parse(decodeURIComponent(encoded)) as unknown;
+    return Array.isArray(args) && typeof args[0] === 'object' ? (args[0] as { runId?: unknown; agentId?: unknown }) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 function sinkOf(stream: vscode.ChatResponseStream): ChatSink {
   return {
@@ -192,8 +203,9 @@ export class ChatParticipantHandler {
       }
       this.services.scopes.noteRun(run.runId, scope);
       this.services.log.info(`Chat started ${run.agentName} (${run.agentId})${attached ? ` with ${attached} attached reference(s)` : ''} in ${scope.folder.name}.`);
-      // Where the run is, from its first line: it goes on in the agent host if this window reloads, and this button (kept in the thread) still shows it.
-      sink.button('Show in Sidebar', SHOW_RUN, [{ runId: run.runId, agentId: run.agentId }]);
+      // Where the run is, from its first line: it goes on in the agent host if this window reloads, and this link
+      // (a reload keeps links working, not buttons) still shows it, and lets the thread reach it again.
+      if (!token.isCancellationRequested) commandLinks(stream, [{ title: 'Show in Sidebar', command: SHOW_RUN, args: [{ runId: run.runId, agentId: run.agentId }] }]);
       // VS Code holds what the user types here until this response ends: the button reaches the agent at once.
       messageButton(sink, run.agentId, run.agentName);
       live ??= new ChatRunStream(this.services.store, run.runId, sink);

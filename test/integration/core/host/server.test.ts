@@ -37,6 +37,7 @@ before(async () => {
   host = await inProcessHost({ baseUrl: model.url, settings: { unattendedApprovalSeconds: 0.3 } });
   await agentFile(host.root, 'app', 'shell');
   await agentFile(host.root, 'app', 'listener');
+  await agentFile(host.root, 'app', 'plain');
   // Copilot's field, in a Copilot file.
   await mkdir(path.join(host.root, 'app', '.github', 'agents'), { recursive: true });
   await writeFile(path.join(host.root, 'app', '.github', 'agents', 'helper.agent.md'), '---\nname: helper\ndescription: Helps other agents\nuser-invocable: false\n---\nYou help.\n');
@@ -126,6 +127,33 @@ test('admission crosses the socket as the engine’s refusal, in its words; a ma
   assert.match(answer.error.message, /scope|agent/);
   assert.equal(host.runtime.store.list().length, before, 'a malformed start ran something');
   raw.destroy();
+});
+
+test('an answer never overtakes the changes before it: the agent’s end reaches the client before the answer to a wait for it', async () => {
+  const raw = await host.connect();
+  const lines: Array<{ kind: string; id?: number; topic?: string; ops?: Array<{ op: string; event?: { type: string; agentId: string } }>; result?: { agentId?: string } }> = [];
+  let buffer = '';
+  raw.setEncoding('utf8').on('data', (chunk: string) => {
+    buffer += chunk;
+    const parts = buffer.split('\n');
+    buffer = parts.pop()!;
+    for (const part of parts) if (part) lines.push(JSON.parse(part) as (typeof lines)[number]);
+  });
+  const request = (id: number, method: string, params: unknown) => raw.write(`${JSON.stringify({ kind: 'request', id, method, params })}\n`);
+  try {
+    request(1, 'hello', { protocol: { major: PROTOCOL_MAJOR, minor: 0 }, token: host.token, client: { kind: 'other', version: 't', build: 'dev', pid: 1 }, capabilities: [] });
+    request(2, 'subscribe', {});
+    request(3, 'start', { scope: host.scope('app'), agent: 'plain', prompt: 'quick' });
+    const started = await until('the start answer', () => lines.find((l) => l.id === 3 && l.kind === 'response'));
+    const agentId = started.result!.agentId!;
+    request(4, 'waitFor', { agentId });
+    await until('the wait answer', () => lines.some((l) => l.id === 4 && l.kind === 'response'));
+    const answer = lines.findIndex((l) => l.id === 4 && l.kind === 'response');
+    const ended = lines.findIndex((l) => l.topic === 'feed' && l.ops!.some((o) => o.event?.type === 'agent_finished' && o.event.agentId === agentId));
+    assert.ok(ended >= 0 && ended < answer, `the answer (line ${answer}) came before the agent's end (line ${ended})`);
+  } finally {
+    raw.destroy();
+  }
 });
 
 test('only the token’s holder is served: a wrong token, or a request before hello, is refused and the connection closed; another protocol major is told both versions', async () => {

@@ -111,7 +111,7 @@ test('the end of the connection rejects what waits, and aborts what is being han
 
 test('a result encoded ahead goes out as it is; a fatal error is answered, then the connection ends', async () => {
   const { client, b } = await pair(async (method) => {
-    if (method === 'stopRun') return new Encoded('3');
+    if (method === 'stopRun') return new Encoded(() => '3');
     throw new HostError({ code: 'unauthorized', message: 'no' }, true);
   });
   assert.equal(await client.request('stopRun', { runId: 'r', reason: 'x' }), 3);
