@@ -27,7 +27,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { WINDOW_COALESCE_MS, HostClient } from '../src/core/host/client';
-import { connectSocket, launchHost } from '../src/core/host/connect';
+import { connectSocket, HOST_NODE_FLAGS, launchHost } from '../src/core/host/connect';
 import { hostPaths } from '../src/core/host/paths';
 import { RunHistory } from '../src/core/runs/history';
 import { RunStore } from '../src/core/runs/runStore';
@@ -74,7 +74,7 @@ async function connectTo(socket: string): Promise<net.Socket> {
 /** Part 1, through the host. */
 async function latencyThroughHost(root: string): Promise<Record<string, number>> {
   const socket = path.join(root, 'emitter.sock');
-  const child = fork(path.join(import.meta.dirname, 'lib/hostEmitter.ts'), [socket, path.join(root, 'emitter-data')], { execArgv: ['--import', 'tsx'] });
+  const child = fork(path.join(import.meta.dirname, 'lib/hostEmitter.ts'), [socket, path.join(root, 'emitter-data')], { execArgv: [...HOST_NODE_FLAGS, '--import', 'tsx'] });
   const token = await new Promise<string>((resolve) => child.once('message', (m: { token: string }) => resolve(m.token)));
   const client = await HostClient.open({ connect: async () => ({ socket: await connectTo(socket), token }), identity: { kind: 'vscode', version: 'bench', build: 'dev', pid: process.pid }, reconnect: false, coalesceMs: WINDOW_COALESCE_MS, log: () => undefined });
   let pending: number[] = [];
@@ -220,4 +220,7 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

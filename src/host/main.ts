@@ -42,6 +42,11 @@ function settingsFromArgs(): { idleExitSeconds: number; unattendedApprovalSecond
   return { idleExitSeconds: number(values['idle-exit-seconds'], 600), unattendedApprovalSeconds: number(values['unattended-approval-seconds'], 1800) };
 }
 
+/** A full collection (the launcher gives the host `--expose-gc`), which also returns unused pages to the system. */
+function collectGarbage(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
 /** Tells the process that started us how it went; after that, stdout is nobody's. */
 function say(line: string): void {
   try {
@@ -81,6 +86,8 @@ async function main(): Promise<void> {
       settings,
       log: (level, message) => log(level, message),
       exit: (reason, stopRuns) => void exit(reason, stopRuns),
+      // Idle, it gives back what serving took (a window's whole state, encoded): it may stay up for hours.
+      rest: collectGarbage,
     });
     const s = server;
     runtime = await openRuntime({
@@ -97,6 +104,8 @@ async function main(): Promise<void> {
       },
     });
     s.attach(runtime);
+    // What reading the history took, given back before the host settles in.
+    collectGarbage();
     listener = await listen(paths, (socket) => s.accept(socket));
     await writeFileAtomic(paths.info, JSON.stringify({ pid: process.pid, startedAt: Date.now(), version: PRODUCT_VERSION, build: PRODUCT_BUILD, socket: paths.socket }));
     return true;

@@ -24,6 +24,8 @@ export interface LifetimeOptions {
   pending(): readonly string[];
   deny(approvalId: string, reason: string): void;
   exit(reason: string): void;
+  /** The host has just become idle: a moment to give memory back. */
+  rest?(): void;
 }
 
 export class HostLifetime {
@@ -52,7 +54,10 @@ export class HostLifetime {
       this.#clearExit();
       return;
     }
-    this.#idleSince ??= Date.now();
+    if (this.#idleSince === null) {
+      this.#idleSince = Date.now();
+      this.#options.rest?.();
+    }
     this.#clearExit();
     const wait = Math.max(0, this.idleExitAt! - Date.now());
     this.#exitTimer = setTimeout(() => {

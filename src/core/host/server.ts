@@ -38,6 +38,8 @@ export interface HostServerOptions {
   exit(reason: string, stopRuns: boolean): void;
   /** Bytes a client may fall behind before it gets the whole state instead of the changes (default 16 MB). */
   lagLimit?: number;
+  /** The host has just become idle (see HostLifetime). */
+  rest?(): void;
 }
 
 /** A client that fell this far behind gets the whole state again once it catches up, instead of every change. */
@@ -104,6 +106,7 @@ export class HostServer {
       pending: () => this.#runtime?.inbox.pending.map((p) => p.request.id) ?? [],
       deny: (approvalId, reason) => this.#runtime?.inbox.answer(approvalId, { allow: false, reason, by: 'unattended' }),
       exit: (reason) => this.#options.exit(`The agent host exits: ${reason}.`, false),
+      rest: () => this.#options.rest?.(),
     });
   }
 

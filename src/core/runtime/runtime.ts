@@ -14,7 +14,7 @@ import { ApprovalInbox } from '../tools/approvalInbox';
 import { ModeConsents, type ModeConsentHandler } from '../tools/modeConsent';
 import { PermissionGate, type ApprovalDecision } from '../tools/permissions';
 import type { AgentRuntime, ApprovalsView, FollowUpRequest, RunHandle, SendRequest, SendResult, StartRequest, StopOutcome, StopRequest } from './api';
-import { RuntimeScope, type RuntimeLog, type ScopeShared } from './scope';
+import type { RuntimeLog, RuntimeScope, ScopeShared } from './scope';
 import { scopeKey, type ScopeSpec } from './scopeSpec';
 
 /**
@@ -145,7 +145,8 @@ export class Runtime implements AgentRuntime {
     const key = scopeKey(spec);
     let opening = this.#scopes.get(key);
     if (!opening) {
-      opening = RuntimeScope.open(spec, this.#shared());
+      // Loaded with the first scope: a runtime that only serves the history (an idle agent host) never evaluates the engine and the SDK.
+      opening = import('./scope').then(({ RuntimeScope }) => RuntimeScope.open(spec, this.#shared()));
       this.#scopes.set(key, opening);
       opening.then(
         (scope) => this.#open.add(scope),
