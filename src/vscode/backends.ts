@@ -152,6 +152,6 @@ export async function windowBackend(parts: BackendParts): Promise<RuntimeBackend
     applyUserSettings: (settings) => runtime.applySettings(settings),
     editorToolsChanged: () => undefined,
     recoverWorktrees: () => runtime.recoverWorktrees(),
-    close: () => runtime.close({ reason: 'VS Code is closing the window.' }),
+    close: () => runtime.close({ reason: 'Stopped when its VS Code window closed or reloaded.' }),
   };
 }
