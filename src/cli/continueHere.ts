@@ -9,7 +9,10 @@ import { pluginDirFlags } from './pluginDirFlags';
 import { decideProjectTrust } from './trust';
 import { terminalText } from './render/terminalText';
 import type { RunHistory } from '../core/runs/history';
-import { openSession, openWorktrees, type EngineSession } from './session';
+import { cliScope, openSession, openWorktrees, type EngineSession } from './session';
+import { attachToHost, noHost } from './hostConnection';
+import type { AgentRuntime } from '../core/runtime/api';
+import type { ScopeSpec } from '../core/runtime/scopeSpec';
 import { cliSettings } from './settingsFiles';
 
 /**
@@ -18,7 +21,9 @@ import { cliSettings } from './settingsFiles';
  * in, with a live tree.
  */
 
-export const CONTINUE_OPTIONS_USAGE = `  --permission-mode MODE    default | acceptEdits | bypassPermissions | plan
+export const CONTINUE_OPTIONS_USAGE = `  --no-host                 continue it in this process even where the agent
+                            host runs (which takes it otherwise)
+  --permission-mode MODE    default | acceptEdits | bypassPermissions | plan
   --plugin-dir DIR          extra plugin root (repeatable); a relative DIR is
                             taken from the folder the agent ran in
   --trust-project           trust the project's files for this command: its
@@ -33,6 +38,7 @@ export interface ContinueArgs {
   pluginDirs: string[];
   permissionMode: PermissionMode | undefined;
   trustProject: boolean;
+  noHost: boolean;
 }
 
 /** `<agentId> <text…>` and the shared flags; `what` names the text in a usage error. */
@@ -45,6 +51,7 @@ export function parseContinueArgs(args: string[], what: string): ContinueArgs {
       'plugin-dir': { type: 'string', multiple: true },
       'permission-mode': { type: 'string' },
       'trust-project': { type: 'boolean', default: false },
+      'no-host': { type: 'boolean', default: false },
     },
   });
   const [agentId, ...rest] = positionals;
@@ -60,6 +67,7 @@ export function parseContinueArgs(args: string[], what: string): ContinueArgs {
     pluginDirs: values['plugin-dir'] ?? [],
     permissionMode: mode as PermissionMode | undefined,
     trustProject: values['trust-project'] ?? false,
+    noHost: values['no-host'] ?? false,
   };
 }
 
@@ -77,9 +85,10 @@ function trustedFolderOf(io: CliIO, agentId: string, cwd: string): string {
 }
 
 /**
- * Opens a session in `cwd` (with that folder's settings, once its trust is
- * decided) and follows what `start` continues, as `run` does; `history`, when
- * given, is the open history the session uses (and closes).
+ * Continues an agent in `cwd` (with that folder's settings, once its trust is
+ * decided) and follows it, as `run` does: in the agent host when one runs,
+ * else in this process. `history`, when given, is the open history that holds
+ * the run for this process (`send` took it): the agent continues here, with it.
  */
 export async function continueHere(
   io: CliIO,
@@ -87,13 +96,22 @@ export async function continueHere(
   cwd: string,
   command: string,
   history: RunHistory | null,
-  start: (session: EngineSession, askApprovals: boolean) => Promise<Started>,
+  start: (runtime: AgentRuntime, scope: ScopeSpec, askApprovals: boolean) => Promise<Started>,
 ): Promise<number> {
   // Checked first: a --plugin-dir naming no folder is a usage error before anything is asked.
   const pluginDirs = pluginDirFlags(args.pluginDirs, cwd, userHome(io.env));
   const trust = await decideProjectTrust(io, trustedFolderOf(io, args.agentId, cwd), { flag: args.trustProject, interactive: interactiveTerminal(io, args.json) });
   const settings = cliSettings(io, cwd, { trust });
   const view = presentation(io, args.json);
+  const scope = cliScope(io, { cwd, settings, trust, pluginDirs });
+  const host = history || noHost(io, args.noHost) ? null : await attachToHost(io, { handlers: view.modeConsent ? { modeConsent: view.modeConsent } : {}, coalesceMs: args.json ? 0 : 80 });
+  if (host) {
+    try {
+      return await executeRun(io, host, view, () => start(host, scope, view.interactive), command);
+    } finally {
+      host.close();
+    }
+  }
   let session: EngineSession;
   try {
     session = await openSession(io, { cwd, pluginDirs, modeConsent: view.modeConsent, coalesceMs: args.json ? 0 : 80, settings, trust, ...(history ? { history } : {}) });
@@ -104,7 +122,7 @@ export async function continueHere(
     return 1;
   }
   try {
-    return await executeRun(io, session.runtime, view, () => start(session, view.interactive), command);
+    return await executeRun(io, session.runtime, view, () => start(session.runtime, session.scope, view.interactive), command);
   } finally {
     await session.close();
   }

@@ -29,8 +29,8 @@ export const resumeCommand: CliCommand = {
       io.stderr.write(lookup.missing);
       return 2;
     }
-    return continueHere(io, opts, lookup.found.node.cwd, 'resume', null, (session, askApprovals) =>
-      session.runtime.followUp({ scope: session.scope, agentId: opts.agentId, prompt: opts.text, permissionMode: opts.permissionMode, askApprovals }),
+    return continueHere(io, opts, lookup.found.node.cwd, 'resume', null, (runtime, scope, askApprovals) =>
+      runtime.followUp({ scope, agentId: opts.agentId, prompt: opts.text, permissionMode: opts.permissionMode, askApprovals }),
     );
   },
 };
