@@ -229,7 +229,7 @@ export class Engine {
    * context (its own budget and concurrency).
    */
   async sendFollowUp(agentId: string, prompt: string, options: ContinueOptions = {}): Promise<AgentRun> {
-    return this.#messenger.continueWith(await this.#resumable(agentId), [], prompt, options);
+    return this.#messenger.followUp(agentId, prompt, options);
   }
 
   /**

@@ -5,6 +5,7 @@ import type { Budget } from './budget';
 import { BusyElsewhereError, EngineError } from './errors';
 import type { InboxItem } from './inbox';
 import { alreadyDelivered, deliveredText, mailTime, newMailId, type AgentMailbox, type MailEntry } from './mail';
+import { KeyedMutex } from '../mutex';
 import type { ResumeSource } from './resumeSource';
 import { resultEntry } from './taskTools';
 import type { PermissionMode } from '../tools/permissions';
@@ -78,6 +79,12 @@ export class Messenger {
   readonly #taken = new Set<string>();
   /** Continuations being started (an ended agent woken by what arrived for it). */
   readonly #waking = new Set<Promise<unknown>>();
+  /**
+   * One continuation of an agent at a time: a message, a follow-up and the
+   * mailbox's watcher may each find the same agent ended at once; the second
+   * waits, then finds it at work and hands its entry to its inbox.
+   */
+  readonly #continuing = new KeyedMutex();
 
   constructor(host: MessengerHost) {
     this.#host = host;
@@ -90,30 +97,47 @@ export class Messenger {
     const live = this.#host.find(agentId);
     const entry = (runId: string): MailEntry => ({ id: newMailId(), agentId, runId, kind: 'message', text, from: message.from ?? null, via: message.via, sentAt: mailTime() });
     if (live && !live.ended) {
-      const posted = entry(live.tree.runId);
-      await this.#host.mailbox.post(posted);
+      const posted = await this.#post(entry(live.tree.runId));
       // It may have ended while the message was being written: then the message continues it.
       const continued = this.#hand(live, posted);
       const run = continued && (await continued);
       return run ? { delivery: 'continued', run } : { delivery: 'queued', run: live };
     }
-    let source: ResumeSource;
+    const outcome = await this.#continuing.run(agentId, async (): Promise<SendOutcome | { again: Error | null }> => {
+      // Continued meanwhile (by another message, a follow-up or the watcher): it is at work now.
+      if (this.#host.find(agentId)?.ended === false) return { again: null };
+      let source: ResumeSource;
+      try {
+        source = await this.#host.resumable(agentId);
+      } catch (error) {
+        if (!(error instanceof BusyElsewhereError)) throw error;
+        // Queued only if that process still works on the run: otherwise it may have let the run go without seeing the message.
+        const owner = await this.#host.queueElsewhere(entry(error.runId), error.owner);
+        return owner ? { delivery: 'elsewhere', owner } : { again: error };
+      }
+      const posted = await this.#post(entry(source.runId));
+      return { delivery: 'continued', run: await this.continueWith(source, [posted], '', options) };
+    });
+    if (!('again' in outcome)) return outcome;
+    if (outcome.again && attempt >= MAX_SEND_ATTEMPTS) throw outcome.again;
+    return this.send(agentId, message, options, attempt + 1);
+  }
+
+  /** Continues an ended agent with a follow-up prompt (and whatever waits for it in the mailbox). */
+  followUp(agentId: string, prompt: string, options: ContinueOptions): Promise<AgentRun> {
+    return this.#continuing.run(agentId, async () => this.continueWith(await this.#host.resumable(agentId), [], prompt, options));
+  }
+
+  /** Puts a message this process hands over itself in the mailbox, so the watcher, seeing its file, does not hand it over again. */
+  async #post(entry: MailEntry): Promise<MailEntry> {
+    this.#taken.add(entry.id);
     try {
-      source = await this.#host.resumable(agentId);
+      await this.#host.mailbox.post(entry);
     } catch (error) {
-      // Continued here meanwhile (by another message): it is at work now.
-      const now = this.#host.find(agentId);
-      if (now && !now.ended) return this.send(agentId, message, options, attempt + 1);
-      if (!(error instanceof BusyElsewhereError)) throw error;
-      // Queued only if that process still works on the run: otherwise it may have let the run go without seeing the message.
-      const owner = await this.#host.queueElsewhere(entry(error.runId), error.owner);
-      if (owner) return { delivery: 'elsewhere', owner };
-      if (attempt >= MAX_SEND_ATTEMPTS) throw error;
-      return this.send(agentId, message, options, attempt + 1);
+      this.#taken.delete(entry.id);
+      throw error;
     }
-    const posted = entry(source.runId);
-    await this.#host.mailbox.post(posted);
-    return { delivery: 'continued', run: await this.continueWith(source, [posted], '', options) };
+    return entry;
   }
 
   /**
@@ -162,14 +186,24 @@ export class Messenger {
 
   /** Continues an ended agent with what waits for it in the mailbox; a failure is logged (the entries stay for a later continuation). */
   #wake(agentId: string): Promise<AgentRun | null> {
-    const started = (async () => {
+    const started = this.#continuing.run(agentId, async () => {
       try {
+        const live = this.#host.find(agentId);
+        // Continued meanwhile (by a message, or a follow-up): what waits for it goes to its inbox instead.
+        if (live && !live.ended) {
+          for (const entry of await this.#host.mailbox.pending(agentId)) {
+            if (entry.kind === 'stop' || alreadyDelivered(live.messages, entry)) continue;
+            this.#taken.add(entry.id);
+            live.inbox.push({ entry, posted: true });
+          }
+          return null;
+        }
         return await this.continueWith(await this.#host.resumable(agentId), [], '', {});
       } catch (error) {
         if (!(error instanceof BusyElsewhereError)) this.#host.log('warn', `Could not continue agent ${agentId} with the messages waiting for it: ${(error as Error).message}`);
         return null;
       }
-    })();
+    });
     this.#waking.add(started);
     void started.finally(() => this.#waking.delete(started));
     return started;

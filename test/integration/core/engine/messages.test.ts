@@ -437,3 +437,34 @@ test('a message already in the transcript but still in the mailbox (a crash befo
     await h.close();
   }
 });
+
+test('an ended agent reached by two messages and the mailbox at once is continued once at a time: each message is read once', async () => {
+  const mailbox = new MemoryMailbox();
+  const requests: ScriptedRequest[] = [];
+  const h = await harness({
+    agents: [agent('worker')],
+    engine: { mailbox },
+    script: (req) => {
+      requests.push(req);
+      return { text: `turn ${req.turn}` };
+    },
+  });
+  try {
+    const run = await h.engine.start({ agent: 'worker', prompt: 'go', cwd: h.dir });
+    await run.done;
+    // Another process's message, as the watcher hands it over, while two sends here find the agent ended too.
+    const other = { id: 'm-other', agentId: run.id, runId: run.tree.runId, kind: 'message' as const, text: 'from elsewhere', from: null, via: 'cli', sentAt: Date.now() };
+    await mailbox.post(other);
+    const sends = [h.engine.send(run.id, { text: 'first here', via: 'cli' }), h.engine.send(run.id, { text: 'second here', via: 'cli' })];
+    assert.equal(h.engine.receive(other), true);
+    await Promise.all(sends);
+    await until(() => !h.engine.busy && ofType(h.events, 'agent_finished').filter((e) => e.agentId === run.id).length === ofType(h.events, 'agent_started').filter((e) => e.agentId === run.id).length, 'every continuation to end');
+    const lifecycle = h.events.filter((e) => e.agentId === run.id && (e.type === 'agent_started' || e.type === 'agent_finished')).map((e) => e.type);
+    for (let i = 0; i < lifecycle.length; i++) assert.equal(lifecycle[i], i % 2 === 0 ? 'agent_started' : 'agent_finished', `one continuation at a time: ${lifecycle.join(', ')}`);
+    const last = JSON.stringify(requests.at(-1)!.messages);
+    for (const text of ['from elsewhere', 'first here', 'second here']) assert.equal(last.split(text).length - 1, 1, `"${text}" is in the conversation once`);
+    assert.deepEqual(await mailbox.pending(run.id), []);
+  } finally {
+    await h.close();
+  }
+});
