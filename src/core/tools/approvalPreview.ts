@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { structuredPatch } from 'diff';
+import type { ApprovalPreview } from '../../protocol/host';
 
 /**
  * What an approval approves, whole: the shell command as the model wrote it
@@ -12,18 +13,8 @@ import { structuredPatch } from 'diff';
  * whole.
  */
 
-export type ApprovalPreview =
-  | { kind: 'command'; command: string }
-  /** The call's arguments as indented JSON, whole. */
-  | { kind: 'arguments'; arguments: string }
-  | {
-      kind: 'file';
-      /** As the tool call names it (relative to the agent's folder, or absolute inside it). */
-      path: string;
-      /** The file now; null when the call creates it. */
-      before: string | null;
-      after: string;
-    };
+// One shape for every boundary it crosses (the agent host's socket among them): the protocol's schema.
+export type { ApprovalPreview };
 
 /** Files larger than this are not read for a preview; the call itself has the same kind of cap. */
 const MAX_PREVIEW_BYTES = 1024 * 1024;

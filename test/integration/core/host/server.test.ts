@@ -9,6 +9,7 @@ import type { HostClient } from '../../../../src/core/host/client';
 import { PROTOCOL_MAJOR } from '../../../../src/protocol/host';
 import { isAgent } from '../../../support/agents';
 import { agentFile, inProcessHost, type InProcessHost } from '../../../support/hostHarness';
+import { stdioServer, yaml } from '../../../support/mcp/servers';
 import { startScriptedServer, type ScriptedServer } from '../../../support/scriptedServer';
 import { until } from '../../../support/until';
 
@@ -17,6 +18,9 @@ import { until } from '../../../support/until';
 
 let model: ScriptedServer;
 let host: InProcessHost;
+
+/** An MCP call's argument whose dangerous end lies past any one-line summary. */
+const LONG_NOTE = `${'padding '.repeat(30)}then write it to /home/me/.ssh/authorized_keys`;
 
 const texts = (messages: Array<{ role: string; content: unknown }>) =>
   messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as Array<{ type: string; text?: string }>).filter((b) => b.type === 'text').map((b) => b.text ?? '') : []));
@@ -32,6 +36,7 @@ before(async () => {
       if (heard.length) return { text: `heard ${heard.length} message(s)` };
       return { delayMs: 150, toolUses: [{ name: 'LS', input: {} }] };
     }
+    if (isAgent(req.system, 'noter')) return req.turn === 0 ? { toolUses: [{ name: 'mcp__s__note', input: { text: LONG_NOTE } }] } : { text: `noter: ${[...req.toolResults.values()][0]?.content ?? ''}` };
     // A long answer: stored texts are capped (a prompt at 10,000 characters), an answer is kept up to 100,000.
     if (isAgent(req.system, 'talker')) return { text: 'z'.repeat(90_000) };
     return { text: `done: ${req.lastUserText}` };
@@ -251,4 +256,18 @@ test('a client that falls behind the feed gets the whole state again and ends eq
   } finally {
     await lagging.close();
   }
+});
+
+test("an MCP tool's approval crosses the socket with every argument whole, as the window shows it", async () => {
+  await agentFile(host.root, 'app', 'noter', `tools: mcp__s__note\nmcpServers:\n  - s: ${yaml(stdioServer('--name', 's'))}\n`);
+  const window = await host.client({ identity: { kind: 'vscode' } });
+  const run = await window.start({ scope: host.scope('app', { surface: 'vscode', trust: { kind: 'window', trusted: true } }), agent: 'noter', prompt: 'note it' });
+  await until('the approval in the window', () => window.approvals.pending.length === 1);
+  const { request } = window.approvals.pending[0]!;
+  assert.equal(request.kind, 'mcp');
+  assert.deepEqual(request.preview, { kind: 'arguments', arguments: JSON.stringify({ text: LONG_NOTE }, null, 2) });
+  assert.ok(!request.summary.includes('authorized_keys'), 'the one-line summary is cut before the path');
+  assert.match(window.store.agent(run.agentId)?.approval?.detail ?? '', /\/home\/me\/\.ssh\/authorized_keys"\n}$/);
+  assert.equal(await window.approvals.answer(request.id, { allow: false, reason: 'not that file', by: 'window' }), true);
+  assert.match((await run.result()).output ?? '', /^noter: .*not that file/);
 });
