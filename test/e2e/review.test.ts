@@ -356,7 +356,8 @@ describe('review, approvals and results in VS Code', () => {
 
       const run = await send('@agent pair-writer write the notes once more');
       await run.locator('a', { hasText: 'Review Changes' }).first().waitFor({ timeout: 30_000 });
-      await run.locator('a', { hasText: 'Show in Sidebar' }).first().waitFor();
+      // The run's first "Show in Sidebar" is folded into its steps; the one under the summary is the one a user sees.
+      await run.locator('a', { hasText: 'Show in Sidebar' }).last().waitFor();
       // A reload restores the chat; VS Code disables restored buttons, but these are links.
       // In the browser VS Code cannot hold the window open to save the chat: the reload waits until it is saved.
       await chatSaved(live().server.userDataDir, ['pair-writer write the notes once more', 'Show in Sidebar']);
@@ -365,7 +366,7 @@ describe('review, approvals and results in VS Code', () => {
       await workbench.ready();
       await workbench.runCommand('Chat: Open Chat');
       const response = page.locator('.interactive-item-container.interactive-response', { hasText: 'Run summary' }).last();
-      const show = response.locator('a', { hasText: 'Show in Sidebar' }).first();
+      const show = response.locator('a', { hasText: 'Show in Sidebar' }).last();
       await show.waitFor({ timeout: 30_000 });
       await workbench.screenshotsInBothThemes('chat-after-reload');
       await show.click();
