@@ -409,7 +409,8 @@ test('a background result for a parent that was stopped waits in the mailbox and
   }
 });
 
-test('a message already in the transcript but still in the mailbox (a crash before it was removed) is not delivered twice', async () => {
+/** A worker with a mailbox of the test's own, recording every request it makes. */
+async function workerWithMailbox(firstTurn: { text: string; chunkDelayMs?: number } | null) {
   const mailbox = new MemoryMailbox();
   const requests: ScriptedRequest[] = [];
   const h = await harness({
@@ -417,9 +418,14 @@ test('a message already in the transcript but still in the mailbox (a crash befo
     engine: { mailbox },
     script: (req) => {
       requests.push(req);
-      return req.turn === 0 ? { text: 'first', chunkDelayMs: 30 } : { text: `turn ${req.turn}` };
+      return req.turn === 0 && firstTurn ? firstTurn : { text: `turn ${req.turn}` };
     },
   });
+  return { mailbox, requests, h };
+}
+
+test('a message already in the transcript but still in the mailbox (a crash before it was removed) is not delivered twice', async () => {
+  const { mailbox, requests, h } = await workerWithMailbox({ text: 'first', chunkDelayMs: 30 });
   try {
     const run = await h.engine.start({ agent: 'worker', prompt: 'go', cwd: h.dir });
     await until(() => h.events.some((e) => e.type === 'text'), 'the answer');
@@ -439,16 +445,7 @@ test('a message already in the transcript but still in the mailbox (a crash befo
 });
 
 test('an ended agent reached by two messages and the mailbox at once is continued once at a time: each message is read once', async () => {
-  const mailbox = new MemoryMailbox();
-  const requests: ScriptedRequest[] = [];
-  const h = await harness({
-    agents: [agent('worker')],
-    engine: { mailbox },
-    script: (req) => {
-      requests.push(req);
-      return { text: `turn ${req.turn}` };
-    },
-  });
+  const { mailbox, requests, h } = await workerWithMailbox(null);
   try {
     const run = await h.engine.start({ agent: 'worker', prompt: 'go', cwd: h.dir });
     await run.done;
