@@ -356,7 +356,6 @@ describe('review, approvals and results in VS Code', () => {
 
       const run = await send('@agent pair-writer write the notes once more');
       await run.locator('a', { hasText: 'Review Changes' }).first().waitFor({ timeout: 30_000 });
-      // The run's first "Show in Sidebar" is folded into its steps; the one under the summary is the one a user sees.
       await run.locator('a', { hasText: 'Show in Sidebar' }).last().waitFor();
       // A reload restores the chat; VS Code disables restored buttons, but these are links.
       // In the browser VS Code cannot hold the window open to save the chat: the reload waits until it is saved.
