@@ -272,7 +272,7 @@ test('sends timed around the end of a host run: every one exits 0, each message 
   const run = await window.start({ scope: scope(), agent: 'finisher', prompt: 'answer, then listen' });
   await until('its first request', () => model.requests.some((r) => isAgent(r.system, 'finisher')));
   const sends: Array<Promise<{ n: number; code: number | null; stdout: string; stderr: string }>> = [];
-  // Through the host, and (--no-host) in a terminal's own process, which must leave the agent to the host while it works.
+  // Through the host, and once (--no-host) from a terminal's own process while the agent works, which must leave it to the host.
   const send = (n: number, ...flags: string[]) => sends.push(cli(['send', run.agentId, `message ${n}`, ...flags]).then((r) => ({ n, ...r })));
   send(1);
   send(2, '--no-host');
@@ -282,7 +282,7 @@ test('sends timed around the end of a host run: every one exits 0, each message 
   send(3);
   await until('the agent to finish', () => window.store.agent(run.agentId)?.status === 'completed');
   for (const n of [4, 5]) send(n);
-  send(6, '--no-host');
+  send(6);
   send(7);
   const results = await Promise.all(sends);
   for (const r of results) {
