@@ -7,7 +7,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { WorktreeManager } from '../../src/core/isolation';
-import { deletionsDone } from '../../src/core/isolation/worktrees';
 import { poll, withDiagnostics, type Subject } from './support/diagnostics';
 import { EXTENSION_ID } from './support/paths';
 import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
@@ -46,7 +45,7 @@ describe('the Worktrees section of the Agents view', () => {
   after(async () => {
     await closeSession(parts);
     await manager?.emptyPool().catch(() => 0);
-    await deletionsDone();
+    await manager?.maintain({ wait: true }).catch(() => null);
     manager?.dispose();
     workspace?.remove();
   });

@@ -10,7 +10,7 @@ import type { PoolKeeper } from './poolKeeper';
 import { checkedOutBranch } from './recycle';
 import { LOCK_FOLDER } from './repoLock';
 import type { StateStore, WorktreeRecord } from './stateStore';
-import { branchTip, deleteBranch, listWorktrees, pruneWorktrees, removeWorktree, TRASH_FOLDER } from './worktrees';
+import { branchTip, deleteBranch, listWorktrees, pruneWorktrees, removeWorktree } from './worktrees';
 
 /**
  * Start-up clean-up. Sources of leftovers:
@@ -75,9 +75,7 @@ export async function recoverLeftovers(ctx: RecoverContext): Promise<RecoverRepo
   }
   await removeEmptyRepoFolders(ctx.worktreesRoot);
   await sweepTempFiles(ctx.store.dir, [...repos.keys()].map((commonDir) => path.join(commonDir, LOCK_FOLDER)));
-  // Worktrees whose deletion a process started and did not finish (it exited, or crashed).
-  const trash = path.join(ctx.worktreesRoot, TRASH_FOLDER);
-  for (const name of await readdir(trash).catch(() => [] as string[])) await rm(path.join(trash, name), { recursive: true, force: true, maxRetries: 3 }).catch(() => {});
+  // What waits in the trash (a process exited or crashed before deleting it) is the upkeep's: never deleted on the way to a start.
   return report;
 }
 
