@@ -1,6 +1,7 @@
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { AgentCatalog } from '../core/agents/catalog';
-import { defaultSettings, worktreePoolSize, type Settings } from '../core/config';
+import { defaultSettings, worktreePoolOptions, type Settings } from '../core/config';
 import { createClient } from '../core/engine/client';
 import { Redactor } from '../core/engine/redaction';
 import { Engine } from '../core/engine/engine';
@@ -46,11 +47,40 @@ export function openWorktrees(io: CliIO, settings: Settings = defaultSettings())
   return new WorktreeManager({
     stateDir: path.join(dir, 'state'),
     worktreesRoot: path.join(dir, 'trees'),
-    poolSize: () => worktreePoolSize(settings),
+    ...worktreePoolOptions(() => settings),
     log: (level, message) => {
       if (level === 'warn' || level === 'error') write(message);
     },
   });
+}
+
+/**
+ * Leaves the worktree pool's upkeep (cleaning what discards handed back,
+ * deleting removed worktrees, refilling the pool) to a detached
+ * `subagents worktrees maintain --background`, so neither this command nor
+ * the next one waits for it: the work of a long-lived process (VS Code does
+ * it itself when idle), for a CLI that exits. Nothing when there is nothing
+ * to do, when the CLI cannot start itself (run inside another program), or
+ * when SUBAGENTS_NO_BACKGROUND is set: the work then waits for the next
+ * process that may, or for `subagents worktrees maintain`.
+ */
+export async function handOffUpkeep(io: CliIO, worktrees: WorktreeManager): Promise<void> {
+  if (!io.self || io.env.SUBAGENTS_NO_BACKGROUND) return;
+  try {
+    if (!(await worktrees.upkeepPending())) return;
+  } catch {
+    return;
+  }
+  const [command, ...args] = io.self;
+  // The key is not the upkeep's business.
+  const { ANTHROPIC_API_KEY: _key, ANTHROPIC_AUTH_TOKEN: _token, ...env } = io.env;
+  try {
+    const child = spawn(command!, [...args, 'worktrees', 'maintain', '--background'], { cwd: io.cwd, env, detached: true, stdio: 'ignore' });
+    child.on('error', () => undefined);
+    child.unref();
+  } catch {
+    // The next process tries again.
+  }
 }
 
 /**
@@ -178,6 +208,7 @@ export async function openSession(
       await history.flush();
       detach();
       catalog.dispose();
+      await handOffUpkeep(io, worktrees);
       worktrees.dispose();
     },
   };

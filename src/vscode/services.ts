@@ -4,8 +4,8 @@ import * as vscode from 'vscode';
 import type { ContinueOptions, SendOutcome } from '../core/engine/engine';
 import { EngineError } from '../core/engine/errors';
 import { newMailId } from '../core/engine/mail';
-import { WorktreeManager, type WorktreeRecord } from '../core/isolation';
-import { worktreePoolSize } from '../core/config';
+import { BackgroundUpkeep, WorktreeManager, type WorktreeRecord } from '../core/isolation';
+import { worktreePoolOptions } from '../core/config';
 import { RunHistory } from '../core/runs/history';
 import { RunStore } from '../core/runs/runStore';
 import { ModeConsents } from '../core/tools/modeConsent';
@@ -63,7 +63,7 @@ export class Services implements vscode.Disposable {
       stateDir: path.join(storage, 'worktrees', 'state'),
       worktreesRoot: path.join(storage, 'worktrees', 'trees'),
       // Window-level, read each time a worktree is done, so a change applies at once.
-      poolSize: () => worktreePoolSize(readSettings().settings),
+      ...worktreePoolOptions(() => readSettings().settings),
       log: (level, message) => (level === 'debug' ? log.debug(message) : log[level](message)),
     });
     const editorTools = new VsCodeEditorTools();
@@ -93,6 +93,9 @@ export class Services implements vscode.Disposable {
     });
     const services = new Services(context, log, keys, approvals, history, store, worktrees, scopes);
     services.#detachHistory = history.attach(store);
+    // The window is the long-lived process holding the pool: it cleans, deletes and refills it while no agent works here.
+    const upkeep = new BackgroundUpkeep(worktrees, { busy: () => scopes.all.some((scope) => scope.engine.busy), log: (level, message) => log[level](message) });
+    services.#disposables.push({ dispose: () => upkeep.dispose() });
     // Messages and stops other processes (`subagents send`, another window) leave for agents running here.
     const unwatch = history.mailbox.watch((entry) => scopes.all.some((scope) => scope.engine.receive(entry)));
     services.#disposables.push({ dispose: unwatch });

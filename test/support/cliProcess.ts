@@ -10,13 +10,17 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the built CLI (dist/cli.js) as a real process. */
+/**
+ * Runs the built CLI (dist/cli.js) as a real process. No background
+ * processes (SUBAGENTS_NO_BACKGROUND), so none outlives a test; a test of
+ * the background work passes `SUBAGENTS_NO_BACKGROUND: ''`.
+ */
 export function runCliProcess(
   args: string[],
   opts: { env?: NodeJS.ProcessEnv; cwd?: string; onStdout?: (chunk: string, child: ReturnType<typeof spawn>) => void; timeoutMs?: number } = {},
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, env: { PATH: process.env.PATH, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, env: { PATH: process.env.PATH, SUBAGENTS_NO_BACKGROUND: '1', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => {

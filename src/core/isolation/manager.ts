@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { WorktreeInfo } from '../../protocol/runEvents';
 import { applyChanges, type ApplyOutcome } from './apply';
@@ -217,6 +218,7 @@ export class WorktreeManager {
    * is under way (`wait`: wait for it, then run one).
    */
   async maintain(opts: UpkeepOptions & { wait?: boolean } = {}): Promise<UpkeepReport | null> {
+    await mkdir(this.store.dir, { recursive: true });
     for (let pause = 10; ; pause = Math.min(pause * 2, 500)) {
       const outcome = await this.upkeepLock.tryRun(() => this.upkeep.run(opts));
       if (outcome.ran) return outcome.value;

@@ -10,11 +10,11 @@ import { moveCheckout } from './move';
 import { repoFolderName } from './names';
 import { busy, expired, isReady, repoShape, type PooledWorktree } from './pool';
 import type { PoolKeeper } from './poolKeeper';
-import { adminDirOf, scrub } from './recycle';
+import { adminDirOf, detachHead, scrub } from './recycle';
 import { checkoutConfig } from './repo';
 import { withRepoLock } from './repoLock';
 import type { StateStore } from './stateStore';
-import { checkoutWorktree, registerDetached, removeWorktree, trashed } from './worktrees';
+import { checkoutWorktree, registerDetached, trashed } from './worktrees';
 
 /**
  * The pool's upkeep: the slow work that keeps isolated spawns fast, done in
@@ -93,7 +93,7 @@ export class PoolUpkeep {
     this.#me = currentOwner(ctx.instance);
   }
 
-  /** Whether a pass would do anything: a few small files read, and one `git rev-parse` per repository with a pool. */
+  /** Whether a pass would do anything: a few small files read, and a `git rev-parse` per repository with a pool (its checkout settings, when they changed). */
   async pending(): Promise<boolean> {
     if ((await trashed(this.ctx.worktreesRoot)).length > 0) return true;
     const repos = await this.#plan();
@@ -102,6 +102,8 @@ export class PoolUpkeep {
     if (this.ctx.pool.diskOf(all) > budget) return true;
     for (const repo of repos.values()) {
       if (repo.entries.some((e) => (!isReady(e) && !busy(e)) || expired(e))) return true;
+      const shape = existsSync(repo.repoRoot) ? await repoShape(repo.commonDir, repo.repoRoot).catch(() => undefined) : undefined;
+      if (shape && repo.entries.some((e) => e.shape !== shape)) return true;
       if (repo.entries.length > repo.size) return true;
       if (this.#missing(repo) > 0 && this.ctx.pool.diskOf(all) + this.ctx.pool.estimate(repo.commonDir) <= budget) return true;
       if (repo.entries.length > 0 && (await this.#stale(repo))) return true;
@@ -247,6 +249,7 @@ export class PoolUpkeep {
   #move(entry: PooledWorktree, head: string): Promise<boolean> {
     return this.#work(entry, 'Moving it to the current commit', async (e) => {
       await moveCheckout(e.path, e.head, head, await checkoutConfig(e.commonDir, this.#cwd(e)));
+      await detachHead(e.path, head);
       return { head, diskBytes: await this.#measure(e.path, head, e.commonDir) };
     });
   }
@@ -308,9 +311,11 @@ export class PoolUpkeep {
     for (const repo of repos.values()) {
       // Most recently pooled first: the first `size` stay (one being worked on stays whatever its place).
       let keeping = 0;
+      const shape = existsSync(repo.repoRoot) ? await repoShape(repo.commonDir, repo.repoRoot).catch(() => undefined) : undefined;
       for (const e of repo.entries) {
         if (busy(e)) keeping++;
         else if (expired(e)) out.set(e.path, { entry: e, why: 'unused for over a week' });
+        else if (shape && e.shape !== shape) out.set(e.path, { entry: e, why: "the repository's checkout settings changed since it was checked out" });
         else if (keeping < repo.size) keeping++;
         else out.set(e.path, { entry: e, why: `the pool of this repository keeps ${repo.size}` });
       }
