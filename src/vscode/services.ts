@@ -33,6 +33,9 @@ export class Services implements vscode.Disposable {
   /** Worktrees with changes found at start-up, left by runs that were interrupted. */
   keptWorktrees: WorktreeRecord[] = [];
   readonly #disposables: vscode.Disposable[] = [];
+  readonly #poolChanged = new vscode.EventEmitter<void>();
+  /** The pool of reusable worktrees changed: an agent took or handed back one, or the background upkeep did its work. */
+  readonly onDidChangePool = this.#poolChanged.event;
   #detachHistory: () => void = () => undefined;
 
   private constructor(
@@ -94,8 +97,12 @@ export class Services implements vscode.Disposable {
     const services = new Services(context, log, keys, approvals, history, store, worktrees, scopes);
     services.#detachHistory = history.attach(store);
     // The window is the long-lived process holding the pool: it cleans, deletes and refills it while no agent works here.
-    const upkeep = new BackgroundUpkeep(worktrees, { busy: () => scopes.all.some((scope) => scope.engine.busy), log: (level, message) => log[level](message) });
-    services.#disposables.push({ dispose: () => upkeep.dispose() });
+    const upkeep = new BackgroundUpkeep(worktrees, {
+      busy: () => scopes.all.some((scope) => scope.engine.busy),
+      log: (level, message) => log[level](message),
+      onPass: () => services.#poolChanged.fire(),
+    });
+    services.#disposables.push({ dispose: () => upkeep.dispose() }, { dispose: worktrees.onPoolChange(() => services.#poolChanged.fire()) }, services.#poolChanged);
     // Messages and stops other processes (`subagents send`, another window) leave for agents running here.
     const unwatch = history.mailbox.watch((entry) => scopes.all.some((scope) => scope.engine.receive(entry)));
     services.#disposables.push({ dispose: unwatch });

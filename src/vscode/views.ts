@@ -104,6 +104,8 @@ export function createViews(services: Services, context: vscode.ExtensionContext
     agents,
     worktrees,
     worktrees.onDidChange(() => agents.refresh()),
+    // The pool's background upkeep cleans, deletes and refills between runs.
+    s.onDidChangePool(() => worktrees.refresh()),
     vscode.window.registerWebviewViewProvider(RunsViewProvider.viewType, runs),
     runs.onDidChangeVisibility(updateBadge),
     { dispose: unsubscribe },
