@@ -140,22 +140,33 @@ export async function openSession(
     coalesceMs: number;
     /** Project trust as decided for the command (src/cli/trust.ts); default: no folder trusted. */
     trust?: ProjectTrust;
+    /**
+     * The agent the command will start in `cwd`, when it knows: its MCP
+     * servers start now, so their start overlaps the rest of the session's
+     * (the history read, leftovers settled). Not for an isolated agent (its
+     * servers run in its worktree) or in plan mode (no server starts).
+     */
+    first?: { agent: string };
   },
 ): Promise<EngineSession> {
   const { settings } = opts;
   // Fails early, before anything is read, when there is no key. ANTHROPIC_BASE_URL wins over settings.apiBaseUrl there.
   const client = createClient({ apiKey: io.env.ANTHROPIC_API_KEY, baseUrl: settings.apiBaseUrl, env: io.env });
-  const history = await openHistory(io, settings);
   const pluginDirs = [...settings.pluginDirs, ...opts.pluginDirs];
   const catalog = await AgentCatalog.create({ cwd: opts.cwd, home: userHome(io.env), pluginDirs, loadClaudePlugins: settings.loadClaudePlugins, watch: true });
   // A plugin folder of the settings that is not there is named (the flags were checked already); `agents` lists every warning.
   for (const warning of catalog.warnings) {
     if (pluginDirs.some((dir) => path.resolve(opts.cwd, dir) === warning.filePath)) io.stderr.write(`subagents: warning: ${terminalText(warning.message)}\n`);
   }
+  const mcp = new McpHost(cliMcpOptions(io, { cwd: opts.cwd, settings, pluginDirs: opts.pluginDirs, trust: opts.trust ?? TRUST_NOTHING, ownSecrets: () => [client.apiKey, client.authToken] }));
+  const first = opts.first && catalog.find(opts.first.agent);
+  if (first && first.isolation !== 'worktree' && first.permissionMode !== 'plan' && !settings.disabledAgents.includes(first.name)) {
+    mcp.prestart({ agentName: first.name, definition: first, cwd: opts.cwd, planMode: false });
+  }
+  const history = await openHistory(io, settings);
   const store = new RunStore({ coalesceMs: opts.coalesceMs, ...storeLimits(settings) });
   const detach = history.attach(store);
   const worktrees = openWorktrees(io, settings);
-  const mcp = new McpHost(cliMcpOptions(io, { cwd: opts.cwd, settings, pluginDirs: opts.pluginDirs, trust: opts.trust ?? TRUST_NOTHING, ownSecrets: () => [client.apiKey, client.authToken] }));
   await recoverWorktrees(io, worktrees);
   const engine = new Engine({
     client,

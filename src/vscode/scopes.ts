@@ -58,7 +58,7 @@ export class FolderScope implements AgentLookup {
   #catalogKey = '';
   #unsubscribe: (() => void) | null = null;
   readonly engine: Engine;
-  /** The MCP servers of this folder's runs (started per run tree, stopped with it). */
+  /** The MCP servers of this folder's runs (started per run tree, kept running a few minutes after it for the next one). */
   readonly mcp: McpHost;
   /** Each agent's MCP servers and whether they were reachable, for the Agents view (see refreshMcpServers). */
   mcpServers: ReadonlyMap<string, AgentServers> = new Map();
