@@ -102,11 +102,17 @@ export async function recoverWorktrees(io: CliIO, worktrees: WorktreeManager): P
   return report;
 }
 
+/**
+ * The run history. A CLI command reads no run whole at open (`loadRuns` 0):
+ * it lists from the index and reads the runs and agents it is asked for,
+ * so it starts as fast with thousands of runs as with none.
+ */
 export async function openHistory(io: CliIO, settings: Settings): Promise<RunHistory> {
   const write = problemLine(io);
   return RunHistory.open({
     dir: storageDir(io.env),
     ...historyLimits(settings),
+    loadRuns: 0,
     log: (level, message) => {
       if (level !== 'info') write(message);
     },

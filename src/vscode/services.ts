@@ -22,6 +22,9 @@ import { VsCodeEditorTools } from './editorTools';
 import { McpInputs } from './mcpInputs';
 import { trustWhen } from '../core/trust/projectTrust';
 
+/** The newest runs read whole at start-up, for the Runs view; the rest of the history is listed by `subagents runs`. */
+export const RUNS_VIEW_RUNS = 500;
+
 /**
  * Everything the extension runs on, wired the way the CLI session wires it
  * (src/cli/session.ts): one RunStore fed by every folder's engine and kept on
@@ -59,6 +62,8 @@ export class Services implements vscode.Disposable {
     const history = await RunHistory.open({
       dir: path.join(storage, 'history'),
       ...historyLimits(settings),
+      // What the Runs view lists: a history of thousands of runs opens as fast as one of a few (older runs stay readable).
+      loadRuns: RUNS_VIEW_RUNS,
       log: (level, message) => log[level](message),
     });
     const store = new RunStore({ coalesceMs: 100, ...storeLimits(settings) });

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Mailbox } from '../../core/runs/mailbox';
+import type { RunSummary } from '../../core/runs/runIndex';
 import type { RunSnapshot } from '../../protocol/runSnapshot';
 import { UsageError, type CliCommand, type CliIO } from '../command';
 import { formatDuration, formatUsage, renderTree, styleFor } from '../render/tree';
@@ -20,16 +21,15 @@ Options:
   --json            one JSON object: { runs } (with a run id: the run's snapshot)
   --limit N         list at most N runs (default 50)`;
 
-function summary(run: RunSnapshot) {
-  const root = run.agents[run.rootAgentId];
+function summary(run: RunSummary) {
   return {
     runId: run.runId,
     status: run.status,
-    agent: root?.agentName ?? null,
-    description: root?.description ?? null,
+    agent: run.agentName || null,
+    description: run.description || null,
     startedAt: new Date(run.startedAt).toISOString(),
     durationMs: (run.endedAt ?? Date.now()) - run.startedAt,
-    agents: Object.values(run.agents).map((a) => ({ agentId: a.agentId, agentName: a.agentName, status: a.status, parentId: a.parentId })),
+    agents: Object.entries(run.agents).map(([agentId, a]) => ({ agentId, agentName: a.agentName, status: a.status, parentId: a.parentId })),
     usage: run.usage,
   };
 }
@@ -63,7 +63,7 @@ export const runsCommand: CliCommand = {
     const history = await openHistory(io, cliSettings(io, io.cwd, { userOnly: true }));
     const [runId] = positionals;
     if (runId) {
-      const run = history.runs.find((r) => r.runId === runId || r.agents[runId]);
+      const run = await history.read(runId);
       if (!run) {
         io.stderr.write(`subagents runs: no run "${terminalLine(runId)}" in the history.\n`);
         return 1;
@@ -72,7 +72,7 @@ export const runsCommand: CliCommand = {
       io.stdout.write(values.json ? `${JSON.stringify(run)}\n` : `${renderTree(run, { style: styleFor(io.stdout, io.env) }).join('\n')}\n`);
       return 0;
     }
-    const runs = history.runs.slice(0, limit);
+    const runs = history.summaries(limit);
     if (values.json) {
       io.stdout.write(`${JSON.stringify({ runs: runs.map(summary) })}\n`);
       return 0;
