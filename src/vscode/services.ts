@@ -15,15 +15,12 @@ import type { ApiKeys } from './apiKey';
 import { askModeWidening, VsCodeApprovals } from './approvals';
 import { FolderScopes, type FolderScope } from './scopes';
 import { affectsSettings, readSettings, userOnlySettings, watchHistorySettings } from './settings';
-import { historyLimits, storeLimits } from '../core/runs/historySettings';
+import { historyLimits, RUNS_VIEW_RUNS, storeLimits } from '../core/runs/historySettings';
 import { CommandHooks } from '../core/hooks/commandHooks';
 import { McpStatusStore, statusFile } from '../core/mcp/status';
 import { VsCodeEditorTools } from './editorTools';
 import { McpInputs } from './mcpInputs';
 import { trustWhen } from '../core/trust/projectTrust';
-
-/** The newest runs read whole at start-up, for the Runs view; the rest of the history is listed by `subagents runs`. */
-export const RUNS_VIEW_RUNS = 500;
 
 /**
  * Everything the extension runs on, wired the way the CLI session wires it

@@ -86,8 +86,17 @@ interface RepoPlan {
 
 class Stop extends Error {}
 
+/**
+ * A pooled worktree is moved to the user's current commit at idle only when
+ * that many paths or more differ (a pull, a branch switch): a spawn moves a
+ * few paths at the cost of a few files, so moving them ahead buys nothing.
+ */
+export const MOVE_AT_IDLE_PATHS = 50;
+
 export class PoolUpkeep {
   readonly #me: ProcessOwner;
+  /** Disk a checkout takes, measured once per repository and pass (worktrees of one repository differ by a few files). */
+  readonly #measured = new Map<string, number>();
 
   constructor(private readonly ctx: UpkeepContext) {
     this.#me = currentOwner(ctx.instance);
@@ -114,6 +123,7 @@ export class PoolUpkeep {
   /** One pass, as described above. */
   async run(opts: UpkeepOptions = {}): Promise<UpkeepReport> {
     const report: UpkeepReport = { cleaned: 0, evicted: 0, deleted: 0, filled: 0, moved: 0, stopped: false };
+    this.#measured.clear();
     const check = () => {
       if (opts.shouldStop?.()) throw new Stop();
     };
@@ -145,7 +155,7 @@ export class PoolUpkeep {
         if (!head) continue;
         for (const entry of repo.entries.filter((e) => isReady(e) && e.head !== head)) {
           check();
-          if (await this.#move(entry, head)) report.moved++;
+          if ((await this.#far(repo.repoRoot, entry.head, head)) && (await this.#move(entry, head))) report.moved++;
         }
       }
     } catch (e) {
@@ -187,12 +197,34 @@ export class PoolUpkeep {
     return Math.min(repo.size, repo.fanout.widest) - repo.held - repo.entries.length;
   }
 
-  /** The user's current commit when pooled worktrees of the repository are elsewhere (undefined when all are there, or it cannot be read). */
+  /**
+   * The user's current commit when a ready pooled worktree of the repository
+   * is far from it (MOVE_AT_IDLE_PATHS); undefined when none is, or it
+   * cannot be read.
+   */
   async #stale(repo: RepoPlan): Promise<string | undefined> {
     if (!existsSync(repo.repoRoot)) return undefined;
     const res = await git(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: repo.repoRoot, okCodes: [0, 1, 128] }).catch(() => null);
     const head = res?.code === 0 ? res.stdout.trim() : undefined;
-    return head && repo.entries.some((e) => isReady(e) && e.head !== head) ? head : undefined;
+    if (!head) return undefined;
+    for (const e of repo.entries) if (isReady(e) && (await this.#far(repo.repoRoot, e.head, head))) return head;
+    return undefined;
+  }
+
+  readonly #distance = new Map<string, boolean>();
+
+  /** Whether MOVE_AT_IDLE_PATHS or more paths differ between two commits (remembered per pair). */
+  async #far(cwd: string, from: string, to: string): Promise<boolean> {
+    if (from === to) return false;
+    const key = `${from}..${to}`;
+    let far = this.#distance.get(key);
+    if (far === undefined) {
+      const res = await git(['diff-tree', '-r', '--name-only', '-z', '--no-renames', from, to], { cwd, okCodes: [0, 128] }).catch(() => null);
+      // Unreadable (a commit gone): moving it checks everything out, which is what it needs.
+      far = !res || res.code !== 0 || res.stdout.split('\0').filter(Boolean).length >= MOVE_AT_IDLE_PATHS;
+      this.#distance.set(key, far);
+    }
+    return far;
   }
 
   /**
@@ -255,8 +287,12 @@ export class PoolUpkeep {
   }
 
   async #measure(worktreePath: string, commit: string, commonDir: string): Promise<number> {
-    const admin = await adminDirOf(worktreePath);
-    const bytes = await checkoutDiskBytes(worktreePath, commit, admin && path.join(admin, 'index'));
+    let bytes = this.#measured.get(commonDir);
+    if (bytes === undefined) {
+      const admin = await adminDirOf(worktreePath);
+      bytes = await checkoutDiskBytes(worktreePath, commit, admin && path.join(admin, 'index'));
+      this.#measured.set(commonDir, bytes);
+    }
     this.ctx.pool.measured(commonDir, bytes);
     return bytes;
   }

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { BackgroundUpkeep, WorktreeManager, type WorktreeManagerOptions } from '../../../../src/core/isolation';
+import { MOVE_AT_IDLE_PATHS } from '../../../../src/core/isolation/upkeep';
 import { countGitCalls, makeSandbox, type Sandbox } from './helpers';
 
 const sandboxes: Sandbox[] = [];
@@ -162,8 +163,11 @@ test('the upkeep moves pooled worktrees to the user\'s new commit, so a spawn on
   const ids = await fanOut(m, sb, 'tree', 2);
   for (const id of ids) await m.discard(id);
   await m.maintain();
+  // A pull: more paths than a spawn would want to move itself.
   for (let i = 0; i < 30; i++) sb.write(`src/f${i}.ts`, `export const v${i} = ${i + 1000};\n`);
-  sb.git(['commit', '-q', '-am', 'a big change']);
+  for (let i = 0; i < MOVE_AT_IDLE_PATHS; i++) sb.write(`lib/new${i}.ts`, `export const n${i} = ${i};\n`);
+  sb.git(['add', '-A']);
+  sb.git(['commit', '-q', '-m', 'a big change']);
   const head = sb.git(['rev-parse', 'HEAD']).trim();
   const pass = await m.maintain();
   assert.equal(pass?.moved, 2);
@@ -173,6 +177,13 @@ test('the upkeep moves pooled worktrees to the user\'s new commit, so a spawn on
   assert.equal(spawn.calls, 0, 'no walk of the whole tree on the way');
   assert.equal(sb.read('src/f0.ts', spawn.result.path), 'export const v0 = "uncommitted";\n');
   assert.equal(sb.read('src/f29.ts', spawn.result.path), 'export const v29 = 1029;\n');
+  assert.equal(sb.read('lib/new0.ts', spawn.result.path), 'export const n0 = 0;\n');
+
+  // A small change (a commit of one file) is left to the next spawn: moving ahead would buy nothing.
+  await m.finish('after');
+  await m.maintain();
+  sb.git(['commit', '-q', '-am', 'one file']);
+  assert.equal((await m.maintain())?.moved, 0);
 });
 
 test('the background upkeep runs when no agent is at work, and waits while one is', async () => {

@@ -1,0 +1,197 @@
+/**
+ * A run history of 10,000 runs (each a lead and two helpers with a dozen
+ * tool rows, 4.4 KB on disk; bench/lib/historyFixture.ts) against an empty
+ * one:
+ *
+ * (a) `subagents runs` as a process: with the 10,000 runs, with none, and
+ *     `node -e 0`, rotated round by round; target ≤ 300 ms.
+ * (b) start-up unaffected: `subagents run <agent> <prompt> --json`, spawn to
+ *     the first model request, with the 10,000 runs and with none, paired.
+ * (c) the Runs view opening in VS Code's way: the history opened as the
+ *     extension opens it (the newest 500 runs read whole, the rest from the
+ *     index), the store loaded, the view's feed building its first message,
+ *     and that message rendered by the real webview bundle (dist/webview.js)
+ *     in Chromium, timed in the page from its delivery to the end of the
+ *     frame that shows it; target ≤ 500 ms in all.
+ *
+ *   node_modules/node/bin/node --import tsx bench/history.ts [--runs=10000] [--rounds=11]
+ *
+ * Runs the build: `node scripts/build.mjs --production` first (the webview
+ * needs `npm run build` or the production build). Writes
+ * bench/results/history.json.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/code-server.mjs';
+import { RunHistory } from '../src/core/runs/history';
+import { RunStore } from '../src/core/runs/runStore';
+import { RunsFeed } from '../src/surfaces/views/runsFeed';
+import { agentViewOf, runHeader } from '../src/surfaces/views/viewModel';
+import { RUNS_VIEW_RUNS } from '../src/core/runs/historySettings';
+import { startScriptedServer } from '../test/support/scriptedServer';
+import { writeHistory } from './lib/historyFixture';
+import { median, writeResults } from './lib/results';
+
+const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
+const RUNS = Number(arg('runs', '10000'));
+const ROUNDS = Number(arg('rounds', '11'));
+const root = path.join(import.meta.dirname, '..');
+const CLI = path.join(root, 'dist/cli.js');
+const load = () => Number((os.loadavg()[0] ?? 0).toFixed(2));
+const stats = (xs: number[]) => ({ medianMs: Number(median(xs).toFixed(1)), minMs: Number(Math.min(...xs).toFixed(1)), maxMs: Number(Math.max(...xs).toFixed(1)), samples: xs.length });
+
+function timeProcess(args: string[], env: NodeJS.ProcessEnv, cwd: string, until?: () => number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, args, { cwd, env, stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve((until ? until() : performance.now()) - t0) : reject(new Error(`${args.join(' ')} exited with ${code}`))));
+  });
+}
+
+async function cli(scratch: string) {
+  let firstAt = 0;
+  const model = await startScriptedServer(() => {
+    firstAt ||= performance.now();
+    return { text: 'done' };
+  }, { record: false });
+  const project = path.join(scratch, 'project');
+  mkdirSync(path.join(project, '.claude', 'agents'), { recursive: true });
+  writeFileSync(path.join(project, '.claude', 'agents', 'helper.md'), '---\nname: helper\ndescription: Answers\ntools: Read\n---\nYou answer.\n');
+  const env = (data: string) => ({ PATH: process.env.PATH, HOME: path.join(scratch, 'home'), XDG_DATA_HOME: data, XDG_CONFIG_HOME: path.join(scratch, 'config'), ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: model.url, SUBAGENTS_NO_BACKGROUND: '1' });
+  const full = env(path.join(scratch, 'full'));
+  const empty = env(path.join(scratch, 'empty'));
+  const first = (e: NodeJS.ProcessEnv) => {
+    firstAt = 0;
+    return timeProcess([CLI, 'run', 'helper', 'hello', '--json'], e, project, () => firstAt);
+  };
+  const runs = {
+    runsFull: () => timeProcess([CLI, 'runs'], full, project),
+    runsEmpty: () => timeProcess([CLI, 'runs'], empty, project),
+    node: () => timeProcess(['-e', '0'], full, project),
+    runFull: () => first(full),
+    runEmpty: () => first(empty),
+  };
+  const keys = Object.keys(runs) as Array<keyof typeof runs>;
+  const times = Object.fromEntries(keys.map((k) => [k, [] as number[]])) as Record<keyof typeof runs, number[]>;
+  const startupDelta: number[] = [];
+  try {
+    for (let round = 0; round <= ROUNDS; round++) {
+      const got: Partial<Record<keyof typeof runs, number>> = {};
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[(round + i) % keys.length]!;
+        got[key] = await runs[key]();
+      }
+      if (round === 0) continue;
+      for (const key of keys) times[key].push(got[key]!);
+      startupDelta.push(got.runFull! - got.runEmpty!);
+    }
+  } finally {
+    await model.close();
+  }
+  return {
+    runsWithHistory: stats(times.runsFull),
+    runsEmptyHistory: stats(times.runsEmpty),
+    nodeE0: stats(times.node),
+    runFirstRequestWithHistory: stats(times.runFull),
+    runFirstRequestEmptyHistory: stats(times.runEmpty),
+    startupAddedByHistoryMs: Number(median(startupDelta).toFixed(1)),
+  };
+}
+
+/** The page: the webview bundle as VS Code loads it, and a way to time one message from delivery to painted frame. */
+const page = (origin: string) => `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
+<link rel="stylesheet" href="${origin}/codicon.css"><link rel="stylesheet" href="${origin}/webview.css">
+<script>
+  window.__posted = [];
+  window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m), getState: () => undefined, setState: () => undefined });
+  window.__show = (message) => new Promise((resolve) => {
+    const start = performance.now();
+    window.postMessage(message, '*');
+    // After the frame that renders it: the next task after that frame's rendering.
+    requestAnimationFrame(() => { const c = new MessageChannel(); c.port1.onmessage = () => resolve(performance.now() - start); c.port2.postMessage(0); });
+  });
+</script></head><body class="vscode-dark"><div id="root"></div><script src="${origin}/webview.js"></script></body></html>`;
+
+async function runsView(historyDir: string) {
+  const t0 = performance.now();
+  const history = await RunHistory.open({ dir: historyDir, retentionDays: 30, maxRuns: RUNS, loadRuns: RUNS_VIEW_RUNS });
+  const openMs = performance.now() - t0;
+  const t1 = performance.now();
+  const store = new RunStore({ coalesceMs: 100, maxRuns: RUNS });
+  history.attach(store);
+  const feed = new RunsFeed({ runs: () => store.list(), run: (id) => store.get(id), header: (run) => runHeader(run, null), agentView: (node) => agentViewOf(node, () => undefined), shown: () => true });
+  feed.reset();
+  const message = feed.take(Date.now())!;
+  const feedMs = performance.now() - t1;
+  const bytes = JSON.stringify(message).length;
+
+  const dist = path.join(root, 'dist');
+  const server = createServer((req, res) => {
+    const file = new URL(req.url ?? '/', 'http://x').pathname.slice(1) || 'index.html';
+    if (file === 'index.html') return res.writeHead(200, { 'content-type': 'text/html' }).end(page(origin));
+    const type = file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'font/ttf';
+    if (!/^[\w.-]+$/.test(file)) return res.writeHead(404).end();
+    try {
+      res.writeHead(200, { 'content-type': type }).end(readFileSync(path.join(dist, file)));
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  const renders: number[] = [];
+  try {
+    for (let i = 0; i < 5; i++) {
+      const tab = await browser.newPage({ viewport: { width: 300, height: 700 } });
+      await tab.goto(`${origin}/index.html`);
+      await tab.waitForFunction(() => (globalThis as unknown as { __posted: Array<{ type: string }> }).__posted.some((m) => m.type === 'ready'));
+      renders.push(await tab.evaluate((m) => (globalThis as unknown as { __show(m: unknown): Promise<number> }).__show(m), message as unknown));
+      const agents = await tab.evaluate(() => (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll('[data-agent-id]').length);
+      if (agents === 0) throw new Error('the view shows no agent');
+      await tab.close();
+    }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  const renderMs = median(renders);
+  return { runsInStore: store.list().length, historyOpenMs: Number(openMs.toFixed(1)), storeAndFeedMs: Number(feedMs.toFixed(1)), messageKB: Math.round(bytes / 1024), renderMs: stats(renders), totalMs: Number((openMs + feedMs + renderMs).toFixed(1)) };
+}
+
+async function main(): Promise<void> {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'subagents-bench-history-'));
+  const results: Record<string, unknown> = { runs: RUNS, load: load() };
+  try {
+    const t0 = performance.now();
+    const written = writeHistory(path.join(scratch, 'full', 'subagents'), RUNS);
+    mkdirSync(path.join(scratch, 'empty', 'subagents'), { recursive: true });
+    mkdirSync(path.join(scratch, 'config', 'subagents'), { recursive: true });
+    mkdirSync(path.join(scratch, 'home'), { recursive: true });
+    // The user keeps that many runs.
+    writeFileSync(path.join(scratch, 'config', 'subagents', 'settings.json'), JSON.stringify({ 'history.maxRuns': RUNS }));
+    // The index is written by the first open (every file read once, as after an upgrade); what is measured is every open after.
+    await RunHistory.open({ dir: path.join(scratch, 'full', 'subagents'), retentionDays: 30, maxRuns: RUNS, loadRuns: 0 });
+    console.error(`${RUNS} runs (${Math.round(written.bytes / 2 ** 20)} MB) ready in ${Math.round(performance.now() - t0)} ms (load ${load()})`);
+    results.historyMB = Number((written.bytes / 2 ** 20).toFixed(1));
+    results.cli = await cli(scratch);
+    results.runsView = await runsView(path.join(scratch, 'full', 'subagents'));
+  } finally {
+    spawnSync('rm', ['-rf', scratch]);
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  results.loadAfter = load();
+  console.log(JSON.stringify(results, null, 2));
+  await writeResults(arg('out', 'history'), results);
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exitCode = 1;
+});
