@@ -120,12 +120,13 @@ export function worktreesItem(node: WorktreesNode): vscode.TreeItem {
     case 'worktree-pool': {
       const r = node.repo;
       const budget = node.budgetBytes === null ? '' : ` of ${formatBytes(node.budgetBytes)}`;
-      const item = new vscode.TreeItem(`Pooled for reuse: ${r.worktrees.length} of ${r.size}`, vscode.TreeItemCollapsibleState.None);
+      // Short, so the counts and the disk use show in a narrow side bar; the tooltip says the rest.
+      const item = new vscode.TreeItem(`Pooled: ${r.worktrees.length} of ${r.size}`, vscode.TreeItemCollapsibleState.None);
       item.id = node.id;
-      item.description = `about ${formatBytes(r.diskBytes)}${budget} · ${r.repoRoot}`;
+      item.description = `${formatBytes(r.diskBytes)}${budget} · ${r.repoRoot}`;
       const cleaning = r.worktrees.filter((w) => !w.ready).length;
       const why = r.widest && r.widest >= r.size ? `${r.size}, your widest fan-out there this week` : `${r.size}`;
-      item.tooltip = `${r.worktrees.length} worktree(s) of ${r.repoRoot}${cleaning ? ` (${cleaning} being cleaned in the background)` : ''}, kept so the next isolated agents there start at the cost of the files that differ. The pool keeps ${why}${node.budgetBytes === null ? '' : `, all pools together within ${formatBytes(node.budgetBytes)} (subagents.worktrees.poolDiskBudgetMB)`}:\n${r.worktrees.map((w) => w.path).join('\n')}\n\nClean Up Worktrees deletes them.`;
+      item.tooltip = `Pooled for reuse: ${r.worktrees.length} worktree(s) of ${r.repoRoot}, about ${formatBytes(r.diskBytes)}${cleaning ? ` (${cleaning} being cleaned in the background)` : ''}, kept so the next isolated agents there start at the cost of the files that differ. The pool keeps ${why}${node.budgetBytes === null ? '' : `, all pools together within ${formatBytes(node.budgetBytes)} (subagents.worktrees.poolDiskBudgetMB)`}:\n${r.worktrees.map((w) => w.path).join('\n')}\n\nClean Up Worktrees deletes them.`;
       item.iconPath = new vscode.ThemeIcon('archive');
       item.contextValue = 'worktree.pool';
       return item;

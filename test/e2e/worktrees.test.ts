@@ -11,6 +11,19 @@ import { poll, withDiagnostics, type Subject } from './support/diagnostics';
 import { EXTENSION_ID } from './support/paths';
 import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
 import { closeSession, openSession, type Session } from './support/session';
+import type { Workbench } from './support/workbench';
+
+/** Drags the sash between the side bar and the editor until the side bar is `width` pixels wide. */
+async function sidebarWidth(workbench: Workbench, width: number): Promise<void> {
+  const sidebar = workbench.page.locator('.part.sidebar');
+  const box = (await sidebar.boundingBox())!;
+  const edge = box.x + box.width;
+  await workbench.page.mouse.move(edge, box.y + 300);
+  await workbench.page.mouse.down();
+  await workbench.page.mouse.move(box.x + width, box.y + 300, { steps: 8 });
+  await workbench.page.mouse.up();
+  await poll(async () => Math.abs(((await sidebar.boundingBox())?.width ?? 0) - width) <= 2, { timeoutMs: 5_000, message: `the side bar did not become ${width} px wide` });
+}
 
 describe('the Worktrees section of the Agents view', () => {
   let workspace: Workspace | undefined;
@@ -58,12 +71,17 @@ describe('the Worktrees section of the Agents view', () => {
       await root.waitFor({ timeout: 30_000 });
       assert.match(await root.locator('.label-description').innerText(), /^1 kept · 2 pooled · about [\d.]+ (KB|MB)$/);
       await root.click();
-      await poll(async () => (await workbench.treeRows('Agents')).some((r) => r.label.startsWith('Pooled for reuse')), { timeoutMs: 10_000, message: 'the section did not open' });
+      await poll(async () => (await workbench.treeRows('Agents')).some((r) => r.label.startsWith('Pooled')), { timeoutMs: 10_000, message: 'the section did not open' });
       const all = await workbench.treeRows('Agents');
       const rows = all.slice(all.findIndex((r) => r.label === 'Worktrees') + 1);
-      assert.deepEqual(rows.map((r) => r.label), ['docs-writer', 'Pooled for reuse: 2']);
+      // The pool keeps maxConcurrency (4) here: no fan-out wider than that ran in this repository.
+      assert.deepEqual(rows.map((r) => r.label), ['docs-writer', 'Pooled: 2 of 4']);
       assert.match(rows[0]!.description, /^1 file, \+1 −0 · subagents\/docs-writer-\w+ · about /);
-      await workbench.screenshot('worktrees-section');
+      assert.match(rows[1]!.description, /^[\d.]+ (KB|MB) of 5\.0 GB · /, 'the pool shows its disk budget');
+      await workbench.screenshotsInBothThemes('worktrees-section');
+      await sidebarWidth(workbench, 250);
+      await workbench.screenshotsInBothThemes('worktrees-section-250px');
+      await sidebarWidth(workbench, 300);
 
       // The section's inline button: Clean Up Worktrees. The pool empties (and the section says so)
       // while it offers the kept worktree; that pick is dismissed.
