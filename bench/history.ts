@@ -137,11 +137,13 @@ async function runsView(historyDir: string) {
     if (file === 'index.html') return res.writeHead(200, { 'content-type': 'text/html' }).end(page(origin));
     const type = file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'font/ttf';
     if (!/^[\w.-]+$/.test(file)) return res.writeHead(404).end();
+    let body: Buffer;
     try {
-      res.writeHead(200, { 'content-type': type }).end(readFileSync(path.join(dist, file)));
+      body = readFileSync(path.join(dist, file));
     } catch {
-      res.writeHead(404).end();
+      return res.writeHead(404).end();
     }
+    res.writeHead(200, { 'content-type': type }).end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -59,7 +59,7 @@ export class Services implements vscode.Disposable {
     const history = await RunHistory.open({
       dir: path.join(storage, 'history'),
       ...historyLimits(settings),
-      // What the Runs view lists: a history of thousands of runs opens as fast as one of a few (older runs stay readable).
+      // What the Runs view lists: a history of thousands of runs opens as fast as one of two hundred (older runs stay readable).
       loadRuns: RUNS_VIEW_RUNS,
       log: (level, message) => log[level](message),
     });

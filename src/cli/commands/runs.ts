@@ -62,6 +62,7 @@ export const runsCommand: CliCommand = {
     if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit needs a positive whole number, got "${values.limit}"`);
     const history = await openHistory(io, cliSettings(io, io.cwd, { userOnly: true }));
     const [runId] = positionals;
+    await history.ready();
     if (runId) {
       const run = await history.read(runId);
       if (!run) {

@@ -104,13 +104,29 @@ export class RunHistory implements AgentArchive {
     this.#owner = currentOwner(this.#instance);
   }
 
+  /**
+   * Opens the history. With `loadRuns` 0 (a process that shows no old runs:
+   * the CLI) it answers before the index is read, so a first request never
+   * waits for it; what needs the index (summaries, reading an old run,
+   * continuing an old agent) waits for ready(), and retention runs once it
+   * is read.
+   */
   static async open(options: RunHistoryOptions): Promise<RunHistory> {
     const history = new RunHistory(options);
     await mkdir(history.#runsDir, { recursive: true });
     history.#expired = await history.#readExpired();
-    await history.#readRuns();
-    await history.#applyRetention();
+    history.#ready = history.#readRuns().then(() => history.#applyRetention());
+    if (options.loadRuns !== 0) await history.#ready;
+    // Not awaited here: a failure is the caller's when it asks, and logged otherwise.
+    history.#ready.catch((error: unknown) => history.#log('error', `Could not read the run history: ${firstLine(error)}`));
     return history;
+  }
+
+  #ready: Promise<void> = Promise.resolve();
+
+  /** Resolves once the index is read (at once unless the history was opened with `loadRuns` 0). */
+  ready(): Promise<void> {
+    return this.#ready;
   }
 
   /** The runs read whole at open (the newest `loadRuns`, and any that may still be at work), newest first. */
@@ -136,6 +152,7 @@ export class RunHistory implements AgentArchive {
 
   /** The run with this id, or the run of the agent with this id, read whole (from its file when not held here). */
   async read(runOrAgentId: string): Promise<RunSnapshot | null> {
+    await this.#ready;
     const runId = this.#summaries.has(runOrAgentId) ? runOrAgentId : this.#runOfAgent(runOrAgentId);
     const held = (runId && this.#store?.get(runId)) ?? this.#loaded.find((r) => r.runId === runId || r.agents[runOrAgentId]);
     if (held) return held;
@@ -228,7 +245,9 @@ export class RunHistory implements AgentArchive {
     await removeDeadTempFiles([...orphaned, ...lockTemps]);
     const newest = [...indexed.values()].sort((a, b) => b.startedAt - a.startedAt);
     const wanted = new Set(newest.filter((s, i) => s.active || i < (this.#options.loadRuns ?? Number.POSITIVE_INFINITY)).map((s) => s.runId));
-    for (const runId of wanted) if (!loaded.has(runId)) await readWhole(runId);
+    // A few at a time: the reads overlap, the parses do not block for long.
+    const toRead = [...wanted].filter((runId) => !loaded.has(runId));
+    for (let i = 0; i < toRead.length; i += 8) await Promise.all(toRead.slice(i, i + 8).map(readWhole));
     const interrupted = [...loaded.values()].filter(active);
     if (interrupted.length) {
       await this.#lock.run(async () => {
@@ -460,6 +479,7 @@ export class RunHistory implements AgentArchive {
    * history); 'expired' or null when it cannot be continued.
    */
   async load(agentId: string): Promise<ArchivedAgent | 'expired' | null> {
+    await this.#ready.catch(() => undefined);
     const known = this.#store?.agent(agentId) ?? findNode(this.#loaded, agentId) ?? (await this.#nodeFromFile(agentId));
     if (!known) return this.#expired.includes(agentId) ? 'expired' : null;
     const file = await this.#lock.run(async () => {

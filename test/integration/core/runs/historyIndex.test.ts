@@ -43,7 +43,12 @@ async function writeRuns(dir: string, count: number, owner = { pid: 2 ** 22 + 17
   return runs;
 }
 
-const open = (dir: string, loadRuns?: number, maxRuns = 100) => RunHistory.open({ dir, retentionDays: 30, maxRuns, ...(loadRuns === undefined ? {} : { loadRuns }) });
+/** Opened, and the index read (with loadRuns 0 open answers before it is). */
+async function open(dir: string, loadRuns?: number, maxRuns = 100): Promise<RunHistory> {
+  const history = await RunHistory.open({ dir, retentionDays: 30, maxRuns, ...(loadRuns === undefined ? {} : { loadRuns }) });
+  await history.ready();
+  return history;
+}
 
 test('a history opens from its index: only the newest runs are read whole, every run is listed and readable, an old agent can be continued', async (t) => {
   const dir = await tempDir(t);
@@ -105,6 +110,7 @@ test('a run whose process died while it worked is found through the index and ma
   await writeRuns(dir, 8);
   // A process writes a run that is still at work, then dies (it stops owning its runs).
   const writer = await RunHistory.open({ dir, retentionDays: 30, maxRuns: 100, loadRuns: 0, debounceMs: 5 });
+  await writer.ready();
   const store = new RunStore({ coalesceMs: 0 });
   writer.attach(store);
   const script = new EventScript('working');
