@@ -222,6 +222,8 @@ export async function openSession(
     close: async () => {
       unwatch();
       await mcp.close();
+      // Retention, and the runs of processes that died, once the run is done: not on the way to its first request.
+      await history.ready().catch((error: unknown) => problemLine(io)(`could not read the run history: ${error instanceof Error ? error.message : String(error)}`));
       await history.flush();
       detach();
       catalog.dispose();

@@ -106,26 +106,27 @@ export class RunHistory implements AgentArchive {
 
   /**
    * Opens the history. With `loadRuns` 0 (a process that shows no old runs:
-   * the CLI) it answers before the index is read, so a first request never
-   * waits for it; what needs the index (summaries, reading an old run,
-   * continuing an old agent) waits for ready(), and retention runs once it
-   * is read.
+   * the CLI) it answers before the index is read; see ready().
    */
   static async open(options: RunHistoryOptions): Promise<RunHistory> {
     const history = new RunHistory(options);
     await mkdir(history.#runsDir, { recursive: true });
     history.#expired = await history.#readExpired();
-    history.#ready = history.#readRuns().then(() => history.#applyRetention());
-    if (options.loadRuns !== 0) await history.#ready;
-    // Not awaited here: a failure is the caller's when it asks, and logged otherwise.
-    history.#ready.catch((error: unknown) => history.#log('error', `Could not read the run history: ${firstLine(error)}`));
+    if (options.loadRuns !== 0) await history.ready();
     return history;
   }
 
-  #ready: Promise<void> = Promise.resolve();
+  #ready: Promise<void> | null = null;
 
-  /** Resolves once the index is read (at once unless the history was opened with `loadRuns` 0). */
+  /**
+   * Reads the index (once) and applies retention; resolves when done. With
+   * `loadRuns` 0 nothing is read until something needs it (a listing, an old
+   * run, a follow-up) or the process calls this at its end: reading
+   * thousands of summaries is main-thread work a first request must not
+   * wait behind.
+   */
   ready(): Promise<void> {
+    this.#ready ??= this.#readRuns().then(() => this.#applyRetention());
     return this.#ready;
   }
 
@@ -152,7 +153,7 @@ export class RunHistory implements AgentArchive {
 
   /** The run with this id, or the run of the agent with this id, read whole (from its file when not held here). */
   async read(runOrAgentId: string): Promise<RunSnapshot | null> {
-    await this.#ready;
+    await this.ready();
     const runId = this.#summaries.has(runOrAgentId) ? runOrAgentId : this.#runOfAgent(runOrAgentId);
     const held = (runId && this.#store?.get(runId)) ?? this.#loaded.find((r) => r.runId === runId || r.agents[runOrAgentId]);
     if (held) return held;
@@ -479,7 +480,7 @@ export class RunHistory implements AgentArchive {
    * history); 'expired' or null when it cannot be continued.
    */
   async load(agentId: string): Promise<ArchivedAgent | 'expired' | null> {
-    await this.#ready.catch(() => undefined);
+    await this.ready().catch(() => undefined);
     const known = this.#store?.agent(agentId) ?? findNode(this.#loaded, agentId) ?? (await this.#nodeFromFile(agentId));
     if (!known) return this.#expired.includes(agentId) ? 'expired' : null;
     const file = await this.#lock.run(async () => {
