@@ -39,7 +39,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { git, makeFilesRepo } from './lib/filesRepo';
+import { git, makeFilesRepo, plainFanOut } from './lib/filesRepo';
 import { median, writeResults } from './lib/results';
 import { startServerProcess } from './lib/serverProcess';
 
@@ -89,26 +89,6 @@ async function backgroundDone(cwd: string): Promise<number> {
   return performance.now() - t0;
 }
 
-function plainRound(repo: string, dir: string, round: number): number {
-  const made: Array<{ p: string; b: string }> = [];
-  const t0 = performance.now();
-  for (let i = 0; i < EDITORS; i++) {
-    const p = path.join(dir, `r${round}-${i}`);
-    const b = `plain/r${round}-${i}`;
-    git(repo, 'worktree', 'add', '-q', p, '-b', b);
-    mkdirSync(path.join(p, 'out'));
-    writeFileSync(path.join(p, 'out', `editor-${i}.txt`), `written by editor ${i}\n`);
-    git(p, 'add', '-A');
-    git(p, 'commit', '-q', '-m', `editor ${i}`);
-    made.push({ p, b });
-  }
-  const ms = performance.now() - t0;
-  for (const { p, b } of made) {
-    git(repo, 'worktree', 'remove', '--force', p);
-    git(repo, 'branch', '-q', '-D', b);
-  }
-  return ms;
-}
 
 interface Kept {
   agentId: string;
@@ -185,10 +165,10 @@ async function main(): Promise<void> {
       const poolAtStart = index === 0 ? { ready: 0, all: 0 } : pooled(data);
       const loadBefore = load();
       let plain = 0;
-      if (index % 2 === 0) plain = plainRound(repo, plainDir, index);
+      if (index % 2 === 0) plain = plainFanOut(repo, plainDir, index, EDITORS);
       const ours = await oursRound(c, repo);
       const background = await backgroundDone(repo);
-      if (index % 2 === 1) plain = plainRound(repo, plainDir, index);
+      if (index % 2 === 1) plain = plainFanOut(repo, plainDir, index, EDITORS);
       const row = {
         round: index + 1,
         kind,

@@ -21,11 +21,9 @@
  * needs `npm run build` or the production build). Writes
  * bench/results/history.json.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/code-server.mjs';
@@ -36,24 +34,15 @@ import { agentViewOf, runHeader } from '../src/surfaces/views/viewModel';
 import { RUNS_VIEW_RUNS } from '../src/core/runs/historySettings';
 import { startScriptedServer } from '../test/support/scriptedServer';
 import { writeHistory } from './lib/historyFixture';
-import { median, writeResults } from './lib/results';
+import { loadAverage as load, rotatedRounds, timeProcess } from './lib/processes';
+import { benchmark, median } from './lib/results';
 
 const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 const RUNS = Number(arg('runs', '10000'));
 const ROUNDS = Number(arg('rounds', '11'));
 const root = path.join(import.meta.dirname, '..');
 const CLI = path.join(root, 'dist/cli.js');
-const load = () => Number((os.loadavg()[0] ?? 0).toFixed(2));
 const stats = (xs: number[]) => ({ medianMs: Number(median(xs).toFixed(1)), minMs: Number(Math.min(...xs).toFixed(1)), maxMs: Number(Math.max(...xs).toFixed(1)), samples: xs.length });
-
-function timeProcess(args: string[], env: NodeJS.ProcessEnv, cwd: string, until?: () => number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, args, { cwd, env, stdio: 'ignore' });
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve((until ? until() : performance.now()) - t0) : reject(new Error(`${args.join(' ')} exited with ${code}`))));
-  });
-}
 
 async function cli(scratch: string) {
   let firstAt = 0;
@@ -69,39 +58,30 @@ async function cli(scratch: string) {
   const empty = env(path.join(scratch, 'empty'));
   const first = (e: NodeJS.ProcessEnv) => {
     firstAt = 0;
-    return timeProcess([CLI, 'run', 'helper', 'hello', '--json'], e, project, () => firstAt);
+    return timeProcess([CLI, 'run', 'helper', 'hello', '--json'], { env: e, cwd: project }, () => firstAt);
   };
   const runs = {
-    runsFull: () => timeProcess([CLI, 'runs'], full, project),
-    runsEmpty: () => timeProcess([CLI, 'runs'], empty, project),
-    node: () => timeProcess(['-e', '0'], full, project),
+    runsFull: () => timeProcess([CLI, 'runs'], { env: full, cwd: project }),
+    runsEmpty: () => timeProcess([CLI, 'runs'], { env: empty, cwd: project }),
+    node: () => timeProcess(['-e', '0'], { env: full, cwd: project }),
     runFull: () => first(full),
     runEmpty: () => first(empty),
   };
-  const keys = Object.keys(runs) as Array<keyof typeof runs>;
-  const times = Object.fromEntries(keys.map((k) => [k, [] as number[]])) as Record<keyof typeof runs, number[]>;
-  const startupDelta: number[] = [];
+  let rounds;
   try {
-    for (let round = 0; round <= ROUNDS; round++) {
-      const got: Partial<Record<keyof typeof runs, number>> = {};
-      for (let i = 0; i < keys.length; i++) {
-        const key = keys[(round + i) % keys.length]!;
-        got[key] = await runs[key]();
-      }
-      if (round === 0) continue;
-      for (const key of keys) times[key].push(got[key]!);
-      startupDelta.push(got.runFull! - got.runEmpty!);
-    }
+    rounds = await rotatedRounds(runs, ROUNDS);
   } finally {
     await model.close();
   }
+  const times = (key: keyof typeof runs) => rounds.map((r) => r[key]);
   return {
-    runsWithHistory: stats(times.runsFull),
-    runsEmptyHistory: stats(times.runsEmpty),
-    nodeE0: stats(times.node),
-    runFirstRequestWithHistory: stats(times.runFull),
-    runFirstRequestEmptyHistory: stats(times.runEmpty),
-    startupAddedByHistoryMs: Number(median(startupDelta).toFixed(1)),
+    runsWithHistory: stats(times('runsFull')),
+    runsEmptyHistory: stats(times('runsEmpty')),
+    nodeE0: stats(times('node')),
+    runFirstRequestWithHistory: stats(times('runFull')),
+    runFirstRequestEmptyHistory: stats(times('runEmpty')),
+    // Paired within a round: load drifts between rounds far more than within one.
+    startupAddedByHistoryMs: Number(median(rounds.map((r) => r.runFull - r.runEmpty)).toFixed(1)),
   };
 }
 
@@ -190,33 +170,19 @@ async function runsView(historyDir: string) {
   };
 }
 
-async function main(): Promise<void> {
-  const scratch = mkdtempSync(path.join(os.tmpdir(), 'subagents-bench-history-'));
-  const results: Record<string, unknown> = { runs: RUNS, load: load() };
-  try {
-    const t0 = performance.now();
-    const written = writeHistory(path.join(scratch, 'full', 'subagents'), RUNS);
-    mkdirSync(path.join(scratch, 'empty', 'subagents'), { recursive: true });
-    mkdirSync(path.join(scratch, 'config', 'subagents'), { recursive: true });
-    mkdirSync(path.join(scratch, 'home'), { recursive: true });
-    // The user keeps that many runs.
-    writeFileSync(path.join(scratch, 'config', 'subagents', 'settings.json'), JSON.stringify({ 'history.maxRuns': RUNS }));
-    // The index is written by the first open (every file read once, as after an upgrade); what is measured is every open after.
-    await (await RunHistory.open({ dir: path.join(scratch, 'full', 'subagents'), retentionDays: 30, maxRuns: RUNS, loadRuns: 0 })).ready();
-    console.error(`${RUNS} runs (${Math.round(written.bytes / 2 ** 20)} MB) ready in ${Math.round(performance.now() - t0)} ms (load ${load()})`);
-    results.historyMB = Number((written.bytes / 2 ** 20).toFixed(1));
-    results.cli = await cli(scratch);
-    results.runsView = await runsView(path.join(scratch, 'full', 'subagents'));
-  } finally {
-    spawnSync('rm', ['-rf', scratch]);
-    rmSync(scratch, { recursive: true, force: true });
-  }
-  results.loadAfter = load();
-  console.log(JSON.stringify(results, null, 2));
-  await writeResults(arg('out', 'history'), results);
-}
-
-main().catch((e: unknown) => {
-  console.error(e);
-  process.exitCode = 1;
+benchmark(arg('out', 'history'), async (scratch, results) => {
+  results.runs = RUNS;
+  const t0 = performance.now();
+  const written = writeHistory(path.join(scratch, 'full', 'subagents'), RUNS);
+  mkdirSync(path.join(scratch, 'empty', 'subagents'), { recursive: true });
+  mkdirSync(path.join(scratch, 'config', 'subagents'), { recursive: true });
+  mkdirSync(path.join(scratch, 'home'), { recursive: true });
+  // The user keeps that many runs.
+  writeFileSync(path.join(scratch, 'config', 'subagents', 'settings.json'), JSON.stringify({ 'history.maxRuns': RUNS }));
+  // The index is written by the first open (every file read once, as after an upgrade); what is measured is every open after.
+  await (await RunHistory.open({ dir: path.join(scratch, 'full', 'subagents'), retentionDays: 30, maxRuns: RUNS, loadRuns: 0 })).ready();
+  console.error(`${RUNS} runs (${Math.round(written.bytes / 2 ** 20)} MB) ready in ${Math.round(performance.now() - t0)} ms (load ${load()})`);
+  results.historyMB = Number((written.bytes / 2 ** 20).toFixed(1));
+  results.cli = await cli(scratch);
+  results.runsView = await runsView(path.join(scratch, 'full', 'subagents'));
 });

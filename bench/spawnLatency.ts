@@ -22,10 +22,8 @@
  * bench/results/spawnLatency.json and prints Markdown rows.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Engine } from '../src/core/engine/engine';
@@ -33,7 +31,8 @@ import { WorktreeManager } from '../src/core/isolation';
 import { agent, catalogOf, settings } from '../test/support/agents';
 import { startScriptedServer, type Reply, type ScriptedRequest } from '../test/support/scriptedServer';
 import { makeFilesRepo } from './lib/filesRepo';
-import { median, writeResults } from './lib/results';
+import { loadAverage as load, rotatedRounds, timeProcess } from './lib/processes';
+import { benchmark, median } from './lib/results';
 
 const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 const FILES = Number(arg('files', '20000'));
@@ -42,7 +41,6 @@ const COLD_SAMPLES = Number(arg('cold-samples', '3'));
 const ROUNDS = Number(arg('rounds', '21'));
 const ONLY = arg('only', 'spawn,cli').split(',');
 const CLI = path.join(import.meta.dirname, '../dist/cli.js');
-const load = () => Number((os.loadavg()[0] ?? 0).toFixed(2));
 const stats = (xs: number[]) => {
   const sorted = [...xs].sort((a, b) => a - b);
   return { medianMs: Number(median(xs).toFixed(1)), p90Ms: Number(sorted[Math.min(sorted.length - 1, Math.floor(0.9 * sorted.length))]!.toFixed(1)), samples: xs.length };
@@ -119,18 +117,6 @@ function roundTrip(url: string): Promise<number> {
   });
 }
 
-function timeProcess(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }, until?: () => number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, args, { ...opts, stdio: 'ignore' });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`${args.join(' ')} exited with ${code}`));
-      resolve((until ? until() : performance.now()) - t0);
-    });
-  });
-}
-
 async function cliFirstRequest(root: string) {
   let firstAt = 0;
   const server = await startScriptedServer(() => {
@@ -151,49 +137,24 @@ async function cliFirstRequest(root: string) {
     },
     roundTrip: () => roundTrip(server.url),
   };
-  const keys = Object.keys(runs) as Array<keyof typeof runs>;
-  const times = { node: [] as number[], cli: [] as number[], roundTrip: [] as number[] };
-  const ratios: number[] = [];
+  let rounds;
   try {
-    for (let round = 0; round <= ROUNDS; round++) {
-      const got: Partial<Record<keyof typeof runs, number>> = {};
-      for (let i = 0; i < keys.length; i++) {
-        const key = keys[(round + i) % keys.length]!;
-        got[key] = await runs[key]();
-      }
-      // Round 0 warms the compile cache and the page cache.
-      if (round === 0) continue;
-      for (const key of keys) times[key].push(got[key]!);
-      ratios.push(got.cli! / (2 * got.node! + got.roundTrip!));
-    }
+    rounds = await rotatedRounds(runs, ROUNDS);
   } finally {
     await server.close();
   }
+  const times = (key: keyof typeof runs) => rounds.map((r) => r[key]);
   return {
-    nodeE0: stats(times.node),
-    roundTrip: stats(times.roundTrip),
-    cliFirstRequest: stats(times.cli),
-    ratioToTarget: Number(median(ratios).toFixed(3)),
+    nodeE0: stats(times('node')),
+    roundTrip: stats(times('roundTrip')),
+    cliFirstRequest: stats(times('cli')),
+    // The target is 2 × node -e 0 + one round trip; paired within a round.
+    ratioToTarget: Number(median(rounds.map((r) => r.cli / (2 * r.node + r.roundTrip))).toFixed(3)),
     load: load(),
   };
 }
 
-async function main(): Promise<void> {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'subagents-bench-spawn-'));
-  const results: Record<string, unknown> = { load: load() };
-  try {
-    if (ONLY.includes('spawn')) results.spawn = await spawnLatency(root);
-    if (ONLY.includes('cli')) results.cli = await cliFirstRequest(root);
-  } finally {
-    spawnSync('rm', ['-rf', root]);
-    rmSync(root, { recursive: true, force: true });
-  }
-  results.loadAfter = load();
-  console.log(JSON.stringify(results, null, 2));
-  await writeResults(arg('out', 'spawnLatency'), results);
-}
-
-main().catch((e: unknown) => {
-  console.error(e);
-  process.exitCode = 1;
+benchmark(arg('out', 'spawnLatency'), async (scratch, results) => {
+  if (ONLY.includes('spawn')) results.spawn = await spawnLatency(scratch);
+  if (ONLY.includes('cli')) results.cli = await cliFirstRequest(scratch);
 });

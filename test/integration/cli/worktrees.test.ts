@@ -5,18 +5,24 @@ import { test } from 'node:test';
 import { runCliProcess } from '../../support/cliProcess';
 import { startScriptedServer } from '../../support/scriptedServer';
 import { until } from '../../support/until';
-import { makeSandbox } from '../core/isolation/helpers';
+import { makeSandbox, type Sandbox } from '../core/isolation/helpers';
 
 // `subagents run --isolation worktree --base-ref`, and `subagents worktrees`
 // showing kept and pooled worktrees with their disk use, `clean` emptying the pool.
 
-test('CLI: run from a base ref, discard into the pool, list kept and pooled with disk use, clean', { timeout: 180_000 }, async (t) => {
+/** A repository with an editor agent committed in it, removed after the test. */
+function editorProject(t: { after(fn: () => void): void }): Sandbox {
   const sb = makeSandbox({ 'README.md': '# demo\n', 'app.txt': 'main\n' });
   t.after(() => sb.cleanup());
   mkdirSync(path.join(sb.repo, '.claude/agents'), { recursive: true });
   writeFileSync(path.join(sb.repo, '.claude/agents/editor.md'), '---\nname: editor\ndescription: Edits\ntools: Write\n---\nEdit. [agent:editor]\n');
   sb.git(['add', '-A']);
   sb.git(['commit', '-q', '-m', 'agents']);
+  return sb;
+}
+
+test('CLI: run from a base ref, discard into the pool, list kept and pooled with disk use, clean', { timeout: 180_000 }, async (t) => {
+  const sb = editorProject(t);
   sb.git(['checkout', '-q', '-b', 'release']);
   sb.write('app.txt', 'release\n');
   sb.git(['commit', '-qam', 'release']);
@@ -73,12 +79,7 @@ function backgroundUpkeeps(cwd: string): number[] {
 }
 
 test('CLI: a discard answers at once and a detached maintain cleans up after it; nothing left behind slows the next command', { timeout: 180_000 }, async (t) => {
-  const sb = makeSandbox({ 'README.md': '# demo\n', 'app.txt': 'main\n' });
-  t.after(() => sb.cleanup());
-  mkdirSync(path.join(sb.repo, '.claude/agents'), { recursive: true });
-  writeFileSync(path.join(sb.repo, '.claude/agents/editor.md'), '---\nname: editor\ndescription: Edits\ntools: Write\n---\nEdit. [agent:editor]\n');
-  sb.git(['add', '-A']);
-  sb.git(['commit', '-q', '-m', 'agents']);
+  const sb = editorProject(t);
   const server = await startScriptedServer((req) => (req.turn === 0 ? { toolUses: [{ name: 'Write', input: { file_path: 'made.txt', content: 'made\n' } }] } : { text: 'done' }));
   t.after(() => server.close());
   const data = path.join(sb.root, 'data');
