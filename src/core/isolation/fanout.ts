@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
 import { writeCacheFileSync } from '../atomicFile';
@@ -34,8 +34,17 @@ export type Fanout = z.infer<typeof fanoutSchema>;
 const REFRESH_MS = 60 * 60 * 1000;
 
 export class FanoutStore {
-  /** What this process read or wrote, so a spawn reads the file once per repository. */
-  readonly #known = new Map<string, Fanout | null>();
+  /**
+   * What this process read or wrote, with the file's stamp then: a spawn
+   * reads the file again only when another process (another window) wrote
+   * it since, one stat.
+   */
+  readonly #known = new Map<string, { entry: Fanout | null; stamp: string }>();
+
+  async #stamp(file: string): Promise<string> {
+    const st = await stat(file).catch(() => null);
+    return st ? `${st.mtimeMs}:${st.size}:${st.ino}` : '-';
+  }
 
   constructor(readonly dir: string) {}
 
@@ -57,12 +66,14 @@ export class FanoutStore {
 
   /** The repository's fan-out, if one was seen within the pool's lifetime. */
   async get(commonDir: string, now = Date.now()): Promise<Fanout | undefined> {
-    let entry = this.#known.get(commonDir);
-    if (entry === undefined) {
-      entry = await this.#read(this.#file(commonDir));
-      this.#known.set(commonDir, entry);
+    const file = this.#file(commonDir);
+    const stamp = await this.#stamp(file);
+    let known = this.#known.get(commonDir);
+    if (known?.stamp !== stamp) {
+      known = { entry: await this.#read(file), stamp };
+      this.#known.set(commonDir, known);
     }
-    return entry && current(entry, now) ? entry : undefined;
+    return known.entry && current(known.entry, now) ? known.entry : undefined;
   }
 
   /** Every repository with a current fan-out. */
@@ -71,9 +82,7 @@ export class FanoutStore {
     const found: Fanout[] = [];
     for (const name of names.filter((n) => n.endsWith('.json'))) {
       const entry = await this.#read(path.join(this.dir, name));
-      if (!entry) continue;
-      this.#known.set(entry.commonDir, entry);
-      if (current(entry, now)) found.push(entry);
+      if (entry && current(entry, now)) found.push(entry);
     }
     return found;
   }
@@ -89,9 +98,9 @@ export class FanoutStore {
     const keep = before !== undefined && (before.widest > width || (before.widest === width && now - before.widestAt < REFRESH_MS));
     if (keep && !before.paused) return;
     const entry: Fanout = { kind: 'subagents-fanout', version: 1, commonDir, repoRoot, widest: keep ? before.widest : width, widestAt: keep ? before.widestAt : now };
-    this.#known.set(commonDir, entry);
     // A hint, not a record: not flushed to disk (a power cut costs one pool refill), so noting costs a spawn nothing.
     writeCacheFileSync(this.#file(commonDir), `${JSON.stringify(entry)}\n`);
+    this.#known.set(commonDir, { entry, stamp: await this.#stamp(this.#file(commonDir)) });
   }
 
   /** Stops refills for the repository (all, when none is named) until an isolated agent starts there again. */
@@ -99,8 +108,8 @@ export class FanoutStore {
     for (const entry of await this.list()) {
       if (commonDir && entry.commonDir !== commonDir) continue;
       const paused = { ...entry, paused: true };
-      this.#known.set(entry.commonDir, paused);
       writeCacheFileSync(this.#file(entry.commonDir), `${JSON.stringify(paused)}\n`);
+      this.#known.delete(entry.commonDir);
     }
   }
 }
