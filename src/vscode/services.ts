@@ -257,7 +257,7 @@ export async function localBackend(
     applyUserSettings: (s) => runtime.applySettings(s),
     recoverWorktrees: () => runtime.recoverWorktrees(),
     onPoolChange: (listener) => runtime.onPoolChange(listener),
-    close: () => runtime.close({ reason: 'VS Code is closing the window.' }),
+    close: () => runtime.close({ reason: 'Stopped when its VS Code window closed or reloaded.' }),
   };
 }
 

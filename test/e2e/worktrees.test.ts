@@ -10,19 +10,6 @@ import { WorktreeManager } from '../../src/core/isolation';
 import { poll, withDiagnostics, type Subject } from './support/diagnostics';
 import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
 import { closeSession, openSession, type Session } from './support/session';
-import type { Workbench } from './support/workbench';
-
-/** Drags the sash between the side bar and the editor until the side bar is `width` pixels wide. */
-async function sidebarWidth(workbench: Workbench, width: number): Promise<void> {
-  const sidebar = workbench.page.locator('.part.sidebar');
-  const box = (await sidebar.boundingBox())!;
-  const edge = box.x + box.width;
-  await workbench.page.mouse.move(edge, box.y + 300);
-  await workbench.page.mouse.down();
-  await workbench.page.mouse.move(box.x + width, box.y + 300, { steps: 8 });
-  await workbench.page.mouse.up();
-  await poll(async () => Math.abs(((await sidebar.boundingBox())?.width ?? 0) - width) <= 2, { timeoutMs: 5_000, message: `the side bar did not become ${width} px wide` });
-}
 
 describe('the Worktrees section of the Agents view', () => {
   let workspace: Workspace | undefined;
@@ -74,15 +61,16 @@ describe('the Worktrees section of the Agents view', () => {
       await root.click();
       await poll(async () => (await workbench.treeRows('Agents')).some((r) => r.label.startsWith('Pooled')), { timeoutMs: 10_000, message: 'the section did not open' });
       const all = await workbench.treeRows('Agents');
-      const rows = all.slice(all.findIndex((r) => r.label === 'Worktrees') + 1);
+      // The section's children: the rows below it, deeper than it (Search Order, its sibling, may follow when the view has room).
+      const at = all.findIndex((r) => r.label === 'Worktrees');
+      const after = all.slice(at + 1);
+      const end = after.findIndex((r) => r.level <= all[at]!.level);
+      const rows = end === -1 ? after : after.slice(0, end);
       // The pool keeps maxConcurrency (4) here: no fan-out wider than that ran in this repository.
       assert.deepEqual(rows.map((r) => r.label), ['docs-writer', 'Pooled: 2 of 4']);
       assert.match(rows[0]!.description, /^1 file, \+1 −0 · subagents\/docs-writer-\w+ · about /);
       assert.match(rows[1]!.description, /^[\d.]+ (KB|MB) of 5\.0 GB · /, 'the pool shows its disk budget');
-      await workbench.screenshotsInBothThemes('worktrees-section');
-      await sidebarWidth(workbench, 250);
-      await workbench.screenshotsInBothThemes('worktrees-section-250px');
-      await sidebarWidth(workbench, 300);
+      await workbench.screenshotsAtWidths('worktrees-section');
 
       // The section's inline button: Clean Up Worktrees. The pool empties (and the section says so)
       // while it offers the kept worktree; that pick is dismissed.
