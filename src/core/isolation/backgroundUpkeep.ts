@@ -18,6 +18,12 @@ export interface BackgroundUpkeepOptions {
   log?: (level: 'info' | 'warn', message: string) => void;
   /** Told after each pass (tests and the log). */
   onPass?: (report: UpkeepReport) => void;
+  /**
+   * Also hear of other processes' changes to the pool (a window's discard, a
+   * CLI run's hand-backs), through the pool's folders: the process that keeps
+   * the pool for everyone (the agent host) sets it.
+   */
+  watchOthers?: boolean;
 }
 
 export class BackgroundUpkeep {
@@ -25,13 +31,15 @@ export class BackgroundUpkeep {
   #running: Promise<void> | null = null;
   #disposed = false;
   #waiters: Array<() => void> = [];
-  readonly #unsubscribe: () => void;
+  readonly #unsubscribe: Array<() => void>;
 
   constructor(
     private readonly manager: WorktreeManager,
     private readonly opts: BackgroundUpkeepOptions,
   ) {
-    this.#unsubscribe = manager.onPoolChange(() => this.schedule());
+    this.#unsubscribe = [manager.onPoolChange(() => this.schedule())];
+    // A pass's own writes are seen by its end (upkeepPending), so only what happens between passes counts.
+    if (opts.watchOthers) this.#unsubscribe.push(manager.watchPool(() => this.#running || this.schedule()));
     // What a process before this one left (a discard it had no time to clean up after, the trash).
     this.schedule();
   }
@@ -54,6 +62,8 @@ export class BackgroundUpkeep {
   async #pass(): Promise<void> {
     if (this.opts.busy()) return this.schedule();
     try {
+      // Nothing to do is the common answer to a nudge; it costs no lock and no report.
+      if (!(await this.manager.upkeepPending())) return;
       const report = await this.manager.maintain({ shouldStop: this.opts.busy });
       if (!report) {
         // Another process is at it; see afterwards whether anything is left.
@@ -83,7 +93,7 @@ export class BackgroundUpkeep {
 
   dispose(): void {
     this.#disposed = true;
-    this.#unsubscribe();
+    for (const stop of this.#unsubscribe) stop();
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#settle();

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { mkdirSync, watch, type FSWatcher } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { WorktreeInfo } from '../../protocol/runEvents';
@@ -23,7 +24,7 @@ import { commitConfig, diffStats, locateRepo, type RepoLocation } from './repo';
 import { changedFiles, fileAt } from './review';
 import { appliedCheck, commitReviewEdits, discardFiles, reviewOf, type DiscardFilesOutcome, type ReviewContext, type WorktreeReview } from './reviewActions';
 import { StateStore, type WorktreeRecord } from './stateStore';
-import { backupRefsOf, branchTip, createBranch, deleteBranch, deleteRef, pruneWorktrees } from './worktrees';
+import { backupRefsOf, branchTip, createBranch, deleteBranch, deleteRef, pruneWorktrees, TRASH_FOLDER } from './worktrees';
 
 export type { WorktreeRecord, WorktreeState } from './stateStore';
 export type { ApplyOutcome, ApplyConflict } from './apply';
@@ -209,6 +210,29 @@ export class WorktreeManager {
   onPoolChange(listener: () => void): () => void {
     this.changeListeners.add(listener);
     return () => this.changeListeners.delete(listener);
+  }
+
+  /**
+   * Calls `listener` when another process changes the pool: a worktree
+   * handed back or taken, a wider fan-out noted, a folder put in the trash
+   * (a window discarding while the agent host keeps the pool, a CLI run).
+   * One watch per folder, no polling; returns a function that stops it.
+   */
+  watchPool(listener: () => void): () => void {
+    const dirs = [path.join(this.store.dir, 'pool'), this.pool.fanouts.dir, this.worktreesRoot, path.join(this.worktreesRoot, TRASH_FOLDER)];
+    const watchers: FSWatcher[] = [];
+    for (const dir of dirs) {
+      try {
+        mkdirSync(dir, { recursive: true });
+        const watcher = watch(dir, { persistent: false }, () => listener());
+        // A folder removed under the watch (a user's clean-up) only ends its events.
+        watcher.on('error', () => watcher.close());
+        watchers.push(watcher);
+      } catch (e) {
+        this.log('debug', `Cannot watch ${dir} for other processes' pool changes: ${reason(e)}`);
+      }
+    }
+    return () => watchers.forEach((w) => w.close());
   }
 
   /**
@@ -456,7 +480,7 @@ export class WorktreeManager {
   }
 
   get(agentId: string): WorktreeRecord | undefined {
-    const rec = this.records.get(agentId) ?? this.store.readSync(agentId);
+    const rec = this.current(agentId);
     return rec ? { ...rec } : undefined;
   }
 
@@ -498,9 +522,21 @@ export class WorktreeManager {
   }
 
   private require(agentId: string): WorktreeRecord {
-    const rec = this.records.get(agentId) ?? this.store.readSync(agentId);
+    const rec = this.current(agentId);
     if (!rec) throw new IsolationError('unknown-agent', `No isolated worktree is recorded for agent ${agentId}.`);
-    return this.track(rec);
+    return rec;
+  }
+
+  /**
+   * The agent's record as it is now: this manager's own in memory; another
+   * process's (the agent host finishing a worktree a window reviews) read
+   * again from disk, where that process keeps it current.
+   */
+  private current(agentId: string): WorktreeRecord | undefined {
+    const mine = this.records.get(agentId);
+    if (mine?.owner?.instance === this.instance) return mine;
+    const disk = this.store.readSync(agentId);
+    return disk ? this.track(disk) : mine;
   }
 
   /**

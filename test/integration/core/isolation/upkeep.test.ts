@@ -225,3 +225,29 @@ test('a trash folder a previous process left is deleted by the upkeep, not on th
   assert.equal((await m.maintain())?.deleted, 1);
   assert.equal(existsSync(left), false);
 });
+
+test('the process that keeps the pool (the agent host) cleans what another process hands back, told by the pool folders', async () => {
+  const sb = sandbox();
+  const keeper = manager(sb);
+  let cleaned = 0;
+  let allCleaned!: () => void;
+  const done = new Promise<void>((resolve) => (allCleaned = resolve));
+  const upkeep = new BackgroundUpkeep(keeper, {
+    busy: () => false,
+    delayMs: 1,
+    watchOthers: true,
+    onPass: (report) => {
+      cleaned += report.cleaned;
+      if (cleaned >= 2) allCleaned();
+    },
+  });
+  after(() => upkeep.dispose());
+  await upkeep.idle();
+  // A window (or a terminal) with a manager of its own: nothing it does reaches the keeper in process.
+  const window = manager(sb);
+  const ids = await fanOut(window, sb, 'tree', 2);
+  for (const id of ids) await window.discard(id);
+  await done;
+  await upkeep.idle();
+  assert.deepEqual((await keeper.poolStatus())[0]?.worktrees.map((w) => w.ready), [true, true]);
+});
