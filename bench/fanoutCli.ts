@@ -29,13 +29,22 @@
  * Each round checks that every kept branch holds exactly its editor's file
  * on top of its base and that the user's `git status` did not change.
  *
- *   node_modules/node/bin/node --import tsx bench/fanoutCli.ts [--files=20000] [--editors=8] [--rounds=first,warm,warm,cold-idle,warm,warm,cold-idle,cold]
+ * `--host`: the user has VS Code open, so the agent host runs (started as
+ * `subagents host start`, default settings): `subagents run` is the host's
+ * client and the fan-out runs in the host; the discards hand the worktrees
+ * back from their own processes with no detached upkeep
+ * (SUBAGENTS_NO_BACKGROUND), so the host alone cleans and refills the pool,
+ * as it does for a window. The time between rounds is waited out until the
+ * pool holds every worktree ready; `cold-idle` gets no `maintain`: the host
+ * refills at idle by itself.
+ *
+ *   node_modules/node/bin/node --import tsx bench/fanoutCli.ts [--host] [--files=20000] [--editors=8] [--rounds=first,warm,warm,cold-idle,warm,warm,cold-idle,cold]
  *
  * Builds nothing: run `node scripts/build.mjs --production` first. Writes
  * bench/results/fanoutCli.json and prints Markdown rows.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -48,6 +57,7 @@ const FILES = Number(arg('files', '20000'));
 const EDITORS = Number(arg('editors', '8'));
 const ROUNDS = arg('rounds', 'first,warm,warm,cold-idle,warm,warm,cold-idle,cold').split(',');
 const CLI = path.join(import.meta.dirname, '../dist/cli.js');
+const HOST = process.argv.includes('--host');
 const load = () => Number((os.loadavg()[0] ?? 0).toFixed(2));
 
 interface Cli {
@@ -120,6 +130,18 @@ async function oursRound(c: Cli, repo: string) {
   return { ms: run.ms, discards };
 }
 
+/** With the host keeping the pool: waits until it holds `want` worktrees, every one ready, and no trash; returns how long that took. */
+async function hostPoolReady(data: string, want: number): Promise<number> {
+  const t0 = performance.now();
+  const trash = path.join(data, 'subagents', 'worktrees', 'trees', '.trash');
+  for (;;) {
+    const p = pooled(data);
+    const trashed = existsSync(trash) ? readdirSync(trash).length : 0;
+    if (p.all >= want && p.ready === p.all && trashed === 0) return performance.now() - t0;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** Pooled worktrees of the user's storage, ready or not. */
 function pooled(data: string): { ready: number; all: number } {
   const dir = path.join(data, 'subagents', 'worktrees', 'state', 'pool');
@@ -148,14 +170,22 @@ async function main(): Promise<void> {
     const home = path.join(root, 'home');
     const data = path.join(root, 'data');
     mkdirSync(home);
-    const c: Cli = { cwd: repo, env: { PATH: process.env.PATH, HOME: home, XDG_DATA_HOME: data, XDG_CONFIG_HOME: path.join(root, 'config'), XDG_CACHE_HOME: path.join(root, 'cache'), ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: server.url } };
+    const c: Cli = { cwd: repo, env: { PATH: process.env.PATH, HOME: home, XDG_DATA_HOME: data, XDG_CONFIG_HOME: path.join(root, 'config'), XDG_CACHE_HOME: path.join(root, 'cache'), XDG_RUNTIME_DIR: path.join(root, 'run'), ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: server.url } };
+    // Its own agent host's folder: never a host of the machine's user.
+    mkdirSync(c.env.XDG_RUNTIME_DIR!, { mode: 0o700 });
+    if (HOST) {
+      c.env.SUBAGENTS_NO_BACKGROUND = '1';
+      const started = await cli(c, ['host', 'start']);
+      if (started.code !== 0) throw new Error(`subagents host start failed: ${started.stderr}`);
+    } else c.env.SUBAGENTS_NO_HOST = '1';
     const plainDir = path.join(root, 'plain');
     let filter = 0;
     for (const [index, kind] of ROUNDS.entries()) {
       let idleMs = 0;
       if (kind === 'cold' || kind === 'cold-idle') {
         git(repo, 'config', `filter.bench${++filter}.clean`, 'cat');
-        if (kind === 'cold-idle') {
+        if (kind === 'cold-idle' && HOST) idleMs = await hostPoolReady(data, EDITORS);
+        else if (kind === 'cold-idle') {
           const t = performance.now();
           const m = await cli(c, ['worktrees', 'maintain', '--json']);
           if (m.code !== 0) throw new Error(`maintain failed: ${m.stderr}`);
@@ -167,7 +197,7 @@ async function main(): Promise<void> {
       let plain = 0;
       if (index % 2 === 0) plain = plainFanOut(repo, plainDir, index, EDITORS);
       const ours = await oursRound(c, repo);
-      const background = await backgroundDone(repo);
+      const background = HOST ? await hostPoolReady(data, EDITORS) : await backgroundDone(repo);
       if (index % 2 === 1) plain = plainFanOut(repo, plainDir, index, EDITORS);
       const row = {
         round: index + 1,
@@ -186,6 +216,7 @@ async function main(): Promise<void> {
       console.error(JSON.stringify(row));
     }
   } finally {
+    if (HOST) await cli({ cwd: root, env: { PATH: process.env.PATH, HOME: path.join(root, 'home'), XDG_RUNTIME_DIR: path.join(root, 'run'), XDG_DATA_HOME: path.join(root, 'data') } }, ['host', 'stop', '--force']).catch(() => undefined);
     await server.close();
     await backgroundDone(path.join(root, 'repo')).catch(() => 0);
     spawnSync('rm', ['-rf', root]);
@@ -201,9 +232,9 @@ async function main(): Promise<void> {
           ratios: rs.map((r) => r.ratio),
         }
       : null;
-  const results = { editors: EDITORS, files: FILES, settings: 'defaults (maxConcurrency 4, worktrees.poolSize -1, worktrees.poolDiskBudgetMB 5120)', rounds, first: summary(of('first')), warm: summary(of('warm')), coldIdle: summary(of('cold-idle')), cold: summary(of('cold')), loadAfter: load() };
+  const results = { editors: EDITORS, files: FILES, via: HOST ? 'the agent host (subagents run as its client)' : 'subagents run in its own process', settings: 'defaults (maxConcurrency 4, worktrees.poolSize -1, worktrees.poolDiskBudgetMB 5120)', rounds, first: summary(of('first')), warm: summary(of('warm')), coldIdle: summary(of('cold-idle')), cold: summary(of('cold')), loadAfter: load() };
   console.log(JSON.stringify(results, null, 2));
-  await writeResults(arg('out', 'fanoutCli'), results);
+  await writeResults(arg('out', HOST ? 'fanoutHost' : 'fanoutCli'), results);
   rmSync(root, { recursive: true, force: true });
 }
 

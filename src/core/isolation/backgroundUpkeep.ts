@@ -24,10 +24,18 @@ export interface BackgroundUpkeepOptions {
    * the pool for everyone (the agent host) sets it.
    */
   watchOthers?: boolean;
+  /**
+   * Also look this often whether the pool has work nobody told of (the
+   * user's new commit, new checkout settings: a pool they made unusable is
+   * refilled before the next fan-out needs it). One `upkeepPending` check,
+   * a few git reads, when nothing else is due.
+   */
+  recheckMs?: number;
 }
 
 export class BackgroundUpkeep {
   #timer: NodeJS.Timeout | undefined;
+  #recheck: NodeJS.Timeout | undefined;
   #running: Promise<void> | null = null;
   #disposed = false;
   #waiters: Array<() => void> = [];
@@ -42,6 +50,10 @@ export class BackgroundUpkeep {
     if (opts.watchOthers) this.#unsubscribe.push(manager.watchPool(() => this.#running || this.schedule()));
     // What a process before this one left (a discard it had no time to clean up after, the trash).
     this.schedule();
+    if (opts.recheckMs) {
+      this.#recheck = setInterval(() => this.schedule(), opts.recheckMs);
+      this.#recheck.unref();
+    }
   }
 
   /** A pass soon, unless one is due already. */
@@ -95,6 +107,7 @@ export class BackgroundUpkeep {
     this.#disposed = true;
     for (const stop of this.#unsubscribe) stop();
     clearTimeout(this.#timer);
+    clearInterval(this.#recheck);
     this.#timer = undefined;
     this.#settle();
   }

@@ -129,6 +129,8 @@ export class Runtime implements AgentRuntime {
         onPass: () => runtime.#poolChanged(),
         // Windows and terminals hand worktrees back to the same pool: this process keeps it for them too.
         watchOthers: true,
+        // Idle for long (a window left open, the host between fan-outs): a commit or new checkout settings do not wait for the next fan-out.
+        recheckMs: 60_000,
       });
       runtime.#disposers.push(() => upkeep.dispose());
     }

@@ -251,3 +251,21 @@ test('the process that keeps the pool (the agent host) cleans what another proce
   await upkeep.idle();
   assert.deepEqual((await keeper.poolStatus())[0]?.worktrees.map((w) => w.ready), [true, true]);
 });
+
+test('a long-lived process refills a pool that new checkout settings made unusable, with nobody telling it', async () => {
+  const sb = sandbox();
+  const m = manager(sb);
+  for (const id of await fanOut(m, sb, 'tree', 2)) await m.discard(id);
+  await m.maintain();
+  let refilled!: () => void;
+  const done = new Promise<void>((resolve) => (refilled = resolve));
+  const upkeep = new BackgroundUpkeep(m, { busy: () => false, delayMs: 1, recheckMs: 20, onPass: (report) => report.filled >= 2 && refilled() });
+  after(() => upkeep.dispose());
+  await upkeep.idle();
+  // What `git lfs install` does: no process of ours sees it happen.
+  sb.git(['config', 'filter.upkeep-test.clean', 'cat']);
+  await done;
+  await upkeep.idle();
+  assert.equal(await m.upkeepPending(), false);
+  assert.deepEqual((await m.poolStatus())[0]?.worktrees.map((w) => w.ready), [true, true]);
+});
