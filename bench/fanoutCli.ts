@@ -130,28 +130,38 @@ async function oursRound(c: Cli, repo: string) {
   return { ms: run.ms, discards };
 }
 
-/** With the host keeping the pool: waits until it holds `want` worktrees, every one ready, and no trash; returns how long that took. */
-async function hostPoolReady(data: string, want: number): Promise<number> {
+/**
+ * With the host keeping the pool: waits until it holds `want` worktrees,
+ * every one ready, none of `stale` (made unusable by a settings change) and
+ * no trash; returns how long that took.
+ */
+async function hostPoolReady(data: string, want: number, stale: ReadonlySet<string> = new Set()): Promise<number> {
   const t0 = performance.now();
   const trash = path.join(data, 'subagents', 'worktrees', 'trees', '.trash');
   for (;;) {
     const p = pooled(data);
     const trashed = existsSync(trash) ? readdirSync(trash).length : 0;
-    if (p.all >= want && p.ready === p.all && trashed === 0) return performance.now() - t0;
+    if (p.all >= want && p.ready === p.all && trashed === 0 && !p.paths.some((w) => stale.has(w))) return performance.now() - t0;
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
 /** Pooled worktrees of the user's storage, ready or not. */
-function pooled(data: string): { ready: number; all: number } {
+function pooled(data: string): { ready: number; all: number; paths: string[] } {
   const dir = path.join(data, 'subagents', 'worktrees', 'state', 'pool');
   let ready = 0;
-  let all = 0;
+  const paths: string[] = [];
   for (const name of readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.json'))) {
-    all++;
-    if ((JSON.parse(readFileSync(path.join(dir, name.name), 'utf8')) as { ready?: boolean }).ready !== false) ready++;
+    let entry: { ready?: boolean; path: string };
+    try {
+      entry = JSON.parse(readFileSync(path.join(dir, name.name), 'utf8')) as { ready?: boolean; path: string };
+    } catch {
+      continue; // being written or removed this instant
+    }
+    paths.push(entry.path);
+    if (entry.ready !== false) ready++;
   }
-  return { ready, all };
+  return { ready, all: paths.length, paths };
 }
 
 async function main(): Promise<void> {
@@ -184,7 +194,8 @@ async function main(): Promise<void> {
       let idleMs = 0;
       if (kind === 'cold' || kind === 'cold-idle') {
         git(repo, 'config', `filter.bench${++filter}.clean`, 'cat');
-        if (kind === 'cold-idle' && HOST) idleMs = await hostPoolReady(data, EDITORS);
+        // The host sees the change by itself (it looks for unannounced work once a minute while idle) and replaces the pool.
+        if (kind === 'cold-idle' && HOST) idleMs = await hostPoolReady(data, EDITORS, new Set(pooled(data).paths));
         else if (kind === 'cold-idle') {
           const t = performance.now();
           const m = await cli(c, ['worktrees', 'maintain', '--json']);
@@ -192,7 +203,7 @@ async function main(): Promise<void> {
           idleMs = performance.now() - t;
         }
       }
-      const poolAtStart = index === 0 ? { ready: 0, all: 0 } : pooled(data);
+      const poolAtStart = index === 0 ? { ready: 0, all: 0, paths: [] } : pooled(data);
       const loadBefore = load();
       let plain = 0;
       if (index % 2 === 0) plain = plainFanOut(repo, plainDir, index, EDITORS);
