@@ -57,6 +57,12 @@ export interface McpHostOptions {
   ownSecrets: () => ReadonlyArray<string | null | undefined>;
   /** How long a server keeps running once no run tree holds it (default IDLE_SERVER_MS; 0: stopped with its tree). */
   idleServerMs?: number;
+  /**
+   * Kept servers shared with the other hosts of the process (a runtime's
+   * scopes: each `subagents run` the agent host serves is a scope of its
+   * own), which own them and stop them; without it this host keeps its own.
+   */
+  idle?: IdleServers;
   status?: McpStatusStore;
   /** Asks for VS Code-style `${input:id}` values (VS Code); without it such a server cannot start. */
   askInputs?: (server: string, ids: readonly string[]) => Promise<ReadonlyMap<string, string> | null>;
@@ -78,7 +84,7 @@ export class McpHost {
   readonly idle: IdleServers;
 
   constructor(readonly options: McpHostOptions) {
-    this.idle = new IdleServers(options.idleServerMs ?? IDLE_SERVER_MS);
+    this.idle = options.idle ?? new IdleServers(options.idleServerMs ?? IDLE_SERVER_MS);
   }
 
   /** The servers of a new run tree; closed by the engine when the tree ends. */
@@ -105,7 +111,8 @@ export class McpHost {
   /** Stops the servers of every tree still open and every kept one (the process is shutting down). */
   async close(): Promise<void> {
     await Promise.all([...this.#trees].map((tree) => tree.close()));
-    await this.idle.close();
+    // Shared ones stay for the next scope: their owner stops them.
+    if (!this.options.idle) await this.idle.close();
   }
 
   /** Records outcomes for the listings and the language server; a cache, so failures to write are ignored. */

@@ -6,6 +6,8 @@ import { EngineError } from '../engine/errors';
 import { newMailId } from '../engine/mail';
 import { BackgroundUpkeep, WorktreeManager, type RecoverReport } from '../isolation';
 import type { EditorToolProvider } from '../mcp/editorTools';
+import { IDLE_SERVER_MS } from '../mcp/host';
+import { IdleServers } from '../mcp/idleServers';
 import { McpStatusStore } from '../mcp/status';
 import { RunHistory } from '../runs/history';
 import { applyHistorySettings, historyLimits, RUNS_VIEW_RUNS, storeLimits } from '../runs/historySettings';
@@ -75,6 +77,8 @@ export class Runtime implements AgentRuntime {
   readonly approvals: ApprovalsView;
   readonly consents: ModeConsents;
   readonly mcpStatus: McpStatusStore;
+  /** MCP servers whose run tree ended, kept a while for the next tree of any scope: a new `subagents run` in the agent host is a new scope. */
+  readonly #mcpIdle = new IdleServers(IDLE_SERVER_MS);
   readonly #options: RuntimeOptions;
   readonly #scopes = new Map<string, Promise<RuntimeScope>>();
   /** The scopes opened and not closed yet. */
@@ -203,6 +207,7 @@ export class Runtime implements AgentRuntime {
       history: this.history,
       worktrees: this.worktrees,
       mcpStatus: this.mcpStatus,
+      mcpIdle: this.#mcpIdle,
       editorTools: this.#options.editorTools,
       askMcpInputs: this.#options.askMcpInputs,
       log: this.#options.log,
@@ -416,7 +421,7 @@ export class Runtime implements AgentRuntime {
       await Promise.race([Promise.all(ending), new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
     }
     // Every MCP server a run started stops with it (the rest is the process watchdog's job).
-    await Promise.race([Promise.all(scopes.map((s) => s.close(reason))), new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
+    await Promise.race([Promise.all(scopes.map((s) => s.close(reason))).then(() => this.#mcpIdle.close()), new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
     try {
       // Before the store is let go: its last changes are written.
       await this.history.flush();
