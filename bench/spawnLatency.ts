@@ -15,6 +15,9 @@
  *     connection, a request, the whole streamed answer, from this process),
  *     in rotated order round by round. Target: ≤ 2 × `node -e 0` + one
  *     round trip. A fresh user (empty home, a project with one agent file).
+ *     Two ways: the CLI running the agent in its own process (no agent host,
+ *     `cli`), and the CLI as a client of a running agent host (a user with
+ *     VS Code open, `cliViaHost`: the host started once, before the rounds).
  *
  *   node_modules/node/bin/node --import tsx bench/spawnLatency.ts [--files=20000] [--samples=15] [--cold-samples=3] [--rounds=21] [--only=spawn,cli]
  *
@@ -128,10 +131,18 @@ async function cliFirstRequest(root: string) {
   mkdirSync(path.join(project, '.claude', 'agents'), { recursive: true });
   mkdirSync(home);
   writeFileSync(path.join(project, '.claude', 'agents', 'helper.md'), '---\nname: helper\ndescription: Answers\ntools: Read\n---\nYou answer.\n');
-  const env = { PATH: process.env.PATH, HOME: home, ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: server.url, SUBAGENTS_NO_BACKGROUND: '1' };
+  // An agent host folder of the benchmark's own: never a host of the machine's user.
+  const runtimeDir = path.join(root, 'run');
+  mkdirSync(runtimeDir, { mode: 0o700 });
+  const env = { PATH: process.env.PATH, HOME: home, XDG_RUNTIME_DIR: runtimeDir, ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: server.url, SUBAGENTS_NO_BACKGROUND: '1' };
+  const ownProcess = { ...env, SUBAGENTS_NO_HOST: '1' };
   const runs = {
     node: () => timeProcess(['-e', '0'], { cwd: project, env }),
     cli: () => {
+      firstAt = 0;
+      return timeProcess([CLI, 'run', 'helper', 'hello', '--json'], { cwd: project, env: ownProcess }, () => firstAt);
+    },
+    cliViaHost: () => {
       firstAt = 0;
       return timeProcess([CLI, 'run', 'helper', 'hello', '--json'], { cwd: project, env }, () => firstAt);
     },
@@ -139,8 +150,10 @@ async function cliFirstRequest(root: string) {
   };
   let rounds;
   try {
+    await timeProcess([CLI, 'host', 'start'], { cwd: project, env });
     rounds = await rotatedRounds(runs, ROUNDS);
   } finally {
+    await timeProcess([CLI, 'host', 'stop', '--force'], { cwd: project, env }).catch(() => 0);
     await server.close();
   }
   const times = (key: keyof typeof runs) => rounds.map((r) => r[key]);
@@ -148,8 +161,10 @@ async function cliFirstRequest(root: string) {
     nodeE0: stats(times('node')),
     roundTrip: stats(times('roundTrip')),
     cliFirstRequest: stats(times('cli')),
+    cliViaHostFirstRequest: stats(times('cliViaHost')),
     // The target is 2 × node -e 0 + one round trip; paired within a round.
     ratioToTarget: Number(median(rounds.map((r) => r.cli / (2 * r.node + r.roundTrip))).toFixed(3)),
+    viaHostRatioToTarget: Number(median(rounds.map((r) => r.cliViaHost / (2 * r.node + r.roundTrip))).toFixed(3)),
     load: load(),
   };
 }
