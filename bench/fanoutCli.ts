@@ -48,6 +48,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlink
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { HostClient, WINDOW_COALESCE_MS } from '../src/core/host/client';
+import { connectSocket } from '../src/core/host/connect';
+import { hostPaths } from '../src/core/host/paths';
 import { git, makeFilesRepo, plainFanOut } from './lib/filesRepo';
 import { median, writeResults } from './lib/results';
 import { startServerProcess } from './lib/serverProcess';
@@ -168,6 +171,7 @@ async function main(): Promise<void> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'subagents-bench-fanout-cli-'));
   const rounds: Array<Record<string, unknown>> = [];
   const server = await startServerProcess('isolatedEditors', { children: EDITORS });
+  let window: HostClient | null = null;
   try {
     const t0 = performance.now();
     const repo = makeFilesRepo(root, FILES);
@@ -187,6 +191,8 @@ async function main(): Promise<void> {
       c.env.SUBAGENTS_NO_BACKGROUND = '1';
       const started = await cli(c, ['host', 'start']);
       if (started.code !== 0) throw new Error(`subagents host start failed: ${started.stderr}`);
+      // A VS Code window stays connected: without a client the host exits after 10 idle minutes (plain git's rounds at load can be that long).
+      window = await HostClient.open({ connect: () => connectSocket(hostPaths(c.env)), identity: { kind: 'vscode', version: 'bench', build: 'dev', pid: process.pid }, reconnect: false, coalesceMs: WINDOW_COALESCE_MS, log: () => undefined });
     } else c.env.SUBAGENTS_NO_HOST = '1';
     const plainDir = path.join(root, 'plain');
     let filter = 0;
@@ -227,6 +233,7 @@ async function main(): Promise<void> {
       console.error(JSON.stringify(row));
     }
   } finally {
+    window?.close();
     if (HOST) await cli({ cwd: root, env: { PATH: process.env.PATH, HOME: path.join(root, 'home'), XDG_RUNTIME_DIR: path.join(root, 'run'), XDG_DATA_HOME: path.join(root, 'data') } }, ['host', 'stop', '--force']).catch(() => undefined);
     await server.close();
     await backgroundDone(path.join(root, 'repo')).catch(() => 0);
