@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
@@ -9,6 +9,7 @@ import { HostClient } from '../../../src/core/host/client';
 import { connectOrLaunch, type LaunchOptions } from '../../../src/core/host/connect';
 import { hostPaths } from '../../../src/core/host/paths';
 import type { ScopeSpec } from '../../../src/core/runtime/scopeSpec';
+import { PROTOCOL_MAJOR } from '../../../src/protocol/host';
 import { isAgent } from '../../support/agents';
 import { runCliProcess } from '../../support/cliProcess';
 import { startScriptedServer, type ScriptedServer } from '../../support/scriptedServer';
@@ -122,7 +123,7 @@ async function stopHost(): Promise<void> {
   await until('the host to be gone', () => !alive(pid));
 }
 
-const cli = (args: string[]) => runCliProcess(args, { env: { ...env, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: model.url }, cwd: project });
+const cli = (args: string[], script?: string) => runCliProcess(args, { env: { ...env, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: model.url }, cwd: project, ...(script ? { cli: script } : {}) });
 
 test('the host listens on a socket only its user can open; the key reaches it over the socket, never in its command line or environment', async () => {
   const client = await windowClient({ extraEnv: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_AUTH_TOKEN: KEY } });
@@ -235,4 +236,51 @@ test('with no client, no run and no approval, the host exits after its idle time
   const none = await cli(['host', 'status']);
   assert.equal(none.code, 1);
   assert.match(none.stdout, /^No agent host runs\./);
+});
+
+test('an update that changes the protocol starts a host of its own for new runs; the old host finishes its run, untouched', async () => {
+  const window = await windowClient();
+  const old = window.host!.pid;
+  const run = await window.start({ scope: scope(), agent: 'listener', prompt: 'listen' });
+  await until('the listener at work', () => window.store.agent(run.agentId)?.status === 'running');
+  const live = new Set<string>();
+  window.onEvent((event) => void live.add(event.runId));
+  // The next version: this build with the protocol's next major version (its CLI and its host).
+  const next = path.join(root, 'next');
+  await cp(path.dirname(SCRIPT), next, { recursive: true, filter: (file) => !file.endsWith('.map') });
+  for (const file of ['host.js', 'cli-engine.cjs']) {
+    const text = await readFile(path.join(next, file), 'utf8');
+    const declared = `PROTOCOL_MAJOR = ${PROTOCOL_MAJOR};`;
+    assert.ok(text.includes(declared), `${file} declares no ${declared}`);
+    await writeFile(path.join(next, file), text.replace(declared, `PROTOCOL_MAJOR = ${PROTOCOL_MAJOR + 1};`));
+  }
+  const nextCli = path.join(next, 'cli.js');
+  try {
+    const started = await cli(['host', 'start', '--json'], nextCli);
+    assert.equal(started.code, 0, started.stderr);
+    const newer = (JSON.parse(started.stdout) as { host: { pid: number }; protocol: { major: number } });
+    assert.equal(newer.protocol.major, PROTOCOL_MAJOR + 1);
+    assert.notEqual(newer.host.pid, old);
+    // A new run goes to the new host; the old one never sees it.
+    const fresh = await cli(['run', 'plain', 'after the update', '--json'], nextCli);
+    assert.equal(fresh.code, 0, fresh.stderr);
+    const result = JSON.parse(fresh.stdout.trim().split('\n').at(-1)!) as { status: string; runId: string };
+    assert.equal(result.status, 'completed');
+    assert.equal(live.has(result.runId), false);
+    // The old host's run went on all along, and finishes there.
+    assert.ok(alive(old));
+    assert.equal(window.host!.pid, old);
+    assert.equal(window.store.agent(run.agentId)?.status, 'running');
+    await window.send({ agentId: run.agentId, text: 'still here', via: 'test' });
+    const ended = await run.result();
+    assert.deepEqual([ended.status, ended.output], ['completed', 'heard: still here']);
+    // `host stop` stops the host it speaks to, and only that one.
+    const stopped = await cli(['host', 'stop'], nextCli);
+    assert.equal(stopped.code, 0, stopped.stderr);
+    assert.match(stopped.stdout, new RegExp(`^Stopped the agent host \\(pid ${newer.host.pid}\\)\\.`));
+    await until('the new host to exit', () => !alive(newer.host.pid));
+    assert.ok(alive(old));
+  } finally {
+    await cli(['host', 'stop', '--force'], nextCli);
+  }
 });
