@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +14,7 @@ import { isAgent } from '../../support/agents';
 import { runCliProcess } from '../../support/cliProcess';
 import { startScriptedServer, type ScriptedServer } from '../../support/scriptedServer';
 import { until } from '../../support/until';
+import { branchExists, makeSandbox } from '../core/isolation/helpers';
 
 // The agent host as its own process (dist/host.js, after `npm run build`),
 // started on demand as the extension starts it, with a VS Code-like client
@@ -282,5 +283,36 @@ test('an update that changes the protocol starts a host of its own for new runs;
     assert.ok(alive(old));
   } finally {
     await cli(['host', 'stop', '--force'], nextCli);
+  }
+});
+
+test('a host killed while an isolated agent works: the next host settles its worktree as a killed CLI’s (unchanged: removed with its branch)', async () => {
+  const sb = makeSandbox();
+  try {
+    await mkdir(path.join(sb.repo, '.claude', 'agents'), { recursive: true });
+    await writeFile(path.join(sb.repo, '.claude', 'agents', 'sleeper.md'), '---\nname: sleeper\ndescription: sleeper\n---\nYou are sleeper. [agent:sleeper]\n');
+    const window = await windowClient();
+    const run = await window.start({ scope: { ...scope(), cwd: sb.repo }, agent: 'sleeper', prompt: 'sleep in a worktree', isolation: 'worktree' });
+    const asked = model.requests.length;
+    await until('the isolated sleeper to ask the model', () => model.requests.slice(asked).some((r) => isAgent(r.system, 'sleeper')));
+    const worktree = window.store.agent(run.agentId)?.worktreePath;
+    assert.ok(worktree && existsSync(worktree), 'the agent has no worktree');
+    const records = async () => {
+      const listed = await cli(['worktrees', 'list', '--json']);
+      assert.equal(listed.code, 0, listed.stderr);
+      return (JSON.parse(listed.stdout) as { worktrees: Array<{ agentId: string; state: string; branch: string }> }).worktrees.filter((w) => w.agentId === run.agentId);
+    };
+    const [record] = await records();
+    assert.equal(record?.state, 'active');
+    assert.ok(branchExists(sb, record.branch));
+    const first = window.host!.pid;
+    process.kill(first, 'SIGKILL');
+    await until('a new host', () => window.connected && window.host!.pid !== first);
+    await until('the run marked interrupted', () => window.store.agent(run.agentId)?.status === 'interrupted');
+    // Settled by the new host as it started (before any command of the terminal's could).
+    await until('the new host to settle the worktree', () => !branchExists(sb, record.branch));
+    assert.deepEqual(await records(), [], 'the dead host’s worktree is still recorded');
+  } finally {
+    sb.cleanup();
   }
 });
