@@ -239,6 +239,18 @@ test('with no client, no run and no approval, the host exits after its idle time
   assert.match(none.stdout, /^No agent host runs\./);
 });
 
+/**
+ * A bundle with the protocol's next major version: the constant the host's paths take as their default (named
+ * `PROTOCOL_MAJOR` in a development build, something short in a minified one) declared one higher.
+ */
+function nextMajor(bundle: string, file: string): string {
+  const constant = /function [\w$]+\([\w$]+, ?[\w$]+ ?= ?([\w$]+)\) ?\{[^{}]*?`host-p\$\{/.exec(bundle)?.[1];
+  assert.ok(constant, `${file}: no host paths named for the protocol's major version`);
+  const declaration = new RegExp(`(?<![\\w$.])${constant.replace(/\$/g, '\\$')} ?= ?${PROTOCOL_MAJOR}(?![\\w.])`, 'g');
+  assert.equal(bundle.match(declaration)?.length, 1, `${file}: ${constant} is not declared once as ${PROTOCOL_MAJOR}`);
+  return bundle.replace(declaration, `${constant} = ${PROTOCOL_MAJOR + 1}`);
+}
+
 test('an update that changes the protocol starts a host of its own for new runs; the old host finishes its run, untouched', async () => {
   const window = await windowClient();
   const old = window.host!.pid;
@@ -249,12 +261,7 @@ test('an update that changes the protocol starts a host of its own for new runs;
   // The next version: this build with the protocol's next major version (its CLI and its host).
   const next = path.join(root, 'next');
   await cp(path.dirname(SCRIPT), next, { recursive: true, filter: (file) => !file.endsWith('.map') });
-  for (const file of ['host.js', 'cli-engine.cjs']) {
-    const text = await readFile(path.join(next, file), 'utf8');
-    const declared = `PROTOCOL_MAJOR = ${PROTOCOL_MAJOR};`;
-    assert.ok(text.includes(declared), `${file} declares no ${declared}`);
-    await writeFile(path.join(next, file), text.replace(declared, `PROTOCOL_MAJOR = ${PROTOCOL_MAJOR + 1};`));
-  }
+  for (const file of ['host.js', 'cli-engine.cjs']) await writeFile(path.join(next, file), nextMajor(await readFile(path.join(next, file), 'utf8'), file));
   const nextCli = path.join(next, 'cli.js');
   try {
     const started = await cli(['host', 'start', '--json'], nextCli);
