@@ -129,7 +129,8 @@ describe('the @agent chat participant', () => {
       assert.match(text, /Run summary: 3 agents · 6 turns/);
       for (const name of ['orchestrator', 'investigator', 'reader']) assert.match(text, new RegExp(`✓ ${name} claude-(sonnet|haiku)-5-5 — \\d+ turns?`), `${name} in the summary`);
       // Links, not buttons: VS Code disables the buttons of a response restored after a reload.
-      for (const link of ['Show in Sidebar', 'Open Transcript']) await response.locator('a', { hasText: link }).first().waitFor({ timeout: 5000 });
+      // The end's links (the response's first line has a Show in Sidebar too, folded away with the log's steps).
+      for (const link of ['Show in Sidebar', 'Open Transcript']) await response.locator('a', { hasText: link }).last().waitFor({ timeout: 5000 });
 
       await workbench.openViewContainer('Subagents');
       for (const name of ['orchestrator', 'investigator', 'reader']) {

@@ -103,7 +103,7 @@ describe('the Worktrees section of the Agents view', () => {
       const tooltip = (await notice.locator('.notice-text').getAttribute('title')) ?? '';
       assert.ok(tooltip.includes(`docs-writer (${branch})`), `the tooltip names the kept branch: ${tooltip}`);
       assert.doesNotMatch(tooltip, /interrupted/, 'the worktree was finished, not interrupted');
-      await workbench.screenshotsInBothThemes('kept-notice');
+      await workbench.screenshotsAtWidths('kept-notice');
 
       // Discard it from the palette, as a user who read the notice would, and confirm.
       await workbench.runCommand('Subagents: Discard Changes…');
