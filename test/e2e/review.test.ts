@@ -364,7 +364,6 @@ describe('review, approvals and results in VS Code', () => {
       await workbench.ready();
       await workbench.runCommand('Chat: Open Chat');
       const response = page.locator('.interactive-item-container.interactive-response', { hasText: 'Run summary' }).last();
-      // The end's link: the response's first line has one too, folded away with the log's steps.
       const show = response.locator('a', { hasText: 'Show in Sidebar' }).last();
       await show.waitFor({ timeout: 30_000 });
       await workbench.screenshotsInBothThemes('chat-after-reload');
