@@ -52,14 +52,21 @@ export class GroupStdioTransport implements Transport {
   /** Its pipes closed: nothing more can come from it. */
   #closed = false;
   #fault: string | null = null;
-  readonly #buffer: InstanceType<StdioFraming['ReadBuffer']>;
+  #spawned: Promise<void> | null = null;
+  #framing: StdioFraming | null = null;
+  #buffer: InstanceType<StdioFraming['ReadBuffer']> | null = null;
+  /** Output that came before the framing did (never, in practice: a server speaks when spoken to). */
+  readonly #early: Buffer[] = [];
 
+  /**
+   * `framing` may still be loading (the SDK, evaluated the first time a
+   * server starts): the process is spawned at once, so its own start
+   * overlaps that evaluation.
+   */
   constructor(
     private readonly launch: StdioLaunch,
-    private readonly framing: StdioFraming,
-  ) {
-    this.#buffer = new framing.ReadBuffer();
-  }
+    private readonly framing: StdioFraming | Promise<StdioFraming>,
+  ) {}
 
   /** The last few thousand characters the server wrote to stderr. */
   get stderrTail(): string {
@@ -80,8 +87,42 @@ export class GroupStdioTransport implements Transport {
     return this.#child?.pid ?? null;
   }
 
-  start(): Promise<void> {
-    if (this.#child) throw new Error('The server was started already.');
+  /** Starts the process (once); start() waits for it and for the framing. */
+  spawn(): Promise<void> {
+    this.#spawned ??= this.#spawn();
+    return this.#spawned;
+  }
+
+  async start(): Promise<void> {
+    await this.spawn();
+    this.#framing = await this.framing;
+    this.#read();
+  }
+
+  /** Frames what the server wrote so far into messages. */
+  #read(chunk?: Buffer): void {
+    if (this.#fault) return;
+    if (chunk) this.#early.push(chunk);
+    if (!this.#framing) return;
+    const buffer = (this.#buffer ??= new this.#framing.ReadBuffer());
+    for (const next of this.#early.splice(0)) {
+      try {
+        buffer.append(next);
+      } catch {
+        // More than the buffer takes without a line end: the message is lost, and with it the framing.
+        this.#broken(`sent a message larger than ${MAX_MESSAGE_MIB} MiB (more than a tool result may be) and was stopped`);
+        return;
+      }
+      try {
+        for (let message = buffer.readMessage(); message; message = buffer.readMessage()) this.onmessage?.(message);
+      } catch (error) {
+        // A line that is not JSON-RPC: the server broke the protocol (the lines after it still frame).
+        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+  }
+
+  #spawn(): Promise<void> {
     return new Promise((resolve, reject) => {
       const child = spawn(this.launch.command, this.launch.args, {
         cwd: this.launch.cwd,
@@ -112,25 +153,10 @@ export class GroupStdioTransport implements Transport {
         // Still watched: what the server started may live on in its group until close() stops it.
         this.#exit ??= { code, signal };
         this.#closed = true;
-        this.#buffer.clear();
+        this.#buffer?.clear();
         this.onclose?.();
       });
-      child.stdout?.on('data', (chunk: Buffer) => {
-        if (this.#fault) return;
-        try {
-          this.#buffer.append(chunk);
-        } catch {
-          // More than the buffer takes without a line end: the message is lost, and with it the framing.
-          this.#broken(`sent a message larger than ${MAX_MESSAGE_MIB} MiB (more than a tool result may be) and was stopped`);
-          return;
-        }
-        try {
-          for (let message = this.#buffer.readMessage(); message; message = this.#buffer.readMessage()) this.onmessage?.(message);
-        } catch (error) {
-          // A line that is not JSON-RPC: the server broke the protocol (the lines after it still frame).
-          this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-        }
-      });
+      child.stdout?.on('data', (chunk: Buffer) => this.#read(chunk));
       child.stderr?.setEncoding('utf8').on('data', (text: string) => {
         this.#stderr = (this.#stderr + text).slice(-STDERR_TAIL);
       });
@@ -141,7 +167,8 @@ export class GroupStdioTransport implements Transport {
   /** Stops a server that broke the framing; its connection closes, failing what waits for it. */
   #broken(reason: string): void {
     this.#fault = reason;
-    this.#buffer.clear();
+    this.#early.length = 0;
+    this.#buffer?.clear();
     this.onerror?.(new Error(`the server ${reason}`));
     void this.close();
   }
@@ -153,7 +180,11 @@ export class GroupStdioTransport implements Transport {
         reject(new Error('the server is not running'));
         return;
       }
-      if (stdin.write(this.framing.serializeMessage(message))) resolve();
+      if (!this.#framing) {
+        reject(new Error('the server is not started'));
+        return;
+      }
+      if (stdin.write(this.#framing.serializeMessage(message))) resolve();
       else stdin.once('drain', resolve);
     });
   }
