@@ -260,7 +260,7 @@ function copilot(i: number, name: string, domain: string, role: string, rnd: () 
   };
 }
 
-const WRITERS: Record<AgentFormat, (i: number, name: string, domain: string, role: string, rnd: () => number) => GeneratedAgent> = {
+const WRITERS: Partial<Record<AgentFormat, (i: number, name: string, domain: string, role: string, rnd: () => number) => GeneratedAgent>> = {
   'claude-code': claudeCode,
   'oh-my-pi': ohMyPi,
   codex,
@@ -300,7 +300,7 @@ export function generateAgents(seed = 20): GeneratedWorkspace {
   for (const [format, share] of SHARES) {
     for (let i = 0; i < share; i++, next++) {
       const [name, domain, role] = ordered[next]!;
-      agents.push(WRITERS[format](i, name, domain, role, rnd));
+      agents.push(WRITERS[format]!(i, name, domain, role, rnd));
     }
   }
   agents.sort((a, b) => (precedenceKey(a) < precedenceKey(b) ? -1 : 1));

@@ -17,7 +17,7 @@ import { layout, runtimeTools, writeFile } from './helpers';
 // (generatedWorkspace.test.ts) and, where it is at hand, on the real-world
 // corpus (test/corpus/).
 
-const COLLECTIONS: Record<Exclude<AgentFormat, 'claude-code'>, FixtureCase[]> = {
+const COLLECTIONS: Partial<Record<Exclude<AgentFormat, 'claude-code'>, FixtureCase[]>> = {
   copilot: COPILOT_CASES,
   gemini: GEMINI_CASES,
   'oh-my-pi': OH_MY_PI_CASES,
