@@ -1,4 +1,4 @@
-import { isSpawnToolName, LISTED_TOOL_NAMES } from '../../protocol/tools';
+import { builtinTool, isSpawnToolName, LISTED_TOOL_NAMES } from '../../protocol/tools';
 import { AGENT_FORMATS, type AgentFormat } from './kinds';
 import { FORMATS } from './formats';
 import type { CanonicalToolName, ToolMapping } from './formats/toolTable';
@@ -183,7 +183,8 @@ export function normaliseToolList(raw: readonly string[], format: AgentFormat = 
       continue;
     }
     if (!mapping || 'unsupported' in mapping) {
-      pushNew(tools, written);
+      // A name kept as written is shown, never given; one the tool pool would match (Qwen's dead `Read`) is not kept at all.
+      if (!builtinTool(base)) pushNew(tools, written);
       pushNew(unknown, written);
       if (mapping) reasons.set(written, mapping.unsupported);
       continue;

@@ -6,7 +6,7 @@ import { KIRO_CATEGORIES, KIRO_HOOK_EVENTS, KIRO_KEYS, KIRO_TOOLS } from '../for
 import type { AgentFileContext, FileWarnings, ParsedAgentFile } from '../interpret';
 import { lookupToolName } from '../toolNames';
 import { LISTED_TOOLS } from '../../../protocol/tools';
-import { fileStem, isRecord, makeDefinition, modelOf, warnUnread } from './shared';
+import { fileStem, isRecord, makeDefinition, modelOf, unenforceableServerTools, warnUnread } from './shared';
 
 /**
  * Kiro's custom agents: a JSON file, or the newer Markdown form (the body is
@@ -191,7 +191,9 @@ export function readKiro(fields: Record<string, unknown>, body: string | null, c
   const unknown = Object.keys(fields).filter((key) => !KIRO_KEYS.includes(key) && key !== 'permissions');
   // Kiro CLI (after Q Developer CLI) refuses a JSON agent with a key it does not know.
   if (!markdown && unknown.length > 0) return warn.skip(`it has ${unknown.length === 1 ? 'a key' : 'keys'} Kiro does not know (${unknown.map((k) => `"${k}"`).join(', ')}), which makes Kiro refuse it`);
-  const stem = markdown && context.relPath ? context.relPath.replace(/\.md$/i, '') : fileStem(context.filePath);
+  // A Markdown agent is named by its path below the agents folder (`team/planner`), a JSON one by its file.
+  const below = markdown ? (context.relPath ?? /[\\/]\.kiro[\\/]agents[\\/](.+)$/.exec(context.filePath)?.[1]?.replace(/\\/g, '/')) : undefined;
+  const stem = below ? below.replace(/\.md$/i, '') : fileStem(context.filePath);
   const name = typeof fields.name === 'string' && fields.name.trim() ? fields.name.trim() : stem;
   for (const key of ['name', 'description', 'prompt', 'model'] as const) {
     if (fields[key] !== undefined && fields[key] !== null && typeof fields[key] !== 'string') return warn.skip(`"${key}" must be text, not ${quote(fields[key])} (Kiro refuses it)`);
@@ -227,6 +229,7 @@ export function readKiro(fields: Record<string, unknown>, body: string | null, c
   const rules = [...allowedToolRules(fields.allowedTools, warn), ...settingsRules(fields.toolsSettings, warn), ...permissionListRules(fields.permissions, warn)];
   // Kiro resolves by strictness (deny over ask over allow); the gate takes the last match, so the strictest go last.
   rules.sort((a, b) => STRICTNESS[a.action] - STRICTNESS[b.action]);
+  const notOffered = unenforceableServerTools(rules, warn);
 
   warnUnread(
     ['toolAliases', 'includeMcpJson', 'useLegacyMcpJson', 'keyboardShortcut', 'welcomeMessage'].filter((k) => fields[k] !== undefined),
@@ -243,7 +246,7 @@ export function readKiro(fields: Record<string, unknown>, body: string | null, c
       description: typeof fields.description === 'string' ? fields.description.trim() : '',
       systemPrompt,
       // Without a tools list a Kiro agent sees no tool.
-      tools: [...tools],
+      tools: [...tools].filter((tool) => !notOffered.includes(tool)),
       spawns: tools.has('Task') ? '*' : [],
       model: modelOf(fields.model, 'model', warn, { familyVersions: true }),
       extra,

@@ -4,8 +4,9 @@ import type { AgentDefinition } from '../definition';
 import { quote } from '../fieldValues';
 import type { AgentFileContext, FileWarnings, ParsedAgentFile } from '../interpret';
 import type { WarningSink } from '../fieldValues';
+import { LISTED_TOOLS } from '../../../protocol/tools';
 import { foldPermissions, permissionRules } from './opencodePermissions';
-import { fileStem, isRecord, makeDefinition, modelOf, warnUnread } from './shared';
+import { fileStem, isRecord, makeDefinition, modelOf, unenforceableServerTools, warnUnread } from './shared';
 
 /**
  * opencode's agents, and Kilo Code's (an opencode fork): a Markdown file
@@ -49,6 +50,9 @@ function inModesFolder(filePath: string, relPath?: string): boolean {
   if (relPath !== undefined) return /[\\/]modes?$/.test(filePath.slice(0, filePath.length - relPath.length - 1));
   return /[\\/]modes?[\\/][^\\/]+$/.test(filePath);
 }
+
+/** What an agent without a tools list gets (all but the paid web tools and those that come with the spawn tool). */
+const EVERY_TOOL = LISTED_TOOLS.filter((spec) => !spec.optIn && !spec.withSpawn).map((spec) => spec.name);
 
 const isText = (v: unknown) => typeof v === 'string';
 const isBool = (v: unknown) => typeof v === 'boolean';
@@ -112,6 +116,9 @@ export function interpretOpencode(config: Record<string, unknown>, name: string,
   if (problems.list.length > 0) return { refused: `${tool} refuses it: ${problems.list.join('; ')}` };
   if (config.disable === true) return { refused: 'it is turned off ("disable: true")' };
 
+  const disallowedTools = [...new Set([...permissions.disabled, ...unenforceableServerTools(permissions.rules, warn)])];
+  // The web tools are paid per use: every agent gets them only when named, here when its permissions allow them by name.
+  const web = (['webfetch', 'websearch'] as const).filter((key) => folded.object[key] === 'allow').map((key) => (key === 'webfetch' ? 'WebFetch' : 'WebSearch'));
   const mode = primaryFolder ? 'primary' : ((config.mode as string | undefined) ?? 'all');
   const unknown = Object.keys(config).filter((key) => !KNOWN_KEYS.has(key));
   warnUnread(unknown, `${tool} passes unknown fields to the model provider as options`, warn);
@@ -124,10 +131,10 @@ export function interpretOpencode(config: Record<string, unknown>, name: string,
     description: typeof config.description === 'string' ? config.description.trim() : '',
     systemPrompt: typeof config.prompt === 'string' ? config.prompt.trim() : '',
     // Every tool is offered unless its permission denies it whole; `permission` decides per call.
-    tools: null,
-    disallowedTools: permissions.disabled,
+    tools: web.length > 0 ? [...EVERY_TOOL, ...web] : null,
+    disallowedTools,
     // Without `task` the agent starts nobody; `permission.task` patterns decide whom at the spawn.
-    spawns: permissions.disabled.includes('Task') ? [] : '*',
+    spawns: disallowedTools.includes('Task') ? [] : '*',
     model: modelOf(config.model, 'model', warn),
     maxTurns: (config.steps as number | undefined) ?? (config.maxSteps as number | undefined) ?? null,
     color: typeof config.color === 'string' ? config.color : null,

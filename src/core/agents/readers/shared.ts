@@ -1,4 +1,4 @@
-import { DEFINITION_DEFAULTS, type AgentDefinition } from '../definition';
+import { DEFINITION_DEFAULTS, type AgentDefinition, type PermissionRule } from '../definition';
 import { FORMATS } from '../formats';
 import type { AgentFileContext } from '../interpret';
 import type { AgentFormat } from '../kinds';
@@ -75,4 +75,32 @@ export function firstSentence(text: string): string {
   const trimmed = text.trim().replace(/\s+/g, ' ');
   const end = /[.!?](\s|$)/.exec(trimmed);
   return end ? trimmed.slice(0, end.index + 1) : trimmed;
+}
+
+/** Tools the API runs on its own side: none of their calls passes the permission gate. */
+const SERVER_TOOLS = ['WebFetch', 'WebSearch'];
+
+/**
+ * The server tools (WebFetch, WebSearch) an agent file's rules would ask
+ * about or refuse some calls of: those calls never reach the permission gate
+ * (the API runs them), so the tool is not offered at all — a rule meant to
+ * restrict never lets more through — with a warning saying so. A tool whose
+ * last rule allows every call is kept.
+ */
+export function unenforceableServerTools(rules: readonly PermissionRule[], warn: WarningSink): string[] {
+  const removed: string[] = [];
+  for (const tool of SERVER_TOOLS) {
+    const covering = rules.filter((rule) => rule.tools.includes('*') || rule.tools.includes(tool));
+    if (covering.length === 0) continue;
+    const last = covering[covering.length - 1]!;
+    if (last.action === 'allow' && last.pattern === null) continue;
+    const restricting = covering.filter((rule) => rule.action !== 'allow');
+    if (restricting.length === 0) continue;
+    removed.push(tool);
+    // A rule that takes the whole tool away needs no word: it is not offered, as its file says.
+    if (!(last.action === 'deny' && last.pattern === null)) {
+      warn.warn(`${tool} is not offered: the API runs it, so its calls cannot be asked about or refused one by one (${restricting.map((r) => r.origin).join('; ')})`);
+    }
+  }
+  return removed;
 }
