@@ -50,6 +50,8 @@ export interface ScopeDeps {
   mcpStatus: McpStatusStore;
   /** Asks for `${input:id}` values of an agent's own MCP server settings. */
   askMcpInputs(server: string, ids: readonly string[]): Promise<ReadonlyMap<string, string> | null>;
+  /** This editor's `User/globalStorage` folder, where Roo Code and Kilo Code keep their global modes. */
+  editorStorage?: string;
 }
 
 export class FolderScope implements AgentLookup {
@@ -145,6 +147,7 @@ export class FolderScope implements AgentLookup {
         bundledDir: this.deps.bundledDir,
         // Restricted Mode: an untrusted folder's own agent files (and plugins) are not read at all.
         includeProjectAndPlugins: trusted,
+        ...(this.deps.editorStorage ? { editorStorage: this.deps.editorStorage } : {}),
         watch: true,
       });
     } catch (error) {

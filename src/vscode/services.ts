@@ -90,6 +90,8 @@ export class Services implements vscode.Disposable {
       editorTools,
       mcpStatus,
       askMcpInputs: (server, ids) => mcpInputs.ask(server, ids),
+      // Our own storage folder's parent is this editor's (VS Code, Insiders, VSCodium, code-server): Roo Code's and Kilo's are beside it.
+      editorStorage: path.dirname(storage),
     });
     const services = new Services(context, log, keys, approvals, history, store, worktrees, scopes);
     services.#detachHistory = history.attach(store);
