@@ -17,7 +17,7 @@ import type { FieldDoc } from './toolTable';
 export const CURSOR_FIELDS: readonly FieldDoc[] = [
   { key: 'name', doc: 'The subagent\'s name (lower case and hyphens); absent, the file name without `.md`.' },
   { key: 'description', doc: 'When to use it; the parent agent reads it to decide whom to delegate to. Optional in Cursor.' },
-  { key: 'model', doc: '`inherit` (default: the parent\'s model), `fast` (runs as haiku here) or a Cursor model id; a Claude family in the id runs as that family, other models run on the parent\'s model with a warning.' },
-  { key: 'readonly', doc: '`true`: no file writes, no shell, no MCP tools that may change things (Cursor\'s Ask mode); it runs in plan mode here, as do the agents it starts.' },
-  { key: 'is_background', doc: '`true`: runs in the background, the parent does not wait for it.' },
+  { key: 'model', doc: '`inherit` (default: the parent\'s model), `fast` (runs as haiku here) or a Cursor model id; a Claude family in the id runs as that family, other models run on the parent\'s model with a warning.', values: ['inherit', 'fast'] },
+  { key: 'readonly', doc: '`true`: no file writes, no shell, no MCP tools that may change things (Cursor\'s Ask mode); it runs in plan mode here, as do the agents it starts.', values: ['true', 'false'] },
+  { key: 'is_background', doc: '`true`: runs in the background, the parent does not wait for it.', values: ['true', 'false'] },
 ];

@@ -45,6 +45,6 @@ export const FACTORY_FIELDS: readonly FieldDoc[] = [
   { key: 'name', doc: 'The droid\'s name (lower-case letters, digits, `-`, `_`); required.' },
   { key: 'description', doc: 'What it is for, shown when choosing a droid (keep it under 500 characters).' },
   { key: 'model', doc: '`inherit` (the parent\'s model) or a model id; Claude ids run as written, other vendors\' (`gpt-5-codex`, `custom:…`) run on the parent\'s model with a warning.' },
-  { key: 'reasoningEffort', doc: '`low`, `medium` or `high`: the thinking level.' },
+  { key: 'reasoningEffort', doc: '`low`, `medium` or `high`: the thinking level.', values: ['low', 'medium', 'high'] },
   { key: 'tools', doc: 'Absent: every tool. A category (`read-only`, `edit`, `execute`, `web`, `mcp`) or a list of tool ids (`Read`, `Create`, `Execute`, `FetchUrl`, `ApplyPatch` …); Claude Code names are understood too. TodoWrite comes with every droid.' },
 ];

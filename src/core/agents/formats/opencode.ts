@@ -80,14 +80,14 @@ export const OPENCODE_BUILTIN_AGENTS: readonly string[] = ['build', 'plan', 'gen
 
 export const OPENCODE_FIELDS: readonly FieldDoc[] = [
   { key: 'description', doc: 'When to use the agent; shown in the spawn tool\'s list of agents. Without one it is named but not described.' },
-  { key: 'mode', doc: '`all` (default), `primary` (a main agent you start: not offered to the spawn tool) or `subagent` (started by other agents, or by you by name).' },
+  { key: 'mode', doc: '`all` (default), `primary` (a main agent you start: not offered to the spawn tool) or `subagent` (started by other agents, or by you by name).', values: ['all', 'primary', 'subagent'] },
   { key: 'model', doc: '`provider/model-id`. A Claude model runs (on the Anthropic API here, whatever the provider); other models run on the parent\'s model with a warning.' },
   { key: 'prompt', doc: 'The system prompt (a Markdown file\'s body wins over it). `{file:path}` (relative to the file) and `{env:VAR}` are filled in when the agent starts.' },
   { key: 'tools', doc: 'Deprecated map of tool → true/false, folded into `permission` in key order (`true` allow, `false` deny; write, edit and patch are one `edit`).' },
   { key: 'permission', doc: '`allow`, `ask` or `deny`, for every tool or per permission (`read`, `edit`, `bash`, `webfetch`, `task` …), or per pattern (`bash: { "git *": allow, "*": ask }`). The last matching rule wins; `deny` on a whole permission takes its tools away; `allow` runs without asking once you consent to the file.' },
   { key: 'steps', doc: 'The most agentic iterations (model turns) it may take (the older `maxSteps` too).' },
-  { key: 'disable', doc: '`true`: the agent is not loaded.' },
-  { key: 'hidden', doc: '`true`: not offered for you to pick; other agents can still start it.' },
+  { key: 'disable', doc: '`true`: the agent is not loaded.', values: ['true', 'false'] },
+  { key: 'hidden', doc: '`true`: not offered for you to pick; other agents can still start it.', values: ['true', 'false'] },
   { key: 'temperature', doc: 'Sampling temperature; kept, not used here.' },
   { key: 'top_p', doc: 'Sampling nucleus; kept, not used here.' },
   { key: 'variant', doc: 'The model variant; kept, not used here.' },

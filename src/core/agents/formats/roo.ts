@@ -44,6 +44,6 @@ export const ROO_FIELDS: readonly FieldDoc[] = [
   { key: 'whenToUse', doc: 'When to pick the mode: what the parent model reads (the description here).' },
   { key: 'description', doc: 'A short text for the mode picker; the description when there is no `whenToUse`.' },
   { key: 'customInstructions', doc: 'Added to the prompt as "Mode-specific Instructions", as Roo Code adds them (with the `.roo/rules-<slug>/` files).' },
-  { key: 'groups', doc: 'Tool groups: `read`, `edit`, `command`, `mcp`, `modes`; an edit group may be `[edit, { fileRegex, description }]`, and an edit outside the pattern is refused. Every mode can also delegate (`new_task`) and keep a task list.' },
-  { key: 'source', doc: '`project` or `global`; set by where the file is, as Roo Code does.' },
+  { key: 'groups', doc: 'Tool groups: `read`, `edit`, `command`, `mcp`, `modes`; an edit group may be `[edit, { fileRegex, description }]`, and an edit outside the pattern is refused. Every mode can also delegate (`new_task`) and keep a task list.', values: ['read', 'edit', 'command', 'mcp', 'modes'] },
+  { key: 'source', doc: '`project` or `global`; set by where the file is, as Roo Code does.', values: ['project', 'global'] },
 ];
