@@ -41,6 +41,15 @@ function frontmatterFields(fileText: string, format: AgentFormat, filePath: stri
   if (yaml.alias) return { skip: yaml.message };
   // Qwen Code refuses a file whose frontmatter is not valid YAML.
   if (format === 'qwen') return { skip: `its frontmatter is not valid YAML, which Qwen Code refuses: ${yaml.message}` };
+  if (NO_FRONTMATTER_NEEDED.includes(format) || format === 'factory') {
+    // opencode's own fallback: a top-level value holding ": " becomes a block scalar, and the YAML is read again,
+    // so every other field keeps its type (a number, a map of permissions). The later formats' files take it too.
+    const sanitized = parseYamlFrontmatter(blockScalarsForColons(split.frontmatter), split.firstLine);
+    if (sanitized.ok) {
+      warn.warn(`invalid YAML frontmatter: ${yaml.message}; the values holding ": " are read as text, as opencode reads them`);
+      return { fields: sanitized.data, body: split.body };
+    }
+  }
   if (format === 'gemini' && /^\s*-/.test(split.frontmatter)) {
     return { skip: 'it lists remote Gemini CLI agents (reached over the A2A protocol), which this runtime cannot run' };
   }
@@ -61,6 +70,24 @@ function codexFields(fileText: string): AgentFields | { skip: string } {
   }
   const instructions = data.developer_instructions;
   return { fields: data, body: typeof instructions === 'string' ? instructions : '' };
+}
+
+/**
+ * A frontmatter whose top-level plain values holding `: ` (the commonest
+ * break of YAML in agent files: `description: Use when: …`) are rewritten as
+ * `|-` block scalars, the rest left as it is.
+ */
+export function blockScalarsForColons(frontmatter: string): string {
+  return frontmatter
+    .split('\n')
+    .map((line) => {
+      const match = /^([A-Za-z_][\w.-]*):[ \t]+(.*?)\r?$/.exec(line);
+      if (!match) return line;
+      const value = match[2]!;
+      if (!/:\s/.test(value) || /^["'[{|>&*!#]/.test(value)) return line;
+      return `${match[1]}: |-\n  ${value}`;
+    })
+    .join('\n');
 }
 
 /** A Kiro JSON agent: strict JSON, as Kiro reads it. */

@@ -115,3 +115,9 @@ test('opencode: the definitions of one name are merged field by field, the winni
   assert.deepEqual(disabled.agents, []);
   assert.match(disabled.warnings.map((w) => w.message).join('\n'), /agent "review" is not loaded: once its \.opencode files are merged, it is turned off/);
 });
+
+test("opencode's YAML fallback: a value holding ': ' is read as text, every other field keeps its type", () => {
+  const { definition, messages } = load('---\ndescription: Use when: you need a review\nsteps: 12\npermission:\n  bash: deny\n---\nx\n', at, '.opencode');
+  assert.deepEqual([definition.description, definition.maxTurns, definition.disallowedTools], ['Use when: you need a review', 12, ['Bash']]);
+  assert.match(messages[0]!, /^invalid YAML frontmatter: .*; the values holding ": " are read as text, as opencode reads them$/);
+});
