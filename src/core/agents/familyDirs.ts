@@ -124,8 +124,9 @@ function collector(): Collector {
     },
     files(folder, names, source) {
       const present = names.filter((name) => isFile(path.join(folder, name)));
-      // Each name is watched: another of them may appear next to the one there.
-      for (const name of names) out.candidates.push(path.join(folder, name));
+      // Each absent name is watched: it may appear next to the one there. One that is there is content,
+      // whose edits are read alone; watched as structure too, each edit would relist every dir.
+      for (const name of names) if (!present.includes(name)) out.candidates.push(path.join(folder, name));
       if (present.length > 0) out.dirs.push({ path: folder, source, rules: { only: names } });
     },
   };

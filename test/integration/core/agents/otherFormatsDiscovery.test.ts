@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { AgentCatalog, type AgentCatalogOptions } from '../../../../src/core/agents/catalog';
-import { discoverAgents } from '../../../../src/core/agents/discovery';
+import { discoverAgents, sourceOptions } from '../../../../src/core/agents/discovery';
+import { resolveAgentDirs } from '../../../../src/core/agents/sources';
 import { layout, writeFile } from './helpers';
 
 // Where the home tools of the formats read by readers of their own look,
@@ -126,4 +127,14 @@ test('live: a .roomodes and an opencode.json written later are read, edits apply
   rmSync(path.join(cwd, '.roomodes'));
   await next;
   assert.deepEqual(names(), ['droid', 'planner']);
+});
+
+test('a .roomodes or opencode.json that is there is watched as content alone: its edits are read without relisting every dir', async (t) => {
+  const { home, cwd, at } = workspace(t);
+  at('.roomodes', 'customModes: []\n');
+  at('opencode.json', '{}');
+  const { candidates } = await resolveAgentDirs(sourceOptions({ cwd, home, loadClaudePlugins: false, bundledDir: null }));
+  assert.ok(!candidates.includes(path.join(cwd, '.roomodes')) && !candidates.includes(path.join(cwd, 'opencode.json')));
+  // Its absent siblings are still watched for: they may appear next to it.
+  assert.ok(candidates.includes(path.join(cwd, 'opencode.jsonc')) && candidates.includes(path.join(cwd, '.kilocodemodes')));
 });
