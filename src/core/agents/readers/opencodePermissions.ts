@@ -32,11 +32,24 @@ function permissionTools(key: string): string[] {
   return [`mcp_${key}`];
 }
 
+const compiled = new Map<string, RegExp>();
+
 /** opencode's wildcard: `*` any text, `?` one character, the rest literal; a trailing ` *` also matches nothing after it. */
 export function globRegex(pattern: string): RegExp {
+  let regex = compiled.get(pattern);
+  if (regex) return regex;
   let source = pattern.replace(/\\/g, '/').replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
   if (source.endsWith(' .*')) source = `${source.slice(0, -3)}( .*)?`;
-  return new RegExp(`^${source}$`, 's');
+  regex = new RegExp(`^${source}$`, 's');
+  // The keys and patterns files use are few and repeat across files: compiled once (and the cache kept small).
+  if (compiled.size > 500) compiled.clear();
+  compiled.set(pattern, regex);
+  return regex;
+}
+
+/** Whether a permission key (a name, or a wildcard over names) covers a permission. */
+function keyCovers(key: string, permission: string): boolean {
+  return key === permission || ((key.includes('*') || key.includes('?')) && globRegex(key).test(permission));
 }
 
 function action(value: unknown, where: string, warn: WarningSink | null): PermissionAction | null | undefined {
@@ -120,7 +133,7 @@ export function permissionRules(object: Record<string, unknown>, warn: WarningSi
   // opencode leaves out a tool whose last rule (by its permission's name, whatever the pattern) denies everything.
   const disabled: string[] = [];
   for (const [permission, tools] of Object.entries(OPENCODE_PERMISSIONS)) {
-    const last = byKey.findLast((rule) => globRegex(rule.key).test(permission));
+    const last = byKey.findLast((rule) => keyCovers(rule.key, permission));
     if (last && last.pattern === '*' && last.action === 'deny') for (const tool of tools) if (!disabled.includes(tool)) disabled.push(tool);
   }
   return { rules, disabled, valid };

@@ -14,15 +14,16 @@ import { normaliseToolList, unknownToolWarnings, type NormalisedTools } from '..
 
 /** A definition of `format` for the file in `context`, every field at its default but those given (one shape for all: see DEFINITION_DEFAULTS). */
 export function makeDefinition(context: AgentFileContext, format: AgentFormat, fields: Partial<AgentDefinition> & Pick<AgentDefinition, 'name' | 'description' | 'systemPrompt'>): AgentDefinition {
-  return {
-    ...DEFINITION_DEFAULTS,
-    ...fields,
-    source: context.source,
-    family: context.family,
-    filePath: context.filePath,
-    format,
-    pluginName: context.pluginName ?? null,
-  } as AgentDefinition;
+  // The defaults' copy, then the fields assigned into it: every definition keeps the defaults' one shape
+  // (spreading a differing set of fields after them gives each its own, and is several times slower).
+  const definition: AgentDefinition = { ...DEFINITION_DEFAULTS };
+  Object.assign(definition, fields);
+  definition.source = context.source;
+  definition.family = context.family;
+  definition.filePath = context.filePath;
+  definition.format = format;
+  definition.pluginName = context.pluginName ?? null;
+  return definition;
 }
 
 /**
