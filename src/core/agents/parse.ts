@@ -25,14 +25,20 @@ export type { AgentFileContext, ParsedAgentFile } from './interpret';
 const COPILOT_SUFFIX = /\.(agent|chatmode)\.md$/i;
 
 /** Formats whose every field is optional: a Markdown file without frontmatter is an agent whose prompt is the whole text. */
-const NO_FRONTMATTER_NEEDED: readonly AgentFormat[] = ['cursor', 'opencode', 'kilo', 'kiro'];
+const NO_FRONTMATTER_NEEDED: readonly AgentFormat[] = ['cursor', 'opencode', 'kilo'];
 
-function frontmatterFields(fileText: string, format: AgentFormat, filePath: string, warn: FileWarnings): AgentFields | { skip: string } {
+/** What frontmatterFields says of a file that is not an agent at all and needs no word: see parseAgentText. */
+const NOT_AN_AGENT = Symbol('not an agent');
+
+function frontmatterFields(fileText: string, format: AgentFormat, filePath: string, warn: FileWarnings): AgentFields | { skip: string } | typeof NOT_AN_AGENT {
   const split = splitFrontmatter(fileText);
   if (split.kind === 'unterminated') return { skip: 'its frontmatter has no closing "---" line' };
   if (split.kind === 'none') {
     if (format === 'copilot' && COPILOT_SUFFIX.test(filePath)) return { fields: {}, body: split.body };
     if (NO_FRONTMATTER_NEEDED.includes(format)) return { fields: {}, body: split.body };
+    // Kiro's Markdown agents have frontmatter; a Markdown file without it in `.kiro/agents` is the prompt a JSON agent
+    // points at (`"prompt": "file://./prompts/reviewer.md"`, as Kiro's documentation lays them out), not an agent.
+    if (format === 'kiro') return NOT_AN_AGENT;
     if (format === 'qwen') return { skip: 'it does not start with a "---" frontmatter block, which Qwen Code requires' };
     return { skip: 'it does not start with a "---" frontmatter block holding its name and description' };
   }
@@ -41,7 +47,7 @@ function frontmatterFields(fileText: string, format: AgentFormat, filePath: stri
   if (yaml.alias) return { skip: yaml.message };
   // Qwen Code refuses a file whose frontmatter is not valid YAML.
   if (format === 'qwen') return { skip: `its frontmatter is not valid YAML, which Qwen Code refuses: ${yaml.message}` };
-  if (NO_FRONTMATTER_NEEDED.includes(format) || format === 'factory') {
+  if (NO_FRONTMATTER_NEEDED.includes(format) || format === 'kiro' || format === 'factory') {
     // opencode's own fallback: a top-level value holding ": " becomes a block scalar, and the YAML is read again,
     // so every other field keeps its type (a number, a map of permissions). The later formats' files take it too.
     const sanitized = parseYamlFrontmatter(blockScalarsForColons(split.frontmatter), split.firstLine);
@@ -112,6 +118,7 @@ export function parseAgentText(fileText: string, context: AgentFileContext): Par
     if (format === 'opencode' || format === 'kilo') return readOpencodeConfig(fileText, { ...context, kilo: format === 'kilo' }, warn);
   }
   const fields = format === 'codex' && isTomlPath(context.filePath) ? codexFields(fileText) : frontmatterFields(fileText, format, context.filePath, warn);
+  if (fields === NOT_AN_AGENT) return { definition: null, warnings: [] };
   if ('skip' in fields) return warn.skip(fields.skip);
   switch (format) {
     case 'cursor':
