@@ -102,7 +102,9 @@ export function readQwen(fields: Record<string, unknown>, body: string, context:
   const disallowedList = stringList(fields.disallowedTools, 'disallowedTools', warn);
   const disallowedTools = disallowedList ? toolList(disallowedList, 'qwen', warn).tools : [];
 
-  const color = text(fields.color, 'color', warn);
+  // Colour names in any case; "Automatic Color" is what Qwen Code's own creation wizard wrote for `auto`.
+  const written = text(fields.color, 'color', warn);
+  const color = written && /^automatic colou?r$/i.test(written) ? 'auto' : COLORS.includes(written?.toLowerCase() ?? '') ? written!.toLowerCase() : written;
   if (color && !COLORS.includes(color)) warn.warn(`"color" must be one of ${COLORS.join(', ')}, not ${quote(color)}; Qwen Code drops it`);
   const effort = typeof fields.effort === 'string' ? EFFORTS[fields.effort.trim()] : undefined;
   if (fields.effort !== undefined && !effort) warn.warn(`"effort" must be one of low, medium, high, xhigh, max, not ${quote(fields.effort)}; it is ignored`);

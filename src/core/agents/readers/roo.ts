@@ -66,6 +66,7 @@ interface GroupsRead {
 
 /** A mode's `groups` → its tools and the file restriction of its edit group; a string when invalid. */
 function readGroups(raw: unknown, slug: string): GroupsRead | string {
+  if (raw === undefined) return 'it has no "groups" (Roo Code requires its list of tool groups)';
   if (!Array.isArray(raw)) return '"groups" must be a list of tool groups';
   const tools = new Set<string>(ROO_ALWAYS);
   const rules: PermissionRule[] = [];

@@ -62,3 +62,11 @@ test('Qwen Code: the Claude Code fields newer versions read', () => {
   assert.equal(definition.isolation, 'worktree');
   assert.match(messages.join('\n'), /fields "hooks", "skills" have no counterpart here/);
 });
+
+test('Qwen Code: colours in any case, and "Automatic Color" (what its creation wizard wrote) as auto, without a warning', () => {
+  assert.equal(load(agent('color: Blue\n'), at, '.qwen').definition.color, 'blue');
+  const automatic = load(agent('color: Automatic Color\n'), at, '.qwen');
+  assert.equal(automatic.definition.color, null);
+  assert.deepEqual(automatic.messages, []);
+  assert.match(load(agent('color: magenta\n'), at, '.qwen').messages.join('\n'), /"color" must be one of/);
+});

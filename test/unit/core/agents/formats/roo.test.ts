@@ -69,7 +69,7 @@ test('Roo Code modes: JSON too; one invalid mode is skipped with a warning namin
   const { agents, messages } = parse(json);
   assert.deepEqual(agents.map((a) => a.name), ['ok', 'old']);
   assert.match(messages.join('\n'), /mode "bad slug": "slug" must be letters, digits and "-", not "bad slug"; this mode is not loaded \(the file's other modes are\)/);
-  assert.match(messages.join('\n'), /mode "nogroups": "groups" must be a list of tool groups/);
+  assert.match(messages.join('\n'), /mode "nogroups": it has no "groups" \(Roo Code requires its list of tool groups\)/);
   assert.match(messages.join('\n'), /mode "badgroup": "browserish" is not a tool group/);
   assert.match(messages.join('\n'), /mode "badregex": "fileRegex" "\(" is not a valid regular expression/);
   assert.match(messages.join('\n'), /mode "twice": the group "read" is listed twice/);
