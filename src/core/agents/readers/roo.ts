@@ -54,7 +54,8 @@ function modesOf(text: string, filePath: string): { modes: unknown[] } | { probl
   if (data === null || data === undefined) return { modes: [] };
   if (!isRecord(data)) return { problem: 'it is not a map holding "customModes"' };
   if (exceedsValueBudget(data, MAX_YAML_VALUES)) return { problem: `its YAML expands to more than ${MAX_YAML_VALUES.toLocaleString('en-US')} values through aliases` };
-  if (data.customModes === undefined) return { modes: [] };
+  // An empty map is no modes; a map without the list (a single mode written at the top) is a mistake Roo Code only logs.
+  if (data.customModes === undefined) return Object.keys(data).length === 0 ? { modes: [] } : { problem: 'it has no "customModes" list of modes, so Roo Code reads no mode from it' };
   if (!Array.isArray(data.customModes)) return { problem: '"customModes" must be a list of modes' };
   return { modes: data.customModes };
 }

@@ -77,10 +77,10 @@ test('Roo Code modes: JSON too; one invalid mode is skipped with a warning namin
   assert.match(messages.join('\n'), /field "old.extraField" has no counterpart here/);
 });
 
-test('Roo Code modes: a file that is not YAML or JSON, or holds no list, says so; no customModes is no modes', () => {
+test('Roo Code modes: a file that is not YAML or JSON, or holds no list, says so', () => {
   assert.match(parse('customModes: [\n  - slug: x\n').messages[0]!, /skipped \.roomodes: it is neither valid YAML nor JSON/);
   assert.match(parse('customModes: 3\n').messages[0]!, /"customModes" must be a list of modes/);
-  assert.deepEqual(parse('something: else\n'), { agents: [], messages: [] });
+  assert.match(parse('something: else\n').messages[0]!, /no "customModes" list of modes/);
   // Roo Code's clean-up of typographic characters applies before parsing.
   assert.equal(parse('customModes:\n  - slug: q\n    name: Q\n    roleDefinition: It\u2019s \u201cfine\u201d \u2014 really.\n    groups: [read]\n').agents[0]!.systemPrompt, 'It\'s "fine" - really.');
 });
@@ -90,4 +90,12 @@ test("Kilo Code's .kilocodemodes: its converter's prompt and description; the sl
   const { agents, messages } = parse(text, '/repo/.kilocodemodes', '.kilo');
   assert.deepEqual(agents.map((a) => [a.name, a.description, a.systemPrompt]), [['translate', 'For translations.', 'You translate.\n\nKeep the tone.']]);
   assert.match(messages.join('\n'), /mode "code" is not loaded: Kilo Code runs "code" as its own agent/);
+});
+
+test('Roo Code modes: a file without the customModes list gives no mode and says why; an empty one says nothing', () => {
+  const single = parse('slug: docs\nname: Docs\nroleDefinition: You write docs.\ngroups: [read]\n');
+  assert.deepEqual(single.agents, []);
+  assert.match(single.messages.join('\n'), /no "customModes" list of modes/);
+  assert.deepEqual(parse('{}\n').messages, []);
+  assert.deepEqual(parse('').messages, []);
 });
