@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { PermissionRule } from '../agents/definition';
+import { globRegex } from '../agents/readers/opencodePermissions';
 import { selects, toolPattern } from '../mcp/toolPatterns';
 import { testPatterns } from '../regex/boundedRegex';
 import { builtinTool } from '../../protocol/tools';
@@ -90,9 +91,7 @@ export function globMatcher(pattern: string): RegExp {
   let written = pattern.replace(/\\/g, '/');
   if (written.startsWith('~/')) written = `${os.homedir().split(path.sep).join('/')}/${written.slice(2)}`;
   if (written.startsWith('./')) written = written.slice(2);
-  let source = written.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
-  if (source.endsWith(' .*')) source = `${source.slice(0, -3)}( .*)?`;
-  return new RegExp(`^${source}$`, 's');
+  return globRegex(written);
 }
 
 /**
