@@ -161,15 +161,21 @@ export function resolvedText(r: ResolvedDefinition): string {
 /** For an editor (VS Code's Show Resolved Definition). */
 export function resolvedMarkdown(r: ResolvedDefinition): string {
   const escape = (text: string) => text.replace(/([\\`*_[\]|<>])/g, '\\$1');
+  // Patterns and paths as code: read as written in the editor's source view, and in a preview.
+  const code = (text: string) => {
+    const ticks = '`'.repeat(Math.max(1, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+    const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+    return `${ticks}${pad}${text}${pad}${ticks}`;
+  };
   const lines = [`# ${escape(r.name)}`, '', '| | |', '|---|---|'];
   for (const [label, value] of facts(r)) lines.push(`| ${label} | ${escape(value).replace(/\n/g, ' ')} |`);
   if (r.rules.length) {
     lines.push('', '## Permission rules', '', 'The last rule that matches a call decides; a call no rule matches is left to the permission mode.', '');
-    for (const rule of r.rules) lines.push(`- **${rule.action}** — ${escape(rule.origin)}`);
+    for (const rule of r.rules) lines.push(`- **${rule.action}** — ${code(rule.origin)}`);
   }
   if (r.shadows.length) {
     lines.push('', `## Other definitions of ${escape(r.name)}`, '');
-    for (const s of r.shadows) lines.push(`- ${escape(s.filePath)} (${s.merged ? 'merged into this one' : 'shadowed'})`);
+    for (const s of r.shadows) lines.push(`- ${code(s.filePath)} (${s.merged ? 'merged into this one' : 'shadowed'})`);
   }
   const warnings = [...r.warnings, ...r.prompt.warnings];
   if (warnings.length) {

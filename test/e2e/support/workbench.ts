@@ -210,6 +210,32 @@ export class Workbench {
     return files;
   }
 
+  /**
+   * Drags the side bar's edge until the side bar is `width` px wide (VS Code
+   * has no setting for it; 300 px is its default here).
+   */
+  async setSidebarWidth(width: number): Promise<void> {
+    const sidebar = this.page.locator('.part.sidebar');
+    const box = await sidebar.boundingBox();
+    if (!box) throw new Error('no side bar to resize');
+    if (Math.abs(box.width - width) <= 1) return;
+    const edge = box.x + box.width;
+    const sashes = await this.page.locator('.monaco-sash.vertical').evaluateAll((els) =>
+      els.map((el) => {
+        const r = el.getBoundingClientRect();
+        return { x: r.x + r.width / 2, y: r.y + r.height / 2, height: r.height };
+      }),
+    );
+    const sash = sashes.filter((s) => Math.abs(s.x - edge) <= 4 && s.height > 100)[0];
+    if (!sash) throw new Error(`no sash at the side bar's edge (x ${edge})`);
+    await this.page.mouse.move(sash.x, sash.y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(box.x + width, sash.y, { steps: 8 });
+    await this.page.mouse.up();
+    const now = (await sidebar.boundingBox())?.width ?? 0;
+    if (Math.abs(now - width) > 2) throw new Error(`the side bar is ${now} px wide, not ${width}`);
+  }
+
   /** Saves a full-page screenshot as test/e2e/artifacts/<name>.png and returns its path. */
   async screenshot(name: string): Promise<string> {
     mkdirSync(artifactsDir, { recursive: true });
