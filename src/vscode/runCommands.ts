@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
-import type { AgentRun } from '../core/engine/agentRun';
+import { AdmissionError, type AdmissionRefusal } from '../core/engine/admission';
 import type { Budget } from '../core/engine/budget';
 import { EngineError } from '../core/engine/errors';
+import type { RunHandle } from '../core/runtime/api';
+import { ADMISSION_WORDS } from '../protocol/admission';
 import { ensureApiKey } from './apiKey';
 import { askTask, isGitRepo, pickAgent, pickFolder, pickRunningAgent } from './pickers';
 import { announceRunEnd } from './runNotifications';
@@ -41,14 +43,7 @@ const MANAGE_TRUST = 'Manage Workspace Trust';
 /** Nothing runs in an untrusted workspace (Restricted Mode); says why and how to change it. */
 export function ensureTrusted(what: string): boolean {
   if (vscode.workspace.isTrusted) return true;
-  void vscode.window
-    .showWarningMessage(
-      `${what} is not possible in Restricted Mode: agents run tools (shell commands, file edits) in this workspace, so it must be trusted first.`,
-      MANAGE_TRUST,
-    )
-    .then((choice) => {
-      if (choice === MANAGE_TRUST) void vscode.commands.executeCommand('workbench.trust.manage');
-    });
+  showRestricted(`${what} is not possible in Restricted Mode: agents run tools (shell commands, file edits) in this workspace, so it must be trusted first.`);
   return false;
 }
 
@@ -56,9 +51,23 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The engine's refusal (admission.ts), in its words, with the way out where there is one. */
+function refuse(services: Services, refusal: AdmissionRefusal): undefined {
+  if (refusal.code === 'restricted') showRestricted(refusal.message);
+  else if (refusal.code === 'no-key') ensureApiKey(services.keys);
+  else void vscode.window.showErrorMessage(refusal.message);
+  return undefined;
+}
+
+function showRestricted(message: string): void {
+  void vscode.window.showWarningMessage(message, MANAGE_TRUST).then((choice) => {
+    if (choice === MANAGE_TRUST) void vscode.commands.executeCommand('workbench.trust.manage');
+  });
+}
+
 /** `reveal` shows the Runs view with the given run selected. */
 export async function runAgentCommand(services: Services, reveal: (runId?: string) => Promise<void>, args: RunAgentArgs = {}): Promise<string | undefined> {
-  if (!ensureTrusted('Running an agent')) return undefined;
+  if (!vscode.workspace.isTrusted) return refuse(services, { code: 'restricted', message: ADMISSION_WORDS.restricted() });
   const { budget, error: budgetError } = checkBudget(args.budget);
   if (budgetError) {
     void vscode.window.showErrorMessage(budgetError);
@@ -68,39 +77,39 @@ export async function runAgentCommand(services: Services, reveal: (runId?: strin
   if (!scope) return undefined;
   if (!ensureApiKey(services.keys)) return undefined;
   const agent = args.agent ? scope.find(args.agent) : await pickAgent(scope, 'Subagents: Run Agent');
-  if (!agent) {
-    if (args.agent) void vscode.window.showErrorMessage(`Unknown agent "${args.agent}". Available: ${scope.agents.map((a) => a.name).join(', ') || 'none'}`);
-    return undefined;
-  }
-  if (scope.settings.disabledAgents.includes(agent.name)) {
-    void vscode.window.showErrorMessage(`Agent "${agent.name}" is disabled (setting subagents.disabledAgents). Remove it from that list to run it.`);
-    return undefined;
-  }
-  if (agent.userInvocable === false) {
-    void vscode.window.showErrorMessage(`Agent "${agent.name}" is there for other agents to start (user-invocable: false in its file), not to be run by itself.`);
-    return undefined;
-  }
+  if (!agent && !args.agent) return undefined;
+  // Asked before the task is: the engine's answer, in its words, whatever it is.
+  const refusal = scope.admission(args.agent ?? agent!.name, 'user', budget);
+  if (refusal) return refuse(services, refusal);
   let task = args.task?.trim();
-  let isolated = args.isolation === 'worktree' || agent.isolation === 'worktree';
+  let isolated = args.isolation === 'worktree' || agent!.isolation === 'worktree';
   if (!task) {
-    const canIsolate = agent.isolation !== 'worktree' && args.isolation === undefined && (await isGitRepo(scope.folder.uri.fsPath));
-    const input = await askTask({ title: `Subagents: Run ${agent.name}`, prompt: `What should ${agent.name} do?`, canIsolate, isolated });
+    const canIsolate = agent!.isolation !== 'worktree' && args.isolation === undefined && (await isGitRepo(scope.folder.uri.fsPath));
+    const input = await askTask({ title: `Subagents: Run ${agent!.name}`, prompt: `What should ${agent!.name} do?`, canIsolate, isolated });
     if (!input) return undefined;
     task = input.task;
     isolated ||= input.isolated;
   }
-  let run: AgentRun;
+  let run: RunHandle;
   try {
-    run = await scope.engine.start({ agent: agent.name, prompt: task, cwd: scope.folder.uri.fsPath, isolation: isolated ? 'worktree' : undefined, budget });
+    run = await services.runtime.start({ scope: scope.spec(), agent: agent!.name, prompt: task, isolation: isolated ? 'worktree' : undefined, budget, via: 'palette' });
   } catch (error) {
-    if (!(error instanceof EngineError)) services.log.error(`Starting ${agent.name} failed: ${errorText(error)}`);
-    void vscode.window.showErrorMessage(`Could not start ${agent.name}: ${errorText(error)}`);
+    if (error instanceof AdmissionError) return refuse(services, error.refusal);
+    if (!(error instanceof EngineError)) services.log.error(`Starting ${agent!.name} failed: ${errorText(error)}`);
+    void vscode.window.showErrorMessage(`Could not start ${agent!.name}: ${errorText(error)}`);
     return undefined;
   }
-  services.log.info(`Started ${agent.name} (${run.id}) in ${scope.folder.name}${isolated ? ' in a worktree' : ''}.`);
-  if (args.notify !== false) void run.done.then(announceRunEnd);
-  await reveal(run.tree.runId);
-  return run.id;
+  services.scopes.noteRun(run.runId, scope);
+  services.log.info(`Started ${agent!.name} (${run.agentId}) in ${scope.folder.name}${isolated ? ' in a worktree' : ''}.`);
+  if (args.notify !== false) void announceWhenDone(run);
+  await reveal(run.runId);
+  return run.agentId;
+}
+
+/** Announces how a run this window started ends (runNotifications.ts); a runtime that went away says nothing. */
+export async function announceWhenDone(run: RunHandle): Promise<void> {
+  const result = await run.result().catch(() => null);
+  if (result) announceRunEnd(result);
 }
 
 export async function stopRunCommand(services: Services, agentId?: string): Promise<boolean> {
@@ -115,8 +124,8 @@ export async function stopRunCommand(services: Services, agentId?: string): Prom
   return true;
 }
 
-export function stopAllCommand(services: Services): number {
-  const stopped = services.scopes.all.reduce((sum, scope) => sum + scope.engine.cancelAll('Stopped by the user (Stop All).'), 0);
+export async function stopAllCommand(services: Services): Promise<number> {
+  const stopped = await services.runtime.stopAll('Stopped by the user (Stop All).');
   services.log.info(`Stop All: stopped ${stopped} run(s).`);
   void vscode.window.showInformationMessage(stopped ? `Stopped ${stopped} run${stopped === 1 ? '' : 's'}.` : 'No agent is running.');
   return stopped;
@@ -149,10 +158,10 @@ export async function sendFollowUpCommand(services: Services, reveal: (runId?: s
     text = entered.trim();
   }
   try {
-    const continued = await scope.engine.sendFollowUp(agentId, text);
-    void continued.done.then(announceRunEnd);
-    await reveal(continued.tree.runId);
-    return continued.id;
+    const continued = await services.runtime.followUp({ scope: scope.spec(), agentId, prompt: text });
+    void announceWhenDone(continued);
+    await reveal(continued.runId);
+    return continued.agentId;
   } catch (error) {
     void vscode.window.showErrorMessage(`Could not continue ${node?.agentName ?? agentId}: ${errorText(error)}`);
     return undefined;
