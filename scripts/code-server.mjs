@@ -26,6 +26,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { cleanEnv, node24, node24Env } from './env.mjs';
+import { withProgress } from './progress.mjs';
 
 export const CODE_SERVER_VERSION = '4.139.1';
 export const EXTENSION_ID = 'subagents-dev.subagents';
@@ -69,14 +70,14 @@ export function ensureSystemPackages(packages = SYSTEM_PACKAGES) {
   const sudo = asRoot ? [] : ['sudo', '-n'];
   console.log(`› installing Debian packages: ${missing.join(' ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [
-    ['apt-get', 'update', '-qq'],
-    ['apt-get', 'install', '-y', '-qq', ...missing],
+  for (const [label, args] of [
+    ['apt-get update', ['apt-get', 'update', '-qq']],
+    [`apt-get install (${missing.length} package${missing.length === 1 ? '' : 's'})`, ['apt-get', 'install', '-y', '-qq', ...missing]],
   ]) {
     const cmd = [...sudo, ...args];
-    const r = spawnSync(cmd[0], cmd.slice(1), { stdio: 'pipe', encoding: 'utf8', env });
+    const r = withProgress({ label, estimate: 'under a minute each on a fast mirror', capture: true, env }, cmd[0], cmd.slice(1));
     if (r.error || r.status !== 0) {
-      const output = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim().split('\n').slice(-15).join('\n');
+      const output = r.output.trim().split('\n').slice(-15).join('\n');
       throw new Error(
         `\`${cmd.join(' ')}\` failed (${r.error?.message ?? `exit ${r.status}`}).\n${output}\n` +
           `Install the packages by hand (as root): apt-get install ${missing.join(' ')}`,
@@ -161,8 +162,7 @@ export function ensureCodeServer(version = CODE_SERVER_VERSION, { spec = `code-s
   const tmp = `${dir}.tmp-${process.pid}`;
   mkdirSync(tmp, { recursive: true });
   writeFileSync(path.join(tmp, 'package.json'), JSON.stringify({ name: 'code-server-install', private: true }) + '\n');
-  console.log(`› installing code-server ${version} into ${dir} (about two minutes)…`);
-  const started = Date.now();
+  console.log(`› installing code-server ${version} into ${dir} (once; it downloads about 100 MB and builds native modules)…`);
   const env = node24Env({
     // npm on Node 24 looks for its global npmrc next to that Node (inside
     // node_modules), not where the user's npm keeps it: registry settings and
@@ -175,14 +175,26 @@ export function ensureCodeServer(version = CODE_SERVER_VERSION, { spec = `code-s
     npm_config_fund: 'false',
     npm_config_audit: 'false',
   });
-  const r = spawnSync('npm', ['install', '--no-save', '--loglevel=error', spec], {
-    cwd: tmp,
-    env,
-    encoding: 'utf8',
-    stdio: 'pipe',
-  });
+  const r = withProgress(
+    {
+      label: `installing code-server ${version}`,
+      estimate: '2 min on an idle 2-core machine, 5–10 min on a busy one',
+      watch: tmp,
+      // How far it got: npm unpacks the package, then its install script builds native modules.
+      stages: [
+        ...['kerberos', '@vscode/spdlog', '@vscode/sqlite3'].map((m) => [path.join(tmp, 'node_modules/code-server/lib/vscode/node_modules', m, 'build'), 'building native modules']),
+        [path.join(tmp, 'node_modules/code-server/lib/vscode/node_modules'), "installing VS Code's own modules"],
+        [path.join(tmp, 'node_modules/code-server/package.json'), 'unpacked; running its install script'],
+      ],
+      capture: true,
+      cwd: tmp,
+      env,
+    },
+    'npm',
+    ['install', '--no-save', '--loglevel=error', spec],
+  );
   if (r.error || r.status !== 0) {
-    const output = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim().split('\n').slice(-30).join('\n');
+    const output = r.output.trim().split('\n').slice(-30).join('\n');
     rmSync(tmp, { recursive: true, force: true });
     throw new Error(
       `Installing code-server ${version} failed (${r.error?.message ?? `npm exit ${r.status}`}).\n${output}\n` +
@@ -197,7 +209,6 @@ export function ensureCodeServer(version = CODE_SERVER_VERSION, { spec = `code-s
   rmSync(dir, { recursive: true, force: true });
   renameSync(tmp, dir);
   verified.add(dir);
-  console.log(`› code-server ${version} installed in ${Math.round((Date.now() - started) / 1000)} s`);
   return command;
 }
 
@@ -322,6 +333,8 @@ function runSync(cs, args, env) {
  *   userDirs       'user': the extension keeps its history where the user's is
  *                  (npm start); default: in a temporary folder, as a test needs
  *   dataHome       that folder ($XDG_DATA_HOME), when a test prepares it
+ *   runtimeDir     the agent host's folder ($XDG_RUNTIME_DIR); its host is
+ *                  stopped with the server
  * Returns { url, folderUrl, port, pid, userDataDir, extensionsDir, dataHome, output(), exited, stop() }
  * (`exited` resolves with { code, signal } when the server process ends):
  * open `folderUrl` in a browser; stop() kills the server's whole process
@@ -347,7 +360,10 @@ export async function startCodeServer(opts) {
   }
   // The user's own data (the run history VS Code shares with the CLI) stays out of a test's way unless asked for.
   const dataHome = opts.dataHome ?? path.join(tmpRoot, 'data');
-  const userDirs = opts.userDirs === 'user' ? {} : { XDG_DATA_HOME: dataHome };
+  // The agent host the extension starts lives in a folder of this server's (and is stopped with it).
+  const runtimeDir = opts.runtimeDir ?? path.join(tmpRoot, 'run');
+  mkdirSync(runtimeDir, { recursive: true, mode: 0o700 });
+  const userDirs = opts.userDirs === 'user' ? {} : { XDG_DATA_HOME: dataHome, XDG_RUNTIME_DIR: runtimeDir };
   const env = node24Env({ ...userDirs, ...(opts.env ?? {}) });
   const base = codeServerArgs({ userDataDir, extensionsDir, configFile });
   const cleanupDirs = () => rmSync(tmpRoot, { recursive: true, force: true, maxRetries: 3 });
@@ -384,10 +400,13 @@ export async function startCodeServer(opts) {
         userDataDir,
         extensionsDir,
         dataHome: opts.userDirs === 'user' ? null : dataHome,
+        runtimeDir: opts.userDirs === 'user' ? null : runtimeDir,
         output: server.output,
         exited: server.exited,
         stop: async () => {
           await server.stop();
+          // Detached from code-server on purpose (it outlives a window): stopped here, with the test's server.
+          if (opts.userDirs !== 'user') await stopAgentHosts(runtimeDir);
           running.delete(handle);
           if (!opts.keepDirs) cleanupDirs();
         },
@@ -480,6 +499,34 @@ function launch(cs, args, env, port) {
     guard.stop = stop;
     void poll();
   });
+}
+
+/** Stops the agent hosts whose folder is `runtimeDir` (their pid is in `subagents/host-p<N>.json`) and waits until they are gone. */
+export async function stopAgentHosts(runtimeDir) {
+  const dir = path.join(runtimeDir, 'subagents');
+  const pids = [];
+  for (const name of existsSync(dir) ? readdirSync(dir) : []) {
+    if (!/^host-p\d+\.json$/.test(name)) continue;
+    try {
+      const pid = JSON.parse(readFileSync(path.join(dir, name), 'utf8')).pid;
+      if (Number.isInteger(pid)) pids.push(pid);
+    } catch {
+      // Gone or half-written: that host is gone too.
+    }
+  }
+  for (const pid of pids) killPid(pid, 'SIGTERM');
+  const deadline = Date.now() + 5000;
+  while (pids.some(processAlive) && Date.now() < deadline) await sleep(50);
+  for (const pid of pids.filter(processAlive)) killPid(pid, 'SIGKILL');
+  while (pids.some(processAlive)) await sleep(50);
+}
+
+function killPid(pid, signal) {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // already gone
+  }
 }
 
 function sleep(ms) {

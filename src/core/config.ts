@@ -44,6 +44,9 @@ export const settingsSchema = z.object({
   'worktrees.poolSize': z.number().int().min(-1).max(256).default(-1),
   'worktrees.baseRef': z.string().default('HEAD'),
   'worktrees.setupCommand': z.string().default(''),
+  'host.enabled': z.boolean().default(true),
+  'host.idleExitSeconds': z.number().min(5).max(604_800).default(600),
+  'host.unattendedApprovalSeconds': z.number().min(5).max(604_800).default(1800),
 });
 
 /**

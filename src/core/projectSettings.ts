@@ -56,6 +56,10 @@ const RULES: Record<SettingKey, Rule> = {
   'worktrees.poolSize': 'free',
   'worktrees.baseRef': 'free',
   'worktrees.setupCommand': 'restricted',
+  // One agent host serves every project of the user.
+  'host.enabled': 'userOnly',
+  'host.idleExitSeconds': 'userOnly',
+  'host.unattendedApprovalSeconds': 'userOnly',
 };
 
 for (const key of RESTRICTED_SETTING_KEYS) if (RULES[key] !== 'restricted') throw new Error(`${key} is restricted`);

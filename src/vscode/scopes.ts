@@ -5,7 +5,7 @@ import type { AgentDefinition } from '../core/agents/definition';
 import { resolveUserPath, type Settings } from '../core/config';
 import { admit, type AdmissionRefusal, type Invoker } from '../core/engine/admission';
 import type { Budget } from '../core/engine/budget';
-import type { ApiKeys } from './apiKey';
+import { announceKeyRejection, type ApiKeys } from './apiKey';
 import { readSettings } from './settings';
 import { projectTrust, shareableEnv, type ScopeSpec } from '../core/runtime/scopeSpec';
 import { mcpHostOptions } from '../core/runtime/scope';
@@ -16,6 +16,7 @@ import type { EditorToolProvider } from '../core/mcp/editorTools';
 import type { McpStatusStore } from '../core/mcp/status';
 import { listAgentServers, type AgentServers } from '../core/mcp/listing';
 import type { RunEvent } from '../protocol/runEvents';
+import { isKeyRejection } from '../core/engine/keyCheck';
 
 /**
  * One scope per workspace folder: its own settings and its own live
@@ -233,6 +234,7 @@ export class FolderScopes implements vscode.Disposable {
     this.#unsubscribe = deps.onEvent((event) => {
       // A run started servers (or found them failing): what the Agents view shows of them changed.
       if (event.type === 'notice' || event.type === 'agent_finished') for (const scope of this.all) scope.refreshMcpServers();
+      if (event.type === 'agent_finished' && event.status === 'failed' && isKeyRejection(event.error)) announceKeyRejection(event.runId, deps.keys.origin);
     });
   }
 
@@ -286,7 +288,7 @@ export class FolderScopes implements vscode.Disposable {
    * The folder a run belongs to: where it started in this session, otherwise
    * the folder holding one of its agents' working directories (a root that
    * ran isolated works outside every folder, in a worktree, so its repository
-   * decides).
+   * decides); none for a run of a folder this window has not open.
    */
   folderOfRun(runId: string, cwds: readonly string[]): FolderScope | undefined {
     const known = this.#runFolders.get(runId);
@@ -295,7 +297,8 @@ export class FolderScopes implements vscode.Disposable {
       const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(cwd));
       if (folder) return this.#scopes.get(folder.uri.toString());
     }
-    return this.all.length === 1 ? this.all[0] : undefined;
+    // Another window's or a terminal's run in a folder not open here (the history is the user's): none of ours.
+    return undefined;
   }
 
   dispose(): void {

@@ -10,7 +10,9 @@ import { UsageError, userHome, type CliCommand, type CliIO } from '../command';
 import { executeRun, interactiveTerminal, presentation } from '../execute';
 import { pluginDirFlags } from '../pluginDirFlags';
 import { decideProjectTrust } from '../trust';
-import { openSession } from '../session';
+import { cliScope, openSession } from '../session';
+import { attachToHost, noHost } from '../hostConnection';
+import type { ScopeSpec } from '../../core/runtime/scopeSpec';
 import { cliSettings } from '../settingsFiles';
 import { terminalText } from '../render/terminalText';
 
@@ -46,6 +48,11 @@ Options:
                             uncommitted changes) or a branch, tag or commit
                             (worktrees.baseRef, default HEAD)
   --json                    NDJSON events on stdout; the last line is the result
+  --no-host                 run in this process even where the agent host runs.
+                            Otherwise, with a host running, the run is the host's:
+                            VS Code shows it live, and it goes on if this
+                            terminal closes (Ctrl+C still stops it); without
+                            one (CI), it runs in this process
 Exit code: 0 when the run completed, 1 otherwise, 2 for bad arguments.
 Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL (optional).
 Settings: the extension's subagents.* settings, from ~/.config/subagents/settings.json
@@ -98,6 +105,7 @@ function parseRunArgs(args: string[]) {
       isolation: { type: 'string' },
       'base-ref': { type: 'string' },
       json: { type: 'boolean', default: false },
+      'no-host': { type: 'boolean', default: false },
     },
   });
   const [agent, ...promptParts] = positionals;
@@ -128,6 +136,7 @@ function parseRunArgs(args: string[]) {
     trustProject: values['trust-project'] ?? false,
     isolation: values.isolation as 'worktree' | undefined,
     baseRef: values['base-ref'],
+    noHost: values['no-host'] ?? false,
   };
 }
 
@@ -146,6 +155,26 @@ export const runCommand: CliCommand = {
     const settings = cliSettings(io, cwd, { flags: opts.flags, trust });
     const model = modelFlag(opts.model, settings.modelAliases, io);
     const view = presentation(io, opts.json);
+    const request = (scope: ScopeSpec) => ({
+      scope,
+      agent: opts.agent,
+      prompt: opts.prompt,
+      model,
+      permissionMode: opts.permissionMode,
+      isolation: opts.isolation,
+      baseRef: opts.baseRef,
+      askApprovals: view.interactive,
+      via: 'cli',
+    });
+    // Where the agent host runs, the run is its: listed, messaged, stopped and answered from VS Code and other terminals too.
+    const host = noHost(io, opts.noHost) ? null : await attachToHost(io, { handlers: view.modeConsent ? { modeConsent: view.modeConsent } : {}, coalesceMs: opts.json ? 0 : 80 });
+    if (host) {
+      try {
+        return await executeRun(io, host, view, () => host.start(request(cliScope(io, { cwd, settings, trust, pluginDirs }))), 'run');
+      } finally {
+        host.close();
+      }
+    }
     let session;
     try {
       session = await openSession(io, { cwd, pluginDirs, modeConsent: view.modeConsent, coalesceMs: opts.json ? 0 : 80, settings, trust });
@@ -156,24 +185,7 @@ export const runCommand: CliCommand = {
     }
     const { runtime, scope } = session;
     try {
-      return await executeRun(
-        io,
-        runtime,
-        view,
-        () =>
-          runtime.start({
-            scope,
-            agent: opts.agent,
-            prompt: opts.prompt,
-            model,
-            permissionMode: opts.permissionMode,
-            isolation: opts.isolation,
-            baseRef: opts.baseRef,
-            askApprovals: view.interactive,
-            via: 'cli',
-          }),
-        'run',
-      );
+      return await executeRun(io, runtime, view, () => runtime.start(request(scope)), 'run');
     } finally {
       await session.close();
     }

@@ -5,6 +5,7 @@ import { terminalLine } from './terminalText';
 import { toolLabel } from '../../protocol/tools';
 import type { AgentColor } from '../../protocol/agentColor';
 import type { AgentMessage, AgentNode, RunSnapshot, ToolRow } from '../../protocol/runSnapshot';
+import { statusDisplay, type StatusTone } from '../../protocol/statusDisplay';
 
 /**
  * Renders a run tree snapshot as terminal lines: agents with their status,
@@ -41,25 +42,19 @@ export function styleFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): S
   return stream.isTTY && !env.NO_COLOR && env.TERM !== 'dumb' ? colors : plain;
 }
 
+/** Each tone of the status table in a terminal's colours. */
+const TONE_COLOUR: Record<StatusTone, keyof Pick<Style, 'green' | 'red' | 'yellow' | 'dim'>> = {
+  active: 'yellow',
+  attention: 'yellow',
+  done: 'green',
+  error: 'red',
+  muted: 'dim',
+  warning: 'yellow',
+};
+
 function agentIcon(node: AgentNode, s: Style): string {
-  switch (node.status) {
-    case 'completed':
-      return s.green('✓');
-    case 'failed':
-      return s.red('✕');
-    case 'cancelled':
-      return s.yellow('⊘');
-    case 'budget_exceeded':
-      return s.yellow('$');
-    case 'interrupted':
-      return s.yellow('⚠');
-    case 'queued':
-      return s.dim('○');
-    case 'waiting':
-      return s.yellow('?');
-    default:
-      return s.yellow('●');
-  }
+  const d = statusDisplay(node.status);
+  return s[TONE_COLOUR[d.tone]](d.symbol);
 }
 
 function toolIcon(row: ToolRow, s: Style): string {

@@ -1,6 +1,7 @@
 import { formatCost, formatDuration, formatTokens } from '../../protocol/format';
 import { totalTokens, type Usage } from '../../protocol/runEvents';
 import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
+import { statusDisplay, statusText } from '../../protocol/statusDisplay';
 import { code, escapeMarkdown } from './chatLog';
 
 /**
@@ -12,16 +13,10 @@ import { code, escapeMarkdown } from './chatLog';
  * snapshot, so it says what the sidebar says.
  */
 
-const STATUS: Record<string, string> = {
-  completed: '✓',
-  failed: '✕ failed',
-  cancelled: '⊘ stopped',
-  budget_exceeded: '$ budget reached',
-  interrupted: '⚠ interrupted',
-  running: '● running',
-  waiting: '● waiting',
-  queued: '○ queued',
-};
+/** A completed agent's line needs no word: its ✓ says it. */
+function statusMark(status: AgentNode['status']): string {
+  return status === 'completed' ? statusDisplay(status).symbol : statusText(status);
+}
 
 /** The agents of a run in tree order: each parent before its children, children in start order. */
 export function treeOrder(run: RunSnapshot): AgentNode[] {
@@ -50,7 +45,7 @@ function agentLine(node: AgentNode): string {
   const time = formatDuration((node.endedAt ?? Date.now()) - node.startedAt);
   const changes = node.worktree?.filesChanged ? ` · ${node.worktree.filesChanged} file${node.worktree.filesChanged === 1 ? '' : 's'} changed` : '';
   const facts = [turns(node.turns), tokens(node.usage), cost, time].filter(Boolean).join(' · ');
-  return `${'  '.repeat(node.depth)}- ${STATUS[node.status] ?? node.status} **${escapeMarkdown(node.agentName)}** ${code(node.model)} — ${facts}${changes}`;
+  return `${'  '.repeat(node.depth)}- ${statusMark(node.status)} **${escapeMarkdown(node.agentName)}** ${code(node.model)} — ${facts}${changes}`;
 }
 
 export function runSummary(run: RunSnapshot): string {
