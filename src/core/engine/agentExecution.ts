@@ -55,6 +55,13 @@ export interface ExecutionOptions {
   trust?: ProjectTrust;
   /** Git worktrees for isolated agents; without it, isolation is refused. */
   worktrees?: WorktreeManager;
+  /**
+   * The user's environment and home as the client that asked has them, for
+   * what a prompt brings in (opencode's `{env:…}`, `~/` paths): in the agent
+   * host, `process.env` is the host's, not the shell's. Default: this process's.
+   */
+  env?: NodeJS.ProcessEnv;
+  home?: string;
 }
 
 /** What running an agent needs from the engine. */
@@ -148,7 +155,7 @@ export async function executeAgent(run: AgentRun, host: ExecutionHost): Promise<
     const planNote = run.planMode ? ['You are in plan mode: you may read and search, but not change anything. Finish with a clear, concrete plan.'] : [];
     // The files a definition brings into its prompt are read now, as the agent starts (see promptAssembly.ts).
     const trust = host.options.trust ?? TRUST_NOTHING;
-    const prompt = await assemblePrompt(run.definition, { cwd: run.cwd, home: os.homedir(), env: process.env, trusted: (folder) => trust.isTrusted(folder) });
+    const prompt = await assemblePrompt(run.definition, { cwd: run.cwd, home: host.options.home ?? os.homedir(), env: host.options.env ?? process.env, trusted: (folder) => trust.isTrusted(folder) });
     for (const warning of prompt.warnings) host.log('warn', `Agent "${run.agentName}" (${run.id}): ${warning}.`);
     outcome = await runQueryLoop(run, {
       client: host.options.client,

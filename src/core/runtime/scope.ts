@@ -109,6 +109,9 @@ export class RuntimeScope {
         log: (level, message) => shared.log(level, message, spec.cwd),
       }),
       trust,
+      // A prompt's {env:…} reads the asking client's environment, not the host's.
+      env: this.#env,
+      home: spec.home,
       log: (level, message) => shared.log(level, message, spec.cwd),
       mapModel: spec.demoModels ? (model) => demoModelName(model, this.#spec.settings.modelAliases) : undefined,
       modeConsents: shared.consents,

@@ -262,3 +262,20 @@ test("a window's editor storage reaches the host: Roo Code's global modes are ag
   assert.equal((await run.result()).status, 'completed');
   assert.ok(model.requests.some((r) => r.system.includes('You write docs. [agent:global-docs]')), 'the mode’s role definition was not its prompt');
 });
+
+test("an opencode prompt's {env:…} and ~/ files are the asking client's, not the host process's", async () => {
+  const userHome = path.join(host.root, 'user-home');
+  await mkdir(userHome, { recursive: true });
+  await writeFile(path.join(userHome, 'notes.txt'), 'notes from the user home');
+  await mkdir(path.join(host.root, 'oc', '.opencode', 'agents'), { recursive: true });
+  await writeFile(path.join(host.root, 'oc', '.opencode', 'agents', 'envy.md'), '---\ndescription: Reads its environment\n---\nYou are envy. [agent:envy] Region: {env:SUBAGENTS_TEST_REGION}. {file:~/notes.txt}\n');
+  assert.equal(process.env.SUBAGENTS_TEST_REGION, undefined);
+  const client = await host.client();
+  const scope = host.scope('oc', { trust: { kind: 'all' }, home: userHome });
+  model.requests.length = 0;
+  const run = await client.start({ scope: { ...scope, env: { ...scope.env, SUBAGENTS_TEST_REGION: 'from-the-shell' } }, agent: 'envy', prompt: 'where?' });
+  assert.equal((await run.result()).status, 'completed');
+  const system = model.requests.find((r) => r.system.includes('[agent:envy]'))?.system ?? '';
+  assert.match(system, /Region: from-the-shell\./);
+  assert.match(system, /notes from the user home/);
+});
