@@ -57,12 +57,7 @@ describe('the later formats in the views of code-server', () => {
 
   /** Screenshots at the default side bar width and at 250 px, each in both themes. */
   const atBothWidths = async (name: string, prepare?: () => Promise<void>) => {
-    const wb = live();
-    for (const width of [300, 250]) {
-      await wb.setSidebarWidth(width);
-      for (const file of await wb.screenshotsInBothThemes(`${name}-${width}`, prepare)) console.log(`screenshot: ${file}`);
-    }
-    await wb.setSidebarWidth(300);
+    for (const file of await live().screenshotsAtWidths(name, prepare)) console.log(`screenshot: ${file}`);
   };
 
   it("groups a source's agents by the tool whose files they came from, in search order", { timeout: 180_000 }, () =>
