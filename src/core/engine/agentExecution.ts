@@ -234,7 +234,7 @@ function authorizerFor(run: AgentRun, emit: EmitEvent, host: ExecutionHost): Aut
     emit,
     (text) => host.redactor.text(text),
     () => host.options.settings()['isolation.autoApproveEdits'],
-    consents && ((level, origins) => consents.allowRules(run.definition, run.permissionMode, level, origins, run.signal)),
+    consents && ((level, origins) => consents.allowRules(run.definition, run.permissionMode, level, origins, run.signal, run.tree.runId)),
   );
 }
 

@@ -120,12 +120,12 @@ export class ModeConsents {
    * permission mode is — once per file content, remembered, shared with a
    * consent to the file's `permissionMode`.
    */
-  async allowRules(definition: AgentDefinition, current: PermissionMode, level: PermissionMode, rules: string[], signal: AbortSignal): Promise<boolean> {
+  async allowRules(definition: AgentDefinition, current: PermissionMode, level: PermissionMode, rules: string[], signal: AbortSignal, runId?: string): Promise<boolean> {
     if (!widens(level, current)) return true;
     const digest = definitionDigest(definition);
     const granted = await this.#load();
     if (RANK[granted.get(digest)?.mode ?? 'plan'] >= RANK[level]) return true;
-    const allowed = await this.#ask(digest, { agentName: definition.name, filePath: definition.filePath, requested: level, current, rules }, signal);
+    const allowed = await this.#ask(digest, { agentName: definition.name, filePath: definition.filePath, requested: level, current, rules, ...(runId ? { runId } : {}) }, signal);
     if (!allowed || signal.aborted) return false;
     await this.#remember({ digest, mode: level, agentName: definition.name, filePath: definition.filePath, grantedAt: Date.now() });
     return true;

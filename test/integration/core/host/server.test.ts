@@ -6,6 +6,7 @@ import path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import { AdmissionError } from '../../../../src/core/engine/admission';
 import type { HostClient } from '../../../../src/core/host/client';
+import type { ModeWidening } from '../../../../src/core/tools/modeConsent';
 import { PROTOCOL_MAJOR } from '../../../../src/protocol/host';
 import { isAgent } from '../../../support/agents';
 import { agentFile, inProcessHost, type InProcessHost } from '../../../support/hostHarness';
@@ -278,4 +279,23 @@ test("an opencode prompt's {env:…} and ~/ files are the asking client's, not t
   const system = model.requests.find((r) => r.system.includes('[agent:envy]'))?.system ?? '';
   assert.match(system, /Region: from-the-shell\./);
   assert.match(system, /notes from the user home/);
+});
+
+test("an agent file's allow rules are asked about in the window that started the run, rules and all", async () => {
+  await mkdir(path.join(host.root, 'ruled', '.opencode', 'agents'), { recursive: true });
+  await writeFile(path.join(host.root, 'ruled', '.opencode', 'agents', 'echoer.md'), '---\ndescription: Echoes\npermission:\n  bash:\n    "echo *": allow\n---\nYou echo. [agent:shell]\n');
+  const asked: Array<{ by: string; rules?: string[]; runId?: string }> = [];
+  const handler = (by: string) => ({ modeConsent: async (request: ModeWidening) => (asked.push({ by, rules: request.rules, runId: request.runId }), by === 'starter') });
+  // The other window connects first: a question without its run would go to it.
+  const other = await host.client({ identity: { kind: 'vscode' }, handlers: handler('other') });
+  const starter = await host.client({ identity: { kind: 'vscode' }, handlers: handler('starter') });
+  // Without consent the command would be asked about: refused here, so the run ends either way.
+  for (const client of [other, starter]) client.approvals.addAsker((approval) => void client.approvals.answer(approval.request.id, { allow: false, reason: 'asked', by: 'test' }));
+  const run = await starter.start({ scope: host.scope('ruled', { surface: 'vscode', trust: { kind: 'window', trusted: true } }), agent: 'echoer', prompt: 'echo' });
+  const result = await run.result();
+  assert.equal(result.output, 'shell saw: from-the-shell');
+  assert.equal(asked.length, 1);
+  assert.equal(asked[0]!.by, 'starter');
+  assert.equal(asked[0]!.runId, run.runId);
+  assert.match(asked[0]!.rules?.join(' ') ?? '', /echo \*/);
 });
