@@ -16,7 +16,7 @@ import { closeSession, openSession, type Session } from './support/session';
 const FILES: Record<string, string> = {
   '.cursor/agents/ui-checker.md': '---\nname: ui-checker\ndescription: Checks UI changes against the design notes.\nmodel: fast\nreadonly: true\n---\nYou compare UI changes with docs/design.md and list what differs.\n',
   '.opencode/agents/release.md':
-    '---\ndescription: Prepares a release branch.\nmode: subagent\nmodel: anthropic/claude-sonnet-4-5\npermission:\n  edit: ask\n  bash:\n    "git *": allow\n    "npm publish*": deny\n    "*": ask\n---\nYou prepare the release: changelog, version, tag.\n',
+    '---\ndescription: Prepares a release branch.\nmode: subagent\nmodel: anthropic/claude-sonnet-4-5\npermission:\n  edit: ask\n  bash:\n    "*": ask\n    "git *": allow\n    "npm publish*": deny\n---\nYou prepare the release: changelog, version, tag.\n',
   '.roomodes':
     'customModes:\n  - slug: md-editor\n    name: Markdown Editor\n    roleDefinition: You write and tidy the documentation.\n    whenToUse: For changes to Markdown documentation.\n    groups:\n      - read\n      - - edit\n        - fileRegex: \\.md$\n          description: Markdown files only\n',
   '.qwen/agents/test-writer.md': '---\nname: test-writer\ndescription: Writes failing tests for a bug before the fix.\ntools: [read_file, write_file, run_shell_command]\n---\nYou write the smallest test that fails because of the bug.\n',

@@ -298,7 +298,10 @@ function opencodeLike(format: 'opencode' | 'kilo') {
     const description = broken ? `${domain} ${role}. Triggers on: ${TASKS[i % TASKS.length]}.` : `${domain} ${role}, to ${TASKS[i % TASKS.length]}.`;
     const variants: ReadonlyArray<{ lines: string[]; model: string | null; warnings: RegExp[] }> = [
       { lines: ['mode: subagent', 'model: anthropic/claude-sonnet-4-5', 'tools:', '  write: false', '  edit: false'], model: 'claude-sonnet-4-5', warnings: [] },
-      { lines: ['mode: subagent', 'permission:', '  edit: ask', '  bash:', '    "git *": allow', '    "*": ask'], model: null, warnings: [] },
+      // Every other one written the other way round: a catch-all after the pattern overrides it, and a warning says so.
+      i % 8 === 5
+        ? { lines: ['mode: subagent', 'permission:', '  edit: ask', '  bash:', '    "git *": allow', '    "*": ask'], model: null, warnings: [/^permission\.bash "git \*": allow never applies/] }
+        : { lines: ['mode: subagent', 'permission:', '  edit: ask', '  bash:', '    "*": ask', '    "git *": allow'], model: null, warnings: [] },
       { lines: ['mode: all', 'model: openrouter/qwen/qwen3-coder', 'temperature: 0.2'], model: 'openrouter/qwen/qwen3-coder', warnings: [/^invalid YAML frontmatter/, /is Alibaba's/, /^field "temperature" has no counterpart/] },
       { lines: ['mode: primary', 'steps: 12'], model: null, warnings: [] },
     ];

@@ -112,7 +112,7 @@ export function interpretOpencode(config: Record<string, unknown>, name: string,
     if (value !== undefined && value !== null && !ok(value)) problems.warn(`"${key}" must be ${expected}, not ${quote(value)}`);
   }
   const folded = foldPermissions(config.tools, config.permission, context.kilo, problems);
-  const permissions = permissionRules(folded.object, problems);
+  const permissions = permissionRules(folded.object, problems, warn);
   if (problems.list.length > 0) return { refused: `${tool} refuses it: ${problems.list.join('; ')}` };
   if (config.disable === true) return { refused: 'it is turned off ("disable: true")' };
 

@@ -101,8 +101,12 @@ export function foldPermissions(tools: unknown, permission: unknown, kilo: boole
   return { object, valid };
 }
 
-/** The rules of a folded permission object (see foldPermissions), checked; `origin` names where they come from. */
-export function permissionRules(object: Record<string, unknown>, warn: WarningSink | null): OpencodePermissions {
+/**
+ * The rules of a folded permission object (see foldPermissions), checked:
+ * what opencode refuses goes to `warn`; `notes` hears of rules that can never
+ * decide anything (the file still loads, as in opencode).
+ */
+export function permissionRules(object: Record<string, unknown>, warn: WarningSink | null, notes: WarningSink | null = null): OpencodePermissions {
   const rules: PermissionRule[] = [];
   const byKey: { key: string; pattern: string; action: PermissionAction }[] = [];
   let valid = true;
@@ -120,6 +124,13 @@ export function permissionRules(object: Record<string, unknown>, warn: WarningSi
     if (act === undefined) valid = false;
     if (act) byKey.push({ key, pattern: '*', action: act });
   }
+  // A pattern rule that a later catch-all of its permission always overrides never decides anything: files
+  // written as `"git *": allow` then `"*": ask` mean the opposite of what opencode does with them.
+  byKey.forEach((rule, i) => {
+    if (rule.pattern === '*') return;
+    const later = byKey.slice(i + 1).find((other) => other.pattern === '*' && other.action !== rule.action && keyCovers(other.key, rule.key));
+    if (later) notes?.warn(`permission.${rule.key} "${rule.pattern}": ${rule.action} never applies: the later permission.${later.key}: ${later.action} matches every call it matches, and the last matching rule decides (write the "*" rule first)`);
+  });
   for (const { key, pattern, action: act } of byKey) {
     rules.push({
       tools: permissionTools(key),

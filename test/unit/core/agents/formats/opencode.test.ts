@@ -47,6 +47,15 @@ test('opencode: permission — actions per permission and per pattern, in order;
   assert.deepEqual(load('---\npermission:\n  github_*: deny\n---\nx\n', at, '.opencode').definition.permissions?.[0]?.tools, ['mcp_github_*']);
 });
 
+test('opencode: a pattern rule a later catch-all overrides is kept as opencode keeps it, and said never to apply', () => {
+  const { definition, messages } = load('---\npermission:\n  bash:\n    "git *": allow\n    "*": ask\n    "ls *": allow\n---\nx\n', at, '.opencode');
+  // The order is opencode's: the gate asks about `git status`, as opencode does.
+  assert.deepEqual(definition.permissions?.map((r) => [r.pattern, r.action]), [['git *', 'allow'], [null, 'ask'], ['ls *', 'allow']]);
+  assert.deepEqual(messages, ['permission.bash "git *": allow never applies: the later permission.bash: ask matches every call it matches, and the last matching rule decides (write the "*" rule first)']);
+  // The same action later, or a catch-all first, is no trap.
+  assert.deepEqual(load('---\npermission:\n  bash:\n    "git *": ask\n    "*": ask\n---\nx\n', at, '.opencode').messages, []);
+});
+
 test('opencode: web tools come when allowed by name, and are not offered when a rule would ask about them (the API runs them)', () => {
   const allowed = load('---\npermission:\n  webfetch: allow\n---\nx\n', at, '.opencode').definition;
   assert.ok(allowed.tools?.includes('WebFetch') && allowed.tools.includes('Read') && !allowed.tools.includes('WebSearch'));
