@@ -94,6 +94,8 @@ async function main(): Promise<void> {
       dataDir: userDataDir(env),
       settings: () => parseSettings(s.settings.user ?? {}).settings,
       coalesceMs: 100,
+      // Ended runs' detail stays on disk until a client asks for it: an idle host stays small however long the history.
+      summarizeEndedRuns: true,
       mcpStatusFile: statusFile(env, userHome(env)),
       modeConsent: (request, signal) => s.modeConsent(request, signal),
       askMcpInputs: (server, ids) => s.askMcpInputs(server, ids),

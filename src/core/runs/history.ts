@@ -10,7 +10,7 @@ import { EngineError } from '../engine/errors';
 import { currentOwner, liveInstances, pidAlive, sameOwner, type ProcessOwner } from '../processOwner';
 import { FileLock } from '../fileLock';
 import { Mailbox } from './mailbox';
-import { active, busyElsewhere, markInterrupted, ownedByLiveOther, readRunFile, runFileText, writeRunFile, type RunFile } from './runFiles';
+import { active, busyElsewhere, markInterrupted, ownedByLiveOther, readRunFile, readRunFileSync, runFileText, writeRunFile, type RunFile } from './runFiles';
 import type { RunStore } from './runStore';
 import { TranscriptStore } from './transcripts';
 
@@ -41,6 +41,13 @@ export interface RunHistoryOptions {
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
   /** Told after each run file written (the benchmark counts them). */
   onWrite?: (runId: string) => void;
+  /**
+   * The attached store keeps each ended run as its summary once its file has
+   * it whole, and reads it whole again when asked (`readWhole`) or when it
+   * changes: for a process that holds a long history for hours (the agent
+   * host). Default false: the store holds every run whole.
+   */
+  summarizeEnded?: boolean;
 }
 
 const EXPIRED_IDS_KEPT = 5000;
@@ -96,9 +103,9 @@ export class RunHistory implements AgentArchive {
     return history;
   }
 
-  /** The runs found on disk, newest first. */
+  /** The runs found on disk, newest first (once a store is attached, the store's: it holds them now). */
   get runs(): readonly RunSnapshot[] {
-    return this.#loaded;
+    return this.#store?.list() ?? this.#loaded;
   }
 
   #now(): number {
@@ -256,6 +263,47 @@ export class RunHistory implements AgentArchive {
     this.#written.set(run.runId, version);
     if (stillActive) this.#heldActive.add(run.runId);
     else this.#heldActive.delete(run.runId);
+    if (!stillActive && this.#options.summarizeEnded) this.#store?.summarize(run.runId, version);
+  }
+
+  /**
+   * The attached store's runs that it holds as summaries, read whole from
+   * their files (runs it holds whole are not read: `RunStore.whole` gives
+   * them). A file another process has written since is newer: the store
+   * takes it (every copy of the store with it). Unreadable files are left
+   * out, and said.
+   */
+  async readWhole(runIds: readonly string[]): Promise<Map<string, RunSnapshot>> {
+    const read = new Map<string, RunSnapshot>();
+    const store = this.#store;
+    if (!store) return read;
+    for (const runId of runIds) {
+      if (!store.isSummary(runId)) continue;
+      try {
+        const file = await readRunFile(this.#file(runId), runId);
+        if (!file) continue;
+        const held = store.get(runId);
+        if (held && held.version !== file.run.version && store.isSummary(runId)) {
+          this.#written.set(runId, file.run.version);
+          store.restore(file.run);
+          store.summarize(runId, file.run.version);
+        }
+        read.set(runId, file.run);
+      } catch (error) {
+        this.#log('warn', `Run history file ${runId}.json is unreadable (${firstLine(error)}); the run is shown without its tool rows.`);
+      }
+    }
+    return read;
+  }
+
+  /** A summarized run whole, for a change to it (RunStore.readWholeWith). */
+  #readWholeSync(runId: string): RunSnapshot | null {
+    try {
+      return readRunFileSync(this.#file(runId), runId)?.run ?? null;
+    } catch (error) {
+      this.#log('warn', `Run history file ${runId}.json is unreadable (${firstLine(error)}); the run goes on without its earlier tool rows.`);
+      return null;
+    }
   }
 
   /**
@@ -265,6 +313,12 @@ export class RunHistory implements AgentArchive {
   attach(store: RunStore): () => void {
     this.#store = store;
     store.load(this.#loaded);
+    if (this.#options.summarizeEnded) {
+      store.readWholeWith((runId) => this.#readWholeSync(runId));
+      for (const run of this.#loaded) if (!active(run)) store.summarize(run.runId, this.#written.get(run.runId) ?? -1);
+    }
+    // The store holds them from now on.
+    this.#loaded = [];
     const schedule = () => (this.#timer ??= setTimeout(() => void this.#drain(), this.#options.debounceMs ?? 300));
     const unsubscribe = store.subscribe((changed) => {
       for (const runId of changed) this.#pending.add(runId);

@@ -49,6 +49,12 @@ export interface RuntimeOptions {
   network?: ScopeShared['network'];
   /** Quiet time before the history writes changed runs (default 300 ms). */
   historyDebounceMs?: number;
+  /**
+   * Keep ended runs as summaries in memory, whole in their files, read
+   * again when a client asks (the agent host: it holds the history for
+   * hours). Default false: a window's own runtime and the CLI keep them whole.
+   */
+  summarizeEndedRuns?: boolean;
   /** Scopes unused this long with nothing at work are closed (default 10 minutes). */
   scopeIdleMs?: number;
   /** Where a scope's agents come from; default: discovery, watching the folder's agent files (AgentCatalog). */
@@ -94,6 +100,7 @@ export class Runtime implements AgentRuntime {
       dir: options.dataDir,
       ...historyLimits(settings),
       debounceMs: options.historyDebounceMs,
+      summarizeEnded: options.summarizeEndedRuns,
       log: (level, message) => options.log(level, message),
     });
     const worktreesDir = path.join(options.dataDir, 'worktrees');
