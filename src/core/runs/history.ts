@@ -3,12 +3,13 @@ import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import { isActiveStatus } from '../../protocol/runEvents';
-import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
+import { runSummary, type AgentNode, type RunSnapshot } from '../../protocol/runSnapshot';
 import { isTempFile, moveAside, writeFileAtomic } from '../atomicFile';
 import type { AgentArchive, ArchivedAgent } from '../engine/archive';
 import { EngineError } from '../engine/errors';
 import { currentOwner, liveInstances, pidAlive, sameOwner, type ProcessOwner } from '../processOwner';
 import { FileLock } from '../fileLock';
+import { KeyedMutex } from '../mutex';
 import { Mailbox } from './mailbox';
 import { active, busyElsewhere, markInterrupted, ownedByLiveOther, readRunFile, readRunFileSync, runFileText, writeRunFile, type RunFile } from './runFiles';
 import type { RunStore } from './runStore';
@@ -82,6 +83,8 @@ export class RunHistory implements AgentArchive {
    * next write.
    */
   readonly #heldActive = new Set<string>();
+  /** Whole runs are read one request at a time: a window asking for its whole history at once never holds it all in memory. */
+  readonly #reads = new KeyedMutex();
 
   private constructor(options: RunHistoryOptions) {
     this.#options = { ...options };
@@ -151,7 +154,8 @@ export class RunHistory implements AgentArchive {
       if (!name.endsWith('.json')) continue;
       try {
         const read = await readRunFile(file, name.slice(0, -'.json'.length));
-        if (read) runs.push(read.run);
+        // Ended runs kept as summaries are dropped whole as they are read: the history is never all in memory at once.
+        if (read) runs.push(this.#options.summarizeEnded && !active(read.run) ? runSummary(read.run) : read.run);
       } catch (error) {
         const aside = await moveAside(file, this.#now()).catch(() => null);
         this.#log('warn', `Run history file ${name} is unreadable (${firstLine(error)}); ${aside ? `moved it to ${path.basename(aside)}` : 'could not move it aside'} and continued without it.`);
@@ -273,7 +277,11 @@ export class RunHistory implements AgentArchive {
    * takes it (every copy of the store with it). Unreadable files are left
    * out, and said.
    */
-  async readWhole(runIds: readonly string[]): Promise<Map<string, RunSnapshot>> {
+  readWhole(runIds: readonly string[]): Promise<Map<string, RunSnapshot>> {
+    return this.#reads.run('whole', () => this.#readWhole(runIds));
+  }
+
+  async #readWhole(runIds: readonly string[]): Promise<Map<string, RunSnapshot>> {
     const read = new Map<string, RunSnapshot>();
     const store = this.#store;
     if (!store) return read;
