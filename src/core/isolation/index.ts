@@ -17,6 +17,9 @@ export {
   type DiscardFilesOutcome,
   type ReviewedFile,
   type WorktreeReview,
+  type PoolSizing,
+  type UpkeepReport,
 } from './manager';
+export { BackgroundUpkeep, describe as describeUpkeep, type BackgroundUpkeepOptions } from './backgroundUpkeep';
 export { INCLUDE_FILE } from './include';
 export { formatBytes } from './diskUse';
