@@ -100,13 +100,15 @@ function withoutAjv() {
 const cliCommandBundles = {
   name: 'cli-command-bundles',
   setup(build) {
-    const bundles = { './agentsBundle': './cli-agents.cjs', './engineCommands': './cli-engine.cjs' };
-    build.onResolve({ filter: /^\.\/(agentsBundle|engineCommands)$/ }, (args) =>
+    const bundles = { './agentsBundle': './cli-agents.cjs', './runBundle': './cli-run.cjs', './engineCommands': './cli-engine.cjs' };
+    build.onResolve({ filter: /^\.\/(agentsBundle|runBundle|engineCommands)$/ }, (args) =>
       args.importer.endsWith(path.join('src', 'cli', 'commands.ts')) ? { path: bundles[args.path], external: true } : undefined,
     );
-    // `subagents agents --check-mcp` borrows the engine bundle's MCP host.
+    // `subagents agents --check-mcp` borrows the engine bundle's MCP host;
+    // `subagents run` loads the engine only to run in its own process.
+    const borrowers = ['agents.ts', 'run.ts'].map((name) => path.join('src', 'cli', 'commands', name));
     build.onResolve({ filter: /^\.\.\/engineCommands$/ }, (args) =>
-      args.importer.endsWith(path.join('src', 'cli', 'commands', 'agents.ts')) ? { path: './cli-engine.cjs', external: true } : undefined,
+      borrowers.some((file) => args.importer.endsWith(file)) ? { path: './cli-engine.cjs', external: true } : undefined,
     );
   },
 };
@@ -240,6 +242,15 @@ const builds = [
     outdir: 'dist',
     outExtension: { '.js': '.cjs' },
     plugins: [...nodeBundle.plugins, cliCommandBundles],
+  },
+  // `subagents run` without the engine: where the agent host runs, a run is its client (the protocol, the client, the renderers).
+  {
+    ...nodeBundle,
+    entryPoints: { 'cli-run': 'src/cli/runBundle.ts' },
+    outdir: 'dist',
+    define: { ...nodeBundle.define, ...buildStamp },
+    outExtension: { '.js': '.cjs' },
+    plugins: [...nodeBundle.plugins, cliCommandBundles, sharedAgentsCore],
   },
   {
     ...nodeBundle,
