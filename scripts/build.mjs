@@ -100,8 +100,8 @@ function withoutAjv() {
 const cliCommandBundles = {
   name: 'cli-command-bundles',
   setup(build) {
-    const bundles = { './agentsBundle': './cli-agents.cjs', './runBundle': './cli-run.cjs', './engineCommands': './cli-engine.cjs' };
-    build.onResolve({ filter: /^\.\/(agentsBundle|runBundle|engineCommands)$/ }, (args) =>
+    const bundles = { './agentsBundle': './cli-agents.cjs', './engineCommands': './cli-engine.cjs' };
+    build.onResolve({ filter: /^\.\/(agentsBundle|engineCommands)$/ }, (args) =>
       args.importer.endsWith(path.join('src', 'cli', 'commands.ts')) ? { path: bundles[args.path], external: true } : undefined,
     );
     // `subagents agents --check-mcp` borrows the engine bundle's MCP host;
@@ -240,17 +240,10 @@ const builds = [
     ...nodeBundle,
     entryPoints: { 'cli-agents': 'src/cli/agentsBundle.ts' },
     outdir: 'dist',
-    outExtension: { '.js': '.cjs' },
-    plugins: [...nodeBundle.plugins, cliCommandBundles],
-  },
-  // `subagents run` without the engine: where the agent host runs, a run is its client (the protocol, the client, the renderers).
-  {
-    ...nodeBundle,
-    entryPoints: { 'cli-run': 'src/cli/runBundle.ts' },
-    outdir: 'dist',
+    // `subagents run` is here too (the host client's build stamp).
     define: { ...nodeBundle.define, ...buildStamp },
     outExtension: { '.js': '.cjs' },
-    plugins: [...nodeBundle.plugins, cliCommandBundles, sharedAgentsCore],
+    plugins: [...nodeBundle.plugins, cliCommandBundles],
   },
   {
     ...nodeBundle,

@@ -1,6 +1,6 @@
 /** The commands that run agents or read their history: one lazily loaded unit (its own bundle, dist/cli-engine.cjs). */
 export { resumeCommand } from './commands/resume';
-// `subagents run`'s in-process half: the command itself is dist/cli-run.cjs, which asks the agent host first.
+// `subagents run`'s in-process half: the command itself is in dist/cli-agents.cjs, which asks the agent host first.
 export { runInProcess } from './commands/runInProcess';
 export { runsCommand } from './commands/runs';
 export { sendCommand } from './commands/send';

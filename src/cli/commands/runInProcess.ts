@@ -11,7 +11,7 @@ import { openSession } from '../session';
 /**
  * `subagents run` in its own process (no agent host, or --no-host): the
  * engine's half of the command, in the engine bundle, which the command
- * (in a small bundle of its own) loads only when it gets here.
+ * (in dist/cli-agents.cjs) loads only when it gets here.
  */
 export async function runInProcess(
   io: CliIO,

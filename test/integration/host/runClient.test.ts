@@ -16,7 +16,7 @@ import { until } from '../../support/until';
 // which is most of a fresh process's time to its first request.
 
 const SCRIPT = path.join(import.meta.dirname, '../../../dist/host.js');
-const TRACER = path.join(import.meta.dirname, '../../support/loadedBundles.cjs');
+const TRACER = path.join(import.meta.dirname, '../../support/loadedBundles.mjs');
 const KEY = 'sk-ant-run-client-test-0123456789';
 
 let model: ScriptedServer;
@@ -76,21 +76,21 @@ async function tracedRun(args: string[], name: string) {
   const loadedFile = path.join(root, `${name}.loaded`);
   const run = await runCliProcess(['run', 'plain', 'hello', '--json', ...args], {
     cwd: project,
-    env: { ...env, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: model.url, NODE_OPTIONS: `--require=${TRACER}`, SUBAGENTS_TEST_LOADED: loadedFile },
+    env: { ...env, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: model.url, NODE_OPTIONS: `--import=${TRACER}`, SUBAGENTS_TEST_LOADED: loadedFile },
   });
   if (!run.stdout.trim()) assert.fail(`no output (exit ${run.code}): ${run.stderr}`);
   const loaded = readFileSync(loadedFile, 'utf8').split('\n').filter(Boolean).map((file) => path.basename(file));
   return { ...run, loaded, result: JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { status: string; runId: string; output: string } };
 }
 
-test('`subagents run` through a running host loads its client bundle, never the engine bundle', async () => {
+test('`subagents run` through a running host loads the light bundle (the host client), never the engine bundle', async () => {
   const viaHost = await tracedRun([], 'host');
   assert.equal(viaHost.code, 0, viaHost.stderr);
   assert.equal(viaHost.result.status, 'completed');
   assert.equal(viaHost.result.output, 'done: hello');
   // The run was the host's: the window sees it.
   await until('the window to see the run', () => window.store.get(viaHost.result.runId));
-  assert.ok(viaHost.loaded.includes('cli-run.cjs'), viaHost.loaded.join(', '));
+  assert.ok(viaHost.loaded.includes('cli-agents.cjs'), viaHost.loaded.join(', '));
   assert.ok(!viaHost.loaded.includes('cli-engine.cjs'), `the engine bundle was loaded: ${viaHost.loaded.join(', ')}`);
 
   // The same trace sees the engine where the run is this process's own.
