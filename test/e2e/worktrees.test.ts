@@ -1,8 +1,11 @@
 // The Agents view's Worktrees section in real VS Code (code-server): a kept
 // worktree and pooled ones, made beforehand in the extension's own storage by
 // the worktree manager it uses, are listed with their disk use; the section's
-// Clean Up button empties the pool and leaves the kept work.
+// Clean Up button empties the pool and leaves the kept work. The Runs view's
+// notice of kept worktrees names the kept branch, and goes (with the palette's
+// Discard) once that worktree is discarded.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -87,6 +90,39 @@ describe('the Worktrees section of the Agents view', () => {
       await workbench.page.keyboard.press('Escape');
       await pick.waitFor({ state: 'hidden', timeout: 10_000 });
       assert.equal(manager!.get('e2e-kept')?.state, 'finished', 'the kept work is still there');
+    }),
+  );
+
+  it('the Runs view says a worktree with changes is kept, naming its branch, and retires the notice once it is discarded', { timeout: 120_000 }, () =>
+    withDiagnostics('kept-notice', subject, async () => {
+      const workbench = parts.workbench!;
+      const branch = manager!.get('e2e-kept')!.branch;
+      await workbench.openViewContainer('Subagents');
+      const notice = workbench.byTestId('notice-kept-worktrees');
+      await notice.waitFor({ timeout: 30_000 });
+      assert.equal((await notice.locator('.notice-text').innerText()).trim(), '1 worktree with changes kept');
+      const tooltip = (await notice.locator('.notice-text').getAttribute('title')) ?? '';
+      assert.ok(tooltip.includes(`docs-writer (${branch})`), `the tooltip names the kept branch: ${tooltip}`);
+      assert.doesNotMatch(tooltip, /interrupted/, 'the worktree was finished, not interrupted');
+      await workbench.screenshotsAtWidths('kept-notice');
+
+      // Discard it from the palette, as a user who read the notice would, and confirm.
+      await workbench.runCommand('Subagents: Discard Changes…');
+      const dialog = workbench.page.locator('.monaco-dialog-box', { hasText: `Discard docs-writer's changes` });
+      await dialog.waitFor({ timeout: 30_000 });
+      assert.ok((await dialog.innerText()).includes(branch), 'the confirmation names the branch');
+      await dialog.getByRole('button', { name: 'Discard', exact: true }).click();
+      await workbench.notification(`Discarded docs-writer's worktree and branch ${branch}.`).waitFor({ timeout: 30_000 });
+      assert.equal(execFileSync('git', ['branch', '--list', branch], { cwd: workspace!.dir, encoding: 'utf8' }).trim(), '', 'the branch is gone');
+
+      // The notice goes; nothing left in the view names the discarded branch; Discard leaves the palette.
+      await notice.waitFor({ state: 'detached', timeout: 30_000 });
+      assert.ok(!(await workbench.webview().locator('body').innerHTML()).includes(branch), 'the Runs view still names the discarded branch');
+      await poll(async () => !(await workbench.paletteEntries('Subagents:')).includes('Subagents: Discard Changes…'), {
+        timeoutMs: 20_000,
+        message: 'the palette still offers Discard Changes with nothing to discard',
+      });
+      await workbench.screenshot('kept-notice-retired');
     }),
   );
 });
