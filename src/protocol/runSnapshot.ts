@@ -138,3 +138,13 @@ export function capText(text: string, max: number): string {
   const end = /[\uD800-\uDBFF]/.test(text[max - 1] ?? '') ? max - 1 : max;
   return `${text.slice(0, end)}… [${(text.length - end).toLocaleString('en-US')} more characters]`;
 }
+
+/**
+ * A run as its summary: every agent with its status, result and usage, without its tool rows or its last turn's
+ * text (most of a run's size). What the Runs view and `subagents runs` list; the whole run is on disk.
+ */
+export function runSummary(run: RunSnapshot): RunSnapshot {
+  // Own properties whatever the id (an assignment to agents['__proto__'] would set the prototype).
+  const agents: RunSnapshot['agents'] = Object.fromEntries(Object.entries(run.agents).map(([id, node]) => [id, { ...node, tools: [], text: '' }]));
+  return { ...run, agents };
+}

@@ -3,15 +3,15 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PERMISSION_MODES } from '../../core/config';
 import { foreignVendor, resolveModelField } from '../../core/agents/modelNames';
-import { EngineError } from '../../core/engine/errors';
 import { requestedModel } from '../../core/engine/models';
 import type { PermissionMode } from '../../core/tools/permissions';
 import { UsageError, userHome, type CliCommand, type CliIO } from '../command';
 import { executeRun, interactiveTerminal, presentation } from '../execute';
 import { pluginDirFlags } from '../pluginDirFlags';
-import { decideProjectTrust } from '../trust';
-import { cliScope, openSession } from '../session';
+import { decideProjectTrust, trustSpec } from '../trust';
+import { cliScope } from '../scope';
 import { attachToHost, noHost } from '../hostConnection';
+import type { StartRequest } from '../../core/runtime/api';
 import type { ScopeSpec } from '../../core/runtime/scopeSpec';
 import { cliSettings } from '../settingsFiles';
 import { terminalText } from '../render/terminalText';
@@ -155,7 +155,7 @@ export const runCommand: CliCommand = {
     const settings = cliSettings(io, cwd, { flags: opts.flags, trust });
     const model = modelFlag(opts.model, settings.modelAliases, io);
     const view = presentation(io, opts.json);
-    const request = (scope: ScopeSpec) => ({
+    const request = (scope: ScopeSpec): StartRequest => ({
       scope,
       agent: opts.agent,
       prompt: opts.prompt,
@@ -175,21 +175,10 @@ export const runCommand: CliCommand = {
         host.close();
       }
     }
-    let session;
-    try {
-      // Plan mode starts no MCP server; an isolated run's servers start in its worktree.
-      const first = opts.permissionMode === 'plan' || opts.isolation ? undefined : { agent: opts.agent };
-      session = await openSession(io, { cwd, pluginDirs, modeConsent: view.modeConsent, coalesceMs: opts.json ? 0 : 80, settings, trust, first });
-    } catch (error) {
-      if (!(error instanceof EngineError)) throw error;
-      io.stderr.write(`subagents run: ${terminalText(error.message)}\n`);
-      return 1;
-    }
-    const { runtime, scope } = session;
-    try {
-      return await executeRun(io, runtime, view, () => runtime.start(request(scope)), 'run');
-    } finally {
-      await session.close();
-    }
+    // No host: the engine runs here, from its own bundle (dist/cli-engine.cjs), loaded only now: a run through the host never evaluates the SDK.
+    const { runInProcess } = await import('../engineCommands');
+    // Plan mode starts no MCP server; an isolated run's servers start in its worktree.
+    const firstAgent = opts.permissionMode === 'plan' || opts.isolation ? undefined : opts.agent;
+    return runInProcess(io, view, { cwd, pluginDirs, settings, trust: trustSpec(trust), json: opts.json, firstAgent, request });
   },
 };

@@ -10,9 +10,10 @@ import { EngineError } from '../engine/errors';
 import { currentOwner, liveInstances, pidAlive, sameOwner, type ProcessOwner } from '../processOwner';
 import { FileLock } from '../fileLock';
 import type { MailEntry } from '../engine/mail';
+import { KeyedMutex } from '../mutex';
 import { Mailbox } from './mailbox';
 import { NewerVersion } from '../persistence';
-import { active, busyElsewhere, markInterrupted, ownedByLiveOther, readRunFile, runFileText, writeRunFile, writeRunFileText, type RunFile } from './runFiles';
+import { active, busyElsewhere, markInterrupted, ownedByLiveOther, readRunFile, readRunFileSync, runFileText, writeRunFile, writeRunFileText, type RunFile } from './runFiles';
 import { IndexedRun, RunIndex, summarize, type RunSummary } from './runIndex';
 import type { RunStore } from './runStore';
 import { TranscriptStore } from './transcripts';
@@ -54,6 +55,13 @@ export interface RunHistoryOptions {
    * agents is queued for this process, which delivers it before it lets go.
    */
   holdRuns?: boolean;
+  /**
+   * The attached store keeps each ended run as its summary once its file has
+   * it whole, and reads it whole again when asked (`readWhole`) or when it
+   * changes: for a process that holds a long history for hours (the agent
+   * host). Default false: the store holds every run whole.
+   */
+  summarizeEnded?: boolean;
   /**
    * How many of the newest runs are read whole at open (what `runs` holds
    * and `attach` puts in the store), besides the runs that may still be at
@@ -104,6 +112,8 @@ export class RunHistory implements AgentArchive {
   readonly #heldActive = new Set<string>();
   /** Runs this process holds though no agent of them may be at work (see holdRuns, claim). */
   readonly #held = new Set<string>();
+  /** Whole runs are read one request at a time: a window asking for its whole history at once never holds it all in memory. */
+  readonly #reads = new KeyedMutex();
 
   private constructor(options: RunHistoryOptions) {
     this.#options = { ...options };
@@ -143,9 +153,9 @@ export class RunHistory implements AgentArchive {
     return this.#ready;
   }
 
-  /** The runs read whole at open (the newest `loadRuns`, and any that may still be at work), newest first. */
+  /** The runs read at open (the newest `loadRuns`, and any that may still be at work), newest first; once a store is attached, the store's (it holds them now). */
   get runs(): readonly RunSnapshot[] {
-    return this.#loaded;
+    return this.#store?.list() ?? this.#loaded;
   }
 
   /**
@@ -168,7 +178,8 @@ export class RunHistory implements AgentArchive {
   async read(runOrAgentId: string): Promise<RunSnapshot | null> {
     await this.ready();
     const runId = this.#summaries.has(runOrAgentId) ? runOrAgentId : this.#runOfAgent(runOrAgentId);
-    const held = (runId && this.#store?.get(runId)) ?? this.#loaded.find((r) => r.runId === runId || agentOf(r, runOrAgentId));
+    // A run the store holds as its summary is read from its file.
+    const held = (runId && !this.#store?.isSummary(runId) && this.#store?.get(runId)) || this.#loaded.find((r) => r.runId === runId || agentOf(r, runOrAgentId));
     if (held) return held;
     if (!runId) return null;
     return (await readRunFile(this.#file(runId), runId).catch(() => null))?.run ?? null;
@@ -407,6 +418,51 @@ export class RunHistory implements AgentArchive {
     this.#indexed.push(run.runId);
     if (stillActive) this.#heldActive.add(run.runId);
     else this.#heldActive.delete(run.runId);
+    if (!stillActive && this.#options.summarizeEnded) this.#store?.summarize(run.runId, version);
+  }
+
+  /**
+   * The attached store's runs that it holds as summaries, read whole from
+   * their files (runs it holds whole are not read: `RunStore.whole` gives
+   * them). A file another process has written since is newer: the store
+   * takes it (every copy of the store with it). Unreadable files are left
+   * out, and said.
+   */
+  readWhole(runIds: readonly string[]): Promise<Map<string, RunSnapshot>> {
+    return this.#reads.run('whole', () => this.#readWhole(runIds));
+  }
+
+  async #readWhole(runIds: readonly string[]): Promise<Map<string, RunSnapshot>> {
+    const read = new Map<string, RunSnapshot>();
+    const store = this.#store;
+    if (!store) return read;
+    for (const runId of runIds) {
+      if (!store.isSummary(runId)) continue;
+      try {
+        const file = await readRunFile(this.#file(runId), runId);
+        if (!file) continue;
+        const held = store.get(runId);
+        if (held && held.version !== file.run.version && store.isSummary(runId)) {
+          this.#written.set(runId, file.run.version);
+          store.restore(file.run);
+          store.summarize(runId, file.run.version);
+        }
+        read.set(runId, file.run);
+      } catch (error) {
+        this.#log('warn', `Run history file ${runId}.json is unreadable (${firstLine(error)}); the run is shown without its tool rows.`);
+      }
+    }
+    return read;
+  }
+
+  /** A summarized run whole, for a change to it (RunStore.readWholeWith). */
+  #readWholeSync(runId: string): RunSnapshot | null {
+    try {
+      return readRunFileSync(this.#file(runId), runId)?.run ?? null;
+    } catch (error) {
+      this.#log('warn', `Run history file ${runId}.json is unreadable (${firstLine(error)}); the run goes on without its earlier tool rows.`);
+      return null;
+    }
   }
 
   /**
@@ -416,6 +472,12 @@ export class RunHistory implements AgentArchive {
   attach(store: RunStore): () => void {
     this.#store = store;
     store.load(this.#loaded);
+    if (this.#options.summarizeEnded) {
+      store.readWholeWith((runId) => this.#readWholeSync(runId));
+      for (const run of this.#loaded) if (!active(run)) store.summarize(run.runId, this.#written.get(run.runId) ?? -1);
+    }
+    // The store holds them from now on.
+    this.#loaded = [];
     const schedule = () => (this.#timer ??= setTimeout(() => void this.#drain(), this.#options.debounceMs ?? 300));
     const unsubscribe = store.subscribe((changed) => {
       for (const runId of changed) this.#pending.add(runId);
@@ -563,8 +625,9 @@ export class RunHistory implements AgentArchive {
       if (file) {
         // The file as it is now is what this process continues from.
         this.#heldActive.delete(file.run.runId);
-        this.#loaded = [file.run, ...this.#loaded.filter((r) => r.runId !== file.run.runId)];
-        this.#store?.load([file.run]);
+        // The store holds the runs once attached; before, the runs read at open do.
+        if (this.#store) this.#store.load([file.run]);
+        else this.#loaded = [file.run, ...this.#loaded.filter((r) => r.runId !== file.run.runId)];
         await writeRunFileText(this.#file(entry.runId), runFileText(file.run, this.#owner, true));
         this.#options.onWrite?.(entry.runId);
         this.#written.set(file.run.runId, file.run.version);
@@ -604,7 +667,8 @@ export class RunHistory implements AgentArchive {
    */
   async release(runId: string, deliver: (entries: MailEntry[]) => boolean): Promise<boolean> {
     return this.#lock.run(async () => {
-      const run = this.#store?.get(runId) ?? (await readRunFile(this.#file(runId), runId).catch(() => null))?.run;
+      // A run the store holds as its summary is written from its file, never from the summary.
+      const run = (this.#store?.isSummary(runId) ? undefined : this.#store?.get(runId)) ?? (await readRunFile(this.#file(runId), runId).catch(() => null))?.run;
       const waiting: MailEntry[] = [];
       for (const agentId of Object.keys(run?.agents ?? {})) {
         for (const entry of await this.mailbox.pending(agentId)) if (entry.kind !== 'result' || entry.wakes) waiting.push(entry);

@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { isActiveStatus } from '../../protocol/runEvents';
 import { runSnapshotSchema, type RunSnapshot } from '../../protocol/runSnapshot';
-import { encodeJson, readJson, writeEncoded, type JsonFormat } from '../persistence';
+import { decodeJson, encodeJson, readJson, writeEncoded, type JsonFormat } from '../persistence';
 import { ownerAlive, sameOwner, type ProcessOwner } from '../processOwner';
 
 /**
@@ -39,6 +40,24 @@ export const RUN_FILE_FORMAT: JsonFormat<RunFile> = {
 export async function readRunFile(file: string, expectedRunId?: string): Promise<RunFile | null> {
   const read = await readJson(RUN_FILE_FORMAT, file);
   if (read && expectedRunId !== undefined && read.run.runId !== expectedRunId) throw new Error('file name and run id differ');
+  return read;
+}
+
+/** `readRunFile`, synchronously (a change to a run held as its summary needs it whole before it applies). */
+export function readRunFileSync(file: string, expectedRunId?: string): RunFile | null {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  return parseRunFile(text, expectedRunId);
+}
+
+function parseRunFile(text: string, expectedRunId: string | undefined): RunFile {
+  const read = decodeJson(RUN_FILE_FORMAT, text);
+  if (expectedRunId !== undefined && read.run.runId !== expectedRunId) throw new Error('file name and run id differ');
   return read;
 }
 

@@ -59,6 +59,12 @@ export interface RuntimeOptions {
   history?: RunHistory;
   /** Quiet time before the history writes changed runs (default 300 ms). */
   historyDebounceMs?: number;
+  /**
+   * Keep ended runs as summaries in memory, whole in their files, read
+   * again when a client asks (the agent host: it holds the history for
+   * hours). Default false: a window's own runtime and the CLI keep them whole.
+   */
+  summarizeEndedRuns?: boolean;
   /** Scopes unused this long with nothing at work are closed (default 10 minutes). */
   scopeIdleMs?: number;
   /**
@@ -123,6 +129,7 @@ export class Runtime implements AgentRuntime {
         ...historyLimits(settings),
         loadRuns: options.historyLoadRuns ?? RUNS_VIEW_RUNS,
         debounceMs: options.historyDebounceMs,
+        summarizeEnded: options.summarizeEndedRuns,
         holdRuns: options.holdRuns,
         log: (level, message) => options.log(level, message),
       }));
