@@ -7,6 +7,9 @@
 // command's output: the agent host ran it all along. And when the agent host
 // itself dies (killed by a signal), the run it held reads, in the past tense,
 // as interrupted (here and after a reload), and nothing asks about it any more.
+// That one comes last on purpose: by then the extension host that started the
+// agent host is gone, so the agent host's parent is whatever adopts orphans,
+// which may never reap it (a killed host then lingers as a zombie).
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
