@@ -92,6 +92,8 @@ export function pidAlive(pid: number): boolean {
   // A process that has exited but that its parent has not reaped (a zombie) still takes signals. The agent host is
   // detached from the window that started it; once that window's process is gone, the host's parent is whatever
   // adopts orphans, and in a container that is often a PID 1 that never reaps: a killed host stays a zombie for good.
-  const state = procStat(pid)?.[0];
-  return state !== 'Z' && state !== 'X';
+  // Its leader turns zombie before its other threads have finished dying, and until they have, its files (a
+  // listening socket) stay open: gone only once none is left (num_threads, field 20).
+  const stat = procStat(pid);
+  return !stat || !(stat[0] === 'Z' || stat[0] === 'X') || Number(stat[17]) > 1;
 }

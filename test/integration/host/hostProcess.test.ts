@@ -106,7 +106,7 @@ function hostPid(): number | null {
   }
 }
 
-/** Whether the process is alive (a zombie, exited but not reaped, is not). */
+/** Whether the process is alive (a zombie, exited but not reaped, whose every thread is gone, is not). */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -116,11 +116,12 @@ function alive(pid: number): boolean {
   return processState(pid) !== 'Z';
 }
 
-/** The process's one-letter state from /proc (`Z`: a zombie); null where there is none. */
+/** The process's one-letter state from /proc (`Z`: a zombie, once its last thread is gone); null where there is none. */
 function processState(pid: number): string | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[0] === 'Z' && Number(fields[17]) > 1 ? 'dying' : fields[0]!;
   } catch {
     return null;
   }
@@ -259,7 +260,7 @@ test('a host killed while an approval waits, whose parent never reaps it: the ne
     const run = await window.start({ scope: scope(), agent: 'shell', prompt: 'run it' });
     await until('the approval', () => window.approvals.pending.length === 1);
     const approvalId = window.approvals.pending[0]!.request.id;
-    const withdrawn = new Promise<string>((resolve) => window.approvals.onDidChange((change) => change.type === 'settled' && resolve(change.approval.request.id)));
+    const withdrawn = new Promise<string>((resolve) => window.approvals.onDidChange((change) => change.type === 'settled' && resolve(`${change.approval.request.id} ${change.decision.by}`)));
     const first = window.host!.pid;
     process.kill(first, 'SIGKILL');
     await until('the killed host to be a zombie', () => processState(first) === 'Z');
@@ -268,7 +269,7 @@ test('a host killed while an approval waits, whose parent never reaps it: the ne
     const agent = window.store.agent(run.agentId)!;
     assert.equal(agent.error, 'The process running this agent stopped before it finished.');
     assert.equal(agent.approval, null);
-    assert.equal(await withdrawn, approvalId);
+    assert.equal(await withdrawn, `${approvalId} stopped`, 'withdrawn because its host stopped, not answered elsewhere');
     assert.deepEqual(window.approvals.pending, []);
     assert.equal(window.store.get(run.runId)?.status, 'interrupted');
   } finally {
