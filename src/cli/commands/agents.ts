@@ -2,7 +2,10 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { AgentDefinition, AgentSource, ShadowedDefinition } from '../../core/agents/definition';
-import { discoverListed, listAgentDirs, type DiscoveryResult } from '../../core/agents/discovery';
+import { discoverAgents, discoverListed, listAgentDirs, type DiscoveryResult } from '../../core/agents/discovery';
+import { findAgent, UnknownAgentError } from '../../core/agents/lookup';
+import type { Settings } from '../../core/config';
+import { resolveDefinition, resolvedText } from '../../surfaces/resolvedDefinition';
 import { UsageError, userHome, type CliCommand, type CliIO } from '../command';
 import { ListingCache } from '../listingCache';
 import { pluginDirFlags } from '../pluginDirFlags';
@@ -16,15 +19,21 @@ import { cliMcpOptions, mcpListingStamp } from '../mcpOptions';
 
 /** `subagents agents`: what discovery finds for a folder. */
 
-const USAGE = `Usage: subagents agents [--json] [--cwd DIR] [--plugin-dir DIR]… [--trust-project] [--no-cache]
+const USAGE = `Usage: subagents agents [<name>] [--json] [--cwd DIR] [--plugin-dir DIR]… [--trust-project] [--no-cache]
 
 Lists the agents discovered for a folder, in precedence order, with the
 definitions they shadow and any problems found in agent files. Agents named
 in the disabledAgents setting are marked (disabled); "subagents run" refuses
 them and no agent can spawn them.
 
+With a name, shows what that agent gets when it runs, without running it:
+the prompt as sent (the files its format reads in, put in), its tools after
+its format's names are mapped and its mode applied, its permission rules,
+its model, and every warning about its file.
+
 Options:
-  --json            Print one JSON object: { agents, shadowed, warnings, dirs, aliases }
+  --json            Print one JSON object: { agents, shadowed, warnings, dirs, aliases };
+                    with a name, the resolved definition
   --cwd DIR         Folder to discover for (default: the current directory)
   --plugin-dir DIR  Extra plugin root whose agents/ folder is searched; repeatable
                     (added to the pluginDirs setting); a relative DIR is taken
@@ -145,8 +154,9 @@ export function agentsText(result: DiscoveryResult, cwd: string, home: string, d
 
 function parseFlags(args: string[], io: CliIO) {
   let values;
+  let positionals: string[];
   try {
-    ({ values } = parseArgs({
+    ({ values, positionals } = parseArgs({
       args,
       options: {
         json: { type: 'boolean', default: false },
@@ -157,11 +167,12 @@ function parseFlags(args: string[], io: CliIO) {
         'check-mcp': { type: 'boolean', default: false },
       },
       strict: true,
-      allowPositionals: false,
+      allowPositionals: true,
     }));
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  if (positionals.length > 1) throw new UsageError(`one agent name at most, not ${positionals.length} (${positionals.join(' ')})`);
   const cwd = path.resolve(io.cwd, values.cwd ?? '.');
   let isDir = false;
   try {
@@ -171,6 +182,7 @@ function parseFlags(args: string[], io: CliIO) {
   }
   if (!isDir) throw new UsageError(`--cwd: "${values.cwd ?? cwd}" is not a directory`);
   return {
+    name: positionals[0] ?? null,
     json: values.json,
     cwd,
     pluginDirs: pluginDirFlags(values['plugin-dir'], cwd, userHome(io.env)),
@@ -178,6 +190,28 @@ function parseFlags(args: string[], io: CliIO) {
     trustProject: values['trust-project'],
     checkMcp: values['check-mcp'],
   };
+}
+
+/**
+ * `subagents agents <name>`: one agent as it would run. Read without the
+ * listing's cache, which keeps no prompts; exit code 2 for a name no agent has.
+ */
+async function showResolved(
+  name: string,
+  options: { cwd: string; home: string; pluginDirs: string[]; loadClaudePlugins: boolean; json: boolean; settings: Settings; trusted: (folder: string) => boolean },
+  io: CliIO,
+): Promise<number> {
+  const result = await discoverAgents(options);
+  const definition = findAgent(result.agents, name, result.aliases);
+  if (!definition) {
+    const error = new UnknownAgentError(name, result.agents.map((a) => a.name));
+    io.stderr.write(`subagents agents: ${terminalLine(error.message)}\n`);
+    return 2;
+  }
+  const resolved = await resolveDefinition(definition, { settings: options.settings, cwd: options.cwd, trusted: options.trusted, warnings: result.warnings, shadowed: result.shadowed, home: options.home, env: io.env });
+  // Names, prompts and paths come from files in the repository: a terminal gets no control characters from them.
+  io.stdout.write(options.json ? `${JSON.stringify(resolved, null, io.stdout.isTTY ? 2 : undefined)}\n` : resolvedText(resolved).split('\n').map(terminalLine).join('\n'));
+  return 0;
 }
 
 export const agentsCommand: CliCommand = {
@@ -191,6 +225,7 @@ export const agentsCommand: CliCommand = {
     const settings = cliSettings(io, flags.cwd, { trust });
     const disabled = new Set(settings.disabledAgents);
     const options = { cwd: flags.cwd, home, pluginDirs: [...settings.pluginDirs, ...flags.pluginDirs], loadClaudePlugins: settings.loadClaudePlugins };
+    if (flags.name !== null) return showResolved(flags.name, { ...options, json: flags.json, settings, trusted: (folder: string) => trust.isTrusted(folder) }, io);
     const listing = await listAgentDirs(options);
     // Indented for a person at a terminal; compact for a program (a third smaller and faster with thousands of agents).
     const format = flags.json ? (io.stdout.isTTY ? 'json-indented' : 'json') : 'text';
