@@ -97,10 +97,10 @@ describe('MCP tools from the chat', () => {
       await poll(async () => (await row.getAttribute('data-status')) === 'completed', { timeoutMs: 30_000, message: 'noter is not shown as completed' });
       const tool = view.locator('.tool-name', { hasText: 'notes › echo' }).first();
       await tool.waitFor({ timeout: 10_000 });
-      // The Agents view lists noter's server under it, reachable since the run.
-      const agentsRow = page.locator('.monaco-list-row[aria-level="2"]', { hasText: /^noter/ }).first();
+      // The Agents view lists noter's server under it, reachable since the run (Project › Claude Code › noter).
+      const agentsRow = page.locator('.monaco-list-row[aria-level="3"]', { hasText: /^noter/ }).first();
       await agentsRow.locator('.monaco-tl-twistie').click();
-      await page.locator('.monaco-list-row[aria-level="3"]', { hasText: /notes/ }).first().waitFor({ timeout: 10_000 });
+      await page.locator('.monaco-list-row[aria-level="4"]', { hasText: /notes/ }).first().waitFor({ timeout: 10_000 });
       await page.mouse.move(700, 450);
       console.log(`screenshot: ${await workbench.screenshot('mcp-runs-light')}`);
       await setColorTheme(workbench, 'Dark Modern');
