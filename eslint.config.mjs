@@ -137,6 +137,19 @@ export default tseslint.config(
     },
   },
   { files: ['src/core/**', 'src/protocol/**', 'src/surfaces/**', 'src/cli/**', 'src/server/**', 'src/host/**', 'webview-ui/**'], rules: noVscode },
+  {
+    files: ['src/**/*.ts', 'webview-ui/src/**/*.ts'],
+    rules: {
+      // Ids come from outside (a terminal, a file name, a webview message): `run.agents['__proto__']` is not an agent.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[computed=true][object.type='MemberExpression'][object.property.name='agents']:not(AssignmentExpression > MemberExpression.left)",
+          message: 'Look an agent up with agentOf(run, id) (src/protocol/runSnapshot.ts): an outside id such as "constructor" is no own property of run.agents.',
+        },
+      ],
+    },
+  },
   // A promise nobody awaits loses its rejection: an unhandled rejection in
   // the extension host, a CLI that exits before its write lands. `void` says
   // "on purpose". Type-aware, so it reads each file's own tsconfig.

@@ -10,11 +10,14 @@ const TERMINAL_DIFF_LINES = 80;
 
 /**
  * The question, with everything it approves: the whole command (every line,
- * however long) or the diff of the file change, indented under the headline,
- * control characters shown as visible pictures.
+ * however long), every argument of a tool call, or the diff of the file
+ * change, indented under the headline, control characters shown as visible
+ * pictures.
  */
 export function approvalQuestion(request: ApprovalRequest): string {
-  const headline = approvalHeadline({ ...request, agentName: terminalLine(request.agentName), summary: terminalLine(request.summary) });
+  // Arguments shown whole below need no cut summary in the headline.
+  const summary = request.preview?.kind === 'arguments' ? '' : terminalLine(request.summary);
+  const headline = approvalHeadline({ ...request, agentName: terminalLine(request.agentName), summary });
   const detail = request.preview ? previewText(request.preview, TERMINAL_DIFF_LINES) : request.summary;
   const body = terminalText(detail)
     .split('\n')

@@ -8,6 +8,7 @@ import { executeRun, interactiveTerminal, presentation, type Started } from './e
 import { pluginDirFlags } from './pluginDirFlags';
 import { decideProjectTrust } from './trust';
 import { terminalText } from './render/terminalText';
+import type { RunHistory } from '../core/runs/history';
 import { cliScope, openSession, openWorktrees, type EngineSession } from './session';
 import { attachToHost, noHost } from './hostConnection';
 import type { AgentRuntime } from '../core/runtime/api';
@@ -86,13 +87,15 @@ function trustedFolderOf(io: CliIO, agentId: string, cwd: string): string {
 /**
  * Continues an agent in `cwd` (with that folder's settings, once its trust is
  * decided) and follows it, as `run` does: in the agent host when one runs,
- * else in this process.
+ * else in this process. `history`, when given, is the open history that holds
+ * the run for this process (`send` took it): the agent continues here, with it.
  */
 export async function continueHere(
   io: CliIO,
   args: ContinueArgs,
   cwd: string,
   command: string,
+  history: RunHistory | null,
   start: (runtime: AgentRuntime, scope: ScopeSpec, askApprovals: boolean) => Promise<Started>,
 ): Promise<number> {
   // Checked first: a --plugin-dir naming no folder is a usage error before anything is asked.
@@ -101,7 +104,7 @@ export async function continueHere(
   const settings = cliSettings(io, cwd, { trust });
   const view = presentation(io, args.json);
   const scope = cliScope(io, { cwd, settings, trust, pluginDirs });
-  const host = noHost(io, args.noHost) ? null : await attachToHost(io, { handlers: view.modeConsent ? { modeConsent: view.modeConsent } : {}, coalesceMs: args.json ? 0 : 80 });
+  const host = history || noHost(io, args.noHost) ? null : await attachToHost(io, { handlers: view.modeConsent ? { modeConsent: view.modeConsent } : {}, coalesceMs: args.json ? 0 : 80 });
   if (host) {
     try {
       return await executeRun(io, host, view, () => start(host, scope, view.interactive), command);
@@ -111,8 +114,9 @@ export async function continueHere(
   }
   let session: EngineSession;
   try {
-    session = await openSession(io, { cwd, pluginDirs, modeConsent: view.modeConsent, coalesceMs: args.json ? 0 : 80, settings, trust });
+    session = await openSession(io, { cwd, pluginDirs, modeConsent: view.modeConsent, coalesceMs: args.json ? 0 : 80, settings, trust, ...(history ? { history } : {}) });
   } catch (error) {
+    await history?.close();
     if (!(error instanceof EngineError)) throw error;
     io.stderr.write(`subagents ${command}: ${terminalText(error.message)}\n`);
     return 1;

@@ -61,6 +61,28 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
+/**
+ * A command always ends with its answer or an error. Should it ever wait on
+ * something that cannot keep the process alive (a timer that does not hold
+ * it, a promise nothing will settle), Node would exit 0 with nothing said;
+ * instead, this says so on stderr and exits 1.
+ */
+export function endsWithAnAnswer<T>(command: Promise<T>, stderr: NodeJS.WritableStream, name: string): Promise<T> {
+  let settled = false;
+  const unfinished = () => {
+    if (settled) return;
+    stderr.write(`subagents${name ? ` ${name}` : ''}: stopped before it finished: it was left waiting on nothing that could still happen (a fault in subagents; please report it). What it did so far is in the run history ("subagents runs").\n`);
+    process.exitCode = 1;
+  };
+  process.once('beforeExit', unfinished);
+  const done = () => {
+    settled = true;
+    process.off('beforeExit', unfinished);
+  };
+  command.then(done, done);
+  return command;
+}
+
 /** Runs the CLI in this process: what `dist/cli.js` (through bin.ts) and a direct `node main.ts` do. */
 export function main(): void {
   const controller = new AbortController();
@@ -75,7 +97,8 @@ export function main(): void {
     signal: controller.signal,
     self: process.argv[1] ? [process.execPath, ...process.execArgv, process.argv[1]] : undefined,
   };
-  runCli(process.argv.slice(2), io).then(
+  const argv = process.argv.slice(2);
+  endsWithAnAnswer(runCli(argv, io), process.stderr, argv[0] ?? '').then(
     (code) => {
       process.exitCode = code;
     },

@@ -93,9 +93,12 @@ export async function recoverWorktrees(io: CliIO, worktrees: WorktreeManager): P
 }
 
 /**
- * The run history. A CLI command reads no run whole at open (`loadRuns` 0):
- * it lists from the index and reads the runs and agents it is asked for,
- * so it starts as fast with thousands of runs as with none.
+ * The shared run history. A CLI command reads no run whole at open
+ * (`loadRuns` 0): it lists from the index and reads the runs and agents it
+ * is asked for, so it starts as fast with thousands of runs as with none. A
+ * CLI process ends with its run, so it holds each run it works on until it
+ * has delivered what arrived for it (Runtime.settle), and a message sent
+ * meanwhile is queued for it rather than left behind.
  */
 export async function openHistory(io: CliIO, settings: Settings): Promise<RunHistory> {
   const write = problemLine(io);
@@ -103,6 +106,7 @@ export async function openHistory(io: CliIO, settings: Settings): Promise<RunHis
     dir: storageDir(io.env),
     ...historyLimits(settings),
     loadRuns: 0,
+    holdRuns: true,
     log: (level, message) => {
       if (level !== 'info') write(message);
     },
@@ -130,6 +134,8 @@ export async function openSession(
     coalesceMs: number;
     /** Project trust as decided for the command (src/cli/trust.ts); default: no folder trusted. */
     trust?: ProjectTrust;
+    /** The history to use, already open (one that holds a run `send` took to continue here); the session closes it. */
+    history?: RunHistory;
     /**
      * The agent the command will start in `cwd`, when it knows: its MCP
      * servers start as soon as its scope is open, so their start overlaps the
@@ -155,12 +161,16 @@ export async function openSession(
       if (level === 'warn' || level === 'error') write(folder ? `${level}: ${message}` : message);
     },
     onRecovered: (report, pending) => reportRecovery(io, report, pending),
+    // The process ends with its run: it holds each run until it has read the mailbox one last time (Runtime.settle).
+    holdRuns: true,
+    ...(opts.history ? { history: opts.history } : {}),
     // Nothing of the history is read before the first request; see close.
     historyLoadRuns: 0,
   });
   const opened = await runtime.scope(scope);
   const first = opts.first && opened.catalog.find(opts.first.agent);
-  if (first && first.isolation !== 'worktree' && first.permissionMode !== 'plan' && !settings.disabledAgents.includes(first.name)) {
+  // Only for an agent admission will let start: a refused one starts no server.
+  if (first && first.isolation !== 'worktree' && first.permissionMode !== 'plan' && first.userInvocable !== false && !settings.disabledAgents.includes(first.name)) {
     opened.mcp.prestart({ agentName: first.name, definition: first, cwd: opts.cwd, planMode: false });
   }
   // A plugin folder of the settings that is not there is named (the flags were checked already); `agents` lists every warning.

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { lstat, mkdir, open, readlink, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -8,20 +8,32 @@ import path from 'node:path';
  * power cut, sees either the old content or the new, never a mix: write a
  * temp file in the same directory, flush it to disk, rename it over the
  * target, then flush the directory so the rename itself is durable.
+ *
+ * A `file` that is a symbolic link (a settings file kept in a dotfiles
+ * repository) is written through: the link stays, and its target is
+ * replaced atomically in its own folder, keeping its permissions. A new
+ * file is for the user alone (0600).
  */
 export async function writeFileAtomic(file: string, data: string): Promise<void> {
-  const dir = path.dirname(file);
+  const target = await linkTarget(file);
+  const dir = path.dirname(target);
   await mkdir(dir, { recursive: true });
-  const temp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await open(temp, 'w', 0o600);
+  const mode = await stat(target).then(
+    (info) => info.mode & 0o7777,
+    () => 0o600,
+  );
+  const temp = `${target}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  const handle = await open(temp, 'w', mode);
   try {
+    // open() applies the umask; the target's own permissions are kept as they were.
+    await handle.chmod(mode);
     await handle.writeFile(data, 'utf8');
     await handle.sync();
   } finally {
     await handle.close();
   }
   try {
-    await rename(temp, file);
+    await rename(temp, target);
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
@@ -34,17 +46,32 @@ export async function writeFileAtomic(file: string, data: string): Promise<void>
   }
 }
 
+/** Links followed at most, as the system does (ELOOP beyond). */
+const MAX_LINKS = 40;
+
+/** The file a path writes to: the path itself, or the end of its chain of symbolic links (which need not exist yet). */
+async function linkTarget(file: string): Promise<string> {
+  let current = path.resolve(file);
+  for (let hops = 0; hops < MAX_LINKS; hops++) {
+    const info = await lstat(current).catch(() => null);
+    if (!info?.isSymbolicLink()) return current;
+    current = path.resolve(path.dirname(current), await readlink(current));
+  }
+  throw Object.assign(new Error(`${file}: too many levels of symbolic links`), { code: 'ELOOP' });
+}
+
 /**
  * Writes a cache file synchronously, whole or not at all: another process
  * reads the old content or the new, never half of it. Not flushed to disk
  * (a cache lost in a power cut costs only time), and a failed write is
- * silent for the same reason.
+ * silent for the same reason. For the user alone (0600, a new folder 0700):
+ * a cache holds what servers and agent files said.
  */
 export function writeCacheFileSync(file: string, data: string): void {
   const temp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(temp, data);
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    writeFileSync(temp, data, { mode: 0o600 });
     renameSync(temp, file);
   } catch {
     rmSync(temp, { force: true });

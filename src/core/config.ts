@@ -41,6 +41,7 @@ export const settingsSchema = z.object({
   'mcp.callTimeoutSeconds': z.number().min(1).max(86_400).default(300),
   'mcp.startupTimeoutSeconds': z.number().min(1).max(3600).default(30),
   'mcp.inheritClaudeCodeServers': z.boolean().default(true),
+  'mcp.startInPlanMode': z.boolean().default(false),
   'worktrees.poolSize': z.number().int().min(-1).max(256).default(-1),
   'worktrees.poolDiskBudgetMB': z.number().int().min(0).default(5120),
   'worktrees.baseRef': z.string().default('HEAD'),

@@ -52,6 +52,7 @@ const RULES: Record<SettingKey, Rule> = {
   'mcp.startupTimeoutSeconds': 'lower',
   // Off starts fewer servers.
   'mcp.inheritClaudeCodeServers': 'off',
+  'mcp.startInPlanMode': 'off',
   // The pool holds at most as many worktrees as were in use at once anyway; where an agent starts is the project's business.
   'worktrees.poolSize': 'free',
   // The user's disk: a project may ask for less, never more.

@@ -77,10 +77,21 @@ export const agentResultSchema = z.object({
   worktree: z.nullable(worktreeInfoSchema),
 });
 
-const approvalPreviewSchema = z.discriminatedUnion('kind', [
+/** What an approval approves, whole (src/core/tools/approvalPreview.ts says how each surface shows it). */
+export const approvalPreviewSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('command'), command: z.string() }),
-  z.object({ kind: z.literal('file'), path: z.string(), before: z.nullable(z.string()), after: z.string() }),
+  /** A call to another program's tool (an MCP server's): its arguments as indented JSON, whole. */
+  z.object({ kind: z.literal('arguments'), arguments: z.string() }),
+  z.object({
+    kind: z.literal('file'),
+    /** As the tool call names it (relative to the agent's folder, or absolute inside it). */
+    path: z.string(),
+    /** The file now; null when the call creates it. */
+    before: z.nullable(z.string()),
+    after: z.string(),
+  }),
 ]);
+export type ApprovalPreview = z.infer<typeof approvalPreviewSchema>;
 
 /** An approval waiting for the user (ApprovalRequest with when it was asked). */
 export const pendingApprovalWireSchema = z.object({

@@ -101,11 +101,50 @@ export const runSnapshotSchema = z.object({
 export type RunSnapshot = z.infer<typeof runSnapshotSchema>;
 
 /**
+ * The agent of a run with this id, or undefined. Ids come from outside (a
+ * terminal's `subagents send __proto__`, a mailbox file's name, a webview
+ * message), and `run.agents` is a plain object: `run.agents['constructor']`
+ * would be Object's own function. Every lookup by id goes through here (a
+ * lint rule holds the code to it).
+ */
+export function agentOf(run: Pick<RunSnapshot, 'agents'>, agentId: string): AgentNode | undefined {
+  // eslint-disable-next-line no-restricted-syntax -- the one own-property lookup
+  return Object.hasOwn(run.agents, agentId) ? run.agents[agentId] : undefined;
+}
+
+/**
+ * Every text a snapshot keeps is capped, so one long message, prompt or
+ * answer cannot grow the run file, the editor's memory or a surface without
+ * bound (docs/security.md, "Bounded memory"). What is cut says how much was
+ * left out; the agent itself always gets the whole text (its conversation
+ * is in its transcript).
+ */
+export const SNAPSHOT_TEXT_CAPS = {
+  /** The task or continuation an agent started with. */
+  prompt: 10_000,
+  description: 500,
+  /** An agent's final answer and its error. */
+  output: 100_000,
+  error: 10_000,
+  /** A notice, a tool row's summaries, a message in the tree, an approval's one-line summary and reason. */
+  line: 2_000,
+  /** An approval's whole command, arguments or diff (surfaces open the rest in an editor). */
+  detail: 100_000,
+} as const;
+
+/** `text` cut at `max` characters (never inside a surrogate pair), saying how much more there was. */
+export function capText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = /[\uD800-\uDBFF]/.test(text[max - 1] ?? '') ? max - 1 : max;
+  return `${text.slice(0, end)}… [${(text.length - end).toLocaleString('en-US')} more characters]`;
+}
+
+/**
  * A run as its summary: every agent with its status, result and usage, without its tool rows or its last turn's
  * text (most of a run's size). What the Runs view and `subagents runs` list; the whole run is on disk.
  */
 export function runSummary(run: RunSnapshot): RunSnapshot {
-  const agents: RunSnapshot['agents'] = {};
-  for (const [id, node] of Object.entries(run.agents)) agents[id] = { ...node, tools: [], text: '' };
+  // Own properties whatever the id (an assignment to agents['__proto__'] would set the prototype).
+  const agents: RunSnapshot['agents'] = Object.fromEntries(Object.entries(run.agents).map(([id, node]) => [id, { ...node, tools: [], text: '' }]));
   return { ...run, agents };
 }

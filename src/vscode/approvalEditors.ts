@@ -5,17 +5,18 @@ import type { ApprovalsView } from '../core/runtime/api';
 import { approvalHeadline } from '../protocol/approvalText';
 
 /**
- * An approval, opened whole in an editor: the shell command in a read-only
- * document (every line, scrollable), or the change as a diff (the file now
+ * An approval, opened whole in an editor: the shell command (or a tool
+ * call's arguments, as JSON) in a read-only document (every line,
+ * scrollable), or the change as a diff (the file now
  * against what the call would write; empty on the left for a new file). The
  * editor's title carries the answers (package.json `editor/title` on this
  * scheme), and the editor closes once the question is settled anywhere.
- * `subagents-approval:/<approvalId>/<command|before|after>/<name>`.
+ * `subagents-approval:/<approvalId>/<command|arguments|before|after>/<name>`.
  */
 
 export const APPROVAL_SCHEME = 'subagents-approval';
 
-type Side = 'command' | 'before' | 'after';
+type Side = 'command' | 'arguments' | 'before' | 'after';
 
 function uriFor(approvalId: string, side: Side, name: string): vscode.Uri {
   return vscode.Uri.from({ scheme: APPROVAL_SCHEME, path: `/${approvalId}/${side}/${name}` });
@@ -30,6 +31,7 @@ export function approvalIdOf(uri: vscode.Uri | undefined): string | undefined {
 function sideText(preview: ApprovalPreview | null | undefined, side: Side): string | undefined {
   if (!preview) return undefined;
   if (side === 'command') return preview.kind === 'command' ? preview.command : undefined;
+  if (side === 'arguments') return preview.kind === 'arguments' ? preview.arguments : undefined;
   if (preview.kind !== 'file') return undefined;
   return side === 'before' ? (preview.before ?? '') : preview.after;
 }
@@ -50,7 +52,7 @@ export class ApprovalEditors implements vscode.TextDocumentContentProvider, vsco
     return text ?? 'This approval was answered, or its agent stopped; there is nothing to show any more.\n';
   }
 
-  /** Opens the command or the change of a pending approval; false when it is no longer pending or shows nothing more. */
+  /** Opens the command, the arguments or the change of a pending approval; false when it is no longer pending or shows nothing more. */
   async show(approvalId: string): Promise<boolean> {
     const pending = this.inbox.get(approvalId);
     const preview = pending?.request.preview;
@@ -61,6 +63,11 @@ export class ApprovalEditors implements vscode.TextDocumentContentProvider, vsco
     const { request } = pending;
     if (preview.kind === 'command') {
       const doc = await vscode.workspace.openTextDocument(uriFor(approvalId, 'command', `${request.agentName} command.sh`));
+      await vscode.window.showTextDocument(doc, { preview: false });
+      return true;
+    }
+    if (preview.kind === 'arguments') {
+      const doc = await vscode.workspace.openTextDocument(uriFor(approvalId, 'arguments', `${request.agentName} ${request.toolName} arguments.json`));
       await vscode.window.showTextDocument(doc, { preview: false });
       return true;
     }

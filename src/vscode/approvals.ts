@@ -98,7 +98,7 @@ export class VsCodeApprovals implements vscode.Disposable {
     const { request } = approval;
     const notice = approvalNotice(request);
     void vscode.window.showWarningMessage(notice.message, ...notice.buttons).then((choice) => {
-      if (choice === SHOW_COMMAND || choice === SHOW_CHANGE) return this.show?.(request.id);
+      if (choice === SHOW_COMMAND || choice === SHOW_CHANGE || choice === SHOW_ARGUMENTS) return this.show?.(request.id);
       const answer = choice ? BUTTON_ANSWERS[choice] : undefined;
       if (!answer) return undefined;
       return this.answer(request.id, answer, 'notification').then((settled) => {
@@ -115,6 +115,7 @@ export class VsCodeApprovals implements vscode.Disposable {
 
 export const SHOW_COMMAND = 'Show Command';
 export const SHOW_CHANGE = 'Show Change';
+export const SHOW_ARGUMENTS = 'Show Arguments';
 const BUTTON_ANSWERS: Record<string, ApprovalAnswer> = { [ANSWER_LABELS.allow]: 'allow', [ANSWER_LABELS.deny]: 'deny' };
 /** Room left in a notification's message for the command after the headline and notes. */
 const COMMAND_ROOM = NOTIFICATION_MAX_CHARS - 200;
@@ -140,8 +141,27 @@ export function approvalNotice(request: NoticeRequest): { message: string; butto
       buttons: [SHOW_COMMAND, ANSWER_LABELS.deny],
     };
   }
+  if (preview?.kind === 'arguments') {
+    // A tool of another program: every argument (on one line here), as a command is shown whole; the cut summary is left out.
+    const bare = notificationText(approvalHeadline({ ...request, summary: '' }));
+    const shown = notificationText(oneLineJson(preview.arguments));
+    if (shown.length <= COMMAND_ROOM) return { message: `${bare}: ${shown}${protectedNote}`, buttons: [ANSWER_LABELS.allow, ANSWER_LABELS.deny] };
+    return {
+      message: `${bare} with arguments of ${preview.arguments.length.toLocaleString('en-US')} characters, too long to show here: open them to read them all before you allow it.${protectedNote}`,
+      buttons: [SHOW_ARGUMENTS, ANSWER_LABELS.deny],
+    };
+  }
   const change = preview?.kind === 'file' ? ` (${changeSize(preview)})` : '';
   return { message: `${headline}${change}${protectedNote}`, buttons: preview ? [SHOW_CHANGE, ANSWER_LABELS.allow, ANSWER_LABELS.deny] : [ANSWER_LABELS.allow, ANSWER_LABELS.deny] };
+}
+
+/** Indented JSON on one line; text that is not JSON as it is. */
+function oneLineJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch {
+    return text;
+  }
 }
 
 /** "new file, 12 lines", "+3 −1 lines". */

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import * as vscode from 'vscode';
 import type { AgentDefinition } from '../core/agents/definition';
 import { isActiveStatus } from '../protocol/vocabulary';
+import { agentOf } from '../protocol/runSnapshot';
 import type { FolderScope } from './scopes';
 import type { Services } from './services';
 
@@ -122,7 +123,7 @@ export async function pickRunningAgent(services: Services, opts: { title: string
   }
   const picked = await vscode.window.showQuickPick(
     running.map(({ node, run }) => {
-      const parent = node.parentId ? run.agents[node.parentId] : undefined;
+      const parent = node.parentId ? agentOf(run, node.parentId) : undefined;
       return {
         label: `${'  '.repeat(node.depth)}${node.agentName}`,
         description: node.description,

@@ -143,12 +143,12 @@ describe('the @agent chat participant', () => {
       await page.setViewportSize({ width: 1400, height: 1800 });
       const folded = response.getByText(/^Completed \d+ steps?/).first();
       if (await folded.count()) await folded.evaluate((el) => (el as unknown as { click(): void }).click());
-      await page.waitForTimeout(500);
+      await workbench.settled();
       console.log(`screenshot: ${await workbench.screenshot('chat-nested-whole-light')}`);
       await setTheme('Dark Modern');
       console.log(`screenshot: ${await workbench.screenshot('chat-nested-whole-dark')}`);
       await page.setViewportSize({ width: 1400, height: 900 });
-      await page.waitForTimeout(500);
+      await workbench.settled();
       console.log(`screenshot: ${await workbench.screenshot('chat-nested-dark')}`);
       await setTheme('Light Modern');
       // The chat at the secondary side bar's usual width and at a narrow one, in both themes.

@@ -159,7 +159,8 @@ describe('the packaged extension in code-server', () => {
     }),
   );
 
-  it('lists 210+ agents by source and family, problems on top, and filters them to one in under a second', { timeout: 60_000 }, () =>
+  // How fast the filter shows the agent is measured by bench/agentsFilter.ts, not here: a time limit fails on a busy machine.
+  it('lists 210+ agents by source and family, problems on top, and filters them to one', { timeout: 60_000 }, () =>
     withDiagnostics('agents list', subject, async () => {
       const { workbench } = live();
       await workbench.pane('Agents').locator('.pane-header').hover();
@@ -208,11 +209,7 @@ describe('the packaged extension in code-server', () => {
       const target = generated.agents.at(-1)!.expect.name;
       assert.equal(await workbench.treeRow('Agents', target).count(), 0, `${target} is already in view`);
       await input.fill(target);
-      const typed = Date.now();
-      await workbench.treeRow('Agents', target).waitFor({ timeout: 5_000 });
-      const elapsed = Date.now() - typed;
-      console.log(`filter: ${target} visible ${elapsed} ms after it was entered`);
-      assert.ok(elapsed < 1000, `the filtered agent took ${elapsed} ms to show`);
+      await workbench.treeRow('Agents', target).waitFor({ timeout: 30_000 });
       await workbench.page.keyboard.press('Enter');
       await workbench.pane('Agents').locator('.message', { hasText: new RegExp(`^1 of \\d+ agents match "${target}"\\.$`) }).waitFor({ timeout: 5000 });
       const rows = await workbench.treeRows('Agents');
@@ -403,7 +400,8 @@ describe('the packaged extension in code-server', () => {
       await workbench.activityBarItem('Explorer').click({ force: true });
       // Out of sight for the extension too: the view's document goes when it is hidden.
       await workbench.byTestId('runs-view-root').waitFor({ state: 'detached', timeout: 15_000 }).catch(() => undefined);
-      await workbench.page.waitForTimeout(500);
+      // A command of ours reaches the extension host after the view's visibility change did: from then on it knows the view is hidden.
+      await workbench.runCommand('Subagents: Refresh Agents');
       finishReview();
       const notice = workbench.notification('code-reviewer finished: Looks good to me.');
       await notice.waitFor({ timeout: 30_000 });
@@ -463,7 +461,7 @@ describe('the packaged extension in code-server', () => {
         const lead = workbench.webview().locator('li[data-agent-name="tech-lead"]').first();
         await lead.focus();
         await workbench.page.mouse.move(700, 450);
-        await workbench.page.waitForTimeout(500);
+        await workbench.settled();
         console.log(`screenshot: ${await workbench.screenshot(file)}`);
         const dot = await againstPurple(lead.locator('.accent').first(), 'backgroundColor');
         assert.equal(dot.shown, dot.purple, `${theme}: tech-lead's dot in the Runs view is the theme's charts.purple`);

@@ -87,7 +87,7 @@ describe('MCP tools from the chat', () => {
       assert.match(text, /notes › echo/, 'the chat names the server');
       assert.deepEqual(recorded().filter((c) => c.server === 'notes').map((c) => c.tool), ['echo']);
       await page.setViewportSize({ width: 1400, height: 1100 });
-      await page.waitForTimeout(500);
+      await workbench.settled();
       console.log(`screenshot: ${await workbench.screenshot('mcp-chat-light')}`);
 
       await workbench.openViewContainer('Subagents');
@@ -97,10 +97,10 @@ describe('MCP tools from the chat', () => {
       await poll(async () => (await row.getAttribute('data-status')) === 'completed', { timeoutMs: 30_000, message: 'noter is not shown as completed' });
       const tool = view.locator('.tool-name', { hasText: 'notes › echo' }).first();
       await tool.waitFor({ timeout: 10_000 });
-      // The Agents view lists noter's server under it, reachable since the run.
-      const agentsRow = page.locator('.monaco-list-row[aria-level="2"]', { hasText: /^noter/ }).first();
+      // The Agents view lists noter's server under it, reachable since the run (Project › Claude Code › noter).
+      const agentsRow = page.locator('.monaco-list-row[aria-level="3"]', { hasText: /^noter/ }).first();
       await agentsRow.locator('.monaco-tl-twistie').click();
-      await page.locator('.monaco-list-row[aria-level="3"]', { hasText: /notes/ }).first().waitFor({ timeout: 10_000 });
+      await page.locator('.monaco-list-row[aria-level="4"]', { hasText: /notes/ }).first().waitFor({ timeout: 10_000 });
       await page.mouse.move(700, 450);
       console.log(`screenshot: ${await workbench.screenshot('mcp-runs-light')}`);
       await setColorTheme(workbench, 'Dark Modern');
@@ -117,8 +117,14 @@ describe('MCP tools from the chat', () => {
       const response = await sendChat(workbench, '@agent /new scribe write it down');
       await response.getByText('Approval needed').waitFor({ timeout: 60_000 });
       assert.match(await responseText(response), /Approval needed: scribe wants to use notes › note/);
+      // The Runs view asks the same, with every argument whole.
+      await workbench.openViewContainer('Subagents');
+      const args = workbench.webview().locator('[data-testid="approval-arguments"]').first();
+      await args.waitFor({ timeout: 30_000 });
+      assert.equal(await args.innerText(), '{\n  "text": "how many words?"\n}');
+      await workbench.screenshotsAtWidths('mcp-runs-approval');
       await page.setViewportSize({ width: 1400, height: 1100 });
-      await page.waitForTimeout(500);
+      await workbench.settled();
       console.log(`screenshot: ${await workbench.screenshot('mcp-chat-approval')}`);
       await page.setViewportSize({ width: 1400, height: 900 });
       await response.locator('.monaco-button', { hasText: /^Allow$/ }).first().click();
@@ -139,7 +145,7 @@ describe('MCP tools from the chat', () => {
       assert.match(text, /tally › echo/);
       assert.deepEqual(recorded().filter((c) => c.server === 'tally').map((c) => c.tool), ['echo']);
       await page.setViewportSize({ width: 1400, height: 1100 });
-      await page.waitForTimeout(500);
+      await workbench.settled();
       console.log(`screenshot: ${await workbench.screenshot('mcp-chat-vscode-light')}`);
       await page.setViewportSize({ width: 1400, height: 900 });
     }),

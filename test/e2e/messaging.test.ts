@@ -94,8 +94,11 @@ describe('messages to a running agent', () => {
       await view.locator(`[data-testid="action-message-${agentId}"]`).click();
       const input = view.locator(`[data-testid="message-input-${agentId}"]`);
       await input.waitFor({ timeout: 10_000 });
+      // The agent keeps working (a tool call every 1.5 s): the draft must survive the row's next update.
+      const toolRows = listener().locator('li.tool');
+      const rowsBefore = await toolRows.count();
       await input.pressSequentially('Look at the tests', { delay: 20 });
-      await page.waitForTimeout(1200);
+      await poll(async () => (await toolRows.count()) > rowsBefore, { timeoutMs: 30_000, message: 'the row did not update while the draft was open' });
       assert.equal(await input.inputValue(), 'Look at the tests', 'the draft was lost while the row updated');
       await input.pressSequentially(' first.');
       console.log(`screenshot: ${await workbench.screenshot('messaging-runs-box-light')}`);
@@ -136,7 +139,7 @@ describe('messages to a running agent', () => {
       assert.match(text, /Heard: From the chat: count the files\./);
       assert.match(text, /✉ you → listener: “From the chat: count the files\.”/, 'the log tells the message');
       await page.setViewportSize({ width: 1400, height: 1400 });
-      await page.waitForTimeout(500);
+      await workbench.settled();
       console.log(`screenshot: ${await workbench.screenshot('messaging-chat-light')}`);
       await page.setViewportSize({ width: 1400, height: 900 });
     }),

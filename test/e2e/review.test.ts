@@ -14,7 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { isAgent } from '../support/agents';
 import { startScriptedServer, type Script, type ScriptedServer } from '../support/scriptedServer';
-import { finishedText, openChat, sendChat } from './support/chatPanel';
+import { chatSaved, finishedText, openChat, sendChat } from './support/chatPanel';
 import { poll, withDiagnostics, type Subject } from './support/diagnostics';
 import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
 import { closeSession, openSession, scriptedModelSession, type Session } from './support/session';
@@ -195,8 +195,6 @@ describe('review, approvals and results in VS Code', () => {
       await toast.hover();
       await toast.locator('.codicon-notifications-clear, .codicon-close').first().click();
       await toast.waitFor({ state: 'detached', timeout: 10_000 });
-      await page.waitForTimeout(1000);
-      assert.equal(await agentRow('readme-editor').getAttribute('data-status'), 'waiting', 'closing the notification denied the edit');
       await card.waitFor();
       // At the default width and at 250 px: name, state and task readable; Stop, Message and ⋯ inside the view on hover.
       const sidebar = page.locator('.part.sidebar');
@@ -224,10 +222,13 @@ describe('review, approvals and results in VS Code', () => {
         await agentRow('readme-editor').locator(':scope > .row > .line').hover();
       });
 
-      // The change, whole, in a diff editor whose title has the answers.
+      // The change, whole, in a diff editor whose title has the answers. It opens only for a question still open:
+      // the click reaches the extension after the closed notification did, so closing it answered nothing.
       await workbench.byTestId(`approve-show-${id}`).click();
       const diffTab = page.locator('.tabs-container .tab.active', { hasText: 'readme-editor wants to edit README.md' });
       await diffTab.waitFor({ timeout: 15_000 });
+      assert.equal(await agentRow('readme-editor').getAttribute('data-status'), 'waiting', 'closing the notification denied the edit');
+      await card.waitFor();
       const allow = page.locator('.editor-actions .action-label[aria-label="Allow"]');
       await allow.waitFor({ timeout: 10_000 });
       await page.locator('.editor-actions .action-label[aria-label="Deny"]').waitFor();
@@ -357,8 +358,8 @@ describe('review, approvals and results in VS Code', () => {
       await run.locator('a', { hasText: 'Review Changes' }).first().waitFor({ timeout: 30_000 });
       await run.locator('a', { hasText: 'Show in Sidebar' }).last().waitFor();
       // A reload restores the chat; VS Code disables restored buttons, but these are links.
-      // In the browser VS Code cannot hold the window open to save the chat, so it is given time to save it first.
-      await page.waitForTimeout(5000);
+      // In the browser VS Code cannot hold the window open to save the chat: the reload waits until it is saved.
+      await chatSaved(live().server.userDataDir, ['pair-writer write the notes once more', 'Show in Sidebar']);
       await workbench.runCommand('View: Show Explorer');
       await workbench.runCommand('Developer: Reload Window');
       await workbench.ready();

@@ -165,6 +165,38 @@ describe('the Runs view in a simulated DOM', () => {
     assert.equal(view.document.activeElement?.getAttribute('data-testid'), 'run-agent-o1', 'a folded run hides its agents from the arrows');
   });
 
+  it("an MCP tool's question shows every argument whole, not the cut summary; a long list also opens in an editor", async () => {
+    view = await mountView(250);
+    const call = (detail: string) =>
+      runsMessage([
+        {
+          runId: 'r1',
+          agents: [
+            agentView({
+              id: 'a-scribe',
+              name: 'scribe',
+              description: 'Write it down',
+              status: 'waiting',
+              approval: { approvalId: 'ap9', toolName: 'mcp__files__write', kind: 'mcp', summary: 'path="deep/deep/…', protectedReason: null, detail },
+            }),
+          ],
+        },
+      ]);
+    const path = `${'deep/'.repeat(30)}.ssh/authorized_keys`;
+    await view.send(call(JSON.stringify({ path }, null, 2)));
+    const box = view.byTestId('approval-a-scribe')!;
+    assert.equal(view.byTestId('approval-arguments')!.textContent, `{\n  "path": "${path}"\n}`);
+    assert.equal(box.querySelector('.approval-text')!.textContent, 'Wants to use files › write:', 'no cut summary beside the whole arguments');
+    assert.equal(box.querySelector('[data-testid="approval-diff"]'), null, 'arguments are not a diff');
+    assert.equal(view.byTestId('approve-show-a-scribe'), null, 'a short list needs no editor');
+    assert.match(box.getAttribute('aria-label') ?? '', /^scribe wants to use files › write/);
+    await view.send(call(JSON.stringify({ path, content: 'x'.repeat(2000) }, null, 2)));
+    const show = view.byTestId('approve-show-a-scribe')!;
+    assert.equal(show.textContent, 'Show Arguments');
+    (show as HTMLElement).click();
+    assert.deepEqual(view.posted.at(-1), { type: 'showApproval', agentId: 'a-scribe', approvalId: 'ap9' });
+  });
+
   for (const width of [300, 250]) {
     it(`at ${width} px: the changes line keeps its count whole beside Review and Apply, and wraps its actions rather than cutting it`, async () => {
       view = await mountView(width);

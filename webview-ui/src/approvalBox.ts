@@ -33,6 +33,14 @@ function commandBlock(command: string): HTMLElement {
   return pre;
 }
 
+/** A tool call's arguments, every one of them (the summary in the headline is cut). */
+function argumentsBlock(json: string): HTMLElement {
+  const pre = el('pre', { className: 'approval-detail command', testId: 'approval-arguments', text: json });
+  pre.tabIndex = 0;
+  pre.setAttribute('aria-label', 'The whole arguments');
+  return pre;
+}
+
 /** "Wants to run a shell command: npm test" — what a screen reader says for the box, and for the row. */
 export function approvalLabel(approval: ApprovalView): string {
   const what = `wants to ${approvalVerb(approval)}`;
@@ -46,14 +54,18 @@ export function approvalBox(agent: AgentView, ctx: RowContext): HTMLElement | nu
   const verb = approvalVerb(approval);
   const detail = approval.detail;
   const isCommand = approval.kind === 'bash';
+  const isCall = approval.kind === 'mcp';
+  // What follows whole (a command, a call's arguments) needs no cut summary in the headline.
+  const wholeBelow = isCommand || (isCall && Boolean(detail));
   const headline = el('div', { className: 'approval-text' }, [
     codicon(approvalMark(approval.kind, approval.toolName).icon),
-    el('span', { text: isCommand ? `Wants to ${verb}:` : `Wants to ${verb} ` }),
-    isCommand ? null : el('code', { text: approval.summary || approval.toolName, title: approval.summary }),
+    el('span', { text: wholeBelow ? `Wants to ${verb}:` : `Wants to ${verb} ` }),
+    wholeBelow ? null : el('code', { text: approval.summary || approval.toolName, title: approval.summary }),
   ]);
-  const body = isCommand ? commandBlock(detail ?? approval.summary) : detail ? diffBlock(detail) : null;
-  // A tool of an MCP server or of the editor has no change or command to open: its input is the summary.
-  const openable = approval.kind !== 'mcp' && (!isCommand || (detail ?? '').length > LONG_COMMAND_CHARS || (detail ?? '').split('\n').length > 12);
+  const body = isCommand ? commandBlock(detail ?? approval.summary) : isCall ? (detail ? argumentsBlock(detail) : null) : detail ? diffBlock(detail) : null;
+  // A long command or argument list also opens in an editor; a change always does.
+  const long = (detail ?? '').length > LONG_COMMAND_CHARS || (detail ?? '').split('\n').length > 12;
+  const openable = isCommand || isCall ? long : true;
   const show = () => ctx.post({ type: 'showApproval', agentId: agent.id, approvalId: approval.approvalId });
   const box = el('div', { className: 'approval', testId: `approval-${agent.id}`, role: 'group' }, [
     headline,
@@ -64,7 +76,7 @@ export function approvalBox(agent: AgentView, ctx: RowContext): HTMLElement | nu
       textButton(ANSWER_LABELS.allowAgent, `approve-agent-${agent.id}`, answer('allowAgent')),
       textButton(ANSWER_LABELS.allowRun, `approve-run-${agent.id}`, answer('allowRun')),
       textButton(ANSWER_LABELS.deny, `approve-deny-${agent.id}`, answer('deny')),
-      openable ? textButton(isCommand ? 'Show Command' : 'Show Change', `approve-show-${agent.id}`, show, 'link-button') : null,
+      openable ? textButton(isCommand ? 'Show Command' : isCall ? 'Show Arguments' : 'Show Change', `approve-show-${agent.id}`, show, 'link-button') : null,
     ]),
   ]);
   box.setAttribute('aria-label', `${agent.name} ${approvalLabel(approval)}`);

@@ -16,6 +16,7 @@ import { mcpServersText } from '../render/mcpServers';
 import { listAgentServers, type AgentServers } from '../../core/mcp/listing';
 import { mcpLimits } from '../../core/mcp/limits';
 import { cliMcpOptions, mcpListingStamp } from '../mcpOptions';
+import { Redactor } from '../../core/engine/redaction';
 
 /** `subagents agents`: what discovery finds for a folder. */
 
@@ -239,7 +240,7 @@ export const agentsCommand: CliCommand = {
     }
     const result = await discoverListed(listing, { ...options, ...(cache ? { store: cache.store } : {}) });
     cache?.store.save();
-    const mcpOptions = cliMcpOptions(io, { cwd: flags.cwd, settings, pluginDirs: flags.pluginDirs, trust, ownSecrets: () => [io.env.ANTHROPIC_API_KEY] });
+    const mcpOptions = cliMcpOptions(io, { cwd: flags.cwd, settings, pluginDirs: flags.pluginDirs, trust, ownSecrets: () => [io.env.ANTHROPIC_API_KEY, io.env.ANTHROPIC_AUTH_TOKEN] });
     if (flags.checkMcp) {
       const { checkAgentServers } = await import('../engineCommands');
       // What it finds is in the listing below: each server reachable or failed, with the reason.
@@ -253,7 +254,9 @@ export const agentsCommand: CliCommand = {
       editorSets: null,
       inheritClaudeSession: mcpLimits(settings).inheritClaudeSession,
     });
-    const answer = format === 'text' ? agentsText(result, flags.cwd, home, disabled, servers) : `${JSON.stringify(agentsJson(result, disabled, servers), null, format === 'json-indented' ? 2 : undefined)}\n`;
+    // A server's recorded failure quotes its stderr: the key never shows, whatever wrote the record.
+    const redactor = new Redactor(() => [io.env.ANTHROPIC_API_KEY, io.env.ANTHROPIC_AUTH_TOKEN]);
+    const answer = redactor.text(format === 'text' ? agentsText(result, flags.cwd, home, disabled, servers) : `${JSON.stringify(agentsJson(result, disabled, servers), null, format === 'json-indented' ? 2 : undefined)}\n`);
     if (fingerprint) cache!.saveAnswer(format, fingerprint, answer);
     io.stdout.write(answer);
     return 0;

@@ -1,3 +1,4 @@
+import { lookUpAgent } from '../agentLookup';
 import type { CliCommand, CliIO } from '../command';
 import { CONTINUE_OPTIONS_USAGE, continueHere, parseContinueArgs } from '../continueHere';
 import { openHistory } from '../session';
@@ -8,7 +9,8 @@ const USAGE = `Usage: subagents resume <agentId> <prompt…> [options]
 Continues an agent that ended (completed, failed, stopped or interrupted) with
 its whole earlier conversation and a follow-up prompt. Agent ids are shown by
 "subagents runs" and at the end of "subagents run". Messages sent to it that
-it never read come first.
+it never read come first. Exit code 2 for an agent id the history does not know
+(the known agents are listed).
 
 Options:
 ${CONTINUE_OPTIONS_USAGE}
@@ -20,8 +22,15 @@ export const resumeCommand: CliCommand = {
   async run(args: string[], io: CliIO): Promise<number> {
     const opts = parseContinueArgs(args, 'prompt');
     // The agent's definition, and the settings it runs with, are looked up where it ran; the shared history follows the user file alone.
-    const archived = await (await openHistory(io, cliSettings(io, io.cwd, { userOnly: true }))).load(opts.agentId);
-    const cwd = archived && archived !== 'expired' ? archived.node.cwd : io.cwd;
-    return continueHere(io, opts, cwd, 'resume', (runtime, scope, askApprovals) => runtime.followUp({ scope, agentId: opts.agentId, prompt: opts.text, permissionMode: opts.permissionMode, askApprovals }));
+    const history = await openHistory(io, cliSettings(io, io.cwd, { userOnly: true }));
+    const lookup = await lookUpAgent(history, opts.agentId, 'resume');
+    await history.close();
+    if ('missing' in lookup) {
+      io.stderr.write(lookup.missing);
+      return 2;
+    }
+    return continueHere(io, opts, lookup.found.node.cwd, 'resume', null, (runtime, scope, askApprovals) =>
+      runtime.followUp({ scope, agentId: opts.agentId, prompt: opts.text, permissionMode: opts.permissionMode, askApprovals }),
+    );
   },
 };

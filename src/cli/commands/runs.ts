@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Mailbox } from '../../core/runs/mailbox';
 import { summarize, type RunSummary } from '../../core/runs/runIndex';
-import type { RunSnapshot } from '../../protocol/runSnapshot';
+import { agentOf, type RunSnapshot } from '../../protocol/runSnapshot';
 import { statusDisplay } from '../../protocol/statusDisplay';
 import { UsageError, type CliCommand, type CliIO } from '../command';
 import { formatDuration, formatUsage, renderTree, styleFor } from '../render/tree';
@@ -71,7 +71,7 @@ export const runsCommand: CliCommand = {
     const [runId] = positionals;
     await history.ready();
     if (runId) {
-      const run = live.find((r) => r.runId === runId || r.agents[runId]) ?? (await history.read(runId));
+      const run = live.find((r) => r.runId === runId || agentOf(r, runId)) ?? (await history.read(runId));
       if (!run) {
         io.stderr.write(`subagents runs: no run "${terminalLine(runId)}" in the history.\n`);
         return 1;

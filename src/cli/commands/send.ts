@@ -1,7 +1,7 @@
-import { newMailId } from '../../core/engine/mail';
+import { mailTime, newMailId } from '../../core/engine/mail';
 import { isActiveStatus } from '../../protocol/runEvents';
 import { attachToHost, noHost } from '../hostConnection';
-import { lookUpAgent, ownerElsewhere } from '../agentLookup';
+import { lookUpAgent } from '../agentLookup';
 import type { CliCommand, CliIO } from '../command';
 import { CONTINUE_OPTIONS_USAGE, continueHere, parseContinueArgs } from '../continueHere';
 import { terminalLine } from '../render/terminalText';
@@ -47,6 +47,7 @@ export const sendCommand: CliCommand = {
     const { node } = lookup.found;
     // At work in the agent host: the host hands it to the agent directly.
     const host = noHost(io, opts.noHost) ? null : await attachToHost(io);
+    const hosted = host !== null;
     if (host) {
       try {
         const live = host.store.agent(agentId);
@@ -69,18 +70,20 @@ export const sendCommand: CliCommand = {
         host.close();
       }
     }
-    const owner = ownerElsewhere(lookup.found);
-    if (owner) {
-      // Another process works on it: the message waits in the mailbox that process watches.
-      const entry = { id: newMailId(), agentId, runId: node.runId, kind: 'message' as const, text, from: null, via: 'cli', sentAt: Date.now() };
-      await history.mailbox.post(entry);
+    // One step under the history's lock: queued for the process that works on (or holds) the run, which reads the
+    // mailbox once more before it lets the run go. Otherwise, without a host, the run is taken here, so the next send
+    // queues to us; with one, the host continues the agent (deciding the same under the same lock).
+    const entry = { id: newMailId(), agentId, runId: node.runId, kind: 'message' as const, text, from: null, via: 'cli', sentAt: mailTime() };
+    const outcome = hosted ? { queued: await history.queueIfBusy(entry) } : await history.queueOrClaim(entry);
+    if ('queued' in outcome && outcome.queued) {
       await history.close();
+      const owner = outcome.queued;
       io.stdout.write(opts.json ? `${JSON.stringify({ delivery: 'queued', agentId, runId: node.runId, messageId: entry.id, owner })}\n` : `${queuedLine(node.agentName, agentId, owner)}\n`);
       return 0;
     }
-    await history.close();
-    // Nobody works on it: continue it (in the host when one runs), where it ran.
-    return continueHere(io, opts, node.cwd, 'send', async (runtime, scope, askApprovals) => {
+    // Nobody works on it: continue it where it ran, in the host when one runs, else here with the history that holds the run.
+    if (hosted) await history.close();
+    return continueHere(io, opts, node.cwd, 'send', hosted ? null : history, async (runtime, scope, askApprovals) => {
       const outcome = await runtime.send({ agentId, text, via: 'cli', scope, permissionMode: opts.permissionMode, askApprovals });
       if (outcome.delivery !== 'elsewhere') return outcome.handle;
       // Another process took the run up meanwhile: it gets the message instead.

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { newMailId, type MailEntry } from '../../core/engine/mail';
+import { mailTime, newMailId, type MailEntry } from '../../core/engine/mail';
 import type { Mailbox } from '../../core/runs/mailbox';
 import { lookUpAgent, ownerElsewhere } from '../agentLookup';
 import { isActiveStatus } from '../../protocol/runEvents';
@@ -76,7 +76,7 @@ export const stopCommand: CliCommand = {
         io.stderr.write(`subagents stop: ${what}.\n`);
         return 1;
       }
-      const entry: MailEntry = { id: newMailId(), agentId, runId: node.runId, kind: 'stop', text: 'Stopped by the user (subagents stop).', from: null, via: 'cli', sentAt: Date.now(), ...(wholeRun ? { wholeRun } : {}) };
+      const entry: MailEntry = { id: newMailId(), agentId, runId: node.runId, kind: 'stop', text: 'Stopped by the user (subagents stop).', from: null, via: 'cli', sentAt: mailTime(), ...(wholeRun ? { wholeRun } : {}) };
       await history.mailbox.post(entry);
       const taken = await takenWithin(history.mailbox, entry, TAKE_WAIT_MS);
       const target = wholeRun ? `run ${node.runId}` : name;

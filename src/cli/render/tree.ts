@@ -4,7 +4,7 @@ import { formatDuration, formatUsage } from '../../protocol/format';
 import { terminalLine } from './terminalText';
 import { toolLabel } from '../../protocol/tools';
 import type { AgentColor } from '../../protocol/agentColor';
-import type { AgentMessage, AgentNode, RunSnapshot, ToolRow } from '../../protocol/runSnapshot';
+import { agentOf, type AgentMessage, type AgentNode, type RunSnapshot, type ToolRow } from '../../protocol/runSnapshot';
 import { statusDisplay, type StatusTone } from '../../protocol/statusDisplay';
 
 /**
@@ -106,7 +106,7 @@ export function renderTree(run: RunSnapshot, options: { now?: number; style?: St
   const walk = (node: AgentNode, prefix: string) => {
     const rows = node.tools;
     const nested = new Set(rows.map((r) => r.childAgentId).filter(Boolean));
-    const orphans = node.children.filter((id) => !nested.has(id)).map((id) => run.agents[id]).filter((n): n is AgentNode => Boolean(n));
+    const orphans = node.children.filter((id) => !nested.has(id)).map((id) => agentOf(run, id)).filter((n): n is AgentNode => Boolean(n));
     const items: Array<{ kind: 'folded' } | { kind: 'notice'; message: string } | { kind: 'tool'; row: ToolRow } | { kind: 'message'; message: AgentMessage } | { kind: 'agent'; node: AgentNode } | { kind: 'text' }> = [];
     for (const message of node.notices ?? []) items.push({ kind: 'notice', message });
     if (node.foldedTools) items.push({ kind: 'folded' });
@@ -137,7 +137,7 @@ export function renderTree(run: RunSnapshot, options: { now?: number; style?: St
         const result = summary ? ` · ${row.status === 'error' ? s.red(summary) : s.dim(summary)}` : '';
         const time = row.durationMs !== null ? ` · ${s.dim(formatDuration(row.durationMs))}` : '';
         lines.push(truncate(`${branch}${toolIcon(row, s)} ${terminalLine(toolLabel(row))} ${terminalLine(row.inputSummary)}${result}${time}`, width));
-        const child = row.childAgentId ? run.agents[row.childAgentId] : undefined;
+        const child = row.childAgentId ? agentOf(run, row.childAgentId) : undefined;
         if (child) {
           lines.push(truncate(`${childPrefix}└─ ${agentLine(child, now, s)}`, width));
           walk(child, `${childPrefix}   `);
@@ -146,7 +146,7 @@ export function renderTree(run: RunSnapshot, options: { now?: number; style?: St
     });
   };
 
-  const root = run.agents[run.rootAgentId];
+  const root = agentOf(run, run.rootAgentId);
   if (!root) return lines;
   lines.push(truncate(agentLine(root, now, s), width));
   walk(root, '');

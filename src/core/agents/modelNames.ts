@@ -1,6 +1,7 @@
 import { OH_MY_PI_MODEL_ROLES } from './formats/ohMyPi';
 import { DEFAULT_MODEL_ALIASES } from '../modelAliases';
 import { THINKING_LEVELS, type ThinkingLevel } from './kinds';
+import { own } from '../own';
 
 /**
  * Model names as agent files write them, resolved to what this runtime can
@@ -242,7 +243,7 @@ export function modelEffect(written: string, aliases: Readonly<Record<string, st
     return { runs: true, text: '`inherit`: the parent agent\'s model (for a top-level agent, subagents.defaultModel).' };
   }
   const model = resolved.model;
-  const mapped = aliases[model] ?? aliases[model.toLowerCase()];
+  const mapped = own(aliases, model) ?? own(aliases, model.toLowerCase());
   if (mapped !== undefined) {
     if (isForeignModel(mapped)) {
       return { runs: false, text: `"${written}" maps to "${mapped}" (subagents.modelAliases), another provider's model: the agent runs on its parent's model (or subagents.defaultModel).` };

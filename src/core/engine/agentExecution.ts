@@ -1,5 +1,6 @@
 import os from 'node:os';
 import type Anthropic from '@anthropic-ai/sdk';
+import { capText, SNAPSHOT_TEXT_CAPS } from '../../protocol/runSnapshot';
 import { assemblePrompt } from '../agents/promptAssembly';
 import { agentColor } from '../../protocol/agentColor';
 import { emptyUsage } from '../../protocol/runEvents';
@@ -126,8 +127,9 @@ export async function executeAgent(run: AgentRun, host: ExecutionHost): Promise<
       parentId: run.parent?.id ?? null,
       parentToolUseId: run.parentToolUseId,
       agentName: run.agentName,
-      description: run.description,
-      prompt: run.prompt,
+      // What surfaces show and keep; the agent's conversation has the whole prompt.
+      description: capText(run.description, SNAPSHOT_TEXT_CAPS.description),
+      prompt: capText(run.prompt, SNAPSHOT_TEXT_CAPS.prompt),
       model: run.model,
       depth: run.depth,
       cwd: run.cwd,
@@ -136,6 +138,7 @@ export async function executeAgent(run: AgentRun, host: ExecutionHost): Promise<
       resumed: run.resumed,
       color: agentColor(run.definition.color),
     });
+    for (const message of run.startNotices) emit({ type: 'notice', level: 'warning', message });
     if (run.isolation) {
       const worktrees = host.options.worktrees;
       const command = settings['worktrees.setupCommand'];
@@ -168,7 +171,7 @@ export async function executeAgent(run: AgentRun, host: ExecutionHost): Promise<
       emit,
       redact: (value) => host.redactor.value(value),
       onUsage: (delta) => run.budget.add(delta),
-      persist: () => persist(run, host),
+      persist: () => persist(run, host, emit),
       // Hooks are commands: none runs in a plan-mode tree (#startHooks said so in the log).
       beforeComplete: (output, round) =>
         run.planMode
@@ -183,7 +186,7 @@ export async function executeAgent(run: AgentRun, host: ExecutionHost): Promise<
       : { status: 'failed', output: null, error: error instanceof Error ? error.message : String(error) };
   } finally {
     run.sealed = true;
-    if (recorded) persist(run, host);
+    if (recorded) persist(run, host, emit);
     external?.dispose();
     for (const tool of tools.values()) await Promise.resolve(tool.close?.()).catch(() => undefined);
     run.slot.close();
@@ -194,6 +197,8 @@ export async function executeAgent(run: AgentRun, host: ExecutionHost): Promise<
   // The tree's MCP servers stop with it: its root is the last agent of the tree to end.
   if (!run.parent) await run.tree.mcp?.close();
   await settleWorktree(host.options.worktrees, run, host.log, (text) => host.redactor.text(text));
+  // Its transcript is saved (or the user was told it could not be) before anyone hears it ended: a follow-up reads it.
+  await run.saving;
 
   const result: AgentResult = host.redactor.value({
     agentId: run.id,
@@ -281,20 +286,36 @@ async function startHooks(run: AgentRun, emit: EmitEvent, host: ExecutionHost): 
 }
 
 /**
- * Appends what the transcript on disk does not have yet; the messages and
- * results delivered in it leave the mailbox once it is written.
+ * Appends what the transcript on disk does not have yet, one write after
+ * another; the messages and results delivered in it leave the mailbox once
+ * it is written. A write that fails (after the store's own retries) is not
+ * counted as saved: the next turn's write carries those messages again, and
+ * the user is told once that the conversation is not saved (and again once
+ * it is), so a follow-up never loses part of it without a word.
  */
-function persist(run: AgentRun, host: ExecutionHost): void {
-  const delivered = run.inbox.toSave();
+function persist(run: AgentRun, host: ExecutionHost, emit: EmitEvent): void {
+  run.toAcknowledge.push(...run.inbox.toSave());
   const archive = host.options.archive;
-  if (!archive || run.persisted >= run.messages.length) {
-    host.messenger.acknowledge(delivered);
-    return;
-  }
-  const fresh = run.messages.slice(run.persisted);
-  run.persisted = run.messages.length;
-  archive.appendTranscript(run.id, host.redactor.value(fresh)).then(
-    () => host.messenger.acknowledge(delivered),
-    (error: unknown) => host.log('error', `Could not save the transcript of agent ${run.id}: ${error instanceof Error ? error.message : String(error)}`),
-  );
+  run.saving = run.saving.then(async () => {
+    const upTo = run.messages.length;
+    if (archive && run.persisted < upTo) {
+      try {
+        await archive.appendTranscript(run.id, host.redactor.value(run.messages.slice(run.persisted, upTo)));
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        host.log('error', `Could not save the transcript of agent ${run.id}: ${reason}`);
+        if (run.unsaved === null) {
+          emit({ type: 'notice', level: 'warning', message: `The conversation could not be saved to this agent's transcript (${reason}). It is tried again at its next turn; until then a follow-up from another window or terminal would miss its newest messages.` });
+        }
+        run.unsaved = reason;
+        return;
+      }
+      run.persisted = upTo;
+      if (run.unsaved !== null) {
+        run.unsaved = null;
+        emit({ type: 'notice', level: 'info', message: "The conversation is saved to this agent's transcript now." });
+      }
+    }
+    host.messenger.acknowledge(run.toAcknowledge.splice(0));
+  });
 }

@@ -55,8 +55,8 @@ export interface AgentPlacement {
   schema?: object | null;
   /** The spawn call's own budget, inside its parent's. */
   budget?: Budget;
-  /** For a follow-up: the earlier conversation and counters. */
-  continued?: { messages: BetaMessageParam[]; usage: Usage; turns: number };
+  /** For a follow-up: the earlier conversation (how much of it is on disk) and counters, and what to tell the user as it starts. */
+  continued?: { messages: BetaMessageParam[]; persisted?: number; usage: Usage; turns: number; notices?: string[] };
 }
 
 export function createAgentRun(p: AgentPlacement): AgentRun {
@@ -83,6 +83,8 @@ export function createAgentRun(p: AgentPlacement): AgentRun {
     maxTurns: priorTurns + (definition.maxTurns ?? settings.maxTurns),
     budget: p.budget,
     history: p.continued?.messages,
+    persisted: p.continued?.persisted,
+    notices: p.continued?.notices,
     priorUsage: p.continued?.usage,
     priorTurns: p.continued?.turns,
   });

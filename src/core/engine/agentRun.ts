@@ -5,7 +5,7 @@ import { continueConversation } from './archive';
 import type { PermissionMode } from '../tools/permissions';
 import { BudgetTracker, type Budget } from './budget';
 import { ConcurrencySlot } from './concurrencySlot';
-import { Inbox } from './inbox';
+import { Inbox, type InboxItem } from './inbox';
 import type { Semaphore } from './limiter';
 import type { McpTree } from '../mcp/host';
 import type { WrittenFiles } from './worktreeWrites';
@@ -66,6 +66,10 @@ export interface AgentRunInit {
   budget?: Budget;
   /** Earlier conversation when this run continues an ended agent. */
   history?: BetaMessageParam[];
+  /** How many of `history` are in the transcript on disk (default: all of it). */
+  persisted?: number;
+  /** Told to the user when the agent starts (what of its transcript could not be read back). */
+  notices?: string[];
   /** Usage and turns carried over from the runs this one continues. */
   priorUsage?: Usage;
   priorTurns?: number;
@@ -109,6 +113,14 @@ export class AgentRun {
   messages: BetaMessageParam[];
   /** How many of `messages` are in the transcript on disk. */
   persisted: number;
+  /** The transcript writes of this agent, one after another: settled once the last one is. */
+  saving: Promise<void> = Promise.resolve();
+  /** Why its newest messages are not in the transcript yet (null once they are). */
+  unsaved: string | null = null;
+  /** Delivered entries whose transcript is not saved yet: acknowledged in the mailbox once it is. */
+  readonly toAcknowledge: InboxItem[] = [];
+  /** What the user is told as the agent starts (a transcript that could not be read back whole). */
+  readonly startNotices: readonly string[];
   spawns: SpawnsPolicy = [];
   status: AgentStatus = 'queued';
   usage: Usage;
@@ -163,7 +175,8 @@ export class AgentRun {
     this.depth = init.parent ? init.parent.depth + 1 : 0;
     this.resumed = Boolean(init.history?.length);
     this.messages = init.history?.length ? continueConversation(init.history, init.prompt) : [{ role: 'user', content: [{ type: 'text', text: init.prompt }] }];
-    this.persisted = init.history?.length ?? 0;
+    this.persisted = Math.min(init.persisted ?? init.history?.length ?? 0, init.history?.length ?? 0);
+    this.startNotices = init.notices ?? [];
     this.usage = init.priorUsage ?? emptyUsage();
     this.turns = init.priorTurns ?? 0;
     this.done = new Promise((resolve) => (this.#resolve = resolve));

@@ -49,9 +49,9 @@ export function authorizer(
   const redactPreview = async (make: () => Promise<ApprovalPreview | null>): Promise<ApprovalPreview | null> => {
     const preview = await make();
     if (!preview) return null;
-    return preview.kind === 'command'
-      ? { kind: 'command', command: redact(preview.command) }
-      : { kind: 'file', path: redact(preview.path), before: preview.before === null ? null : redact(preview.before), after: redact(preview.after) };
+    if (preview.kind === 'command') return { kind: 'command', command: redact(preview.command) };
+    if (preview.kind === 'arguments') return { kind: 'arguments', arguments: redact(preview.arguments) };
+    return { kind: 'file', path: redact(preview.path), before: preview.before === null ? null : redact(preview.before), after: redact(preview.after) };
   };
   return async ({ tool, toolUseId, summary, protectedReason, preview, input }) => {
     let mode = effectiveMode(run, tool.kind, editsInWorktreeUnasked);

@@ -136,6 +136,12 @@ export class Engine {
       find: (agentId) => this.#agents.get(agentId),
       works: (runId) => this.running.some((a) => a.tree.runId === runId),
       resumable: (agentId) => this.#resumable(agentId),
+      queueElsewhere: async (entry, owner) => {
+        const archive = this.#options.archive;
+        if (archive?.queueIfBusy) return archive.queueIfBusy(entry);
+        await this.#mailbox.post(entry);
+        return owner;
+      },
       continueAgent: (source, prompt, parent, opts) => this.#continueAgent(source, prompt, parent, opts),
       publish: (runId, agentId, event) => this.#publish(runId, agentId, event as never),
       cancel: (agentId, reason) => this.cancel(agentId, reason),
@@ -224,7 +230,7 @@ export class Engine {
    * context (its own budget and concurrency).
    */
   async sendFollowUp(agentId: string, prompt: string, options: ContinueOptions = {}): Promise<AgentRun> {
-    return this.#messenger.continueWith(await this.#resumable(agentId), [], prompt, options);
+    return this.#messenger.followUp(agentId, prompt, options);
   }
 
   /**
@@ -305,7 +311,7 @@ export class Engine {
       cwd: source.cwd,
       prompt,
       description: source.description,
-      continued: { messages: source.messages, usage: source.usage, turns: source.turns },
+      continued: { messages: source.messages, persisted: source.persisted, usage: source.usage, turns: source.turns, notices: source.problems },
     });
   }
 

@@ -35,9 +35,13 @@ export class Inbox {
     this.#wake?.();
   }
 
-  /** Takes every waiting item, for delivery now; they stay unsaved until `saved()`. */
+  /**
+   * Takes every waiting item, for delivery now, oldest first (by when each
+   * was sent, not when it arrived: another process's messages may reach the
+   * mailbox's watcher in any order); they stay unsaved until `saved()`.
+   */
   take(): InboxItem[] {
-    const taken = this.#items.splice(0);
+    const taken = this.#items.splice(0).sort((a, b) => a.entry.sentAt - b.entry.sentAt);
     this.#unsaved.push(...taken);
     return taken;
   }

@@ -42,6 +42,18 @@ export function newMailId(): string {
   return `m${randomBytes(6).toString('hex')}`;
 }
 
+let lastSentAt = 0;
+
+/**
+ * When an entry is sent: the clock's milliseconds, but never the same or
+ * earlier than this process's previous entry, so entries sent within one
+ * millisecond keep their order (readers sort by it: oldest first).
+ */
+export function mailTime(): number {
+  lastSentAt = Math.max(Date.now(), lastSentAt + 1);
+  return lastSentAt;
+}
+
 /** A mailbox for an engine without a run history: entries live as long as the process. */
 export class MemoryMailbox implements AgentMailbox {
   readonly #entries = new Map<string, MailEntry[]>();

@@ -1,9 +1,11 @@
 import type { MessageSender, RunEvent } from '../../protocol/runEvents';
+import { capText, SNAPSHOT_TEXT_CAPS } from '../../protocol/runSnapshot';
 import type { AgentRun } from './agentRun';
 import type { Budget } from './budget';
 import { BusyElsewhereError, EngineError } from './errors';
 import type { InboxItem } from './inbox';
-import { alreadyDelivered, deliveredText, newMailId, type AgentMailbox, type MailEntry } from './mail';
+import { alreadyDelivered, deliveredText, mailTime, newMailId, type AgentMailbox, type MailEntry } from './mail';
+import { KeyedMutex } from '../mutex';
 import type { ResumeSource } from './resumeSource';
 import { resultEntry } from './taskTools';
 import type { PermissionMode } from '../tools/permissions';
@@ -22,6 +24,9 @@ import type { PermissionMode } from '../tools/permissions';
 
 type EventBody = { type: RunEvent['type'] } & Record<string, unknown>;
 
+/** Tries of a send whose target moves between processes meanwhile (it let the run go, then another took it). */
+const MAX_SEND_ATTEMPTS = 5;
+
 export interface ContinueOptions {
   signal?: AbortSignal;
   budget?: Budget;
@@ -38,6 +43,8 @@ export interface MessengerHost {
   /** Whether an agent of this run is at work in this engine. */
   works(runId: string): boolean;
   resumable(agentId: string): Promise<ResumeSource>;
+  /** Queues a message for a run `owner` works on, if it still does (atomically); null when the run is free now. */
+  queueElsewhere(entry: MailEntry, owner: string): Promise<string | null>;
   /**
    * Continues an ended agent with `prompt`: as a background child of
    * `parent` (which then gets its result), or, without one, as the root of
@@ -72,39 +79,65 @@ export class Messenger {
   readonly #taken = new Set<string>();
   /** Continuations being started (an ended agent woken by what arrived for it). */
   readonly #waking = new Set<Promise<unknown>>();
+  /**
+   * One continuation of an agent at a time: a message, a follow-up and the
+   * mailbox's watcher may each find the same agent ended at once; the second
+   * waits, then finds it at work and hands its entry to its inbox.
+   */
+  readonly #continuing = new KeyedMutex();
 
   constructor(host: MessengerHost) {
     this.#host = host;
   }
 
   /** Sends a message to an agent, wherever it is (see SendOutcome). Throws an EngineError when it cannot be reached at all. */
-  async send(agentId: string, message: Message, options: ContinueOptions = {}): Promise<SendOutcome> {
+  async send(agentId: string, message: Message, options: ContinueOptions = {}, attempt = 0): Promise<SendOutcome> {
     const text = message.text.trim();
     if (!text) throw new EngineError('The message is empty.');
     const live = this.#host.find(agentId);
-    const entry = (runId: string): MailEntry => ({ id: newMailId(), agentId, runId, kind: 'message', text, from: message.from ?? null, via: message.via, sentAt: Date.now() });
+    const entry = (runId: string): MailEntry => ({ id: newMailId(), agentId, runId, kind: 'message', text, from: message.from ?? null, via: message.via, sentAt: mailTime() });
     if (live && !live.ended) {
-      const posted = entry(live.tree.runId);
-      await this.#host.mailbox.post(posted);
+      const posted = await this.#post(entry(live.tree.runId));
       // It may have ended while the message was being written: then the message continues it.
       const continued = this.#hand(live, posted);
       const run = continued && (await continued);
       return run ? { delivery: 'continued', run } : { delivery: 'queued', run: live };
     }
-    let source: ResumeSource;
+    const outcome = await this.#continuing.run(agentId, async (): Promise<SendOutcome | { again: Error | null }> => {
+      // Continued meanwhile (by another message, a follow-up or the watcher): it is at work now.
+      if (this.#host.find(agentId)?.ended === false) return { again: null };
+      let source: ResumeSource;
+      try {
+        source = await this.#host.resumable(agentId);
+      } catch (error) {
+        if (!(error instanceof BusyElsewhereError)) throw error;
+        // Queued only if that process still works on the run: otherwise it may have let the run go without seeing the message.
+        const owner = await this.#host.queueElsewhere(entry(error.runId), error.owner);
+        return owner ? { delivery: 'elsewhere', owner } : { again: error };
+      }
+      const posted = await this.#post(entry(source.runId));
+      return { delivery: 'continued', run: await this.continueWith(source, [posted], '', options) };
+    });
+    if (!('again' in outcome)) return outcome;
+    if (outcome.again && attempt >= MAX_SEND_ATTEMPTS) throw outcome.again;
+    return this.send(agentId, message, options, attempt + 1);
+  }
+
+  /** Continues an ended agent with a follow-up prompt (and whatever waits for it in the mailbox). */
+  followUp(agentId: string, prompt: string, options: ContinueOptions): Promise<AgentRun> {
+    return this.#continuing.run(agentId, async () => this.continueWith(await this.#host.resumable(agentId), [], prompt, options));
+  }
+
+  /** Puts a message this process hands over itself in the mailbox, so the watcher, seeing its file, does not hand it over again. */
+  async #post(entry: MailEntry): Promise<MailEntry> {
+    this.#taken.add(entry.id);
     try {
-      source = await this.#host.resumable(agentId);
+      await this.#host.mailbox.post(entry);
     } catch (error) {
-      // Continued here meanwhile (by another message): it is at work now.
-      const now = this.#host.find(agentId);
-      if (now && !now.ended) return this.send(agentId, message, options);
-      if (!(error instanceof BusyElsewhereError)) throw error;
-      await this.#host.mailbox.post(entry(error.runId));
-      return { delivery: 'elsewhere', owner: error.owner };
+      this.#taken.delete(entry.id);
+      throw error;
     }
-    const posted = entry(source.runId);
-    await this.#host.mailbox.post(posted);
-    return { delivery: 'continued', run: await this.continueWith(source, [posted], '', options) };
+    return entry;
   }
 
   /**
@@ -153,14 +186,24 @@ export class Messenger {
 
   /** Continues an ended agent with what waits for it in the mailbox; a failure is logged (the entries stay for a later continuation). */
   #wake(agentId: string): Promise<AgentRun | null> {
-    const started = (async () => {
+    const started = this.#continuing.run(agentId, async () => {
       try {
+        const live = this.#host.find(agentId);
+        // Continued meanwhile (by a message, or a follow-up): what waits for it goes to its inbox instead.
+        if (live && !live.ended) {
+          for (const entry of await this.#host.mailbox.pending(agentId)) {
+            if (entry.kind === 'stop' || alreadyDelivered(live.messages, entry)) continue;
+            this.#taken.add(entry.id);
+            live.inbox.push({ entry, posted: true });
+          }
+          return null;
+        }
         return await this.continueWith(await this.#host.resumable(agentId), [], '', {});
       } catch (error) {
         if (!(error instanceof BusyElsewhereError)) this.#host.log('warn', `Could not continue agent ${agentId} with the messages waiting for it: ${(error as Error).message}`);
         return null;
       }
-    })();
+    });
     this.#waking.add(started);
     void started.finally(() => this.#waking.delete(started));
     return started;
@@ -240,7 +283,8 @@ export class Messenger {
   /** Tells the surfaces what waits for the agent. */
   #queued(entry: MailEntry): void {
     if (entry.kind === 'stop') return;
-    this.#host.publish(entry.runId, entry.agentId, { type: 'message_queued', messageId: entry.id, kind: entry.kind, from: entry.from, via: entry.via, text: entry.text });
+    // Surfaces show a capped text; the agent reads the whole message from the mailbox entry.
+    this.#host.publish(entry.runId, entry.agentId, { type: 'message_queued', messageId: entry.id, kind: entry.kind, from: entry.from, via: entry.via, text: capText(entry.text, SNAPSHOT_TEXT_CAPS.line) });
   }
 
   /** Acknowledges entries once the transcript that holds them is on disk. */

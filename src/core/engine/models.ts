@@ -1,5 +1,6 @@
 import type { Usage } from '../../protocol/runEvents';
 import { isForeignModel, isRunnableModel, resolveModelField } from '../agents/modelNames';
+import { own } from '../own';
 
 /**
  * Model resolution: spawn call `model` > definition `model` > the
@@ -52,7 +53,7 @@ export function requestedModel(requested: string | null | undefined, aliases: Re
 
 
 export function resolveAlias(model: string, aliases: Readonly<Record<string, string>>): string {
-  return aliases[model] ?? aliases[model.toLowerCase()] ?? model;
+  return own(aliases, model) ?? own(aliases, model.toLowerCase()) ?? model;
 }
 
 /** List prices in USD per million tokens. Cache writes cost 1.25× input, cache reads 0.1× input. */

@@ -4,7 +4,7 @@ import { zodValidator } from '../tools/inputValidation';
 import { field, ToolCallError, type RuntimeTool } from '../tools/runtimeTool';
 import type { AgentRun } from './agentRun';
 import { CancelledError } from './errors';
-import { newMailId, type MailEntry } from './mail';
+import { mailTime, newMailId, type MailEntry } from './mail';
 import { resultPayload } from './spawnTool';
 
 /**
@@ -122,7 +122,7 @@ export function resultEntry(child: AgentRun, parentId: string): MailEntry {
     text: `<task-notification agentId="${child.id}" agent="${child.agentName}" status="${r.status}" id="${id}">\n${body}\n</task-notification>`,
     from: { agentId: child.id, agentName: child.agentName },
     via: 'agent',
-    sentAt: Date.now(),
+    sentAt: mailTime(),
     // The parent asked to wait for it (blocking): an ended parent is continued with it.
     ...(child.definition.blocking ? { wakes: true } : {}),
   };

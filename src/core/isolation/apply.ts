@@ -25,7 +25,10 @@ import { commitTree, snapshotTree } from './snapshot';
  *   decorations pick them up); the markers name where each side lives.
  * - Any other conflict (binary, modify/delete, renames, file/folder, modes)
  *   leaves the user's file exactly as it is; the agent's version stays on
- *   its branch.
+ *   its branch. So does a path whose folder is, in the user's tree, a
+ *   symbolic link or a file (an ignored `out` linked to a folder elsewhere):
+ *   writing there would replace the link with a folder, or write through it
+ *   outside the repository.
  * - Before writing, the whole working tree is saved under a ref
  *   (`refs/subagents/before-apply/…`), so every file can be restored with
  *   `git restore --source=<ref> -- <file>` until the worktree is discarded
@@ -126,6 +129,11 @@ async function mergeInto(
     }
     if (change.srcMode === '000000' && before.get(change.path) !== 'absent') {
       details.push({ path: change.path, resolution: 'kept-yours', reason: 'you have an ignored file there; it was left as it is' });
+      continue;
+    }
+    const blocked = await blockedFolder(cwd, change.path);
+    if (blocked) {
+      details.push({ path: change.path, resolution: 'kept-yours', reason: `you have ${blocked.what} at ${blocked.at} where the agent's file needs a folder; it was left as it is` });
       continue;
     }
     if ((await signature(cwd, change.path)) !== before.get(change.path)) {
@@ -268,6 +276,23 @@ export function parseRawDiff(out: string): RawChange[] {
 
 function splitZ(out: string): string[] {
   return out.split('\0').filter((s) => s !== '');
+}
+
+/**
+ * The first folder on the way to `rel` that is in the working tree but is
+ * not a folder (a symbolic link, even to a folder; a file); null when every
+ * one is a real folder or not there yet (git creates it).
+ */
+async function blockedFolder(root: string, rel: string): Promise<{ at: string; what: string } | null> {
+  const parts = rel.split('/');
+  for (let i = 1; i < parts.length; i++) {
+    const at = parts.slice(0, i).join('/');
+    const info = await lstat(path.join(root, at)).catch(() => null);
+    if (!info) return null;
+    if (info.isSymbolicLink()) return { at, what: 'a symbolic link' };
+    if (!info.isDirectory()) return { at, what: 'a file' };
+  }
+  return null;
 }
 
 /** A cheap fingerprint of a path on disk, to notice edits made while applying. */

@@ -3,6 +3,7 @@ import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
 import { writeCacheFileSync } from '../atomicFile';
+import { decodeJson, NewerVersion, type JsonFormat } from '../persistence';
 import { POOL_MAX_AGE_MS } from './pool';
 
 /**
@@ -30,6 +31,14 @@ export const fanoutSchema = z.object({
 });
 export type Fanout = z.infer<typeof fanoutSchema>;
 
+/** Read through the persistence layer, so a newer build's file is left as it is. */
+const FANOUT_FORMAT: JsonFormat<Fanout> = {
+  what: 'fan-out record',
+  version: 1,
+  readers: { 1: (data) => fanoutSchema.parse(data) },
+  fields: (entry) => entry,
+};
+
 /** The same width seen again is rewritten at most this often (it only has to tell this week from last). */
 const REFRESH_MS = 60 * 60 * 1000;
 
@@ -56,8 +65,10 @@ export class FanoutStore {
     const text = await readFile(file, 'utf8').catch(() => null);
     if (text === null) return null;
     try {
-      return fanoutSchema.parse(JSON.parse(text));
-    } catch {
+      return decodeJson(FANOUT_FORMAT, text);
+    } catch (error) {
+      // A newer build's is that build's to keep.
+      if (error instanceof NewerVersion) return null;
       // Only a size hint is lost: the next fan-out writes it again.
       await rm(file, { force: true });
       return null;

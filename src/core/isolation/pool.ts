@@ -3,7 +3,7 @@ import { readFile, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import * as z from 'zod';
-import { writeFileAtomic } from '../atomicFile';
+import { decodeJson, NewerVersion, writeJson, type JsonFormat } from '../persistence';
 import { ownerAlive, type ProcessOwner } from '../processOwner';
 import { git } from './git';
 
@@ -50,6 +50,14 @@ export const pooledWorktreeSchema = z.object({
 });
 export type PooledWorktree = z.infer<typeof pooledWorktreeSchema>;
 
+/** One pooled worktree per file, through the persistence layer (versioned, writes retried). */
+const POOL_FORMAT: JsonFormat<PooledWorktree> = {
+  what: 'pooled worktree entry',
+  version: 1,
+  readers: { 1: (data) => pooledWorktreeSchema.parse(data) },
+  fields: (entry) => entry,
+};
+
 export class PoolStore {
   constructor(readonly dir: string) {}
 
@@ -63,18 +71,17 @@ export class PoolStore {
     const entries: PooledWorktree[] = [];
     for (const name of names.filter((n) => n.endsWith('.json'))) {
       const file = path.join(this.dir, name);
-      let parsed;
+      let entry: PooledWorktree;
       try {
-        parsed = pooledWorktreeSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
-      } catch {
-        parsed = undefined;
-      }
-      // An unreadable entry only costs a reuse: the worktree it named is found again by recover().
-      if (!parsed?.success) {
+        entry = decodeJson(POOL_FORMAT, await readFile(file, 'utf8'));
+      } catch (error) {
+        // A newer build's entry is that build's to use; one removed meanwhile is gone.
+        if (error instanceof NewerVersion || (error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        // An unreadable entry only costs a reuse: the worktree it named is found again by recover().
         await rm(file, { force: true });
         continue;
       }
-      if (!commonDir || parsed.data.commonDir === commonDir) entries.push(parsed.data);
+      if (!commonDir || entry.commonDir === commonDir) entries.push(entry);
     }
     return entries.sort((a, b) => b.pooledAt - a.pooledAt);
   }
@@ -84,15 +91,15 @@ export class PoolStore {
     const text = await readFile(this.fileFor(worktreePath), 'utf8').catch(() => null);
     if (text === null) return undefined;
     try {
-      const parsed = pooledWorktreeSchema.safeParse(JSON.parse(text));
-      return parsed.success ? parsed.data : undefined;
+      return decodeJson(POOL_FORMAT, text);
     } catch {
+      // Unreadable or a newer build's: not one this process may use.
       return undefined;
     }
   }
 
   async add(entry: PooledWorktree): Promise<void> {
-    await writeFileAtomic(this.fileFor(entry.path), `${JSON.stringify(entry, null, 2)}\n`);
+    await writeJson(POOL_FORMAT, this.fileFor(entry.path), entry);
   }
 
   async remove(worktreePath: string): Promise<void> {

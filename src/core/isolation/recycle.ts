@@ -1,4 +1,4 @@
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { git } from './git';
 
@@ -40,14 +40,53 @@ export async function poolable(adminDir: string): Promise<boolean> {
 }
 
 /**
- * Makes a worktree hold exactly its HEAD commit: tracked files restored,
+ * Makes a worktree hold exactly what a checkout of its HEAD commit holds, so
+ * nothing of one agent reaches the next: index flags that make git look
+ * away from a file (skip-worktree, assume-unchanged: a file rewritten under
+ * one would survive `reset --hard` unseen) cleared; tracked files restored;
  * every untracked and ignored file deleted (build output, copied
- * `.worktreeinclude` files, whatever the agent left), nested repositories too.
- * Submodules stay as they are (uninitialised in our worktrees).
+ * `.worktreeinclude` files, whatever the agent left), nested repositories
+ * too; and the folder of every submodule emptied, as our worktrees never
+ * initialise submodules (a repository the agent committed as a gitlink
+ * would otherwise live on: git never removes a populated one).
  */
 export async function scrub(worktreePath: string): Promise<void> {
+  await clearIndexFlags(worktreePath);
   await git(['reset', '--hard', '--quiet', '--no-recurse-submodules'], { cwd: worktreePath });
   await git(['clean', '-ffdxq'], { cwd: worktreePath });
+  await emptySubmoduleFolders(worktreePath);
+}
+
+/** Paths per update-index call, well within any command line's limit. */
+const FLAG_BATCH = 200;
+
+/** Clears the flags of entries `git ls-files -v` marks skip-worktree (`S`, `s`) or assume-unchanged (a lowercase tag). */
+async function clearIndexFlags(worktreePath: string): Promise<void> {
+  const listed = (await git(['ls-files', '-v', '-z'], { cwd: worktreePath })).stdout.split('\0').filter((e) => e.length > 2 && e[1] === ' ');
+  const skipped = listed.filter((e) => e[0]!.toUpperCase() === 'S').map((e) => e.slice(2));
+  const assumed = listed.filter((e) => e[0] !== e[0]!.toUpperCase()).map((e) => e.slice(2));
+  // One flag per call, the paths as arguments: update-index applies such an option to the paths after it (not to
+  // --stdin's), and of two such options only the last counts.
+  for (const [option, paths] of [['--no-skip-worktree', skipped], ['--no-assume-unchanged', assumed]] as const) {
+    for (let i = 0; i < paths.length; i += FLAG_BATCH) await git(['update-index', option, '--', ...paths.slice(i, i + FLAG_BATCH)], { cwd: worktreePath });
+  }
+}
+
+/** Every gitlink's folder made empty, as a fresh checkout leaves it (never through a link: its parents are checked first). */
+async function emptySubmoduleFolders(worktreePath: string): Promise<void> {
+  const staged = (await git(['ls-files', '-s', '-z'], { cwd: worktreePath })).stdout.split('\0');
+  const gitlinks = staged.filter((e) => e.startsWith('160000 ')).map((e) => e.slice(e.indexOf('\t') + 1));
+  for (const rel of gitlinks) {
+    const parts = rel.split('/');
+    let real = true;
+    for (let i = 1; i < parts.length && real; i++) real = (await lstat(path.join(worktreePath, ...parts.slice(0, i))).catch(() => null))?.isDirectory() ?? false;
+    if (!real) continue;
+    const folder = path.join(worktreePath, rel);
+    const info = await lstat(folder).catch(() => null);
+    if (info?.isDirectory() && (await readdir(folder)).length === 0) continue;
+    await rm(folder, { recursive: true, force: true });
+    await mkdir(folder);
+  }
 }
 
 /** Detaches the worktree's HEAD at `commit`, so no branch is checked out in it (a pooled worktree is nobody's). */

@@ -194,8 +194,9 @@ export class McpConnection {
     let message = error instanceof Error ? error.message : String(error);
     if (transport instanceof GroupStdioTransport) {
       // After a timeout the exit is ours (we stopped it); otherwise it is the reason.
-      const exit = error instanceof StartTimeout ? null : transport.exit;
+      const exit = error instanceof StartTimeout || transport.fault ? null : transport.exit;
       if (exit) message = exit.signal ? `it was ended by ${exit.signal}` : `it exited with code ${exit.code}`;
+      if (transport.fault) message = `it ${transport.fault}`;
       if (/connection closed/i.test(message) && !exit) message = 'it closed its output before answering';
       const tail = stderrTail(transport.stderrTail);
       if (tail) message += `; its stderr: ${tail}`;
@@ -216,7 +217,13 @@ export class McpConnection {
     let why = 'the connection closed';
     if (transport instanceof GroupStdioTransport) {
       const exit = transport.exit;
-      why = exit ? (exit.signal ? `the server was ended by ${exit.signal}` : `the server exited with code ${exit.code}`) : 'the server closed its output';
+      why = transport.fault
+        ? `the server ${transport.fault}`
+        : exit
+          ? exit.signal
+            ? `the server was ended by ${exit.signal}`
+            : `the server exited with code ${exit.code}`
+          : 'the server closed its output';
       const tail = stderrTail(transport.stderrTail, 300);
       if (tail) why += ` (stderr: ${tail})`;
       // What it started may still run in its group.

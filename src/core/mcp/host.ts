@@ -12,6 +12,7 @@ import { isInline } from './spec';
 import { normalizeName, toolPattern } from './toolPatterns';
 import { serverIdentity, type McpStatusStore, type ServerStatus } from './status';
 import { agentToolset, type AgentMcpTools } from './agentTools';
+import { Redactor } from '../engine/redaction';
 import { IdleServers } from './idleServers';
 
 /**
@@ -82,9 +83,21 @@ export class McpHost {
   readonly secrets = new Set<string>();
   readonly #trees = new Set<McpTree>();
   readonly idle: IdleServers;
+  /**
+   * What the host itself keeps or shows (the status cache, the warnings a
+   * check prints) leaves without the product's key and the servers' tokens:
+   * a failing server's stderr quotes whatever it was given.
+   */
+  readonly #redactor: Redactor;
 
   constructor(readonly options: McpHostOptions) {
     this.idle = options.idle ?? new IdleServers(options.idleServerMs ?? IDLE_SERVER_MS);
+    this.#redactor = new Redactor(() => [...options.ownSecrets(), ...this.secrets]);
+  }
+
+  /** A copy of `value` with every secret the host knows redacted. */
+  redact<T>(value: T): T {
+    return this.#redactor.value(value);
   }
 
   /** The servers of a new run tree; closed by the engine when the tree ends. */
@@ -118,7 +131,7 @@ export class McpHost {
   /** Records outcomes for the listings and the language server; a cache, so failures to write are ignored. */
   record(entries: Record<string, ServerStatus>): void {
     try {
-      this.options.status?.record(entries);
+      this.options.status?.record(this.redact(entries));
     } catch {
       // Only time is lost.
     }
@@ -172,7 +185,8 @@ export class McpTree {
   async toolsFor(request: AgentToolsRequest): Promise<AgentMcpTools> {
     const { options } = this.host;
     const limits = options.limits();
-    await this.#prepareEditor(request.definition, request.cwd, limits.startupTimeoutMs);
+    // Nothing in a plan-mode run starts a process (the editor's servers neither) unless the user allowed servers there.
+    if (!request.planMode || limits.startInPlanMode) await this.#prepareEditor(request.definition, request.cwd, limits.startupTimeoutMs);
     const { plan, started, warnings, fatal: planned } = await this.#servers(request);
     let fatal = planned;
     const { agentName } = request;
@@ -204,8 +218,8 @@ export class McpTree {
       planMode: request.planMode,
       limits,
       runContext: request.runContext,
-      warnings,
-      fatal,
+      warnings: this.host.redact(warnings),
+      fatal: fatal && this.host.redact(fatal),
     });
     this.#agents.add(toolset);
     return toolset;
@@ -226,6 +240,8 @@ export class McpTree {
   async #servers(request: AgentToolsRequest): Promise<{ plan: Awaited<ReturnType<typeof planAgentServers>>; started: Array<{ server: PlannedServer; connection: McpConnection }>; warnings: string[]; fatal: string | null }> {
     const { options } = this.host;
     const { definition, agentName } = request;
+    // Nothing in a plan-mode run starts a process unless the user allowed servers there.
+    const startNone = request.planMode && !options.limits().startInPlanMode;
     const plan = await planAgentServers({
       definition,
       cwd: request.cwd,
@@ -242,7 +258,13 @@ export class McpTree {
       if (server.spec.required) fatal ??= message;
     };
     const started: Array<{ server: PlannedServer; connection: McpConnection }> = [];
-    for (const server of plan.servers) {
+    if (startNone && plan.servers.length > 0) {
+      const names = plan.servers.map((s) => `"${s.name}"`).join(', ');
+      warnings.push(
+        `Agent "${agentName}" runs in plan mode, where nothing starts a process: its MCP server${plan.servers.length === 1 ? '' : 's'} ${names} ${plan.servers.length === 1 ? 'was' : 'were'} not started (subagents.mcp.startInPlanMode starts them there, offering only their read-only tools).`,
+      );
+    }
+    for (const server of startNone ? [] : plan.servers) {
       if (server.projectFile && !options.trust.isTrusted(path.dirname(server.file))) {
         notStarted(server, `it is declared in a project file and this folder is not trusted (${options.trustHint})`);
         continue;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { McpTransport } from './spec';
 import type { PlannedServer } from './plan';
 import { copilotBareName, expandVariables, type VariableContext } from './variables';
+import { own } from '../own';
 
 /**
  * A planned server made concrete for one start: variables expanded against
@@ -75,7 +76,7 @@ export function resolveLaunch(server: PlannedServer, context: Omit<VariableConte
       refused.add(`${what} ${name}`);
       return undefined;
     }
-    return context.env[name] || undefined;
+    return own(context.env, name) || undefined;
   };
 
   const env: Record<string, string> = {};

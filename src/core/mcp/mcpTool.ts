@@ -2,6 +2,7 @@ import type { BetaToolResultContentBlockParam } from '@anthropic-ai/sdk/resource
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_RESULT_CHARS } from '../engine/toolExecutor';
 import { externalTool } from '../../protocol/tools';
+import { argumentsPreview } from '../tools/approvalPreview';
 import { oneLine, ToolCallError, type RuntimeTool, type ToolOutput } from '../tools/runtimeTool';
 
 /**
@@ -121,6 +122,8 @@ export function runtimeExternalTool(spec: McpToolSpec): RuntimeTool {
     definition: { name: spec.modelName, description, input_schema: mcpInputSchema(spec.inputSchema) as never },
     ...(spec.gated ? {} : { confirmedElsewhere: true }),
     summarizeInput: summarizeArguments,
+    // The one-line summary is cut; what is approved is every argument.
+    approvalPreview: (input) => Promise.resolve(argumentsPreview(input)),
     run: async (input, context) => {
       const args = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
       return spec.call(args, { signal: context.signal, toolUseId: context.toolUseId });

@@ -11,7 +11,14 @@ import { processGroups, signalGroup, unwatchGroup, watchGroup } from './reaper';
  * with the watchdog in reaper.ts), with stderr kept (its tail explains a
  * server that fails), and an exit that reports its code and signal.
  * Stopping: close stdin (the protocol's way), then SIGTERM to the group,
- * then SIGKILL, a short grace between each.
+ * then SIGKILL, a short grace between each; the waits keep this process
+ * alive (a run waits for them), and a group whose leader is gone while
+ * what it started still holds the pipes is stopped all the same.
+ *
+ * A server that breaks the framing beyond repair (a message larger than the
+ * SDK's buffer takes) is stopped at once, with the reason as its `fault`:
+ * the calls waiting for it fail, rather than waiting for an answer that
+ * was thrown away.
  */
 
 export interface StdioLaunch {
@@ -28,6 +35,8 @@ export interface StdioFraming {
 }
 
 const STDERR_TAIL = 4000;
+/** The SDK's read buffer holds at most this much of one message. */
+const MAX_MESSAGE_MIB = 10;
 const CLOSE_GRACE_MS = 1000;
 
 export class GroupStdioTransport implements Transport {
@@ -37,8 +46,12 @@ export class GroupStdioTransport implements Transport {
 
   #child: ChildProcess | null = null;
   #stderr = '';
+  /** How the server's own process ended (what it started may live on, holding its pipes). */
   #exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   #exited: Promise<void> | null = null;
+  /** Its pipes closed: nothing more can come from it. */
+  #closed = false;
+  #fault: string | null = null;
   #spawned: Promise<void> | null = null;
   #framing: StdioFraming | null = null;
   #buffer: InstanceType<StdioFraming['ReadBuffer']> | null = null;
@@ -65,6 +78,11 @@ export class GroupStdioTransport implements Transport {
     return this.#exit;
   }
 
+  /** Why the transport stopped the server itself (it broke the framing), as "the server …" goes on; null if it did not. */
+  get fault(): string | null {
+    return this.#fault;
+  }
+
   get pid(): number | null {
     return this.#child?.pid ?? null;
   }
@@ -83,15 +101,24 @@ export class GroupStdioTransport implements Transport {
 
   /** Frames what the server wrote so far into messages. */
   #read(chunk?: Buffer): void {
+    if (this.#fault) return;
     if (chunk) this.#early.push(chunk);
     if (!this.#framing) return;
-    this.#buffer ??= new this.#framing.ReadBuffer();
-    try {
-      for (const early of this.#early.splice(0)) this.#buffer.append(early);
-      for (let message = this.#buffer.readMessage(); message; message = this.#buffer.readMessage()) this.onmessage?.(message);
-    } catch (error) {
-      // A line that is not JSON-RPC: the server broke the protocol.
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    const buffer = (this.#buffer ??= new this.#framing.ReadBuffer());
+    for (const next of this.#early.splice(0)) {
+      try {
+        buffer.append(next);
+      } catch {
+        // More than the buffer takes without a line end: the message is lost, and with it the framing.
+        this.#broken(`sent a message larger than ${MAX_MESSAGE_MIB} MiB (more than a tool result may be) and was stopped`);
+        return;
+      }
+      try {
+        for (let message = buffer.readMessage(); message; message = buffer.readMessage()) this.onmessage?.(message);
+      } catch (error) {
+        // A line that is not JSON-RPC: the server broke the protocol (the lines after it still frame).
+        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      }
     }
   }
 
@@ -107,7 +134,7 @@ export class GroupStdioTransport implements Transport {
       });
       this.#child = child;
       let spawned = false;
-      this.#exited = new Promise((done) => child.once('close', () => done()));
+      this.#exited = new Promise((done) => child.once('exit', () => done()));
       child.once('error', (error: NodeJS.ErrnoException) => {
         const message = error.code === 'ENOENT' ? `command not found: ${this.launch.command}` : error.code === 'EACCES' ? `not allowed to run ${this.launch.command}` : error.message;
         const failure = new Error(message);
@@ -119,9 +146,13 @@ export class GroupStdioTransport implements Transport {
         if (child.pid) watchGroup(child.pid);
         resolve();
       });
+      child.once('exit', (code, signal) => {
+        this.#exit = { code, signal };
+      });
       child.once('close', (code, signal) => {
         // Still watched: what the server started may live on in its group until close() stops it.
-        this.#exit = { code, signal };
+        this.#exit ??= { code, signal };
+        this.#closed = true;
         this.#buffer?.clear();
         this.onclose?.();
       });
@@ -133,10 +164,19 @@ export class GroupStdioTransport implements Transport {
     });
   }
 
+  /** Stops a server that broke the framing; its connection closes, failing what waits for it. */
+  #broken(reason: string): void {
+    this.#fault = reason;
+    this.#early.length = 0;
+    this.#buffer?.clear();
+    this.onerror?.(new Error(`the server ${reason}`));
+    void this.close();
+  }
+
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve, reject) => {
       const stdin = this.#child?.stdin;
-      if (!stdin || this.#exit || stdin.destroyed) {
+      if (!stdin || this.#closed || this.#fault || stdin.destroyed) {
         reject(new Error('the server is not running'));
         return;
       }
@@ -153,7 +193,11 @@ export class GroupStdioTransport implements Transport {
     const child = this.#child;
     if (!child || !this.#exited) return;
     const pid = child.pid;
-    const waitExit = (ms: number) => Promise.race([this.#exited!.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+    // Not unref'd: the run that closes the server waits for this, and nothing else may be keeping the process alive.
+    const waitExit = (ms: number) => {
+      let timer: NodeJS.Timeout | undefined;
+      return Promise.race([this.#exited!.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms)))]).finally(() => clearTimeout(timer));
+    };
     try {
       child.stdin?.end();
     } catch {
@@ -170,9 +214,11 @@ export class GroupStdioTransport implements Transport {
     }
     // The leader may be gone while what it started lives on in its group.
     if (pid && processGroups && signalGroup(pid, 'SIGTERM')) {
-      await new Promise((r) => setTimeout(r, 200).unref());
+      await new Promise((r) => setTimeout(r, 200));
       signalGroup(pid, 'SIGKILL');
     }
     if (pid) unwatchGroup(pid);
+    // Whatever still holds the pipes (outside the group) no longer keeps them, or this process, open.
+    for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
   }
 }

@@ -1,4 +1,5 @@
 import type { McpVariableSyntax } from './spec';
+import { own } from '../own';
 
 /**
  * Variables in server settings, expanded when the server starts, each
@@ -65,7 +66,7 @@ export function expandVariables(text: string, syntax: McpVariableSyntax, context
       out.refused.push(written);
       return '';
     }
-    const value = context.env[name];
+    const value = own(context.env, name);
     if (value !== undefined && value !== '') return value;
     if (fallback !== undefined) return fallback;
     out.missing.push(written);

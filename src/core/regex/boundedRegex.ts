@@ -34,6 +34,17 @@ for (let i = 0; i < patterns.length; i++) {
 }
 `;
 
+/** The timers the deadlines run on (a test's own, to see which deadline is armed when). */
+export interface DeadlineTimers {
+  set(ms: number, fire: () => void): unknown;
+  clear(handle: unknown): void;
+}
+
+const REAL_TIMERS: DeadlineTimers = {
+  set: (ms, fire) => setTimeout(fire, ms),
+  clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
 /** One pattern's answer: a boolean per text, its syntax error, or that it ran past the deadline. */
 export type PatternResult = { matches: boolean[] } | { error: string } | { timedOut: true };
 
@@ -48,11 +59,11 @@ export function timeoutMessage(pattern: string, deadlineMs = REGEX_DEADLINE_MS):
  * started is stopped (its thread terminated) and answers `timedOut`; the
  * patterns after it go on in a fresh thread.
  */
-export async function testPatterns(patterns: readonly string[], texts: readonly string[], deadlineMs = REGEX_DEADLINE_MS): Promise<PatternResult[]> {
+export async function testPatterns(patterns: readonly string[], texts: readonly string[], deadlineMs = REGEX_DEADLINE_MS, timers: DeadlineTimers = REAL_TIMERS): Promise<PatternResult[]> {
   const results: PatternResult[] = [];
   while (results.length < patterns.length) {
     const start = results.length;
-    const answered = await runBatch(patterns.slice(start), texts, deadlineMs);
+    const answered = await runBatch(patterns.slice(start), texts, deadlineMs, timers);
     results.push(...answered.results);
     if (answered.timedOut) results.push({ timedOut: true });
   }
@@ -60,7 +71,7 @@ export async function testPatterns(patterns: readonly string[], texts: readonly 
 }
 
 /** Runs patterns in one thread until they are all answered or one runs past the deadline (it comes right after the answers). */
-function runBatch(patterns: readonly string[], texts: readonly string[], deadlineMs: number): Promise<{ results: PatternResult[]; timedOut: boolean }> {
+function runBatch(patterns: readonly string[], texts: readonly string[], deadlineMs: number, timers: DeadlineTimers): Promise<{ results: PatternResult[]; timedOut: boolean }> {
   return new Promise((resolve, reject) => {
     // No environment: the API key has no business in a thread that runs someone else's pattern.
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { patterns, texts }, env: {}, execArgv: [], stdout: true, stderr: true, resourceLimits: { stackSizeMb: 8 } });
@@ -69,16 +80,16 @@ function runBatch(patterns: readonly string[], texts: readonly string[], deadlin
     const finish = (outcome: () => void) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      timers.clear(timer);
       void worker.terminate();
       outcome();
     };
-    let timer = setTimeout(() => finish(() => reject(new Error('the pattern worker did not start'))), WORKER_START_MS);
+    let timer = timers.set(WORKER_START_MS, () => finish(() => reject(new Error('the pattern worker did not start'))));
     worker.on('message', (message: { starting?: number; index?: number; result?: PatternResult }) => {
       if (message.starting !== undefined) {
         // Each pattern's deadline counts from its own start, so a slow thread start on a busy machine is not its fault.
-        clearTimeout(timer);
-        timer = setTimeout(() => finish(() => resolve({ results, timedOut: true })), deadlineMs);
+        timers.clear(timer);
+        timer = timers.set(deadlineMs, () => finish(() => resolve({ results, timedOut: true })));
       }
       if (message.result) {
         results.push(message.result);

@@ -3,15 +3,17 @@ import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import { isActiveStatus } from '../../protocol/runEvents';
-import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
+import { agentOf, type AgentNode, type RunSnapshot } from '../../protocol/runSnapshot';
 import { isTempFile, moveAside, writeFileAtomic } from '../atomicFile';
 import type { AgentArchive, ArchivedAgent } from '../engine/archive';
 import { EngineError } from '../engine/errors';
 import { currentOwner, liveInstances, pidAlive, sameOwner, type ProcessOwner } from '../processOwner';
 import { FileLock } from '../fileLock';
+import type { MailEntry } from '../engine/mail';
 import { KeyedMutex } from '../mutex';
 import { Mailbox } from './mailbox';
-import { active, busyElsewhere, markInterrupted, ownedByLiveOther, readRunFile, readRunFileSync, runFileText, writeRunFile, type RunFile } from './runFiles';
+import { NewerVersion } from '../persistence';
+import { active, busyElsewhere, markInterrupted, ownedByLiveOther, readRunFile, readRunFileSync, runFileText, writeRunFile, writeRunFileText, type RunFile } from './runFiles';
 import { IndexedRun, RunIndex, summarize, type RunSummary } from './runIndex';
 import type { RunStore } from './runStore';
 import { TranscriptStore } from './transcripts';
@@ -48,6 +50,12 @@ export interface RunHistoryOptions {
   /** Told after each run file written (the benchmark counts them). */
   onWrite?: (runId: string) => void;
   /**
+   * Hold each run this process begins until `release` lets it go (the CLI,
+   * whose process ends with its run): until then a message for one of its
+   * agents is queued for this process, which delivers it before it lets go.
+   */
+  holdRuns?: boolean;
+  /**
    * The attached store keeps each ended run as its summary once its file has
    * it whole, and reads it whole again when asked (`readWhole`) or when it
    * changes: for a process that holds a long history for hours (the agent
@@ -63,6 +71,9 @@ export interface RunHistoryOptions {
 }
 
 const EXPIRED_IDS_KEPT = 5000;
+/** The pause before a failed run file is written again, doubling up to the second value. */
+const RETRY_FIRST_MS = 1000;
+const RETRY_MAX_MS = 60_000;
 const DAY_MS = 86_400_000;
 
 export class RunHistory implements AgentArchive {
@@ -99,6 +110,8 @@ export class RunHistory implements AgentArchive {
    * next write.
    */
   readonly #heldActive = new Set<string>();
+  /** Runs this process holds though no agent of them may be at work (see holdRuns, claim). */
+  readonly #held = new Set<string>();
   /** Whole runs are read one request at a time: a window asking for its whole history at once never holds it all in memory. */
   readonly #reads = new KeyedMutex();
 
@@ -166,7 +179,7 @@ export class RunHistory implements AgentArchive {
     await this.ready();
     const runId = this.#summaries.has(runOrAgentId) ? runOrAgentId : this.#runOfAgent(runOrAgentId);
     // A run the store holds as its summary is read from its file.
-    const held = (runId && !this.#store?.isSummary(runId) && this.#store?.get(runId)) || this.#loaded.find((r) => r.runId === runId || r.agents[runOrAgentId]);
+    const held = (runId && !this.#store?.isSummary(runId) && this.#store?.get(runId)) || this.#loaded.find((r) => r.runId === runId || agentOf(r, runOrAgentId));
     if (held) return held;
     if (!runId) return null;
     return (await readRunFile(this.#file(runId), runId).catch(() => null))?.run ?? null;
@@ -239,6 +252,11 @@ export class RunHistory implements AgentArchive {
         if (read) loaded.set(runId, read.run);
         return read?.run ?? null;
       } catch (error) {
+        if (error instanceof NewerVersion) {
+          // Another build sharing the history wrote it: not ours to read, nor to move.
+          this.#log('warn', `Run history file ${runId}.json is not shown: ${error.message}.`);
+          return null;
+        }
         const aside = await moveAside(this.#file(runId), this.#now()).catch(() => null);
         this.#log('warn', `Run history file ${runId}.json is unreadable (${firstLine(error)}); ${aside ? `moved it to ${path.basename(aside)}` : 'could not move it aside'} and continued without it.`);
         return null;
@@ -382,8 +400,9 @@ export class RunHistory implements AgentArchive {
    */
   async #write(run: RunSnapshot): Promise<void> {
     const version = run.version;
-    const text = runFileText(run, this.#owner);
-    const stillActive = active(run);
+    const held = this.#held.has(run.runId);
+    const text = runFileText(run, this.#owner, held);
+    const stillActive = active(run) || held;
     if (!this.#heldActive.has(run.runId)) {
       const busy = busyElsewhere(await readRunFile(this.#file(run.runId), run.runId).catch(() => null), this.#owner);
       if (busy) {
@@ -392,7 +411,7 @@ export class RunHistory implements AgentArchive {
       }
       this.#busy.delete(run.runId);
     }
-    await writeFileAtomic(this.#file(run.runId), text);
+    await writeRunFileText(this.#file(run.runId), text);
     this.#options.onWrite?.(run.runId);
     this.#written.set(run.runId, version);
     this.#summaries.set(run.runId, IndexedRun.of(summarize(run, stillActive)));
@@ -491,6 +510,7 @@ export class RunHistory implements AgentArchive {
     this.#pending.clear();
     const removed = this.#removed.splice(0);
     const changed = ids.map((id) => this.#store?.get(id)).filter((run): run is RunSnapshot => Boolean(run && this.#written.get(run.runId) !== run.version));
+    const failed: string[] = [];
     if (changed.length) {
       await this.#lock
         .run(async () => {
@@ -498,16 +518,57 @@ export class RunHistory implements AgentArchive {
             try {
               await this.#write(run);
             } catch (error) {
-              this.#log('error', `Could not save run ${run.runId}: ${firstLine(error)}`);
+              failed.push(run.runId);
+              if (!this.#unsaved.has(run.runId)) this.#log('error', `Could not save run ${run.runId}: ${firstLine(error)}. It is tried again until it is saved.`);
+              this.#unsaved.set(run.runId, firstLine(error));
             }
           }
-          // One append for the batch; a failure only costs a read of those files at the next open.
-          const written = this.#indexed.splice(0).map((id) => this.#summaries.get(id)?.summary()).filter((s): s is RunSummary => Boolean(s));
-          await this.#index.append(written).catch((error: unknown) => this.#log('warn', `Could not update the run history's index: ${firstLine(error)}`));
+          await this.#appendIndex();
         })
-        .catch((error: unknown) => this.#log('error', `Could not save the run history: ${firstLine(error)}`));
+        .catch((error: unknown) => {
+          failed.push(...changed.map((run) => run.runId));
+          this.#log('error', `Could not save the run history: ${firstLine(error)}`);
+        });
     }
+    for (const run of changed) {
+      if (failed.includes(run.runId) || !this.#unsaved.delete(run.runId)) continue;
+      this.#log('info', `Run ${run.runId} is saved now.`);
+    }
+    // Not saved: tried again after a pause, whether or not the run changes meanwhile.
+    if (failed.length) this.#retryLater(failed);
     if (removed.length) await this.#delete(removed).catch((error: unknown) => this.#log('error', `Could not delete old runs: ${firstLine(error)}`));
+  }
+
+  /**
+   * Under the lock: the summaries of the runs written since the last append,
+   * in one append; a failure only costs a read of those files at the next open.
+   */
+  async #appendIndex(): Promise<void> {
+    const written = this.#indexed.splice(0).map((id) => this.#summaries.get(id)?.summary()).filter((s): s is RunSummary => Boolean(s));
+    await this.#index.append(written).catch((error: unknown) => this.#log('warn', `Could not update the run history's index: ${firstLine(error)}`));
+  }
+
+  /** Runs whose last write failed, with why; retried with a growing pause. */
+  readonly #unsaved = new Map<string, string>();
+  #retryTimer: NodeJS.Timeout | null = null;
+  #retryDelayMs = RETRY_FIRST_MS;
+
+  #retryLater(runIds: readonly string[]): void {
+    for (const runId of runIds) this.#pending.add(runId);
+    if (this.#retryTimer) return;
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = null;
+      void this.#drain().then(() => {
+        this.#retryDelayMs = this.#unsaved.size ? Math.min(this.#retryDelayMs * 2, RETRY_MAX_MS) : RETRY_FIRST_MS;
+      });
+    }, this.#retryDelayMs);
+    // The retry does not keep a process alive: close() flushes (and tries once more) before it ends.
+    this.#retryTimer.unref();
+  }
+
+  /** Runs that could not be saved yet, with the reason of their last failed write. */
+  get unsaved(): ReadonlyMap<string, string> {
+    return this.#unsaved;
   }
 
   /** Writes everything pending now (on shutdown). */
@@ -520,6 +581,10 @@ export class RunHistory implements AgentArchive {
   /** Flushes, then stops owning anything: this process's runs become another's to take over. */
   async close(): Promise<void> {
     await this.flush();
+    // Nothing is held past the process: what release() did not let go (a command that failed early) is written as free.
+    for (const runId of [...this.#held]) await this.release(runId, () => false).catch(() => undefined);
+    if (this.#retryTimer) clearTimeout(this.#retryTimer);
+    this.#retryTimer = null;
     liveInstances.delete(this.#instance);
   }
 
@@ -529,11 +594,95 @@ export class RunHistory implements AgentArchive {
    * Throws when another live process works on the run.
    */
   async begin(runId: string): Promise<void> {
+    if (this.#options.holdRuns) this.#held.add(runId);
     // The store's snapshot is current already; only its listeners are told later (coalesced).
     this.#pending.add(runId);
     await this.#drain();
     const busy = this.#busy.get(runId);
-    if (busy) throw new EngineError(`Run ${runId} is in use by ${describeOwner(busy)}; wait for it to finish there, or stop it there.`);
+    if (busy) {
+      if (!this.#heldActive.has(runId)) this.#held.delete(runId);
+      throw new EngineError(`Run ${runId} is in use by ${describeOwner(busy)}; wait for it to finish there, or stop it there.`);
+    }
+  }
+
+  /**
+   * A message for an agent of a run this process does not work on, in one
+   * step under the lock: queued in the mailbox when another live process
+   * works on (or holds) the run, which then delivers it before it lets the
+   * run go; otherwise the run is taken for this process (held, see
+   * `release`) so that whoever sends next queues to it, and the caller
+   * continues the agent here.
+   */
+  async queueOrClaim(entry: MailEntry): Promise<{ queued: string } | { claimed: true }> {
+    return this.#lock.run(async () => {
+      const file = await readRunFile(this.#file(entry.runId), entry.runId).catch(() => null);
+      const busy = busyElsewhere(file, this.#owner);
+      if (busy) {
+        await this.mailbox.post(entry);
+        return { queued: describeOwner(busy) };
+      }
+      this.#held.add(entry.runId);
+      if (file) {
+        // The file as it is now is what this process continues from.
+        this.#heldActive.delete(file.run.runId);
+        // The store holds the runs once attached; before, the runs read at open do.
+        if (this.#store) this.#store.load([file.run]);
+        else this.#loaded = [file.run, ...this.#loaded.filter((r) => r.runId !== file.run.runId)];
+        await writeRunFileText(this.#file(entry.runId), runFileText(file.run, this.#owner, true));
+        this.#options.onWrite?.(entry.runId);
+        this.#written.set(file.run.runId, file.run.version);
+        this.#heldActive.add(file.run.runId);
+        // Held: the index says it may be at work, so the next opener reads it whole.
+        this.#summaries.set(file.run.runId, IndexedRun.of(summarize(file.run, true)));
+        this.#indexed.push(file.run.runId);
+        await this.#appendIndex();
+      }
+      return { claimed: true as const };
+    });
+  }
+
+  /**
+   * Another process's message for an agent of a run it found busy: queued,
+   * under the lock, if the run is still another live process's (returns
+   * which); null when it is free now (the caller continues the agent).
+   */
+  async queueIfBusy(entry: MailEntry): Promise<string | null> {
+    return this.#lock.run(async () => {
+      const busy = busyElsewhere(await readRunFile(this.#file(entry.runId), entry.runId).catch(() => null), this.#owner);
+      if (!busy) return null;
+      await this.mailbox.post(entry);
+      return describeOwner(busy);
+    });
+  }
+
+  /**
+   * Lets a held run go, in one step with the last look at the mailbox:
+   * under the lock, what waits for the run's agents (messages, results that
+   * wake their agent, stops) is handed to `deliver`; when that starts work
+   * here (it returns true) the run stays held and false is returned;
+   * otherwise the run is written as no longer held and true is returned. A
+   * sender queues under the same lock (queueOrClaim), so its message either
+   * reaches this look or finds the run let go and continues the agent itself:
+   * no message is left behind, and no send is refused.
+   */
+  async release(runId: string, deliver: (entries: MailEntry[]) => boolean): Promise<boolean> {
+    return this.#lock.run(async () => {
+      // A run the store holds as its summary is written from its file, never from the summary.
+      const run = (this.#store?.isSummary(runId) ? undefined : this.#store?.get(runId)) ?? (await readRunFile(this.#file(runId), runId).catch(() => null))?.run;
+      const waiting: MailEntry[] = [];
+      for (const agentId of Object.keys(run?.agents ?? {})) {
+        for (const entry of await this.mailbox.pending(agentId)) if (entry.kind !== 'result' || entry.wakes) waiting.push(entry);
+      }
+      if (waiting.length && deliver(waiting.sort((a, b) => a.sentAt - b.sentAt))) return false;
+      if (!this.#held.delete(runId) || !run) return true;
+      try {
+        await this.#write(run);
+      } catch (error) {
+        this.#log('error', `Could not save run ${runId}: ${firstLine(error)}`);
+      }
+      await this.#appendIndex();
+      return true;
+    });
   }
 
   /**
@@ -558,11 +707,17 @@ export class RunHistory implements AgentArchive {
       // The file is newer than what this process holds: take it as it is.
       this.#store?.load([file.run]);
       this.#written.set(file.run.runId, file.run.version);
-      node = file.run.agents[agentId] ?? known;
+      node = agentOf(file.run, agentId) ?? known;
     }
-    const messages = (await this.transcripts.read(agentId)) ?? [];
+    const transcript = await this.transcripts.load(agentId).catch((error: unknown) => ({ messages: [], problems: [`the file ${this.transcripts.path(agentId)} cannot be read (${firstLine(error)})`] }));
     const busy = busyElsewhere(file, this.#owner);
-    return { node, messages, runningIn: runningIn(node, file, this.#owner), runBusyIn: busy ? describeOwner(busy) : null };
+    return {
+      node,
+      messages: transcript?.messages ?? [],
+      ...(transcript?.problems.length ? { problems: transcript.problems } : {}),
+      runningIn: runningIn(node, file, this.#owner),
+      runBusyIn: busy ? describeOwner(busy) : null,
+    };
   }
 
   /** An agent of a run not read whole at open, from its file (the index says which run). */
@@ -570,7 +725,7 @@ export class RunHistory implements AgentArchive {
     const runId = this.#runOfAgent(agentId);
     if (!runId) return undefined;
     const file = await readRunFile(this.#file(runId), runId).catch(() => null);
-    return file?.run.agents[agentId];
+    return file ? agentOf(file.run, agentId) : undefined;
   }
 
   get retentionDays(): number {
@@ -613,7 +768,10 @@ async function removeDeadTempFiles(files: string[]): Promise<void> {
 }
 
 function findNode(runs: readonly RunSnapshot[], agentId: string): AgentNode | undefined {
-  for (const run of runs) if (run.agents[agentId]) return run.agents[agentId];
+  for (const run of runs) {
+    const node = agentOf(run, agentId);
+    if (node) return node;
+  }
   return undefined;
 }
 

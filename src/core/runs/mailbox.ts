@@ -2,8 +2,9 @@ import { watch, type FSWatcher } from 'node:fs';
 import { access, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
-import { isTempFile, moveAside, writeFileAtomic } from '../atomicFile';
+import { isTempFile, moveAside } from '../atomicFile';
 import type { AgentMailbox, MailEntry } from '../engine/mail';
+import { decodeJson, NewerVersion, writeJson, type JsonFormat } from '../persistence';
 
 /**
  * The mailbox beside the run history: one small JSON file per entry,
@@ -28,7 +29,13 @@ const entrySchema = z.object({
   wholeRun: z.boolean().optional(),
   wakes: z.boolean().optional(),
 });
-const fileSchema = z.object({ version: z.literal(1), entry: entrySchema });
+/** One entry per file, through the persistence layer: versioned, its write retried, a newer build's entry left alone. */
+const MAIL_FORMAT: JsonFormat<MailEntry> = {
+  what: 'mailbox entry',
+  version: 1,
+  readers: { 1: (data) => entrySchema.parse(data.entry) },
+  fields: (entry) => ({ entry: entrySchema.parse(entry) }),
+};
 
 /** How often the folder is scanned when file events stay away. */
 const POLL_MS = 1000;
@@ -52,8 +59,9 @@ export class Mailbox implements AgentMailbox {
     return `${entry.agentId}.${String(entry.sentAt).padStart(13, '0')}-${entry.id}.json`;
   }
 
+  /** Leaves an entry; rejects (WriteFailed, naming the file) when it could not be written even after retries. */
   async post(entry: MailEntry): Promise<void> {
-    await writeFileAtomic(path.join(this.dir, this.#name(entry)), JSON.stringify({ version: 1, entry: entrySchema.parse(entry) }));
+    await writeJson(MAIL_FORMAT, path.join(this.dir, this.#name(entry)), entry);
   }
 
   async pending(agentId: string): Promise<MailEntry[]> {
@@ -166,10 +174,16 @@ export class Mailbox implements AgentMailbox {
       return null;
     }
     try {
-      const entry = fileSchema.parse(JSON.parse(text)).entry;
+      const entry = decodeJson(MAIL_FORMAT, text);
       this.#read.set(name, entry);
       return entry;
     } catch (error) {
+      if (error instanceof NewerVersion) {
+        // Another build sharing the history left it, for its own agents: told once, left where it is.
+        this.#read.set(name, null);
+        this.#log('warn', `Mailbox entry ${name} is not delivered here: ${error.message}.`);
+        return null;
+      }
       const aside = await moveAside(file).catch(() => null);
       this.#log('warn', `Mailbox entry ${name} is unreadable (${(error as Error).message.split('\n')[0]}); ${aside ? `moved it to ${path.basename(aside)}` : 'could not move it aside'}.`);
       return null;

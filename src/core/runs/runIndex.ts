@@ -1,7 +1,7 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import * as z from 'zod/mini';
 import { agentStatusSchema, usageSchema } from '../../protocol/runEvents';
-import type { RunSnapshot } from '../../protocol/runSnapshot';
+import { agentOf, type RunSnapshot } from '../../protocol/runSnapshot';
 import { writeFileAtomic } from '../atomicFile';
 
 /**
@@ -55,11 +55,11 @@ const lineSchema = z.object({ run: runSummarySchema });
 const DESCRIPTION_CHARS = 200;
 
 export function summarize(run: RunSnapshot, active: boolean): RunSummary {
-  const root = run.agents[run.rootAgentId];
-  const agents: RunSummary['agents'] = {};
-  for (const node of Object.values(run.agents)) {
-    agents[node.agentId] = { agentName: node.agentName, status: node.status, parentId: node.parentId, startedAt: node.startedAt, endedAt: node.endedAt };
-  }
+  const root = agentOf(run, run.rootAgentId);
+  // Own properties whatever the id (an assignment to agents['__proto__'] would set the prototype).
+  const agents: RunSummary['agents'] = Object.fromEntries(
+    Object.values(run.agents).map((node) => [node.agentId, { agentName: node.agentName, status: node.status, parentId: node.parentId, startedAt: node.startedAt, endedAt: node.endedAt }]),
+  );
   return {
     runId: run.runId,
     rootAgentId: run.rootAgentId,

@@ -1,6 +1,6 @@
 import { addUsage, emptyUsage, isActiveStatus, type RunEvent, type RunEventOf, type Usage } from '../../protocol/runEvents';
 import type { StoreOp } from '../../protocol/host';
-import { runSummary, type AgentNode, type RunSnapshot } from '../../protocol/runSnapshot';
+import { agentOf, capText, runSummary, SNAPSHOT_TEXT_CAPS as CAPS, type AgentNode, type RunSnapshot } from '../../protocol/runSnapshot';
 
 /** Notices kept per agent: the newest. */
 const MAX_NOTICES = 20;
@@ -31,9 +31,8 @@ export interface RunStoreOptions extends Partial<RunStoreLimits> {
 
 export type RunStoreListener = (changedRunIds: ReadonlySet<string>) => void;
 
-/** Messages kept per agent (the newest), and characters of each. */
+/** Messages kept per agent (the newest); each is capped like every stored text (CAPS). */
 const MAX_MESSAGES = 50;
-const MAX_MESSAGE_CHARS = 2000;
 
 export class RunStore {
   readonly #runs = new Map<string, RunSnapshot>();
@@ -260,10 +259,10 @@ export class RunStore {
       this.#runs.set(e.runId, run);
       this.#prune();
     }
-    const existing = run.agents[e.agentId];
+    const existing = agentOf(run, e.agentId);
     if (existing) {
       // A follow-up continues the same agent: same node, new turn of work.
-      Object.assign(existing, { status: 'running', endedAt: null, text: '', output: null, error: null, retryWait: null, approval: null, prompt: e.prompt, description: e.description, model: e.model, cwd: e.cwd });
+      Object.assign(existing, { status: 'running', endedAt: null, text: '', output: null, error: null, retryWait: null, approval: null, prompt: capText(e.prompt, CAPS.prompt), description: capText(e.description, CAPS.description), model: e.model, cwd: e.cwd });
     } else {
       const node: AgentNode = {
         agentId: e.agentId,
@@ -271,8 +270,8 @@ export class RunStore {
         parentId: e.parentId,
         parentToolUseId: e.parentToolUseId,
         agentName: e.agentName,
-        description: e.description,
-        prompt: e.prompt,
+        description: capText(e.description, CAPS.description),
+        prompt: capText(e.prompt, CAPS.prompt),
         model: e.model,
         depth: e.depth,
         cwd: e.cwd,
@@ -298,7 +297,7 @@ export class RunStore {
       };
       run.agents[e.agentId] = node;
       this.#agents.set(e.agentId, node);
-      const parent = e.parentId ? run.agents[e.parentId] : undefined;
+      const parent = e.parentId ? agentOf(run, e.parentId) : undefined;
       if (parent) {
         parent.children.push(e.agentId);
         const row = parent.tools.find((t) => t.toolUseId === e.parentToolUseId);
@@ -321,17 +320,17 @@ export class RunStore {
       case 'retry':
         node.retries++;
         node.text = '';
-        node.retryWait = { attempt: e.attempt, reason: e.reason, until: e.ts + e.delayMs };
+        node.retryWait = { attempt: e.attempt, reason: capText(e.reason, CAPS.line), until: e.ts + e.delayMs };
         break;
       case 'tool_started':
         node.text = '';
-        node.tools.push({ toolUseId: e.toolUseId, name: e.name, inputSummary: e.inputSummary, status: 'running', resultSummary: '', startedAt: e.ts, durationMs: null, childAgentId: null, ...(e.server ? { server: e.server } : {}) });
+        node.tools.push({ toolUseId: e.toolUseId, name: e.name, inputSummary: capText(e.inputSummary, CAPS.line), status: 'running', resultSummary: '', startedAt: e.ts, durationMs: null, childAgentId: null, ...(e.server ? { server: e.server } : {}) });
         this.#rows.set(run.runId, (this.#rows.get(run.runId) ?? 0) + 1);
         this.#foldRows(run);
         break;
       case 'tool_finished': {
         const row = node.tools.findLast((t) => t.toolUseId === e.toolUseId);
-        if (row) Object.assign(row, { status: e.ok ? 'ok' : 'error', resultSummary: e.resultSummary, durationMs: e.durationMs });
+        if (row) Object.assign(row, { status: e.ok ? 'ok' : 'error', resultSummary: capText(e.resultSummary, CAPS.line), durationMs: e.durationMs });
         break;
       }
       case 'usage':
@@ -340,20 +339,29 @@ export class RunStore {
         node.turns = e.turns;
         break;
       case 'notice':
-        node.notices = [...(node.notices ?? []), e.message].slice(-MAX_NOTICES);
+        node.notices = [...(node.notices ?? []), capText(e.message, CAPS.line)].slice(-MAX_NOTICES);
         break;
       case 'worktree_created':
         node.worktreePath = e.path;
         break;
       case 'approval_requested':
-        node.approval = { approvalId: e.approvalId, toolUseId: e.toolUseId, toolName: e.toolName, kind: e.kind, summary: e.summary, requestedAt: e.ts, protectedReason: e.protectedReason ?? null, detail: e.detail ?? null };
+        node.approval = {
+          approvalId: e.approvalId,
+          toolUseId: e.toolUseId,
+          toolName: e.toolName,
+          kind: e.kind,
+          summary: capText(e.summary, CAPS.line),
+          requestedAt: e.ts,
+          protectedReason: e.protectedReason == null ? null : capText(e.protectedReason, CAPS.line),
+          detail: e.detail == null ? null : capText(e.detail, CAPS.detail),
+        };
         node.status = 'waiting';
         run.status = 'waiting';
         break;
       case 'message_queued': {
         const messages = (node.messages ??= []);
         if (messages.some((m) => m.messageId === e.messageId)) break;
-        messages.push({ messageId: e.messageId, kind: e.kind, from: e.from, via: e.via, text: e.text.slice(0, MAX_MESSAGE_CHARS), sentAt: e.ts, deliveredAt: null });
+        messages.push({ messageId: e.messageId, kind: e.kind, from: e.from, via: e.via, text: capText(e.text, CAPS.line), sentAt: e.ts, deliveredAt: null });
         if (messages.length > MAX_MESSAGES) messages.splice(0, messages.length - MAX_MESSAGES);
         break;
       }
@@ -372,8 +380,8 @@ export class RunStore {
         Object.assign(node, {
           status: e.status,
           endedAt: e.ts,
-          output: e.output,
-          error: e.error,
+          output: e.output === null ? null : capText(e.output, CAPS.output),
+          error: e.error === null ? null : capText(e.error, CAPS.error),
           usage: e.usage,
           turns: e.turns,
           worktree: e.worktree,
@@ -382,7 +390,7 @@ export class RunStore {
         });
         for (const row of node.tools) if (row.status === 'running') row.status = 'error';
         if (!Object.values(run.agents).some((a) => isActiveStatus(a.status))) {
-          run.status = run.agents[run.rootAgentId]?.status ?? e.status;
+          run.status = agentOf(run, run.rootAgentId)?.status ?? e.status;
           run.endedAt = e.ts;
         } else if (run.status === 'waiting' && !Object.values(run.agents).some((a) => a.status === 'waiting')) {
           run.status = 'running';

@@ -3,7 +3,7 @@ import type { RunEvent } from '../../protocol/runEvents';
 import { worktreePoolOptions, type Settings } from '../config';
 import { finalResult, type AgentResult, type AgentRun } from '../engine/agentRun';
 import { EngineError } from '../engine/errors';
-import { newMailId } from '../engine/mail';
+import { mailTime, newMailId } from '../engine/mail';
 import { BackgroundUpkeep, WorktreeManager, type RecoverReport } from '../isolation';
 import type { EditorToolProvider } from '../mcp/editorTools';
 import { IDLE_SERVER_MS } from '../mcp/host';
@@ -49,6 +49,14 @@ export interface RuntimeOptions {
   onRecovered?: (report: RecoverReport, pendingBefore: ReadonlySet<string>) => void;
   /** Overrides of the engines' network timing (tests). */
   network?: ScopeShared['network'];
+  /**
+   * Hold each run until `settle` lets it go (a process that ends with its
+   * run: the CLI), so a message sent as it ends is queued for it and read
+   * before it exits (see RunHistory.release).
+   */
+  holdRuns?: boolean;
+  /** The history to use, already open (one that holds a run `subagents send` took to continue here); closed with the runtime. */
+  history?: RunHistory;
   /** Quiet time before the history writes changed runs (default 300 ms). */
   historyDebounceMs?: number;
   /**
@@ -114,14 +122,17 @@ export class Runtime implements AgentRuntime {
 
   static async open(options: RuntimeOptions): Promise<Runtime> {
     const settings = options.settings();
-    const history = await RunHistory.open({
-      dir: options.dataDir,
-      ...historyLimits(settings),
-      loadRuns: options.historyLoadRuns ?? RUNS_VIEW_RUNS,
-      debounceMs: options.historyDebounceMs,
-      summarizeEnded: options.summarizeEndedRuns,
-      log: (level, message) => options.log(level, message),
-    });
+    const history =
+      options.history ??
+      (await RunHistory.open({
+        dir: options.dataDir,
+        ...historyLimits(settings),
+        loadRuns: options.historyLoadRuns ?? RUNS_VIEW_RUNS,
+        debounceMs: options.historyDebounceMs,
+        summarizeEnded: options.summarizeEndedRuns,
+        holdRuns: options.holdRuns,
+        log: (level, message) => options.log(level, message),
+      }));
     const worktreesDir = path.join(options.dataDir, 'worktrees');
     const worktrees = new WorktreeManager({
       stateDir: path.join(worktreesDir, 'state'),
@@ -317,8 +328,11 @@ export class Runtime implements AgentRuntime {
     if (!owner) throw new EngineError(`${archived.node.agentName} (${request.agentId}) has ended; continuing it needs the folder it ran in.`);
     const text = request.text.trim();
     if (!text) throw new EngineError('The message is empty.');
-    await this.history.mailbox.post({ id: newMailId(), agentId: request.agentId, runId: archived.node.runId, kind: 'message', text, from: null, via: request.via, sentAt: Date.now() });
-    return { delivery: 'elsewhere', owner };
+    // Queued only while that process still holds the run (in one step under the history's lock): it reads the mailbox
+    // once more before it lets the run go. One that has just let it go needs a scope to continue the agent in.
+    const queued = await this.history.queueIfBusy({ id: newMailId(), agentId: request.agentId, runId: archived.node.runId, kind: 'message', text, from: null, via: request.via, sentAt: mailTime() });
+    if (!queued) throw new EngineError(`${archived.node.agentName} (${request.agentId}) has just ended; continuing it needs the folder it ran in.`);
+    return { delivery: 'elsewhere', owner: queued };
   }
 
   async stop(request: StopRequest): Promise<StopOutcome> {
@@ -346,7 +360,7 @@ export class Runtime implements AgentRuntime {
       text: request.reason,
       from: null,
       via: request.via,
-      sentAt: Date.now(),
+      sentAt: mailTime(),
       ...(request.wholeRun ? { wholeRun: true } : {}),
     });
     return 'sent';
@@ -385,17 +399,21 @@ export class Runtime implements AgentRuntime {
 
   /**
    * Waits until no agent of the run works here any more, delivering what
-   * is still in the mailbox for its agents: a message sent as a process was
-   * about to end continues its agent here rather than waiting for another.
+   * is still in the mailbox for its agents (a message sent as a process was
+   * about to end continues its agent here rather than waiting for another),
+   * then lets the run go in the same step as its last look at the mailbox
+   * (RunHistory.release): a message sent a moment later finds the run free
+   * and continues the agent in the sender's process.
    */
   async settle(runId: string): Promise<void> {
     for (;;) {
       const engines = this.#engines();
       await Promise.all(engines.map((engine) => engine.settled()));
-      const agents = Object.keys(this.store.get(runId)?.agents ?? {});
-      const waiting = (await Promise.all(agents.map((id) => this.history.mailbox.pending(id)))).flat().filter((e) => e.kind === 'message' || e.wakes || e.kind === 'stop');
-      for (const entry of waiting) engines.some((engine) => engine.receive(entry));
-      if (!this.busy) return;
+      const letGo = await this.history.release(runId, (waiting) => {
+        for (const entry of waiting) engines.some((engine) => engine.receive(entry));
+        return this.busy;
+      });
+      if (letGo) return;
     }
   }
 

@@ -1,24 +1,20 @@
 import { readFile, stat } from 'node:fs/promises';
 import { structuredPatch } from 'diff';
+import type { ApprovalPreview } from '../../protocol/host';
 
 /**
  * What an approval approves, whole: the shell command as the model wrote it
- * (never a one-line summary that could hide `… | sh` behind an ellipsis), or
- * a file's content before and after the write or edit. Every surface that
- * asks shows it: the card and chat as a diff preview, the notification one
- * click away (a diff editor), the terminal as the diff.
+ * (never a one-line summary that could hide `… | sh` behind an ellipsis),
+ * the arguments of a call to another program's tool (an MCP server's: every
+ * argument, however long, so `path=…/.ssh/authorized_keys` never sits
+ * behind "…"), or a file's content before and after the write or edit.
+ * Every surface that asks shows it: the card and chat whole (a diff for a
+ * file), the notification whole or one click away (an editor), the terminal
+ * whole.
  */
 
-export type ApprovalPreview =
-  | { kind: 'command'; command: string }
-  | {
-      kind: 'file';
-      /** As the tool call names it (relative to the agent's folder, or absolute inside it). */
-      path: string;
-      /** The file now; null when the call creates it. */
-      before: string | null;
-      after: string;
-    };
+// One shape for every boundary it crosses (the agent host's socket among them): the protocol's schema.
+export type { ApprovalPreview };
 
 /** Files larger than this are not read for a preview; the call itself has the same kind of cap. */
 const MAX_PREVIEW_BYTES = 1024 * 1024;
@@ -54,7 +50,14 @@ export function previewDiff(preview: Extract<ApprovalPreview, { kind: 'file' }>,
   return [...lines.slice(0, maxLines), `… ${more} more line${more === 1 ? '' : 's'} of the diff`].join('\n');
 }
 
-/** The text a surface shows for a preview: the command itself, or the diff. */
+/** The text a surface shows for a preview: the command itself, the arguments, or the diff. */
 export function previewText(preview: ApprovalPreview, maxDiffLines = MAX_DIFF_LINES): string {
-  return preview.kind === 'command' ? preview.command : previewDiff(preview, maxDiffLines);
+  if (preview.kind === 'command') return preview.command;
+  if (preview.kind === 'arguments') return preview.arguments;
+  return previewDiff(preview, maxDiffLines);
+}
+
+/** A tool call's arguments, whole, as a surface shows them: indented JSON. */
+export function argumentsPreview(input: unknown): ApprovalPreview {
+  return { kind: 'arguments', arguments: JSON.stringify(input ?? {}, null, 2) ?? '{}' };
 }

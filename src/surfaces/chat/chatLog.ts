@@ -111,17 +111,19 @@ function messageLines(node: AgentNode, told: Set<string>): string[] {
 
 /**
  * A waiting agent's question as chat Markdown: the headline, then what it
- * approves, whole, as a code block (the command, every line; or the diff of
- * the file change), and why a protected file asks.
+ * approves, whole, as a code block (the command, every line; a tool call's
+ * arguments; or the diff of the file change), and why a protected file asks.
  */
 function approvalText(node: AgentNode): string {
   const { toolName, summary, kind, protectedReason, detail } = node.approval!;
   const headline = approvalHeadline({ agentName: node.agentName, background: node.background, kind, toolName, summary: '' }).replace(/ a file$/, '');
-  const target = kind === 'bash' ? '' : ` ${code(summary) || escapeMarkdown(toolName)}`;
+  // A call's arguments follow whole: their cut one-line summary would only repeat them.
+  const wholeBelow = kind === 'bash' || (kind === 'mcp' && Boolean(detail));
+  const target = wholeBelow ? '' : ` ${code(summary) || escapeMarkdown(toolName)}`;
   const why = protectedReason ? ` _(protected: ${escapeMarkdown(protectedReason)})_` : '';
   const whole = detail ?? (kind === 'bash' ? summary : null);
-  const block = whole ? `\n\n${codeBlock(whole, kind === 'bash' ? 'sh' : 'diff')}` : '';
-  return `${indent(node.depth + 1)}**Approval needed:** ${escapeMarkdown(headline)}${target}${kind === 'bash' ? ':' : ''}${why}${block}`;
+  const block = whole ? `\n\n${codeBlock(whole, kind === 'bash' ? 'sh' : kind === 'mcp' ? 'json' : 'diff')}` : '';
+  return `${indent(node.depth + 1)}**Approval needed:** ${escapeMarkdown(headline)}${target}${wholeBelow ? ':' : ''}${why}${block}`;
 }
 
 export class ChatRunLog {

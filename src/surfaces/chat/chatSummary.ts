@@ -1,6 +1,6 @@
 import { formatCost, formatDuration, formatTokens } from '../../protocol/format';
 import { totalTokens, type Usage } from '../../protocol/runEvents';
-import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
+import { agentOf, type AgentNode, type RunSnapshot } from '../../protocol/runSnapshot';
 import { statusDisplay, statusText } from '../../protocol/statusDisplay';
 import { code, escapeMarkdown } from './chatLog';
 
@@ -22,10 +22,10 @@ function statusMark(status: AgentNode['status']): string {
 export function treeOrder(run: RunSnapshot): AgentNode[] {
   const out: AgentNode[] = [];
   const visit = (id: string) => {
-    const node = run.agents[id];
+    const node = agentOf(run, id);
     if (!node) return;
     out.push(node);
-    const children = node.children.map((c) => run.agents[c]).filter((c): c is AgentNode => Boolean(c));
+    const children = node.children.map((c) => agentOf(run, c)).filter((c): c is AgentNode => Boolean(c));
     for (const child of children.sort((a, b) => a.startedAt - b.startedAt)) visit(child.agentId);
   };
   visit(run.rootAgentId);

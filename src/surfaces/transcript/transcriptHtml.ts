@@ -173,7 +173,13 @@ function pendingHtml(node: AgentNode): string {
   const approval = node.status === 'waiting' ? node.approval : null;
   if (approval) {
     const headline = approvalHeadline({ agentName: node.agentName, background: node.background, kind: approval.kind, toolName: approval.toolName, summary: approval.summary });
-    const detail = approval.detail ? (approval.kind === 'bash' ? codeBlock(approval.detail, 'shell', 'command') : diffBlock(approval.detail)) : '';
+    const detail = approval.detail
+      ? approval.kind === 'bash'
+        ? codeBlock(approval.detail, 'shell', 'command')
+        : approval.kind === 'mcp'
+          ? codeBlock(approval.detail, 'json', 'command')
+          : diffBlock(approval.detail)
+      : '';
     parts.push(`<div class="pending approval"><div class="tool-head">Waiting for your approval: ${escapeHtml(headline)}</div>${detail}${approval.protectedReason ? `<p>Protected: ${escapeHtml(approval.protectedReason)}</p>` : ''}</div>`);
   }
   // The call waiting for approval is shown above, whole; the others are running.

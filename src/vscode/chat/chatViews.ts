@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { AgentDefinition, AgentSource } from '../../core/agents/definition';
 import { formatDuration, formatTokens } from '../../protocol/format';
 import { isActiveStatus, totalTokens } from '../../protocol/runEvents';
-import type { RunSnapshot } from '../../protocol/runSnapshot';
+import { agentOf, type RunSnapshot } from '../../protocol/runSnapshot';
 import { statusText } from '../../protocol/statusDisplay';
 import type { FolderScope } from '../scopes';
 import type { Services } from '../services';
@@ -83,7 +83,7 @@ export function runStatus(stream: vscode.ChatResponseStream, services: Services)
   const recent = runs.filter((r) => !isActiveStatus(r.status)).slice(0, Math.max(3, 8 - active.length));
   const now = Date.now();
   const line = (run: RunSnapshot) => {
-    const root = run.agents[run.rootAgentId];
+    const root = agentOf(run, run.rootAgentId);
     const agents = Object.keys(run.agents).length;
     const waiting = Object.values(run.agents).filter((a) => a.approval).length;
     const when = isActiveStatus(run.status) ? `for ${formatDuration(now - run.startedAt)}` : ago(now - (run.endedAt ?? run.startedAt));
@@ -93,7 +93,7 @@ export function runStatus(stream: vscode.ChatResponseStream, services: Services)
   if (recent.length) stream.markdown(`#### Recent\n\n${recent.map(line).join('\n')}\n\n`);
   commandLinks(
     stream,
-    [...active, ...recent].slice(0, 6).map((run) => ({ title: `Show ${run.agents[run.rootAgentId]?.agentName ?? 'run'}`, command: 'subagents.showRun', args: [{ runId: run.runId }] })),
+    [...active, ...recent].slice(0, 6).map((run) => ({ title: `Show ${agentOf(run, run.rootAgentId)?.agentName ?? 'run'}`, command: 'subagents.showRun', args: [{ runId: run.runId }] })),
   );
 }
 

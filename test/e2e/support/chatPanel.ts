@@ -1,3 +1,5 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Locator } from 'playwright-core';
 import { poll } from './diagnostics';
 import type { Workbench } from './workbench';
@@ -37,14 +39,28 @@ export async function openChat(workbench: Workbench): Promise<void> {
 export function sendChat(workbench: Workbench, message: string): Promise<Locator> {
   const { page } = workbench;
   return responseTo(workbench, async () => {
-    await page.locator('.interactive-input-editor').last().click();
-    await page.keyboard.press('ControlOrMeta+A');
-    await page.keyboard.press('Backspace');
-    await page.keyboard.type(message);
-    // A completion list (slash commands, agent names) would take the Enter; it opens a moment after typing.
-    await page.waitForTimeout(300);
-    if (await page.locator('.suggest-widget.visible').count()) await page.keyboard.press('Escape');
-    await page.keyboard.press('Enter');
+    const before = await lastIndex(workbench);
+    const editor = page.locator('.interactive-input-editor').last();
+    const suggesting = page.locator('.suggest-widget.visible');
+    const typeAndSend = async () => {
+      await editor.click();
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.press('Backspace');
+      // Inserted as one input, not key by key: a completion list (slash commands, agent names) opens on a typed "@" or "/".
+      await page.keyboard.insertText(message);
+      if (await suggesting.count()) await page.keyboard.press('Escape');
+      await page.keyboard.press('Enter');
+    };
+    await typeAndSend();
+    // Should a completion list still have opened and taken the Enter, it is open now and no request came: closed, and sent again.
+    await poll(
+      async () => {
+        if ((await lastIndex(workbench)) > before) return true;
+        if (await suggesting.count()) await typeAndSend();
+        return false;
+      },
+      { timeoutMs: 20_000, message: `the chat did not take "${message}"` },
+    );
   });
 }
 
@@ -77,5 +93,23 @@ export async function setColorTheme(workbench: Workbench, label: 'Dark Modern' |
   await poll(async () => ((await page.locator('.monaco-workbench').getAttribute('class')) ?? '').split(/\s+/).includes(dark ? 'vs-dark' : 'vs'), {
     timeoutMs: 15_000,
     message: `the workbench did not switch to ${label}`,
+  });
+}
+
+/**
+ * Waits until VS Code has saved the chat (the window's chat sessions, in the
+ * user-data folder on the server) with every text of `texts` in it: what a
+ * reload restores.
+ */
+export async function chatSaved(userDataDir: string, texts: readonly string[]): Promise<void> {
+  const storage = path.join(userDataDir, 'User', 'workspaceStorage');
+  const sessions = () =>
+    (existsSync(storage) ? readdirSync(storage) : []).flatMap((ws) => {
+      const dir = path.join(storage, ws, 'chatSessions');
+      return existsSync(dir) ? readdirSync(dir).map((name) => path.join(dir, name)) : [];
+    });
+  await poll(() => sessions().some((file) => texts.every((text) => readFileSync(file, 'utf8').includes(text))), {
+    timeoutMs: 60_000,
+    message: `the chat was not saved with ${texts.map((t) => JSON.stringify(t)).join(', ')}`,
   });
 }

@@ -23,6 +23,13 @@ export interface ConsoleEntry {
 /** How long the workbench may take to appear on a cold, busy 2-core machine. */
 const WORKBENCH_TIMEOUT = 60_000;
 
+/** In the page: whether the workbench fills the window and keeps its size over two animation frames. */
+const LAID_OUT = `new Promise((resolve) => {
+  const shape = () => { const box = document.querySelector('.monaco-workbench')?.getBoundingClientRect(); return box ? Math.round(box.width) + 'x' + Math.round(box.height) : ''; };
+  const first = shape();
+  requestAnimationFrame(() => requestAnimationFrame(() => resolve(first === innerWidth + 'x' + innerHeight && shape() === first)));
+})`;
+
 /** The side bar (our views) or the secondary side bar (the chat). */
 export type SidePart = 'sidebar' | 'auxiliarybar';
 
@@ -214,6 +221,25 @@ export class Workbench {
       .frameLocator('#active-frame');
   }
 
+  /**
+   * Waits until what a screenshot shows has settled: the workbench laid out
+   * at the window's size and unchanged over two animation frames, and every
+   * visible webview of ours styled with the workbench's theme (webviews
+   * restyle a moment after the workbench).
+   */
+  async settled(extensionId = EXTENSION_ID): Promise<void> {
+    await poll(() => this.page.evaluate(LAID_OUT) as Promise<boolean>, { timeoutMs: 15_000, message: 'the workbench did not settle at the window size' });
+    const want = (await this.page.evaluate(`getComputedStyle(document.querySelector('.monaco-workbench')).getPropertyValue('--vscode-editor-background').trim()`)) as string;
+    const selector = `iframe.webview.ready[src*="extensionId=${extensionId}"]`;
+    const frames = this.page.locator(selector);
+    for (let i = 0; i < (await frames.count()); i++) {
+      if (!(await frames.nth(i).isVisible())) continue;
+      const root = this.page.frameLocator(`${selector} >> nth=${i}`).frameLocator('#active-frame').locator('html');
+      const color = () => root.evaluate((html) => (html as unknown as { style: { getPropertyValue(name: string): string } }).style.getPropertyValue('--vscode-editor-background').trim());
+      await poll(async () => (await color().catch(() => want)) === want, { timeoutMs: 15_000, message: 'a webview did not take the theme' });
+    }
+  }
+
   /** An element of our webview by its data-testid. */
   byTestId(testId: string, extensionId = EXTENSION_ID): Locator {
     return this.webview(extensionId).locator(`[data-testid="${testId}"]`);
@@ -228,8 +254,7 @@ export class Workbench {
     const files: string[] = [];
     for (const [theme, suffix] of [['Light Modern', 'light'], ['Dark Modern', 'dark']] as const) {
       await setColorTheme(this, theme);
-      // Webviews restyle a moment after the workbench.
-      await this.page.waitForTimeout(500);
+      await this.settled();
       await prepare();
       await this.page.mouse.move(1390, 890);
       files.push(await this.screenshot(`${name}-${suffix}`));

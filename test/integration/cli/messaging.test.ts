@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { isAgent } from '../../support/agents';
@@ -144,6 +144,24 @@ test('an unknown agent id is exit code 2 with the known agents; stop of an agent
   assert.match(usage.stderr, /missing <message>/);
 });
 
+test('ids are data: names of Object\'s own members are unknown ids (exit 2, the known agents named), never a crash', async () => {
+  server.setScript(() => ({ text: 'done' }));
+  const done = await runCliProcess(['run', 'worker', 'a quick one', '--json', '--cwd', project], { env: env() });
+  assert.equal(done.code, 0, done.stderr);
+  const agentId = (JSON.parse(done.stdout.trim().split('\n').at(-1)!) as { agentId: string }).agentId;
+  for (const id of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+    for (const [command, ...rest] of [['send', id, 'hi'], ['stop', id], ['resume', id, 'go on']]) {
+      const r = await runCliProcess([command!, ...rest], { env: env() });
+      assert.equal(r.code, 2, `${command} ${id}: ${r.stderr}`);
+      assert.match(r.stderr, new RegExp(`^subagents ${command}: no agent "${id}" in the run history\\.\\nKnown agents`), `${command} ${id}`);
+      assert.match(r.stderr, new RegExp(`\\n  ${agentId}  worker `), `${command} ${id} names the known agents`);
+    }
+    const runs = await runCliProcess(['runs', id], { env: env() });
+    assert.notEqual(runs.code, 0, `runs ${id} shows no run: ${runs.stdout}`);
+    assert.doesNotMatch(runs.stderr, /TypeError|Cannot read|must be of type/);
+  }
+});
+
 test('a message to an agent that has ended continues it here, with its whole conversation', async () => {
   server.setScript((req) => (req.turn === 0 ? { text: 'first part done' } : { text: `continued (${req.messages.length} messages): ${userTexts(req).at(-1)}` }));
   const first = await runCliProcess(['run', 'worker', 'do the first part', '--json', '--cwd', project], { env: env() });
@@ -241,4 +259,39 @@ test('a message the owner took but never delivered survives the owner being kill
   // The follow-up's message: what never arrived, then the follow-up itself.
   assert.match(result.output, /^after the crash: a long job \| <message from="user" id="m\w+">\nremember the changelog\n<\/message>\n\ncarry on$/);
   await until('the mailbox to empty', async () => (await readdir(mailboxDir())).filter((n) => n.endsWith('.json')).length === 0);
+});
+
+test('sends timed around the end of a run: every one exits 0 (queued or continued here), each message is read once, and none is left in the mailbox', async () => {
+  const finishing = gate();
+  server.setScript(async (req) => {
+    if (!isAgent(req.system, 'worker')) return { text: 'unexpected' };
+    if (req.turn === 0) {
+      await finishing.wait;
+      return { text: 'first answer' };
+    }
+    return { text: `read ${userTexts(req).filter((t) => t.includes('<message')).length} message(s)` };
+  });
+  const run = startRun('worker', 'answer, then listen');
+  const started = await until('the agent to start', () => run.events.find((e) => e.type === 'agent_started'));
+  await until('its first request', () => server.requests.some((r) => userTexts(r).includes('answer, then listen')));
+  const sends: Array<Promise<{ n: number; code: number | null; stdout: string; stderr: string }>> = [];
+  const send = (n: number) => sends.push(runCliProcess(['send', started.agentId, `message ${n}`], { env: env() }).then((r) => ({ n, ...r })));
+  // While it works, then as its last answer ends it, as its process settles, as it prints its result, and once it is gone.
+  send(1);
+  finishing.open();
+  await until('the agent to finish', () => run.events.find((e) => e.type === 'agent_finished'));
+  for (const n of [2, 3, 4]) send(n);
+  await until('the run to print its result', () => run.output().stdout.includes('"type":"result"'));
+  for (const n of [5, 6, 7]) send(n);
+  assert.equal(await run.exited, 0, run.output().stderr);
+  send(8);
+  const results = await Promise.all(sends);
+  for (const r of results) {
+    assert.equal(r.code, 0, `send ${r.n}: ${r.stderr}`);
+    assert.doesNotMatch(r.stderr, /in use/, `send ${r.n}`);
+  }
+  // Every process is gone: nothing waits in the mailbox, and the agent read each message exactly once.
+  assert.deepEqual((await readdir(mailboxDir())).filter((n) => n.endsWith('.json')), []);
+  const transcript = await readFile(path.join(home, 'data', 'subagents', 'transcripts', `${started.agentId}.ndjson`), 'utf8');
+  for (let n = 1; n <= 8; n++) assert.equal(transcript.split(`\\nmessage ${n}\\n</message>`).length - 1, 1, `message ${n} in the transcript once`);
 });

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { ADMISSION_WORDS } from '../../../src/protocol/admission';
 import { runEventSchema } from '../../../src/protocol/runEvents';
 import { runCliProcess } from '../../support/cliProcess';
 import { startScriptedServer, type ScriptedServer } from '../../support/scriptedServer';
@@ -220,4 +221,27 @@ test('an agent file asking for bypassPermissions does not get it in a non-intera
   const chosen = await runCliProcess(['run', 'escalate', 'go', '--cwd', project, '--permission-mode', 'bypassPermissions'], { env: env() });
   assert.equal(chosen.code, 0, chosen.stderr);
   assert.equal(existsSync(path.join(project, 'escalated.txt')), true, 'the user choosing the mode still works');
+});
+
+test('run refuses an agent for other agents only (user-invocable: false) in the words VS Code uses; a parent still spawns it', async () => {
+  // Copilot's field: a Copilot agent file.
+  await mkdir(path.join(project, '.github/agents'), { recursive: true });
+  await writeFile(path.join(project, '.github/agents/helper.agent.md'), '---\nname: helper\ndescription: Helps other agents\ntools: [read]\nuser-invocable: false\n---\nYou help. [agent:helper]\n');
+  const before = server.requests.length;
+  const refused = await runCliProcess(['run', 'helper', 'help me', '--json', '--cwd', project], { env: env() });
+  assert.equal(refused.code, 1, refused.stderr);
+  assert.equal(refused.stdout, '');
+  assert.equal(refused.stderr, `subagents run: ${ADMISSION_WORDS.notUserInvocable('helper')}\n`);
+  assert.match(refused.stderr, /Agent "helper" is there for other agents to start \(user-invocable: false in its file\), not to be run by itself\./);
+  assert.equal(server.requests.length, before, 'no model request was made');
+
+  server.setScript((req) => {
+    if (req.system.includes('[agent:helper]')) return { text: 'helped' };
+    if (req.turn === 0) return { toolUses: [{ name: 'Task', input: { subagent_type: 'helper', description: 'help', prompt: 'help' } }] };
+    return { text: `lead got: ${JSON.parse([...req.toolResults.values()][0]!.content).output}` };
+  });
+  const spawned = await runCliProcess(['run', 'lead', 'get help', '--json', '--cwd', project], { env: env() });
+  assert.equal(spawned.code, 0, spawned.stderr);
+  assert.match(spawned.stdout, /"output":"lead got: helped"/);
+  await rm(path.join(project, '.github'), { recursive: true });
 });

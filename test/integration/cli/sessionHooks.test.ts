@@ -6,7 +6,7 @@ import { openSession } from '../../../src/cli/session';
 import { cliSettings } from '../../../src/cli/settingsFiles';
 import { TrustedFolders } from '../../../src/core/trust/projectTrust';
 import { startScriptedServer } from '../../support/scriptedServer';
-import { firstUserTexts, group, hookWorld } from '../core/hooks/hookFixture';
+import { firstUserTexts, group, hookWorld, predateNow } from '../core/hooks/hookFixture';
 
 test('the CLI session runs command hooks from ~/.claude and a trusted project, with the CLI environment minus ANTHROPIC_*', async () => {
   const server = await startScriptedServer(() => ({ text: 'done' }));
@@ -20,7 +20,7 @@ test('the CLI session runs command hooks from ~/.claude and a trusted project, w
   const env = { HOME: w.home, XDG_DATA_HOME: path.join(w.root, 'data'), PATH: process.env.PATH, ANTHROPIC_API_KEY: 'sk-ant-cli-secret', ANTHROPIC_BASE_URL: server.url };
   const io = { stdout, stderr: { write: (text: string) => (stderr += text) }, env, cwd: w.project, signal: new AbortController().signal };
   // The session starts after the settings were written (as a command typed after editing them): they are its baseline.
-  await new Promise((resolve) => setTimeout(resolve, 80));
+  await predateNow([path.join(w.home, '.claude'), path.join(w.project, '.claude')]);
   const trust = new TrustedFolders([w.project]);
   const session = await openSession(io, { cwd: w.project, pluginDirs: [], settings: cliSettings(io, w.project, { trust }), coalesceMs: 0, trust });
   try {

@@ -367,7 +367,7 @@ test("the shared history's retention follows the user file alone: a project's hi
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /"history\.maxRuns" is ignored: the run history is shared by every project, so only your user settings set how much of it is kept/);
   // `resume` opens the history before it knows the agent, from wherever it is typed.
-  assert.equal((await runCliProcess(['resume', 'nobody', 'hello', '--json'], { env: w.env(), cwd: w.project })).code, 1);
+  assert.equal((await runCliProcess(['resume', 'nobody', 'hello', '--json'], { env: w.env(), cwd: w.project })).code, 2);
   const after = await runCliProcess(['runs', '--json'], { env: w.env(), cwd: w.project });
   assert.equal((JSON.parse(after.stdout) as { runs: unknown[] }).runs.length, 4, 'runs and resume typed in the project kept every run');
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
@@ -30,6 +30,9 @@ let env: NodeJS.ProcessEnv;
 let project: string;
 const clients: HostClient[] = [];
 
+/** Opened when the finisher may give its first answer. */
+let finishing: { wait: Promise<void>; open: () => void } | undefined;
+
 const texts = (messages: Array<{ role: string; content: unknown }>) =>
   messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as Array<{ type: string; text?: string }>).filter((b) => b.type === 'text').map((b) => b.text ?? '') : []));
 
@@ -44,6 +47,10 @@ before(async () => {
       if (heard) return { text: `heard: ${/\n([^\n]*)\n<\/message>/.exec(heard)?.[1] ?? heard}` };
       return { delayMs: 100, toolUses: [{ name: 'LS', input: {} }] };
     }
+    if (isAgent(req.system, 'finisher')) {
+      if (req.turn === 0) return finishing!.wait.then(() => ({ text: 'first answer' }));
+      return { text: `read ${texts(req.messages).filter((t) => t.includes('<message')).length} message(s)` };
+    }
     if (isAgent(req.system, 'editor')) return req.turn === 0 ? { toolUses: [{ name: 'Write', input: { file_path: 'out.txt', content: 'from the editor\n' } }] } : { text: 'edited' };
     if (isAgent(req.system, 'sleeper')) return req.turn === 0 && !texts(req.messages).includes('wake up') ? { hang: true } : { text: `awake, remembering: ${texts(req.messages)[0]}` };
     return { text: `done: ${req.lastUserText}` };
@@ -52,7 +59,7 @@ before(async () => {
   env = { PATH: process.env.PATH, HOME: root, XDG_RUNTIME_DIR: path.join(root, 'run'), XDG_DATA_HOME: path.join(root, 'data'), XDG_CONFIG_HOME: path.join(root, 'config'), XDG_CACHE_HOME: path.join(root, 'cache') };
   await mkdir(env.XDG_RUNTIME_DIR!, { recursive: true, mode: 0o700 });
   project = path.join(root, 'project');
-  for (const name of ['shell', 'listener', 'sleeper', 'plain']) {
+  for (const name of ['shell', 'listener', 'sleeper', 'plain', 'finisher']) {
     await mkdir(path.join(project, '.claude', 'agents'), { recursive: true });
     await writeFile(path.join(project, '.claude', 'agents', `${name}.md`), `---\nname: ${name}\ndescription: ${name}\n---\nYou are ${name}. [agent:${name}]\n`);
   }
@@ -297,6 +304,62 @@ test('with no client, no run and no approval, the host exits after its idle time
   const none = await cli(['host', 'status']);
   assert.equal(none.code, 1);
   assert.match(none.stdout, /^No agent host runs\./);
+});
+
+test('ids are data through the host too: a terminal naming an Object member gets exit 2 and the known agents; a client asking for one gets a clear no, and the host goes on', async () => {
+  const window = await windowClient();
+  const known = await window.start({ scope: scope(), agent: 'plain', prompt: 'be known' });
+  await known.result();
+  for (const id of ['__proto__', 'constructor', 'toString']) {
+    for (const args of [['send', id, 'hi'], ['stop', id], ['resume', id, 'again']]) {
+      const r = await cli(args);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, new RegExp(`^subagents ${args[0]}: no agent "${id}" in the run history\\.\n`), args.join(' '));
+      assert.match(r.stderr, new RegExp(`^  ${known.agentId}  plain `, 'm'), 'the known agents are named');
+    }
+    await assert.rejects(window.send({ agentId: id, text: 'hi', via: 'test' }), new RegExp(`No agent "${id}" in the history`));
+    await assert.rejects(window.followUp({ scope: scope(), agentId: id, prompt: 'again' }));
+    assert.equal(await window.stop({ agentId: id, reason: 'no', via: 'test' }), 'not running');
+    assert.equal(window.store.agent(id), undefined);
+  }
+  const after = await window.start({ scope: scope(), agent: 'plain', prompt: 'still here' });
+  assert.equal((await after.result()).output, 'done: still here');
+});
+
+test('sends timed around the end of a host run: every one exits 0, each message is read once, none is left in the mailbox, and the run files stay the host\'s', async () => {
+  let open!: () => void;
+  finishing = { wait: new Promise<void>((resolve) => (open = resolve)), open: () => open() };
+  const window = await windowClient();
+  const run = await window.start({ scope: scope(), agent: 'finisher', prompt: 'answer, then listen' });
+  await until('its first request', () => model.requests.some((r) => isAgent(r.system, 'finisher')));
+  const sends: Array<Promise<{ n: number; code: number | null; stdout: string; stderr: string }>> = [];
+  // Through the host, and once (--no-host) from a terminal's own process while the agent works, which must leave it to the host.
+  const send = (n: number, ...flags: string[]) => sends.push(cli(['send', run.agentId, `message ${n}`, ...flags]).then((r) => ({ n, ...r })));
+  send(1);
+  send(2, '--no-host');
+  await Promise.all(sends);
+  // As its last answer ends, and once it has ended.
+  finishing.open();
+  send(3);
+  await until('the agent to finish', () => window.store.agent(run.agentId)?.status === 'completed');
+  for (const n of [4, 5]) send(n);
+  send(6);
+  send(7);
+  const results = await Promise.all(sends);
+  for (const r of results) {
+    assert.equal(r.code, 0, `send ${r.n}: ${r.stderr}`);
+    assert.doesNotMatch(r.stderr, /in use/, `send ${r.n}`);
+  }
+  // A message queued for the host as its agent ended continues it there, followed by no terminal: wait for the mailbox, then the host.
+  const data = path.join(env.XDG_DATA_HOME!, 'subagents');
+  await until('the mailbox to empty', async () => (await readdir(path.join(data, 'mailbox')).catch(() => [])).filter((n) => n.endsWith('.json')).length === 0);
+  await until('nothing at work in the host', async () => (await window.status()).working === 0);
+  const transcript = await readFile(path.join(data, 'transcripts', `${run.agentId}.ndjson`), 'utf8');
+  for (let n = 1; n <= 7; n++) assert.equal(transcript.split(`\\nmessage ${n}\\n</message>`).length - 1, 1, `message ${n} in the transcript once`);
+  // The persistence layer's files, written by the host (or a terminal that continued the agent), carry their version.
+  const runFile = JSON.parse(await readFile(path.join(data, 'runs', `${run.runId}.json`), 'utf8')) as { version?: unknown };
+  assert.equal(typeof runFile.version, 'number');
+  assert.match(transcript.split('\n')[0]!, /"version":\d+/);
 });
 
 test('the host keeps the worktree pool for its clients: what a terminal discards is cleaned by the host, with no upkeep process of the terminal’s', async () => {

@@ -6,6 +6,7 @@
 //
 //   node testServer.mjs [--name N] [--pidfile F] [--grandchild F] [--ignore-term]
 //                       [--fail MESSAGE] [--silent] [--slow MS] [--calls F]
+//                       [--stderr-env NAME] [--stderr-file F] [--leave-child F]
 //                       [--http 0 --portfile F | --sse 0 --portfile F]
 import { spawn } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
@@ -31,6 +32,17 @@ if (option('grandchild')) {
   // A process the server starts and never stops: only its process group takes it down.
   const child = spawn(process.execPath, ['-e', `require('node:fs').writeFileSync(${JSON.stringify(option('grandchild'))}, String(process.pid)); setInterval(() => {}, 1000);`], { stdio: 'ignore' });
   child.unref();
+}
+// What a careless server prints: a variable it was given, a file it read.
+if (option('stderr-env')) process.stderr.write(`${option('stderr-env')}=${process.env[option('stderr-env')]}\n`);
+if (option('stderr-file')) process.stderr.write((await import('node:fs')).readFileSync(option('stderr-file'), 'utf8'));
+if (option('leave-child')) {
+  // Never answers, and exits at once, leaving a child that holds its pipes (stdin, stdout, stderr) open; its pid is
+  // written before the exit, so whoever reads the file finds the child however slowly it starts.
+  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000);'], { stdio: 'inherit' });
+  writeFileSync(option('leave-child'), String(child.pid));
+  child.unref();
+  process.exit(0);
 }
 if (option('fail')) {
   process.stderr.write(`${option('fail')}\n`);

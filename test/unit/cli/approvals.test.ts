@@ -34,3 +34,11 @@ test('the terminal question shows the whole command, every line, and the diff of
   const edit = approvalQuestion({ ...base, toolName: 'Edit', kind: 'edit', summary: 'a.txt', preview: { kind: 'file', path: 'a.txt', before: 'one\n', after: 'two\n' } });
   assert.match(edit, /^\nworker wants to edit a\.txt \(Edit\):\n  --- a\/a\.txt\n  \+\+\+ b\/a\.txt\n  @@ -1,1 \+1,1 @@\n  -one\n  \+two\nAllow\?/);
 });
+
+test("the terminal question shows every argument of an MCP tool call, not its cut summary", () => {
+  const base = { id: 'ap_3', runId: 'r', agentId: 'a', agentName: 'worker', toolUseId: 't', background: false };
+  const args = JSON.stringify({ path: `${'deep/'.repeat(40)}.ssh/authorized_keys`, content: 'ssh-ed25519 AAAA\u001b[2K' }, null, 2);
+  const question = approvalQuestion({ ...base, toolName: 'mcp__files__write', kind: 'mcp', summary: 'path="deep/deep/…', preview: { kind: 'arguments', arguments: args } });
+  assert.match(question, /^\nworker wants to use files › write \(mcp__files__write\):\n  \{\n    "path": "(deep\/){40}\.ssh\/authorized_keys",\n    "content": "ssh-ed25519 AAAA\\u001b\[2K"\n  \}\nAllow\?/);
+  assert.doesNotMatch(question, /…/);
+});

@@ -90,3 +90,29 @@ test('a new file is created with owner-only permissions, and the directory is ma
   const { statSync } = await import('node:fs');
   if (process.platform !== 'win32') assert.equal(statSync(file).mode & 0o777, 0o600);
 });
+
+test('a symbolic link is written through: a chain of links stays, the last target is replaced in its own folder, a dangling link creates its target', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'subagents-atomic-link-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const { lstat, readlink, stat, symlink } = await import('node:fs/promises');
+  await mkdir(path.join(dir, 'real'));
+  await writeFile(path.join(dir, 'real', 'file.json'), 'old');
+  await chmod(path.join(dir, 'real', 'file.json'), 0o640);
+  await symlink('real/file.json', path.join(dir, 'second'));
+  await symlink(path.join(dir, 'second'), path.join(dir, 'first'));
+  await writeFileAtomic(path.join(dir, 'first'), 'new');
+  assert.equal(await readlink(path.join(dir, 'first')), path.join(dir, 'second'));
+  assert.equal(await readlink(path.join(dir, 'second')), 'real/file.json');
+  assert.equal(await readFile(path.join(dir, 'real', 'file.json'), 'utf8'), 'new');
+  if (process.platform !== 'win32') assert.equal((await stat(path.join(dir, 'real', 'file.json'))).mode & 0o777, 0o640);
+  assert.deepEqual((await readdir(path.join(dir, 'real'))).filter(isTempFile), []);
+
+  await symlink('later.json', path.join(dir, 'dangling'));
+  await writeFileAtomic(path.join(dir, 'dangling'), 'made');
+  assert.equal((await lstat(path.join(dir, 'dangling'))).isSymbolicLink(), true);
+  assert.equal(await readFile(path.join(dir, 'later.json'), 'utf8'), 'made');
+
+  await symlink('loop-b', path.join(dir, 'loop-a'));
+  await symlink('loop-a', path.join(dir, 'loop-b'));
+  await assert.rejects(writeFileAtomic(path.join(dir, 'loop-a'), 'x'), /too many levels of symbolic links/);
+});

@@ -19,6 +19,15 @@ const messages: HostMessage[] = [
   { kind: 'cancel', id: 2 },
   { kind: 'notify', topic: 'feed', seq: 1, ops: [{ op: 'event', event: started }, { op: 'remove', runId: 'r0' }, { op: 'limits', limits: { maxRuns: 50 } }] } as HostMessage,
   { kind: 'notify', topic: 'bye', reason: 'idle' },
+  // Every kind of approval preview crosses whole: a command, a file, an MCP call's arguments.
+  ...[{ kind: 'command', command: 'rm -rf build' }, { kind: 'file', path: 'a.ts', before: null, after: 'x' }, { kind: 'arguments', arguments: '{\n  "path": "/home/u/.ssh/authorized_keys"\n}' }].map(
+    (preview) =>
+      ({
+        kind: 'notify',
+        topic: 'approvalRequested',
+        approval: { request: { id: 'ap1', runId: 'r1', agentId: 'a1', agentName: 'w', toolUseId: 't1', toolName: 'mcp__s__note', kind: 'mcp', summary: 's', background: false, preview }, requestedAt: 1 },
+      }) as HostMessage,
+  ),
 ];
 
 test('every message either side sends matches the one schema', () => {

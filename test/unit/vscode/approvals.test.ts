@@ -107,3 +107,13 @@ test('an edit shows what it changes and opens the diff one click away', () => {
   const edit = approvalNotice({ agentName: 'fixer', kind: 'edit', toolName: 'Edit', summary: 'a.ts', preview: { kind: 'file', path: 'a.ts', before: 'a\nb\n', after: 'a\nB\nc\n' } });
   assert.equal(edit.message, 'fixer wants to edit a.ts (+2 −1 lines)');
 });
+
+test("an MCP tool's notification shows every argument on one line, or offers them whole in an editor when too long for it", () => {
+  const args = (path: string) => JSON.stringify({ path, mode: 'append' }, null, 2);
+  const short = approvalNotice({ agentName: 'deployer', kind: 'mcp', toolName: 'mcp__files__write', summary: 'path="…', preview: { kind: 'arguments', arguments: args('/home/me/.ssh/authorized_keys') } });
+  assert.equal(short.message, 'deployer wants to use files › write: {"path":"/home/me/.ssh/authorized_keys","mode":"append"}');
+  assert.deepEqual(short.buttons, ['Allow', 'Deny']);
+  const long = approvalNotice({ agentName: 'deployer', kind: 'mcp', toolName: 'mcp__files__write', summary: 'path="…', preview: { kind: 'arguments', arguments: args(`${'deep/'.repeat(300)}.ssh/authorized_keys`) } });
+  assert.match(long.message, /^deployer wants to use files › write with arguments of 1,5\d\d characters, too long to show here: open them to read them all before you allow it\.$/);
+  assert.deepEqual(long.buttons, ['Show Arguments', 'Deny'], 'no Allow where the arguments are not shown whole');
+});

@@ -84,6 +84,20 @@ test('files over the size cap are skipped with a warning, 1 MiB by default', asy
   assert.equal(tight.warnings.length, 2);
 });
 
+test('the size cap exactly: a file of 1 MiB is read, one byte more is skipped', async (t) => {
+  const dir = tempDir(t);
+  const agents = path.join(dir, 'agents');
+  const sized = (name: string, bytes: number) => {
+    const head = agentText(name, '', '');
+    return `${head}${'x'.repeat(bytes - Buffer.byteLength(head))}`;
+  };
+  writeFile(path.join(agents, 'exact.md'), sized('exact', 1024 * 1024));
+  writeFile(path.join(agents, 'over.md'), sized('over', 1024 * 1024 + 1));
+  const result = await discoverAgents(options(dir));
+  assert.deepEqual(names(result.agents), ['exact']);
+  assert.deepEqual(result.warnings.map((w) => path.basename(w.filePath)), ['over.md']);
+});
+
 test('symlink loops neither hang nor duplicate files; dangling links are ignored', async (t) => {
   const dir = tempDir(t);
   const agents = path.join(dir, 'agents');

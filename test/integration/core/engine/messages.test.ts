@@ -222,6 +222,122 @@ test('SendMessage says whom it could not find, refuses the sender itself, and co
   }
 });
 
+test('SendMessage to a name two agents share, one ended and one at work: the one at work gets it, the ended one is not continued', async () => {
+  let releaseSecond!: () => void;
+  const secondWorking = new Promise<void>((resolve) => (releaseSecond = resolve));
+  const workerSaw = new Map<string, string[][]>();
+  const answers: string[] = [];
+  const h = await harness({
+    agents: [agent('lead'), agent('worker')],
+    script: async (req) => {
+      if (isAgent(req.system, 'worker')) {
+        const which = userTexts(req)[0]!;
+        workerSaw.set(which, [...(workerSaw.get(which) ?? []), userTexts(req)]);
+        if (which === 'second pass' && req.turn === 0) {
+          await secondWorking;
+          return { toolUses: [{ name: 'LS', input: {} }] };
+        }
+        return { text: `${which}: done` };
+      }
+      if (req.turn === 0) return { toolUses: [{ name: 'Task', input: { subagent_type: 'worker', description: 'one', prompt: 'first pass' } }] };
+      if (req.turn === 1) return { toolUses: [{ name: 'Task', input: { subagent_type: 'worker', description: 'two', prompt: 'second pass', run_in_background: true } }] };
+      if (req.turn === 2) return { toolUses: [{ name: 'SendMessage', input: { to: 'worker', message: 'only for the one at work' } }] };
+      if (req.turn === 3) {
+        answers.push([...req.toolResults.values()][0]!.content);
+        releaseSecond();
+        return { text: 'waiting' };
+      }
+      return { text: `lead got: ${userTexts(req).at(-1)}` };
+    },
+  });
+  try {
+    const result = await h.engine.run({ agent: 'lead', prompt: 'go', cwd: h.dir });
+    assert.equal(result.status, 'completed', result.error ?? '');
+    const second = ofType(h.events, 'agent_started').find((e) => e.prompt === 'second pass')!;
+    const first = ofType(h.events, 'agent_started').find((e) => e.prompt === 'first pass')!;
+    const sent = JSON.parse(answers[0]!) as { status: string; to: string; agentId: string };
+    assert.deepEqual([sent.status, sent.to, sent.agentId], ['queued', 'worker', second.agentId]);
+    assert.ok(workerSaw.get('second pass')!.flat().some((t) => t.includes('only for the one at work')), 'the worker at work read it');
+    assert.equal(workerSaw.get('first pass')!.length, 1, 'the ended worker was not continued');
+    assert.equal(ofType(h.events, 'agent_started').filter((e) => e.agentId === first.agentId).length, 1);
+  } finally {
+    await h.close();
+  }
+});
+
+test('SendMessage to a name two agents at work share is refused, naming both ids', async () => {
+  let release!: () => void;
+  const working = new Promise<void>((resolve) => (release = resolve));
+  let answer = '';
+  const h = await harness({
+    agents: [agent('lead'), agent('worker')],
+    script: async (req) => {
+      if (isAgent(req.system, 'worker')) {
+        if (req.turn === 0) await working;
+        return { text: 'done' };
+      }
+      if (req.turn === 0) {
+        return {
+          toolUses: [
+            { name: 'Task', input: { subagent_type: 'worker', description: 'a', prompt: 'a', run_in_background: true } },
+            { name: 'Task', input: { subagent_type: 'worker', description: 'b', prompt: 'b', run_in_background: true } },
+          ],
+        };
+      }
+      if (req.turn === 1) return { toolUses: [{ name: 'SendMessage', input: { to: 'Worker', message: 'which one?' } }] };
+      if (req.turn === 2) {
+        answer = [...req.toolResults.values()][0]!.content;
+        release();
+      }
+      return { text: 'ok' };
+    },
+  });
+  try {
+    await h.engine.run({ agent: 'lead', prompt: 'go', cwd: h.dir });
+    const ids = ofType(h.events, 'agent_started').filter((e) => e.agentName === 'worker').map((e) => e.agentId);
+    assert.equal(ids.length, 2);
+    assert.equal(answer, `Several agents of this run are called "Worker": worker (${ids[0]}), worker (${ids[1]}). Write to one by its agent id.`);
+  } finally {
+    await h.close();
+  }
+});
+
+test('a blocking child continued after its parent ended continues that parent with its result at once; a plain child leaves its result waiting', async () => {
+  for (const blocking of [true, false]) {
+    const h = await harness({
+      agents: [agent('lead'), agent('worker', { blocking })],
+      script: (req) => {
+        if (isAgent(req.system, 'worker')) return { text: req.turn === 0 ? 'first result' : 'second result' };
+        if (req.turn === 0) return { toolUses: [{ name: 'Task', input: { subagent_type: 'worker', description: 'w', prompt: 'work' } }] };
+        return { text: `lead saw: ${userTexts(req).at(-1)}` };
+      },
+    });
+    try {
+      const first = await h.engine.run({ agent: 'lead', prompt: 'lead it', cwd: h.dir });
+      assert.equal(first.status, 'completed');
+      const worker = ofType(h.events, 'agent_started').find((e) => e.agentName === 'worker')!;
+      // The lead has ended; a message continues the worker, which reports back.
+      const sent = await h.engine.send(worker.agentId, { text: 'once more', via: 'cli' });
+      assert.equal(sent.delivery, 'continued');
+      const { result } = await finalResult((sent as { run: AgentRun }).run);
+      assert.equal(result.output, 'second result');
+      await h.engine.settled();
+      const leadStarts = ofType(h.events, 'agent_started').filter((e) => e.agentId === first.agentId);
+      if (blocking) {
+        assert.equal(leadStarts.length, 2, 'the lead was continued with the result');
+        const lead = h.engine.find(first.agentId)!;
+        assert.match((await lead.done).output ?? '', new RegExp(`^lead saw: <task-notification agentId="${worker.agentId}" agent="worker" status="completed" id="m\\w+">\\nsecond result\\n</task-notification>$`));
+      } else {
+        assert.equal(leadStarts.length, 1, 'the lead was not continued');
+        const waiting = ofType(h.events, 'message_queued').filter((e) => e.agentId === first.agentId && e.kind === 'result');
+        assert.equal(waiting.length, 1, 'the result waits for the lead');
+      }
+    } finally {
+      await h.close();
+    }
+  }
+});
+
 test('stopping one child leaves its sibling and its parent running; the parent is told the user stopped it, with its output so far', async () => {
   const ids: Record<string, string> = {};
   const h = await harness({
@@ -293,7 +409,8 @@ test('a background result for a parent that was stopped waits in the mailbox and
   }
 });
 
-test('a message already in the transcript but still in the mailbox (a crash before it was removed) is not delivered twice', async () => {
+/** A worker with a mailbox of the test's own, recording every request it makes. */
+async function workerWithMailbox(firstTurn: { text: string; chunkDelayMs?: number } | null) {
   const mailbox = new MemoryMailbox();
   const requests: ScriptedRequest[] = [];
   const h = await harness({
@@ -301,9 +418,14 @@ test('a message already in the transcript but still in the mailbox (a crash befo
     engine: { mailbox },
     script: (req) => {
       requests.push(req);
-      return req.turn === 0 ? { text: 'first', chunkDelayMs: 30 } : { text: `turn ${req.turn}` };
+      return req.turn === 0 && firstTurn ? firstTurn : { text: `turn ${req.turn}` };
     },
   });
+  return { mailbox, requests, h };
+}
+
+test('a message already in the transcript but still in the mailbox (a crash before it was removed) is not delivered twice', async () => {
+  const { mailbox, requests, h } = await workerWithMailbox({ text: 'first', chunkDelayMs: 30 });
   try {
     const run = await h.engine.start({ agent: 'worker', prompt: 'go', cwd: h.dir });
     await until(() => h.events.some((e) => e.type === 'text'), 'the answer');
@@ -317,6 +439,28 @@ test('a message already in the transcript but still in the mailbox (a crash befo
     const last = JSON.stringify(requests.at(-1)!.messages);
     assert.equal(last.split('only once, please').length - 1, 1, 'the message is in the conversation once');
     assert.deepEqual(await mailbox.pending(run.id), [], 'the stale entry was cleared');
+  } finally {
+    await h.close();
+  }
+});
+
+test('an ended agent reached by two messages and the mailbox at once is continued once at a time: each message is read once', async () => {
+  const { mailbox, requests, h } = await workerWithMailbox(null);
+  try {
+    const run = await h.engine.start({ agent: 'worker', prompt: 'go', cwd: h.dir });
+    await run.done;
+    // Another process's message, as the watcher hands it over, while two sends here find the agent ended too.
+    const other = { id: 'm-other', agentId: run.id, runId: run.tree.runId, kind: 'message' as const, text: 'from elsewhere', from: null, via: 'cli', sentAt: Date.now() };
+    await mailbox.post(other);
+    const sends = [h.engine.send(run.id, { text: 'first here', via: 'cli' }), h.engine.send(run.id, { text: 'second here', via: 'cli' })];
+    assert.equal(h.engine.receive(other), true);
+    await Promise.all(sends);
+    await until(() => !h.engine.busy && ofType(h.events, 'agent_finished').filter((e) => e.agentId === run.id).length === ofType(h.events, 'agent_started').filter((e) => e.agentId === run.id).length, 'every continuation to end');
+    const lifecycle = h.events.filter((e) => e.agentId === run.id && (e.type === 'agent_started' || e.type === 'agent_finished')).map((e) => e.type);
+    for (let i = 0; i < lifecycle.length; i++) assert.equal(lifecycle[i], i % 2 === 0 ? 'agent_started' : 'agent_finished', `one continuation at a time: ${lifecycle.join(', ')}`);
+    const last = JSON.stringify(requests.at(-1)!.messages);
+    for (const text of ['from elsewhere', 'first here', 'second here']) assert.equal(last.split(text).length - 1, 1, `"${text}" is in the conversation once`);
+    assert.deepEqual(await mailbox.pending(run.id), []);
   } finally {
     await h.close();
   }

@@ -1,9 +1,10 @@
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CommandHooks, type CommandHooksOptions } from '../../../../src/core/hooks/commandHooks';
 import type { AgentArchive } from '../../../../src/core/engine/archive';
 import { trustWhen, type ProjectTrust } from '../../../../src/core/trust/projectTrust';
+import { until } from '../../../support/until';
 
 /**
  * A temp world for hook tests: a home with `~/.claude`, a project with
@@ -60,8 +61,7 @@ export async function hookWorld(options: Partial<CommandHooksOptions> & { trust?
     trust,
     log: (level, message) => logs.push({ level, message }),
     session: async () => {
-      // Past the margin for coarse file times, so the files just written predate the session.
-      await new Promise((resolve) => setTimeout(resolve, 80));
+      await predateNow([path.join(home, '.claude'), path.join(project, '.claude')]);
       return make();
     },
     warnings: () => logs.filter((l) => l.level === 'warn').map((l) => l.message),
@@ -105,3 +105,27 @@ export function firstUserTexts(messages: Array<{ role: string; content: unknown 
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The margin the hooks allow for coarse file times (CLOCK_MARGIN_MS in hookSettingsFiles.ts), and a little more. */
+const FILE_TIME_MARGIN_MS = 60;
+
+/**
+ * Waits until every file in `dirs` (or each file named) was last changed
+ * before "now" by more than the hooks' margin: a session started from then
+ * on takes them as its baseline. Waits on the clock passing the files' own
+ * times, however long a busy machine took to write them.
+ */
+export async function predateNow(paths: readonly string[]): Promise<void> {
+  const times: number[] = [];
+  for (const p of paths) {
+    const info = await stat(p).catch(() => null);
+    if (!info) continue;
+    const files = info.isDirectory() ? (await readdir(p)).map((name) => path.join(p, name)) : [p];
+    for (const file of files) {
+      const s = await stat(file).catch(() => null);
+      if (s) times.push(s.mtimeMs, s.ctimeMs);
+    }
+  }
+  const newest = Math.max(0, ...times);
+  await until('the settings files to predate the session', () => Date.now() > newest + FILE_TIME_MARGIN_MS);
+}

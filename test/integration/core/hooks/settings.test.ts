@@ -1,12 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { CommandHooks } from '../../../../src/core/hooks/commandHooks';
 import { TRUST_NOTHING, TrustedFolders, trustWhen } from '../../../../src/core/trust/projectTrust';
 import { agent, isAgent } from '../../../support/agents';
 import { harness } from '../../../support/engineHarness';
 import { makeSandbox } from '../isolation/helpers';
-import { firstUserTexts, group, hookWorld, sleep } from './hookFixture';
+import { firstUserTexts, group, hookWorld, predateNow } from './hookFixture';
 
 const context = (text: string) => `printf '%s' '${JSON.stringify({ hookSpecificOutput: { hookEventName: 'SubagentStart', additionalContext: text } })}'`;
 
@@ -134,7 +135,7 @@ test('hooks.enabled off: no hook runs and no settings file is read', async () =>
 test("an isolated agent runs the project's committed hooks without asking, though its worktree's files are new", async (t) => {
   const sb = makeSandbox({ 'README.md': '# demo\n', '.claude/settings.json': JSON.stringify({ hooks: { SubagentStart: [group([context('from the project')])] } }) });
   t.after(() => sb.cleanup());
-  await sleep(80);
+  await predateNow([path.join(sb.repo, '.claude', 'settings.json')]);
   const logs: string[] = [];
   const hooks = new CommandHooks({ home: `${sb.root}/home`, enabled: () => true, log: (level, message) => logs.push(`${level}: ${message}`) });
   // Default mode and nobody to ask: a hook that needed approval would not run.

@@ -11,6 +11,7 @@ import { PROTOCOL_MAJOR } from '../../../../src/protocol/host';
 import { emptyUsage } from '../../../../src/protocol/runEvents';
 import { isAgent } from '../../../support/agents';
 import { agentFile, inProcessHost, type InProcessHost } from '../../../support/hostHarness';
+import { stdioServer, yaml } from '../../../support/mcp/servers';
 import { startScriptedServer, type ScriptedServer } from '../../../support/scriptedServer';
 import { until } from '../../../support/until';
 
@@ -19,6 +20,9 @@ import { until } from '../../../support/until';
 
 let model: ScriptedServer;
 let host: InProcessHost;
+
+/** An MCP call's argument whose dangerous end lies past any one-line summary. */
+const LONG_NOTE = `${'padding '.repeat(30)}then write it to /home/me/.ssh/authorized_keys`;
 
 const texts = (messages: Array<{ role: string; content: unknown }>) =>
   messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as Array<{ type: string; text?: string }>).filter((b) => b.type === 'text').map((b) => b.text ?? '') : []));
@@ -34,6 +38,9 @@ before(async () => {
       if (heard.length) return { text: `heard ${heard.length} message(s)` };
       return { delayMs: 150, toolUses: [{ name: 'LS', input: {} }] };
     }
+    if (isAgent(req.system, 'noter')) return req.turn === 0 ? { toolUses: [{ name: 'mcp__s__note', input: { text: LONG_NOTE } }] } : { text: `noter: ${[...req.toolResults.values()][0]?.content ?? ''}` };
+    // A long answer: stored texts are capped (a prompt at 10,000 characters), an answer is kept up to 100,000.
+    if (isAgent(req.system, 'talker')) return { text: 'z'.repeat(90_000) };
     return { text: `done: ${req.lastUserText}` };
   });
   host = await inProcessHost({ baseUrl: model.url, settings: { unattendedApprovalSeconds: 0.3 } });
@@ -238,14 +245,13 @@ test('the key travels with the request: without one, the engine’s refusal; wit
 test('a client that falls behind the feed gets the whole state again and ends equal to the host', async () => {
   const lagging = await inProcessHost({ baseUrl: model.url, lagLimit: 1024 });
   try {
-    await agentFile(lagging.root, 'app', 'listener');
+    await agentFile(lagging.root, 'app', 'talker');
     let socket: Socket | undefined;
     const slow = await lagging.client({ onSocket: (s) => (socket = s) });
     const driver = await lagging.client();
-    // The slow client stops reading: the host's writes to it pile up past the limit.
+    // The slow client stops reading: the host's writes to it (each answer streamed, then kept) pile up past the limit.
     socket!.pause();
-    const runs = await Promise.all([1, 2, 3].map((i) => driver.start({ scope: lagging.scope('app'), agent: 'listener', prompt: `run ${i} ${'x'.repeat(300_000)}` })));
-    for (const run of runs) await driver.send({ agentId: run.agentId, text: 'stop now', via: 'test' });
+    const runs = await Promise.all([1, 2, 3].map((i) => driver.start({ scope: lagging.scope('app'), agent: 'talker', prompt: `run ${i}` })));
     await Promise.all(runs.map((r) => r.result()));
     await until('the host to see the slow client behind', () => lagging.logs.some((line) => /fell behind the feed/.test(line)));
     socket!.resume();
@@ -253,6 +259,20 @@ test('a client that falls behind the feed gets the whole state again and ends eq
   } finally {
     await lagging.close();
   }
+});
+
+test("an MCP tool's approval crosses the socket with every argument whole, as the window shows it", async () => {
+  await agentFile(host.root, 'app', 'noter', `tools: mcp__s__note\nmcpServers:\n  - s: ${yaml(stdioServer('--name', 's'))}\n`);
+  const window = await host.client({ identity: { kind: 'vscode' } });
+  const run = await window.start({ scope: host.scope('app', { surface: 'vscode', trust: { kind: 'window', trusted: true } }), agent: 'noter', prompt: 'note it' });
+  await until('the approval in the window', () => window.approvals.pending.length === 1);
+  const { request } = window.approvals.pending[0]!;
+  assert.equal(request.kind, 'mcp');
+  assert.deepEqual(request.preview, { kind: 'arguments', arguments: JSON.stringify({ text: LONG_NOTE }, null, 2) });
+  assert.ok(!request.summary.includes('authorized_keys'), 'the one-line summary is cut before the path');
+  assert.match(window.store.agent(run.agentId)?.approval?.detail ?? '', /\/home\/me\/\.ssh\/authorized_keys"\n}$/);
+  assert.equal(await window.approvals.answer(request.id, { allow: false, reason: 'not that file', by: 'window' }), true);
+  assert.match((await run.result()).output ?? '', /^noter: .*not that file/);
 });
 
 test("a window's editor storage reaches the host: Roo Code's global modes are agents a run can start", async () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import type { WorktreeManager, WorktreeRecord } from '../../../../src/core/isolation';
@@ -215,4 +215,36 @@ test('apply after the agent\'s branch was deleted by hand: the changes come from
   const outcome = await m.apply('c9');
   assert.deepEqual([outcome.applied, outcome.conflicts], [true, []], outcome.message);
   assert.equal(sb.read('src/app.ts'), 'export const fixed = true;\n');
+});
+
+test('a symbolic link (or a file) where the agent needs a folder is a conflict: the link stays, nothing is written through it or outside', async () => {
+  const sb = makeSandbox({ 'a.txt': 'a\n' });
+  sandboxes.push(sb);
+  const outside = path.join(path.dirname(sb.repo), `outside-${path.basename(sb.repo)}`);
+  mkdirSync(outside, { recursive: true });
+  const m = sb.manager();
+  // The agent force-adds files under folders that are ignored links (or a file) in the user's tree, and one ordinary change.
+  await agent(sb, m, 'l1', (r) => {
+    sb.write('out/pwn.txt', 'planted\n', r.path);
+    sb.write('gone/old.txt', 'old\n', r.path);
+    sb.write('notes/x.txt', 'x\n', r.path);
+    sb.write('a.txt', 'a, changed\n', r.path);
+    sb.git(['add', '-f', 'out/pwn.txt', 'gone/old.txt', 'notes/x.txt', 'a.txt'], r.path);
+  });
+  sb.write('.git/info/exclude', 'out\ngone\nnotes\n');
+  symlinkSync(outside, path.join(sb.repo, 'out'));
+  sb.write('notes', 'a file of mine\n');
+  const outcome = await m.apply('l1');
+  assert.equal(outcome.applied, true);
+  assert.deepEqual(outcome.updated, ['a.txt', 'gone/old.txt']);
+  const byPath = Object.fromEntries(outcome.conflictDetails.map((d) => [d.path, d]));
+  assert.deepEqual(Object.keys(byPath).sort(), ['notes/x.txt', 'out/pwn.txt']);
+  assert.equal(byPath['out/pwn.txt']!.resolution, 'kept-yours');
+  assert.match(byPath['out/pwn.txt']!.reason, /you have a symbolic link at out where the agent's file needs a folder/);
+  assert.match(byPath['notes/x.txt']!.reason, /you have a file at notes where the agent's file needs a folder/);
+  assert.equal(lstatSync(path.join(sb.repo, 'out')).isSymbolicLink(), true, 'the link is still a link');
+  assert.equal(readlinkSync(path.join(sb.repo, 'out')), outside);
+  assert.deepEqual(readdirSync(outside), [], 'nothing written outside the repository');
+  assert.equal(sb.read('notes'), 'a file of mine\n');
+  assert.equal(sb.read('a.txt'), 'a, changed\n');
 });

@@ -75,6 +75,38 @@ test('a discarded worktree is reused at a new base with the user\'s uncommitted 
   assert.equal((await m.poolStatus())[0]?.worktrees.length, 1);
 });
 
+test('a pooled worktree carries nothing to the next agent: a file rewritten under skip-worktree or assume-unchanged, and a nested repository committed as a gitlink', async () => {
+  const sb = sandbox({ 'README.md': '# demo\n', 'config.json': '{"safe":true}\n', 'src/app.ts': 'export const a = 1;\n' });
+  const m = pooled(sb, 2);
+  // (a) Hidden from git by index flags: git reports no change, so the agent "changed nothing" and its worktree is pooled.
+  const first = await m.create({ cwd: sb.repo, agentName: 'first', agentId: 'flags-1' });
+  sb.git(['update-index', '--skip-worktree', 'config.json'], first.path);
+  sb.write('config.json', '{"planted":"by the first agent"}\n', first.path);
+  sb.git(['update-index', '--assume-unchanged', 'src/app.ts'], first.path);
+  sb.write('src/app.ts', 'export const a = "planted";\n', first.path);
+  assert.equal(sb.git(['status', '--porcelain'], first.path), '', 'git sees no change');
+  assert.equal(await m.finish('flags-1'), null);
+  const second = await m.create({ cwd: sb.repo, agentName: 'second', agentId: 'flags-2' });
+  assert.equal(second.path, first.path, 'the pooled folder was reused');
+  assert.equal(sb.read('config.json', second.path), '{"safe":true}\n');
+  assert.equal(sb.read('src/app.ts', second.path), 'export const a = 1;\n');
+  assert.doesNotMatch(sb.git(['ls-files', '-v'], second.path), /^[a-zS] /m, 'no index flag is left');
+
+  // (b) A nested repository the agent committed as a gitlink, then discarded.
+  sb.write('nested/secret.txt', 'planted by the second agent\n', second.path);
+  sb.git(['init', '-q'], path.join(second.path, 'nested'));
+  sb.git(['add', 'secret.txt'], path.join(second.path, 'nested'));
+  sb.git(['-c', 'user.name=A', '-c', 'user.email=a@b', 'commit', '-q', '-m', 'nested'], path.join(second.path, 'nested'));
+  sb.git(['add', 'nested'], second.path);
+  sb.git(['-c', 'user.name=A', '-c', 'user.email=a@b', 'commit', '-q', '-m', 'gitlink'], second.path);
+  assert.equal((await m.finish('flags-2'))?.filesChanged, 1);
+  await m.discard('flags-2');
+  const third = await m.create({ cwd: sb.repo, agentName: 'third', agentId: 'flags-3' });
+  assert.equal(third.path, first.path, 'the pooled folder was reused');
+  assert.equal(sb.exists('nested', third.path), false, 'the nested repository did not survive the move to the new base');
+  assert.equal(sb.git(['status', '--porcelain', '--ignored'], third.path), '', 'the worktree is exactly its base');
+});
+
 test('an applied worktree goes back to the pool, and a follow-up gets a worktree with its work again', async () => {
   const sb = sandbox();
   const m = pooled(sb, 2);

@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { runEventSchema, type RunEvent } from '../../../../src/protocol/runEvents';
@@ -150,3 +150,78 @@ for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
     await assertGone(serverPid, grandchildPid);
   });
 }
+
+test("a failing server's stderr is redacted wherever it is kept or shown, and the caches are the user's alone", async () => {
+  const key = `sk-ant-api03-${'k3y'.repeat(14)}`;
+  const token = `svc-${'t0ken'.repeat(8)}`;
+  const leaked = path.join(root, 'leaked.env');
+  await writeFile(leaked, `ANTHROPIC_API_KEY=${key}\n`);
+  const dir = path.join(root, `p${++projects}`);
+  await mkdir(path.join(dir, '.claude/agents'), { recursive: true });
+  const server = { ...stdioServer('--name', 's', '--stderr-env', 'SERVICE_TOKEN', '--stderr-file', leaked, '--fail', 'cannot start'), env: { SERVICE_TOKEN: '${SERVICE_TOKEN}' } };
+  await writeFile(path.join(dir, '.claude/agents/worker.md'), `---\nname: worker\ndescription: d\ntools: Read, mcp__s__echo\nmcpServers:\n  - s: ${yaml(server)}\n---\n[agent:worker]\n`);
+  model.setScript(() => ({ text: 'ran without it' }));
+  const withSecrets = { ...env(), ANTHROPIC_API_KEY: key, SERVICE_TOKEN: token };
+  const r = await runCliProcess(['run', 'worker', 'go', '--json', '--trust-project', '--cwd', dir], { env: withSecrets, timeoutMs: 60_000 });
+  assert.equal(r.code, 0, r.stderr);
+  const notice = parse(r.stdout).events.find((e) => e.type === 'notice');
+  assert.match(notice?.type === 'notice' ? notice.message : '', /could not be started for agent "worker": it exited with code 2; its stderr: SERVICE_TOKEN=\[redacted\] ⏎ ANTHROPIC_API_KEY=\[redacted\] ⏎ cannot start/);
+
+  const cacheDir = path.join(home, '.cache', 'subagents');
+  const statusText = await readFile(path.join(cacheDir, 'mcp-servers.json'), 'utf8');
+  assert.match(statusText, /SERVICE_TOKEN=\[redacted\]/);
+  const listed = await runCliProcess(['agents', '--cwd', dir, '--trust-project'], { env: withSecrets });
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.match(listed.stdout, /failed to start.*SERVICE_TOKEN=\[redacted\]/);
+  const checked = await runCliProcess(['agents', '--cwd', dir, '--trust-project', '--check-mcp', '--json'], { env: withSecrets, timeoutMs: 60_000 });
+  assert.equal(checked.code, 0, checked.stderr);
+  for (const [what, text] of [['run output', r.stdout + r.stderr], ['status cache', statusText], ['listing', listed.stdout + listed.stderr], ['check', checked.stdout + checked.stderr]] as const) {
+    assert.equal(text.includes(key.slice(13, 29)), false, `${what} shows the key`);
+    assert.equal(text.includes(token.slice(4, 20)), false, `${what} shows the token`);
+  }
+  // Every cache file (server statuses, listings) is for the user alone.
+  const files = await listFiles(cacheDir);
+  assert.ok(files.some((f) => f.endsWith('mcp-servers.json')) && files.some((f) => f.includes('listings')), files.join('\n'));
+  for (const file of files) {
+    assert.equal((await stat(file)).mode & 0o777, 0o600, file);
+    assert.equal((await readFile(file, 'utf8')).includes(token.slice(4, 20)), false, `${file} holds the token`);
+  }
+  assert.equal((await stat(cacheDir)).mode & 0o777, 0o700);
+});
+
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  return (await Promise.all(entries.map((e) => (e.isDirectory() ? listFiles(path.join(dir, e.name)) : [path.join(dir, e.name)])))).flat();
+}
+
+test('a result larger than the stdio buffer takes fails that call at once (not at the call timeout), and the next call starts the server again', async () => {
+  const calls = path.join(root, 'big-calls.ndjson');
+  const dir = await project('mcp__s__big, mcp__s__echo', ['--calls', calls], { 'mcp.callTimeoutSeconds': 3600 });
+  model.setScript((req) => {
+    if (req.turn === 0) return { toolUses: [{ name: 'mcp__s__big', input: { chars: 12_000_000 } }] };
+    if (req.turn === 1) return { toolUses: [{ name: 'mcp__s__echo', input: { text: 'after' } }] };
+    return { text: 'done' };
+  });
+  const r = await runCliProcess(['run', 'worker', 'go', '--json', '--trust-project', '--cwd', dir], { env: env(), timeoutMs: 120_000 });
+  assert.equal(r.code, 0, r.stderr);
+  const [big, echo] = finished(parse(r.stdout).events);
+  assert.equal(big?.ok, false);
+  assert.match(big!.resultSummary, /MCP server "s" stopped during the call to big: the server sent a message larger than 10 MiB \(more than a tool result may be\) and was stopped during the call/);
+  assert.equal(echo?.ok, true, 'the next call started the server again');
+  assert.equal(parse(r.stdout).result.output, 'done');
+});
+
+test('a server that never answers its handshake and exits, leaving a child that holds its pipes: a clear startup failure, the run ends with its result, the child is stopped', async () => {
+  const orphan = path.join(root, `orphan-${projects + 1}.pid`);
+  // Time enough for the server to start and leave its child on a busy machine; the child then holds the pipes until the deadline.
+  const dir = await project('Read, mcp__s__echo', ['--leave-child', orphan], { 'mcp.startupTimeoutSeconds': 5 });
+  model.setScript(() => ({ text: 'ran anyway' }));
+  const r = await runCliProcess(['run', 'worker', 'go', '--json', '--trust-project', '--cwd', dir], { env: env(), timeoutMs: 60_000 });
+  assert.equal(r.code, 0, r.stderr);
+  const { events, result } = parse(r.stdout);
+  assert.equal(result.output, 'ran anyway', `a result line, not a silent exit: ${r.stdout}`);
+  const notice = events.find((e) => e.type === 'notice');
+  assert.match(notice?.type === 'notice' ? notice.message : '', /could not be started for agent "worker": it did not finish starting within 5 s \(subagents\.mcp\.startupTimeoutSeconds\)/);
+  const child = pidIn(orphan);
+  await waitFor(() => !pidAlive(child), 10_000, () => `the child ${child} the server left is still running`);
+});

@@ -1,5 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -131,7 +132,8 @@ test('no ANTHROPIC_* variable reaches a server, whatever its settings ask for; s
 });
 
 test('the permission gate: a tool the server marks read-only runs; any other is a write, denied with nobody to ask, allowed by bypassPermissions, absent in plan mode', async () => {
-  const dir = await project({ '.claude/agents/writer.md': agentFile('writer', `tools: mcp__s__note, mcp__s__echo\nmcpServers:\n  - s: ${yaml(stdioServer('--name', 's'))}`) });
+  const pidfile = path.join(root, `plan-server-${count + 1}.pid`);
+  const dir = await project({ '.claude/agents/writer.md': agentFile('writer', `tools: mcp__s__note, mcp__s__echo\nmcpServers:\n  - s: ${yaml(stdioServer('--name', 's', '--pidfile', pidfile))}`) });
   const script = () =>
     model.setScript((req) => {
       if (req.turn === 0) {
@@ -148,8 +150,30 @@ test('the permission gate: a tool the server marks read-only runs; any other is 
   assert.match(String(accepting.result.output), /ERROR mcp__s__note needs approval/);
   const bypass = await run(dir, 'writer', ['--trust-project', '--permission-mode', 'bypassPermissions']);
   assert.equal(bypass.result.output, 's echoes: r | s noted: w');
+  // Plan mode starts no process: the server is not started, and the agent is told why.
+  await rm(pidfile, { force: true });
+  model.setScript((req) => ({ text: `tools: ${req.toolNames.filter((t) => t.startsWith('mcp__')).join(',') || 'none'}` }));
   const plan = await run(dir, 'writer', ['--trust-project', '--permission-mode', 'plan']);
-  assert.equal(plan.result.output, 's echoes: r');
+  assert.equal(plan.code, 0, plan.stderr);
+  assert.equal(plan.result.output, 'tools: none');
+  assert.equal(existsSync(pidfile), false, 'no server process was started');
+  const notice = plan.events.find((e) => e.type === 'notice');
+  assert.equal(
+    notice?.type === 'notice' && notice.message,
+    'Agent "writer" runs in plan mode, where nothing starts a process: its MCP server "s" was not started (subagents.mcp.startInPlanMode starts them there, offering only their read-only tools).',
+  );
+  // Allowed by the user for plan mode: started, with its read-only tools only.
+  const userSettings = path.join(home, '.config', 'subagents', 'settings.json');
+  await mkdir(path.dirname(userSettings), { recursive: true });
+  await writeFile(userSettings, JSON.stringify({ 'mcp.startInPlanMode': true }));
+  try {
+    script();
+    const allowed = await run(dir, 'writer', ['--trust-project', '--permission-mode', 'plan']);
+    assert.equal(allowed.result.output, 's echoes: r');
+    assert.equal(existsSync(pidfile), true);
+  } finally {
+    await rm(userSettings);
+  }
 });
 
 test('a huge result is capped like any tool output; a tool that reports an error is a tool error', async () => {

@@ -179,3 +179,107 @@ test('two processes deleting runs at once: both deletions are remembered as expi
   const expired = JSON.parse(await readFile(path.join(dir, 'expired.json'), 'utf8')) as string[];
   assert.deepEqual([...expired].sort(), ['run1', 'run2'], 'neither process wrote over the other');
 });
+
+test('letting a held run go and queueing a message are one step: the message reaches the last look, or finds the run free', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'subagents-hold-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  // Two holders of one history, as two processes have it: `owner` ran the run, `sender` sends to it.
+  const owner = await RunHistory.open({ dir, retentionDays: 30, maxRuns: 50, debounceMs: 5, holdRuns: true });
+  const store = new RunStore({ coalesceMs: 0 });
+  owner.attach(store);
+  const ts = Date.now();
+  store.apply({ type: 'agent_started', ts, runId: 'r1', agentId: 'r1', parentId: null, parentToolUseId: null, agentName: 'w', description: 'd', prompt: 'p', model: 'm', depth: 0, cwd: '/', background: false, filePath: null, resumed: false });
+  await owner.begin('r1');
+  store.apply({ type: 'agent_finished', ts, runId: 'r1', agentId: 'r1', status: 'completed', output: 'done', error: null, usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 }, turns: 1, durationMs: 1, worktree: null });
+  await owner.flush();
+  const sender = await RunHistory.open({ dir, retentionDays: 30, maxRuns: 50, holdRuns: true });
+  const message = (id: string) => ({ id, agentId: 'r1', runId: 'r1', kind: 'message' as const, text: id, from: null, via: 'cli', sentAt: Date.now() });
+
+  // Its agent has ended, but the owner still holds the run: the message is queued for it, and its last look finds it.
+  const m1 = message('m1');
+  const first = await sender.queueOrClaim(m1);
+  assert.ok('queued' in first, 'queued for the process that holds the run');
+  const offered: string[][] = [];
+  assert.equal(await owner.release('r1', (entries) => (offered.push(entries.map((e) => e.id)), true)), false, 'it delivers (starts work), so it keeps the run');
+  assert.deepEqual(offered, [['m1']]);
+  await owner.mailbox.ack(m1);
+  // A window's engine queues only while the run is still held (queueIfBusy), in the same way.
+  const held = message('m1a');
+  assert.equal(await sender.queueIfBusy(held), `another process (pid ${process.pid})`);
+  await owner.mailbox.ack(held);
+  assert.equal(await owner.release('r1', () => false), true, 'nothing waits: let go');
+  assert.equal(await sender.queueIfBusy(message('m1b')), null, 'free now: not queued, the sender continues it');
+  assert.deepEqual(await sender.mailbox.pending('r1'), []);
+
+  // Let go: the next sender takes the run itself, and a third one queues to it.
+  const second = await sender.queueOrClaim(message('m2'));
+  assert.deepEqual(second, { claimed: true });
+  assert.deepEqual(await sender.mailbox.pending('r1'), [], 'taken, not queued');
+  const m3 = message('m3');
+  const third = await owner.queueOrClaim(m3);
+  assert.ok('queued' in third, 'queued for the process that took it');
+
+  // Both at once, many times: a message is never both let go of and queued unseen.
+  await owner.mailbox.ack(m3);
+  await sender.release('r1', () => false);
+  for (let i = 0; i < 20; i++) {
+    await owner.queueOrClaim(message(`m${(0xa00 + i).toString(16)}`)).then((o) => assert.deepEqual(o, { claimed: true }));
+    const seen: string[] = [];
+    const race = message(`m${(0xb00 + i).toString(16)}`);
+    const [sent, letGo] = await Promise.all([sender.queueOrClaim(race), owner.release('r1', (entries) => (seen.push(...entries.map((e) => e.id)), false))]);
+    if ('queued' in sent) assert.deepEqual(seen, [race.id], `round ${i}: queued before the last look, so the look saw it`);
+    else assert.deepEqual(seen, [], `round ${i}: the run was let go first, so the sender took it`);
+    assert.equal(letGo, true);
+    for (const entry of await owner.mailbox.pending('r1')) await owner.mailbox.ack(entry);
+    await sender.release('r1', () => false);
+  }
+  await sender.close();
+  await owner.close();
+});
+
+test('messages another process sends in a burst reach the agent oldest first, in the order they were sent', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'subagents-order-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  let release!: () => void;
+  const working = new Promise<void>((resolve) => (release = resolve));
+  const local = await startScriptedServer(async (req) => {
+    if (req.turn === 0) {
+      await working;
+      return { text: 'looked', toolUses: [{ name: 'Read', input: { file_path: 'nothing.txt' } }] };
+    }
+    return { text: 'done' };
+  });
+  t.after(() => local.close());
+  const history = await RunHistory.open({ dir, retentionDays: 30, maxRuns: 50, debounceMs: 5 });
+  const store = new RunStore({ coalesceMs: 0 });
+  history.attach(store);
+  const engine = new Engine({ client: new Anthropic({ apiKey: 'k', baseURL: local.url }), catalog: catalogOf(agent('solo')), settings: settings(), archive: history, mailbox: history.mailbox });
+  const queued: string[] = [];
+  engine.onEvent((e) => {
+    store.apply(e);
+    if (e.type === 'message_queued') queued.push(e.text);
+  });
+  const unwatch = history.mailbox.watch((entry) => engine.receive(entry));
+  t.after(unwatch);
+  const run = await engine.start({ agent: 'solo', prompt: 'work', cwd: dir });
+  await until('the first request', () => local.requests.length === 1);
+  // Another process sends six messages as fast as it can: several land within one millisecond.
+  const mail = path.resolve(import.meta.dirname, '../../../../src/core/engine/mail.ts');
+  const mailbox = path.resolve(import.meta.dirname, '../../../../src/core/runs/mailbox.ts');
+  const script = `
+    import { mailTime, newMailId } from ${JSON.stringify(mail)};
+    import { Mailbox } from ${JSON.stringify(mailbox)};
+    const box = new Mailbox(${JSON.stringify(path.join(dir, 'mailbox'))});
+    const entries = [1, 2, 3, 4, 5, 6].map((n) => ({ id: newMailId(), agentId: ${JSON.stringify(run.id)}, runId: ${JSON.stringify(run.tree.runId)}, kind: 'message', text: 'message ' + n, from: null, via: 'cli', sentAt: mailTime() }));
+    // Written newest first: the order of the files on disk is not the order they were sent in.
+    for (const entry of entries.reverse()) await box.post(entry);
+  `;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'inherit' });
+  assert.equal(await new Promise((resolve) => child.once('exit', resolve)), 0);
+  await until('all six taken by the owner', () => queued.length === 6);
+  release();
+  assert.equal((await run.done).status, 'completed');
+  const delivered = JSON.stringify(local.requests[1]!.messages.at(-1)!.content).match(/message \d/g);
+  assert.deepEqual(delivered, ['message 1', 'message 2', 'message 3', 'message 4', 'message 5', 'message 6']);
+  await history.close();
+});

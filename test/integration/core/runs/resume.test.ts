@@ -7,6 +7,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { Engine } from '../../../../src/core/engine/engine';
 import { RunHistory } from '../../../../src/core/runs/history';
 import { RunStore } from '../../../../src/core/runs/runStore';
+import { SNAPSHOT_TEXT_CAPS } from '../../../../src/protocol/runSnapshot';
 import { agent, catalogOf, isAgent, settings } from '../../../support/agents';
 import { harness } from '../../../support/engineHarness';
 import { startScriptedServer, type ScriptedRequest } from '../../../support/scriptedServer';
@@ -119,6 +120,36 @@ test('an agent ended in this process continues from memory after another process
     assert.equal(followUp.output, 'reply #1 seeing 3 messages', 'the earlier answer is still part of the conversation');
     assert.match(textOf(server.requests.at(-1)!.messages[1]!.content), /reply #0/);
     await here.history.flush();
+  } finally {
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a long message that continues an ended agent reaches the agent whole, but the run file and every event keep it capped', async () => {
+  const server = await startScriptedServer((req) => ({ text: `read ${textOf(req.messages.at(-1)!.content).length} characters` }));
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'subagents-caps-'));
+  try {
+    const { history, store, engine } = await openWithHistory(server.url, dir);
+    const events: Array<{ type: string; [k: string]: unknown }> = [];
+    engine.onEvent((e) => events.push(e));
+    const first = await engine.run({ agent: 'solo', prompt: 'start', cwd: dir });
+    const message = `${'long message line\n'.repeat(200_000)}the end`;
+    const sent = await engine.send(first.agentId, { text: message, via: 'cli' });
+    assert.equal(sent.delivery, 'continued');
+    await (sent.delivery === 'continued' ? sent.run.done : null);
+    await history.flush();
+    // The agent read all of it.
+    assert.ok(textOf(server.requests.at(-1)!.messages.at(-1)!.content).includes('the end'));
+    const runFile = path.join(dir, 'store', 'runs', `${first.runId}.json`);
+    const { readFile, stat } = await import('node:fs/promises');
+    assert.ok((await stat(runFile)).size < 60_000, `the run file is ${(await stat(runFile)).size} bytes`);
+    const node = store.agent(first.agentId)!;
+    assert.ok(node.prompt.length <= SNAPSHOT_TEXT_CAPS.prompt + 40, `prompt kept: ${node.prompt.length}`);
+    assert.match(node.prompt, /… \[\d{1,3}(,\d{3})* more characters\]$/);
+    assert.ok(node.messages!.every((m) => m.text.length <= SNAPSHOT_TEXT_CAPS.line + 40));
+    assert.ok(JSON.stringify(JSON.parse(await readFile(runFile, 'utf8'))).length < 60_000);
+    for (const e of events) assert.ok(JSON.stringify(e).length < 20_000, `${e.type} event of ${JSON.stringify(e).length} characters`);
   } finally {
     await server.close();
     await rm(dir, { recursive: true, force: true });

@@ -130,3 +130,30 @@ test('with isolation.autoApproveEdits off, a write inside an isolated worktree a
     await h2.close();
   }
 });
+
+test("an MCP tool's approval carries every argument, however long, where its one-line summary is cut", async () => {
+  const { McpHost } = await import('../../../../src/core/mcp/host');
+  const { mcpLimits } = await import('../../../../src/core/mcp/limits');
+  const { parseAgentText } = await import('../../../../src/core/agents/parse');
+  const { settings } = await import('../../../support/agents');
+  const { stdioServer, yaml } = await import('../../../support/mcp/servers');
+  const file = `---\nname: solo\ndescription: d\ntools: mcp__s__note\nmcpServers:\n  - s: ${yaml(stdioServer('--name', 's'))}\n---\n[agent:solo]\n`;
+  const definition = parseAgentText(file, { filePath: '/home/me/.claude/agents/solo.md', source: 'user', family: '.claude', pluginName: null, hasCarriageReturn: false }).definition!;
+  // The dangerous part past any one-line summary, as a path a server would write to.
+  const text = `${'padding '.repeat(30)}then write it to /home/me/.ssh/authorized_keys`;
+  const { asked, gate } = recorder();
+  const mcp = new McpHost({ trust: { isTrusted: () => true }, trustHint: '', env: process.env, home: '/nonexistent', vscodeWorkspace: false, limits: () => mcpLimits(settings()()), ownSecrets: () => [] });
+  const h = await harness({ agents: [definition], script: once([{ name: 'mcp__s__note', input: { text } }]), settings: { permissionMode: 'default' }, engine: { gate, mcp } });
+  try {
+    await h.engine.run({ agent: 'solo', prompt: 'go', cwd: h.dir });
+    assert.equal(asked.length, 1);
+    assert.equal(asked[0]!.kind, 'mcp');
+    assert.deepEqual(asked[0]!.preview, { kind: 'arguments', arguments: JSON.stringify({ text }, null, 2) });
+    assert.ok(!asked[0]!.summary.includes('authorized_keys'), 'the one-line summary is cut before the path');
+    const event = h.events.find((e) => e.type === 'approval_requested');
+    assert.match(event?.type === 'approval_requested' ? (event.detail ?? '') : '', /\/home\/me\/\.ssh\/authorized_keys"\n}$/);
+  } finally {
+    await h.close();
+    await mcp.close();
+  }
+});

@@ -54,3 +54,23 @@ test('a secret cut by a truncation is still redacted, at either end or in the mi
   const stream = r.stream();
   assert.equal(stream.push(`a ${key.slice(0, 20)}`) + stream.flush(), `a ${REDACTED}`, 'a stream that ends inside a key');
 });
+
+test('the fragment limit exactly: every 16-character piece of a key is redacted wherever it stands, no 15-character piece is', () => {
+  const key = 'sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcdefghijklmnopq';
+  const r = new Redactor(() => [key]);
+  for (let at = 0; at + 16 <= key.length; at++) {
+    assert.equal(r.text(`<${key.slice(at, at + 16)}>`), `<${REDACTED}>`, `16 characters from ${at}`);
+    const stream = r.stream();
+    assert.equal(stream.push(`<${key.slice(at, at + 16)}`) + stream.flush(), `<${REDACTED}`, `16 characters from ${at}, ending a stream`);
+  }
+  for (let at = 0; at + 15 <= key.length; at++) assert.equal(r.text(`<${key.slice(at, at + 15)}>`), `<${key.slice(at, at + 15)}>`, `15 characters from ${at}`);
+});
+
+test('the secret length limit exactly: a secret of 8 characters is redacted whole, one of 7 is not a secret; one of 15 or 16 only whole or by 16', () => {
+  assert.equal(new Redactor(() => ['abcdefgh']).text('x abcdefgh y'), `x ${REDACTED} y`);
+  assert.equal(new Redactor(() => ['abcdefg']).text('x abcdefg y'), 'x abcdefg y');
+  const fifteen = 'abcdefghijklmno';
+  assert.equal(new Redactor(() => [fifteen]).text(`${fifteen}|${fifteen.slice(0, 14)}`), `${REDACTED}|${fifteen.slice(0, 14)}`);
+  const sixteen = 'abcdefghijklmnop';
+  assert.equal(new Redactor(() => [sixteen]).text(`${sixteen}|${sixteen.slice(0, 15)}|${sixteen.slice(1)}`), `${REDACTED}|${sixteen.slice(0, 15)}|${sixteen.slice(1)}`);
+});

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { newMailId, type MailEntry } from '../../../../src/core/engine/mail';
+import { mailTime, newMailId, type MailEntry } from '../../../../src/core/engine/mail';
 import { Mailbox } from '../../../../src/core/runs/mailbox';
 import { until } from '../../../support/until';
 
@@ -73,11 +73,36 @@ test('the watcher offers each new entry at once, oldest first, and offers one no
     accept = true;
     await until('the declined entry offered again and taken', () => taken === 1);
     const offers = offered.length;
-    await new Promise((r) => setTimeout(r, 1200));
-    assert.equal(offered.length, offers, 'nothing offered once everything was taken');
+    // A scan offers every entry not taken yet, oldest first: once a later entry is offered, any taken one would have come before it.
+    await sender.post(entry('a1', 'marker', 3000));
+    await until('the marker', () => offered.includes('marker'));
+    assert.deepEqual(offered.slice(offers), ['marker'], 'nothing taken was offered again');
     assert.equal(offered.filter((t) => t === 'hello').length, 1);
   } finally {
     stop();
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+test('entries several senders left before a scan are offered oldest first, whatever order their files were written in', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'subagents-mailbox-'));
+  try {
+    const sent = [entry('a1', 'one', 1000), entry('a1', 'two', 1001), entry('a1', 'three', 1002), entry('b2', 'other', 1001)];
+    for (const e of [...sent].reverse()) await new Mailbox(dir).post(e);
+    const offered: string[] = [];
+    const stop = new Mailbox(dir).watch((e) => (offered.push(e.text), true));
+    try {
+      await until('all four', () => offered.length === 4);
+      assert.deepEqual(offered, ['one', 'two', 'other', 'three']);
+    } finally {
+      stop();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('entries sent within one millisecond by one process keep their order', () => {
+  const times = Array.from({ length: 50 }, () => mailTime());
+  for (let i = 1; i < times.length; i++) assert.ok(times[i]! > times[i - 1]!, `${times[i]} after ${times[i - 1]}`);
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -71,6 +71,25 @@ test('the trust question: names the folder and what would run; only a yes trusts
   assert.match(yes.shown, /A yes is remembered in \/c\/settings\.json \("trustedProjects"\)\. \[y\]es \/ \[N\]o: /);
   assert.equal((await ask('\n')).yes, false, 'Enter alone is no');
   assert.equal((await ask('nope\n')).yes, false);
+});
+
+test('a yes is written through a symlinked settings file (dotfiles): the link stays, its target changes, and a later edit of the target still counts', async (t) => {
+  const root = await tempDir(t);
+  const real = path.join(root, 'dotfiles', 'subagents.json');
+  const file = path.join(root, 'config', 'settings.json');
+  await mkdir(path.dirname(real), { recursive: true });
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(real, '{ "maxTurns": 5 }\n');
+  await chmod(real, 0o644);
+  await symlink(path.relative(path.dirname(file), real), file);
+  await rememberTrustedProject(file, '/p/one');
+  assert.equal((await lstat(file)).isSymbolicLink(), true, 'the link is still a link');
+  assert.deepEqual(JSON.parse(await readFile(real, 'utf8')), { maxTurns: 5, trustedProjects: ['/p/one'] });
+  assert.equal((await stat(real)).mode & 0o777, 0o644, 'the target keeps its permissions');
+  // Revoking trust in the real file applies: the link still reads it.
+  await writeFile(real, '{ "maxTurns": 5 }\n');
+  assert.deepEqual(JSON.parse(await readFile(file, 'utf8')), { maxTurns: 5 });
+  assert.deepEqual((await readdir(path.dirname(file))).sort(), ['settings.json'], 'no temp file left beside the link');
 });
 
 test('a yes is remembered in the user settings file, keeping its comments, once; a missing file is created', async (t) => {

@@ -169,3 +169,15 @@ test('an MCP call names its server first; a notice about the agent is told once,
   assert.match(text, /✓ \*\*triager\*\* github › search\\_issues `q="crash"`/);
   assert.doesNotMatch(markdown(look()), /⚠/, 'told once');
 });
+
+test("an MCP tool's approval shows every argument in a JSON block, not the cut summary", () => {
+  const { script, look, apply } = setUp();
+  apply(script.started('a', 'deployer'));
+  look();
+  const detail = JSON.stringify({ path: `${'deep/'.repeat(40)}.ssh/authorized_keys` }, null, 2);
+  apply({ type: 'approval_requested', ts: script.ts, runId: 'run1', agentId: 'a', approvalId: 'ap_9', toolUseId: 't9', toolName: 'mcp__files__write', kind: 'mcp', summary: 'path="deep/deep/…', protectedReason: null, detail });
+  const question = look().find((p) => p.kind === 'approval') as { text: string } | undefined;
+  assert.ok(question);
+  assert.match(question.text, /\*\*Approval needed:\*\* deployer wants to use files › write:\n\n```json\n\{\n  "path": "(deep\/){40}\.ssh\/authorized_keys"\n\}\n```$/);
+  assert.doesNotMatch(question.text, /…/);
+});

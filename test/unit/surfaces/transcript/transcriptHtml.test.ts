@@ -75,3 +75,14 @@ test('the transcript page loads nothing from anywhere and runs only its own scri
   assert.deepEqual(csp.split('; '), ["default-src 'none'", "style-src 'nonce-NONCE'", "script-src 'nonce-NONCE'", "img-src 'none'", "font-src 'none'"]);
   assert.doesNotMatch(page, /<script>alert/);
 });
+
+test("an MCP call the agent waits on shows every argument as JSON, not a diff", () => {
+  const store = new RunStore({ coalesceMs: 0 });
+  const script = new EventScript();
+  store.apply(script.started('a', 'deployer'));
+  const detail = JSON.stringify({ path: '/home/me/.ssh/authorized_keys' }, null, 2);
+  store.apply({ type: 'approval_requested', ts: script.ts, runId: script.runId, agentId: 'a', approvalId: 'ap_2', toolUseId: 't1', toolName: 'mcp__files__write', kind: 'mcp', summary: 'path="…', protectedReason: null, detail });
+  const html = transcriptHtml(store.agent('a')!, [{ role: 'user', content: 'go' }]);
+  assert.match(html, /<pre class="code command" data-language="json"><code>\{\n  &quot;path&quot;: &quot;\/home\/me\/\.ssh\/authorized_keys&quot;\n\}<\/code><\/pre>/);
+  assert.doesNotMatch(html, /diff-ctx/);
+});
