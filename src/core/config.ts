@@ -44,6 +44,8 @@ export const settingsSchema = z.object({
   'worktrees.poolSize': z.number().int().min(-1).max(256).default(-1),
   'worktrees.baseRef': z.string().default('HEAD'),
   'worktrees.setupCommand': z.string().default(''),
+  'teams.isolation': z.enum(['worktree', 'none']).default('worktree'),
+  'teams.maxTeammates': z.number().int().min(1).max(64).default(16),
 });
 
 /**

@@ -56,6 +56,9 @@ const RULES: Record<SettingKey, Rule> = {
   'worktrees.poolSize': 'free',
   'worktrees.baseRef': 'free',
   'worktrees.setupCommand': 'restricted',
+  // Where teammates work widens nothing: an edit in your own folder still asks as the permission mode says.
+  'teams.isolation': 'free',
+  'teams.maxTeammates': 'lower',
 };
 
 for (const key of RESTRICTED_SETTING_KEYS) if (RULES[key] !== 'restricted') throw new Error(`${key} is restricted`);

@@ -57,6 +57,8 @@ function agentIcon(node: AgentNode, s: Style): string {
       return s.dim('○');
     case 'waiting':
       return s.yellow('?');
+    case 'idle':
+      return s.dim('◌');
     default:
       return s.yellow('●');
   }

@@ -1,5 +1,6 @@
 import type { BetaContentBlockParam, BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import type { AgentNode } from '../../protocol/runSnapshot';
+import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
+import type { TeamRecord } from './team/team';
 
 /** An ended agent as the engine needs it to continue. */
 export interface ArchivedAgent {
@@ -9,6 +10,19 @@ export interface ArchivedAgent {
   runningIn: string | null;
   /** Set while another live process works on the agent's run (another agent of it): only that process may continue the agent. */
   runBusyIn?: string | null;
+  /** The run's team as its record keeps it: its task list, teammates and team file. */
+  team?: TeamRecord | null;
+}
+
+/** What a run's record keeps of its team, for the engine to rebuild it. */
+export function teamRecordOf(run: RunSnapshot): TeamRecord {
+  return {
+    info: run.team ?? null,
+    tasks: run.tasks ?? [],
+    members: Object.values(run.agents)
+      .filter((a) => a.member)
+      .map((a) => ({ name: a.member!, agentId: a.agentId, leadId: a.parentId })),
+  };
 }
 
 /** Where the engine keeps conversations, and finds ended agents again after a restart. */

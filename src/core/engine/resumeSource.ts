@@ -4,6 +4,7 @@ import type { AgentDefinition } from '../agents/definition';
 import type { AgentRun } from './agentRun';
 import type { AgentArchive } from './archive';
 import { BusyElsewhereError, EngineError } from './errors';
+import type { TeamRecord } from './team/team';
 
 /** An ended agent, as a follow-up continues it. */
 export interface ResumeSource {
@@ -19,6 +20,10 @@ export interface ResumeSource {
   messages: BetaMessageParam[];
   usage: Usage;
   turns: number;
+  /** A teammate's name in its team: continued, it is a teammate again. */
+  member?: string;
+  /** The run's team as its record keeps it (task list, roster, team file), for a run this process no longer holds. */
+  team?: TeamRecord | null;
 }
 
 /**
@@ -35,7 +40,21 @@ export async function findResumable(
   const archived = await archive?.load(agentId);
   // Ended in this process: memory holds all of it, even if another process's retention has since removed it from the history.
   if (live && (!archived || archived === 'expired')) {
-    return { agentId, runId: live.tree.runId, parentId: live.parent?.id ?? null, parentToolUseId: live.parentToolUseId, definition: live.definition, model: live.model, cwd: live.cwd, description: live.description, messages: live.messages, usage: live.usage, turns: live.turns };
+    return {
+      agentId,
+      runId: live.tree.runId,
+      parentId: live.parent?.id ?? null,
+      parentToolUseId: live.parentToolUseId,
+      definition: live.definition,
+      model: live.model,
+      cwd: live.cwd,
+      description: live.description,
+      messages: live.messages,
+      usage: live.usage,
+      turns: live.turns,
+      ...(live.teammate ? { member: live.teammate.name } : {}),
+      team: live.tree.team.record(),
+    };
   }
   if (archived === 'expired') {
     throw new EngineError(`Agent ${agentId} has expired: finished runs are kept for ${archive!.retentionDays} days (subagents.history.retentionDays).`);
@@ -53,5 +72,19 @@ export async function findResumable(
   if (!definition) throw new EngineError(`The agent "${node.agentName}" that ran as ${agentId} is no longer defined; restore its file to continue it.`);
   // A run killed before its first request saved nothing but its prompt.
   const history = messages.length ? messages : [{ role: 'user' as const, content: [{ type: 'text' as const, text: node.prompt }] }];
-  return { agentId, runId: node.runId, parentId: node.parentId, parentToolUseId: node.parentToolUseId, definition, model: node.model, cwd: node.cwd, description: node.description, messages: history, usage: node.usage, turns: node.turns };
+  return {
+    agentId,
+    runId: node.runId,
+    parentId: node.parentId,
+    parentToolUseId: node.parentToolUseId,
+    definition,
+    model: node.model,
+    cwd: node.cwd,
+    description: node.description,
+    messages: history,
+    usage: node.usage,
+    turns: node.turns,
+    ...(node.member ? { member: node.member } : {}),
+    team: archived.team ?? null,
+  };
 }

@@ -19,4 +19,5 @@ export {
   type WorktreeReview,
 } from './manager';
 export { INCLUDE_FILE } from './include';
+export { inGitRepository } from './repo';
 export { formatBytes } from './diskUse';

@@ -5,7 +5,7 @@ import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages
 import { isActiveStatus } from '../../protocol/runEvents';
 import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
 import { isTempFile, moveAside, writeFileAtomic } from '../atomicFile';
-import type { AgentArchive, ArchivedAgent } from '../engine/archive';
+import { teamRecordOf, type AgentArchive, type ArchivedAgent } from '../engine/archive';
 import { EngineError } from '../engine/errors';
 import { currentOwner, liveInstances, pidAlive, sameOwner, type ProcessOwner } from '../processOwner';
 import { FileLock } from '../fileLock';
@@ -364,7 +364,8 @@ export class RunHistory implements AgentArchive {
     }
     const messages = (await this.transcripts.read(agentId)) ?? [];
     const busy = busyElsewhere(file, this.#owner);
-    return { node, messages, runningIn: runningIn(node, file, this.#owner), runBusyIn: busy ? describeOwner(busy) : null };
+    const run = file?.run ?? this.#store?.get(known.runId) ?? this.#loaded.find((r) => r.runId === known.runId);
+    return { node, messages, runningIn: runningIn(node, file, this.#owner), runBusyIn: busy ? describeOwner(busy) : null, team: run ? teamRecordOf(run) : null };
   }
 
   get retentionDays(): number {

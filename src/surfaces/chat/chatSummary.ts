@@ -20,6 +20,7 @@ const STATUS: Record<string, string> = {
   interrupted: '⚠ interrupted',
   running: '● running',
   waiting: '● waiting',
+  idle: '◌ idle',
   queued: '○ queued',
 };
 

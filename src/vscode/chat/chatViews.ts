@@ -67,7 +67,7 @@ function folderAgents(stream: vscode.ChatResponseStream, scope: FolderScope): vo
 }
 
 function statusIcon(status: string): string {
-  return { running: '●', waiting: '⏸', queued: '○', completed: '✓', failed: '✕', cancelled: '⊘', budget_exceeded: '$', interrupted: '⚠' }[status] ?? '•';
+  return { running: '●', waiting: '⏸', queued: '○', idle: '◌', completed: '✓', failed: '✕', cancelled: '⊘', budget_exceeded: '$', interrupted: '⚠' }[status] ?? '•';
 }
 
 function ago(ms: number): string {
