@@ -117,14 +117,17 @@ export function resultEntry(child: AgentRun, parentId: string): MailEntry {
   const r = child.result!;
   const id = newMailId();
   const output = r.structuredOutput !== undefined ? JSON.stringify(r.structuredOutput) : (r.output ?? '');
-  const body = r.status === 'completed' ? output : [r.error ?? '', output ? `Output so far:\n${output}` : ''].filter(Boolean).join('\n');
+  // A teammate goes by its team name; one a hook ended says why, with what it said last.
+  const name = child.teammate?.name ?? child.agentName;
+  const ended = child.teammate?.ending && child.teammate.reportsEnd ? `${child.teammate.ending}\n` : '';
+  const body = r.status === 'completed' ? `${ended}${output}` : [r.error ?? '', output ? `Output so far:\n${output}` : ''].filter(Boolean).join('\n');
   return {
     id,
     agentId: parentId,
     runId: child.tree.runId,
     kind: 'result',
-    text: `<task-notification agentId="${child.id}" agent="${child.agentName}" status="${r.status}" id="${id}">\n${body}\n</task-notification>`,
-    from: { agentId: child.id, agentName: child.agentName },
+    text: `<task-notification agentId="${child.id}" agent="${name}" status="${r.status}" id="${id}">\n${body}\n</task-notification>`,
+    from: { agentId: child.id, agentName: name },
     via: 'agent',
     sentAt: Date.now(),
     // The parent asked to wait for it (blocking): an ended parent is continued with it.

@@ -63,7 +63,8 @@ export class Team {
     for (const member of options.record?.members ?? []) this.#members.set(member.name.toLowerCase(), { ...member });
     this.board = new TaskBoard({
       tasks: options.record?.tasks,
-      onChange: (change, task, actor) => options.onTaskChange(actor?.agentId ?? options.runId, change, task),
+      // A copy: the board goes on changing its own.
+      onChange: (change, task, actor) => options.onTaskChange(actor?.agentId ?? options.runId, change, structuredClone(task)),
       knows: (name) => this.#members.has(name.toLowerCase()) || this.#leads(name),
       names: () => this.names(),
     });
