@@ -76,3 +76,16 @@ export function openBlockers(task: { readonly blockedBy: readonly string[] }, ta
 export function blocksOf(taskId: string, tasks: readonly TeamTask[]): string[] {
   return tasks.filter((t) => t.blockedBy.includes(taskId)).map((t) => t.id);
 }
+
+/**
+ * The four states a teammate is in, as every surface shows them: `working`
+ * (taking turns, or queued for a place), `waiting` (for your approval),
+ * `idle` (its turn ended; a message wakes it) and `ended`.
+ */
+export const TEAMMATE_STATES = ['working', 'waiting', 'idle', 'ended'] as const;
+export type TeammateState = (typeof TEAMMATE_STATES)[number];
+
+export function teammateState(status: string): TeammateState {
+  if (status === 'waiting' || status === 'idle') return status;
+  return status === 'running' || status === 'queued' ? 'working' : 'ended';
+}

@@ -13,6 +13,7 @@ import { mcpServersText } from '../render/mcpServers';
 import { listAgentServers, type AgentServers } from '../../core/mcp/listing';
 import { mcpLimits } from '../../core/mcp/limits';
 import { cliMcpOptions, mcpListingStamp } from '../mcpOptions';
+import { openTeams, teamsJson, teamsText } from '../teams';
 
 /** `subagents agents`: what discovery finds for a folder. */
 
@@ -21,10 +22,14 @@ const USAGE = `Usage: subagents agents [--json] [--cwd DIR] [--plugin-dir DIR]â€
 Lists the agents discovered for a folder, in precedence order, with the
 definitions they shadow and any problems found in agent files. Agents named
 in the disabledAgents setting are marked (disabled); "subagents run" refuses
-them and no agent can spawn them.
+them and no agent can spawn them. Then the teams: .subagents/teams/*.md of
+the project and of your config folder ($XDG_CONFIG_HOME/subagents/teams),
+the project's winning by name; "subagents run <team> <goal>" runs one.
 
 Options:
-  --json            Print one JSON object: { agents, shadowed, warnings, dirs, aliases }
+  --json            Print one JSON object: { agents, shadowed, warnings, dirs,
+                    aliases, teams, teamProblems }; each entry has a "kind":
+                    "agent" or "team"
   --cwd DIR         Folder to discover for (default: the current directory)
   --plugin-dir DIR  Extra plugin root whose agents/ folder is searched; repeatable
                     (added to the pluginDirs setting); a relative DIR is taken
@@ -53,6 +58,7 @@ const SOURCE_TITLES: Record<AgentSource, string> = {
 
 function agentJson(agent: AgentDefinition, disabled: ReadonlySet<string>, servers?: AgentServers) {
   return {
+    kind: 'agent' as const,
     name: agent.name,
     disabled: disabled.has(agent.name),
     description: agent.description,
@@ -196,7 +202,9 @@ export const agentsCommand: CliCommand = {
     const format = flags.json ? (io.stdout.isTTY ? 'json-indented' : 'json') : 'text';
     const cache = flags.cache && !flags.checkMcp ? ListingCache.open(flags.cwd, home, options.pluginDirs, io.env) : null;
     // The disabled marks, the folder's trust and the MCP files and statuses are part of the answer (not of any file's outcome).
-    const fingerprint = cache?.fingerprint(listing, JSON.stringify([settings.disabledAgents, trust.isTrusted(flags.cwd), settings['mcp.inheritClaudeCodeServers'], mcpListingStamp(io, flags.cwd)]));
+    // The team files are few and small: read every time, and part of the answer's fingerprint.
+    const teams = await openTeams(io, flags.cwd);
+    const fingerprint = cache?.fingerprint(listing, JSON.stringify([settings.disabledAgents, trust.isTrusted(flags.cwd), settings['mcp.inheritClaudeCodeServers'], mcpListingStamp(io, flags.cwd), teamsJson(teams)]));
     const known = fingerprint ? cache!.answer(format, fingerprint) : null;
     if (known !== null) {
       io.stdout.write(known);
@@ -218,7 +226,10 @@ export const agentsCommand: CliCommand = {
       editorSets: null,
       inheritClaudeSession: mcpLimits(settings).inheritClaudeSession,
     });
-    const answer = format === 'text' ? agentsText(result, flags.cwd, home, disabled, servers) : `${JSON.stringify(agentsJson(result, disabled, servers), null, format === 'json-indented' ? 2 : undefined)}\n`;
+    const answer =
+      format === 'text'
+        ? `${agentsText(result, flags.cwd, home, disabled, servers)}${teamsText(teams, (p) => displayPath(p, flags.cwd, home)).map((l) => `${l}\n`).join('')}`
+        : `${JSON.stringify({ ...agentsJson(result, disabled, servers), ...teamsJson(teams) }, null, format === 'json-indented' ? 2 : undefined)}\n`;
     if (fingerprint) cache!.saveAnswer(format, fingerprint, answer);
     io.stdout.write(answer);
     return 0;

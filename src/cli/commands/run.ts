@@ -13,11 +13,18 @@ import { decideProjectTrust } from '../trust';
 import { openSession } from '../session';
 import { cliSettings } from '../settingsFiles';
 import { terminalText } from '../render/terminalText';
+import { teamStartOf, type TeamStart } from '../../core/engine/team/leadBrief';
+import { teamNameOf } from '../../core/agents/teams/teamFile';
+import { openTeams } from '../teams';
 
 const USAGE = `Usage: subagents run <agent> <prompt…> [options]
+       subagents run <team> <goal…> [options]
 
 Runs an agent on a task in a directory, with a live tree of what it and the
 agents it spawns are doing. The final answer goes to stdout, the tree to stderr.
+A team (a .subagents/teams/<team>.md file, see "subagents agents") runs its lead
+with the team file's brief, its members and the goal; an agent of the same name
+wins over a team.
 
 Options:
   --cwd DIR                 working directory (default: the current one)
@@ -131,6 +138,24 @@ function parseRunArgs(args: string[]) {
   };
 }
 
+/**
+ * The team `name` names when no agent does (an agent wins, with a warning
+ * when a team has its name too); undefined for an agent. A team file that
+ * could not be read is an EngineError saying why.
+ */
+async function teamToRun(io: CliIO, name: string, isAgent: boolean, cwd: string, defaultIsolation: 'worktree' | 'none'): Promise<TeamStart | undefined> {
+  const teams = await openTeams(io, cwd);
+  const team = teams.find(name);
+  if (isAgent) {
+    if (team) io.stderr.write(`subagents: warning: "${terminalText(name)}" is an agent and a team (${terminalText(team.filePath)}); running the agent. Rename the team to run it.\n`);
+    return undefined;
+  }
+  if (team) return teamStartOf(team, defaultIsolation);
+  const broken = teams.problems.find((p) => p.severity === 'error' && teamNameOf(p.filePath) === name);
+  if (broken) throw new EngineError(`The team file ${broken.filePath} could not be read: ${broken.message}`);
+  return undefined;
+}
+
 export const runCommand: CliCommand = {
   name: 'run',
   usage: USAGE,
@@ -160,12 +185,21 @@ export const runCommand: CliCommand = {
       io.stderr.write(`subagents run: agent "${terminalText(disabled.name)}" is disabled (setting disabledAgents). Remove it from that list to run it.\n`);
       return 1;
     }
+    let team: TeamStart | undefined;
+    try {
+      team = await teamToRun(io, opts.agent, Boolean(disabled), cwd, settings['teams.isolation']);
+    } catch (error) {
+      await session.close();
+      if (!(error instanceof EngineError)) throw error;
+      io.stderr.write(`subagents run: ${terminalText(error.message)}\n`);
+      return 1;
+    }
     try {
       return await executeRun(
         io,
         session,
         view,
-        () => session.engine.start({ agent: opts.agent, prompt: opts.prompt, cwd, model, permissionMode: opts.permissionMode, isolation: opts.isolation, baseRef: opts.baseRef }),
+        () => session.engine.start({ agent: team?.info.lead ?? opts.agent, prompt: opts.prompt, cwd, model, permissionMode: opts.permissionMode, isolation: opts.isolation, baseRef: opts.baseRef, team }),
         'run',
       );
     } finally {

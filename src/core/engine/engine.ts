@@ -186,6 +186,7 @@ export class Engine {
     if (!definition) {
       throw new EngineError(`Unknown agent "${request.agent}". Available: ${this.#options.catalog.agents.map((a) => a.name).join(', ') || 'none'}`);
     }
+    if (request.team) this.#checkTeam(request.team, settings.disabledAgents);
     const id = newAgentId();
     const team = this.#team(id, definition.name, request.team ? { info: request.team.info, tasks: [], members: [] } : undefined);
     if (request.team) team.seed(request.team.tasks);
@@ -316,6 +317,16 @@ export class Engine {
       // A teammate continued (by a message, or its lead's follow-up) is a teammate again: idle between turns.
       teammate: source.member ? new Teammate(source.member) : null,
     });
+  }
+
+  /** A team file whose members name agents that cannot run is refused before anything starts. */
+  #checkTeam(team: TeamStart, disabled: readonly string[]): void {
+    const known = this.#options.catalog.agents.map((a) => a.name);
+    for (const member of team.info.members) {
+      const definition = this.#options.catalog.find(member.agent);
+      if (!definition) throw new EngineError(`Team "${team.info.name}": member "${member.name}" names the agent "${member.agent}", which is not defined. Available: ${known.join(', ') || 'none'} (${team.info.filePath}).`);
+      if (disabled.includes(definition.name)) throw new EngineError(`Team "${team.info.name}": member "${member.name}" names the agent "${definition.name}", which is disabled (setting disabledAgents).`);
+    }
   }
 
   /** The run's team: the one kept here, else a new one (from the run's record when it has one). */

@@ -1,4 +1,5 @@
 import type { RunTeam } from '../../../protocol/team';
+import type { TeamDefinition } from '../../agents/teams/teamFile';
 import type { TeamStartTask } from './team';
 
 /**
@@ -14,6 +15,15 @@ export interface TeamStart {
   brief: string;
   /** The tasks the file starts the list with, in order. */
   tasks: readonly TeamStartTask[];
+}
+
+/** A team file as a run starts it: where members work defaults to `defaultIsolation` (the `teams.isolation` setting). */
+export function teamStartOf(team: TeamDefinition, defaultIsolation: 'worktree' | 'none'): TeamStart {
+  return {
+    info: { name: team.name, description: team.description, filePath: team.filePath, lead: team.lead, members: team.members, isolation: team.isolation ?? defaultIsolation },
+    brief: team.body,
+    tasks: team.tasks,
+  };
 }
 
 export function leadPrompt(team: TeamStart, goal: string): string {

@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import type { RunSnapshot } from '../../../src/protocol/runSnapshot';
+import { CLI, runCliProcess } from '../../support/cliProcess';
+import { startScriptedServer } from '../../support/scriptedServer';
+import { LEAD, teamScript, WORKER, writeTeamProject } from '../../support/teamScenario';
+import { until } from '../../support/until';
+import { makeSandbox } from '../core/isolation/helpers';
+
+/**
+ * A team from the terminal, the whole way: `subagents run duo <goal>` runs
+ * the team file by its name; the lead creates two tasks (the second
+ * blocked by the first) and spawns both members by name; bob's claim of the
+ * blocked task is refused and he goes idle; alice's message wakes him; both
+ * complete, each change on its own branch and nothing in the user's tree;
+ * the lead sees the list complete; `subagents runs <runId> --json` shows the
+ * tasks completed with their owners.
+ */
+
+interface Event {
+  type: string;
+  agentId: string;
+  [key: string]: unknown;
+}
+
+function gate(): { wait: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const wait = new Promise<void>((resolve) => (open = resolve));
+  return { wait, open };
+}
+
+test('CLI: a team file runs by its name; blocked claim, idle, wake by message, two branches, the task list in the history', { timeout: 180_000 }, async (t) => {
+  const sb = makeSandbox({ 'README.md': '# project\n' });
+  t.after(() => sb.cleanup());
+  await writeTeamProject(sb.repo);
+  sb.git(['add', '-A']);
+  sb.git(['commit', '-q', '-m', 'team']);
+  const aliceMayStart = gate();
+  const server = await startScriptedServer(teamScript({ aliceMayStart: aliceMayStart.wait }));
+  t.after(() => server.close());
+  const config = path.join(sb.root, 'config');
+  const env = { HOME: sb.root, XDG_DATA_HOME: path.join(sb.root, 'data'), XDG_CONFIG_HOME: config, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
+  const cli = (...args: string[]) => runCliProcess(args, { env, cwd: sb.repo, timeoutMs: 60_000 });
+
+  // Listed as a team, with what its file declares.
+  const listing = JSON.parse((await cli('agents', '--json')).stdout) as { agents: Array<{ kind: string; name: string }>; teams: Array<Record<string, unknown>> };
+  assert.ok(listing.agents.every((a) => a.kind === 'agent'));
+  assert.deepEqual(
+    listing.teams.map((team) => [team.kind, team.name, team.source, team.lead, (team.members as Array<{ name: string; agent: string }>).map((m) => `${m.name}:${m.agent}`)]),
+    [['team', 'duo', 'project', LEAD, [`alice:${WORKER}`, `bob:${WORKER}`]]],
+  );
+
+  const child: ChildProcess = spawn(process.execPath, [CLI, 'run', 'duo', 'Write alpha and beta.', '--json', '--permission-mode', 'bypassPermissions'], {
+    cwd: sb.repo,
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  t.after(() => child.kill('SIGKILL'));
+  const events: Event[] = [];
+  let stdout = '';
+  let stderr = '';
+  let partial = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    partial += chunk;
+    const lines = partial.split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) if (line.trim()) events.push(JSON.parse(line) as Event);
+  });
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+
+  const bob = await until('bob to start', () => events.find((e) => e.type === 'agent_started' && e.member === 'bob'));
+  await until('bob to go idle after his refused claim', () => events.find((e) => e.type === 'agent_idle' && e.idle === true && e.agentId === bob.agentId));
+  aliceMayStart.open();
+  assert.equal(await exited, 0, stderr);
+  const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as { status: string; output: string; runId: string };
+  assert.equal(result.status, 'completed');
+  assert.equal(result.output, 'All tasks are completed: alpha.txt and beta.txt are written.');
+
+  // bob was woken by alice's message, after he had gone idle.
+  const idleAt = events.findIndex((e) => e.type === 'agent_idle' && e.idle === true && e.agentId === bob.agentId);
+  const message = events.findIndex((e) => e.type === 'message_queued' && e.agentId === bob.agentId && (e.from as { agentName?: string } | null)?.agentName === 'alice');
+  const woke = events.findIndex((e) => e.type === 'agent_idle' && e.idle === false && e.agentId === bob.agentId);
+  assert.ok(idleAt >= 0 && idleAt < message && message < woke, `idle ${idleAt}, message ${message}, woke ${woke}`);
+
+  // The history has the task list, completed, with owners.
+  const runs = await cli('runs', result.runId, '--json');
+  assert.equal(runs.code, 0, runs.stderr);
+  const run = JSON.parse(runs.stdout) as RunSnapshot;
+  assert.deepEqual(run.tasks?.map((task) => [task.id, task.subject, task.status, task.owner]), [
+    ['1', 'Write alpha.txt', 'completed', 'alice'],
+    ['2', 'Write beta.txt', 'completed', 'bob'],
+  ]);
+  assert.equal(run.team?.name, 'duo');
+  const members = Object.values(run.agents).filter((a) => a.member);
+  assert.deepEqual(members.map((m) => [m.member, m.status]).sort(), [['alice', 'completed'], ['bob', 'completed']]);
+  // The tree says so too.
+  const tree = (await cli('runs', result.runId)).stdout;
+  assert.match(tree, /Tasks \(2, 2 completed\)/);
+  assert.match(tree, /#2 ✓ Write beta\.txt · bob/);
+
+  // Each change on its own branch, nothing in the user's tree.
+  assert.equal(existsSync(path.join(sb.repo, 'alpha.txt')), false);
+  assert.equal(sb.git(['status', '--porcelain']).trim(), '');
+  const branches = members.map((m) => m.worktree!.branch);
+  assert.equal(new Set(branches).size, 2);
+  const files = members.map((m) => sb.git(['diff', '--name-only', m.worktree!.baseCommit, m.worktree!.branch]).trim());
+  assert.deepEqual(files.sort(), ['alpha.txt', 'beta.txt']);
+});
+
+test('CLI: a team whose member names an unknown agent is refused before anything runs; a broken team file says why', { timeout: 60_000 }, async (t) => {
+  const sb = makeSandbox({ 'README.md': '# project\n' });
+  t.after(() => sb.cleanup());
+  await writeTeamProject(sb.repo);
+  writeFileSync(path.join(sb.repo, '.subagents/teams/typo.md'), `---\nname: typo\nlead: ${LEAD}\nmembers:\n  - name: carol\n    agent: no-such-agent\n---\nGo.\n`);
+  writeFileSync(path.join(sb.repo, '.subagents/teams/broken.md'), 'no frontmatter here\n');
+  const server = await startScriptedServer(() => ({ text: 'should not run' }));
+  t.after(() => server.close());
+  const env = { HOME: sb.root, XDG_DATA_HOME: path.join(sb.root, 'data'), XDG_CONFIG_HOME: path.join(sb.root, 'config'), ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
+  const typo = await runCliProcess(['run', 'typo', 'go'], { env, cwd: sb.repo });
+  assert.equal(typo.code, 1);
+  assert.match(typo.stderr, /Team "typo": member "carol" names the agent "no-such-agent", which is not defined\. Available: /);
+  const broken = await runCliProcess(['run', 'broken', 'go'], { env, cwd: sb.repo });
+  assert.equal(broken.code, 1);
+  assert.match(broken.stderr, /The team file .*broken\.md could not be read: A team file starts with YAML frontmatter/);
+  assert.equal(server.requests.length, 0, 'nothing was sent to the model');
+  const listing = JSON.parse((await runCliProcess(['agents', '--json'], { env, cwd: sb.repo })).stdout) as { teamProblems: Array<{ filePath: string; severity: string }> };
+  assert.deepEqual(listing.teamProblems.map((p) => [path.basename(p.filePath), p.severity]), [['broken.md', 'error']]);
+});
