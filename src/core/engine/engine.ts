@@ -281,7 +281,7 @@ export class Engine {
       const permissionMode = await this.#mode(source.definition, options.permissionMode ?? settings.permissionMode, tree.controller.signal);
       run = this.#continued(source, prompt, { parent: null, reportsTo: source.parentId, parentToolUseId: null, tree, settings, background: false, permissionMode });
     }
-    const failure = await reisolate(this.#options.worktrees, run);
+    const failure = await reisolate(this.#options.worktrees, run, source.definition.baseRef ?? settings['worktrees.baseRef']);
     if (failure) throw new EngineError(failure);
     parent?.children.add(run);
     this.#launch(run);

@@ -103,6 +103,8 @@ export class Messenger {
       return { delivery: 'elsewhere', owner: error.owner };
     }
     const posted = entry(source.runId);
+    // Taken before it is posted: the mailbox watcher must not continue the agent a second time with it.
+    this.#taken.add(posted.id);
     await this.#host.mailbox.post(posted);
     return { delivery: 'continued', run: await this.continueWith(source, [posted], '', options) };
   }

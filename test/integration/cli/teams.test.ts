@@ -131,3 +131,51 @@ test('CLI: a team whose member names an unknown agent is refused before anything
   const listing = JSON.parse((await runCliProcess(['agents', '--json'], { env, cwd: sb.repo })).stdout) as { teamProblems: Array<{ filePath: string; severity: string }> };
   assert.deepEqual(listing.teamProblems.map((p) => [path.basename(p.filePath), p.severity]), [['broken.md', 'error']]);
 });
+
+test('CLI: a follow-up to the lead continues the team: its task list, and a teammate woken by name with its own conversation', { timeout: 120_000 }, async (t) => {
+  const sb = makeSandbox({ 'README.md': '# project\n' });
+  t.after(() => sb.cleanup());
+  await writeTeamProject(sb.repo);
+  const seen: { list?: string; alice?: string[] } = {};
+  const server = await startScriptedServer((req) => {
+    const convo = JSON.stringify(req.messages);
+    if (req.system.includes(`[agent:${WORKER}]`)) {
+      const texts = req.messages.filter((m) => m.role === 'user').flatMap((m) => (Array.isArray(m.content) ? (m.content as Array<{ type: string; text?: string }>) : []).map((b) => b.text ?? ''));
+      if (convo.includes('gamma')) seen.alice = texts;
+      return { text: convo.includes('gamma') ? 'gamma noted' : 'alpha noted' };
+    }
+    const followUp = convo.includes('Now gamma');
+    const results = [...req.toolResults.values()].map((r) => r.content);
+    if (!followUp) {
+      if (req.turn === 0) return { toolUses: [{ name: 'TaskCreate', input: { subject: 'Note alpha', description: '' } }, { name: 'Task', input: { name: 'alice', description: 'notes', prompt: '[member:alice] note alpha' } }] };
+      if (results.length) return { text: 'waiting' };
+      return { text: 'first round done' };
+    }
+    if (results.length === 0 && JSON.stringify(req.messages.at(-1)).includes('Now gamma.')) {
+      return { toolUses: [{ name: 'TaskList', input: {} }, { name: 'SendMessage', input: { to: 'alice', message: 'Please note gamma too.' } }] };
+    }
+    const list = [...req.toolResults.values()].find((r) => /^\d+ tasks?, /.test(r.content));
+    if (list) {
+      seen.list = list.content;
+      return { text: 'waiting for alice' };
+    }
+    return { text: 'second round done' };
+  });
+  t.after(() => server.close());
+  const env = { HOME: sb.root, XDG_DATA_HOME: path.join(sb.root, 'data'), XDG_CONFIG_HOME: path.join(sb.root, 'config'), ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
+  const first = await runCliProcess(['run', 'duo', 'Note things.', '--json', '--permission-mode', 'bypassPermissions'], { env, cwd: sb.repo });
+  assert.equal(first.code, 0, first.stderr);
+  const { agentId: leadId, output } = JSON.parse(first.stdout.trim().split('\n').at(-1)!) as { agentId: string; output: string };
+  assert.equal(output, 'first round done');
+
+  // Another process: the team comes back from the history.
+  const again = await runCliProcess(['resume', leadId, 'Now gamma.', '--json', '--permission-mode', 'bypassPermissions'], { env, cwd: sb.repo });
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal((JSON.parse(again.stdout.trim().split('\n').at(-1)!) as { output: string }).output, 'second round done');
+  assert.match(seen.list ?? '', /^1 task, 0 completed:\n#1 \[pending\] Note alpha$/m, 'the task list came back with the run');
+  assert.ok(seen.alice?.some((t) => t.includes('[member:alice] note alpha')), 'alice kept her conversation');
+  assert.ok(seen.alice?.some((t) => /<message from="team-lead-agent" agent-id="\w+" id="m\w+">\nPlease note gamma too\.\n<\/message>/.test(t)));
+  const events = again.stdout.trim().split('\n').map((l) => JSON.parse(l) as Event);
+  assert.ok(events.some((e) => e.type === 'agent_started' && e.member === 'alice' && e.resumed === true), 'alice was continued as a teammate');
+  assert.ok(events.some((e) => e.type === 'agent_idle' && e.idle === true), 'and went idle again');
+});
