@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { formatBytes, IsolationError, type PoolStatus, type WorktreeManager, type WorktreeRecord } from '../../core/isolation';
+import { formatBytes, IsolationError, overlapsBefore, overlapWarning, type PoolStatus, type TeammateWork, type WorktreeManager, type WorktreeRecord } from '../../core/isolation';
 import { UsageError, type CliCommand, type CliIO } from '../command';
-import { openWorktrees, recoverWorktrees } from '../session';
+import { openHistory, openWorktrees, recoverWorktrees } from '../session';
 import { cliSettings } from '../settingsFiles';
 import { terminalText } from '../render/terminalText';
 
@@ -9,7 +9,7 @@ const USAGE = `Usage: subagents worktrees [list] [--json]
        subagents worktrees diff <agentId>      (control characters shown as
                                                symbols on a terminal; exact
                                                bytes when redirected)
-       subagents worktrees apply <agentId>
+       subagents worktrees apply <agentId> [--yes]
        subagents worktrees discard <agentId>
        subagents worktrees clean
 
@@ -23,7 +23,12 @@ and the pooled ones with their disk use. "apply" merges the changes into
 your working tree (nothing is committed or staged) and saves the tree as it
 was under refs/subagents/before-apply/…; "discard" deletes the worktree, its
 branch and those saved refs. "clean" deletes the pooled worktrees; kept
-ones stay until you apply or discard them.`;
+ones stay until you apply or discard them.
+
+A team's teammates each leave their changes on a branch of their own, applied
+one teammate at a time. When a teammate's changes touch a file another
+teammate's applied changes hold, "apply" names the files and stops: run it
+again with --yes to merge them (lines both changed get conflict markers).`;
 
 function describe(rec: WorktreeRecord & { diskBytes: number }): string {
   const stats = rec.info ? `${rec.info.filesChanged} files, +${rec.info.insertions} -${rec.info.deletions}` : 'no summary yet';
@@ -63,11 +68,23 @@ async function list(worktrees: WorktreeManager, io: CliIO, json: boolean): Promi
   return 0;
 }
 
+/** The teammates of the run `agentId` is a teammate of (from the history), or null when it is none. */
+async function teammatesOf(io: CliIO, agentId: string): Promise<{ target: TeammateWork; teammates: TeammateWork[] } | null> {
+  const history = await openHistory(io, cliSettings(io, io.cwd, { userOnly: true }));
+  const run = history.runs.find((r) => r.agents[agentId]);
+  const node = run?.agents[agentId];
+  if (!run || !node?.member) return null;
+  const teammates = Object.values(run.agents)
+    .filter((a) => a.member)
+    .map((a) => ({ agentId: a.agentId, name: a.member! }));
+  return { target: { agentId, name: node.member }, teammates };
+}
+
 export const worktreesCommand: CliCommand = {
   name: 'worktrees',
   usage: USAGE,
   async run(args: string[], io: CliIO): Promise<number> {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean', default: false }, yes: { type: 'boolean', default: false } } });
     const [action = 'list', agentId] = positionals;
     if (!['list', 'diff', 'apply', 'discard', 'clean'].includes(action)) throw new UsageError(`unknown action "${action}"`);
     if (['diff', 'apply', 'discard'].includes(action) && !agentId) throw new UsageError(`${action} needs an <agentId>`);
@@ -97,6 +114,15 @@ export const worktreesCommand: CliCommand = {
         io.stdout.write(values.json ? `${JSON.stringify({ discarded: agentId })}\n` : `Discarded the worktree and branch of ${agentId}.\n`);
         return 0;
       }
+      const team = await teammatesOf(io, agentId!);
+      const overlaps = team ? await overlapsBefore(worktrees, team.target, team.teammates) : [];
+      const warning = team ? overlapWarning(team.target, overlaps) : null;
+      if (warning && !values.yes) {
+        if (values.json) io.stdout.write(`${JSON.stringify({ applied: false, overlaps })}\n`);
+        io.stderr.write(`subagents worktrees: ${terminalText(warning)} Nothing was applied; run again with --yes to apply anyway.\n`);
+        return 1;
+      }
+      if (warning) io.stderr.write(`subagents worktrees: ${terminalText(warning)}\n`);
       const outcome = await worktrees.apply(agentId!);
       if (values.json) io.stdout.write(`${JSON.stringify(outcome)}\n`);
       else io.stdout.write(`${terminalText(outcome.message)}\n`);

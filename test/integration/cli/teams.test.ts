@@ -179,3 +179,44 @@ test('CLI: a follow-up to the lead continues the team: its task list, and a team
   assert.ok(events.some((e) => e.type === 'agent_started' && e.member === 'alice' && e.resumed === true), 'alice was continued as a teammate');
   assert.ok(events.some((e) => e.type === 'agent_idle' && e.idle === true), 'and went idle again');
 });
+
+test('CLI: applying teammates one after another stops before one\'s change merges over another\'s, naming the file; --yes merges with conflict markers', { timeout: 120_000 }, async (t) => {
+  const sb = makeSandbox({ 'README.md': '# project\n', 'notes.txt': 'notes\n' });
+  t.after(() => sb.cleanup());
+  await writeTeamProject(sb.repo);
+  sb.git(['add', '-A']);
+  sb.git(['commit', '-q', '-m', 'team']);
+  const server = await startScriptedServer((req) => {
+    if (req.system.includes(`[agent:${WORKER}]`)) {
+      const who = JSON.stringify(req.messages[0]).includes('[member:alice]') ? 'alice' : 'bob';
+      const cwd = /Working directory: (\S+)/.exec(req.system)![1]!;
+      if (req.turn === 0) return { toolUses: [{ name: 'Write', input: { file_path: path.join(cwd, 'README.md'), content: `# project by ${who}\n` } }] };
+      if (req.turn === 1 && who === 'bob') return { toolUses: [{ name: 'Write', input: { file_path: path.join(cwd, 'notes.txt'), content: 'notes by bob\n' } }] };
+      return { text: `${who} done` };
+    }
+    if (req.turn === 0) return { toolUses: ['alice', 'bob'].map((name) => ({ name: 'Task', input: { name, description: name, prompt: `[member:${name}] edit` } })) };
+    return { text: req.turn === 1 ? 'waiting' : 'both done' };
+  });
+  t.after(() => server.close());
+  const env = { HOME: sb.root, XDG_DATA_HOME: path.join(sb.root, 'data'), XDG_CONFIG_HOME: path.join(sb.root, 'config'), ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
+  const cli = (...args: string[]) => runCliProcess(args, { env, cwd: sb.repo, timeoutMs: 60_000 });
+  const run = await cli('run', 'duo', 'Edit the readme.', '--json', '--permission-mode', 'bypassPermissions');
+  assert.equal(run.code, 0, run.stderr);
+  const snapshot = JSON.parse((await cli('runs', (JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { runId: string }).runId, '--json')).stdout) as RunSnapshot;
+  const id = (name: string) => Object.values(snapshot.agents).find((a) => a.member === name)!.agentId;
+
+  const alice = await cli('worktrees', 'apply', id('alice'));
+  assert.equal(alice.code, 0, alice.stderr);
+  assert.equal(sb.read('README.md'), '# project by alice\n');
+  const bob = await cli('worktrees', 'apply', id('bob'));
+  assert.equal(bob.code, 1);
+  assert.equal(
+    bob.stderr,
+    "subagents worktrees: bob's changes touch a file another teammate's applied changes hold: README.md (also changed by alice). Applying merges them; where both changed the same lines you get conflict markers to resolve. Nothing was applied; run again with --yes to apply anyway.\n",
+  );
+  assert.equal(sb.read('notes.txt'), 'notes\n', 'nothing of bob\'s was applied');
+  const forced = await cli('worktrees', 'apply', id('bob'), '--yes');
+  assert.equal(forced.code, 1, 'a conflict is exit code 1');
+  assert.match(sb.read('README.md'), /^<<<<<<< [^\n]*\n# project by alice\n=======\n# project by bob\n>>>>>>> /);
+  assert.equal(sb.read('notes.txt'), 'notes by bob\n');
+});
