@@ -28,13 +28,15 @@ async function waitUntilGone(pid: number, ms = 2000): Promise<boolean> {
 }
 
 test('a failing hook, a hanging hook and a missing command are logged with their command and settings file; the run completes', async () => {
-  const w = await hookWorld({ timeoutMs: 400 });
+  // The default timeout is generous so that the hooks meant to finish do so on a loaded machine;
+  // the hanging ones get short timeouts of their own.
+  const w = await hookWorld({ timeoutMs: 20_000 });
   const failing = await w.script('failing.sh', `echo 'lint config missing' >&2; exit 1`);
   // The shell starts a child and waits: killing only the shell would leave the sleep behind.
   const hanging = (name: string) => w.script(`${name}.sh`, `echo $$ > "${w.out}/${name}.sh-pid"; sleep 30 & echo $! > "${w.out}/${name}.sleep-pid"; wait`);
   const settingsFile = await w.userSettings({
     SubagentStart: [group(['/no/such/hook-command --flag', failing, { command: await hanging('hang-start'), timeout: 0.3 }])],
-    SubagentStop: [group([failing, await hanging('hang-stop'), `printf '{"decision": "block", '`])],
+    SubagentStop: [group([failing, { command: await hanging('hang-stop'), timeout: 0.3 }, `printf '{"decision": "block", '`])],
   });
   const h = await harness({ agents: [agent('worker')], script: () => ({ text: 'done anyway' }), engine: { trust: w.trust, hooks: w.hooks, log: w.log } });
   try {
@@ -44,7 +46,8 @@ test('a failing hook, a hanging hook and a missing command are logged with their
     assert.equal(result.output, 'done anyway');
     assert.equal(h.server.requests.length, 1, 'no hook had an effect');
     assert.deepEqual(firstUserTexts(h.server.requests[0]!.messages), ['go']);
-    assert.ok(Date.now() - started < 5000, 'timeouts bound the run');
+    // The hanging hooks sleep 30 s each: ending well before that shows the timeouts cut them short.
+    assert.ok(Date.now() - started < 25_000, 'timeouts bound the run');
 
     const warnings = w.warnings();
     const expect = (pattern: RegExp) => assert.ok(warnings.some((m) => pattern.test(m)), `expected a warning like ${pattern}; got:\n${warnings.join('\n')}`);
