@@ -132,15 +132,15 @@ function parseMembers(raw: unknown, warn: (message: string, key?: string) => voi
     if (members.some((m) => m.name.toLowerCase() === name.toLowerCase())) return warn(`${where}: a member called "${name}" is declared already; this one is left out.`, 'members');
     if (!agent) return warn(`${where} ("${name}") names no "agent"; it is left out.`, 'members');
     const member: TeamMemberSpec = { name, agent };
-    if (item.isolation !== undefined) {
+    if (item.isolation != null) {
       if (typeof item.isolation === 'string' && ISOLATIONS.includes(item.isolation)) member.isolation = item.isolation as 'worktree' | 'none';
       else warn(`${where} ("${name}"): "isolation" is "worktree" or "none"; the team's applies.`, 'members');
     }
-    if (item.model !== undefined) {
+    if (item.model != null) {
       if (typeof item.model === 'string' && item.model.trim()) member.model = item.model.trim();
       else warn(`${where} ("${name}"): "model" must be text; the agent's own applies.`, 'members');
     }
-    if (item.prompt !== undefined) {
+    if (item.prompt != null) {
       if (typeof item.prompt === 'string') member.prompt = item.prompt;
       else warn(`${where} ("${name}"): "prompt" must be text; it is ignored.`, 'members');
     }
