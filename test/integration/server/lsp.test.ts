@@ -75,7 +75,7 @@ describe('the language server over stdio', () => {
     const tool = one(all, 'unknown-tool');
     assert.deepEqual(rangeOf(tool), [3, 13, 3, 17]);
     assert.equal(tool.severity, 2);
-    assert.match(message(tool), /Unknown tool "Grpe".*Did you mean "Grep"\?.*Known tools: Task, Agent, TaskOutput, TaskStop, SendMessage, Bash, Read, Write, Edit/);
+    assert.match(message(tool), /Unknown tool "Grpe".*Did you mean "Grep"\?.*Known tools: Task, Agent, TaskOutput, TaskStop, SendMessage, TaskCreate, TaskList, TaskGet, TaskUpdate, Bash, Read, Write, Edit/);
     const model = one(all, 'foreign-model');
     assert.deepEqual(rangeOf(model), [4, 7, 4, 12]);
     assert.match(message(model), /"gpt-5" is OpenAI's, which an Anthropic endpoint does not serve; the agent runs on its parent's model/);
