@@ -67,9 +67,14 @@ export async function runAgentCommand(services: Services, reveal: (runId?: strin
   const scope = await pickFolder(services, args.folder);
   if (!scope) return undefined;
   if (!ensureApiKey(services.keys)) return undefined;
-  const agent = args.agent ? scope.find(args.agent) : await pickAgent(scope, 'Subagents: Run Agent');
+  const picked = args.agent ? undefined : await pickAgent(scope, 'Subagents: Run Agent');
+  if (!args.agent && !picked) return undefined;
+  // A team runs its lead with the team file; an agent of the same name wins.
+  const team = picked?.kind === 'team' ? scope.teamStart(picked.team.name) : args.agent ? scope.teamStart(args.agent) : undefined;
+  const agent = team ? scope.find(team.info.lead) : picked?.kind === 'agent' ? picked.agent : scope.find(args.agent!);
   if (!agent) {
-    if (args.agent) void vscode.window.showErrorMessage(`Unknown agent "${args.agent}". Available: ${scope.agents.map((a) => a.name).join(', ') || 'none'}`);
+    if (team) void vscode.window.showErrorMessage(`Team "${team.info.name}" is led by "${team.info.lead}", which is not an agent here (${team.info.filePath}).`);
+    else void vscode.window.showErrorMessage(`Unknown agent or team "${args.agent}". Available: ${[...scope.agents.map((a) => a.name), ...(scope.teams?.teams.map((t) => t.name) ?? [])].join(', ') || 'none'}`);
     return undefined;
   }
   if (scope.settings.disabledAgents.includes(agent.name)) {
@@ -80,24 +85,26 @@ export async function runAgentCommand(services: Services, reveal: (runId?: strin
     void vscode.window.showErrorMessage(`Agent "${agent.name}" is there for other agents to start (user-invocable: false in its file), not to be run by itself.`);
     return undefined;
   }
+  const what = team ? `team ${team.info.name}` : agent.name;
   let task = args.task?.trim();
   let isolated = args.isolation === 'worktree' || agent.isolation === 'worktree';
   if (!task) {
-    const canIsolate = agent.isolation !== 'worktree' && args.isolation === undefined && (await isGitRepo(scope.folder.uri.fsPath));
-    const input = await askTask({ title: `Subagents: Run ${agent.name}`, prompt: `What should ${agent.name} do?`, canIsolate, isolated });
+    // A team's members get worktrees of their own; the lead works in the folder.
+    const canIsolate = !team && agent.isolation !== 'worktree' && args.isolation === undefined && (await isGitRepo(scope.folder.uri.fsPath));
+    const input = await askTask({ title: `Subagents: Run ${what}`, prompt: team ? `What should team ${team.info.name} do?` : `What should ${agent.name} do?`, canIsolate, isolated });
     if (!input) return undefined;
     task = input.task;
     isolated ||= input.isolated;
   }
   let run: AgentRun;
   try {
-    run = await scope.engine.start({ agent: agent.name, prompt: task, cwd: scope.folder.uri.fsPath, isolation: isolated ? 'worktree' : undefined, budget });
+    run = await scope.engine.start({ agent: agent.name, prompt: task, cwd: scope.folder.uri.fsPath, isolation: isolated ? 'worktree' : undefined, budget, team });
   } catch (error) {
-    if (!(error instanceof EngineError)) services.log.error(`Starting ${agent.name} failed: ${errorText(error)}`);
-    void vscode.window.showErrorMessage(`Could not start ${agent.name}: ${errorText(error)}`);
+    if (!(error instanceof EngineError)) services.log.error(`Starting ${what} failed: ${errorText(error)}`);
+    void vscode.window.showErrorMessage(`Could not start ${what}: ${errorText(error)}`);
     return undefined;
   }
-  services.log.info(`Started ${agent.name} (${run.id}) in ${scope.folder.name}${isolated ? ' in a worktree' : ''}.`);
+  services.log.info(`Started ${what} (${run.id}) in ${scope.folder.name}${isolated ? ' in a worktree' : ''}.`);
   if (args.notify !== false) void run.done.then(announceRunEnd);
   await reveal(run.tree.runId);
   return run.id;

@@ -18,6 +18,8 @@ import type { FolderScope } from '../../src/vscode/scopes';
 import { MemoryMailbox } from '../../src/core/engine/mail';
 import { Services } from '../../src/vscode/services';
 import { catalogOf } from './agents';
+import type { TeamDefinition } from '../../src/core/agents/teams/teamFile';
+import { teamStartOf } from '../../src/core/engine/team/leadBrief';
 import { startScriptedServer, type Script, type ScriptedServer } from './scriptedServer';
 import * as vscode from './vscodeFake';
 
@@ -27,6 +29,8 @@ export interface FakeFolder {
   agents: AgentDefinition[];
   engine: Engine;
   settings?: Partial<Settings>;
+  /** Team files of the folder. */
+  teams?: TeamDefinition[];
 }
 
 export interface FakeServices {
@@ -53,6 +57,13 @@ export function fakeServices(folders: FakeFolder[]): FakeServices {
       agents: f.agents,
       find: (name: string) => f.agents.find((a) => a.name === name),
       catalog: { agents: f.agents, shadowed: [], warnings: [] },
+      teams: { teams: f.teams ?? [], shadowed: [], problems: [], find: (name: string) => f.teams?.find((t) => t.name === name) },
+      findTeam: (name: string) => f.teams?.find((t) => t.name === name),
+      // As the real scope: an agent of the same name wins.
+      teamStart: (name: string) => {
+        const team = f.agents.some((a) => a.name === name) ? undefined : f.teams?.find((t) => t.name === name);
+        return team ? teamStartOf(team, settings['teams.isolation']) : undefined;
+      },
       engine: f.engine,
     } as unknown as FolderScope;
   });

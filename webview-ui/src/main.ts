@@ -61,6 +61,15 @@ const tree = new RunsTree(runsList, {
   remember,
   message: (agent) => boxes.toggle(agent, tree.agent(agent.id)?.item ?? null),
   rendered: (item, view) => boxes.place(item, view),
+  // The team panel's ✉: the teammate's box opens under its row, brought into view.
+  messageTo: (agentId) => {
+    tree.flushNow();
+    const item = tree.expandTo(agentId);
+    const found = tree.agent(agentId);
+    if (!found) return;
+    if (!boxes.isOpen(agentId)) boxes.toggle(found.view, item ?? found.item);
+    (item ?? found.item).scrollIntoView({ block: 'nearest' });
+  },
 });
 
 function rememberExpanded(item: HTMLElement, expanded: boolean): void {
@@ -119,7 +128,7 @@ root.addEventListener('stop', (e) => {
   const item = itemOf(e.target);
   const agentId = item?.dataset.agentId;
   const status = item?.dataset.status;
-  if (agentId && (status === 'running' || status === 'queued' || status === 'waiting')) post({ type: 'agentAction', action: 'stop', agentId });
+  if (agentId && (status === 'running' || status === 'queued' || status === 'waiting' || status === 'idle')) post({ type: 'agentAction', action: 'stop', agentId });
 });
 
 function renderStatus(state: StatusState): void {

@@ -4,6 +4,7 @@ import { approvalHeadline } from '../../protocol/approvalText';
 import { isActiveStatus, totalTokens } from '../../protocol/runEvents';
 import type { AgentNode, RunSnapshot, ToolRow } from '../../protocol/runSnapshot';
 import { builtinTool, isSpawnToolName, toolLabel } from '../../protocol/tools';
+import { TeamChatLog } from './teamLog';
 
 /**
  * A run tree told as a chat response. Chat responses are append-only,
@@ -137,9 +138,15 @@ function approvalText(node: AgentNode): string {
   return `${indent(node.depth + 1)}**Approval needed:** ${escapeMarkdown(headline)}${target}${kind === 'bash' ? ':' : ''}${why}${block}`;
 }
 
+/** How the log names an agent: a teammate by its team name. */
+function nameOf(node: AgentNode): string {
+  return node.member ?? node.agentName;
+}
+
 export class ChatRunLog {
   readonly #seen = new Map<string, AgentSeen>();
   readonly #files = new Set<string>();
+  readonly #team = new TeamChatLog(escapeMarkdown);
 
   /**
    * Takes `run` as already told: a follow-up's response tells only what
@@ -156,6 +163,7 @@ export class ChatRunLog {
       for (const row of node.tools) if (row.status !== 'running') seen.tools.add(row.toolUseId);
       for (const message of node.messages ?? []) seen.messages.add(message.messageId);
     }
+    this.#team.prime(run);
   }
 
   /** What changed in `run` since the last call, as parts to append. */
@@ -183,7 +191,7 @@ export class ChatRunLog {
       const wait = node.status === 'running' ? node.retryWait : null;
       if (wait && wait.attempt !== seen.retry) {
         seen.retry = wait.attempt;
-        lines.push(`${indent(node.depth + 1)}↻ **${escapeMarkdown(node.agentName)}** retry ${wait.attempt}: ${escapeMarkdown(clip(wait.reason, 200))}`);
+        lines.push(`${indent(node.depth + 1)}↻ **${escapeMarkdown(nameOf(node))}** retry ${wait.attempt}: ${escapeMarkdown(clip(wait.reason, 200))}`);
       }
       for (const file of this.#files.size < 500 ? this.#touchedFiles(node) : []) parts.push({ kind: 'reference', filePath: file });
       const approvalId = node.approval?.approvalId ?? null;
@@ -198,6 +206,7 @@ export class ChatRunLog {
         lines.push(this.#finishLine(node));
       }
     }
+    lines.push(...this.#team.update(run));
     flushLines();
     // The current state, every time: the stream decides when it is worth a write.
     const progress = this.#progressText(run);
@@ -218,14 +227,14 @@ export class ChatRunLog {
     const notes = [note, node.background ? 'background' : '', node.worktreePath || node.worktree ? 'in a worktree' : ''].filter(Boolean).join(', ');
     // The root's task is the user's own message, right above.
     const task = node.depth > 0 && node.description ? ` — ${escapeMarkdown(clip(node.description, 100))}` : '';
-    return `${indent(node.depth)}▸ **${escapeMarkdown(node.agentName)}** ${code(node.model)}${task}${notes ? ` _(${notes})_` : ''}`;
+    return `${indent(node.depth)}▸ **${escapeMarkdown(nameOf(node))}** ${code(node.model)}${task}${notes ? ` _(${notes})_` : ''}`;
   }
 
   #finishLine(node: AgentNode): string {
     const icon = STATUS_ICONS[node.status] ?? '•';
     const worktree = node.worktree?.filesChanged ? ` · ${node.worktree.filesChanged} file${node.worktree.filesChanged === 1 ? '' : 's'} changed on ${code(node.worktree.branch)}` : '';
     const error = node.status !== 'completed' && node.error ? ` — ${escapeMarkdown(clip(node.error, 200))}` : '';
-    return `${indent(node.depth)}${icon} **${escapeMarkdown(node.agentName)}** ${STATUS_WORDS[node.status] ?? node.status} · ${agentTotals(node)}${worktree}${error}`;
+    return `${indent(node.depth)}${icon} **${escapeMarkdown(nameOf(node))}** ${STATUS_WORDS[node.status] ?? node.status} · ${agentTotals(node)}${worktree}${error}`;
   }
 
   /**
@@ -258,7 +267,7 @@ export class ChatRunLog {
     }
     if (fresh.length === 0 && unseen === 0) return [];
     const pad = indent(node.depth + 1);
-    const who = `**${escapeMarkdown(node.agentName)}**`;
+    const who = `**${escapeMarkdown(nameOf(node))}**`;
     if (unseen === 0 && fresh.length <= TOOL_LINES_BEFORE_FOLDING) {
       return fresh.map((row) => {
         const failed = row.status === 'error';

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { AgentDefinition } from '../../core/agents/definition';
 import type { AgentRun } from '../../core/engine/agentRun';
 import { EngineError } from '../../core/engine/errors';
+import type { TeamStart } from '../../core/engine/team/leadBrief';
 import type { RunSnapshot } from '../../protocol/runSnapshot';
 import type { FolderScope } from '../scopes';
 import type { Services } from '../services';
@@ -71,15 +72,25 @@ export class ChatParticipantHandler {
     return this.#services;
   }
 
-  /** Every folder's agent names, the active editor's folder first (multi-root: a name may live in one folder only). */
+  /** Every folder's agent and team names, the active editor's folder first (multi-root: a name may live in one folder only). */
   #names(scopes: readonly FolderScope[]): string[] {
-    return [...new Set(scopes.flatMap((s) => s.agents.map((a) => a.name)))];
+    return [...new Set(scopes.flatMap((s) => [...s.agents.map((a) => a.name), ...(s.teams?.teams.map((t) => t.name) ?? [])]))];
   }
 
-  /** The folder and definition a new run of `name` uses: the first folder that has the agent, the active editor's first. */
-  #runnable(name: string, scopes: readonly FolderScope[], stream: vscode.ChatResponseStream): { scope: FolderScope; agent: AgentDefinition } | null {
-    const scope = scopes.find((s) => s.find(name));
-    const agent = scope?.find(name);
+  /**
+   * The folder and definition a new run of `name` uses: the first folder
+   * that has the agent (the active editor's first), or that has a team of
+   * that name (its lead, with the team file).
+   */
+  #runnable(name: string, scopes: readonly FolderScope[], stream: vscode.ChatResponseStream): { scope: FolderScope; agent: AgentDefinition; team?: TeamStart } | null {
+    const teamScope = scopes.find((s) => !s.find(name) && s.findTeam(name));
+    const team = teamScope?.teamStart(name);
+    const scope = team ? teamScope : scopes.find((s) => s.find(name));
+    const agent = team ? scope?.find(team.info.lead) : scope?.find(name);
+    if (team && !agent) {
+      stream.markdown(`Team **${escapeMarkdown(team.info.name)}** is led by \`${escapeMarkdown(team.info.lead)}\`, which is not an agent here.`);
+      return null;
+    }
     if (!scope || !agent) {
       const names = this.#names(scopes).map((n) => `\`${n}\``);
       stream.markdown(`Unknown agent "${escapeMarkdown(name)}". Available: ${names.join(', ') || 'none'}. \`/list\` shows them all.`);
@@ -93,7 +104,7 @@ export class ChatParticipantHandler {
       stream.markdown(`**${escapeMarkdown(agent.name)}** is there for other agents to start (\`user-invocable: false\` in its file), not to be run from chat.`);
       return null;
     }
-    return { scope, agent };
+    return { scope, agent, ...(team ? { team } : {}) };
   }
 
   readonly handle: vscode.ChatRequestHandler = async (request, context, stream, token) => {
@@ -172,7 +183,7 @@ export class ChatParticipantHandler {
           if (thread) live = new ChatRunStream(this.services.store, thread.runId, sink, { prime: true });
           run = await scope.engine.sendFollowUp(intent.agentId, prompt, { signal: stopped.signal, runContext });
         } else {
-          run = await scope.engine.start({ agent: target!.agent.name, prompt, description: intent.task.split('\n')[0], cwd: scope.folder.uri.fsPath, signal: stopped.signal, runContext });
+          run = await scope.engine.start({ agent: target!.agent.name, prompt, description: intent.task.split('\n')[0], cwd: scope.folder.uri.fsPath, signal: stopped.signal, runContext, team: target!.team });
         }
       } catch (error) {
         live?.dispose();
