@@ -83,13 +83,15 @@ function rosterEntry(entry: RosterEntry, ctx: TeamPanelContext): HTMLElement {
   const usage = [formatTokens(entry.tokens), formatCost(entry.costUsd)].filter(Boolean).join(' · ');
   const icon = codicon(STATE_ICONS[entry.state], `team-state state-${entry.state.replace(' ', '-')}${entry.state === 'working' ? ' codicon-modifier-spin' : ''}`);
   icon.setAttribute('aria-hidden', 'true');
+  // One line that never wraps: the name gives way (its whole is the tooltip), the state and the buttons do not.
   const head = el('div', { className: 'team-line' }, [
     icon,
-    el('span', { className: 'team-name', text: entry.name }),
-    el('span', { className: `team-state-word state-${entry.state.replace(' ', '-')}`, text: entry.role === 'lead' ? `lead · ${STATE_WORDS[entry.state]}` : STATE_WORDS[entry.state] }),
+    el('span', { className: 'team-name', text: entry.name, title: entry.name }),
+    el('span', { className: `team-state-word state-${entry.state.replace(' ', '-')}`, text: STATE_WORDS[entry.state] }),
     rosterButtons(entry, ctx),
   ]);
-  const facts = [entry.agent, entry.model, usage].filter(Boolean).join(' · ');
+  // The lead goes by its agent's name already: it says it leads instead.
+  const facts = [entry.role === 'lead' ? 'lead' : entry.agent, entry.model, usage].filter(Boolean).join(' · ');
   const wt = entry.worktree;
   const row = el('div', { className: `team-member state-${entry.state.replace(' ', '-')}`, testId: `team-member-${entry.name}` }, [
     head,

@@ -310,19 +310,19 @@ export class ChatRunLog {
       const { toolName, toolUseId, summary } = waiting.approval!;
       // `notes › note` for an MCP tool, as its row says.
       const row = waiting.tools.findLast((t) => t.toolUseId === toolUseId);
-      return `${waiting.agentName} is waiting for your approval: ${row ? toolLabel(row) : toolName} ${clip(summary, 80)}`;
+      return `${nameOf(waiting)} is waiting for your approval: ${row ? toolLabel(row) : toolName} ${clip(summary, 80)}`;
     }
     const retrying = active.find((n) => n.status === 'running' && n.retryWait);
-    if (retrying) return `${retrying.agentName} is waiting to retry (${retrying.retryWait!.attempt}): ${clip(retrying.retryWait!.reason, 100)}`;
+    if (retrying) return `${nameOf(retrying)} is waiting to retry (${retrying.retryWait!.attempt}): ${clip(retrying.retryWait!.reason, 100)}`;
     let newest: { node: AgentNode; row: ToolRow } | null = null;
     for (const node of active) {
       for (const row of node.tools) {
         if (row.status === 'running' && !isSpawnToolName(row.name) && (!newest || row.startedAt > newest.row.startedAt)) newest = { node, row };
       }
     }
-    if (newest) return `${newest.node.agentName}: ${toolLabel(newest.row)} ${clip(newest.row.inputSummary, 80)}`;
+    if (newest) return `${nameOf(newest.node)}: ${toolLabel(newest.row)} ${clip(newest.row.inputSummary, 80)}`;
     const deepest = active.reduce((a, b) => (b.depth >= a.depth ? b : a));
     const others = active.length - 1;
-    return `${deepest.agentName} is thinking…${others ? ` (${others} more agent${others === 1 ? '' : 's'} at work)` : ''}`;
+    return `${nameOf(deepest)} is thinking…${others ? ` (${others} more agent${others === 1 ? '' : 's'} at work)` : ''}`;
   }
 }

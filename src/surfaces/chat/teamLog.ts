@@ -45,7 +45,7 @@ export class TeamChatLog {
       const owner = task.owner ? ` · ${escapeMarkdown(task.owner)}` : '';
       const waits = task.blockedBy.length && task.status === 'pending' ? ` · waits for ${task.blockedBy.map((b) => `#${b}`).join(', ')}` : '';
       const what = before === undefined ? `new task #${task.id} _${escapeMarkdown(clip(task.subject, 100))}_ (${STATUS_WORDS[task.status]}${owner}${waits})` : `task #${task.id} ${STATUS_WORDS[task.status]}${owner}`;
-      lines.push(`📋 ${what}`);
+      lines.push(`▪ ${what}`);
     }
     for (const member of model.roster) {
       if (member.role !== 'member' || !member.agentId) continue;

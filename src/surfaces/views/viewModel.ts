@@ -297,7 +297,8 @@ export function teamView(run: RunSnapshot, worktree: WorktreeLookup = () => unde
         tokens: u ? u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens : 0,
         costUsd: u?.costUsd ?? 0,
         worktree: tree ? { branch: tree.branch, state: tree.state, filesChanged: tree.filesChanged, insertions: tree.insertions, deletions: tree.deletions } : null,
-        said: r.said ? oneLine(r.said, 200) : null,
+        // The lead's answer is its Result line already; a teammate's last words are news.
+        said: r.said && r.role === 'member' ? oneLine(r.said, 200) : null,
       };
     }),
     tasks: model.tasks.map((t) => ({ id: t.id, subject: oneLine(t.subject, 200), status: t.status, owner: t.owner, blockedBy: t.blockedBy })),

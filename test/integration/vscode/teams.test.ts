@@ -72,7 +72,7 @@ test('@agent <team> runs the team file: the chat tells the tasks and the teammat
   const run = fake.store.list()[0]!;
   assert.equal(run.team?.name, 'duo');
   assert.deepEqual(run.tasks?.map((t) => [t.id, t.status, t.owner]), [['1', 'completed', 'alice'], ['2', 'completed', 'bob']]);
-  assert.match(text, /📋 new task #1 _Write alpha\.txt_ \(pending\)/);
+  assert.match(text, /▪ new task #1 _Write alpha\.txt_ \(pending\)/);
   assert.match(text, /◌ \*\*bob\*\* is idle: “My task \\#2 is blocked/);
   assert.match(text, /▸ \*\*alice\*\*/, 'a teammate goes by its team name');
   assert.match(text, /All tasks are completed: alpha\.txt and beta\.txt are written\./);

@@ -64,11 +64,11 @@ test('a run without a team has no team model', () => {
 test('the chat tells each task once per change and each teammate once per rest; the summary ends with the task list', () => {
   const { store, apply } = teamRun();
   const log = new TeamChatLog(escapeMarkdown);
-  assert.deepEqual(log.update(store.get('r')!), ['📋 new task #1 _Task 1_ (completed · alice)', '📋 new task #2 _Task 2_ (pending)', '◌ **bob** is idle: “blocked, waiting”']);
+  assert.deepEqual(log.update(store.get('r')!), ['▪ new task #1 _Task 1_ (completed · alice)', '▪ new task #2 _Task 2_ (pending)', '◌ **bob** is idle: “blocked, waiting”']);
   assert.deepEqual(log.update(store.get('r')!), [], 'nothing new, nothing told');
   apply({ type: 'agent_idle', agentId: 'b', idle: false });
   apply({ type: 'task_changed', agentId: 'b', change: 'updated', task: { id: '2', subject: 'Task 2', description: '', status: 'in_progress', owner: 'bob', blockedBy: ['1'], createdBy: null, createdAt: 1, updatedAt: 2, completedAt: null } });
   apply({ type: 'agent_idle', agentId: 'b', idle: true, output: 'done' });
-  assert.deepEqual(log.update(store.get('r')!), ['📋 task #2 in progress · bob', '◌ **bob** is idle: “done”']);
+  assert.deepEqual(log.update(store.get('r')!), ['▪ task #2 in progress · bob', '◌ **bob** is idle: “done”']);
   assert.equal(teamSummary(store.get('r')!, escapeMarkdown), '**Tasks** (2, 1 completed) — team duo\n\n- #1 ✓ Task 1 · alice\n- #2 ● Task 2 · bob');
 });
