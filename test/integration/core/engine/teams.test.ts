@@ -140,3 +140,66 @@ test('an ad-hoc team: any agent that spawns with a name leads it; names are uniq
   const leadTools = h.server.requests.filter((r) => isAgent(r.system, 'boss')).map((r) => r.toolNames.includes('TaskCreate'));
   assert.deepEqual(leadTools.slice(0, 2), [false, true]);
 });
+
+test('the run\'s concurrency covers its team: with maxConcurrency 1, an idle teammate gives its place to the next; its budget stops them all', async (t) => {
+  const order: string[] = [];
+  const h = await harness({
+    agents: [agent('boss'), agent('helper', { tools: ['Read'] })],
+    settings: { maxConcurrency: 1 },
+    script: (req) => {
+      if (isAgent(req.system, 'helper')) {
+        const who = JSON.stringify(req.messages[0]).includes('[one]') ? 'one' : 'two';
+        order.push(`${who}:${req.turn}`);
+        return { text: `${who} rests` };
+      }
+      if (req.turn === 0) return { toolUses: ['one', 'two'].map((name) => ({ name: 'Task', input: { name, subagent_type: 'helper', description: name, prompt: `[${name}] go` } })) };
+      return { text: 'both rested' };
+    },
+  });
+  t.after(() => h.close());
+  const lead = await h.engine.start({ agent: 'boss', prompt: 'go', cwd: h.dir });
+  const result = await lead.done;
+  assert.equal(result.status, 'completed', result.error ?? '');
+  // One at a time: the second teammate's first request came after the first went idle (it holds no place idle).
+  const idleAt = ofType(h.events, 'agent_idle').filter((e) => e.idle).map((e) => e.ts);
+  const startedTwo = h.server.requests.findIndex((r) => JSON.stringify(r.messages[0]).includes('[two]'));
+  assert.deepEqual(order, ['one:0', 'two:0']);
+  assert.ok(startedTwo > 0 && idleAt.length === 2);
+  assert.ok(h.server.maxInFlight <= 2, 'the lead and at most one teammate at a time');
+
+  // A budget the team spends stops every agent of it, teammates at work included.
+  const spend = await harness({
+    agents: [agent('boss'), agent('helper', { tools: ['Read'] })],
+    script: (req) => {
+      if (isAgent(req.system, 'helper')) return { text: 'busy', toolUses: [{ name: 'Read', input: { file_path: 'nope' } }] };
+      if (req.turn === 0) return { toolUses: ['one', 'two'].map((name) => ({ name: 'Task', input: { name, subagent_type: 'helper', description: name, prompt: `[${name}] go` } })) };
+      return { text: 'waiting' };
+    },
+  });
+  t.after(() => spend.close());
+  const capped = await spend.engine.start({ agent: 'boss', prompt: 'go', cwd: spend.dir, budget: { maxTokens: 20_000 } });
+  const capResult = await capped.done;
+  assert.equal(capResult.status, 'budget_exceeded');
+  const ends = ofType(spend.events, 'agent_finished').filter((e) => e.agentId !== capped.id);
+  assert.deepEqual(ends.map((e) => e.status), ['budget_exceeded', 'budget_exceeded']);
+});
+
+test('stopping the run stops every teammate, idle or at work', async (t) => {
+  const h = await harness({
+    agents: [agent('boss'), agent('helper', { tools: ['Read'] })],
+    script: (req) => {
+      if (isAgent(req.system, 'helper')) return JSON.stringify(req.messages[0]).includes('[sleepy]') ? { text: 'resting' } : { hang: true };
+      if (req.turn === 0) return { toolUses: ['sleepy', 'busy'].map((name) => ({ name: 'Task', input: { name, subagent_type: 'helper', description: name, prompt: `[${name}] go` } })) };
+      return { text: 'waiting' };
+    },
+  });
+  t.after(() => h.close());
+  const lead = await h.engine.start({ agent: 'boss', prompt: 'go', cwd: h.dir });
+  await until('sleepy to rest', () => ofType(h.events, 'agent_idle').some((e) => e.idle));
+  assert.equal(h.engine.cancelRun(lead.id, 'Stopped by the user.'), 1);
+  const result = await lead.done;
+  assert.equal(result.status, 'cancelled');
+  const ends = ofType(h.events, 'agent_finished').filter((e) => e.agentId !== lead.id);
+  assert.deepEqual(ends.map((e) => e.status).sort(), ['cancelled', 'cancelled']);
+  assert.equal(h.engine.running.length, 0);
+});
