@@ -30,7 +30,7 @@ const zones = [
   // The core's own base files (src/core/*.ts) are shared helpers under every core folder.
   {
     target: './src/core/*.ts',
-    from: [src('core/agents'), src('core/tools'), src('core/isolation'), src('core/engine'), src('core/hooks'), src('core/runs')],
+    from: [src('core/agents'), src('core/tools'), src('core/isolation'), src('core/engine'), src('core/hooks'), src('core/runs'), src('core/runtime')],
     message: 'The files at the top of src/core are helpers every core folder may use; they import none of those folders.',
   },
   // Inside the core, bottom to top: agents; tools; isolation (beside them); the
@@ -72,6 +72,12 @@ const zones = [
     target: src('core/runs'),
     from: [src('core/hooks'), src('core/isolation')],
     message: 'core/runs keeps run records and depends on the engine and the protocol only; shared helpers go to the top of src/core.',
+  },
+  // The composition root builds the runtime from every core folder; none of them knows it exists.
+  {
+    target: [src('core/agents'), src('core/tools'), src('core/isolation'), src('core/engine'), src('core/hooks'), src('core/runs'), src('core/trust'), src('core/mcp')],
+    from: [src('core/runtime')],
+    message: 'core/runtime is the composition root: it wires the other core folders, which never import it (take what you need as an option).',
   },
   // Editor-free presentation: what the sidebar, the chat and the LM provider show.
   {

@@ -27,6 +27,10 @@ export interface StartOptions {
   /** A fixed port instead of a free one. */
   port?: number;
   codeServer?: CodeServerCommand;
+  /** `user`: the user's own data folders (npm start); default: temporary ones, as a test needs. */
+  userDirs?: 'user' | 'isolated';
+  /** `$XDG_DATA_HOME` for the extension when a test prepares what is in it (the history, worktrees); default: a temporary folder. */
+  dataHome?: string;
 }
 
 export interface RunningCodeServer {
@@ -38,6 +42,8 @@ export interface RunningCodeServer {
   pid: number;
   userDataDir: string;
   extensionsDir: string;
+  /** `$XDG_DATA_HOME` of the extension (the run history is in its `subagents/`), or null with the user's own. */
+  dataHome: string | null;
   /** What the server printed so far (stdout and stderr). */
   output(): string;
   /** Resolves when the server process ends, whoever ended it. */

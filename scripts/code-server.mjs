@@ -319,7 +319,10 @@ function runSync(cs, args, env) {
  *   args           extra code-server arguments
  *   keepDirs       keep the temporary directories after stop()
  *   port           a fixed port instead of a free one
- * Returns { url, folderUrl, port, pid, userDataDir, extensionsDir, output(), exited, stop() }
+ *   userDirs       'user': the extension keeps its history where the user's is
+ *                  (npm start); default: in a temporary folder, as a test needs
+ *   dataHome       that folder ($XDG_DATA_HOME), when a test prepares it
+ * Returns { url, folderUrl, port, pid, userDataDir, extensionsDir, dataHome, output(), exited, stop() }
  * (`exited` resolves with { code, signal } when the server process ends):
  * open `folderUrl` in a browser; stop() kills the server's whole process
  * group, waits until it is gone and removes the temporary directories.
@@ -342,7 +345,10 @@ export async function startCodeServer(opts) {
   if (!existsSync(settingsFile)) {
     writeFileSync(settingsFile, JSON.stringify({ ...DEFAULT_USER_SETTINGS, ...opts.settings }, null, 2) + '\n');
   }
-  const env = node24Env(opts.env ?? {});
+  // The user's own data (the run history VS Code shares with the CLI) stays out of a test's way unless asked for.
+  const dataHome = opts.dataHome ?? path.join(tmpRoot, 'data');
+  const userDirs = opts.userDirs === 'user' ? {} : { XDG_DATA_HOME: dataHome };
+  const env = node24Env({ ...userDirs, ...(opts.env ?? {}) });
   const base = codeServerArgs({ userDataDir, extensionsDir, configFile });
   const cleanupDirs = () => rmSync(tmpRoot, { recursive: true, force: true, maxRetries: 3 });
 
@@ -377,6 +383,7 @@ export async function startCodeServer(opts) {
         pid: server.pid,
         userDataDir,
         extensionsDir,
+        dataHome: opts.userDirs === 'user' ? null : dataHome,
         output: server.output,
         exited: server.exited,
         stop: async () => {

@@ -145,6 +145,8 @@ export function productServerOptions({ workspace, vsixPath, port, demoModelUrl, 
     vsixPath,
     trust: true,
     port,
+    // The user's own history, shared with the CLI in their terminal.
+    userDirs: 'user',
     env: { ...env, ...(demoModelUrl ? { [DEMO_MODEL_ENV]: demoModelUrl } : {}) },
     ...options,
   };

@@ -1,5 +1,3 @@
-import os from 'node:os';
-
 /** What a CLI command needs from its process, so tests can run commands in-process. */
 export interface CliIO {
   stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number };
@@ -10,10 +8,7 @@ export interface CliIO {
   signal: AbortSignal;
 }
 
-/** The user's home as the command's environment gives it (tests pass their own HOME). */
-export function userHome(env: NodeJS.ProcessEnv): string {
-  return env.HOME || env.USERPROFILE || os.homedir();
-}
+export { userHome } from '../core/runtime/userDirs';
 
 export interface CliCommand {
   name: string;

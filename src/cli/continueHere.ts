@@ -76,7 +76,13 @@ function trustedFolderOf(io: CliIO, agentId: string, cwd: string): string {
 }
 
 /** Opens a session in `cwd` (with that folder's settings, once its trust is decided) and follows what `start` continues, as `run` does. */
-export async function continueHere(io: CliIO, args: ContinueArgs, cwd: string, command: string, start: (session: EngineSession) => Promise<Started>): Promise<number> {
+export async function continueHere(
+  io: CliIO,
+  args: ContinueArgs,
+  cwd: string,
+  command: string,
+  start: (session: EngineSession, askApprovals: boolean) => Promise<Started>,
+): Promise<number> {
   // Checked first: a --plugin-dir naming no folder is a usage error before anything is asked.
   const pluginDirs = pluginDirFlags(args.pluginDirs, cwd, userHome(io.env));
   const trust = await decideProjectTrust(io, trustedFolderOf(io, args.agentId, cwd), { flag: args.trustProject, interactive: interactiveTerminal(io, args.json) });
@@ -84,14 +90,14 @@ export async function continueHere(io: CliIO, args: ContinueArgs, cwd: string, c
   const view = presentation(io, args.json);
   let session: EngineSession;
   try {
-    session = await openSession(io, { cwd, pluginDirs, gate: view.gate, modeConsent: view.modeConsent, coalesceMs: args.json ? 0 : 80, settings, trust });
+    session = await openSession(io, { cwd, pluginDirs, modeConsent: view.modeConsent, coalesceMs: args.json ? 0 : 80, settings, trust });
   } catch (error) {
     if (!(error instanceof EngineError)) throw error;
     io.stderr.write(`subagents ${command}: ${terminalText(error.message)}\n`);
     return 1;
   }
   try {
-    return await executeRun(io, session, view, () => start(session), command);
+    return await executeRun(io, session.runtime, view, () => start(session, view.interactive), command);
   } finally {
     await session.close();
   }

@@ -1,27 +1,31 @@
-import { finalResult, type AgentResult, type AgentRun } from '../core/engine/agentRun';
+import type { AgentResult } from '../core/engine/agentRun';
 import { EngineError } from '../core/engine/errors';
-import { PermissionGate } from '../core/tools/permissions';
-import { terminalQuestions } from './approvals';
+import type { AgentRuntime, RunHandle } from '../core/runtime/api';
 import type { ModeConsentHandler } from '../core/tools/modeConsent';
+import type { RunEvent } from '../protocol/runEvents';
+import { terminalQuestions } from './approvals';
 import type { CliIO } from './command';
 import { LiveTreeRenderer, LogRenderer, type Renderer } from './render/live';
 import { formatDuration, formatUsage, styleFor } from './render/tree';
 import { terminalLine, terminalText } from './render/terminalText';
-import type { EngineSession } from './session';
 
 /**
  * Runs one agent (a new run or a follow-up) and shows it: a live tree on a
  * terminal, progress lines elsewhere, or NDJSON events with --json whose last
- * line is the result. Shared by `run` and `resume`.
+ * line is the result. Shared by `run`, `resume` and `send`, whether the
+ * runtime is this process's or the agent host's.
  */
 
 export interface Presentation {
   json: boolean;
-  /** Filled in once the session exists, so approvals can pause the live tree. */
-  gate: PermissionGate;
+  /** Whether a person answers questions here; when not, approvals are denied at once (saying how to allow them). */
+  interactive: boolean;
   /** How an agent file's wider permission mode is consented to: in the terminal, or (null) refused. */
   modeConsent: ModeConsentHandler | null;
-  attach(session: EngineSession): Renderer | null;
+  /** Starts showing what `runtime` does; the run's own events only, once `follow` names it. */
+  attach(runtime: AgentRuntime): Renderer | null;
+  /** The run this command follows: its events are shown, its approvals asked here. */
+  follow(runId: string): void;
 }
 
 /** Whether a person can answer questions: a terminal on both ends, and no --json. */
@@ -35,24 +39,41 @@ export function presentation(io: CliIO, json: boolean): Presentation {
   let live: LiveTreeRenderer | null = null;
   const pauser = { pause: () => live?.pause(), resume: () => live?.resume() };
   const questions = interactive ? terminalQuestions(process.stdin, process.stderr, pauser) : null;
-  const gate = new PermissionGate(questions?.approvals ?? null);
   let runId: string | null = null;
+  // Events that came before the run was known (its first ones, as it starts): shown once it is.
+  let early: RunEvent[] | null = [];
+  let show: (event: RunEvent) => void = () => undefined;
   return {
     json,
-    gate,
+    interactive,
     modeConsent: questions?.modeConsent ?? null,
-    attach(session) {
+    attach(runtime) {
       const renderer = json
         ? null
         : interactive
-          ? (live = new LiveTreeRenderer(io.stderr as NodeJS.WriteStream, session.store, () => runId, style))
-          : new LogRenderer(io.stderr, session.store, () => runId, style);
-      session.engine.onEvent((event) => {
-        runId ??= event.runId;
+          ? (live = new LiveTreeRenderer(io.stderr as NodeJS.WriteStream, runtime.store, () => runId, style))
+          : new LogRenderer(io.stderr, runtime.store, () => runId, style);
+      show = (event) => {
         if (json) io.stdout.write(`${JSON.stringify(event)}\n`);
         renderer?.event(event);
+      };
+      runtime.onEvent((event) => {
+        if (early) early.push(event);
+        else if (event.runId === runId) show(event);
       });
+      if (questions) {
+        runtime.approvals.addAsker((approval, settled) => {
+          if (approval.request.runId !== runId) return;
+          void questions.approvals(approval.request, settled).then((decision) => runtime.approvals.answer(approval.request.id, decision));
+        });
+      }
       return renderer;
+    },
+    follow(id) {
+      runId = id;
+      const before = early ?? [];
+      early = null;
+      for (const event of before) if (event.runId === id) show(event);
     },
   };
 }
@@ -74,12 +95,12 @@ export function resultLine(result: AgentResult): string {
 }
 
 /** The run to follow, or (`handedOver`) word that the work went to another process (a message queued for an agent it runs). */
-export type Started = AgentRun | { handedOver: string; json: Record<string, unknown> };
+export type Started = RunHandle | { handedOver: string; json: Record<string, unknown> };
 
 /** Follows what `start` starts; work handed over is printed as is, with exit code 0. */
-export async function executeRun(io: CliIO, session: EngineSession, view: Presentation, start: () => Promise<Started>, command: string): Promise<number> {
-  const renderer = view.attach(session);
-  let run: AgentRun;
+export async function executeRun(io: CliIO, runtime: AgentRuntime, view: Presentation, start: () => Promise<Started>, command: string): Promise<number> {
+  const renderer = view.attach(runtime);
+  let run: RunHandle;
   try {
     const started = await start();
     if ('handedOver' in started) {
@@ -96,12 +117,13 @@ export async function executeRun(io: CliIO, session: EngineSession, view: Presen
     }
     throw error;
   }
-  const onAbort = () => session.engine.cancelRun(run.tree.runId, 'Interrupted from the terminal.');
+  view.follow(run.runId);
+  const onAbort = () => void runtime.stopRun(run.runId, 'Interrupted from the terminal.');
   io.signal.addEventListener('abort', onAbort, { once: true });
   // A message that came as the agent ended continues it: the result is the last continuation's.
-  const { result } = await finalResult(run);
+  const result = await run.result();
   // Agents of the run continued meanwhile (a message to one that had ended) finish before the process does.
-  await session.settle(run.tree.runId);
+  await runtime.settle(run.runId);
   io.signal.removeEventListener('abort', onAbort);
   renderer?.stop();
 
@@ -112,7 +134,7 @@ export async function executeRun(io: CliIO, session: EngineSession, view: Presen
     const raw = result.structuredOutput !== undefined ? JSON.stringify(result.structuredOutput, null, 2) : result.output;
     const output = raw && terminalText(raw);
     if (output) io.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
-    const total = session.store.get(result.runId)?.usage ?? result.usage;
+    const total = runtime.store.get(result.runId)?.usage ?? result.usage;
     const summary = `${result.status} · ${formatDuration(result.durationMs)} · ${formatUsage(total)} · agent ${result.agentId}${result.error ? ` · ${terminalLine(result.error)}` : ''}`;
     io.stderr.write(`${result.status === 'completed' ? style.green(summary) : style.red(summary)}\n`);
   }

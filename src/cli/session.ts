@@ -1,32 +1,30 @@
 import path from 'node:path';
-import { AgentCatalog } from '../core/agents/catalog';
 import { defaultSettings, worktreePoolSize, type Settings } from '../core/config';
-import { createClient } from '../core/engine/client';
+import { apiBaseUrl } from '../core/engine/client';
 import { Redactor } from '../core/engine/redaction';
-import { Engine } from '../core/engine/engine';
-import { CommandHooks } from '../core/hooks/commandHooks';
-import { RunHistory } from '../core/runs/history';
 import { WorktreeManager, type RecoverReport } from '../core/isolation';
-import { historyLimits, storeLimits } from '../core/runs/historySettings';
-import { RunStore } from '../core/runs/runStore';
-import { ModeConsents, type ModeConsentHandler } from '../core/tools/modeConsent';
-import type { PermissionGate } from '../core/tools/permissions';
+import { statusFile } from '../core/mcp/status';
+import { RunHistory } from '../core/runs/history';
+import { historyLimits } from '../core/runs/historySettings';
+import type { ModeConsentHandler } from '../core/tools/modeConsent';
+import type { ProjectTrust } from '../core/trust/projectTrust';
+import { TRUST_NOTHING } from '../core/trust/projectTrust';
+import { openRuntime, type Runtime } from '../core/runtime/runtime';
+import { shareableEnv, type ScopeSpec } from '../core/runtime/scopeSpec';
+import { userDataDir as storageDir } from '../core/runtime/userDirs';
 import { userHome, type CliIO } from './command';
 import { terminalText } from './render/terminalText';
-import { TRUST_NOTHING, type ProjectTrust } from '../core/trust/projectTrust';
-import { McpHost } from '../core/mcp/host';
-import { cliMcpOptions } from './mcpOptions';
+import { TRUSTED_PROJECTS, userSettingsFile } from './settingsFiles';
+import { trustSpec } from './trust';
 
 /**
- * What a CLI command that runs agents needs, wired the same way the
- * extension wires it: catalog → engine → events → RunStore, with the run
- * history on disk under `$XDG_DATA_HOME/subagents` (or `~/.local/share`).
+ * What a CLI command that runs agents needs: the runtime (src/core/runtime,
+ * built the one way every process builds it) with the run history on disk
+ * under `$XDG_DATA_HOME/subagents` (or `~/.local/share`), and the scope the
+ * command runs in (its folder, settings, trust and key).
  */
 
-export function storageDir(env: NodeJS.ProcessEnv): string {
-  const base = env.XDG_DATA_HOME || path.join(userHome(env), '.local', 'share');
-  return path.join(base, 'subagents');
-}
+export { userDataDir as storageDir } from '../core/runtime/userDirs';
 
 /**
  * Writes a problem line to stderr as every CLI log line is written: the key
@@ -54,21 +52,25 @@ export function openWorktrees(io: CliIO, settings: Settings = defaultSettings())
 }
 
 /**
- * Settles the worktrees of runs whose process died (a crash, a kill):
- * unchanged ones are removed, changed ones committed on their branch and
- * kept. Every command that works with worktrees or runs agents does it
+ * Says what recovery of worktrees left by runs whose process died found:
+ * unchanged ones were removed, changed ones committed on their branch and
+ * kept. Every command that works with worktrees or runs agents recovers
  * first, so a leftover is found by whichever comes next, and said once.
  */
-export async function recoverWorktrees(io: CliIO, worktrees: WorktreeManager): Promise<RecoverReport> {
-  // The report's `kept` also holds every finished worktree still waiting for review: name only those settled now.
-  const pending = new Set((await worktrees.list()).filter((r) => r.state === 'finished').map((r) => r.agentId));
-  const report = await worktrees.recover();
+export function reportRecovery(io: CliIO, report: RecoverReport, pendingBefore: ReadonlySet<string>): void {
   if (report.removed.length) io.stderr.write(`subagents: removed ${report.removed.length} unchanged worktree(s) left by interrupted runs.\n`);
-  for (const rec of report.kept.filter((r) => !pending.has(r.agentId))) {
+  for (const rec of report.kept.filter((r) => !pendingBefore.has(r.agentId))) {
     io.stderr.write(
       terminalText(`subagents: kept the worktree of ${rec.agentName} (${rec.agentId}), left by an interrupted run, with ${rec.info.filesChanged} changed file(s) on branch ${rec.branch}: see "subagents worktrees diff ${rec.agentId}", then apply or discard it.`) + '\n',
     );
   }
+}
+
+export async function recoverWorktrees(io: CliIO, worktrees: WorktreeManager): Promise<RecoverReport> {
+  // The report's `kept` also holds every finished worktree still waiting for review: name only those settled now.
+  const pending = new Set((await worktrees.list()).filter((r) => r.state === 'finished').map((r) => r.agentId));
+  const report = await worktrees.recover();
+  reportRecovery(io, report, pending);
   return report;
 }
 
@@ -83,18 +85,32 @@ export async function openHistory(io: CliIO, settings: Settings): Promise<RunHis
   });
 }
 
+/** The scope a command runs in: its folder, the settings and trust decided for it, the key and environment it was started with. */
+export function cliScope(io: CliIO, opts: { cwd: string; settings: Settings; trust?: ProjectTrust; pluginDirs?: readonly string[]; session?: number }): ScopeSpec {
+  const apiKey = io.env.ANTHROPIC_API_KEY || undefined;
+  return {
+    cwd: opts.cwd,
+    surface: 'cli',
+    settings: opts.settings,
+    trust: trustSpec(opts.trust ?? TRUST_NOTHING),
+    credentials: { ...(apiKey ? { apiKey } : {}), ...optional('baseUrl', apiBaseUrl(opts.settings.apiBaseUrl, io.env)) },
+    env: shareableEnv(io.env),
+    home: userHome(io.env),
+    pluginDirs: opts.pluginDirs ?? [],
+    trustHint: `pass --trust-project, or add the folder to "${TRUSTED_PROJECTS}" in ${userSettingsFile(io.env)}`,
+    session: opts.session ?? Date.now(),
+  };
+}
+
+function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, string>);
+}
+
+/** What a command that runs agents in this process has: the runtime and the scope it asks for. */
 export interface EngineSession {
   settings: Settings;
-  catalog: AgentCatalog;
-  history: RunHistory;
-  store: RunStore;
-  engine: Engine;
-  /**
-   * Waits until no agent works here any more, delivering what is still in
-   * the mailbox for the run's agents (a message sent as the process was
-   * about to end continues its agent here rather than waiting for another).
-   */
-  settle(runId: string): Promise<void>;
+  runtime: Runtime;
+  scope: ScopeSpec;
   close(): Promise<void>;
 }
 
@@ -105,7 +121,6 @@ export async function openSession(
     cwd: string;
     pluginDirs: string[];
     settings: Settings;
-    gate: PermissionGate;
     modeConsent?: ModeConsentHandler | null;
     coalesceMs: number;
     /** Project trust as decided for the command (src/cli/trust.ts); default: no folder trusted. */
@@ -113,72 +128,27 @@ export async function openSession(
   },
 ): Promise<EngineSession> {
   const { settings } = opts;
-  // Fails early, before anything is read, when there is no key. ANTHROPIC_BASE_URL wins over settings.apiBaseUrl there.
-  const client = createClient({ apiKey: io.env.ANTHROPIC_API_KEY, baseUrl: settings.apiBaseUrl, env: io.env });
-  const history = await openHistory(io, settings);
-  const pluginDirs = [...settings.pluginDirs, ...opts.pluginDirs];
-  const catalog = await AgentCatalog.create({ cwd: opts.cwd, home: userHome(io.env), pluginDirs, loadClaudePlugins: settings.loadClaudePlugins, watch: true });
+  const write = problemLine(io);
+  const scope = cliScope(io, opts);
+  const runtime = await openRuntime({
+    dataDir: storageDir(io.env),
+    settings: () => settings,
+    coalesceMs: opts.coalesceMs,
+    mcpStatusFile: statusFile(io.env, userHome(io.env)),
+    // Consents for agent files that widen the permission mode outlive the process, as in VS Code.
+    modeConsent: opts.modeConsent ?? undefined,
+    // Info lines (worktrees made, a plan-mode agent's skipped hooks) would interleave with the live tree on stderr: problems only.
+    log: (level, message, folder) => {
+      // An agent's lines (hooks, the engine) say their level; the history's and the worktrees' are problems as such.
+      if (level === 'warn' || level === 'error') write(folder ? `${level}: ${message}` : message);
+    },
+    onRecovered: (report, pending) => reportRecovery(io, report, pending),
+  });
+  const opened = await runtime.scope(scope);
   // A plugin folder of the settings that is not there is named (the flags were checked already); `agents` lists every warning.
-  for (const warning of catalog.warnings) {
+  const pluginDirs = [...settings.pluginDirs, ...opts.pluginDirs];
+  for (const warning of opened.catalog.warnings) {
     if (pluginDirs.some((dir) => path.resolve(opts.cwd, dir) === warning.filePath)) io.stderr.write(`subagents: warning: ${terminalText(warning.message)}\n`);
   }
-  const store = new RunStore({ coalesceMs: opts.coalesceMs, ...storeLimits(settings) });
-  const detach = history.attach(store);
-  const worktrees = openWorktrees(io, settings);
-  const mcp = new McpHost(cliMcpOptions(io, { cwd: opts.cwd, settings, pluginDirs: opts.pluginDirs, trust: opts.trust ?? TRUST_NOTHING, ownSecrets: () => [client.apiKey, client.authToken] }));
-  await recoverWorktrees(io, worktrees);
-  const engine = new Engine({
-    client,
-    catalog,
-    settings: () => settings,
-    gate: opts.gate,
-    // Consents for agent files that widen the permission mode outlive the process, as in VS Code.
-    modeConsents: new ModeConsents({ file: path.join(storageDir(io.env), 'mode-consents.json'), ask: opts.modeConsent ?? undefined }),
-    archive: history,
-    mailbox: history.mailbox,
-    worktrees,
-    // Claude Code command hooks from ~/.claude, and the project's .claude/settings*.json where the folder is trusted.
-    trust: opts.trust,
-    hooks: new CommandHooks({
-      home: userHome(io.env),
-      enabled: () => settings['hooks.enabled'],
-      env: io.env,
-      // Per-run info lines would interleave with the live tree on stderr: problems only, as for worktrees.
-      log: (level, message) => {
-        if (level !== 'info') io.stderr.write(`subagents: ${level}: ${terminalText(message)}\n`);
-      },
-    }),
-    // Info lines (a plan-mode agent's skipped hooks) would interleave with the live tree: problems only.
-    log: (level, message) => {
-      if (level !== 'info') io.stderr.write(`subagents: ${level}: ${terminalText(message)}\n`);
-    },
-    mcp,
-  });
-  engine.onEvent((event) => store.apply(event));
-  // Messages and stops other terminals and windows leave for the agents this command runs.
-  const unwatch = history.mailbox.watch((entry) => engine.receive(entry));
-  return {
-    settings,
-    catalog,
-    history,
-    store,
-    engine,
-    settle: async (runId) => {
-      for (;;) {
-        await engine.settled();
-        const agents = Object.keys(store.get(runId)?.agents ?? {});
-        const waiting = (await Promise.all(agents.map((id) => history.mailbox.pending(id)))).flat().filter((e) => e.kind === 'message' || e.wakes || e.kind === 'stop');
-        for (const entry of waiting) engine.receive(entry);
-        if (!engine.busy) return;
-      }
-    },
-    close: async () => {
-      unwatch();
-      await mcp.close();
-      await history.flush();
-      detach();
-      catalog.dispose();
-      worktrees.dispose();
-    },
-  };
+  return { settings, runtime, scope, close: () => runtime.close() };
 }

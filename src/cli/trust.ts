@@ -3,7 +3,8 @@ import { createInterface } from 'node:readline/promises';
 import { applyEdits, modify, parse } from 'jsonc-parser';
 import { writeFileAtomic } from '../core/atomicFile';
 import { describeProjectCode, findProjectCode, trustRoot, untrustedCode, type ProjectCode, type ProjectCodeProbe } from '../core/trust/projectCode';
-import { TrustedFolders, trustWhen, type ProjectTrust } from '../core/trust/projectTrust';
+import { TRUST_EVERYTHING, TRUST_NOTHING, TrustedFolders, trustWhen, type ProjectTrust } from '../core/trust/projectTrust';
+import type { TrustSpec } from '../core/runtime/scopeSpec';
 import { userHome, type CliIO } from './command';
 import { terminalLine } from './render/terminalText';
 import { loadSettings, TRUSTED_PROJECTS, trustedProjects, userSettingsFile, warnOnce } from './settingsFiles';
@@ -39,7 +40,7 @@ export interface TrustOptions {
 }
 
 export async function decideProjectTrust(io: CliIO, cwd: string, options: TrustOptions): Promise<ProjectTrust> {
-  if (options.flag) return trustWhen(() => true);
+  if (options.flag) return TRUST_EVERYTHING;
   const warn = warnOnce(io);
   const trusted = new TrustedFolders(trustedProjects(io.env, warn));
   const code = [...(await findProjectCode(cwd, userHome(io.env), options.probes)), ...settingsCode(io, cwd)];
@@ -61,6 +62,14 @@ export async function decideProjectTrust(io: CliIO, cwd: string, options: TrustO
   }
   warn(untrustedWarning(root, pending, userFile));
   return trusted;
+}
+
+/** The command's trust as the data a runtime request carries. */
+export function trustSpec(trust: ProjectTrust): TrustSpec {
+  if (trust === TRUST_EVERYTHING) return { kind: 'all' };
+  if (trust instanceof TrustedFolders) return { kind: 'folders', roots: [...trust.roots] };
+  if (trust === TRUST_NOTHING) return { kind: 'folders', roots: [] };
+  throw new Error('A trust decision the runtime cannot carry.');
 }
 
 /** The project settings file's keys that only trust would let apply, as project code. */

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type Anthropic from '@anthropic-ai/sdk';
 import { apiBaseUrl, createClient } from '../core/engine/client';
+import type { Credentials } from '../core/runtime/scopeSpec';
+import { ADMISSION_WORDS } from '../protocol/admission';
 
 /**
  * Where the Anthropic API key comes from: VS Code's SecretStorage
@@ -24,12 +26,7 @@ export const SECRET_KEY = 'subagents.anthropicApiKey';
 export const DEMO_MODEL_ENV = 'SUBAGENTS_DEMO_MODEL_URL';
 const DEMO_KEY = 'demo-model-no-key';
 
-/** How the demo model shows in every surface: `demo-sonnet` rather than a Claude id it is not. */
-export function demoModelName(model: string, aliases: Readonly<Record<string, string>>): string {
-  if (model.startsWith('demo-')) return model;
-  const alias = Object.keys(aliases).find((name) => aliases[name] === model);
-  return `demo-${alias ?? model}`;
-}
+export { demoModelName } from '../core/runtime/scopeSpec';
 
 export class ApiKeys implements vscode.Disposable {
   #stored: string | undefined;
@@ -107,9 +104,15 @@ export class ApiKeys implements vscode.Disposable {
     return client;
   }
 
-  /** One stable object that forwards to `client()`: what the engines hold. */
-  lazyClient(): Anthropic {
-    return new Proxy({} as Anthropic, { get: (_target, property) => Reflect.get(this.client(), property) as unknown });
+  /**
+   * What a run request carries: the key in effect and where requests go
+   * (the demo model's placeholder key and address while it plays). Read
+   * at each request, so a key set meanwhile applies to the next run.
+   */
+  credentials(): Credentials {
+    if (this.demo) return { apiKey: DEMO_KEY, baseUrl: this.env[DEMO_MODEL_ENV]! };
+    const baseUrl = apiBaseUrl(this.baseUrl(), this.env);
+    return { ...(this.key ? { apiKey: this.key } : {}), ...(baseUrl ? { baseUrl } : {}) };
   }
 
   dispose(): void {
@@ -127,10 +130,7 @@ const SET_KEY = 'Set API Key';
 export function ensureApiKey(keys: ApiKeys): boolean {
   if (keys.key || keys.demo) return true;
   void vscode.window
-    .showErrorMessage(
-      'Subagents needs an Anthropic API key to run agents. Set one (it is kept in VS Code\'s secret storage), or start VS Code with ANTHROPIC_API_KEY in its environment.',
-      SET_KEY,
-    )
+    .showErrorMessage(ADMISSION_WORDS.noKey(), SET_KEY)
     .then((choice) => {
       if (choice === SET_KEY) void vscode.commands.executeCommand('subagents.setApiKey');
     });

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApprovalPreview } from '../core/tools/approvalPreview';
-import type { ApprovalInbox } from '../core/tools/approvalInbox';
+import type { ApprovalsView } from '../core/runtime/api';
 import { approvalHeadline } from '../protocol/approvalText';
 
 /**
@@ -37,7 +37,7 @@ function sideText(preview: ApprovalPreview | null | undefined, side: Side): stri
 export class ApprovalEditors implements vscode.TextDocumentContentProvider, vscode.Disposable {
   readonly #unsubscribe: () => void;
 
-  constructor(private readonly inbox: ApprovalInbox) {
+  constructor(private readonly inbox: ApprovalsView) {
     this.#unsubscribe = inbox.onDidChange((change) => {
       if (change.type === 'settled') void this.#close(change.approval.request.id);
     });

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { diffLines } from 'diff';
-import { ApprovalInbox, type PendingApproval } from '../core/tools/approvalInbox';
+import type { PendingApproval } from '../core/tools/approvalInbox';
+import type { ApprovalsView } from '../core/runtime/api';
 import type { ApprovalPreview } from '../core/tools/approvalPreview';
 import type { ModeWidening } from '../core/tools/modeConsent';
 import type { ApprovalDecision, ApprovalRequest } from '../core/tools/permissions';
@@ -33,7 +34,6 @@ export function decisionFor(answer: ApprovalAnswer, by: string): ApprovalDecisio
 }
 
 export class VsCodeApprovals implements vscode.Disposable {
-  readonly inbox = new ApprovalInbox();
   readonly #onDidChange = new vscode.EventEmitter<void>();
   /** Fires when a question opens or closes. */
   readonly onDidChange = this.#onDidChange.event;
@@ -42,9 +42,13 @@ export class VsCodeApprovals implements vscode.Disposable {
   /** Opens an approval's command or change whole (the approval editors); set by activation. */
   show: ((approvalId: string) => unknown) | undefined;
 
-  constructor(private readonly log: vscode.LogOutputChannel) {
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    /** The runtime's pending approvals (in the agent host, or in this process). */
+    readonly view: ApprovalsView,
+  ) {
     this.#unsubscribe = [
-      this.inbox.onDidChange((change) => {
+      view.onDidChange((change) => {
         if (change.type === 'settled') {
           const { request } = change.approval;
           const { decision } = change;
@@ -53,21 +57,17 @@ export class VsCodeApprovals implements vscode.Disposable {
         }
         this.#onDidChange.fire();
       }),
-      this.inbox.addAsker((approval, settled) => this.#notify(approval, settled)),
+      view.addAsker((approval, settled) => this.#notify(approval, settled)),
     ];
   }
 
-  get handler() {
-    return this.inbox.handler;
-  }
-
   get pending(): PendingApproval[] {
-    return this.inbox.pending;
+    return this.view.pending;
   }
 
   /** Answers a pending approval; false when it was already settled elsewhere. */
-  answer(approvalId: string, answer: ApprovalAnswer, by: string): boolean {
-    return this.inbox.answer(approvalId, decisionFor(answer, by));
+  answer(approvalId: string, answer: ApprovalAnswer, by: string): Promise<boolean> {
+    return this.view.answer(approvalId, decisionFor(answer, by));
   }
 
   /**
@@ -88,10 +88,10 @@ export class VsCodeApprovals implements vscode.Disposable {
     void vscode.window.showWarningMessage(notice.message, ...notice.buttons).then((choice) => {
       if (choice === SHOW_COMMAND || choice === SHOW_CHANGE) return this.show?.(request.id);
       const answer = choice ? BUTTON_ANSWERS[choice] : undefined;
-      if (answer && !this.answer(request.id, answer, 'notification')) {
-        void vscode.window.showInformationMessage('That approval was already answered, or its agent has stopped.');
-      }
-      return undefined;
+      if (!answer) return undefined;
+      return this.answer(request.id, answer, 'notification').then((settled) => {
+        if (!settled) void vscode.window.showInformationMessage('That approval was already answered, or its agent has stopped.');
+      });
     });
   }
 
@@ -178,12 +178,12 @@ export async function askModeWidening(request: ModeWidening, signal: AbortSignal
  * answer settled the question; one already answered elsewhere (or withdrawn
  * because its agent stopped) says so instead of pretending to act.
  */
-export function answerApprovalCommand(services: { approvals: VsCodeApprovals }, approvalId: unknown, answer: unknown, by: unknown): boolean {
+export async function answerApprovalCommand(services: { approvals: VsCodeApprovals }, approvalId: unknown, answer: unknown, by: unknown): Promise<boolean> {
   if (typeof approvalId !== 'string' || !(APPROVAL_ANSWERS as readonly unknown[]).includes(answer)) {
     void vscode.window.showErrorMessage(`Subagents: answerApproval needs an approval id and one of ${APPROVAL_ANSWERS.join(', ')}.`);
     return false;
   }
-  const settled = services.approvals.answer(approvalId, answer as ApprovalAnswer, typeof by === 'string' && by ? by : 'command');
+  const settled = await services.approvals.answer(approvalId, answer as ApprovalAnswer, typeof by === 'string' && by ? by : 'command');
   if (!settled) void vscode.window.showInformationMessage('That approval was already answered, or its agent has stopped.');
   return settled;
 }

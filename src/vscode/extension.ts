@@ -94,7 +94,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
   const transcripts = new TranscriptDocuments(s);
   const reviews = new ReviewEditors(s.worktrees);
   const panels = new TranscriptPanels(s, vscode.Uri.joinPath(context.extensionUri, 'media', 'subagents.svg'));
-  const approvalEditors = new ApprovalEditors(s.approvals.inbox);
+  const approvalEditors = new ApprovalEditors(s.approvals.view);
   s.approvals.show = (approvalId) => approvalEditors.show(approvalId);
   context.subscriptions.push(
     ...disposables,

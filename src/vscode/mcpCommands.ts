@@ -15,7 +15,7 @@ export async function checkMcpServersCommand(services: Services): Promise<string
     return [];
   }
   const warnings = await vscode.window.withProgress({ location: { viewId: 'subagents.agentsView' }, title: 'Checking MCP servers…' }, async () =>
-    (await Promise.all(services.scopes.all.map((scope) => checkAgentServers(scope.agents, scope.folder.uri.fsPath, scope.mcp.options)))).flat(),
+    (await Promise.all(services.scopes.all.map((scope) => checkAgentServers(scope.agents, scope.folder.uri.fsPath, scope.mcpOptions())))).flat(),
   );
   for (const scope of services.scopes.all) scope.refreshMcpServers();
   for (const warning of warnings) services.log.warn(warning);

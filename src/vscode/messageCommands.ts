@@ -2,8 +2,7 @@ import * as vscode from 'vscode';
 import { isActiveStatus } from '../protocol/vocabulary';
 import { ensureApiKey } from './apiKey';
 import { pickRunningAgent } from './pickers';
-import { ensureTrusted } from './runCommands';
-import { announceRunEnd } from './runNotifications';
+import { announceWhenDone, ensureTrusted } from './runCommands';
 import type { Services } from './services';
 
 /**
@@ -52,8 +51,8 @@ export async function sendMessageCommand(services: Services, reveal: (runId?: st
     const outcome = await services.sendMessage(id, message, surface);
     if (outcome.delivery === 'continued') {
       services.log.info(`A message continued ${name} (${id}).`);
-      void outcome.run.done.then(announceRunEnd);
-      await reveal(outcome.run.tree.runId);
+      void announceWhenDone(outcome.handle);
+      await reveal(outcome.handle.runId);
       return 'continued';
     }
     const where = outcome.delivery === 'elsewhere' ? `, which ${outcome.owner} runs,` : '';

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import * as vscode from 'vscode';
 import type { AgentDefinition } from '../core/agents/definition';
 import type { TeamDefinition } from '../core/agents/teams/teamFile';
+import { isActiveStatus } from '../protocol/vocabulary';
 import type { FolderScope } from './scopes';
 import type { Services } from './services';
 
@@ -126,18 +127,26 @@ export function isGitRepo(dir: string): Promise<boolean> {
  * nothing runs). `note` ends each entry's detail (what picking it does).
  */
 export async function pickRunningAgent(services: Services, opts: { title: string; placeHolder: string; none: string; note?: string }): Promise<string | undefined> {
-  const running = services.scopes.all.flatMap((scope) => scope.engine.running.map((run) => ({ run, scope })));
+  // Every agent at work, as the snapshots show it: in this window's runs, another window's, a terminal's.
+  const running = services.store.list().flatMap((run) =>
+    Object.values(run.agents)
+      .filter((node) => isActiveStatus(node.status))
+      .map((node) => ({ node, run })),
+  );
   if (running.length === 0) {
     void vscode.window.showInformationMessage(opts.none);
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    running.map(({ run, scope }) => ({
-      label: `${'  '.repeat(run.depth)}${run.agentName}`,
-      description: run.description,
-      detail: [run.parent ? `spawned by ${run.parent.agentName}` : 'started by you', scope.folder.name, opts.note].filter(Boolean).join(' · '),
-      agentId: run.id,
-    })),
+    running.map(({ node, run }) => {
+      const parent = node.parentId ? run.agents[node.parentId] : undefined;
+      return {
+        label: `${'  '.repeat(node.depth)}${node.agentName}`,
+        description: node.description,
+        detail: [parent ? `spawned by ${parent.agentName}` : 'started by you', services.folderOf(run)?.folder.name, opts.note].filter(Boolean).join(' · '),
+        agentId: node.agentId,
+      };
+    }),
     { title: opts.title, placeHolder: opts.placeHolder },
   );
   return picked?.agentId;

@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
-import type { AgentRun } from '../core/engine/agentRun';
+import { AdmissionError, type AdmissionRefusal } from '../core/engine/admission';
 import type { Budget } from '../core/engine/budget';
 import { EngineError } from '../core/engine/errors';
+import type { RunHandle } from '../core/runtime/api';
+import { ADMISSION_WORDS } from '../protocol/admission';
 import { ensureApiKey } from './apiKey';
 import { askTask, isGitRepo, pickAgent, pickFolder, pickRunningAgent } from './pickers';
 import { announceRunEnd } from './runNotifications';
@@ -41,14 +43,7 @@ const MANAGE_TRUST = 'Manage Workspace Trust';
 /** Nothing runs in an untrusted workspace (Restricted Mode); says why and how to change it. */
 export function ensureTrusted(what: string): boolean {
   if (vscode.workspace.isTrusted) return true;
-  void vscode.window
-    .showWarningMessage(
-      `${what} is not possible in Restricted Mode: agents run tools (shell commands, file edits) in this workspace, so it must be trusted first.`,
-      MANAGE_TRUST,
-    )
-    .then((choice) => {
-      if (choice === MANAGE_TRUST) void vscode.commands.executeCommand('workbench.trust.manage');
-    });
+  showRestricted(`${what} is not possible in Restricted Mode: agents run tools (shell commands, file edits) in this workspace, so it must be trusted first.`);
   return false;
 }
 
@@ -56,9 +51,23 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The engine's refusal (admission.ts), in its words, with the way out where there is one. */
+function refuse(services: Services, refusal: AdmissionRefusal): undefined {
+  if (refusal.code === 'restricted') showRestricted(refusal.message);
+  else if (refusal.code === 'no-key') ensureApiKey(services.keys);
+  else void vscode.window.showErrorMessage(refusal.message);
+  return undefined;
+}
+
+function showRestricted(message: string): void {
+  void vscode.window.showWarningMessage(message, MANAGE_TRUST).then((choice) => {
+    if (choice === MANAGE_TRUST) void vscode.commands.executeCommand('workbench.trust.manage');
+  });
+}
+
 /** `reveal` shows the Runs view with the given run selected. */
 export async function runAgentCommand(services: Services, reveal: (runId?: string) => Promise<void>, args: RunAgentArgs = {}): Promise<string | undefined> {
-  if (!ensureTrusted('Running an agent')) return undefined;
+  if (!vscode.workspace.isTrusted) return refuse(services, { code: 'restricted', message: ADMISSION_WORDS.restricted() });
   const { budget, error: budgetError } = checkBudget(args.budget);
   if (budgetError) {
     void vscode.window.showErrorMessage(budgetError);
@@ -71,20 +80,14 @@ export async function runAgentCommand(services: Services, reveal: (runId?: strin
   if (!args.agent && !picked) return undefined;
   // A team runs its lead with the team file; an agent of the same name wins.
   const team = picked?.kind === 'team' ? scope.teamStart(picked.team.name) : args.agent ? scope.teamStart(args.agent) : undefined;
-  const agent = team ? scope.find(team.info.lead) : picked?.kind === 'agent' ? picked.agent : scope.find(args.agent!);
-  if (!agent) {
-    if (team) void vscode.window.showErrorMessage(`Team "${team.info.name}" is led by "${team.info.lead}", which is not an agent here (${team.info.filePath}).`);
-    else void vscode.window.showErrorMessage(`Unknown agent or team "${args.agent}". Available: ${[...scope.agents.map((a) => a.name), ...(scope.teams?.teams.map((t) => t.name) ?? [])].join(', ') || 'none'}`);
-    return undefined;
-  }
-  if (scope.settings.disabledAgents.includes(agent.name)) {
-    void vscode.window.showErrorMessage(`Agent "${agent.name}" is disabled (setting subagents.disabledAgents). Remove it from that list to run it.`);
-    return undefined;
-  }
-  if (agent.userInvocable === false) {
-    void vscode.window.showErrorMessage(`Agent "${agent.name}" is there for other agents to start (user-invocable: false in its file), not to be run by itself.`);
-    return undefined;
-  }
+  const name = team?.info.lead ?? (picked?.kind === 'agent' ? picked.agent.name : args.agent!);
+  // Asked before the task is: the engine's answer, in its words, whatever it is.
+  const refusal = scope.admission(name, 'user', budget);
+  // A name that is no agent may have been meant as a team: the teams are named too.
+  const teams = scope.teams?.teams.map((t) => t.name) ?? [];
+  if (refusal?.code === 'unknown' && teams.length) return refuse(services, { ...refusal, message: `${refusal.message}. Teams: ${teams.join(', ')}` });
+  if (refusal) return refuse(services, refusal);
+  const agent = scope.find(name)!;
   const what = team ? `team ${team.info.name}` : agent.name;
   let task = args.task?.trim();
   let isolated = args.isolation === 'worktree' || agent.isolation === 'worktree';
@@ -96,18 +99,26 @@ export async function runAgentCommand(services: Services, reveal: (runId?: strin
     task = input.task;
     isolated ||= input.isolated;
   }
-  let run: AgentRun;
+  let run: RunHandle;
   try {
-    run = await scope.engine.start({ agent: agent.name, prompt: task, cwd: scope.folder.uri.fsPath, isolation: isolated ? 'worktree' : undefined, budget, team });
+    run = await services.runtime.start({ scope: scope.spec(), agent: agent.name, prompt: task, isolation: isolated ? 'worktree' : undefined, budget, via: 'palette', team });
   } catch (error) {
+    if (error instanceof AdmissionError) return refuse(services, error.refusal);
     if (!(error instanceof EngineError)) services.log.error(`Starting ${what} failed: ${errorText(error)}`);
     void vscode.window.showErrorMessage(`Could not start ${what}: ${errorText(error)}`);
     return undefined;
   }
-  services.log.info(`Started ${what} (${run.id}) in ${scope.folder.name}${isolated ? ' in a worktree' : ''}.`);
-  if (args.notify !== false) void run.done.then(announceRunEnd);
-  await reveal(run.tree.runId);
-  return run.id;
+  services.scopes.noteRun(run.runId, scope);
+  services.log.info(`Started ${what} (${run.agentId}) in ${scope.folder.name}${isolated ? ' in a worktree' : ''}.`);
+  if (args.notify !== false) void announceWhenDone(run);
+  await reveal(run.runId);
+  return run.agentId;
+}
+
+/** Announces how a run this window started ends (runNotifications.ts); a runtime that went away says nothing. */
+export async function announceWhenDone(run: RunHandle): Promise<void> {
+  const result = await run.result().catch(() => null);
+  if (result) announceRunEnd(result);
 }
 
 export async function stopRunCommand(services: Services, agentId?: string): Promise<boolean> {
@@ -122,8 +133,8 @@ export async function stopRunCommand(services: Services, agentId?: string): Prom
   return true;
 }
 
-export function stopAllCommand(services: Services): number {
-  const stopped = services.scopes.all.reduce((sum, scope) => sum + scope.engine.cancelAll('Stopped by the user (Stop All).'), 0);
+export async function stopAllCommand(services: Services): Promise<number> {
+  const stopped = await services.runtime.stopAll('Stopped by the user (Stop All).');
   services.log.info(`Stop All: stopped ${stopped} run(s).`);
   void vscode.window.showInformationMessage(stopped ? `Stopped ${stopped} run${stopped === 1 ? '' : 's'}.` : 'No agent is running.');
   return stopped;
@@ -156,10 +167,10 @@ export async function sendFollowUpCommand(services: Services, reveal: (runId?: s
     text = entered.trim();
   }
   try {
-    const continued = await scope.engine.sendFollowUp(agentId, text);
-    void continued.done.then(announceRunEnd);
-    await reveal(continued.tree.runId);
-    return continued.id;
+    const continued = await services.runtime.followUp({ scope: scope.spec(), agentId, prompt: text });
+    void announceWhenDone(continued);
+    await reveal(continued.runId);
+    return continued.agentId;
   } catch (error) {
     void vscode.window.showErrorMessage(`Could not continue ${node?.agentName ?? agentId}: ${errorText(error)}`);
     return undefined;

@@ -6,65 +6,52 @@ import type { TeamDefinition } from '../core/agents/teams/teamFile';
 import { teamStartOf, type TeamStart } from '../core/engine/team/leadBrief';
 import type { AgentDefinition } from '../core/agents/definition';
 import { resolveUserPath, type Settings } from '../core/config';
-import { Engine, type AgentLookup } from '../core/engine/engine';
-import type { WorktreeManager } from '../core/isolation';
-import type { RunHistory } from '../core/runs/history';
-import type { RunStore } from '../core/runs/runStore';
-import type { PermissionGate } from '../core/tools/permissions';
-import { demoModelName, type ApiKeys } from './apiKey';
+import { admit, type AdmissionRefusal, type Invoker } from '../core/engine/admission';
+import type { Budget } from '../core/engine/budget';
+import type { ApiKeys } from './apiKey';
 import { readSettings } from './settings';
-import type { LifecycleHooks } from '../core/engine/lifecycleHooks';
-import type { ProjectTrust } from '../core/trust/projectTrust';
-import type { ModeConsents } from '../core/tools/modeConsent';
-import { McpHost } from '../core/mcp/host';
+import { projectTrust, shareableEnv, type ScopeSpec } from '../core/runtime/scopeSpec';
+import { mcpHostOptions } from '../core/runtime/scope';
+import type { McpHostOptions } from '../core/mcp/host';
 import { pluginRoots } from '../core/mcp/configFiles';
 import { mcpLimits } from '../core/mcp/limits';
 import type { EditorToolProvider } from '../core/mcp/editorTools';
 import type { McpStatusStore } from '../core/mcp/status';
 import { listAgentServers, type AgentServers } from '../core/mcp/listing';
+import type { RunEvent } from '../protocol/runEvents';
 
 /**
- * One scope per workspace folder: its own settings, its own live
- * AgentCatalog and its own Engine; a run belongs to the folder it started in.
- * All engines feed the one RunStore. Catalogs are remade when what they load
- * changes (workspace trust granted, plugin settings); engines stay, so runs
- * in progress are never cut off, and they look agents up through the scope,
- * so the next spawn sees the new catalog.
+ * One scope per workspace folder: its own settings and its own live
+ * AgentCatalog (what the Agents view, the pickers and the chat list), and
+ * the ScopeSpec every request for the folder carries to the runtime, which
+ * runs the agents (in the agent host, or in this process). A run belongs to
+ * the folder it started in. Catalogs are remade when what they load changes
+ * (workspace trust granted, plugin settings); runs in progress are never cut
+ * off: they live in the runtime.
  */
 
 export interface ScopeDeps {
   log: vscode.LogOutputChannel;
   keys: ApiKeys;
-  gate: PermissionGate;
-  history: RunHistory;
-  worktrees: WorktreeManager;
-  store: RunStore;
   bundledDir: string;
   trusted(): boolean;
-  /** SubagentStart/SubagentStop command hooks; project hooks run only where `trust` allows. */
-  hooks: LifecycleHooks;
-  /** Project trust for the engines: VS Code's workspace trust. */
-  trust: ProjectTrust;
-  /** Consent for agent files that ask for a wider permission mode than the user's. */
-  modeConsents: ModeConsents;
   /** VS Code's own tools (vscode.lm.tools) for the agents whose files name them. */
   editorTools: EditorToolProvider;
   /** Where MCP servers' outcomes are kept for the listings and the language server. */
   mcpStatus: McpStatusStore;
-  /** Asks for `${input:id}` values of an agent's own MCP server settings. */
-  askMcpInputs(server: string, ids: readonly string[]): Promise<ReadonlyMap<string, string> | null>;
+  /** When this window's session began: hooks added to settings files after it are asked about before they run. */
+  sessionStart: number;
+  /** Every run event, to keep the Agents view's MCP statuses current after runs. */
+  onEvent(listener: (event: RunEvent) => void): () => void;
 }
 
-export class FolderScope implements AgentLookup {
+export class FolderScope {
   catalog: AgentCatalog | null = null;
   /** The folder's teams (`.subagents/teams`, the user's), watched like the agents. */
   teams: TeamCatalog | null = null;
   #settings: Settings;
   #catalogKey = '';
   #unsubscribe: (() => void) | null = null;
-  readonly engine: Engine;
-  /** The MCP servers of this folder's runs (started per run tree, stopped with it). */
-  readonly mcp: McpHost;
   /** Each agent's MCP servers and whether they were reachable, for the Agents view (see refreshMcpServers). */
   mcpServers: ReadonlyMap<string, AgentServers> = new Map();
   #mcpSignature = '';
@@ -76,38 +63,44 @@ export class FolderScope implements AgentLookup {
     private readonly onAgentsChanged: () => void,
   ) {
     this.#settings = this.#readSettings();
-    const home = os.homedir();
-    this.mcp = new McpHost({
-      trust: deps.trust,
-      trustHint: 'trust the workspace (Workspaces: Manage Workspace Trust)',
-      env: process.env,
-      home,
-      // VS Code runs the servers of .vscode/mcp.json itself; agents reach them through its tools.
-      vscodeWorkspace: false,
-      plugins: () =>
-        pluginRoots({ home, cwd: folder.uri.fsPath, pluginDirs: this.#settings.pluginDirs.map((dir) => resolveUserPath(dir, folder.uri.fsPath, home)), loadClaudePlugins: this.#settings.loadClaudePlugins }),
-      editor: deps.editorTools,
-      limits: () => mcpLimits(this.#settings),
-      ownSecrets: () => [deps.keys.key],
-      status: deps.mcpStatus,
-      askInputs: (server, ids) => deps.askMcpInputs(server, ids),
-    });
-    this.engine = new Engine({
-      client: deps.keys.lazyClient(),
-      catalog: this,
-      settings: () => this.#settings,
-      gate: deps.gate,
-      archive: deps.history,
-      mailbox: deps.history.mailbox,
-      worktrees: deps.worktrees,
-      hooks: deps.hooks,
-      trust: deps.trust,
-      log: (level, message) => deps.log[level](`[${folder.name}] ${message}`),
-      mapModel: (model) => (deps.keys.demo ? demoModelName(model, this.#settings.modelAliases) : model),
-      modeConsents: deps.modeConsents,
-      // The key in effect, read at each use (it may be set or changed while agents run).
-      secrets: () => [deps.keys.key],
-      mcp: this.mcp,
+  }
+
+  /** Where a request for this folder runs: its settings, this window's trust and key, this extension's bundled agents. */
+  spec(): ScopeSpec {
+    const { keys } = this.deps;
+    return {
+      cwd: this.folder.uri.fsPath,
+      surface: 'vscode',
+      settings: this.#settings,
+      trust: { kind: 'window', trusted: this.deps.trusted() },
+      credentials: keys.credentials(),
+      env: shareableEnv(process.env),
+      home: os.homedir(),
+      bundledDir: this.deps.bundledDir,
+      demoModels: keys.demo,
+      session: this.deps.sessionStart,
+    };
+  }
+
+  /** How a check of its agents' MCP servers runs them, as a run would (mcpCommands.ts). */
+  mcpOptions(): McpHostOptions {
+    return mcpHostOptions(() => this.spec(), { editor: this.deps.editorTools, status: this.deps.mcpStatus });
+  }
+
+  /**
+   * Whether `name` may start here now, as the engine will decide it
+   * (admission.ts): the palette and the chat ask before asking for a task,
+   * and show the same words the engine would.
+   */
+  admission(name: string, invoker: Invoker = 'user', budget?: Budget): AdmissionRefusal | null {
+    return admit({
+      name,
+      definition: this.find(name),
+      available: this.agents.map((a) => a.name),
+      settings: this.#settings,
+      invoker,
+      budget,
+      context: { runsAllowed: this.deps.trusted(), hasKey: Boolean(this.deps.keys.key || this.deps.keys.demo) },
     });
   }
 
@@ -216,7 +209,7 @@ export class FolderScope implements AgentLookup {
             vscodeWorkspace: false,
             plugins: await pluginRoots({ home, cwd: this.folder.uri.fsPath, pluginDirs: settings.pluginDirs.map((dir) => resolveUserPath(dir, this.folder.uri.fsPath, home)), loadClaudePlugins: settings.loadClaudePlugins }),
           },
-          trust: this.deps.trust,
+          trust: projectTrust({ kind: 'window', trusted: this.deps.trusted() }),
           statuses: this.deps.mcpStatus.read(),
           editorSets: this.deps.editorTools.sets(),
           inheritClaudeSession: mcpLimits(settings).inheritClaudeSession,
@@ -245,11 +238,10 @@ export class FolderScope implements AgentLookup {
     this.teams = null;
   }
 
+  /** Its runs go on (they live in the runtime); only what lists its agents stops. */
   dispose(): void {
-    this.engine.cancelAll('The workspace folder was closed.');
     this.#disposeCatalog();
     if (this.#mcpRefresh) clearTimeout(this.#mcpRefresh);
-    void this.mcp.close();
   }
 }
 
@@ -260,7 +252,19 @@ export class FolderScopes implements vscode.Disposable {
   readonly #onDidChangeAgents = new vscode.EventEmitter<void>();
   readonly onDidChangeAgents = this.#onDidChangeAgents.event;
 
-  constructor(private readonly deps: ScopeDeps) {}
+  readonly #unsubscribe: () => void;
+
+  constructor(private readonly deps: ScopeDeps) {
+    this.#unsubscribe = deps.onEvent((event) => {
+      // A run started servers (or found them failing): what the Agents view shows of them changed.
+      if (event.type === 'notice' || event.type === 'agent_finished') for (const scope of this.all) scope.refreshMcpServers();
+    });
+  }
+
+  /** Notes the folder a run of this window started in (for follow-ups and the view's folder label). */
+  noteRun(runId: string, scope: FolderScope): void {
+    this.#runFolders.set(runId, scope.key);
+  }
 
   get all(): FolderScope[] {
     return [...this.#scopes.values()];
@@ -291,12 +295,6 @@ export class FolderScopes implements vscode.Disposable {
     for (const folder of folders) {
       if (folder.uri.scheme !== 'file' || this.#scopes.has(folder.uri.toString())) continue;
       const scope = new FolderScope(folder, this.deps, () => this.#onDidChangeAgents.fire());
-      scope.engine.onEvent((event) => {
-        if (event.type === 'agent_started' && !this.#runFolders.has(event.runId)) this.#runFolders.set(event.runId, scope.key);
-        this.deps.store.apply(event);
-        // A run started servers (or found them failing): what the Agents view shows of them changed.
-        if (event.type === 'notice' || event.type === 'agent_finished') scope.refreshMcpServers();
-      });
       this.#scopes.set(scope.key, scope);
       added.push(scope);
     }
@@ -326,6 +324,7 @@ export class FolderScopes implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.#unsubscribe();
     for (const scope of this.#scopes.values()) scope.dispose();
     this.#scopes.clear();
     this.#onDidChangeAgents.dispose();

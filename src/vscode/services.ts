@@ -1,101 +1,89 @@
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { ContinueOptions, SendOutcome } from '../core/engine/engine';
+import type { Settings } from '../core/config';
+import { USER_ONLY_SETTING_KEYS } from '../core/projectSettings';
 import { EngineError } from '../core/engine/errors';
-import { newMailId } from '../core/engine/mail';
-import { WorktreeManager, type WorktreeRecord } from '../core/isolation';
-import { worktreePoolSize } from '../core/config';
-import { RunHistory } from '../core/runs/history';
-import { RunStore } from '../core/runs/runStore';
-import { ModeConsents } from '../core/tools/modeConsent';
-import { PermissionGate } from '../core/tools/permissions';
+import type { RecoverReport, WorktreeManager, WorktreeRecord } from '../core/isolation';
+import { McpStatusStore, statusFile } from '../core/mcp/status';
+import type { AgentRuntime, SendResult, StopOutcome } from '../core/runtime/api';
+import { openRuntime } from '../core/runtime/runtime';
+import { userDataDir } from '../core/runtime/userDirs';
+import type { TranscriptStore } from '../core/runs/transcripts';
+import type { PermissionMode } from '../core/tools/permissions';
 import type { AgentNode, RunSnapshot } from '../protocol/runSnapshot';
 import type { ApiKeys } from './apiKey';
 import { askModeWidening, VsCodeApprovals } from './approvals';
 import { FolderScopes, type FolderScope } from './scopes';
-import { affectsSettings, readSettings, userOnlySettings, watchHistorySettings } from './settings';
-import { historyLimits, storeLimits } from '../core/runs/historySettings';
-import { CommandHooks } from '../core/hooks/commandHooks';
-import { McpStatusStore, statusFile } from '../core/mcp/status';
+import { affectsSettings, readSettings, userOnlySettings } from './settings';
 import { VsCodeEditorTools } from './editorTools';
 import { McpInputs } from './mcpInputs';
-import { trustWhen } from '../core/trust/projectTrust';
+import { adoptWindowHistory } from './legacyHistory';
 
 /**
- * Everything the extension runs on, wired the way the CLI session wires it
- * (src/cli/session.ts): one RunStore fed by every folder's engine and kept on
- * disk by one RunHistory, one WorktreeManager, one permission gate that asks
- * in VS Code, one API-key source. Lives as long as the extension; the
- * surfaces (commands, view, transcript documents) only read from here.
+ * Everything the extension runs on: the runtime that runs the agents (its
+ * snapshots, approvals and narrow handles: src/core/runtime/api.ts), the
+ * folder scopes (each folder's agents and settings), the worktrees to
+ * review, one permission surface that asks in VS Code, one API-key source.
+ * Lives as long as the extension; the surfaces (commands, views, chat,
+ * transcript documents) act only through here, never on engine objects.
  */
+
+/** The runtime the window talks to, and what it needs besides the runtime's own API. */
+export interface RuntimeBackend {
+  runtime: AgentRuntime;
+  /** Isolated agents' worktrees, to review, apply and discard from this window. */
+  worktrees: WorktreeManager;
+  transcripts: TranscriptStore;
+  /** The user's history settings changed: caps and retention apply at once. */
+  applyUserSettings(settings: Settings): void;
+  /** Settles worktrees left by processes that died; what was kept goes to the view. */
+  recoverWorktrees(): Promise<RecoverReport>;
+  /** This window goes away. */
+  close(): Promise<void>;
+}
+
 export class Services implements vscode.Disposable {
   /** Worktrees with changes found at start-up, left by runs that were interrupted. */
   keptWorktrees: WorktreeRecord[] = [];
   readonly #disposables: vscode.Disposable[] = [];
-  #detachHistory: () => void = () => undefined;
 
   private constructor(
     readonly context: vscode.ExtensionContext,
     readonly log: vscode.LogOutputChannel,
     readonly keys: ApiKeys,
     readonly approvals: VsCodeApprovals,
-    readonly history: RunHistory,
-    readonly store: RunStore,
-    readonly worktrees: WorktreeManager,
     readonly scopes: FolderScopes,
+    readonly backend: RuntimeBackend,
   ) {}
 
   /** `keys` is made (and disposed) by activation, which needs it before the rest exists (the chat models). */
   static async create(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, keys: ApiKeys): Promise<Services> {
-    const storage = context.globalStorageUri.fsPath;
-    // Caps and retention come from the user's settings alone (the history is shared); #watch applies changes at once.
-    const { settings, problems } = userOnlySettings();
-    for (const problem of problems) log.warn(problem);
-    const approvals = new VsCodeApprovals(log);
-    const history = await RunHistory.open({
-      dir: path.join(storage, 'history'),
-      ...historyLimits(settings),
-      log: (level, message) => log[level](message),
-    });
-    const store = new RunStore({ coalesceMs: 100, ...storeLimits(settings) });
-    const worktrees = new WorktreeManager({
-      stateDir: path.join(storage, 'worktrees', 'state'),
-      worktreesRoot: path.join(storage, 'worktrees', 'trees'),
-      // Window-level, read each time a worktree is done, so a change applies at once.
-      poolSize: () => worktreePoolSize(readSettings().settings),
-      log: (level, message) => (level === 'debug' ? log.debug(message) : log[level](message)),
-    });
     const editorTools = new VsCodeEditorTools();
     // The same place the CLI and the language server use, so each sees what the others started.
     const mcpStatus = new McpStatusStore(statusFile(process.env, os.homedir()));
     const mcpInputs = new McpInputs();
+    const dataDir = userDataDir(process.env);
+    try {
+      const adopted = await adoptWindowHistory(context.globalStorageUri.fsPath, dataDir);
+      if (adopted) log.info(`Copied ${adopted} run(s) kept by an earlier version to the history shared with the subagents CLI (${dataDir}).`);
+    } catch (error) {
+      log.warn(`Could not copy the runs an earlier version kept to ${dataDir}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const backend = await localBackend(log, { editorTools, askMcpInputs: (server, ids) => mcpInputs.ask(server, ids), mcpStatusFile: mcpStatus.file });
+    const runtime = backend.runtime;
+    const approvals = new VsCodeApprovals(log, runtime.approvals);
     const scopes = new FolderScopes({
       log,
       keys,
-      gate: new PermissionGate(approvals.handler),
-      history,
-      worktrees,
-      store,
       bundledDir: path.join(context.extensionPath, 'agents'),
       trusted: () => vscode.workspace.isTrusted,
-      // Project-defined code (hooks) follows workspace trust, read at every agent, so trust granted mid-session applies to the next one.
-      trust: trustWhen(() => vscode.workspace.isTrusted),
-      hooks: new CommandHooks({
-        home: os.homedir(),
-        enabled: () => readSettings().settings['hooks.enabled'],
-        log: (level, message) => log[level](message),
-      }),
-      modeConsents: new ModeConsents({ file: path.join(storage, 'mode-consents.json'), ask: askModeWidening }),
       editorTools,
       mcpStatus,
-      askMcpInputs: (server, ids) => mcpInputs.ask(server, ids),
+      sessionStart: Date.now(),
+      onEvent: (listener) => runtime.onEvent(listener),
     });
-    const services = new Services(context, log, keys, approvals, history, store, worktrees, scopes);
-    services.#detachHistory = history.attach(store);
-    // Messages and stops other processes (`subagents send`, another window) leave for agents running here.
-    const unwatch = history.mailbox.watch((entry) => scopes.all.some((scope) => scope.engine.receive(entry)));
-    services.#disposables.push({ dispose: unwatch });
+    const services = new Services(context, log, keys, approvals, scopes, backend);
     services.#disposables.push(approvals, scopes);
     services.#watch();
     await scopes.sync();
@@ -108,8 +96,25 @@ export class Services implements vscode.Disposable {
       editorTools.record(mcpStatus);
     };
     recordEditorTools();
-    services.#disposables.push(scopes.onDidChangeAgents(recordEditorTools), { dispose: store.subscribe(recordEditorTools) });
+    services.#disposables.push(scopes.onDidChangeAgents(recordEditorTools), { dispose: runtime.store.subscribe(recordEditorTools) });
     return services;
+  }
+
+  get runtime(): AgentRuntime {
+    return this.backend.runtime;
+  }
+
+  /** Every run's snapshot (the shared history and what runs now). */
+  get store() {
+    return this.backend.runtime.store;
+  }
+
+  get worktrees(): WorktreeManager {
+    return this.backend.worktrees;
+  }
+
+  get transcripts(): TranscriptStore {
+    return this.backend.transcripts;
   }
 
   get trusted(): boolean {
@@ -120,8 +125,12 @@ export class Services implements vscode.Disposable {
     this.#disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (affectsSettings(e)) void this.scopes.reload().catch((error: unknown) => this.log.error(`Reloading settings failed: ${String(error)}`));
+        if (e.affectsConfiguration('subagents.history')) {
+          const { settings, problems } = userOnlySettings();
+          for (const problem of problems) this.log.warn(problem);
+          this.backend.applyUserSettings(settings);
+        }
       }),
-      watchHistorySettings(this.history, this.store, (problem) => this.log.warn(problem)),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.scopes.sync()),
       // Once the workspace is trusted, project and plugin agents load without a reload.
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
@@ -137,7 +146,7 @@ export class Services implements vscode.Disposable {
    */
   async recoverWorktrees(): Promise<void> {
     try {
-      const report = await this.worktrees.recover();
+      const report = await this.backend.recoverWorktrees();
       if (report.removed.length) this.log.info(`Removed ${report.removed.length} unchanged worktree(s) left by interrupted runs.`);
       this.keptWorktrees = report.kept;
       for (const rec of report.kept) {
@@ -148,40 +157,31 @@ export class Services implements vscode.Disposable {
     }
   }
 
-  /** The running agent with this id, and the engine that runs it. */
-  runningAgent(agentId: string): FolderScope | undefined {
-    return this.scopes.all.find((s) => s.engine.find(agentId)?.ended === false);
-  }
-
   /**
-   * Sends a message to an agent: the folder scope whose engine knows
-   * it takes it (at work: read at its next turn; ended: continued), or its
-   * run's folder scope, which finds it in the history (or hands it to the
-   * process at work on it, through the mailbox).
+   * Sends a message to an agent: at work, it reads it at its next turn; ended,
+   * it is continued in the folder its run belongs to (or the preferred one);
+   * run by another process, the message waits in the mailbox that process
+   * watches.
    */
-  sendMessage(agentId: string, text: string, via: string, options: ContinueOptions = {}): Promise<SendOutcome> {
+  sendMessage(agentId: string, text: string, via: string, options: { permissionMode?: PermissionMode; runContext?: unknown } = {}): Promise<SendResult> {
     const run = this.runOf(agentId);
-    const scope = this.scopes.all.find((s) => s.engine.find(agentId)) ?? (run && this.folderOf(run)) ?? this.scopes.preferred()[0];
-    if (!scope) return Promise.reject(new EngineError('No folder is open: agents run in a workspace folder.'));
-    return scope.engine.send(agentId, { text, via }, options);
+    const scope = (run && this.folderOf(run)) ?? this.scopes.preferred()[0];
+    if (!scope && !run) return Promise.reject(new EngineError('No folder is open: agents run in a workspace folder.'));
+    return this.runtime.send({ agentId, text, via, scope: scope?.spec(), ...options });
   }
 
   /**
    * Stops one agent and the agents it started (its parent is told and goes
-   * on): here when it runs here, else through the mailbox when another
-   * process (a terminal's `subagents run`, another window) runs it.
+   * on), wherever it runs: the runtime stops it, or asks the process that
+   * runs it (a terminal's `subagents run`) through the mailbox.
    */
-  async stopAgent(agentId: string, reason: string, via: string): Promise<'stopped' | 'sent' | 'not running'> {
-    if (this.runningAgent(agentId)?.engine.cancel(agentId, reason)) return 'stopped';
-    const archived = await this.history.load(agentId);
-    if (!archived || archived === 'expired' || !archived.runningIn || archived.runningIn === 'this process') return 'not running';
-    await this.history.mailbox.post({ id: newMailId(), agentId, runId: archived.node.runId, kind: 'stop', text: reason, from: null, via, sentAt: Date.now() });
-    return 'sent';
+  stopAgent(agentId: string, reason: string, via: string): Promise<StopOutcome> {
+    return this.runtime.stop({ agentId, reason, via });
   }
 
-  /** Stops every agent of a run at work here (chat's `/stop` without a name); returns how many trees it stopped. */
-  stopRunOf(runId: string, reason: string): number {
-    return this.scopes.all.reduce((sum, scope) => sum + scope.engine.cancelRun(runId, reason), 0);
+  /** Stops every agent of a run (chat's `/stop` without a name); resolves to how many trees it stopped. */
+  stopRunOf(runId: string, reason: string): Promise<number> {
+    return this.runtime.stopRun(runId, reason);
   }
 
   agentNode(agentId: string): AgentNode | undefined {
@@ -202,24 +202,59 @@ export class Services implements vscode.Disposable {
 
   #disposed: Promise<void> | null = null;
 
-  /** Stops every run, gives them a moment to record how they ended, then saves the history. Idempotent. */
+  /** Lets go of the runtime (see the backend for what that does to runs at work), then of everything else. Idempotent. */
   dispose(): Promise<void> {
     return (this.#disposed ??= this.#shutDown());
   }
 
   async #shutDown(): Promise<void> {
-    const ending = this.scopes.all.flatMap((s) => s.engine.running.map((r) => r.done));
-    for (const scope of this.scopes.all) scope.engine.cancelAll('VS Code is closing the window.');
-    await Promise.race([Promise.all(ending), new Promise((r) => setTimeout(r, 1500))]);
-    // Every MCP server a run of this window started stops with it (the rest is the process watchdog's job).
-    await Promise.race([Promise.all(this.scopes.all.map((s) => s.mcp.close())), new Promise((r) => setTimeout(r, 3000))]);
     try {
-      await this.history.flush();
+      await this.backend.close();
     } catch (error) {
-      this.log.error(`Could not save the run history: ${String(error)}`);
+      this.log.error(`Could not close the runtime: ${String(error)}`);
     }
-    this.#detachHistory();
     for (const d of this.#disposables.splice(0).reverse()) d.dispose();
-    this.worktrees.dispose();
   }
+}
+
+/**
+ * The runtime in this window's own process: what the window runs on when
+ * the agent host cannot be reached. Its runs end with the window.
+ */
+export async function localBackend(
+  log: vscode.LogOutputChannel,
+  opts: { editorTools: VsCodeEditorTools; askMcpInputs: (server: string, ids: readonly string[]) => Promise<ReadonlyMap<string, string> | null>; mcpStatusFile: string },
+): Promise<RuntimeBackend> {
+  // Caps and retention come from the user's settings alone (the history is shared); changes apply at once.
+  for (const problem of userOnlySettings().problems) log.warn(problem);
+  const runtime = await openRuntime({
+    dataDir: userDataDir(process.env),
+    // Window-level, read each time a worktree is done, so a change applies at once.
+    settings: () => windowSettings(),
+    coalesceMs: 100,
+    mcpStatusFile: opts.mcpStatusFile,
+    modeConsent: askModeWidening,
+    editorTools: opts.editorTools,
+    askMcpInputs: opts.askMcpInputs,
+    // Recovery is the activation's, after the views exist (it reports what it kept).
+    recoverWorktrees: false,
+    log: (level, message, folder) => {
+      const name = folder && vscode.workspace.getWorkspaceFolder(vscode.Uri.file(folder))?.name;
+      log[level](name ? `[${name}] ${message}` : message);
+    },
+  });
+  return {
+    runtime,
+    worktrees: runtime.worktrees,
+    transcripts: runtime.history.transcripts,
+    applyUserSettings: (s) => runtime.applySettings(s),
+    recoverWorktrees: () => runtime.recoverWorktrees(),
+    close: () => runtime.close({ reason: 'VS Code is closing the window.' }),
+  };
+}
+
+/** The window's settings, with the history's caps and retention from the user's settings alone (one history serves every window). */
+export function windowSettings(): Settings {
+  const userOnly = userOnlySettings().settings;
+  return { ...readSettings().settings, ...Object.fromEntries(USER_ONLY_SETTING_KEYS.map((key) => [key, userOnly[key]])) };
 }

@@ -119,7 +119,7 @@ export class TranscriptDocuments implements vscode.TextDocumentContentProvider, 
     const agentId = agentIdOf(uri);
     const node = this.services.agentNode(agentId);
     if (!node) return `# Transcript not found\n\nAgent \`${agentId}\` is not in the run history (it may have expired).\n`;
-    const messages = (await this.services.history.transcripts.read(agentId)) ?? [];
+    const messages = (await this.services.transcripts.read(agentId)) ?? [];
     return renderTranscript(node, messages);
   }
 

@@ -105,7 +105,7 @@ export class TranscriptPanels implements vscode.WebviewPanelSerializer<{ agentId
   async #render(open: Panel, first: boolean): Promise<void> {
     const node = this.services.agentNode(open.agentId);
     const html = node
-      ? transcriptHtml(node, (await this.services.history.transcripts.read(open.agentId)) ?? [])
+      ? transcriptHtml(node, (await this.services.transcripts.read(open.agentId)) ?? [])
       : `<h1>Transcript not found</h1><p>This agent is not in the run history any more (it may have expired).</p>`;
     const active = node ? node.status === 'running' || node.status === 'waiting' || node.status === 'queued' : false;
     void open.panel.webview.postMessage({ type: 'content', agentId: open.agentId, html, follow: first && active });

@@ -25,7 +25,7 @@ describe('npm start without an API key', () => {
         const vsixPath = ensureVsix();
         workspace = copySampleWorkspace();
         demo = await startDemoModel();
-        await openSession(productServerOptions({ workspace: workspace.dir, vsixPath, demoModelUrl: demo.url }), subject, session);
+        await openSession(productServerOptions({ workspace: workspace.dir, vsixPath, demoModelUrl: demo.url, userDirs: 'isolated' }), subject, session);
       }),
     { timeout: 6 * 60_000 },
   );

@@ -71,7 +71,7 @@ describe('the extension in Restricted Mode', () => {
     withDiagnostics('restricted run', subject, async () => {
       const workbench = live();
       await workbench.runCommand('Subagents: Run Agent…');
-      const message = workbench.notification('not possible in Restricted Mode');
+      const message = workbench.notification('Agents cannot run in Restricted Mode');
       await message.waitFor({ timeout: 15_000 });
       await message.getByRole('button', { name: 'Manage Workspace Trust' }).waitFor();
     }),

@@ -9,7 +9,6 @@ import { after, before, describe, it } from 'node:test';
 import { WorktreeManager } from '../../src/core/isolation';
 import { deletionsDone } from '../../src/core/isolation/worktrees';
 import { poll, withDiagnostics, type Subject } from './support/diagnostics';
-import { EXTENSION_ID } from './support/paths';
 import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
 import { closeSession, openSession, type Session } from './support/session';
 
@@ -27,7 +26,9 @@ describe('the Worktrees section of the Agents view', () => {
         const vsixPath = ensureVsix();
         workspace = copySampleWorkspace();
         userData = path.join(path.dirname(workspace.dir), 'user-data');
-        const storage = path.join(userData, 'User', 'globalStorage', EXTENSION_ID, 'worktrees');
+        // Where the extension keeps worktrees: the user's data folder, shared with the CLI.
+        const dataHome = path.join(path.dirname(workspace.dir), 'data');
+        const storage = path.join(dataHome, 'subagents', 'worktrees');
         mkdirSync(storage, { recursive: true });
         // What isolated runs leave: one worktree kept with a change, two handed back to the pool.
         manager = new WorktreeManager({ stateDir: path.join(storage, 'state'), worktreesRoot: path.join(storage, 'trees'), poolSize: () => 4 });
@@ -38,7 +39,7 @@ describe('the Worktrees section of the Agents view', () => {
         const ids = ['e2e-pooled-1', 'e2e-pooled-2'];
         for (const id of ids) await manager.create({ cwd: workspace.dir, agentName: 'explorer', agentId: id });
         for (const id of ids) await manager.finish(id);
-        await openSession({ workspace: workspace.dir, vsixPath, trust: true, userDataDir: userData }, subject, parts);
+        await openSession({ workspace: workspace.dir, vsixPath, trust: true, userDataDir: userData, dataHome }, subject, parts);
       }),
     { timeout: 6 * 60_000 },
   );

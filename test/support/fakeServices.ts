@@ -1,22 +1,24 @@
-// The extension's Services, for unit tests of src/vscode/ code under the
-// `vscode` fake (import test/support/installVscodeFake.ts first): workspace folders
-// as FolderScope-shaped objects, each with a real Engine and catalog, all
-// feeding one real RunStore.
+// The extension's Services, for tests of src/vscode/ code under the `vscode`
+// fake (import test/support/installVscodeFake.ts first): workspace folders as
+// FolderScope-shaped objects, and a real runtime (src/core/runtime, in this
+// process, the history in a temporary folder) whose scopes run each folder's
+// agents on a scripted model server.
 import { mkdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, beforeEach } from 'node:test';
-import Anthropic from '@anthropic-ai/sdk';
 import type { AgentDefinition } from '../../src/core/agents/definition';
 import { defaultSettings, type Settings } from '../../src/core/config';
-import { Engine } from '../../src/core/engine/engine';
-import { RunStore } from '../../src/core/runs/runStore';
-import { ModeConsents, type ModeConsentHandler } from '../../src/core/tools/modeConsent';
+import { admit, type Invoker } from '../../src/core/engine/admission';
+import type { Budget } from '../../src/core/engine/budget';
+import { openRuntime, type Runtime } from '../../src/core/runtime/runtime';
+import type { ScopeSpec } from '../../src/core/runtime/scopeSpec';
+import type { RunStore } from '../../src/core/runs/runStore';
+import type { ModeConsentHandler } from '../../src/core/tools/modeConsent';
 import type { RunSnapshot } from '../../src/protocol/runSnapshot';
 import type { FolderScope } from '../../src/vscode/scopes';
-import { MemoryMailbox } from '../../src/core/engine/mail';
-import { Services } from '../../src/vscode/services';
+import { Services, type RuntimeBackend } from '../../src/vscode/services';
 import { catalogOf } from './agents';
 import type { TeamDefinition } from '../../src/core/agents/teams/teamFile';
 import { teamStartOf } from '../../src/core/engine/team/leadBrief';
@@ -27,14 +29,18 @@ export interface FakeFolder {
   name: string;
   dir: string;
   agents: AgentDefinition[];
-  engine: Engine;
   settings?: Partial<Settings>;
+  /** Answers an agent file's wider permission mode. */
+  ask?: ModeConsentHandler;
+  /** The scripted model server's address. */
+  baseUrl: string;
   /** Team files of the folder. */
   teams?: TeamDefinition[];
 }
 
 export interface FakeServices {
   services: Services;
+  runtime: Runtime;
   store: RunStore;
   scopes: FolderScope[];
   logged: string[];
@@ -42,14 +48,43 @@ export interface FakeServices {
   activate(name: string | null): void;
 }
 
-export function fakeServices(folders: FakeFolder[]): FakeServices {
-  const store = new RunStore({ coalesceMs: 0 });
+/** Runtimes made for the tests of a file, closed after them. */
+const opened: Runtime[] = [];
+
+export async function fakeServices(folders: FakeFolder[]): Promise<FakeServices> {
   const logged: string[] = [];
   const log = Object.fromEntries(['trace', 'debug', 'info', 'warn', 'error'].map((level) => [level, (message: string) => logged.push(`${level}: ${message}`)]));
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'subagents-services-'));
+  const byDir = new Map(folders.map((f) => [f.dir, f]));
+  const runtime = await openRuntime({
+    dataDir,
+    settings: defaultSettings,
+    coalesceMs: 0,
+    mcpStatusFile: path.join(dataDir, 'mcp-servers.json'),
+    recoverWorktrees: false,
+    network: { baseDelayMs: 5 },
+    log: (level, message) => logged.push(`${level}: ${message}`),
+    catalogs: async (spec) => ({ ...catalogOf(...(byDir.get(spec.cwd)?.agents ?? [])), warnings: [], dispose: () => undefined }),
+    // Each folder answers for its own agent files.
+    modeConsent: (request, signal) => {
+      const owner = folders.find((f) => f.ask && f.agents.some((a) => a.name === request.agentName));
+      return owner?.ask ? owner.ask(request, signal) : Promise.resolve(false);
+    },
+  });
+  opened.push(runtime);
   vscode.workspace.workspaceFolders = folders.map((f, index) => ({ name: f.name, uri: vscode.Uri.file(f.dir), index }));
   const scopes = folders.map((f, index) => {
-    f.engine.onEvent((event) => store.apply(event));
-    const settings = { ...defaultSettings(), ...f.settings };
+    const settings = { ...defaultSettings(), permissionMode: 'default' as const, ...f.settings };
+    const spec = (): ScopeSpec => ({
+      cwd: f.dir,
+      surface: 'vscode',
+      settings,
+      trust: { kind: 'window', trusted: true },
+      credentials: { apiKey: 'test-key', baseUrl: f.baseUrl },
+      env: {},
+      home: dataDir,
+      session: 1,
+    });
     return {
       folder: vscode.workspace.workspaceFolders[index]!,
       key: vscode.Uri.file(f.dir).toString(),
@@ -57,6 +92,11 @@ export function fakeServices(folders: FakeFolder[]): FakeServices {
       agents: f.agents,
       find: (name: string) => f.agents.find((a) => a.name === name),
       catalog: { agents: f.agents, shadowed: [], warnings: [] },
+      mcpServers: new Map(),
+      refreshMcpServers: () => undefined,
+      spec,
+      admission: (name: string, invoker: Invoker = 'user', budget?: Budget) =>
+        admit({ name, definition: f.agents.find((a) => a.name === name), available: f.agents.map((a) => a.name), settings, invoker, budget, context: { runsAllowed: true, hasKey: true } }),
       teams: { teams: f.teams ?? [], shadowed: [], problems: [], find: (name: string) => f.teams?.find((t) => t.name === name) },
       findTeam: (name: string) => f.teams?.find((t) => t.name === name),
       // As the real scope: an agent of the same name wins.
@@ -64,48 +104,55 @@ export function fakeServices(folders: FakeFolder[]): FakeServices {
         const team = f.agents.some((a) => a.name === name) ? undefined : f.teams?.find((t) => t.name === name);
         return team ? teamStartOf(team, settings['teams.isolation']) : undefined;
       },
-      engine: f.engine,
     } as unknown as FolderScope;
   });
   let active: FolderScope | undefined;
-  const scopeOf = (run: RunSnapshot) => scopes.find((s) => s.engine.find(run.rootAgentId));
-  const services = {
+  const runFolders = new Map<string, FolderScope>();
+  const folderScopes = {
+    get all() {
+      return scopes;
+    },
+    preferred: () => (active ? [active, ...scopes.filter((s) => s !== active)] : scopes),
+    get: (key: string) => scopes.find((s) => s.key === key || s.folder.name === key),
+    noteRun: (runId: string, scope: FolderScope) => runFolders.set(runId, scope),
+    folderOfRun: (runId: string, cwds: readonly string[]) =>
+      runFolders.get(runId) ?? scopes.find((s) => cwds.some((cwd) => cwd === s.folder.uri.fsPath || cwd.startsWith(`${s.folder.uri.fsPath}${path.sep}`))),
+  };
+  const backend: RuntimeBackend = {
+    runtime,
+    worktrees: runtime.worktrees,
+    transcripts: runtime.history.transcripts,
+    applyUserSettings: (s) => runtime.applySettings(s),
+    recoverWorktrees: () => runtime.recoverWorktrees(),
+    close: () => runtime.close(),
+  };
+  const services = Object.assign(Object.create(Services.prototype) as Services, {
     log,
-    store,
     keys: { key: 'sk-ant-test', demo: false },
-    scopes: {
-      get all() {
-        return scopes;
-      },
-      preferred: () => (active ? [active, ...scopes.filter((s) => s !== active)] : scopes),
-      get: (key: string) => scopes.find((s) => s.key === key || s.folder.name === key),
-    },
-    agentNode: (agentId: string) => store.agent(agentId),
-    runOf: (agentId: string) => {
-      const node = store.agent(agentId);
-      return node ? store.get(node.runId) : undefined;
-    },
-    folderOf: scopeOf,
-    runningAgent: (agentId: string) => scopes.find((s) => s.engine.find(agentId)?.ended === false),
-    // No history on disk here: nothing runs in another process, so a stop never goes through the mailbox.
-    history: { load: () => Promise.resolve(null), mailbox: new MemoryMailbox() },
-    sendMessage: Services.prototype.sendMessage,
-    stopAgent: Services.prototype.stopAgent,
-    stopRunOf: Services.prototype.stopRunOf,
-  } as unknown as Services;
+    scopes: folderScopes,
+    backend,
+    keptWorktrees: [],
+  });
   return {
     services,
-    store,
+    runtime,
+    store: runtime.store,
     scopes,
     logged,
     activate: (name) => (active = scopes.find((s) => s.folder.name === name)),
   };
 }
 
+/** The snapshot of the run the agent belongs to. */
+export function runOf(store: RunStore, agentId: string): RunSnapshot | undefined {
+  const node = store.agent(agentId);
+  return node ? store.get(node.runId) : undefined;
+}
+
 /**
  * For a test file: a scripted model server and a temporary directory, made
  * before its tests and removed after; the vscode fake is reset before each
- * test. `folder` makes a workspace folder whose engine talks to that server
+ * test. `folder` makes a workspace folder whose agents run on that server
  * (permission mode `default`; `ask` answers an agent file's wider mode).
  */
 export function scriptedWorkspace(script: Script): { readonly server: ScriptedServer; folder(name: string, agents: AgentDefinition[], ask?: ModeConsentHandler): FakeFolder } {
@@ -116,6 +163,7 @@ export function scriptedWorkspace(script: Script): { readonly server: ScriptedSe
     dir = await mkdtemp(path.join(os.tmpdir(), 'subagents-vscode-'));
   });
   after(async () => {
+    await Promise.all(opened.splice(0).map((runtime) => runtime.close({ graceMs: 100 })));
     await server?.close();
     await rm(dir, { recursive: true, force: true });
   });
@@ -131,14 +179,7 @@ export function scriptedWorkspace(script: Script): { readonly server: ScriptedSe
     folder(name, agents, ask) {
       const folder = path.join(dir, name);
       mkdirSync(folder, { recursive: true });
-      const engine = new Engine({
-        client: new Anthropic({ apiKey: 'test-key', baseURL: this.server.url, maxRetries: 0 }),
-        catalog: catalogOf(...agents),
-        settings: () => ({ ...defaultSettings(), permissionMode: 'default' }),
-        modeConsents: new ModeConsents({ ask }),
-        network: { baseDelayMs: 5 },
-      });
-      return { name, dir: folder, agents, engine };
+      return { name, dir: folder, agents, ask, baseUrl: this.server.url };
     },
   };
 }
@@ -149,7 +190,7 @@ export function slowConsent(): { ask: ModeConsentHandler; asking: Promise<void> 
   const asking = new Promise<void>((resolve) => (opened = resolve));
   const ask: ModeConsentHandler = () => {
     opened();
-    return new Promise((resolve) => setTimeout(() => resolve(true), 200));
+    return new Promise((resolve) => setTimeout(resolve, 200, true));
   };
   return { ask, asking };
 }

@@ -173,21 +173,17 @@ export const runCommand: CliCommand = {
     const view = presentation(io, opts.json);
     let session;
     try {
-      session = await openSession(io, { cwd, pluginDirs, gate: view.gate, modeConsent: view.modeConsent, coalesceMs: opts.json ? 0 : 80, settings, trust });
+      session = await openSession(io, { cwd, pluginDirs, modeConsent: view.modeConsent, coalesceMs: opts.json ? 0 : 80, settings, trust });
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
       io.stderr.write(`subagents run: ${terminalText(error.message)}\n`);
       return 1;
     }
-    const disabled = session.catalog.find(opts.agent);
-    if (disabled && settings.disabledAgents.includes(disabled.name)) {
-      await session.close();
-      io.stderr.write(`subagents run: agent "${terminalText(disabled.name)}" is disabled (setting disabledAgents). Remove it from that list to run it.\n`);
-      return 1;
-    }
+    const { runtime, scope } = session;
     let team: TeamStart | undefined;
     try {
-      team = await teamToRun(io, opts.agent, Boolean(disabled), cwd, settings['teams.isolation']);
+      const isAgent = Boolean((await runtime.scope(scope)).catalog.find(opts.agent));
+      team = await teamToRun(io, opts.agent, isAgent, cwd, settings['teams.isolation']);
     } catch (error) {
       await session.close();
       if (!(error instanceof EngineError)) throw error;
@@ -197,9 +193,21 @@ export const runCommand: CliCommand = {
     try {
       return await executeRun(
         io,
-        session,
+        runtime,
         view,
-        () => session.engine.start({ agent: team?.info.lead ?? opts.agent, prompt: opts.prompt, cwd, model, permissionMode: opts.permissionMode, isolation: opts.isolation, baseRef: opts.baseRef, team }),
+        () =>
+          runtime.start({
+            scope,
+            agent: team?.info.lead ?? opts.agent,
+            prompt: opts.prompt,
+            model,
+            permissionMode: opts.permissionMode,
+            isolation: opts.isolation,
+            baseRef: opts.baseRef,
+            askApprovals: view.interactive,
+            via: 'cli',
+            team,
+          }),
         'run',
       );
     } finally {

@@ -51,9 +51,9 @@ export const sendCommand: CliCommand = {
     }
     await history.close();
     // Nobody works on it: continue it here, where it ran.
-    return continueHere(io, opts, node.cwd, 'send', async (session) => {
-      const outcome = await session.engine.send(agentId, { text, via: 'cli' }, { permissionMode: opts.permissionMode });
-      if (outcome.delivery !== 'elsewhere') return outcome.run;
+    return continueHere(io, opts, node.cwd, 'send', async (session, askApprovals) => {
+      const outcome = await session.runtime.send({ agentId, text, via: 'cli', scope: session.scope, permissionMode: opts.permissionMode, askApprovals });
+      if (outcome.delivery !== 'elsewhere') return outcome.handle;
       // Another process took the run up meanwhile: it gets the message instead.
       return { handedOver: queuedLine(node.agentName, agentId, outcome.owner), json: { delivery: 'queued', agentId, runId: node.runId, owner: outcome.owner } };
     });

@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { NO_API_KEY_MESSAGE } from '../../protocol/admission';
 import { EngineError } from './errors';
 
 export interface ClientConfig {
@@ -9,8 +10,7 @@ export interface ClientConfig {
   env?: NodeJS.ProcessEnv;
 }
 
-export const NO_API_KEY_MESSAGE =
-  'No Anthropic API key. Set ANTHROPIC_API_KEY in the environment, or run "Subagents: Set API Key" in VS Code.';
+export { NO_API_KEY_MESSAGE };
 
 /**
  * Where requests go, by one rule for every surface: `ANTHROPIC_BASE_URL` from

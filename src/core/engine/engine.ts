@@ -8,6 +8,7 @@ import { executeAgent, type ExecutionHost, type ExecutionOptions } from './agent
 import type { AgentResult, AgentRun, EmitEvent } from './agentRun';
 import type { Budget } from './budget';
 import { CancelledError, EngineError } from './errors';
+import { admit, AdmissionError, type AdmissionContext, type Invoker } from './admission';
 import { newAgentId } from './ids';
 import { MemoryMailbox, type AgentMailbox, type MailEntry } from './mail';
 import { Messenger, type ContinueOptions, type Message, type SendOutcome } from './messenger';
@@ -63,6 +64,12 @@ export interface EngineOptions extends ExecutionOptions {
   mapModel?: (model: string) => string;
   /** MCP servers and the editor's tools for the agents whose files name them; without it, agents get the runtime's tools only. */
   mcp?: McpHost;
+  /**
+   * What admission needs beyond the agent (admission.ts): whether runs are
+   * allowed where this engine works, whether it has a key. Absent: not
+   * checked here (an engine without a host, in tests).
+   */
+  admission?: () => AdmissionContext;
 }
 
 export interface RunRequest {
@@ -82,6 +89,8 @@ export interface RunRequest {
   signal?: AbortSignal;
   /** Passed to the editor's tools the tree's agents call (VS Code: the chat request's tool invocation token). */
   runContext?: unknown;
+  /** Who asks: a person (default) or a model through a tool; admission differs (`user-invocable`, `disable-model-invocation`). */
+  invoker?: Invoker;
   /**
    * Runs a team file: `agent` is its lead, which is told the file's brief,
    * the roster and `prompt` (the goal), and starts the task list with the
@@ -179,13 +188,18 @@ export class Engine {
     return this.#agents.get(agentId);
   }
 
-  /** Starts a root agent; throws EngineError for an unknown agent or an impossible isolation. */
+  /** Null when `name` may start now for `invoker`, else the refusal (admission.ts): what surfaces show before asking for a task. */
+  admission(name: string, invoker: Invoker = 'user', budget?: Budget) {
+    const { catalog } = this.#options;
+    return admit({ name, definition: catalog.find(name), available: catalog.agents.map((a) => a.name), settings: this.#options.settings(), invoker, budget, context: this.#options.admission?.() });
+  }
+
+  /** Starts a root agent; throws an AdmissionError when it may not start, an EngineError for an impossible isolation. */
   async start(request: RunRequest): Promise<AgentRun> {
     const settings = this.#options.settings();
-    const definition = this.#options.catalog.find(request.agent);
-    if (!definition) {
-      throw new EngineError(`Unknown agent "${request.agent}". Available: ${this.#options.catalog.agents.map((a) => a.name).join(', ') || 'none'}`);
-    }
+    const refusal = this.admission(request.agent, request.invoker, request.budget);
+    if (refusal) throw new AdmissionError(refusal);
+    const definition = this.#options.catalog.find(request.agent)!;
     if (request.team) this.#checkTeam(request.team, settings.disabledAgents);
     const id = newAgentId();
     const team = this.#team(id, definition.name, request.team ? { info: request.team.info, tasks: [], members: [] } : undefined);

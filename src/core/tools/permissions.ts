@@ -79,11 +79,14 @@ export function newApprovalId(): string {
 
 export class PermissionGate {
   readonly #handler: ApprovalHandler | null;
+  readonly #asks: (runId: string) => boolean;
   /** `agent:<agentId>:<kind>` and `run:<runId>:<kind>` keys the user allowed beyond one call. */
   readonly #remembered = new Set<string>();
 
-  constructor(handler: ApprovalHandler | null) {
+  /** `asks(runId)` false: nobody answers for that run (a script's, CI's), so its calls are denied as with no handler. */
+  constructor(handler: ApprovalHandler | null, asks: (runId: string) => boolean = () => true) {
     this.#handler = handler;
+    this.#asks = asks;
   }
 
   /** Resolves to null when the call may run, or to why not (for the model and for the user). */
@@ -104,7 +107,8 @@ export class PermissionGate {
     // A tool of another program is allowed on its own: allowing one server's tool allows no other tool.
     const key = guarded ? `${kind}:protected` : kind === 'mcp' ? `mcp:${tool.name}` : kind;
     if (this.#remembered.has(`run:${request.runId}:${key}`) || this.#remembered.has(`agent:${request.agentId}:${key}`)) return null;
-    if (!this.#handler) {
+    const handler = this.#handler;
+    if (!handler || !this.#asks(request.runId)) {
       if (guarded) {
         return {
           message:
@@ -125,7 +129,7 @@ export class PermissionGate {
     observer?.requested(full);
     let decision: ApprovalDecision;
     try {
-      decision = signal.aborted ? stopped() : await this.#handler(full, signal);
+      decision = signal.aborted ? stopped() : await handler(full, signal);
     } catch (error) {
       decision = { allow: false, reason: `the approval could not be asked (${error instanceof Error ? error.message : String(error)})`, by: 'error' };
     }

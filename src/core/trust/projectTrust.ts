@@ -29,6 +29,9 @@ export interface ProjectTrust {
 /** Trusts no folder: the default wherever a host said nothing. */
 export const TRUST_NOTHING: ProjectTrust = { isTrusted: () => false };
 
+/** Trusts every folder: the CLI's `--trust-project` (for one command). */
+export const TRUST_EVERYTHING: ProjectTrust = { isTrusted: () => true };
+
 /** One decision for every folder at once: VS Code's workspace trust, the CLI's `--trust-project`. */
 export function trustWhen(trusted: () => boolean): ProjectTrust {
   return { isTrusted: () => trusted() };

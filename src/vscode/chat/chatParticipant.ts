@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
 import type { AgentDefinition } from '../../core/agents/definition';
-import type { AgentRun } from '../../core/engine/agentRun';
+import type { AgentResult } from '../../core/engine/agentRun';
+import type { RunHandle } from '../../core/runtime/api';
 import { EngineError } from '../../core/engine/errors';
 import type { TeamStart } from '../../core/engine/team/leadBrief';
+import { ADMISSION_WORDS } from '../../protocol/admission';
 import type { RunSnapshot } from '../../protocol/runSnapshot';
 import type { FolderScope } from '../scopes';
 import type { Services } from '../services';
@@ -79,32 +81,24 @@ export class ChatParticipantHandler {
 
   /**
    * The folder and definition a new run of `name` uses: the first folder
-   * that has the agent (the active editor's first), or that has a team of
-   * that name (its lead, with the team file).
+   * that has the agent (the active editor's first), or else one that has a
+   * team of that name (its lead, with the team file).
    */
   #runnable(name: string, scopes: readonly FolderScope[], stream: vscode.ChatResponseStream): { scope: FolderScope; agent: AgentDefinition; team?: TeamStart } | null {
-    const teamScope = scopes.find((s) => !s.find(name) && s.findTeam(name));
+    const agentScope = scopes.find((s) => s.find(name));
+    const teamScope = agentScope ? undefined : scopes.find((s) => s.findTeam(name));
     const team = teamScope?.teamStart(name);
-    const scope = team ? teamScope : scopes.find((s) => s.find(name));
-    const agent = team ? scope?.find(team.info.lead) : scope?.find(name);
-    if (team && !agent) {
-      stream.markdown(`Team **${escapeMarkdown(team.info.name)}** is led by \`${escapeMarkdown(team.info.lead)}\`, which is not an agent here.`);
+    const scope = agentScope ?? teamScope;
+    const lead = team?.info.lead ?? name;
+    // The engine's answer, in its words (admission.ts); a name no folder has names every folder's agents.
+    const refusal = scope ? scope.admission(lead) : { code: 'unknown' as const, message: ADMISSION_WORDS.unknown(name, this.#names(scopes)) };
+    if (refusal) {
+      stream.markdown(`${team ? `Team **${escapeMarkdown(team.info.name)}**: ` : ''}${escapeMarkdown(refusal.message)}${refusal.code === 'unknown' ? '. `/list` shows them all.' : ''}`);
+      if (refusal.code === 'restricted') stream.button({ title: 'Manage Workspace Trust', command: 'workbench.trust.manage' });
+      if (refusal.code === 'no-key') stream.button({ title: 'Set API Key', command: 'subagents.setApiKey' });
       return null;
     }
-    if (!scope || !agent) {
-      const names = this.#names(scopes).map((n) => `\`${n}\``);
-      stream.markdown(`Unknown agent "${escapeMarkdown(name)}". Available: ${names.join(', ') || 'none'}. \`/list\` shows them all.`);
-      return null;
-    }
-    if (scope.settings.disabledAgents.includes(agent.name)) {
-      stream.markdown(`**${escapeMarkdown(agent.name)}** is disabled (setting \`subagents.disabledAgents\`).`);
-      return null;
-    }
-    if (agent.userInvocable === false) {
-      stream.markdown(`**${escapeMarkdown(agent.name)}** is there for other agents to start (\`user-invocable: false\` in its file), not to be run from chat.`);
-      return null;
-    }
-    return { scope, agent, ...(team ? { team } : {}) };
+    return { scope: scope!, agent: scope!.find(lead)!, ...(team ? { team } : {}) };
   }
 
   readonly handle: vscode.ChatRequestHandler = async (request, context, stream, token) => {
@@ -143,12 +137,12 @@ export class ChatParticipantHandler {
         return stopInThread(this.services, intent, stream);
     }
     if (!vscode.workspace.isTrusted) {
-      stream.markdown('Agents cannot run in Restricted Mode: they run tools (shell commands, file edits) in this workspace, so it must be trusted first.');
+      stream.markdown(escapeMarkdown(ADMISSION_WORDS.restricted()));
       stream.button({ title: 'Manage Workspace Trust', command: 'workbench.trust.manage' });
       return {};
     }
     if (!this.services.keys.key && !this.services.keys.demo) {
-      stream.markdown('Subagents needs an Anthropic API key to run agents. It is kept in VS Code\'s secret storage.');
+      stream.markdown(escapeMarkdown(ADMISSION_WORDS.noKey()));
       stream.button({ title: 'Set API Key', command: 'subagents.setApiKey' });
       return {};
     }
@@ -163,11 +157,11 @@ export class ChatParticipantHandler {
     if (token.isCancellationRequested) return {};
     const sink = stoppableSink(sinkOf(stream), () => token.isCancellationRequested);
     // Stop reaches the run however far it got: while the mode is being asked about or
-    // the worktree made (the signal), and once it runs (the engine stops its tree).
+    // the worktree made (the signal), and once it runs (the runtime stops its tree).
     const stopped = new AbortController();
-    let run: AgentRun | undefined;
+    let run: RunHandle | undefined;
     const stop = token.onCancellationRequested(() => {
-      if (run) scope.engine.cancel(run.id, 'Stopped from chat.');
+      if (run) void this.services.stopAgent(run.agentId, 'Stopped from chat.', 'chat');
       stopped.abort();
     });
     let live: ChatRunStream | undefined;
@@ -181,9 +175,9 @@ export class ChatParticipantHandler {
           stream.markdown(`Continuing **${escapeMarkdown(intent.agentName)}** with its earlier conversation${instead}.\n\n`);
           // Before it starts: the earlier rounds are in the thread already.
           if (thread) live = new ChatRunStream(this.services.store, thread.runId, sink, { prime: true });
-          run = await scope.engine.sendFollowUp(intent.agentId, prompt, { signal: stopped.signal, runContext });
+          run = await this.services.runtime.followUp({ scope: scope.spec(), agentId: intent.agentId, prompt, runContext, signal: stopped.signal });
         } else {
-          run = await scope.engine.start({ agent: target!.agent.name, prompt, description: intent.task.split('\n')[0], cwd: scope.folder.uri.fsPath, signal: stopped.signal, runContext, team: target!.team });
+          run = await this.services.runtime.start({ scope: scope.spec(), agent: target!.agent.name, prompt, description: intent.task.split('\n')[0], via: 'chat', runContext, signal: stopped.signal, team: target!.team });
         }
       } catch (error) {
         live?.dispose();
@@ -192,21 +186,22 @@ export class ChatParticipantHandler {
         sink.markdown(`Could not start: ${escapeMarkdown(message)}`);
         return { errorDetails: { message } };
       }
-      this.services.log.info(`Chat started ${run.agentName} (${run.id})${attached ? ` with ${attached} attached reference(s)` : ''} in ${scope.folder.name}.`);
+      this.services.scopes.noteRun(run.runId, scope);
+      this.services.log.info(`Chat started ${run.agentName} (${run.agentId})${attached ? ` with ${attached} attached reference(s)` : ''} in ${scope.folder.name}.`);
       // VS Code holds what the user types here until this response ends: the button reaches the agent at once.
-      messageButton(sink, run.id, run.agentName);
-      live ??= new ChatRunStream(this.services.store, run.tree.runId, sink);
+      messageButton(sink, run.agentId, run.agentName);
+      live ??= new ChatRunStream(this.services.store, run.runId, sink);
       let result;
       try {
-        result = await run.done;
+        result = await run.result();
       } finally {
         open = false;
         live.finish();
       }
-      const metadata: ChatRunMetadata = { runId: run.tree.runId, agentId: run.id, agentName: run.agentName };
+      const metadata: ChatRunMetadata = { runId: run.runId, agentId: run.agentId, agentName: run.agentName };
       // Nobody sees an ending written after Stop: VS Code drops it.
       if (token.isCancellationRequested) return { metadata };
-      this.#ending(stream, run, result, this.services.store.get(run.tree.runId));
+      this.#ending(stream, run.agentName, result, this.services.store.get(run.runId));
       return result.status === 'completed' || result.status === 'cancelled'
         ? { metadata }
         : { metadata, errorDetails: { message: `${run.agentName} ${result.status === 'budget_exceeded' ? 'stopped at its budget' : 'failed'}: ${result.error ?? 'no details'}` } };
@@ -234,12 +229,12 @@ export class ChatParticipantHandler {
   }
 
   /** The answer, the table of every agent, and what can be done next. */
-  #ending(stream: vscode.ChatResponseStream, run: AgentRun, result: Awaited<AgentRun['done']>, snapshot: RunSnapshot | undefined): void {
+  #ending(stream: vscode.ChatResponseStream, agentName: string, result: AgentResult, snapshot: RunSnapshot | undefined): void {
     stream.markdown('\n\n---\n\n');
     if (result.structuredOutput !== undefined) stream.markdown(`\`\`\`json\n${JSON.stringify(result.structuredOutput, null, 2)}\n\`\`\`\n\n`);
     else if (result.output) stream.markdown(`${result.output}\n\n`);
     if (result.status === 'cancelled') stream.markdown(`_Stopped: ${escapeMarkdown(result.error ?? 'cancelled')}_\n\n`);
-    else if (result.status !== 'completed') stream.markdown(`**${escapeMarkdown(run.agentName)} ${result.status === 'budget_exceeded' ? 'stopped at its budget' : 'failed'}:** ${escapeMarkdown(result.error ?? 'no details')}\n\n`);
+    else if (result.status !== 'completed') stream.markdown(`**${escapeMarkdown(agentName)} ${result.status === 'budget_exceeded' ? 'stopped at its budget' : 'failed'}:** ${escapeMarkdown(result.error ?? 'no details')}\n\n`);
     if (snapshot) {
       stream.markdown(`${runSummary(snapshot)}\n\n`);
       runButtons(stream, snapshot);

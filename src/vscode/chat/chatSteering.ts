@@ -78,8 +78,15 @@ export async function steer(services: Services, intent: MessageIntent, thread: T
   messageButton(sink, intent.agentId, intent.agentName);
   // What the thread has shown already is not told again; what the run does from now on is.
   const live = new ChatRunStream(services.store, thread.runId, sink, { prime: true });
-  const stop = token.onCancellationRequested(() => services.stopRunOf(thread.runId, 'Stopped from chat.'));
+  let cancelled!: () => void;
+  const stopped = new Promise<void>((resolve) => (cancelled = resolve));
+  const stop = token.onCancellationRequested(() => {
+    void services.stopRunOf(thread.runId, 'Stopped from chat.');
+    cancelled();
+  });
   try {
+    // The agent's own end first (after the continuation a message arriving as it ended starts), then the rest of its run's.
+    await Promise.race([outcome.handle.result().catch(() => undefined), stopped]);
     await runSettled(services.store, thread.runId, token);
   } finally {
     live.finish();
@@ -101,7 +108,7 @@ export async function steer(services: Services, intent: MessageIntent, thread: T
 export async function stopInThread(services: Services, intent: StopIntent, stream: vscode.ChatResponseStream): Promise<vscode.ChatResult> {
   const reason = 'Stopped by the user from chat.';
   if (!intent.agent) {
-    const stopped = services.stopRunOf(intent.runId, reason);
+    const stopped = await services.stopRunOf(intent.runId, reason);
     stream.markdown(stopped ? 'Stopped this thread\'s run: every agent of it that was at work.' : 'Nothing in this thread\'s run is at work any more.');
     return {};
   }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { finalResult, type AgentResult, type AgentRun } from '../../core/engine/agentRun';
-import { CancelledError } from '../../core/engine/errors';
+import type { AgentResult } from '../../core/engine/agentRun';
+import type { RunHandle } from '../../core/runtime/api';
 import { isActiveStatus } from '../../protocol/runEvents';
 import type { AgentNode } from '../../protocol/runSnapshot';
 import { runSummary } from '../../surfaces/chat/chatSummary';
@@ -103,36 +103,34 @@ export class AgentTools {
 
   async runAgent(input: RunAgentInput, token: vscode.CancellationToken, toolInvocationToken?: vscode.ChatParticipantToolToken): Promise<vscode.LanguageModelToolResult> {
     if (token.isCancellationRequested) throw new vscode.CancellationError();
-    if (!vscode.workspace.isTrusted) throw new Error('Agents cannot run in Restricted Mode: the workspace is not trusted.');
-    if (!this.services.keys.key && !this.services.keys.demo) throw new Error('No Anthropic API key: the user must run "Subagents: Set API Key" first.');
     if (this.services.scopes.all.length === 0) throw new Error('No folder is open: agents run in a workspace folder, so the user must open one first.');
     if (input.agentId) return this.#steer(input, token);
-    const scope = this.#scopeFor(input.agent);
-    if (!scope) throw new Error(`Unknown agent "${input.agent}". Available: ${this.#available()}. Call ${TOOL_NAMES.list} for their descriptions.`);
-    if (scope.settings.disabledAgents.includes(input.agent)) throw new Error(`Agent "${input.agent}" is disabled (setting subagents.disabledAgents).`);
-    // A model calls this tool: an agent only a person may start (disable-model-invocation) is not its to run.
-    if (scope.find(input.agent)?.modelInvocable === false) throw new Error(`Agent "${input.agent}" can only be started by the user (disable-model-invocation in its file).`);
+    const scope = this.#scopeFor(input.agent) ?? this.services.scopes.preferred()[0]!;
+    // A model calls this tool: the engine decides whether it may start this agent (admission.ts), and says why not.
+    const refusal = scope.admission(input.agent, 'model');
+    if (refusal) throw new Error(refusal.code === 'unknown' ? `${refusal.message}. Call ${TOOL_NAMES.list} for their descriptions.` : refusal.message);
     // A cancelled call stops the run however far it got: while it starts (the signal), and once it runs.
     const stopped = new AbortController();
-    let run: AgentRun | undefined;
+    let run: RunHandle | undefined;
     const cancel = token.onCancellationRequested(() => {
-      if (run) scope.engine.cancel(run.id, 'The tool call was cancelled.');
+      if (run) void this.services.stopAgent(run.agentId, 'The tool call was cancelled.', 'lm');
       stopped.abort();
     });
     // VS Code's tools the run calls confirm in the calling chat while this call lasts (a background run's later calls, in a dialog).
     let calling = true;
     const runContext: ChatRunContext = { toolInvocationToken, live: () => calling && !token.isCancellationRequested };
     try {
-      run = await scope.engine.start({ agent: input.agent, prompt: input.task, cwd: scope.folder.uri.fsPath, signal: stopped.signal, runContext });
+      run = await this.services.runtime.start({ scope: scope.spec(), agent: input.agent, prompt: input.task, invoker: 'model', via: 'lm', runContext, signal: stopped.signal });
+      this.services.scopes.noteRun(run.runId, scope);
       if (token.isCancellationRequested) throw new vscode.CancellationError();
-      this.services.log.info(`A language-model tool started ${run.agentName} (${run.id})${input.background ? ' in the background' : ''}.`);
+      this.services.log.info(`A language-model tool started ${run.agentName} (${run.agentId})${input.background ? ' in the background' : ''}.`);
       if (input.background) {
         return text(
-          JSON.stringify({ status: 'async_launched', agentId: run.id, agent: run.agentName }) +
-            `\nThe agent works in the background. Collect its result with ${TOOL_NAMES.output} (agentId ${run.id}, waitSeconds to wait for it), or stop it with ${TOOL_NAMES.stop}.`,
+          JSON.stringify({ status: 'async_launched', agentId: run.agentId, agent: run.agentName }) +
+            `\nThe agent works in the background. Collect its result with ${TOOL_NAMES.output} (agentId ${run.agentId}, waitSeconds to wait for it), or stop it with ${TOOL_NAMES.stop}.`,
         );
       }
-      return text(this.#describeResult(await run.done));
+      return text(this.#describeResult(await run.result()));
     } finally {
       // A background agent outlives the call that started it.
       calling = false;
@@ -151,11 +149,15 @@ export class AgentTools {
     if (input.agent && input.agent !== node.agentName) throw new Error(`Agent ${input.agentId} is ${node.agentName}, not ${input.agent}.`);
     const sent = await this.#message(input.agentId!, input.task);
     if (input.background) return text(`${sent}\nCollect its result with ${TOOL_NAMES.output} (agentId ${input.agentId}, waitSeconds to wait for it).`);
-    const run = this.services.runningAgent(input.agentId!)?.engine.find(input.agentId!);
-    if (!run) return this.agentOutput({ agentId: input.agentId! }, token);
-    const cancel = token.onCancellationRequested(() => run.controller.abort(new CancelledError('The tool call was cancelled.')));
+    const stop = new AbortController();
+    const cancel = token.onCancellationRequested(() => {
+      stop.abort();
+      void this.services.stopAgent(input.agentId!, 'The tool call was cancelled.', 'lm');
+    });
     try {
-      return text(`${sent}\n\n${this.#describeResult((await finalResult(run)).result)}`);
+      const result = await this.services.runtime.waitFor(input.agentId!, stop.signal);
+      if (!result) return this.agentOutput({ agentId: input.agentId! }, token);
+      return text(`${sent}\n\n${this.#describeResult(result)}`);
     } finally {
       cancel.dispose();
     }
@@ -180,20 +182,16 @@ export class AgentTools {
 
   async #output(input: AgentOutputInput, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
     const node = this.services.agentNode(input.agentId)!;
-    const live = this.services.runningAgent(input.agentId)?.engine.find(input.agentId);
     const wait = Math.min(Math.max(0, input.waitSeconds ?? 0), MAX_WAIT_SECONDS);
-    if (live && !live.ended && wait > 0) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      let cancel: vscode.Disposable | undefined;
+    if (isActiveStatus(node.status) && wait > 0) {
+      const stop = new AbortController();
+      const timer = setTimeout(() => stop.abort(), wait * 1000);
+      const cancel = token.onCancellationRequested(() => stop.abort());
       try {
-        await Promise.race([
-          live.done,
-          new Promise((resolve) => (timer = setTimeout(resolve, wait * 1000))),
-          new Promise<void>((resolve) => (cancel = token.onCancellationRequested(() => resolve()))),
-        ]);
+        await this.services.runtime.waitFor(input.agentId, stop.signal);
       } finally {
         clearTimeout(timer);
-        cancel?.dispose();
+        cancel.dispose();
       }
     }
     this.services.store.flush();

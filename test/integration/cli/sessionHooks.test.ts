@@ -4,7 +4,6 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { openSession } from '../../../src/cli/session';
 import { cliSettings } from '../../../src/cli/settingsFiles';
-import { PermissionGate } from '../../../src/core/tools/permissions';
 import { TrustedFolders } from '../../../src/core/trust/projectTrust';
 import { startScriptedServer } from '../../support/scriptedServer';
 import { firstUserTexts, group, hookWorld } from '../core/hooks/hookFixture';
@@ -23,9 +22,9 @@ test('the CLI session runs command hooks from ~/.claude and a trusted project, w
   // The session starts after the settings were written (as a command typed after editing them): they are its baseline.
   await new Promise((resolve) => setTimeout(resolve, 80));
   const trust = new TrustedFolders([w.project]);
-  const session = await openSession(io, { cwd: w.project, pluginDirs: [], settings: cliSettings(io, w.project, { trust }), gate: new PermissionGate(null), coalesceMs: 0, trust });
+  const session = await openSession(io, { cwd: w.project, pluginDirs: [], settings: cliSettings(io, w.project, { trust }), coalesceMs: 0, trust });
   try {
-    const result = await session.engine.run({ agent: 'worker', prompt: 'go', cwd: w.project });
+    const result = await (await session.runtime.start({ scope: session.scope, agent: 'worker', prompt: 'go', askApprovals: false })).result();
     assert.equal(result.status, 'completed', result.error ?? '');
     assert.deepEqual(firstUserTexts(server.requests[0]!.messages), ['from the user hook', 'go']);
     const hookEnv = await w.read('stop.env');
@@ -51,9 +50,9 @@ test('the CLI session honours hooks.enabled = false from the user settings file'
   let stderr = '';
   const env = { HOME: w.home, XDG_DATA_HOME: path.join(w.root, 'data'), XDG_CONFIG_HOME: path.join(w.root, 'config'), ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
   const io = { stdout: { write: () => true }, stderr: { write: (text: string) => (stderr += text) }, env, cwd: w.project, signal: new AbortController().signal };
-  const session = await openSession(io, { cwd: w.project, pluginDirs: [], settings: cliSettings(io, w.project), gate: new PermissionGate(null), coalesceMs: 0 });
+  const session = await openSession(io, { cwd: w.project, pluginDirs: [], settings: cliSettings(io, w.project), coalesceMs: 0 });
   try {
-    assert.equal((await session.engine.run({ agent: 'worker', prompt: 'go', cwd: w.project })).status, 'completed');
+    assert.equal((await (await session.runtime.start({ scope: session.scope, agent: 'worker', prompt: 'go', askApprovals: false })).result()).status, 'completed');
     await assert.rejects(w.read('ran'), { code: 'ENOENT' });
     assert.equal(stderr, '');
   } finally {

@@ -241,7 +241,7 @@ test('disabledAgents: marked in the listing, refused by run, left out of the spa
 
   const refused = await run(w, ['finder', 'go']);
   assert.equal(refused.code, 1);
-  assert.match(refused.stderr, /agent "finder" is disabled \(setting disabledAgents\)/);
+  assert.match(refused.stderr, /^subagents run: Agent "finder" is disabled \(setting disabledAgents\)\. Remove it from that list to run it\.$/m);
   assert.equal(refused.requests.length, 0);
 
   const r = await run(w, ['lead', 'go']);

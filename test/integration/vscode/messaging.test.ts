@@ -59,8 +59,8 @@ function responseStream() {
   return { stream, writes, text: () => writes.join('\n') };
 }
 
-function chatFor(folders: FakeFolder[]) {
-  const fake = fakeServices(folders);
+async function chatFor(folders: FakeFolder[]) {
+  const fake = await fakeServices(folders);
   const handler = new ChatParticipantHandler(Promise.resolve(fake.services));
   const handle = (prompt: string, options: { command?: string; history?: unknown[] } = {}) => {
     const out = responseStream();
@@ -73,15 +73,15 @@ function chatFor(folders: FakeFolder[]) {
 
 test('the Runs view message box sends through Send Message: queued for an agent at work, no toast; the agent reads it at its next turn', async () => {
   const app = folder('app', [agent('worker')]);
-  const fake = fakeServices([app]);
-  const run = await app.engine.start({ agent: 'worker', prompt: 'slow please', cwd: app.dir });
-  handleRunsViewMessage(fake.services, { type: 'sendMessage', agentId: run.id, text: 'check the tests too' });
-  assert.deepEqual(vscode.shown.commands.at(-1), { command: 'subagents.sendMessage', args: [run.id, 'check the tests too', 'runsView'] });
-  assert.equal(await sendMessageCommand(fake.services, async () => undefined, run.id, 'check the tests too', 'runsView'), 'queued');
-  const result = await run.done;
+  const fake = await fakeServices([app]);
+  const run = await fake.runtime.start({ scope: fake.scopes[0]!.spec(), agent: 'worker', prompt: 'slow please' });
+  handleRunsViewMessage(fake.services, { type: 'sendMessage', agentId: run.agentId, text: 'check the tests too' });
+  assert.deepEqual(vscode.shown.commands.at(-1), { command: 'subagents.sendMessage', args: [run.agentId, 'check the tests too', 'runsView'] });
+  assert.equal(await sendMessageCommand(fake.services, async () => undefined, run.agentId, 'check the tests too', 'runsView'), 'queued');
+  const result = await run.result();
   assert.equal(result.output, 'heard: check the tests too');
   assert.deepEqual(vscode.shown.messages, [], 'the Runs view shows the message in the tree: no toast');
-  const node = fake.store.agent(run.id)!;
+  const node = fake.store.agent(run.agentId)!;
   assert.equal(node.messages?.length, 1);
   assert.equal(node.messages![0]!.from, null);
   assert.equal(node.messages![0]!.via, 'runsView');
@@ -90,20 +90,19 @@ test('the Runs view message box sends through Send Message: queued for an agent 
 
 test('Send Message to an agent that has ended continues it and shows its run; an unknown agent is an error message', async () => {
   const app = folder('app', [agent('worker')]);
-  const fake = fakeServices([app]);
-  const first = await app.engine.start({ agent: 'worker', prompt: 'first', cwd: app.dir });
-  await first.done;
+  const fake = await fakeServices([app]);
+  const first = await fake.runtime.start({ scope: fake.scopes[0]!.spec(), agent: 'worker', prompt: 'first' });
+  await first.result();
   const revealed: Array<string | undefined> = [];
-  assert.equal(await sendMessageCommand(fake.services, async (runId) => void revealed.push(runId), first.id, 'and a second thing', 'palette'), 'continued');
-  assert.deepEqual(revealed, [first.tree.runId]);
-  const continued = app.engine.find(first.id)!;
-  assert.equal((await continued.done).output, 'heard: and a second thing');
+  assert.equal(await sendMessageCommand(fake.services, async (runId) => void revealed.push(runId), first.agentId, 'and a second thing', 'palette'), 'continued');
+  assert.deepEqual(revealed, [first.runId]);
+  assert.equal((await fake.runtime.waitFor(first.agentId))?.output, 'heard: and a second thing');
   assert.equal(await sendMessageCommand(fake.services, async () => undefined, 'nope', 'hello', 'palette'), undefined);
   assert.match(vscode.shown.messages.at(-1)!.text, /Could not send the message to nope: No agent with id "nope"/);
 });
 
 test('chat: a message in a thread whose run is still going steers its agent, and the response follows the run to its end', async () => {
-  const chat = chatFor([folder('app', [agent('worker')])]);
+  const chat = await chatFor([folder('app', [agent('worker')])]);
   const first = await chat.handle('worker slow please').done;
   const history = [new vscode.ChatResponseTurn('subagents.agent', first)];
   const workerId = String(first.metadata!.agentId);
@@ -119,7 +118,7 @@ test('chat: a message in a thread whose run is still going steers its agent, and
 });
 
 test('chat: /stop <agent> stops one agent of the thread’s run; its parent is told and goes on, its sibling is untouched', async () => {
-  const chat = chatFor([folder('app', [agent('lead'), agent('sleeper'), agent('steady')])]);
+  const chat = await chatFor([folder('app', [agent('lead'), agent('sleeper'), agent('steady')])]);
   const lead = chat.handle('lead coordinate');
   await until('the children', () => chat.store.list()[0] !== undefined && Object.values(chat.store.list()[0]!.agents).length === 3);
   const run = chat.store.list()[0]!;
@@ -144,25 +143,25 @@ test('chat: /stop <agent> stops one agent of the thread’s run; its parent is t
 
 test('LM tools: agentOutput with a message steers a running agent; runAgent with an agentId continues an ended one; stopAgent stops a child alone', async () => {
   const app = folder('app', [agent('worker'), agent('lead'), agent('sleeper'), agent('steady')]);
-  const fake = fakeServices([app]);
+  const fake = await fakeServices([app]);
   const tools = new AgentTools(fake.services);
   const token = new vscode.CancellationTokenSource().token;
   const text = (result: { content: unknown[] }) => (result.content[0] as { value: string }).value;
 
-  const run = await app.engine.start({ agent: 'worker', prompt: 'slow please', cwd: app.dir });
-  const steered = text(await tools.agentOutput({ agentId: run.id, message: 'only the docs', waitSeconds: 10 }, token as never));
+  const run = await fake.runtime.start({ scope: fake.scopes[0]!.spec(), agent: 'worker', prompt: 'slow please' });
+  const steered = text(await tools.agentOutput({ agentId: run.agentId, message: 'only the docs', waitSeconds: 10 }, token as never));
   assert.match(steered, /^Message sent to worker: it reads it at its next turn\.\nworker completed/);
   assert.match(steered, /heard: only the docs/);
 
-  const again = text(await tools.runAgent({ agent: 'worker', task: 'now the tests', agentId: run.id }, token as never));
+  const again = text(await tools.runAgent({ agent: 'worker', task: 'now the tests', agentId: run.agentId }, token as never));
   assert.match(again, /^worker had ended; it was continued with the message\.\n\nworker completed/);
   assert.match(again, /heard: .*now the tests/);
 
-  const lead = await app.engine.start({ agent: 'lead', prompt: 'coordinate', cwd: app.dir });
-  await until('the children', () => Object.keys(fake.store.get(lead.tree.runId)?.agents ?? {}).length === 3);
-  const sleeper = Object.values(fake.store.get(lead.tree.runId)!.agents).find((a) => a.agentName === 'sleeper')!;
+  const lead = await fake.runtime.start({ scope: fake.scopes[0]!.spec(), agent: 'lead', prompt: 'coordinate' });
+  await until('the children', () => Object.keys(fake.store.get(lead.runId)?.agents ?? {}).length === 3);
+  const sleeper = Object.values(fake.store.get(lead.runId)!.agents).find((a) => a.agentName === 'sleeper')!;
   assert.match(text(await tools.stopAgent({ agentId: sleeper.agentId })), /^Stopping sleeper \(\w+\) and every agent it started\. lead, which started it, is told and goes on\.$/);
-  const result = await lead.done;
+  const result = await lead.result();
   assert.equal(result.status, 'completed');
   assert.match(result.output ?? '', /Stopped by a language-model tool call\./);
 });

@@ -61,7 +61,7 @@ function responseStream() {
 
 test('@agent <team> runs the team file: the chat tells the tasks and the teammates as they go, and ends with the task list', async () => {
   resetGate();
-  const fake = fakeServices([teamFolder()]);
+  const fake = await fakeServices([teamFolder()]);
   const handler = new ChatParticipantHandler(Promise.resolve(fake.services));
   const out = responseStream();
   const done = (handler.handle as (...args: unknown[]) => Promise<unknown>)({ prompt: 'duo Write alpha and beta.', references: [] }, { history: [] }, out.stream, new vscode.CancellationTokenSource().token);
@@ -83,7 +83,7 @@ test('Run Agent runs a team by its name; an unknown name lists the agents and th
   resetGate();
   aliceMayStart();
   const folder = teamFolder();
-  const fake = fakeServices([folder]);
+  const fake = await fakeServices([folder]);
   const agentId = await runAgentCommand(fake.services, async () => undefined, { agent: 'duo', task: 'Write alpha and beta.', notify: false });
   assert.ok(agentId);
   await until('the team run to end', () => fake.store.get(agentId)?.endedAt);
@@ -91,7 +91,7 @@ test('Run Agent runs a team by its name; an unknown name lists the agents and th
   assert.equal(run.agents[run.rootAgentId]!.agentName, LEAD);
   assert.deepEqual(Object.values(run.agents).filter((a) => a.member).map((a) => a.member).sort(), ['alice', 'bob']);
   assert.equal(await runAgentCommand(fake.services, async () => undefined, { agent: 'trio', task: 'x' }), undefined);
-  assert.match(vscode.shown.messages.at(-1)?.text ?? '', /^Unknown agent or team "trio"\. Available: team-lead-agent, team-worker, duo$/);
+  assert.match(vscode.shown.messages.at(-1)?.text ?? '', /^Unknown agent "trio"\. Available: team-lead-agent, team-worker\. Teams: duo$/);
 });
 
 test('the Agents view lists a folder\'s teams with their members, an unknown member agent marked, runnable by name', () => {

@@ -32,8 +32,8 @@ function request(prompt: string, command?: string) {
 }
 
 type Handle = ChatParticipantHandler['handle'];
-function handlerFor(folders: FakeFolder[]) {
-  const fake = fakeServices(folders);
+async function handlerFor(folders: FakeFolder[]) {
+  const fake = await fakeServices(folders);
   const handler = new ChatParticipantHandler(Promise.resolve(fake.services));
   const handle = (prompt: string, options: { command?: string; token?: vscode.CancellationTokenSource; history?: unknown[] } = {}) => {
     const out = responseStream();
@@ -49,7 +49,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 test('a stop while the agent file’s permission mode is being asked about: the run never reaches the model', async () => {
   const { ask, asking } = slowConsent();
   const wide = agent('wide', { permissionMode: 'acceptEdits' });
-  const chat = handlerFor([folder('app', [wide], ask)]);
+  const chat = await handlerFor([folder('app', [wide], ask)]);
   const call = chat.handle('wide tidy the imports');
   await asking;
   call.token.cancel();
@@ -60,7 +60,7 @@ test('a stop while the agent file’s permission mode is being asked about: the 
 });
 
 test('a request already stopped starts nothing', async () => {
-  const chat = handlerFor([folder('app', [agent('general-purpose')])]);
+  const chat = await handlerFor([folder('app', [agent('general-purpose')])]);
   const token = new vscode.CancellationTokenSource();
   token.cancel();
   const call = chat.handle('fix the build', { token });
@@ -75,7 +75,7 @@ test('after Stop the response gets no more writes, so a closed stream throws not
   const onUncaught = (error: unknown) => uncaught.push(error);
   process.on('uncaughtException', onUncaught);
   try {
-    const chat = handlerFor([folder('app', [agent('slowpoke')])]);
+    const chat = await handlerFor([folder('app', [agent('slowpoke')])]);
     const call = chat.handle('slowpoke take your time');
     await until('slowpoke to start', () => chat.store.list()[0]?.status === 'running');
     await until('the log to show slowpoke', () => call.writes.some((w) => w.includes('slowpoke')));
@@ -95,7 +95,7 @@ test('after Stop the response gets no more writes, so a closed stream throws not
 test('multi-root: a name found only in another folder runs there, whichever editor is active', async () => {
   const a = folder('web', [agent('general-purpose', { source: 'bundled' }), agent('plan', { source: 'bundled' })]);
   const b = folder('db', [agent('general-purpose', { source: 'bundled' }), agent('db-migrator')]);
-  const chat = handlerFor([a, b]);
+  const chat = await handlerFor([a, b]);
   chat.activate('web');
   const call = chat.handle('db-migrator add the index');
   await call.done;
@@ -114,7 +114,7 @@ test('multi-root: a name found only in another folder runs there, whichever edit
 });
 
 test('multi-root: /list shows every folder’s agents under its name', async () => {
-  const chat = handlerFor([folder('web', [agent('planner')]), folder('db', [agent('db-migrator')])]);
+  const chat = await handlerFor([folder('web', [agent('planner')]), folder('db', [agent('db-migrator')])]);
   const call = chat.handle('', { command: 'list' });
   await call.done;
   const text = call.text();
@@ -123,19 +123,19 @@ test('multi-root: /list shows every folder’s agents under its name', async () 
 });
 
 test('an unknown @name is an error that names the agents of every folder; with no folder open, chat asks for one', async () => {
-  const chat = handlerFor([folder('web', [agent('planner')]), folder('db', [agent('db-migrator')])]);
+  const chat = await handlerFor([folder('web', [agent('planner')]), folder('db', [agent('db-migrator')])]);
   const unknown = chat.handle('@db-migrater add the index');
   await unknown.done;
-  assert.match(unknown.text(), /Unknown agent "db-migrater"\. Available: `planner`, `db-migrator`/);
+  assert.match(unknown.text(), /Unknown agent "db-migrater"\. Available: planner, db-migrator\. `\/list` shows them all\./);
   assert.equal(chat.store.list().length, 0);
-  const empty = handlerFor([]);
+  const empty = await handlerFor([]);
   const none = empty.handle('fix the build');
   await none.done;
   assert.match(none.text(), /Open a folder first/);
 });
 
 test('in a thread, a verb that is also an agent’s name continues the run, and the reply says how to start that agent instead', async () => {
-  const chat = handlerFor([folder('app', [agent('general-purpose', { source: 'bundled' }), agent('plan', { source: 'bundled' })])]);
+  const chat = await handlerFor([folder('app', [agent('general-purpose', { source: 'bundled' }), agent('plan', { source: 'bundled' })])]);
   const first = await chat.handle('sum up the README').done;
   const history = [new vscode.ChatResponseTurn('subagents.agent', first as { metadata?: Record<string, unknown> })];
   const next = chat.handle('plan the release notes too', { history });
@@ -146,7 +146,7 @@ test('in a thread, a verb that is also an agent’s name continues the run, and 
 });
 
 test('list without a slash lists the agents; one word that names no agent asks first and offers /new as a follow-up', async () => {
-  const chat = handlerFor([folder('app', [agent('general-purpose', { source: 'bundled' }), agent('planner')])]);
+  const chat = await handlerFor([folder('app', [agent('general-purpose', { source: 'bundled' }), agent('planner')])]);
   const list = chat.handle('list');
   await list.done;
   assert.match(list.text(), /\*\*2 agents\*\* in app/);
@@ -163,7 +163,7 @@ test('list without a slash lists the agents; one word that names no agent asks f
 });
 
 test('a finished run ends with links to our commands only, in a trusted part of their own that holds no model text', async () => {
-  const chat = handlerFor([folder('app', [agent('general-purpose', { source: 'bundled' })])]);
+  const chat = await handlerFor([folder('app', [agent('general-purpose', { source: 'bundled' })])]);
   const call = chat.handle('sum up the README [x](command:workbench.action.terminal.sendSequence)');
   await call.done;
   const trusted = call.writes.filter((w) => w.startsWith('markdown {') && w.includes('"isTrusted"'));

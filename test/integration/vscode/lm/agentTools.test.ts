@@ -16,7 +16,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const textOf = (result: unknown) => (result as vscode.LanguageModelToolResult).content.map((p) => (p as vscode.LanguageModelTextPart).value).join('');
 
 test('runAgent: a call already cancelled starts nothing', async () => {
-  const { services, store } = fakeServices([folder('app', [agent('helper')])]);
+  const { services, store } = await fakeServices([folder('app', [agent('helper')])]);
   const cancelled = new vscode.CancellationTokenSource();
   cancelled.cancel();
   await assert.rejects(new AgentTools(services).runAgent({ agent: 'helper', task: 'x' }, cancelled.token), vscode.CancellationError);
@@ -25,7 +25,7 @@ test('runAgent: a call already cancelled starts nothing', async () => {
 
 test('runAgent: a call cancelled while the agent file’s mode is asked about never reaches the model', async () => {
   const { ask, asking } = slowConsent();
-  const { services } = fakeServices([folder('app', [agent('wide', { permissionMode: 'acceptEdits' })], ask)]);
+  const { services } = await fakeServices([folder('app', [agent('wide', { permissionMode: 'acceptEdits' })], ask)]);
   const tools = new AgentTools(services);
   const token = new vscode.CancellationTokenSource();
   const call = tools.runAgent({ agent: 'wide', task: 'tidy up' }, token.token);
@@ -38,12 +38,12 @@ test('runAgent: a call cancelled while the agent file’s mode is asked about ne
 });
 
 test('runAgent with no folder open says to open one', async () => {
-  const { services } = fakeServices([]);
+  const { services } = await fakeServices([]);
   await assert.rejects(new AgentTools(services).runAgent({ agent: 'helper', task: 'x' }, new vscode.CancellationTokenSource().token), /No folder is open/);
 });
 
 test('agentOutput waits for the agent, and leaves neither its cancellation listener nor its timer behind', async (t) => {
-  const { services } = fakeServices([folder('app', [agent('slow')])]);
+  const { services } = await fakeServices([folder('app', [agent('slow')])]);
   const tools = new AgentTools(services);
   const launch = JSON.parse(textOf(await tools.runAgent({ agent: 'slow', task: 'take a moment', background: true }, new vscode.CancellationTokenSource().token)).split('\n')[0]!) as { agentId: string };
   // The tool's own wait is the only 300 s timer: track whether it is cleared.
