@@ -1,6 +1,6 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { overlapsBefore, overlapWarning, type ApplyOutcome, type TeammateWork } from '../core/isolation';
+import { overlapsBefore, overlapWarning, teammatesOf, type ApplyOutcome, type TeammateWork } from '../core/isolation';
 import type { RunSnapshot } from '../protocol/runSnapshot';
 import { worktreeFileUri } from './review/worktreeContent';
 import type { Services } from './services';
@@ -13,16 +13,6 @@ import type { Services } from './services';
  * first conflicted file opens in VS Code's merge editor (your side, the
  * teammate's side, and the base it started from), the rest are named.
  */
-
-/** The teammates of the run `agentId` is a teammate of, with its own entry; null when it is none. */
-export function teammatesOf(run: RunSnapshot | undefined, agentId: string): { target: TeammateWork; teammates: TeammateWork[] } | null {
-  const node = run?.agents[agentId];
-  if (!run || !node?.member) return null;
-  const teammates = Object.values(run.agents)
-    .filter((a) => a.member)
-    .map((a) => ({ agentId: a.agentId, name: a.member! }));
-  return { target: { agentId, name: node.member }, teammates };
-}
 
 /** Asks before an apply that would merge over another teammate's applied change; true when it may go ahead. */
 export async function confirmTeamApply(services: Services, agentId: string): Promise<boolean> {

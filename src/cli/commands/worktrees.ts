@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { formatBytes, IsolationError, overlapsBefore, overlapWarning, type PoolStatus, type TeammateWork, type WorktreeManager, type WorktreeRecord } from '../../core/isolation';
+import { formatBytes, IsolationError, overlapsBefore, overlapWarning, teammatesOf, type PoolStatus, type TeammateWork, type WorktreeManager, type WorktreeRecord } from '../../core/isolation';
 import { UsageError, type CliCommand, type CliIO } from '../command';
 import { openHistory, openWorktrees, recoverWorktrees } from '../session';
 import { cliSettings } from '../settingsFiles';
@@ -69,15 +69,9 @@ async function list(worktrees: WorktreeManager, io: CliIO, json: boolean): Promi
 }
 
 /** The teammates of the run `agentId` is a teammate of (from the history), or null when it is none. */
-async function teammatesOf(io: CliIO, agentId: string): Promise<{ target: TeammateWork; teammates: TeammateWork[] } | null> {
+async function teammatesIn(io: CliIO, agentId: string): Promise<{ target: TeammateWork; teammates: TeammateWork[] } | null> {
   const history = await openHistory(io, cliSettings(io, io.cwd, { userOnly: true }));
-  const run = history.runs.find((r) => r.agents[agentId]);
-  const node = run?.agents[agentId];
-  if (!run || !node?.member) return null;
-  const teammates = Object.values(run.agents)
-    .filter((a) => a.member)
-    .map((a) => ({ agentId: a.agentId, name: a.member! }));
-  return { target: { agentId, name: node.member }, teammates };
+  return teammatesOf(history.runs.find((r) => r.agents[agentId]), agentId);
 }
 
 export const worktreesCommand: CliCommand = {
@@ -114,7 +108,7 @@ export const worktreesCommand: CliCommand = {
         io.stdout.write(values.json ? `${JSON.stringify({ discarded: agentId })}\n` : `Discarded the worktree and branch of ${agentId}.\n`);
         return 0;
       }
-      const team = await teammatesOf(io, agentId!);
+      const team = await teammatesIn(io, agentId!);
       const overlaps = team ? await overlapsBefore(worktrees, team.target, team.teammates) : [];
       const warning = team ? overlapWarning(team.target, overlaps) : null;
       if (warning && !values.yes) {

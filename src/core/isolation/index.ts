@@ -20,5 +20,5 @@ export {
 } from './manager';
 export { INCLUDE_FILE } from './include';
 export { inGitRepository } from './repo';
-export { overlapsBefore, overlapWarning, type Overlap, type TeammateWork } from './overlaps';
+export { overlapsBefore, overlapWarning, teammatesOf, type Overlap, type TeammateWork } from './overlaps';
 export { formatBytes } from './diskUse';

@@ -1,3 +1,4 @@
+import type { RunSnapshot } from '../../protocol/runSnapshot';
 import type { WorktreeManager } from './manager';
 
 /**
@@ -13,6 +14,16 @@ export interface TeammateWork {
   agentId: string;
   /** The teammate's name, for messages. */
   name: string;
+}
+
+/** The teammates of the run `agentId` is a teammate of, with its own entry; null when it is none (or the run is unknown). */
+export function teammatesOf(run: RunSnapshot | undefined, agentId: string): { target: TeammateWork; teammates: TeammateWork[] } | null {
+  const node = run?.agents[agentId];
+  if (!run || !node?.member) return null;
+  const teammates = Object.values(run.agents)
+    .filter((a) => a.member)
+    .map((a) => ({ agentId: a.agentId, name: a.member! }));
+  return { target: { agentId, name: node.member }, teammates };
 }
 
 export interface Overlap {

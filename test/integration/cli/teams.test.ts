@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { RunSnapshot } from '../../../src/protocol/runSnapshot';
-import { CLI, runCliProcess } from '../../support/cliProcess';
+import { runCliProcess, startCliProcess, type CliEvent } from '../../support/cliProcess';
 import { startScriptedServer } from '../../support/scriptedServer';
 import { LEAD, teamScript, WORKER, writeTeamProject } from '../../support/teamScenario';
 import { until } from '../../support/until';
@@ -20,11 +19,7 @@ import { makeSandbox } from '../core/isolation/helpers';
  * tasks completed with their owners.
  */
 
-interface Event {
-  type: string;
-  agentId: string;
-  [key: string]: unknown;
-}
+type Event = CliEvent;
 
 function gate(): { wait: Promise<void>; open: () => void } {
   let open!: () => void;
@@ -53,30 +48,16 @@ test('CLI: a team file runs by its name; blocked claim, idle, wake by message, t
     [['team', 'duo', 'project', LEAD, [`alice:${WORKER}`, `bob:${WORKER}`]]],
   );
 
-  const child: ChildProcess = spawn(process.execPath, [CLI, 'run', 'duo', 'Write alpha and beta.', '--json', '--permission-mode', 'bypassPermissions'], {
-    cwd: sb.repo,
-    env: { PATH: process.env.PATH, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  t.after(() => child.kill('SIGKILL'));
-  const events: Event[] = [];
-  let stdout = '';
-  let stderr = '';
-  let partial = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-    partial += chunk;
-    const lines = partial.split('\n');
-    partial = lines.pop()!;
-    for (const line of lines) if (line.trim()) events.push(JSON.parse(line) as Event);
-  });
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const started = startCliProcess(['run', 'duo', 'Write alpha and beta.', '--json', '--permission-mode', 'bypassPermissions'], { env, cwd: sb.repo });
+  t.after(() => started.child.kill('SIGKILL'));
+  const { events } = started;
 
   const bob = await until('bob to start', () => events.find((e) => e.type === 'agent_started' && e.member === 'bob'));
   await until('bob to go idle after his refused claim', () => events.find((e) => e.type === 'agent_idle' && e.idle === true && e.agentId === bob.agentId));
   aliceMayStart.open();
-  assert.equal(await exited, 0, stderr);
+  const code = await started.exited;
+  const { stdout, stderr } = started.output();
+  assert.equal(code, 0, stderr);
   const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as { status: string; output: string; runId: string };
   assert.equal(result.status, 'completed');
   assert.equal(result.output, 'All tasks are completed: alpha.txt and beta.txt are written.');
