@@ -4,7 +4,7 @@ import { AdmissionError, type AdmissionRefusal } from '../core/engine/admission'
 import type { Budget } from '../core/engine/budget';
 import { EngineError } from '../core/engine/errors';
 import type { RunHandle } from '../core/runtime/api';
-import { ADMISSION_WORDS } from '../protocol/admission';
+import { ADMISSION_WORDS, namingTeams } from '../protocol/admission';
 import { ensureApiKey } from './apiKey';
 import { askTask, isGitRepo, pickAgent, pickFolder, pickRunningAgent } from './pickers';
 import { announceRunEnd } from './runNotifications';
@@ -85,8 +85,7 @@ export async function runAgentCommand(services: Services, reveal: (runId?: strin
   const refusal = scope.admission(name, 'user', budget);
   // A name that is no agent may have been meant as a team: the teams are named too.
   const teams = scope.teams?.teams.map((t) => t.name) ?? [];
-  if (refusal?.code === 'unknown' && teams.length) return refuse(services, { ...refusal, message: `${refusal.message}. Teams: ${teams.join(', ')}` });
-  if (refusal) return refuse(services, refusal);
+  if (refusal) return refuse(services, namingTeams(refusal, teams));
   const agent = scope.find(name)!;
   const what = team ? `team ${team.info.name}` : agent.name;
   let task = args.task?.trim();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PERMISSION_MODES } from '../../core/config';
 import { foreignVendor, resolveModelField } from '../../core/agents/modelNames';
+import { AdmissionError } from '../../core/engine/admission';
 import { EngineError } from '../../core/engine/errors';
 import { requestedModel } from '../../core/engine/models';
 import type { PermissionMode } from '../../core/tools/permissions';
@@ -16,6 +17,7 @@ import { terminalText } from '../render/terminalText';
 import { teamStartOf, type TeamStart } from '../../core/engine/team/leadBrief';
 import { teamNameOf } from '../../core/agents/teams/teamFile';
 import { openTeams } from '../teams';
+import { namingTeams } from '../../protocol/admission';
 
 const USAGE = `Usage: subagents run <agent> <prompt…> [options]
        subagents run <team> <goal…> [options]
@@ -141,19 +143,21 @@ function parseRunArgs(args: string[]) {
 /**
  * The team `name` names when no agent does (an agent wins, with a warning
  * when a team has its name too); undefined for an agent. A team file that
- * could not be read is an EngineError saying why.
+ * could not be read is an EngineError saying why. With it, the names of the
+ * teams there are (an unknown name's refusal lists them).
  */
-async function teamToRun(io: CliIO, name: string, isAgent: boolean, cwd: string, defaultIsolation: 'worktree' | 'none'): Promise<TeamStart | undefined> {
+async function teamToRun(io: CliIO, name: string, isAgent: boolean, cwd: string, defaultIsolation: 'worktree' | 'none'): Promise<{ team: TeamStart | undefined; names: string[] }> {
   const teams = await openTeams(io, cwd);
+  const names = teams.teams.map((t) => t.name);
   const team = teams.find(name);
   if (isAgent) {
     if (team) io.stderr.write(`subagents: warning: "${terminalText(name)}" is an agent and a team (${terminalText(team.filePath)}); running the agent. Rename the team to run it.\n`);
-    return undefined;
+    return { team: undefined, names };
   }
-  if (team) return teamStartOf(team, defaultIsolation);
+  if (team) return { team: teamStartOf(team, defaultIsolation), names };
   const broken = teams.problems.find((p) => p.severity === 'error' && teamNameOf(p.filePath) === name);
   if (broken) throw new EngineError(`The team file ${broken.filePath} could not be read: ${broken.message}`);
-  return undefined;
+  return { team: undefined, names };
 }
 
 export const runCommand: CliCommand = {
@@ -181,9 +185,10 @@ export const runCommand: CliCommand = {
     }
     const { runtime, scope } = session;
     let team: TeamStart | undefined;
+    let teamNames: string[] = [];
     try {
       const isAgent = Boolean((await runtime.scope(scope)).catalog.find(opts.agent));
-      team = await teamToRun(io, opts.agent, isAgent, cwd, settings['teams.isolation']);
+      ({ team, names: teamNames } = await teamToRun(io, opts.agent, isAgent, cwd, settings['teams.isolation']));
     } catch (error) {
       await session.close();
       if (!(error instanceof EngineError)) throw error;
@@ -207,6 +212,9 @@ export const runCommand: CliCommand = {
             askApprovals: view.interactive,
             via: 'cli',
             team,
+          }).catch((error: unknown) => {
+            // A name that is no agent may have been meant as a team: the refusal names the teams too.
+            throw error instanceof AdmissionError ? new AdmissionError(namingTeams(error.refusal, teamNames)) : error;
           }),
         'run',
       );

@@ -93,7 +93,7 @@ test('CLI: a team file runs by its name; blocked claim, idle, wake by message, t
   assert.deepEqual(files.sort(), ['alpha.txt', 'beta.txt']);
 });
 
-test('CLI: a team whose member names an unknown agent is refused before anything runs; a broken team file says why', { timeout: 60_000 }, async (t) => {
+test('CLI: a team whose member names an unknown agent is refused before anything runs; a broken team file says why; an unknown name lists the teams', { timeout: 60_000 }, async (t) => {
   const sb = makeSandbox({ 'README.md': '# project\n' });
   t.after(() => sb.cleanup());
   await writeTeamProject(sb.repo);
@@ -108,6 +108,9 @@ test('CLI: a team whose member names an unknown agent is refused before anything
   const broken = await runCliProcess(['run', 'broken', 'go'], { env, cwd: sb.repo });
   assert.equal(broken.code, 1);
   assert.match(broken.stderr, /The team file .*broken\.md could not be read: A team file starts with YAML frontmatter/);
+  const unknown = await runCliProcess(['run', 'dou', 'go'], { env, cwd: sb.repo });
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /Unknown agent "dou"\. Available: .*\. Teams: duo, typo\n/);
   assert.equal(server.requests.length, 0, 'nothing was sent to the model');
   const listing = JSON.parse((await runCliProcess(['agents', '--json'], { env, cwd: sb.repo })).stdout) as { teamProblems: Array<{ filePath: string; severity: string }> };
   assert.deepEqual(listing.teamProblems.map((p) => [path.basename(p.filePath), p.severity]), [['broken.md', 'error']]);
