@@ -26,6 +26,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { cleanEnv, node24, node24Env } from './env.mjs';
+import { withProgress } from './progress.mjs';
 
 export const CODE_SERVER_VERSION = '4.139.1';
 export const EXTENSION_ID = 'subagents-dev.subagents';
@@ -69,14 +70,14 @@ export function ensureSystemPackages(packages = SYSTEM_PACKAGES) {
   const sudo = asRoot ? [] : ['sudo', '-n'];
   console.log(`› installing Debian packages: ${missing.join(' ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [
-    ['apt-get', 'update', '-qq'],
-    ['apt-get', 'install', '-y', '-qq', ...missing],
+  for (const [label, args] of [
+    ['apt-get update', ['apt-get', 'update', '-qq']],
+    [`apt-get install (${missing.length} package${missing.length === 1 ? '' : 's'})`, ['apt-get', 'install', '-y', '-qq', ...missing]],
   ]) {
     const cmd = [...sudo, ...args];
-    const r = spawnSync(cmd[0], cmd.slice(1), { stdio: 'pipe', encoding: 'utf8', env });
+    const r = withProgress({ label, estimate: 'under a minute each on a fast mirror', capture: true, env }, cmd[0], cmd.slice(1));
     if (r.error || r.status !== 0) {
-      const output = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim().split('\n').slice(-15).join('\n');
+      const output = r.output.trim().split('\n').slice(-15).join('\n');
       throw new Error(
         `\`${cmd.join(' ')}\` failed (${r.error?.message ?? `exit ${r.status}`}).\n${output}\n` +
           `Install the packages by hand (as root): apt-get install ${missing.join(' ')}`,
@@ -161,8 +162,7 @@ export function ensureCodeServer(version = CODE_SERVER_VERSION, { spec = `code-s
   const tmp = `${dir}.tmp-${process.pid}`;
   mkdirSync(tmp, { recursive: true });
   writeFileSync(path.join(tmp, 'package.json'), JSON.stringify({ name: 'code-server-install', private: true }) + '\n');
-  console.log(`› installing code-server ${version} into ${dir} (about two minutes)…`);
-  const started = Date.now();
+  console.log(`› installing code-server ${version} into ${dir} (once; it downloads about 100 MB and builds native modules)…`);
   const env = node24Env({
     // npm on Node 24 looks for its global npmrc next to that Node (inside
     // node_modules), not where the user's npm keeps it: registry settings and
@@ -175,14 +175,26 @@ export function ensureCodeServer(version = CODE_SERVER_VERSION, { spec = `code-s
     npm_config_fund: 'false',
     npm_config_audit: 'false',
   });
-  const r = spawnSync('npm', ['install', '--no-save', '--loglevel=error', spec], {
-    cwd: tmp,
-    env,
-    encoding: 'utf8',
-    stdio: 'pipe',
-  });
+  const r = withProgress(
+    {
+      label: `installing code-server ${version}`,
+      estimate: '2 min on an idle 2-core machine, 5–10 min on a busy one',
+      watch: tmp,
+      // How far it got: npm unpacks the package, then its install script builds native modules.
+      stages: [
+        ...['kerberos', '@vscode/spdlog', '@vscode/sqlite3'].map((m) => [path.join(tmp, 'node_modules/code-server/lib/vscode/node_modules', m, 'build'), 'building native modules']),
+        [path.join(tmp, 'node_modules/code-server/lib/vscode/node_modules'), "installing VS Code's own modules"],
+        [path.join(tmp, 'node_modules/code-server/package.json'), 'unpacked; running its install script'],
+      ],
+      capture: true,
+      cwd: tmp,
+      env,
+    },
+    'npm',
+    ['install', '--no-save', '--loglevel=error', spec],
+  );
   if (r.error || r.status !== 0) {
-    const output = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim().split('\n').slice(-30).join('\n');
+    const output = r.output.trim().split('\n').slice(-30).join('\n');
     rmSync(tmp, { recursive: true, force: true });
     throw new Error(
       `Installing code-server ${version} failed (${r.error?.message ?? `npm exit ${r.status}`}).\n${output}\n` +
@@ -197,7 +209,6 @@ export function ensureCodeServer(version = CODE_SERVER_VERSION, { spec = `code-s
   rmSync(dir, { recursive: true, force: true });
   renameSync(tmp, dir);
   verified.add(dir);
-  console.log(`› code-server ${version} installed in ${Math.round((Date.now() - started) / 1000)} s`);
   return command;
 }
 

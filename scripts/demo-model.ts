@@ -30,7 +30,22 @@ export const DEMO_NOTICE =
 /** Pauses and a steady stream, so the session can be watched as it unfolds. */
 const think = (ms: number) => ({ delayMs: ms, chunkDelayMs: 12 });
 
-const toolUse = (name: string, input: unknown): ToolUseSpec => ({ name, input });
+const toolUse = (name: string, input: unknown, id?: string): ToolUseSpec => ({ name, input, ...(id ? { id } : {}) });
+
+/** Said before anything happens: the session is a script, whatever was asked. */
+export const DEMO_OPENING = '_Demo model: this is a scripted session with the sample agents; it plays the same way whatever you ask._';
+
+/** The release notes docs-writer drafts. */
+const NOTES = [
+  '# Tally 0.0.1',
+  '',
+  'A tiny command-line word counter.',
+  '',
+  '- `node src/cli.js FILE` prints the words, lines and five most common words of a file.',
+  '- Words are case-insensitive runs of letters and digits; a trailing newline does not start a line.',
+  '- `node --test test/` runs the tests.',
+  '',
+].join('\n');
 
 function offers(req: ScriptedRequest, tool: string): boolean {
   return req.toolNames.includes(tool);
@@ -51,7 +66,7 @@ function testCounts(output: string): { pass: number; fail: number } | null {
 function techLead(req: ScriptedRequest): Reply {
   if (req.turn === 0) {
     return {
-      text: 'Two independent checks: test-runner runs the suite, and docs-writer drafts release notes on a branch of its own so nothing changes in your tree until you apply it.',
+      text: `${DEMO_OPENING}\n\nTwo independent checks: test-runner runs the suite, and docs-writer drafts release notes on a branch of its own so nothing changes in your tree until you apply it.`,
       toolUses: [
         toolUse('Task', {
           description: 'Run the test suite',
@@ -69,13 +84,20 @@ function techLead(req: ScriptedRequest): Reply {
     };
   }
   const reports = [...req.toolResults.values()].map((r) => r.content).join('\n');
+  // What docs-writer left decides what to say: a branch with changes to review, or nothing (the notes were there already).
   const worktree = /"branch":"([^"]+)"/.exec(reports)?.[1];
+  const unchanged = /already has these release notes/.test(reports);
+  const notes = worktree
+    ? `RELEASE-NOTES.md drafted on branch \`${worktree}\`. Review it and apply it to your tree, or discard it.`
+    : unchanged
+      ? 'RELEASE-NOTES.md already had these release notes, so nothing changed and there is nothing to review.'
+      : 'no change was left to review; see its report above.';
   return {
     text: [
       '## Summary',
       '',
       `- **Tests** (test-runner): ${/All (\d+) tests pass/.exec(reports)?.[0] ?? 'see its report above'}.`,
-      `- **Release notes** (docs-writer): RELEASE-NOTES.md drafted${worktree ? ` on branch \`${worktree}\`` : ''}. Review it and apply it to your tree, or discard it.`,
+      `- **Release notes** (docs-writer): ${notes}`,
       '',
       '_Played by the Subagents demo model. Set an API key to run these agents on Claude._',
     ].join('\n'),
@@ -95,20 +117,22 @@ function testRunner(req: ScriptedRequest): Reply {
   };
 }
 
+/**
+ * docs-writer reads the README and the notes it would write; its worktree
+ * starts from the user's tree, so a second demo may find them there already,
+ * and then it says so instead of claiming a write that changes nothing.
+ */
 function docsWriter(req: ScriptedRequest): Reply {
-  if (req.turn === 0) return { toolUses: [toolUse('Read', { file_path: 'README.md' })], ...think(500) };
+  if (req.turn === 0) {
+    return { toolUses: [toolUse('Read', { file_path: 'README.md' }), toolUse('Read', { file_path: 'RELEASE-NOTES.md' }, 'toolu_demo_read_notes')], ...think(500) };
+  }
   if (req.turn === 1) {
-    const notes = [
-      '# Tally 0.0.1',
-      '',
-      'A tiny command-line word counter.',
-      '',
-      '- `node src/cli.js FILE` prints the words, lines and five most common words of a file.',
-      '- Words are case-insensitive runs of letters and digits; a trailing newline does not start a line.',
-      '- `node --test test/` runs the tests.',
-      '',
-    ].join('\n');
-    return { text: 'Writing RELEASE-NOTES.md.', toolUses: [toolUse('Write', { file_path: 'RELEASE-NOTES.md', content: notes })], ...think(600) };
+    const existing = req.toolResults.get('toolu_demo_read_notes');
+    const lines = NOTES.split('\n').filter((line) => line.trim());
+    if (existing && !existing.isError && lines.every((line) => existing.content.includes(line))) {
+      return { text: 'RELEASE-NOTES.md already has these release notes for 0.0.1: nothing to change.', ...think(300) };
+    }
+    return { text: 'Writing RELEASE-NOTES.md.', toolUses: [toolUse('Write', { file_path: 'RELEASE-NOTES.md', content: NOTES })], ...think(600) };
   }
   const result = firstResult(req);
   return { text: result?.isError ? `RELEASE-NOTES.md was not written: ${result.content}` : 'Wrote RELEASE-NOTES.md with release notes for 0.0.1.', ...think(300) };

@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { withProgress } from './progress.mjs';
 
 export const root = path.resolve(import.meta.dirname, '..');
 
@@ -70,7 +71,16 @@ export function ensureDependencies() {
   const fresh = existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs;
   if (fresh && existsSync(node24())) return;
   console.log('› installing npm dependencies (npm ci)…');
-  mustRun('npm', ['ci', '--no-audit', '--no-fund']);
+  const r = withProgress(
+    { label: 'npm ci', estimate: '20 s with a warm npm cache, 2–3 min on a fresh or busy machine', watch: path.join(root, 'node_modules'), cwd: root, env: cleanEnv() },
+    'npm',
+    ['ci', '--no-audit', '--no-fund'],
+  );
+  if (r.error) throw r.error;
+  if (r.status !== 0) {
+    console.error(`\n✕ npm ci exited with ${r.status}`);
+    process.exit(r.status);
+  }
 }
 
 /** The Node 24 binary from the `node` devDependency. */

@@ -27,6 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureCodeServer, ensureSystemPackages } from './code-server.mjs';
 import { cleanEnv, ensureDependencies, mustRun, root } from './env.mjs';
+import { withProgress } from './progress.mjs';
 import { DEMO_MODEL_ENV, ensureSampleWorkspace, startDemoModel, startProductInCodeServer } from './product.mjs';
 
 const args = process.argv.slice(2);
@@ -87,7 +88,11 @@ function openBrowser(url) {
 async function main() {
   ensureDependencies();
   console.log('› building and packaging (npm run package)…');
-  mustRun('npm', ['run', '--silent', 'package'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const packaged = withProgress({ label: 'npm run package', estimate: '20–60 s', capture: true, cwd: root, env: cleanEnv() }, 'npm', ['run', '--silent', 'package']);
+  if (packaged.error || packaged.status !== 0) {
+    console.error(`\n✕ npm run package failed:\n${packaged.output.trim().split('\n').slice(-30).join('\n')}`);
+    process.exit(packaged.status || 1);
+  }
   const workspace = sampleWorkspace();
   const demo = process.env.ANTHROPIC_API_KEY ? null : await startDemoModel();
   if (demo) {

@@ -3,6 +3,8 @@
 // packages, Chromium and code-server itself), then runs, in order:
 //   check        typecheck (tsc) and lint (eslint)              nothing built
 //   unit         test/unit/**        plain Node, no network     nothing built
+//   webview      test/webview/**     the Runs view's page mounted in a
+//                                    simulated DOM (happy-dom)  nothing built
 //   package      production build + .vsix; test/package/** checks what ships
 //   integration  test/integration/** engine + real git + scripted model
 //                                    server + the built CLI      needs dist/
@@ -27,7 +29,7 @@ import { ensureCodeServer, ensureSystemPackages } from './code-server.mjs';
 import { corpusMissing } from './corpus.mjs';
 import { ensureDependencies, node24, node24Env, root, run } from './env.mjs';
 
-const PHASES = ['check', 'unit', 'package', 'integration', 'corpus', 'e2e'];
+const PHASES = ['check', 'unit', 'webview', 'package', 'integration', 'corpus', 'e2e'];
 const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1]?.split(',').filter(Boolean);
 const only = arg('only');
 const skip = arg('skip') ?? [];
@@ -131,12 +133,14 @@ for (const phase of selected) {
       for (const [name, args] of [
         ['typecheck', ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json']],
         ['typecheck webview', ['node_modules/typescript/bin/tsc', '-p', 'webview-ui/tsconfig.json']],
+        ['typecheck webview tests', ['node_modules/typescript/bin/tsc', '-p', 'test/webview/tsconfig.json']],
         ['lint', ['node_modules/eslint/bin/eslint.js', '--max-warnings=0', '.']],
       ]) {
         if (step(name, node, args)) checkPassed++;
       }
       break;
     case 'unit':
+    case 'webview':
       testPhase(phase, 2);
       break;
     case 'package':

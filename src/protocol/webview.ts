@@ -92,6 +92,12 @@ const agentHeadShape = {
   notices: z.optional(z.array(z.string())),
   /** What an ended agent answered (its final text, or its structured output as JSON), cut to a few thousand characters. */
   result: z.nullable(z.string()),
+  /**
+   * The same result rendered from its Markdown by the host, the way the
+   * transcript renders it (raw HTML shown as text, links only to http(s) and
+   * mail, no images loaded), so the view shows it as formatted text.
+   */
+  resultHtml: z.optional(z.nullable(z.string())),
   /** The newest messages sent to it (its row lists them under its activity). */
   messages: z.array(messageViewSchema),
   /** A teammate's agent (its row is named by its team name; optional: older hosts send none). */

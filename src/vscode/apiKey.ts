@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type Anthropic from '@anthropic-ai/sdk';
+import { notificationText } from './notificationText';
 import { apiBaseUrl, createClient } from '../core/engine/client';
+import { checkKey, keyFormatProblem, type KeyCheck } from '../core/engine/keyCheck';
 import type { Credentials } from '../core/runtime/scopeSpec';
 import { ADMISSION_WORDS } from '../protocol/admission';
 
@@ -48,9 +50,36 @@ export class ApiKeys implements vscode.Disposable {
   }
 
   static async create(secrets: vscode.SecretStorage, baseUrl: () => string, env: NodeJS.ProcessEnv = process.env): Promise<ApiKeys> {
-    const keys = new ApiKeys(secrets, baseUrl, env);
-    keys.#stored = (await secrets.get(SECRET_KEY)) || undefined;
+    const keys = ApiKeys.open(secrets, baseUrl, env);
+    await keys.loaded;
     return keys;
+  }
+
+  /**
+   * The keys at once, the stored key still being read (`loaded`): for what
+   * must be offered before activation can wait on secret storage (the chat's
+   * models). Everything else uses `create`.
+   */
+  static open(secrets: vscode.SecretStorage, baseUrl: () => string, env: NodeJS.ProcessEnv = process.env): ApiKeys {
+    const keys = new ApiKeys(secrets, baseUrl, env);
+    keys.loaded = Promise.resolve(secrets.get(SECRET_KEY)).then(
+      (stored) => {
+        keys.#stored ??= stored || undefined;
+        keys.#isLoaded = true;
+      },
+      () => {
+        keys.#isLoaded = true;
+      },
+    );
+    return keys;
+  }
+
+  /** Resolves once the stored key has been read. */
+  loaded: Promise<void> = Promise.resolve();
+  #isLoaded = false;
+
+  get isLoaded(): boolean {
+    return this.#isLoaded;
   }
 
   /** The key in effect, or undefined when there is none. */
@@ -104,6 +133,16 @@ export class ApiKeys implements vscode.Disposable {
     return client;
   }
 
+  /** Whether requests go to the Anthropic API itself (no other base URL): its keys have one form. */
+  get anthropicApi(): boolean {
+    return !apiBaseUrl(this.baseUrl(), this.env);
+  }
+
+  /** Asks the API in effect whether it accepts `key` (one free request), without storing it. */
+  check(key: string, signal?: AbortSignal): Promise<KeyCheck> {
+    return checkKey(createClient({ apiKey: key, baseUrl: this.baseUrl(), env: this.env }), signal);
+  }
+
   /**
    * What a run request carries: the key in effect and where requests go
    * (the demo model's placeholder key and address while it plays). Read
@@ -137,29 +176,80 @@ export function ensureApiKey(keys: ApiKeys): boolean {
   return false;
 }
 
-/** `subagents.setApiKey [key]`: asks for the key (masked) unless given, and stores it in SecretStorage. */
+const TRY_AGAIN = 'Try Another Key';
+const STORE_ANYWAY = 'Store It Anyway';
+
+/**
+ * `subagents.setApiKey [key]`: asks for the key (masked) unless given,
+ * checks its form as it is typed, then asks the API whether it accepts it
+ * (one free request) before storing it in SecretStorage. A refused key is
+ * not stored, and whatever ran before (the demo model, an earlier key) goes
+ * on; a key that could not be checked (offline) is stored only if the user
+ * says so.
+ */
 export async function setApiKeyCommand(keys: ApiKeys, log: vscode.LogOutputChannel, given?: unknown): Promise<boolean> {
   let key = typeof given === 'string' ? given.trim() : undefined;
   if (key === undefined) {
     const entered = await vscode.window.showInputBox({
       title: 'Subagents: Set API Key',
-      prompt: 'Your Anthropic API key. It is stored in VS Code\'s secret storage on this machine, never in settings.',
+      prompt: 'Your Anthropic API key. It is checked with the API, then stored in VS Code\'s secret storage on this machine, never in settings.',
       placeHolder: 'sk-ant-…',
       password: true,
       ignoreFocusOut: true,
-      validateInput: (value) => (value.trim() ? null : 'Enter a key, or press Escape to cancel.'),
+      validateInput: (value) => keyFormatProblem(value, keys.anthropicApi),
     });
     if (entered === undefined) return false;
     key = entered.trim();
   }
-  if (!key) {
-    void vscode.window.showErrorMessage('The API key is empty; nothing was stored.');
+  // A key typed here gets the full form check; one a caller passes (a script, a test) only the basic one.
+  const malformed = keyFormatProblem(key, keys.anthropicApi && typeof given !== 'string');
+  const still = keys.demo ? ' Agents still run on the demo model.' : keys.key ? ' The key you had is still in use.' : '';
+  if (malformed) {
+    void vscode.window.showErrorMessage(`${malformed} Nothing was stored.${still}`);
     return false;
   }
+  const asked = typeof given !== 'string';
+  const checked = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Subagents: checking the API key…', cancellable: true },
+    (_progress, token) => {
+      const controller = new AbortController();
+      token.onCancellationRequested(() => controller.abort());
+      return keys.check(key, controller.signal);
+    },
+  );
+  if (checked.kind === 'refused') {
+    log.warn(`A new API key was refused by the API (${checked.status}); it was not stored.`);
+    const choice = await vscode.window.showErrorMessage(`${notificationText(checked.message)}. Nothing was stored.${still}`, TRY_AGAIN);
+    if (choice === TRY_AGAIN) void vscode.commands.executeCommand('subagents.setApiKey');
+    return false;
+  }
+  if (checked.kind === 'unchecked' && asked) {
+    const choice = await vscode.window.showWarningMessage(`${notificationText(checked.message)} Store it without a check?${still}`, STORE_ANYWAY);
+    if (choice !== STORE_ANYWAY) return false;
+  }
   await keys.store(key);
-  log.info('An Anthropic API key was stored in VS Code secret storage.');
+  log.info(`An Anthropic API key was stored in VS Code secret storage${checked.kind === 'valid' ? ' (the API accepted it)' : ' (not checked)'}.`);
   void vscode.window.showInformationMessage(
-    'Anthropic API key stored in VS Code\'s secret storage (not in settings). It is used instead of ANTHROPIC_API_KEY from now on.',
+    `${checked.kind === 'valid' ? 'The API accepted the key; it is' : 'The key is'} stored in VS Code's secret storage (not in settings) and used from now on${keys.origin === 'secret storage' && process.env.ANTHROPIC_API_KEY ? ', instead of ANTHROPIC_API_KEY' : ''}.`,
   );
   return true;
+}
+
+/** Runs whose refused key the user was told about: one notification per run, not one per agent. */
+const toldKeyRejected = new Set<string>();
+
+/**
+ * A run ended on a refused key (401): a notification that says where the key
+ * came from and offers Set API Key, once per run.
+ */
+export function announceKeyRejection(runId: string, origin: ApiKeys['origin']): void {
+  if (toldKeyRejected.has(runId)) return;
+  toldKeyRejected.add(runId);
+  const from = origin === 'ANTHROPIC_API_KEY' ? 'the API key from ANTHROPIC_API_KEY' : origin === 'secret storage' ? 'the stored API key' : 'the API key';
+  void vscode.window
+    .showErrorMessage(`The Anthropic API rejected ${from} (401), so the run stopped. Set a working key, then run it again.`, SET_KEY, 'Show in Runs')
+    .then((choice) => {
+      if (choice === SET_KEY) void vscode.commands.executeCommand('subagents.setApiKey');
+      if (choice === 'Show in Runs') void vscode.commands.executeCommand('subagents.showRun', { runId });
+    });
 }

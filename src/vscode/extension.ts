@@ -5,6 +5,7 @@ import { APPROVAL_SCHEME, ApprovalEditors } from './approvalEditors';
 import { registerCommands } from './commands';
 import { ReviewEditors } from './review/reviewEditors';
 import { WORKTREE_SCHEME, WorktreeContent } from './review/worktreeContent';
+import { REVIEW_SCHEME, ReviewFiles } from './review/reviewFiles';
 import { ApiKeys } from './apiKey';
 import { registerChatParticipants } from './chat/chatParticipant';
 import { demoMode } from './demoMode';
@@ -52,19 +53,21 @@ export interface SubagentsApi {
 let services: Services | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<SubagentsApi | undefined> {
+  const activated = Date.now();
   const log = vscode.window.createOutputChannel('Subagents', { log: true });
   context.subscriptions.push(log);
-  // Language support for agent files does not wait for (or depend on) the services.
-  startLanguageClient(context, log).catch((error: unknown) =>
-    log.error(`The agent-file language server did not start: ${error instanceof Error ? error.message : String(error)}`),
-  );
-  const keys = await ApiKeys.create(context.secrets, () => readSettings().settings.apiBaseUrl);
+  // Not awaited: the chat's models are offered before the stored key is even read.
+  const keys = ApiKeys.open(context.secrets, () => readSettings().settings.apiBaseUrl);
   context.subscriptions.push(keys);
   // Chat first. Where no other extension provides chat models (code-server,
   // VS Code without Copilot), a request to a participant fails with "Language
-  // model unavailable" until the chat has picked a model; ours are offered
-  // before the agents are even read, and resolved here, so the very first
-  // @agent request works (measured in code-server). The handler waits for the services.
+  // model unavailable" unless the chat had picked a model when it was sent:
+  // VS Code looks the request's model up before it calls any participant, and
+  // only Copilot's models are defaults. A request sent before we were active
+  // (one that activates us) has none. So the extension activates at start-up
+  // (`*`, not `onStartupFinished`, which came after a quick user's first
+  // request), and offers and resolves its models before the agents are even
+  // read, so the chat picks one as soon as it opens. The handler waits for the services.
   let resolveStarted!: (started: Services | undefined) => void;
   const started = new Promise<Services | undefined>((resolve) => (resolveStarted = resolve));
   const models = new ClaudeChatProvider(keys, () => readSettings().settings.modelAliases, log);
@@ -73,10 +76,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
   // (onLanguageModelChatProvider), the workbench answers only once activation
   // has ended, and waiting for it here would wait forever.
   const resolved = vscode.lm.selectChatModels({ vendor: VENDOR }).then(
-    (found) => log.info(`Chat models from Subagents: ${found.map((m) => m.id).join(', ') || 'none'}.`),
+    (found) => log.info(`Chat models from Subagents: ${found.map((m) => m.id).join(', ') || 'none'} (${Date.now() - activated} ms after activation).`),
     (error: unknown) => log.warn(`Could not resolve the chat models: ${String(error)}`),
   );
   await Promise.race([resolved, new Promise((resolve) => setTimeout(resolve, 1000))]);
+  // Language support for agent files does not wait for (or depend on) the services.
+  startLanguageClient(context, log).catch((error: unknown) =>
+    log.error(`The agent-file language server did not start: ${error instanceof Error ? error.message : String(error)}`),
+  );
+  await keys.loaded;
   try {
     services = await Services.create(context, log, keys);
     resolveStarted(services);
@@ -92,7 +100,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
 
   const { views, disposables } = createViews(s, context);
   const transcripts = new TranscriptDocuments(s);
-  const reviews = new ReviewEditors(s.worktrees);
+  const reviewFiles = new ReviewFiles();
+  const reviews = new ReviewEditors(s.worktrees, reviewFiles);
   const panels = new TranscriptPanels(s, vscode.Uri.joinPath(context.extensionUri, 'media', 'subagents.svg'));
   const approvalEditors = new ApprovalEditors(s.approvals.view);
   s.approvals.show = (approvalId) => approvalEditors.show(approvalId);
@@ -104,6 +113,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
     vscode.workspace.registerTextDocumentContentProvider(APPROVAL_SCHEME, approvalEditors),
     vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, transcripts),
     vscode.workspace.registerTextDocumentContentProvider(WORKTREE_SCHEME, new WorktreeContent(s.worktrees)),
+    vscode.workspace.registerFileSystemProvider(REVIEW_SCHEME, reviewFiles, { isCaseSensitive: true }),
+    reviewFiles,
     panels,
     vscode.window.registerWebviewPanelSerializer(TRANSCRIPT_VIEW_TYPE, panels),
     ...registerCommands(s, views, reviews, panels),

@@ -51,7 +51,7 @@ export async function sendMessageCommand(services: Services, reveal: (runId?: st
     const outcome = await services.sendMessage(id, message, surface);
     if (outcome.delivery === 'continued') {
       services.log.info(`A message continued ${name} (${id}).`);
-      void announceWhenDone(outcome.handle);
+      void announceWhenDone(outcome.handle, (runId) => services.store.get(runId));
       await reveal(outcome.handle.runId);
       return 'continued';
     }

@@ -4,6 +4,7 @@ import { AdmissionError, type AdmissionRefusal } from '../core/engine/admission'
 import type { Budget } from '../core/engine/budget';
 import { EngineError } from '../core/engine/errors';
 import type { RunHandle } from '../core/runtime/api';
+import type { RunSnapshot } from '../protocol/runSnapshot';
 import { ADMISSION_WORDS, namingTeams } from '../protocol/admission';
 import { ensureApiKey } from './apiKey';
 import { askTask, isGitRepo, pickAgent, pickFolder, pickRunningAgent } from './pickers';
@@ -109,15 +110,19 @@ export async function runAgentCommand(services: Services, reveal: (runId?: strin
   }
   services.scopes.noteRun(run.runId, scope);
   services.log.info(`Started ${what} (${run.agentId}) in ${scope.folder.name}${isolated ? ' in a worktree' : ''}.`);
-  if (args.notify !== false) void announceWhenDone(run);
+  if (args.notify !== false) void announceWhenDone(run, (runId) => services.store.get(runId));
   await reveal(run.runId);
   return run.agentId;
 }
 
-/** Announces how a run this window started ends (runNotifications.ts); a runtime that went away says nothing. */
-export async function announceWhenDone(run: RunHandle): Promise<void> {
+/**
+ * Announces how a run this window started ends (runNotifications.ts), with
+ * the changes any of its agents left (`runOf` gives its snapshot); a runtime
+ * that went away says nothing.
+ */
+export async function announceWhenDone(run: RunHandle, runOf?: (runId: string) => RunSnapshot | undefined): Promise<void> {
   const result = await run.result().catch(() => null);
-  if (result) announceRunEnd(result);
+  if (result) announceRunEnd(result, runOf?.(result.runId));
 }
 
 export async function stopRunCommand(services: Services, agentId?: string): Promise<boolean> {
@@ -167,7 +172,7 @@ export async function sendFollowUpCommand(services: Services, reveal: (runId?: s
   }
   try {
     const continued = await services.runtime.followUp({ scope: scope.spec(), agentId, prompt: text });
-    void announceWhenDone(continued);
+    void announceWhenDone(continued, (runId) => services.store.get(runId));
     await reveal(continued.runId);
     return continued.agentId;
   } catch (error) {

@@ -8,7 +8,7 @@ import type { AgentDefinition } from '../core/agents/definition';
 import { resolveUserPath, type Settings } from '../core/config';
 import { admit, type AdmissionRefusal, type Invoker } from '../core/engine/admission';
 import type { Budget } from '../core/engine/budget';
-import type { ApiKeys } from './apiKey';
+import { announceKeyRejection, type ApiKeys } from './apiKey';
 import { readSettings } from './settings';
 import { projectTrust, shareableEnv, type ScopeSpec } from '../core/runtime/scopeSpec';
 import { mcpHostOptions } from '../core/runtime/scope';
@@ -19,6 +19,7 @@ import type { EditorToolProvider } from '../core/mcp/editorTools';
 import type { McpStatusStore } from '../core/mcp/status';
 import { listAgentServers, type AgentServers } from '../core/mcp/listing';
 import type { RunEvent } from '../protocol/runEvents';
+import { isKeyRejection } from '../core/engine/keyCheck';
 
 /**
  * One scope per workspace folder: its own settings and its own live
@@ -258,6 +259,7 @@ export class FolderScopes implements vscode.Disposable {
     this.#unsubscribe = deps.onEvent((event) => {
       // A run started servers (or found them failing): what the Agents view shows of them changed.
       if (event.type === 'notice' || event.type === 'agent_finished') for (const scope of this.all) scope.refreshMcpServers();
+      if (event.type === 'agent_finished' && event.status === 'failed' && isKeyRejection(event.error)) announceKeyRejection(event.runId, deps.keys.origin);
     });
   }
 

@@ -249,7 +249,7 @@ export async function localBackend(
     transcripts: runtime.history.transcripts,
     applyUserSettings: (s) => runtime.applySettings(s),
     recoverWorktrees: () => runtime.recoverWorktrees(),
-    close: () => runtime.close({ reason: 'VS Code is closing the window.' }),
+    close: () => runtime.close({ reason: 'Stopped when its VS Code window closed or reloaded.' }),
   };
 }
 

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { transcriptHtml } from '../surfaces/transcript/transcriptHtml';
 import { transcriptPageHtml } from '../surfaces/transcript/transcriptPage';
 import type { Services } from './services';
+import { transcriptTitle } from '../surfaces/transcript/transcriptTitle';
 
 /**
  * Transcripts in a view of their own: a webview panel per agent (not a
@@ -51,8 +52,10 @@ export class TranscriptPanels implements vscode.WebviewPanelSerializer<{ agentId
       open.panel.reveal();
       return;
     }
-    const name = this.services.agentNode(agentId)?.agentName ?? agentId;
-    const panel = vscode.window.createWebviewPanel(TRANSCRIPT_VIEW_TYPE, `${name} · transcript`, vscode.ViewColumn.Active, { enableScripts: true, enableFindWidget: true, localResourceRoots: [] });
+    const node = this.services.agentNode(agentId);
+    const taken = new Set([...this.#panels.values()].map((p) => p.panel.title));
+    const title = node ? transcriptTitle(node, taken) : `${agentId} · transcript`;
+    const panel = vscode.window.createWebviewPanel(TRANSCRIPT_VIEW_TYPE, title, vscode.ViewColumn.Active, { enableScripts: true, enableFindWidget: true, localResourceRoots: [] });
     this.#attach(panel, agentId);
   }
 

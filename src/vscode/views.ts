@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { isActiveStatus } from '../protocol/vocabulary';
 import type { RunSnapshot } from '../protocol/runSnapshot';
 import type { RunHeader } from '../protocol/webview';
 import { AgentsTree, filterAgentsBySourceCommand, filterAgentsCommand } from './agentsTree';
@@ -10,7 +11,7 @@ import { badgeOf, countActive, RunsViewProvider, type RevealOptions, type RunsVi
 import type { Services } from './services';
 import { agentViewOf, runHeader } from '../surfaces/views/viewModel';
 import { agentsState, dismissNotice, statusState } from './viewState';
-import { WorktreesOverview } from './worktreesOverview';
+import { WorktreesOverview, type WorktreesSummary } from './worktreesOverview';
 
 /**
  * The Subagents container's two views, wired to the services: Runs (the live
@@ -61,6 +62,7 @@ export function createViews(services: Services, context: vscode.ExtensionContext
   setRunsViewVisibility(() => runs.visible);
 
   let hasActive: boolean | undefined;
+  let hasFinished: boolean | undefined;
   const updateBadge = () => {
     const count = countActive(s.store.list());
     const badge = badgeOf(count);
@@ -72,6 +74,8 @@ export function createViews(services: Services, context: vscode.ExtensionContext
     } else agents.view.badge = badge;
     const active = count.working + count.waiting > 0;
     if (active !== hasActive) void vscode.commands.executeCommand('setContext', 'subagents.hasActiveRuns', (hasActive = active));
+    const finished = s.store.list().some((run) => !isActiveStatus(run.status));
+    if (finished !== hasFinished) void vscode.commands.executeCommand('setContext', 'subagents.hasFinishedRuns', (hasFinished = finished));
   };
   const agentsChanged = () => {
     agents.refresh();
@@ -103,7 +107,10 @@ export function createViews(services: Services, context: vscode.ExtensionContext
     runs,
     agents,
     worktrees,
-    worktrees.onDidChange(() => agents.refresh()),
+    worktrees.onDidChange(() => {
+      agents.refresh();
+      worktreeContexts(s, worktrees.summary, () => runs.statusChanged());
+    }),
     vscode.window.registerWebviewViewProvider(RunsViewProvider.viewType, runs),
     runs.onDidChangeVisibility(updateBadge),
     { dispose: unsubscribe },
@@ -201,4 +208,20 @@ export function handleRunsViewMessage(s: Services, message: RunsViewMessage, sta
       return run('subagents.answerApproval', message.approvalId, message.answer, 'sidebar');
     }
   }
+}
+
+/**
+ * What the worktrees allow now, for the palette (`when` clauses in
+ * package.json hide Review/Apply/Discard with nothing to act on), and the
+ * Runs view's "worktrees kept" notice, retired as soon as the worktrees it
+ * names are applied or discarded.
+ */
+function worktreeContexts(s: Services, summary: WorktreesSummary | null, noticesChanged: () => void): void {
+  const kept = summary?.kept ?? [];
+  void vscode.commands.executeCommand('setContext', 'subagents.hasChangesToApply', kept.some((k) => k.state === 'finished'));
+  void vscode.commands.executeCommand('setContext', 'subagents.hasKeptWorktrees', kept.length > 0);
+  const stillToReview = new Set(kept.filter((k) => k.state === 'finished').map((k) => k.agentId));
+  const before = s.keptWorktrees.length;
+  s.keptWorktrees = s.keptWorktrees.filter((r) => stillToReview.has(r.agentId));
+  if (s.keptWorktrees.length !== before) noticesChanged();
 }

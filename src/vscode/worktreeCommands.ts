@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { formatBytes, type ApplyOutcome, type WorktreeRecord } from '../core/isolation';
 import { shownFiles, type ReviewEditors } from './review/reviewEditors';
 import type { Services } from './services';
+import { REVIEW_SCHEME } from './review/reviewFiles';
 import { confirmTeamApply, showApplyConflicts } from './teamApply';
 
 /**
@@ -74,7 +75,9 @@ async function agentFor(services: Services, reviews: ReviewEditors, arg: unknown
 async function saveReviewEdits(reviews: ReviewEditors, agentId: string): Promise<void> {
   const root = reviews.worktreePath(agentId);
   if (!root) return;
-  const dirty = vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file' && d.uri.fsPath.startsWith(root));
+  const dirty = vscode.workspace.textDocuments.filter(
+    (d) => d.isDirty && ((d.uri.scheme === REVIEW_SCHEME && d.uri.authority === agentId) || (d.uri.scheme === 'file' && d.uri.fsPath.startsWith(root))),
+  );
   await Promise.all(dirty.map((d) => d.save()));
 }
 

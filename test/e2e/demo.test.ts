@@ -44,12 +44,18 @@ describe('npm start without an API key', () => {
       const status = page.locator('.part.statusbar .statusbar-item', { hasText: 'Subagents: demo model' });
       await status.waitFor({ timeout: 60_000 });
 
-      // The welcome notification offers the demo; it may already sit in the notification centre.
-      const runDemo = page.locator('.notifications-toasts .notification-toast a.monaco-button', { hasText: 'Run the Demo' }).first();
-      if (!(await runDemo.isVisible().catch(() => false))) {
-        await page.locator('.part.statusbar [id="status.notifications"] a, .part.statusbar .codicon-bell, .part.statusbar .codicon-bell-dot').first().click();
+      // Nothing to apply yet: the palette does not offer it, and Run Agent… is among the first entries.
+      await workbench.openViewContainer('Subagents');
+      const before = await workbench.paletteEntries('Subagents: ');
+      for (const idle of ['Subagents: Apply Changes', 'Subagents: Discard Changes…', 'Subagents: Stop All', 'Subagents: Review Changes']) {
+        assert.ok(!before.includes(idle), `the palette offers "${idle}" with nothing to act on: ${before.join(', ')}`);
       }
-      await page.locator('a.monaco-button', { hasText: 'Run the Demo' }).first().click({ timeout: 30_000 });
+      assert.ok(before.includes('Subagents: Run Agent…') && before.indexOf('Subagents: Run Agent…') < 10, `Run Agent… is entry ${before.indexOf('Subagents: Run Agent…') + 1} of ${before.length}: ${before.join(', ')}`);
+
+      // The welcome notification offers the demo; once it has gone by (the palette above hides toasts), the Runs view's empty state does.
+      const runDemo = page.locator('.notifications-toasts .notification-toast a.monaco-button', { hasText: 'Run the Demo' }).first();
+      if (await runDemo.isVisible().catch(() => false)) await runDemo.click();
+      else await workbench.byTestId('runs-empty-demo').click({ timeout: 30_000 });
 
       // One question: test-runner's shell command. docs-writer's file goes to its worktree unasked, to be reviewed.
       await workbench.answerApproval('test-runner wants to run a shell command: node --test test/', 'Allow');
@@ -72,6 +78,27 @@ describe('npm start without an API key', () => {
       });
       await page.mouse.move(700, 450);
       console.log(`screenshot: ${await workbench.screenshot('demo-run')}`);
+      assert.ok((await workbench.paletteEntries('Subagents: Apply')).includes('Subagents: Apply Changes'), 'with changes to apply, the palette offers Apply Changes');
+
+      // The user applies the notes, then plays the demo again: its docs-writer finds them there and says so.
+      await workbench.byTestId(`action-applyWorktree-${writerId}`).click();
+      await poll(async () => /applied/.test(await workbench.byTestId(`worktree-${writerId}`).innerText()), { timeoutMs: 30_000, message: 'the notes were not applied' });
+      await workbench.runCommand('Subagents: Run the Demo');
+      await workbench.answerApproval('test-runner wants to run a shell command: node --test test/', 'Allow');
+      const leads = workbench.webview().locator('li[data-agent-name="tech-lead"]');
+      await poll(async () => (await leads.count()) === 2, { timeoutMs: 30_000, message: 'the second demo run is not shown' });
+      const second = leads.first();
+      await second.and(workbench.webview().locator('[data-status="completed"]')).waitFor({ timeout: 90_000 });
+      const secondId = (await second.getAttribute('data-testid'))!.replace('run-agent-', '');
+      const writer2 = second.locator('li[data-agent-name="docs-writer"]').first();
+      const writer2Id = (await writer2.getAttribute('data-testid'))!.replace('run-agent-', '');
+      await workbench.byTestId(`result-toggle-${writer2Id}`).click();
+      assert.match(await workbench.byTestId(`result-${writer2Id}`).innerText(), /already has these release notes/);
+      assert.equal(await workbench.byTestId(`worktree-${writer2Id}`).count(), 0, 'no changes are offered for review');
+      const summary = await workbench.byTestId(`result-${secondId}`).innerText();
+      assert.match(summary, /already had these release notes, so nothing changed/);
+      assert.doesNotMatch(summary, /Review it and apply it/);
+      assert.match(summary, /^Summary/, 'the result reads as formatted text, not Markdown marks');
     }),
   );
 });

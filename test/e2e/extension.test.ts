@@ -303,7 +303,7 @@ describe('the packaged extension in code-server', () => {
       const { workbench } = live();
       const child = workbench.webview().locator('li[data-agent-name="test-runner"]').first();
       await child.locator('.agent-row .name').first().click();
-      const tab = workbench.page.locator('.tabs-container .tab', { hasText: 'test-runner · transcript' });
+      const tab = workbench.page.locator('.tabs-container .tab', { hasText: 'test-runner: ' });
       await tab.waitFor({ timeout: 15_000 });
       const view = workbench.transcriptView();
       await view.locator('.tool-call .tool-head', { hasText: 'Bash' }).first().waitFor({ timeout: 15_000 });

@@ -135,7 +135,7 @@ describe('review, approvals and results in VS Code', () => {
         assert.ok(box && lineBox && box.x + box.width <= lineBox.x + lineBox.width + 1, `${action} is cut off`);
       }
       assert.equal(existsSync(path.join(dir, 'notes')), false, 'the isolated agent wrote into the workspace');
-      await workbench.screenshotsInBothThemes('review-sidebar');
+      await workbench.screenshotsAtWidths('review-sidebar');
 
       await workbench.byTestId(`action-reviewWorktree-${id}`).click();
       const editor = page.locator('.multiDiffEditor');
@@ -147,7 +147,11 @@ describe('review, approvals and results in VS Code', () => {
       const titleAction = (label: string) => page.locator(`.editor-actions .action-label[aria-label="${label}"]`);
       await titleAction('Apply Changes').waitFor({ timeout: 10_000 });
       await titleAction('Discard Changes…').waitFor();
-      await workbench.screenshotsInBothThemes('review-multidiff');
+      // Each file is named by its place in the repository, not by the worktree's folder in the extension's storage.
+      const headers = await editor.locator('.multiDiffEntry .header').allInnerTexts();
+      assert.ok(headers.some((h) => /^\s*a\.md\s*notes\b/.test(h)), `a header is "a.md" in "notes": ${headers.join(' | ')}`);
+      for (const header of headers) assert.doesNotMatch(header, /worktrees|subagents-dev|globalStorage|\.cache/, `a header names the worktree's folder: ${header}`);
+      await workbench.screenshotsAtWidths('review-multidiff');
 
       // One file: the review's own per-file action (the editor title's overflow has it; the palette too).
       await workbench.runCommand('Subagents: Apply Some Files…', { opensQuickInput: true });
@@ -184,9 +188,8 @@ describe('review, approvals and results in VS Code', () => {
       const diff = card.locator('[data-testid="approval-diff"]');
       await diff.locator('.diff-del', { hasText: README_BEFORE }).waitFor({ timeout: 10_000 });
       await diff.locator('.diff-add', { hasText: README_AFTER }).waitFor();
-      await workbench.byTestId(`waiting-${id}`).waitFor();
+      await workbench.byTestId(`state-${id}`).waitFor();
       assert.match((await agentRow('readme-editor').getAttribute('aria-label')) ?? '', /readme-editor, waiting for your approval: wants to edit README\.md/);
-      await workbench.screenshotsInBothThemes('approval-edit-card');
 
       // Closing the notification answers nothing.
       await toast.hover();
@@ -195,6 +198,31 @@ describe('review, approvals and results in VS Code', () => {
       await page.waitForTimeout(1000);
       assert.equal(await agentRow('readme-editor').getAttribute('data-status'), 'waiting', 'closing the notification denied the edit');
       await card.waitFor();
+      // At the default width and at 250 px: name, state and task readable; Stop, Message and ⋯ inside the view on hover.
+      const sidebar = page.locator('.part.sidebar');
+      for (const width of [300, 250]) {
+        await workbench.setSidebarWidth(width);
+        const row = agentRow('readme-editor').locator(':scope > .row > .line');
+        await row.hover();
+        const edge = (await sidebar.boundingBox())!;
+        for (const action of ['stop', 'message', 'more']) {
+          const button = workbench.byTestId(`action-${action}-${id}`);
+          await button.waitFor({ state: 'visible', timeout: 5_000 });
+          const box = (await button.boundingBox())!;
+          assert.ok(box.x >= edge.x && box.x + box.width <= edge.x + edge.width, `${action} lies outside the ${width} px side bar`);
+        }
+        const name = await row.locator('.name').boundingBox();
+        const task = await row.locator('.description').boundingBox();
+        assert.ok(name && name.width > 40, `the name is cut to ${name?.width} px at ${width} px`);
+        assert.ok(task && task.width > 20, `the task is cut to ${task?.width} px at ${width} px`);
+        assert.equal(await workbench.byTestId(`state-${id}`).innerText(), 'needs approval');
+        const tooltip = (await row.getAttribute('title')) ?? '';
+        for (const part of ['Task: Say the counter is fast', 'Model:', 'tokens', 'needs approval']) assert.ok(tooltip.includes(part), `the hover lacks "${part}": ${tooltip}`);
+      }
+      await workbench.setSidebarWidth(300);
+      await workbench.screenshotsAtWidths('approval-edit-card', async () => {
+        await agentRow('readme-editor').locator(':scope > .row > .line').hover();
+      });
 
       // The change, whole, in a diff editor whose title has the answers.
       await workbench.byTestId(`approve-show-${id}`).click();
@@ -239,7 +267,7 @@ describe('review, approvals and results in VS Code', () => {
       // The run was started from the palette and ended with the Runs view in sight: its answer is shown there.
       assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
       assert.equal(await body.innerText(), 'Edited the README: it now says the counter is fast.\n\nNothing else changed.');
-      await workbench.screenshotsInBothThemes('result-line-open');
+      await workbench.screenshotsAtWidths('result-line-open');
       // Folded, it is one line with the answer's first line.
       await toggle.click();
       await body.waitFor({ state: 'hidden' });
@@ -252,7 +280,7 @@ describe('review, approvals and results in VS Code', () => {
     withDiagnostics('transcript view', subject, async () => {
       const { workbench, page } = live();
       await agentRow('readme-editor').locator('.agent-row .name').first().click();
-      const tab = page.locator('.tabs-container .tab', { hasText: 'readme-editor · transcript' });
+      const tab = page.locator('.tabs-container .tab', { hasText: 'readme-editor: ' });
       await tab.waitFor({ timeout: 15_000 });
       const view = workbench.transcriptView();
       await view.locator('.tool-call', { hasText: 'Edit' }).locator('.diff-add', { hasText: README_AFTER }).waitFor({ timeout: 15_000 });
@@ -296,7 +324,13 @@ describe('review, approvals and results in VS Code', () => {
       });
       // Enter opens the transcript; Delete stops the agent at work.
       await agentRow('readme-editor').press('Enter');
-      await page.locator('.tabs-container .tab', { hasText: 'readme-editor · transcript' }).waitFor({ timeout: 15_000 });
+      await page.locator('.tabs-container .tab', { hasText: 'readme-editor: ' }).waitFor({ timeout: 15_000 });
+      // "Focus on Runs View" from the palette: a row has focus and the arrows work at once, no click first.
+      await workbench.runCommand('Subagents: Focus on Runs View');
+      await poll(async () => (await wv.locator('li[role="treeitem"]:focus').count()) === 1, { timeoutMs: 10_000, message: 'Focus on Runs View left no row focused' });
+      const entered = await focused().getAttribute('data-agent-name');
+      await page.keyboard.press('ArrowDown');
+      await poll(async () => (await focused().getAttribute('data-agent-name')) !== entered, { timeoutMs: 5_000, message: 'ArrowDown right after Focus on Runs View did nothing' });
       await agentRow('sleeper').press('Delete');
       await status('sleeper', 'cancelled');
       await workbench.runCommand('View: Close All Editors');

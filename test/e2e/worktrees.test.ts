@@ -62,7 +62,11 @@ describe('the Worktrees section of the Agents view', () => {
       await root.click();
       await poll(async () => (await workbench.treeRows('Agents')).some((r) => r.label.startsWith('Pooled for reuse')), { timeoutMs: 10_000, message: 'the section did not open' });
       const all = await workbench.treeRows('Agents');
-      const rows = all.slice(all.findIndex((r) => r.label === 'Worktrees') + 1);
+      // The section's children: the rows below it, deeper than it (Search Order, its sibling, may follow when the view has room).
+      const at = all.findIndex((r) => r.label === 'Worktrees');
+      const after = all.slice(at + 1);
+      const end = after.findIndex((r) => r.level <= all[at]!.level);
+      const rows = end === -1 ? after : after.slice(0, end);
       assert.deepEqual(rows.map((r) => r.label), ['docs-writer', 'Pooled for reuse: 2']);
       assert.match(rows[0]!.description, /^1 file, \+1 −0 · subagents\/docs-writer-\w+ · about /);
       await workbench.screenshot('worktrees-section');

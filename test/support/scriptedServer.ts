@@ -143,7 +143,17 @@ function sse(res: ServerResponse, event: string, data: unknown): void {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function startScriptedServer(initial?: Script, options: { record?: boolean; port?: number } = {}): Promise<ScriptedServer> {
+export interface ScriptedServerOptions {
+  record?: boolean;
+  port?: number;
+  /**
+   * The only keys it takes (bearer token or `x-api-key`), as the API does: any other gets a
+   * 401 `authentication_error` on every route. Unset: any key.
+   */
+  acceptKeys?: readonly string[];
+}
+
+export async function startScriptedServer(initial?: Script, options: ScriptedServerOptions = {}): Promise<ScriptedServer> {
   let script: Script = initial ?? (() => ({ text: 'ok' }));
   const attempts = new Map<string, number>();
   const cache = new PromptCache();
@@ -171,6 +181,19 @@ export async function startScriptedServer(initial?: Script, options: { record?: 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
+    // The SDK sends the key as a bearer token; older clients as x-api-key.
+    const apiKey = String(req.headers['x-api-key'] ?? req.headers.authorization ?? '').replace(/^Bearer /, '');
+    if (options.acceptKeys && !options.acceptKeys.includes(apiKey)) {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } }));
+      return;
+    }
+    // The models listing (what a key check asks for): no models of its own, so callers keep their configured ones.
+    if (req.method === 'GET' && req.url?.startsWith('/v1/models')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ data: [], has_more: false, first_id: null, last_id: null }));
+      return;
+    }
     if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages')) {
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `no route ${req.url}` } }));

@@ -3,20 +3,24 @@ import { themeColorCss } from '../../src/protocol/agentColor';
 import { toolLabel as callLabel } from '../../src/protocol/tools';
 import { approvalBox } from './approvalBox';
 import { codicon, el, iconButton } from './dom';
-import { formatCost, formatDuration, formatTokens, STATUS_ICONS, STATUS_LABELS } from './format';
+import { statusDisplay } from '../../src/protocol/statusDisplay';
+import { formatCost, formatDuration, formatTokens } from './format';
 import { messageLines } from './messages';
 import { resultLine } from './resultLine';
 import { moreButton, type RowContext } from './rowContext';
 import { worktreeLine } from './worktreeLine';
 
 /**
- * The visible lines of one agent and of one tool call in the Runs tree:
- * status, name, what it does, elapsed time, tokens/cost (and the whole run's,
- * on its root), model, the approval it waits for, its worktree, its result,
- * the reason it failed, and the actions that apply. Each part below the
- * first two lines is a component of its own (approvalBox, worktreeLine,
- * resultLine); every action of a row is in its native context menu (right
- * click, the menu key, or ⋯).
+ * The visible lines of one agent and of one tool call in the Runs tree.
+ * An agent's first line is what must stay readable at any sidebar width:
+ * its status icon, name, the start of its task and its time; its hover
+ * actions take their room from the task, never past the edge. The second
+ * line holds the state in words (when the icon is not enough), the model and
+ * tokens/cost (and the whole run's, on its root); the row's hover has all of
+ * it whole. Below: the approval it waits for, its worktree, its result, the
+ * reason it failed. Each part below the first two lines is a component of
+ * its own (approvalBox, worktreeLine, resultLine); every action of a row is
+ * in its native context menu (right click, the menu key, or ⋯).
  */
 
 export type { RowContext } from './rowContext';
@@ -37,13 +41,37 @@ function elapsedSpan(startedAt: number, endedAt: number | null, ctx: RowContext)
 }
 
 function statusIcon(status: AgentView['status']): HTMLElement {
-  const icon = codicon(STATUS_ICONS[status], status === 'running' ? 'codicon-modifier-spin' : '');
+  const display = statusDisplay(status);
+  const icon = codicon(display.codicon, status === 'running' ? 'codicon-modifier-spin' : '');
   icon.classList.add('status', `status-${status}`);
   icon.setAttribute('aria-hidden', 'false');
   icon.setAttribute('role', 'img');
-  icon.setAttribute('aria-label', STATUS_LABELS[status]);
-  icon.title = STATUS_LABELS[status];
+  icon.setAttribute('aria-label', display.label);
+  icon.title = display.label;
   return icon;
+}
+
+/** The state in words, first on the second line, for the states the icon alone does not make plain. */
+function stateWord(agent: AgentView): HTMLElement | null {
+  const display = statusDisplay(agent.status);
+  if (!display.spelled) return null;
+  return el('span', { className: `state tone-${display.tone}`, text: display.label, testId: `state-${agent.id}` });
+}
+
+/** The row's hover: everything about the agent, whole. */
+export function rowTooltip(agent: AgentView, run: RunHeader | null): string {
+  const usage = [`${agent.tokens.toLocaleString('en-US')} tokens`, agent.costUsd > 0 ? `$${agent.costUsd.toFixed(4)}` : ''].filter(Boolean).join(' · ');
+  const total = run && run.agentCount > 1 ? `\nWhole run: ${run.agentCount} agents, ${run.tokens.toLocaleString('en-US')} tokens${run.costUsd > 0 ? `, $${run.costUsd.toFixed(4)}` : ''}` : '';
+  return [
+    `${agent.name} — ${statusDisplay(agent.status).label}${agent.background ? ' (background)' : ''}`,
+    agent.description ? `Task: ${agent.description}` : '',
+    `Model: ${agent.model}`,
+    `Used: ${usage}${total}`,
+    run?.folder ? `Folder: ${run.folder}` : '',
+    'Click for the transcript',
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
 /** The hover actions: the ones every row needs, then ⋯ for the rest (the row's context menu). */
@@ -92,18 +120,18 @@ function accentDot(agent: AgentView): HTMLElement | null {
 
 /** `run` is the run's header when this is its root agent, else null. */
 export function agentRow(agent: AgentView, expanded: boolean | null, run: RunHeader | null, ctx: RowContext): HTMLElement {
-  const waiting = agent.status === 'waiting' && agent.approval;
-  const line = el('div', { className: 'line' }, [
+  const tooltip = rowTooltip(agent, run);
+  const line = el('div', { className: 'line', title: tooltip }, [
     twistie(expanded),
     statusIcon(agent.status),
     accentDot(agent),
-    el('span', { className: 'name', text: agent.name, title: agent.name }),
-    el('span', { className: 'description', text: agent.description, title: agent.description }),
-    waiting ? el('span', { className: 'badge waiting', text: 'needs approval', testId: `waiting-${agent.id}` }) : null,
+    el('span', { className: 'name', text: agent.name }),
+    el('span', { className: 'description', text: agent.description }),
     el('span', { className: 'meta' }, [agent.background ? codicon('layers', 'background') : null, elapsedSpan(agent.startedAt, agent.endedAt, ctx)]),
     agentActions(agent, ctx),
   ]);
-  const details = el('div', { className: 'subline details' }, [
+  const details = el('div', { className: 'subline details', title: tooltip }, [
+    stateWord(agent),
     agent.agentName ? el('span', { className: 'agent-name', text: agent.agentName }) : null,
     el('span', { className: 'model', text: agent.model }),
     el('span', { className: 'usage', text: usageText(agent) }),
@@ -136,6 +164,8 @@ export function patchAgentRow(row: HTMLElement, agent: AgentView, run: RunHeader
   const total = row.querySelector<HTMLElement>(':scope > .details > .run-total');
   const next = runTotals(run);
   if (total && next && (total.textContent !== next.textContent || total.title !== next.title)) total.replaceWith(next);
+  const tooltip = rowTooltip(agent, run);
+  for (const part of row.querySelectorAll<HTMLElement>(':scope > .line, :scope > .details')) if (part.title !== tooltip) part.title = tooltip;
 }
 
 export function toolRow(tool: ToolView, expanded: boolean | null): HTMLElement {

@@ -1,5 +1,3 @@
-import type { AgentStatus } from '../../src/protocol/vocabulary';
-
 export function formatDuration(ms: number): string {
   if (ms < 0) ms = 0;
   if (ms < 1000) return `${Math.round(ms)}ms`;
@@ -20,27 +18,3 @@ export function formatCost(usd: number): string {
   if (usd <= 0) return '';
   return usd < 0.01 ? '<$0.01' : `$${usd.toFixed(2)}`;
 }
-
-export const STATUS_ICONS: Record<AgentStatus, string> = {
-  queued: 'clock',
-  running: 'loading',
-  waiting: 'question',
-  idle: 'debug-pause',
-  completed: 'pass',
-  failed: 'error',
-  cancelled: 'circle-slash',
-  budget_exceeded: 'warning',
-  interrupted: 'debug-disconnect',
-};
-
-export const STATUS_LABELS: Record<AgentStatus, string> = {
-  queued: 'queued',
-  running: 'running',
-  waiting: 'waiting for approval',
-  idle: 'idle',
-  completed: 'completed',
-  failed: 'failed',
-  cancelled: 'stopped',
-  budget_exceeded: 'budget reached',
-  interrupted: 'interrupted',
-};

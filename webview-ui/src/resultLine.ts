@@ -1,17 +1,24 @@
 import type { AgentView } from '../../src/protocol/webview';
-import { codicon, el } from './dom';
+import { codicon, el, textButton } from './dom';
 import type { RowContext } from './rowContext';
 
 /**
  * What an ended agent answered, folded under its row as one "Result" line
- * (its first line as a preview); unfolded, the whole answer as plain text,
- * scrollable. The text is the model's: it is set as text, never as markup.
+ * (its first line as a preview); unfolded, the whole answer as formatted
+ * text (headings, lists, code), grown to its full height in the view's own
+ * scrolling (never a scroll box inside the list), with a way to read it in
+ * the transcript. The HTML is the host's rendering of the model's Markdown
+ * (safe: see the protocol's `resultHtml`); without it, the text is set as
+ * text, never as markup.
  */
 
-/** The first line with words in it, without the Markdown marks a heading, quote or list item starts with. */
-function firstLine(text: string): string {
+/** The first line with words in it, without the Markdown marks it starts with or holds. */
+export function firstLine(text: string): string {
   const line = text.split('\n').find((l) => /\w/.test(l)) ?? '';
-  return line.replace(/^\s*(?:#{1,6}\s+|>\s*|[-*+]\s+|\d+[.)]\s+)*/, '').trim();
+  return line
+    .replace(/^\s*(?:#{1,6}\s+|>\s*|[-*+]\s+|\d+[.)]\s+)*/, '')
+    .replace(/(\*\*|__|`)(.+?)\1/g, '$2')
+    .trim();
 }
 
 export function resultLine(agent: AgentView, ctx: RowContext): HTMLElement | null {
@@ -25,12 +32,18 @@ export function resultLine(agent: AgentView, ctx: RowContext): HTMLElement | nul
   toggle.type = 'button';
   // Like the row's other buttons: in the tab order while the row has focus (tree.ts).
   toggle.tabIndex = -1;
-  const body = el('div', { className: 'result-text', testId: `result-${agent.id}`, text: result });
+  const body = el('div', { className: 'result-text markdown', testId: `result-${agent.id}` });
+  // The host's rendering (markdown-it without raw HTML); nothing of the model's is ever parsed as markup here.
+  if (agent.resultHtml) body.innerHTML = agent.resultHtml;
+  else body.textContent = result;
   body.setAttribute('role', 'region');
   body.setAttribute('aria-label', `${agent.name}'s result`);
+  const transcript = textButton('Open in Transcript', `result-transcript-${agent.id}`, () => ctx.post({ type: 'agentAction', action: 'transcript', agentId: agent.id }), 'link-button result-open');
+  transcript.tabIndex = -1;
+  const bodyBox = el('div', { className: 'result-body' }, [body, transcript]);
   const set = (next: boolean) => {
     toggle.setAttribute('aria-expanded', String(next));
-    body.hidden = !next;
+    bodyBox.hidden = !next;
     preview.hidden = next;
     chevron.classList.toggle('codicon-chevron-down', next);
     chevron.classList.toggle('codicon-chevron-right', !next);
@@ -43,5 +56,7 @@ export function resultLine(agent: AgentView, ctx: RowContext): HTMLElement | nul
     set(next);
   });
   toggle.addEventListener('keydown', (e) => e.stopPropagation());
-  return el('div', { className: 'subline result' }, [toggle, body]);
+  // Selecting text in the result is not a click on the row (which opens the transcript).
+  bodyBox.addEventListener('click', (e) => e.stopPropagation());
+  return el('div', { className: 'subline result' }, [toggle, bodyBox]);
 }

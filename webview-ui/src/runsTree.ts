@@ -4,9 +4,10 @@ import { type AgentView, type HostToWebview, type RunHeader, type ToolView } fro
 import { agentRow, patchAgentRow, rowSignature, toolLabel, toolRow, type RowContext } from './agentRow';
 import { approvalLabel } from './approvalBox';
 import { el } from './dom';
-import { STATUS_LABELS } from './format';
+import { statusDisplay } from '../../src/protocol/statusDisplay';
 import { agentMenuContext, toolMenuContext } from './rowContext';
 import { teamPanel } from './teamPanel';
+import { resetTabStop } from './tree';
 
 /**
  * The runs as live trees: agent → its tool rows and, in the place of each
@@ -259,8 +260,7 @@ export class RunsTree {
     if (isRoot !== rec.li.classList.contains('root')) rec.li.classList.toggle('root', isRoot);
     setAttr(rec.li, 'data-agent-name', view.name);
     const waitingFor = view.status === 'waiting' && view.approval ? `waiting for your approval: ${approvalLabel(view.approval)}` : null;
-    setAttr(rec.li, 'aria-label', waitingFor ? `${view.name}, ${waitingFor}` : `${view.name}, ${STATUS_LABELS[view.status]}: ${view.description}`);
-    setAttr(rec.li, 'title', `${view.name} · ${view.model}\n${view.description}\nClick for the transcript`);
+    setAttr(rec.li, 'aria-label', waitingFor ? `${view.name}, ${waitingFor}` : `${view.name}, ${statusDisplay(view.status).label}: ${view.description}`);
     setAttr(rec.li, 'aria-expanded', open === null ? null : String(open));
     // Like VS Code's own trees, a folded node's children are built when it opens.
     if (open === false) rec.stale = true;
@@ -424,11 +424,8 @@ export class RunsTree {
       }
     });
     reconcile(this.list, this.#order.map((id) => this.#runs.get(id)!.tree));
-    // The tab stop went with a run that left: the first root takes it.
-    if (!this.list.querySelector('li[tabindex="0"]')) {
-      const first = this.list.querySelector<HTMLElement>('li[role="treeitem"]');
-      if (first) first.tabIndex = 0;
-    }
+    // Tab enters at the selected item, else the first (the newest run): not at whichever row had the stop before runs were added above it.
+    resetTabStop(this.list);
   }
 }
 

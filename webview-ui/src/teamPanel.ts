@@ -1,5 +1,6 @@
 import { TEAM_TASK_STATUSES, type TeamTaskStatus } from '../../src/protocol/team';
 import type { AgentAction, TeamView } from '../../src/protocol/webview';
+import { TEAMMATE_DISPLAY } from '../../src/protocol/statusDisplay';
 import { codicon, el, textButton } from './dom';
 import { formatCost, formatTokens } from './format';
 import type { RowContext } from './rowContext';
@@ -20,22 +21,6 @@ export interface TeamPanelContext extends RowContext {
 }
 
 type RosterEntry = TeamView['roster'][number];
-
-const STATE_ICONS: Record<RosterEntry['state'], string> = {
-  working: 'loading',
-  waiting: 'question',
-  idle: 'debug-pause',
-  ended: 'pass',
-  'not started': 'circle-large-outline',
-};
-
-const STATE_WORDS: Record<RosterEntry['state'], string> = {
-  working: 'working',
-  waiting: 'waiting for approval',
-  idle: 'idle',
-  ended: 'ended',
-  'not started': 'not started',
-};
 
 const TASK_TITLES: Record<TeamTaskStatus, string> = { pending: 'Pending', in_progress: 'In progress', completed: 'Completed' };
 const TASK_ICONS: Record<TeamTaskStatus, string> = { pending: 'circle-large-outline', in_progress: 'circle-large-filled', completed: 'pass-filled' };
@@ -81,13 +66,13 @@ function worktreeText(wt: NonNullable<RosterEntry['worktree']>): string {
 
 function rosterEntry(entry: RosterEntry, ctx: TeamPanelContext): HTMLElement {
   const usage = [formatTokens(entry.tokens), formatCost(entry.costUsd)].filter(Boolean).join(' · ');
-  const icon = codicon(STATE_ICONS[entry.state], `team-state state-${entry.state.replace(' ', '-')}${entry.state === 'working' ? ' codicon-modifier-spin' : ''}`);
+  const icon = codicon(TEAMMATE_DISPLAY[entry.state].codicon, `team-state state-${entry.state.replace(' ', '-')}${entry.state === 'working' ? ' codicon-modifier-spin' : ''}`);
   icon.setAttribute('aria-hidden', 'true');
   // One line that never wraps: the name gives way (its whole is the tooltip), the state and the buttons do not.
   const head = el('div', { className: 'team-line' }, [
     icon,
     el('span', { className: 'team-name', text: entry.name, title: entry.name }),
-    el('span', { className: `team-state-word state-${entry.state.replace(' ', '-')}`, text: STATE_WORDS[entry.state] }),
+    el('span', { className: `team-state-word state-${entry.state.replace(' ', '-')} tone-${TEAMMATE_DISPLAY[entry.state].tone}`, text: TEAMMATE_DISPLAY[entry.state].label }),
     rosterButtons(entry, ctx),
   ]);
   // The lead goes by its agent's name already: it says it leads instead.
@@ -99,7 +84,7 @@ function rosterEntry(entry: RosterEntry, ctx: TeamPanelContext): HTMLElement {
     wt ? el('div', { className: 'team-sub team-worktree', title: `branch ${wt.branch}` }, [codicon('git-branch'), el('span', { text: worktreeText(wt) })]) : null,
     entry.said ? el('div', { className: 'team-sub team-said', text: `“${entry.said}”`, title: entry.said }) : null,
   ]);
-  row.setAttribute('aria-label', `${entry.name}, ${entry.role === 'lead' ? 'lead, ' : ''}${STATE_WORDS[entry.state]}; ${facts}${wt ? `; ${worktreeText(wt)}` : ''}`);
+  row.setAttribute('aria-label', `${entry.name}, ${entry.role === 'lead' ? 'lead, ' : ''}${TEAMMATE_DISPLAY[entry.state].label}; ${facts}${wt ? `; ${worktreeText(wt)}` : ''}`);
   return row;
 }
 

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Mailbox } from '../../core/runs/mailbox';
 import type { RunSnapshot } from '../../protocol/runSnapshot';
+import { statusDisplay } from '../../protocol/statusDisplay';
 import { UsageError, type CliCommand, type CliIO } from '../command';
 import { formatDuration, formatUsage, renderTree, styleFor } from '../render/tree';
 import { terminalLine } from '../render/terminalText';
@@ -84,7 +85,7 @@ export const runsCommand: CliCommand = {
     for (const run of runs.map(summary)) {
       const when = run.startedAt.replace('T', ' ').slice(0, 16);
       io.stdout.write(
-        `${terminalLine(run.runId)}  ${run.status.padEnd(15)} ${terminalLine(String(run.agent)).padEnd(20)} ${when}  ${formatDuration(run.durationMs).padStart(7)}  ${formatUsage(run.usage)}  ${terminalLine(run.description ?? '')}\n`,
+        `${terminalLine(run.runId)}  ${statusDisplay(run.status).label.padEnd(15)} ${terminalLine(String(run.agent)).padEnd(20)} ${when}  ${formatDuration(run.durationMs).padStart(7)}  ${formatUsage(run.usage)}  ${terminalLine(run.description ?? '')}\n`,
       );
     }
     return 0;

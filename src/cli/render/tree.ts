@@ -6,6 +6,7 @@ import { toolLabel } from '../../protocol/tools';
 import type { AgentColor } from '../../protocol/agentColor';
 import type { AgentMessage, AgentNode, RunSnapshot, ToolRow } from '../../protocol/runSnapshot';
 import { taskLines, teamModel } from '../../surfaces/team/teamModel';
+import { statusDisplay, type StatusTone } from '../../protocol/statusDisplay';
 
 /**
  * Renders a run tree snapshot as terminal lines: agents with their status,
@@ -42,27 +43,19 @@ export function styleFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): S
   return stream.isTTY && !env.NO_COLOR && env.TERM !== 'dumb' ? colors : plain;
 }
 
+/** Each tone of the status table in a terminal's colours. */
+const TONE_COLOUR: Record<StatusTone, keyof Pick<Style, 'green' | 'red' | 'yellow' | 'dim'>> = {
+  active: 'yellow',
+  attention: 'yellow',
+  done: 'green',
+  error: 'red',
+  muted: 'dim',
+  warning: 'yellow',
+};
+
 function agentIcon(node: AgentNode, s: Style): string {
-  switch (node.status) {
-    case 'completed':
-      return s.green('✓');
-    case 'failed':
-      return s.red('✕');
-    case 'cancelled':
-      return s.yellow('⊘');
-    case 'budget_exceeded':
-      return s.yellow('$');
-    case 'interrupted':
-      return s.yellow('⚠');
-    case 'queued':
-      return s.dim('○');
-    case 'waiting':
-      return s.yellow('?');
-    case 'idle':
-      return s.dim('◌');
-    default:
-      return s.yellow('●');
-  }
+  const d = statusDisplay(node.status);
+  return s[TONE_COLOUR[d.tone]](d.symbol);
 }
 
 function toolIcon(row: ToolRow, s: Style): string {
@@ -87,7 +80,8 @@ export function agentLine(node: AgentNode, now: number, s: Style): string {
   const name = node.member ? `${node.member} (${node.agentName})` : node.agentName;
   const parts = [
     `${agentIcon(node, s)} ${s.bold(node.color ? s.accent(node.color, terminalLine(name)) : terminalLine(name))}`,
-    node.status === 'idle' ? s.dim('idle') : null,
+    // Idle is spelled out: its faint icon alone reads like an ended agent's.
+    node.status === 'idle' ? s.dim(statusDisplay('idle').label) : null,
     node.description && node.depth > 0 ? s.dim(terminalLine(node.description)) : null,
     s.dim(terminalLine(node.model)),
     s.dim(formatDuration(elapsed)),

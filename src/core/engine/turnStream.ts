@@ -4,6 +4,7 @@ import type { BetaMessage, MessageCreateParamsNonStreaming } from '@anthropic-ai
 import { MessageAccumulator } from './messageAccumulator';
 import { formatWait, idleWatchdog, IdleTimeoutError, MAX_SILENT_ATTEMPTS, TurnTimeoutError, type NetworkPolicy } from './network';
 import { retryDecision, retryWait } from './retryPolicy';
+import { KEY_REJECTED_PREFIX } from './keyCheck';
 
 /**
  * Streams one model turn and survives network faults (silence, dropped
@@ -47,7 +48,7 @@ export function describeApiError(error: unknown, baseURL?: string): string {
     const detail = (error.error as { error?: { message?: string } } | undefined)?.error?.message ?? error.message;
     switch (error.status) {
       case 401:
-        return `The API key was rejected (401): ${detail}. Set a valid key (Subagents: Set API Key, or ANTHROPIC_API_KEY).`;
+        return `${KEY_REJECTED_PREFIX}: ${detail}. Set a valid key (Subagents: Set API Key, or ANTHROPIC_API_KEY).`;
       case 403:
         return `The API refused the request (403): ${detail}.`;
       case 404:

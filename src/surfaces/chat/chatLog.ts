@@ -3,6 +3,7 @@ import { formatCost, formatDuration, formatTokens } from '../../protocol/format'
 import { approvalHeadline } from '../../protocol/approvalText';
 import { isActiveStatus, totalTokens } from '../../protocol/runEvents';
 import type { AgentNode, RunSnapshot, ToolRow } from '../../protocol/runSnapshot';
+import { statusDisplay } from '../../protocol/statusDisplay';
 import { builtinTool, isSpawnToolName, toolLabel } from '../../protocol/tools';
 import { TeamChatLog } from './teamLog';
 
@@ -25,20 +26,6 @@ export type ChatPart =
 /** More tools than this finishing between two looks at one agent are folded into counts. */
 const TOOL_LINES_BEFORE_FOLDING = 2;
 
-const STATUS_ICONS: Record<string, string> = {
-  completed: '✓',
-  failed: '✕',
-  cancelled: '⊘',
-  budget_exceeded: '$',
-  interrupted: '⚠',
-};
-const STATUS_WORDS: Record<string, string> = {
-  completed: 'finished',
-  failed: 'failed',
-  cancelled: 'stopped',
-  budget_exceeded: 'stopped at its budget',
-  interrupted: 'was interrupted',
-};
 
 /**
  * Text from a model, a tool, a file or an agent file, made literal for chat
@@ -195,6 +182,11 @@ export class ChatRunLog {
       }
       for (const file of this.#files.size < 500 ? this.#touchedFiles(node) : []) parts.push({ kind: 'reference', filePath: file });
       const approvalId = node.approval?.approvalId ?? null;
+      // Chat cannot take back buttons it has written: it says they are spent, right below them.
+      if (seen.approval && seen.approval !== approvalId) {
+        lines.push(`${indent(node.depth + 1)}☑ _${escapeMarkdown(node.agentName)}'s question was answered: its buttons above no longer act._`);
+        seen.approval = null;
+      }
       if (approvalId && seen.approval !== approvalId) {
         seen.approval = approvalId;
         flushLines();
@@ -231,10 +223,10 @@ export class ChatRunLog {
   }
 
   #finishLine(node: AgentNode): string {
-    const icon = STATUS_ICONS[node.status] ?? '•';
+    const status = statusDisplay(node.status);
     const worktree = node.worktree?.filesChanged ? ` · ${node.worktree.filesChanged} file${node.worktree.filesChanged === 1 ? '' : 's'} changed on ${code(node.worktree.branch)}` : '';
     const error = node.status !== 'completed' && node.error ? ` — ${escapeMarkdown(clip(node.error, 200))}` : '';
-    return `${indent(node.depth)}${icon} **${escapeMarkdown(nameOf(node))}** ${STATUS_WORDS[node.status] ?? node.status} · ${agentTotals(node)}${worktree}${error}`;
+    return `${indent(node.depth)}${status.symbol} **${escapeMarkdown(nameOf(node))}** ${status.sentence} · ${agentTotals(node)}${worktree}${error}`;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { formatCost, formatDuration, formatTokens } from '../../protocol/format';
 import { totalTokens, type Usage } from '../../protocol/runEvents';
 import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
+import { statusDisplay, statusText } from '../../protocol/statusDisplay';
 import { code, escapeMarkdown } from './chatLog';
 import { teamSummary } from './teamLog';
 
@@ -13,17 +14,10 @@ import { teamSummary } from './teamLog';
  * snapshot, so it says what the sidebar says.
  */
 
-const STATUS: Record<string, string> = {
-  completed: '✓',
-  failed: '✕ failed',
-  cancelled: '⊘ stopped',
-  budget_exceeded: '$ budget reached',
-  interrupted: '⚠ interrupted',
-  running: '● running',
-  waiting: '● waiting',
-  idle: '◌ idle',
-  queued: '○ queued',
-};
+/** A completed agent's line needs no word: its ✓ says it. */
+function statusMark(status: AgentNode['status']): string {
+  return status === 'completed' ? statusDisplay(status).symbol : statusText(status);
+}
 
 /** The agents of a run in tree order: each parent before its children, children in start order. */
 export function treeOrder(run: RunSnapshot): AgentNode[] {
@@ -54,7 +48,7 @@ function agentLine(node: AgentNode): string {
   const facts = [turns(node.turns), tokens(node.usage), cost, time].filter(Boolean).join(' · ');
   // A teammate by its team name, with the agent it ran.
   const name = node.member ? `**${escapeMarkdown(node.member)}** (${escapeMarkdown(node.agentName)})` : `**${escapeMarkdown(node.agentName)}**`;
-  return `${'  '.repeat(node.depth)}- ${STATUS[node.status] ?? node.status} ${name} ${code(node.model)} — ${facts}${changes}`;
+  return `${'  '.repeat(node.depth)}- ${statusMark(node.status)} ${name} ${code(node.model)} — ${facts}${changes}`;
 }
 
 export function runSummary(run: RunSnapshot): string {

@@ -1,6 +1,7 @@
 import type { Usage, WorktreeInfo } from '../../protocol/runEvents';
 import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
-import { openBlockers, TEAM_TASK_STATUSES, teammateState, type TeammateState, type TeamTask, type TeamTaskStatus } from '../../protocol/team';
+import type { RosterState } from '../../protocol/statusDisplay';
+import { openBlockers, TEAM_TASK_STATUSES, teammateState, type TeamTask, type TeamTaskStatus } from '../../protocol/team';
 
 /**
  * What every surface shows of a team run, computed once from its snapshot:
@@ -18,7 +19,7 @@ export interface RosterEntry {
   /** The agent it runs. */
   agent: string;
   role: 'lead' | 'member';
-  state: TeammateState | 'not started';
+  state: RosterState;
   status: AgentNode['status'] | null;
   model: string | null;
   usage: Usage | null;
@@ -134,15 +135,6 @@ export function teamModel(run: RunSnapshot): TeamModel | null {
     },
   };
 }
-
-/** How a state reads in text: the four states, and a declared member not started yet. */
-export const STATE_WORDS: Readonly<Record<RosterEntry['state'], string>> = {
-  working: 'working',
-  waiting: 'waiting for approval',
-  idle: 'idle',
-  ended: 'ended',
-  'not started': 'not started',
-};
 
 /** The task board as lines of text (the CLI tree, the chat's summary): `#2 ✓ Write beta.txt · bob`. */
 export function taskLines(model: TeamModel): string[] {

@@ -6,6 +6,7 @@ import { approvalHeadline } from '../../protocol/approvalText';
 import { formatCost, formatDuration } from '../../protocol/format';
 import { totalTokens } from '../../protocol/runEvents';
 import type { AgentNode } from '../../protocol/runSnapshot';
+import { statusDisplay } from '../../protocol/statusDisplay';
 
 /**
  * An agent's transcript as HTML for the transcript view (a webview of our
@@ -153,7 +154,7 @@ function headerHtml(node: AgentNode): string {
   const cost = formatCost(u.costUsd);
   const ended = node.endedAt ?? Date.now();
   const facts = [
-    ['Status', `${node.status}${node.error ? ` — ${node.error.split('\n')[0]}` : ''}`],
+    ['Status', `${statusDisplay(node.status).label}${node.error ? ` — ${node.error.split('\n')[0]}` : ''}`],
     ['Model', node.model],
     ['Usage', [`${node.turns} turn${node.turns === 1 ? '' : 's'}`, `${totalTokens(u).toLocaleString('en-US')} tokens`, cost].filter(Boolean).join(' · ')],
     ['Time', `${new Date(node.startedAt).toLocaleString()} · ${formatDuration(ended - node.startedAt)}`],

@@ -11,6 +11,7 @@ import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
 import type { AgentView, ApprovalView, MessageView, RunHeader, RunView, TeamView, ToolView } from '../../protocol/webview';
 import { teamModel } from '../team/teamModel';
 import type { AgentServers } from '../../core/mcp/listing';
+import { escapeHtml, markdownHtml } from '../transcript/transcriptHtml';
 
 /**
  * Projections of the catalogs and the RunStore snapshots into the view
@@ -218,6 +219,14 @@ function resultOf(node: AgentNode): string | null {
   return text.length > MAX_RESULT ? `${text.slice(0, MAX_RESULT)}\n… (${text.length - MAX_RESULT} more characters in the transcript)` : text;
 }
 
+/** The result as text (its preview, copying) and as Markdown made safe HTML, the way the transcript renders it. */
+function resultParts(node: AgentNode): { result: string | null; resultHtml: string | null } {
+  const result = resultOf(node);
+  if (result === null) return { result, resultHtml: null };
+  const html = node.structuredOutput !== undefined ? `<pre><code>${escapeHtml(result)}</code></pre>` : markdownHtml(result);
+  return { result, resultHtml: html };
+}
+
 export function agentView(node: AgentNode, record: WorktreeRecord | undefined): AgentView {
   const { tools, hidden } = toolRows(node);
   const u = node.usage;
@@ -245,7 +254,7 @@ export function agentView(node: AgentNode, record: WorktreeRecord | undefined): 
     worktree: worktreeView(node, record),
     approval: approvalView(node),
     ...(node.notices?.length ? { notices: node.notices.map((n) => oneLine(n, MAX_ERROR)) } : {}),
-    result: resultOf(node),
+    ...resultParts(node),
     messages: messageViews(node),
     // A teammate's row goes by its team name, with the agent it runs beside it.
     ...(node.member ? { name: node.member, agentName: node.agentName } : {}),

@@ -4,6 +4,7 @@ import type { AgentDefinition, AgentSource } from '../../core/agents/definition'
 import { formatDuration, formatTokens } from '../../protocol/format';
 import { isActiveStatus, totalTokens } from '../../protocol/runEvents';
 import type { RunSnapshot } from '../../protocol/runSnapshot';
+import { statusText } from '../../protocol/statusDisplay';
 import type { FolderScope } from '../scopes';
 import type { Services } from '../services';
 import { code, escapeMarkdown } from '../../surfaces/chat/chatLog';
@@ -77,9 +78,6 @@ function folderAgents(stream: vscode.ChatResponseStream, scope: FolderScope): vo
   }
 }
 
-function statusIcon(status: string): string {
-  return { running: '●', waiting: '⏸', queued: '○', idle: '◌', completed: '✓', failed: '✕', cancelled: '⊘', budget_exceeded: '$', interrupted: '⚠' }[status] ?? '•';
-}
 
 function ago(ms: number): string {
   return ms < 60_000 ? 'just now' : `${formatDuration(ms).replace(/\d+s$/, '')} ago`;
@@ -100,7 +98,7 @@ export function runStatus(stream: vscode.ChatResponseStream, services: Services)
     const agents = Object.keys(run.agents).length;
     const waiting = Object.values(run.agents).filter((a) => a.approval).length;
     const when = isActiveStatus(run.status) ? `for ${formatDuration(now - run.startedAt)}` : ago(now - (run.endedAt ?? run.startedAt));
-    return `- ${statusIcon(run.status)} **${escapeMarkdown(root?.agentName ?? run.runId)}** — ${escapeMarkdown(clip(root?.description ?? '', 80))} · ${agents} agent${agents === 1 ? '' : 's'} · ${formatTokens(totalTokens(run.usage))} tok · ${when}${waiting ? ` · **${waiting} waiting for approval**` : ''}`;
+    return `- ${statusText(run.status)} **${escapeMarkdown(root?.agentName ?? run.runId)}** — ${escapeMarkdown(clip(root?.description ?? '', 80))} · ${agents} agent${agents === 1 ? '' : 's'} · ${formatTokens(totalTokens(run.usage))} tok · ${when}${waiting ? ` · **${waiting} waiting for approval**` : ''}`;
   };
   if (active.length) stream.markdown(`#### Running\n\n${active.map(line).join('\n')}\n\n`);
   if (recent.length) stream.markdown(`#### Recent\n\n${recent.map(line).join('\n')}\n\n`);

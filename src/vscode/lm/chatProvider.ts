@@ -87,7 +87,13 @@ export class ClaudeChatProvider implements vscode.LanguageModelChatProvider<Clau
    * it): the last list from the API, else the aliases; the API's list is
    * fetched in the background and announced when it arrives.
    */
-  provideLanguageModelChatInformation(): ClaudeModelInfo[] {
+  provideLanguageModelChatInformation(): ClaudeModelInfo[] | Promise<ClaudeModelInfo[]> {
+    // Asked during activation, maybe before the stored key is read: demo or not decides the names.
+    if (!this.keys.isLoaded) return this.keys.loaded.then(() => this.#information());
+    return this.#information();
+  }
+
+  #information(): ClaudeModelInfo[] {
     if (!this.#listed && !this.#listing && this.keys.key && !this.keys.demo) this.#listing = this.#fetchModels();
     return this.#listed ?? this.#fromAliases();
   }
@@ -128,6 +134,7 @@ export class ClaudeChatProvider implements vscode.LanguageModelChatProvider<Clau
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Promise<void> {
+    await this.keys.loaded;
     if (!this.keys.key && !this.keys.demo) {
       throw vscode.LanguageModelError.NoPermissions('No Anthropic API key: run "Subagents: Set API Key" (or set ANTHROPIC_API_KEY) to use Claude models from Subagents.');
     }

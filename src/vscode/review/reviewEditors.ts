@@ -2,6 +2,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { ReviewedFile, WorktreeManager, WorktreeReview } from '../../core/isolation';
 import { parseWorktreeFileUri, worktreeFileUri } from './worktreeContent';
+import { reviewFileUri, type ReviewFiles } from './reviewFiles';
 
 /**
  * An agent's changes in VS Code's multi-file diff editor (`vscode.changes`):
@@ -65,7 +66,10 @@ export class ReviewEditors implements vscode.Disposable {
   #active: string | undefined;
   #files = '';
 
-  constructor(private readonly worktrees: Pick<WorktreeManager, 'review'>) {
+  constructor(
+    private readonly worktrees: Pick<WorktreeManager, 'review'>,
+    private readonly agentFiles: ReviewFiles,
+  ) {
     this.#disposables = [
       vscode.window.tabGroups.onDidChangeTabs(() => this.#tabsChanged()),
       vscode.window.tabGroups.onDidChangeTabGroups(() => this.#tabsChanged()),
@@ -86,13 +90,12 @@ export class ReviewEditors implements vscode.Disposable {
     const title = reviewTitle(review);
     const entries: Array<[vscode.Uri, vscode.Uri | undefined, vscode.Uri | undefined]> = [];
     const agentSide = new Map<string, string>();
+    if (review.worktreePath) this.agentFiles.serve(agentId, review.worktreePath);
     for (const file of files) {
       const original = file.kind === 'added' ? undefined : worktreeFileUri({ agentId, commit: review.baseCommit, path: file.path });
       let modified: vscode.Uri | undefined;
       if (file.kind !== 'deleted') {
-        modified = review.worktreePath
-          ? vscode.Uri.file(path.join(review.worktreePath, ...file.path.split('/')))
-          : worktreeFileUri({ agentId, commit: review.headCommit, path: file.path });
+        modified = review.worktreePath ? reviewFileUri(agentId, file.path) : worktreeFileUri({ agentId, commit: review.headCommit, path: file.path });
         agentSide.set(modified.toString(), file.path);
       }
       // The entry is labelled with the user's own file, where the change lands.

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { chromium, type Browser, type ConsoleMessage, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../../scripts/code-server.mjs';
 import { setColorTheme } from './chatPanel';
+import { poll } from './diagnostics';
 import { artifactsDir, EXTENSION_ID } from './paths';
 
 export function launchBrowser(): Promise<Browser> {
@@ -73,6 +74,30 @@ export class Workbench {
     }
     await entry.click();
     if (!opts.opensQuickInput) await input.waitFor({ state: 'hidden', timeout: 10_000 });
+  }
+
+  /** The command palette's entries for `filter`, in the order it lists them (then closes it). */
+  async paletteEntries(filter: string): Promise<string[]> {
+    const input = this.page.locator('.quick-input-widget .quick-input-box input');
+    // Something passing (a dialog while the window settles) can make the workbench inert for a moment: try again.
+    await poll(
+      async () => {
+        await this.page.keyboard.press('Escape');
+        await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 }, force: true }).catch(() => undefined);
+        await this.page.keyboard.press('F1');
+        return input.fill(`>${filter}`, { timeout: 5_000 }).then(
+          () => true,
+          () => false,
+        );
+      },
+      { timeoutMs: 40_000, message: 'the command palette did not take input' },
+    );
+    const rows = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name');
+    await rows.first().waitFor({ timeout: 10_000 });
+    const labels = await rows.allInnerTexts();
+    await this.page.keyboard.press('Escape');
+    await input.waitFor({ state: 'hidden', timeout: 10_000 });
+    return labels.map((l) => l.trim());
   }
 
   /** The open quick input, once its title contains `title`. */
@@ -207,6 +232,44 @@ export class Workbench {
       files.push(await this.screenshot(`${name}-${suffix}`));
     }
     await setColorTheme(this, 'Light Modern');
+    return files;
+  }
+
+  /**
+   * Sets the side bar's width by dragging its edge, as a user does (the
+   * default is 300 px; 250 px is a narrow one), and returns the width it got.
+   */
+  async setSidebarWidth(width: number): Promise<number> {
+    const sidebar = this.page.locator('.part.sidebar');
+    const box = await sidebar.boundingBox();
+    if (!box) throw new Error('the side bar is not shown');
+    if (Math.abs(box.width - width) <= 1) return box.width;
+    // The sash lies just right of the side bar's edge; the drag moves the edge by as much as the pointer.
+    const sash = await this.page.locator('.monaco-sash.vertical.primary-sidebar-sash').boundingBox();
+    if (!sash) throw new Error('the side bar has no sash to drag');
+    const x = sash.x + sash.width / 2;
+    const y = sash.y + sash.height / 2;
+    await this.page.mouse.move(x, y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(x + (width - box.width) / 2, y, { steps: 4 });
+    await this.page.mouse.move(x + (width - box.width), y, { steps: 4 });
+    await this.page.mouse.up();
+    await poll(async () => Math.abs(((await sidebar.boundingBox())?.width ?? 0) - width) <= 2, { timeoutMs: 10_000, message: `the side bar did not become ${width} px wide` });
+    return (await sidebar.boundingBox())!.width;
+  }
+
+  /**
+   * Screenshots at the default side bar width (300 px) and at 250 px, each in
+   * the light and the dark theme: `<name>-300-light.png` … `<name>-250-dark.png`.
+   * The side bar is left at 300 px.
+   */
+  async screenshotsAtWidths(name: string, prepare: () => Promise<void> = async () => undefined): Promise<string[]> {
+    const files: string[] = [];
+    for (const width of [300, 250]) {
+      await this.setSidebarWidth(width);
+      files.push(...(await this.screenshotsInBothThemes(`${name}-${width}`, prepare)));
+    }
+    await this.setSidebarWidth(300);
     return files;
   }
 

@@ -114,6 +114,10 @@ describe('the view model', () => {
       buttons: ['Show Result', 'Show Transcript'],
     });
     assert.match(endNotice({ ...ended, worktree }, true)?.text ?? '', /2 changed files on subagents\/docs-1 to review/);
+    // A nested agent's changes (the lead's docs-writer) notify too, naming whose they are.
+    const nested = endNotice({ ...ended, agentName: 'tech-lead' }, true, [{ agentId: 'w', agentName: 'docs-writer', filesChanged: 1, branch: 'subagents/docs-writer-1' }]);
+    assert.equal(nested?.text, 'tech-lead finished with 1 changed file from docs-writer on subagents/docs-writer-1 to review.');
+    assert.deepEqual(nested?.buttons, ['Review Changes', 'Show in Runs']);
     assert.equal(endNotice({ ...ended, status: 'cancelled' }, false), null, 'the user stopped it');
     assert.equal(endNotice({ ...ended, status: 'failed', error: 'boom' }, false)?.level, 'error');
   });

@@ -102,3 +102,10 @@ test('when git fails, the error says so and no half-made copy is left to be kept
     process.env.GIT_CONFIG_GLOBAL = hostileConfig;
   }
 });
+
+test('the sample workspace greets a new user without a problem: every agent file in it reads cleanly', () => {
+  const out = execFileSync(process.execPath, [path.join(import.meta.dirname, '../../../dist/cli.js'), 'agents', '--json', '--cwd', SAMPLE_WORKSPACE_FIXTURE], { encoding: 'utf8', env: { ...process.env, HOME: mkdtempSync(path.join(os.tmpdir(), 'subagents-home-')) } });
+  const listing = JSON.parse(out) as { warnings: Array<{ filePath: string; message: string }>; agents: Array<{ name: string }> };
+  assert.deepEqual(listing.warnings, [], 'the Agents view would open on "Problems"');
+  assert.ok(listing.agents.some((a) => a.name === 'explainer'), 'the Gemini sample agent is listed');
+});

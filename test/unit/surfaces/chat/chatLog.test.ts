@@ -69,7 +69,11 @@ test('a pending approval becomes a question with its id; the progress line says 
   assert.equal(progress(parts)?.text, 'test-runner is waiting for your approval: Bash rm -rf build');
   assert.equal(look().filter((p) => p.kind === 'approval').length, 0, 'asked once');
   apply(script.settled('a', 'ap_1'));
-  assert.equal(progress(look())?.text, 'test-runner: Bash rm -rf build');
+  const after = look();
+  assert.equal(progress(after)?.text, 'test-runner: Bash rm -rf build');
+  // Answered elsewhere: the buttons written above are said to be spent, once.
+  assert.ok(markdown(after).includes("☑ _test-runner's question was answered: its buttons above no longer act._"), markdown(after));
+  assert.ok(!markdown(look()).includes('was answered'));
   // A protected file says why it asks even where edits are accepted.
   apply(script.tool('a', 't2', 'Write', '.claude/settings.json', null), script.approval('a', 'ap_2', 't2', '.claude/settings.json', 'edit', 'settings or hooks that run commands'));
   const protectedQuestion = look().find((p) => p.kind === 'approval') as { text: string };

@@ -32,7 +32,7 @@ function provider() {
       },
     },
   };
-  const keys = { key: 'sk-ant-test', demo: false, onDidChange: new vscode.EventEmitter<void>().event, client: () => client } as unknown as ApiKeys;
+  const keys = { key: 'sk-ant-test', demo: false, isLoaded: true, loaded: Promise.resolve(), onDidChange: new vscode.EventEmitter<void>().event, client: () => client } as unknown as ApiKeys;
   const log = { info: () => undefined } as unknown as ConstructorParameters<typeof ClaudeChatProvider>[2];
   const models = new ClaudeChatProvider(keys, () => ({ sonnet: 'claude-sonnet-5-5' }), log);
   models.onDidChangeLanguageModelChatInformation(() => changed.fire());
@@ -42,9 +42,9 @@ function provider() {
 
 test('models from the API carry the API’s token limits (defaults where it gives none); retired ones are left out', async () => {
   const { models, sent, listed } = provider();
-  assert.deepEqual(models.provideLanguageModelChatInformation().map((m) => m.id), ['claude-sonnet-5-5'], 'the aliases until the list arrives');
+  assert.deepEqual((await models.provideLanguageModelChatInformation()).map((m) => m.id), ['claude-sonnet-5-5'], 'the aliases until the list arrives');
   await listed;
-  const byId = new Map(models.provideLanguageModelChatInformation().map((m) => [m.id, m]));
+  const byId = new Map((await models.provideLanguageModelChatInformation()).map((m) => [m.id, m]));
   assert.deepEqual([...byId.keys()], ['claude-sonnet-5-5', 'claude-3-5-haiku-20241022', 'claude-opus-5-5']);
   assert.deepEqual([byId.get('claude-3-5-haiku-20241022')!.maxOutputTokens, byId.get('claude-3-5-haiku-20241022')!.maxInputTokens], [8192, 200_000]);
   assert.deepEqual([byId.get('claude-sonnet-5-5')!.maxOutputTokens, byId.get('claude-sonnet-5-5')!.maxInputTokens], [64_000, 1_000_000]);
@@ -55,4 +55,16 @@ test('models from the API carry the API’s token limits (defaults where it give
   const token = new vscode.CancellationTokenSource().token;
   await models.provideLanguageModelChatResponse(haiku, [], {} as never, { report: () => undefined }, token as never);
   assert.equal(sent[0]?.max_tokens, 8192, 'the request asks for no more than the model allows');
+});
+
+test('offered before the stored key is read: the list waits for it, so the names say demo or not rightly', async () => {
+  let read!: () => void;
+  const loaded = new Promise<void>((resolve) => (read = resolve));
+  const keys = { key: undefined, demo: true, isLoaded: false, loaded, onDidChange: new vscode.EventEmitter<void>().event } as unknown as ApiKeys;
+  const log = { info: () => undefined } as unknown as ConstructorParameters<typeof ClaudeChatProvider>[2];
+  const models = new ClaudeChatProvider(keys, () => ({ sonnet: 'claude-sonnet-5-5' }), log);
+  const answer = models.provideLanguageModelChatInformation();
+  assert.ok(answer instanceof Promise, 'not answered from a key not read yet');
+  read();
+  assert.deepEqual((await answer).map((m) => m.id), ['demo-sonnet']);
 });
