@@ -7,7 +7,7 @@ import type { RowContext } from './rowContext';
 
 /**
  * A team run's panel, above its tree: the roster (the lead and each
- * teammate in one of the four states — working, waiting for approval, idle,
+ * teammate in one of the four states — working, needs approval, idle,
  * ended — with its model, usage, worktree and changes, and buttons to
  * message, stop, review and apply it), the task board (tasks by status,
  * each with its owner and what still blocks it) and the messages between
@@ -72,7 +72,7 @@ function rosterEntry(entry: RosterEntry, ctx: TeamPanelContext): HTMLElement {
   const head = el('div', { className: 'team-line' }, [
     icon,
     el('span', { className: 'team-name', text: entry.name, title: entry.name }),
-    el('span', { className: `team-state-word state-${entry.state.replace(' ', '-')} tone-${TEAMMATE_DISPLAY[entry.state].tone}`, text: TEAMMATE_DISPLAY[entry.state].label }),
+    el('span', { className: `team-state-word state-${entry.state.replace(' ', '-')}`, text: TEAMMATE_DISPLAY[entry.state].label }),
     rosterButtons(entry, ctx),
   ]);
   // The lead goes by its agent's name already: it says it leads instead.
