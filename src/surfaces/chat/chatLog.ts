@@ -313,8 +313,13 @@ export class ChatRunLog {
       }
     }
     if (newest) return `${nameOf(newest.node)}: ${toolLabel(newest.row)} ${clip(newest.row.inputSummary, 80)}`;
-    const deepest = active.reduce((a, b) => (b.depth >= a.depth ? b : a));
-    const others = active.length - 1;
-    return `${nameOf(deepest)} is thinking…${others ? ` (${others} more agent${others === 1 ? '' : 's'} at work)` : ''}`;
+    // An idle teammate is alive but not thinking: it waits for a message.
+    const working = active.filter((n) => n.status !== 'idle');
+    const idle = active.length - working.length;
+    const idleNote = idle ? `${idle} teammate${idle === 1 ? '' : 's'} idle, waiting for a message` : '';
+    if (working.length === 0) return idleNote;
+    const deepest = working.reduce((a, b) => (b.depth >= a.depth ? b : a));
+    const others = working.length - 1;
+    return `${nameOf(deepest)} is thinking…${others ? ` (${others} more agent${others === 1 ? '' : 's'} at work)` : ''}${idle ? ` · ${idleNote}` : ''}`;
   }
 }

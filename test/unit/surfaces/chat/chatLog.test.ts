@@ -169,3 +169,17 @@ test('an MCP call names its server first; a notice about the agent is told once,
   assert.match(text, /✓ \*\*triager\*\* github › search\\_issues `q="crash"`/);
   assert.doesNotMatch(markdown(look()), /⚠/, 'told once');
 });
+
+test('an idle teammate is not said to think: the progress line counts it as idle, waiting for a message', () => {
+  const { script, look, apply } = setUp();
+  apply(script.started('lead', 'tech-lead'));
+  apply(script.started('bob', 'worker', { parentId: 'lead', depth: 1, background: true }));
+  look();
+  const idle = (agentId: string, value: boolean) => ({ type: 'agent_idle', ts: 5_000, runId: 'run1', agentId, idle: value, output: value ? 'My task is blocked.' : null });
+  apply(idle('bob', true));
+  assert.equal(progress(look())?.text, 'tech-lead is thinking… · 1 teammate idle, waiting for a message');
+  apply(script.finished('lead'));
+  assert.equal(progress(look())?.text, '1 teammate idle, waiting for a message');
+  apply(idle('bob', false));
+  assert.equal(progress(look())?.text, 'worker is thinking…');
+});
