@@ -18,29 +18,6 @@ import { finishedText, openChat, sendChat } from './support/chatPanel';
 import { poll, withDiagnostics, type Subject } from './support/diagnostics';
 import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
 import { closeSession, openSession, scriptedModelSession, type Session } from './support/session';
-import type { Workbench } from './support/workbench';
-
-/** Drags the sash between the side bar and the editor until the side bar is `width` px wide. */
-async function setSidebarWidth(workbench: Workbench, width: number): Promise<void> {
-  const { page } = workbench;
-  const sidebar = page.locator('.part.sidebar');
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const box = (await sidebar.boundingBox())!;
-    if (Math.abs(box.width - width) <= 2) return;
-    // The vertical sash whose middle is nearest the side bar's right edge.
-    const sashes = await page.locator('.monaco-sash.vertical').evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => ({ x: r.x + r.width / 2, y: r.y, h: r.height })));
-    const edge = box.x + box.width;
-    const sash = sashes.filter((s) => s.h > 100).sort((a, b) => Math.abs(a.x - edge) - Math.abs(b.x - edge))[0]!;
-    const y = box.y + box.height / 2;
-    await page.mouse.move(sash.x, y);
-    await page.mouse.down();
-    await page.mouse.move(sash.x + (width - box.width) / 2, y, { steps: 4 });
-    await page.mouse.move(sash.x + (width - box.width), y, { steps: 4 });
-    await page.mouse.up();
-  }
-  const final = (await sidebar.boundingBox())!.width;
-  assert.ok(Math.abs(final - width) <= 2, `the side bar is ${final} px wide, not ${width}`);
-}
 
 describe('agent teams in VS Code', () => {
   let workspace: Workspace | undefined;
@@ -134,12 +111,10 @@ describe('agent teams in VS Code', () => {
 
       // The Runs view alone, so the whole team panel shows.
       await workbench.pane('Agents').locator('.pane-header').click();
-      for (const width of [300, 250]) {
-        await setSidebarWidth(workbench, width);
-        await panel.scrollIntoViewIfNeeded();
-        const shots = await workbench.screenshotsInBothThemes(`teams-panel-${width}`);
-        console.log(`screenshots: ${shots.join(', ')}`);
-      }
+      const shots = await workbench.screenshotsAtWidths('teams-panel', () => panel.scrollIntoViewIfNeeded());
+      console.log(`screenshots: ${shots.join(', ')}`);
+      await workbench.setSidebarWidth(250);
+      await panel.scrollIntoViewIfNeeded();
       // Readable at 250 px: nothing of the panel is cut off sideways, but a long name that shows whole on hover.
       // No named helpers inside: the page has none of the transpiler's.
       const clipped = await panel.evaluate((el) =>
