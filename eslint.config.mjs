@@ -18,19 +18,19 @@ const zones = [
   // The wire shapes every side shares (the webview bundle too): they depend on nothing of ours.
   {
     target: src('protocol'),
-    from: [src('core'), src('surfaces'), src('vscode'), src('cli'), src('server')],
+    from: [src('core'), src('surfaces'), src('vscode'), src('cli'), src('server'), src('host')],
     message: 'src/protocol is the bottom layer (the webview bundles it); move what it needs into src/protocol.',
   },
   // The core runs without an editor, a terminal or a language client.
   {
     target: src('core'),
-    from: [src('surfaces'), src('vscode'), src('cli'), src('server')],
+    from: [src('surfaces'), src('vscode'), src('cli'), src('server'), src('host')],
     message: 'src/core must not depend on a host or a surface; pass what it needs in through an interface.',
   },
   // The core's own base files (src/core/*.ts) are shared helpers under every core folder.
   {
     target: './src/core/*.ts',
-    from: [src('core/agents'), src('core/tools'), src('core/isolation'), src('core/engine'), src('core/hooks'), src('core/runs'), src('core/runtime')],
+    from: [src('core/agents'), src('core/tools'), src('core/isolation'), src('core/engine'), src('core/hooks'), src('core/runs'), src('core/runtime'), src('core/host')],
     message: 'The files at the top of src/core are helpers every core folder may use; they import none of those folders.',
   },
   // Inside the core, bottom to top: agents; tools; isolation (beside them); the
@@ -79,16 +79,23 @@ const zones = [
     from: [src('core/runtime')],
     message: 'core/runtime is the composition root: it wires the other core folders, which never import it (take what you need as an option).',
   },
+  // The connection to the agent host (its protocol's peer, client, server, lifetime) sits on top of the runtime it serves.
+  {
+    target: [src('core/agents'), src('core/tools'), src('core/isolation'), src('core/engine'), src('core/hooks'), src('core/runs'), src('core/trust'), src('core/mcp'), src('core/runtime')],
+    from: [src('core/host')],
+    message: 'core/host serves and reaches the runtime over a socket; the runtime and what it wires never import it.',
+  },
   // Editor-free presentation: what the sidebar, the chat and the LM provider show.
   {
     target: src('surfaces'),
     from: [src('vscode'), src('cli'), src('server')],
     message: 'src/surfaces is editor-free presentation logic; the vscode glue that uses it lives in src/vscode.',
   },
-  // The three hosts never import each other.
-  { target: src('cli'), from: [src('vscode'), src('server')], message: 'The CLI runs without VS Code and the language server.' },
-  { target: src('server'), from: [src('vscode'), src('cli'), src('surfaces')], message: 'The language server runs in its own process, without VS Code.' },
-  { target: src('vscode'), from: [src('cli'), src('server')], message: 'The extension starts the language server as a process; it does not import it or the CLI.' },
+  // The four hosts never import each other.
+  { target: src('cli'), from: [src('vscode'), src('server'), src('host')], message: 'The CLI runs without VS Code and the language server; it starts the agent host as a process.' },
+  { target: src('server'), from: [src('vscode'), src('cli'), src('surfaces'), src('host')], message: 'The language server runs in its own process, without VS Code.' },
+  { target: src('vscode'), from: [src('cli'), src('server'), src('host')], message: 'The extension starts the language server and the agent host as processes; it does not import them or the CLI.' },
+  { target: src('host'), from: [src('vscode'), src('cli'), src('server'), src('surfaces')], message: 'The agent host is a process of its own: it runs the core, and clients reach it over its socket.' },
   {
     target: './webview-ui',
     from: [src('core'), src('surfaces'), src('vscode'), src('cli'), src('server')],
@@ -129,7 +136,7 @@ export default tseslint.config(
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
-  { files: ['src/core/**', 'src/protocol/**', 'src/surfaces/**', 'src/cli/**', 'src/server/**', 'webview-ui/**'], rules: noVscode },
+  { files: ['src/core/**', 'src/protocol/**', 'src/surfaces/**', 'src/cli/**', 'src/server/**', 'src/host/**', 'webview-ui/**'], rules: noVscode },
   // A promise nobody awaits loses its rejection: an unhandled rejection in
   // the extension host, a CLI that exits before its write lands. `void` says
   // "on purpose". Type-aware, so it reads each file's own tsconfig.

@@ -1,5 +1,5 @@
-// Builds the four bundles the extension ships: the extension host entry, the
-// CLI, the agent-file language server and the sidebar webview.
+// Builds the bundles the extension ships: the extension host entry, the CLI,
+// the agent host, the agent-file language server and the sidebar webview.
 //   node scripts/build.mjs            development build (source maps)
 //   node scripts/build.mjs --production  minified, no source maps (packaging)
 //   node scripts/build.mjs --watch    rebuild on change
@@ -183,11 +183,29 @@ export const ZodFirstPartyTypeKind = {};`;
   };
 }
 
+/**
+ * The agent host (dist/host.js) runs the engine of dist/cli-engine.cjs, which
+ * the .vsix and the npm package ship already: its own bundle holds only the
+ * host's server and lifetime, and the .vsix stays within its size budget.
+ */
+const runtimeFromEngineBundle = {
+  name: 'runtime-from-engine-bundle',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/core\/runtime\/runtime$/ }, (args) =>
+      args.importer.endsWith(path.join('src', 'host', 'main.ts')) ? { path: './cli-engine.cjs', external: true } : undefined,
+    );
+  },
+};
+
+/** When this was built: an agent host older than a window's extension hands over to one of the window's build. */
+const buildStamp = { SUBAGENTS_BUILD: JSON.stringify(new Date().toISOString()) };
+
 const builds = [
   {
     ...nodeBundle,
     entryPoints: { extension: 'src/vscode/extension.ts' },
     outdir: 'dist',
+    define: { ...nodeBundle.define, ...buildStamp },
     external: [...nodeBundle.external, 'vscode'],
     plugins: [...nodeBundle.plugins, mcpSdkBundle],
   },
@@ -227,6 +245,7 @@ const builds = [
     ...nodeBundle,
     entryPoints: { 'cli-engine': 'src/cli/engineCommands.ts' },
     outdir: 'dist',
+    define: { ...nodeBundle.define, ...buildStamp },
     outExtension: { '.js': '.cjs' },
     plugins: [...nodeBundle.plugins, sharedAgentsCore, mcpSdkBundle],
   },
@@ -234,6 +253,13 @@ const builds = [
     ...nodeBundle,
     entryPoints: { server: 'src/server/server.ts' },
     outdir: 'dist',
+  },
+  {
+    ...nodeBundle,
+    entryPoints: { host: 'src/host/main.ts' },
+    outdir: 'dist',
+    define: { ...nodeBundle.define, ...buildStamp },
+    plugins: [...nodeBundle.plugins, runtimeFromEngineBundle],
   },
   {
     bundle: true,

@@ -31,6 +31,8 @@ export interface StartOptions {
   userDirs?: 'user' | 'isolated';
   /** `$XDG_DATA_HOME` for the extension when a test prepares what is in it (the history, worktrees); default: a temporary folder. */
   dataHome?: string;
+  /** `$XDG_RUNTIME_DIR` for the extension: where its agent host listens (stopped with the server); default: a temporary folder. */
+  runtimeDir?: string;
 }
 
 export interface RunningCodeServer {
@@ -44,6 +46,8 @@ export interface RunningCodeServer {
   extensionsDir: string;
   /** `$XDG_DATA_HOME` of the extension (the run history is in its `subagents/`), or null with the user's own. */
   dataHome: string | null;
+  /** The agent host's folder, or null with the user's own. */
+  runtimeDir: string | null;
   /** What the server printed so far (stdout and stderr). */
   output(): string;
   /** Resolves when the server process ends, whoever ended it. */
@@ -58,6 +62,7 @@ export function shellNpmGlobalConfig(): string;
 export function ensureCodeServer(version?: string, options?: { spec?: string }): CodeServerCommand;
 export function startCodeServer(opts: StartOptions): Promise<RunningCodeServer>;
 export function stopAllCodeServers(): Promise<void>;
+export function stopAgentHosts(runtimeDir: string): Promise<void>;
 export function processGroupAlive(pid: number): boolean;
 export function freePort(): Promise<number>;
 export function workbenchUrl(

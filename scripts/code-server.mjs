@@ -333,6 +333,8 @@ function runSync(cs, args, env) {
  *   userDirs       'user': the extension keeps its history where the user's is
  *                  (npm start); default: in a temporary folder, as a test needs
  *   dataHome       that folder ($XDG_DATA_HOME), when a test prepares it
+ *   runtimeDir     the agent host's folder ($XDG_RUNTIME_DIR); its host is
+ *                  stopped with the server
  * Returns { url, folderUrl, port, pid, userDataDir, extensionsDir, dataHome, output(), exited, stop() }
  * (`exited` resolves with { code, signal } when the server process ends):
  * open `folderUrl` in a browser; stop() kills the server's whole process
@@ -358,7 +360,10 @@ export async function startCodeServer(opts) {
   }
   // The user's own data (the run history VS Code shares with the CLI) stays out of a test's way unless asked for.
   const dataHome = opts.dataHome ?? path.join(tmpRoot, 'data');
-  const userDirs = opts.userDirs === 'user' ? {} : { XDG_DATA_HOME: dataHome };
+  // The agent host the extension starts lives in a folder of this server's (and is stopped with it).
+  const runtimeDir = opts.runtimeDir ?? path.join(tmpRoot, 'run');
+  mkdirSync(runtimeDir, { recursive: true, mode: 0o700 });
+  const userDirs = opts.userDirs === 'user' ? {} : { XDG_DATA_HOME: dataHome, XDG_RUNTIME_DIR: runtimeDir };
   const env = node24Env({ ...userDirs, ...(opts.env ?? {}) });
   const base = codeServerArgs({ userDataDir, extensionsDir, configFile });
   const cleanupDirs = () => rmSync(tmpRoot, { recursive: true, force: true, maxRetries: 3 });
@@ -395,10 +400,13 @@ export async function startCodeServer(opts) {
         userDataDir,
         extensionsDir,
         dataHome: opts.userDirs === 'user' ? null : dataHome,
+        runtimeDir: opts.userDirs === 'user' ? null : runtimeDir,
         output: server.output,
         exited: server.exited,
         stop: async () => {
           await server.stop();
+          // Detached from code-server on purpose (it outlives a window): stopped here, with the test's server.
+          if (opts.userDirs !== 'user') await stopAgentHosts(runtimeDir);
           running.delete(handle);
           if (!opts.keepDirs) cleanupDirs();
         },
@@ -491,6 +499,34 @@ function launch(cs, args, env, port) {
     guard.stop = stop;
     void poll();
   });
+}
+
+/** Stops the agent hosts whose folder is `runtimeDir` (their pid is in `subagents/host-p<N>.json`) and waits until they are gone. */
+export async function stopAgentHosts(runtimeDir) {
+  const dir = path.join(runtimeDir, 'subagents');
+  const pids = [];
+  for (const name of existsSync(dir) ? readdirSync(dir) : []) {
+    if (!/^host-p\d+\.json$/.test(name)) continue;
+    try {
+      const pid = JSON.parse(readFileSync(path.join(dir, name), 'utf8')).pid;
+      if (Number.isInteger(pid)) pids.push(pid);
+    } catch {
+      // Gone or half-written: that host is gone too.
+    }
+  }
+  for (const pid of pids) killPid(pid, 'SIGTERM');
+  const deadline = Date.now() + 5000;
+  while (pids.some(processAlive) && Date.now() < deadline) await sleep(50);
+  for (const pid of pids.filter(processAlive)) killPid(pid, 'SIGKILL');
+  while (pids.some(processAlive)) await sleep(50);
+}
+
+function killPid(pid, signal) {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // already gone
+  }
 }
 
 function sleep(ms) {

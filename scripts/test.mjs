@@ -22,7 +22,7 @@
 //   npm test -- --only=unit               seconds: no build at all
 //   npm test -- --only=unit,integration   run some phases only
 //   npm test -- --skip=e2e                skip some phases
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureCodeServer, ensureSystemPackages } from './code-server.mjs';
@@ -57,8 +57,11 @@ const selected = PHASES.filter((p) => wanted.has(p));
 const started = Date.now();
 ensureDependencies();
 const node = node24();
-const env = node24Env();
 const countsDir = mkdtempSync(path.join(os.tmpdir(), 'subagents-test-'));
+// The agent host's folder for every test process: a test never reaches the user's own host, or another run's.
+const runtimeDir = path.join(countsDir, 'run');
+mkdirSync(runtimeDir, { mode: 0o700 });
+const env = node24Env({ XDG_RUNTIME_DIR: runtimeDir });
 const countsFile = path.join(countsDir, 'counts.ndjson');
 let checkPassed = 0;
 let built = false;

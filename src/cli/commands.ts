@@ -20,6 +20,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'runs', summary: 'list the run history (or show one run’s tree)', load: async () => (await import('./engineCommands')).runsCommand },
   { name: 'resume', summary: 'send a follow-up to an agent that ended, with its full conversation', load: async () => (await import('./engineCommands')).resumeCommand },
   { name: 'send', summary: 'send a message to an agent: at work (read at its next turn), or ended (continued)', load: async () => (await import('./engineCommands')).sendCommand },
-  { name: 'stop', summary: 'stop one agent at work in another process (--all: its whole run)', load: async () => (await import('./engineCommands')).stopCommand },
+  { name: 'stop', summary: 'stop one agent at work (--all: its whole run)', load: async () => (await import('./engineCommands')).stopCommand },
+  { name: 'approvals', summary: 'list the approvals agents in the agent host wait for, and allow or deny one', load: async () => (await import('./engineCommands')).approvalsCommand },
   { name: 'worktrees', summary: 'list, review, apply or discard the worktrees of isolated agents', load: async () => (await import('./engineCommands')).worktreesCommand },
+  { name: 'host', summary: 'start, stop or show the agent host that runs agents for VS Code and the CLI', load: async () => (await import('./engineCommands')).hostCommand },
 ];

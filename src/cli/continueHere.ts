@@ -8,7 +8,10 @@ import { executeRun, interactiveTerminal, presentation, type Started } from './e
 import { pluginDirFlags } from './pluginDirFlags';
 import { decideProjectTrust } from './trust';
 import { terminalText } from './render/terminalText';
-import { openSession, openWorktrees, type EngineSession } from './session';
+import { cliScope, openSession, openWorktrees, type EngineSession } from './session';
+import { attachToHost, noHost } from './hostConnection';
+import type { AgentRuntime } from '../core/runtime/api';
+import type { ScopeSpec } from '../core/runtime/scopeSpec';
 import { cliSettings } from './settingsFiles';
 
 /**
@@ -17,7 +20,9 @@ import { cliSettings } from './settingsFiles';
  * in, with a live tree.
  */
 
-export const CONTINUE_OPTIONS_USAGE = `  --permission-mode MODE    default | acceptEdits | bypassPermissions | plan
+export const CONTINUE_OPTIONS_USAGE = `  --no-host                 continue it in this process even where the agent
+                            host runs (which takes it otherwise)
+  --permission-mode MODE    default | acceptEdits | bypassPermissions | plan
   --plugin-dir DIR          extra plugin root (repeatable); a relative DIR is
                             taken from the folder the agent ran in
   --trust-project           trust the project's files for this command: its
@@ -32,6 +37,7 @@ export interface ContinueArgs {
   pluginDirs: string[];
   permissionMode: PermissionMode | undefined;
   trustProject: boolean;
+  noHost: boolean;
 }
 
 /** `<agentId> <text…>` and the shared flags; `what` names the text in a usage error. */
@@ -44,6 +50,7 @@ export function parseContinueArgs(args: string[], what: string): ContinueArgs {
       'plugin-dir': { type: 'string', multiple: true },
       'permission-mode': { type: 'string' },
       'trust-project': { type: 'boolean', default: false },
+      'no-host': { type: 'boolean', default: false },
     },
   });
   const [agentId, ...rest] = positionals;
@@ -59,6 +66,7 @@ export function parseContinueArgs(args: string[], what: string): ContinueArgs {
     pluginDirs: values['plugin-dir'] ?? [],
     permissionMode: mode as PermissionMode | undefined,
     trustProject: values['trust-project'] ?? false,
+    noHost: values['no-host'] ?? false,
   };
 }
 
@@ -75,19 +83,32 @@ function trustedFolderOf(io: CliIO, agentId: string, cwd: string): string {
   }
 }
 
-/** Opens a session in `cwd` (with that folder's settings, once its trust is decided) and follows what `start` continues, as `run` does. */
+/**
+ * Continues an agent in `cwd` (with that folder's settings, once its trust is
+ * decided) and follows it, as `run` does: in the agent host when one runs,
+ * else in this process.
+ */
 export async function continueHere(
   io: CliIO,
   args: ContinueArgs,
   cwd: string,
   command: string,
-  start: (session: EngineSession, askApprovals: boolean) => Promise<Started>,
+  start: (runtime: AgentRuntime, scope: ScopeSpec, askApprovals: boolean) => Promise<Started>,
 ): Promise<number> {
   // Checked first: a --plugin-dir naming no folder is a usage error before anything is asked.
   const pluginDirs = pluginDirFlags(args.pluginDirs, cwd, userHome(io.env));
   const trust = await decideProjectTrust(io, trustedFolderOf(io, args.agentId, cwd), { flag: args.trustProject, interactive: interactiveTerminal(io, args.json) });
   const settings = cliSettings(io, cwd, { trust });
   const view = presentation(io, args.json);
+  const scope = cliScope(io, { cwd, settings, trust, pluginDirs });
+  const host = noHost(io, args.noHost) ? null : await attachToHost(io, { handlers: view.modeConsent ? { modeConsent: view.modeConsent } : {}, coalesceMs: args.json ? 0 : 80 });
+  if (host) {
+    try {
+      return await executeRun(io, host, view, () => start(host, scope, view.interactive), command);
+    } finally {
+      host.close();
+    }
+  }
   let session: EngineSession;
   try {
     session = await openSession(io, { cwd, pluginDirs, modeConsent: view.modeConsent, coalesceMs: args.json ? 0 : 80, settings, trust });
@@ -97,7 +118,7 @@ export async function continueHere(
     return 1;
   }
   try {
-    return await executeRun(io, session.runtime, view, () => start(session, view.interactive), command);
+    return await executeRun(io, session.runtime, view, () => start(session.runtime, session.scope, view.interactive), command);
   } finally {
     await session.close();
   }

@@ -5,5 +5,9 @@ export { runsCommand } from './commands/runs';
 export { sendCommand } from './commands/send';
 export { stopCommand } from './commands/stop';
 export { worktreesCommand } from './commands/worktrees';
+export { approvalsCommand } from './commands/approvals';
+export { hostCommand } from './commands/host';
 // `subagents agents --check-mcp` starts servers: the MCP host lives in this bundle, not the listing's.
 export { checkAgentServers } from '../core/mcp/check';
+// The agent host (dist/host.js) runs this bundle's runtime: one copy of the engine in the package.
+export { openRuntime } from '../core/runtime/runtime';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { defaultSettings, worktreePoolSize, type Settings } from '../core/config';
-import { apiBaseUrl } from '../core/engine/client';
+import { apiBaseUrl } from '../core/engine/baseUrl';
 import { Redactor } from '../core/engine/redaction';
 import { WorktreeManager, type RecoverReport } from '../core/isolation';
 import { statusFile } from '../core/mcp/status';

@@ -59,6 +59,10 @@ const RULES: Record<SettingKey, Rule> = {
   // Where teammates work widens nothing: an edit in your own folder still asks as the permission mode says.
   'teams.isolation': 'free',
   'teams.maxTeammates': 'lower',
+  // One agent host serves every project of the user.
+  'host.enabled': 'userOnly',
+  'host.idleExitSeconds': 'userOnly',
+  'host.unattendedApprovalSeconds': 'userOnly',
 };
 
 for (const key of RESTRICTED_SETTING_KEYS) if (RULES[key] !== 'restricted') throw new Error(`${key} is restricted`);

@@ -46,6 +46,12 @@ export class VsCodeApprovals implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
     /** The runtime's pending approvals (in the agent host, or in this process). */
     readonly view: ApprovalsView,
+    /**
+     * Whether this window notifies about an approval: one of its folders'
+     * runs (the agent host serves every window and terminal of the user; the
+     * Runs view lists the others' approvals without a notification).
+     */
+    private readonly concerns: (request: ApprovalRequest) => boolean = () => true,
   ) {
     this.#unsubscribe = [
       view.onDidChange((change) => {
@@ -57,7 +63,13 @@ export class VsCodeApprovals implements vscode.Disposable {
         }
         this.#onDidChange.fire();
       }),
-      view.addAsker((approval, settled) => this.#notify(approval, settled)),
+      // What waits already is asked too: a reloaded window shows the question it lost.
+      view.addAsker(
+        (approval, settled) => {
+          if (this.concerns(approval.request)) this.#notify(approval, settled);
+        },
+        { includePending: true },
+      ),
     ];
   }
 

@@ -141,6 +141,18 @@ export class VsCodeEditorTools implements EditorToolProvider {
     return toolsNow().filter((t) => wanted.has(t.group.toLowerCase()));
   }
 
+  /** The tools VS Code has now, as agent files name them (what a window reports to the agent host). */
+  all(): EditorTool[] {
+    return toolsNow();
+  }
+
+  /** Runs a tool the agent host asks for by id (the host knows the window's tools from `all()`). */
+  invokeById(id: string, input: Record<string, unknown>, invocation: EditorInvocation): Promise<ToolOutput> {
+    const tool = toolsNow().find((t) => t.id === id);
+    if (!tool) return Promise.reject(new ToolCallError(`VS Code has no tool "${id}" any more.`));
+    return this.invoke(tool, input, invocation);
+  }
+
   async invoke(tool: EditorTool, input: Record<string, unknown>, invocation: EditorInvocation): Promise<ToolOutput> {
     const chat = invocation.runContext as ChatRunContext | undefined;
     const cancel = new vscode.CancellationTokenSource();

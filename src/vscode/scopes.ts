@@ -313,7 +313,7 @@ export class FolderScopes implements vscode.Disposable {
    * The folder a run belongs to: where it started in this session, otherwise
    * the folder holding one of its agents' working directories (a root that
    * ran isolated works outside every folder, in a worktree, so its repository
-   * decides).
+   * decides); none for a run of a folder this window has not open.
    */
   folderOfRun(runId: string, cwds: readonly string[]): FolderScope | undefined {
     const known = this.#runFolders.get(runId);
@@ -322,7 +322,8 @@ export class FolderScopes implements vscode.Disposable {
       const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(cwd));
       if (folder) return this.#scopes.get(folder.uri.toString());
     }
-    return this.all.length === 1 ? this.all[0] : undefined;
+    // Another window's or a terminal's run in a folder not open here (the history is the user's): none of ours.
+    return undefined;
   }
 
   dispose(): void {

@@ -1,24 +1,41 @@
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { Settings } from '../core/config';
-import { USER_ONLY_SETTING_KEYS } from '../core/projectSettings';
 import { EngineError } from '../core/engine/errors';
-import type { RecoverReport, WorktreeManager, WorktreeRecord } from '../core/isolation';
+import type { WorktreeManager, WorktreeRecord } from '../core/isolation';
 import { McpStatusStore, statusFile } from '../core/mcp/status';
 import type { AgentRuntime, SendResult, StopOutcome } from '../core/runtime/api';
-import { openRuntime } from '../core/runtime/runtime';
 import { userDataDir } from '../core/runtime/userDirs';
 import type { TranscriptStore } from '../core/runs/transcripts';
 import type { PermissionMode } from '../core/tools/permissions';
 import type { AgentNode, RunSnapshot } from '../protocol/runSnapshot';
 import type { ApiKeys } from './apiKey';
-import { askModeWidening, VsCodeApprovals } from './approvals';
+import { VsCodeApprovals } from './approvals';
 import { FolderScopes, type FolderScope } from './scopes';
-import { affectsSettings, readSettings, userOnlySettings } from './settings';
+import { affectsSettings, userOnlySettings } from './settings';
 import { VsCodeEditorTools } from './editorTools';
 import { McpInputs } from './mcpInputs';
 import { adoptWindowHistory } from './legacyHistory';
+import { hostBackend, windowBackend, windowSettings, type BackendParts, type RuntimeBackend } from './backends';
+
+/**
+ * The agent host, unless turned off or out of reach: then this window's own
+ * runtime, and the log says why (its runs end with the window).
+ */
+async function chooseBackend(parts: BackendParts): Promise<RuntimeBackend> {
+  const { log } = parts;
+  if (!windowSettings()['host.enabled']) {
+    log.info('Agents run in this window (subagents.host.enabled is off): they end with it.');
+    return windowBackend(parts);
+  }
+  try {
+    const backend = await hostBackend(parts, (state, detail) => (state === 'connected' ? log.info(`Connected to the ${detail}.`) : log.warn(detail)));
+    return backend;
+  } catch (error) {
+    log.warn(`The agent host could not be reached or started (${error instanceof Error ? error.message : String(error)}); agents run in this window and end with it.`);
+    return windowBackend(parts);
+  }
+}
 
 /**
  * Everything the extension runs on: the runtime that runs the agents (its
@@ -28,20 +45,6 @@ import { adoptWindowHistory } from './legacyHistory';
  * Lives as long as the extension; the surfaces (commands, views, chat,
  * transcript documents) act only through here, never on engine objects.
  */
-
-/** The runtime the window talks to, and what it needs besides the runtime's own API. */
-export interface RuntimeBackend {
-  runtime: AgentRuntime;
-  /** Isolated agents' worktrees, to review, apply and discard from this window. */
-  worktrees: WorktreeManager;
-  transcripts: TranscriptStore;
-  /** The user's history settings changed: caps and retention apply at once. */
-  applyUserSettings(settings: Settings): void;
-  /** Settles worktrees left by processes that died; what was kept goes to the view. */
-  recoverWorktrees(): Promise<RecoverReport>;
-  /** This window goes away. */
-  close(): Promise<void>;
-}
 
 export class Services implements vscode.Disposable {
   /** Worktrees with changes found at start-up, left by runs that were interrupted. */
@@ -70,9 +73,13 @@ export class Services implements vscode.Disposable {
     } catch (error) {
       log.warn(`Could not copy the runs an earlier version kept to ${dataDir}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const backend = await localBackend(log, { editorTools, askMcpInputs: (server, ids) => mcpInputs.ask(server, ids), mcpStatusFile: mcpStatus.file });
+    const backend = await chooseBackend({ log, extensionPath: context.extensionPath, editorTools, mcpInputs, mcpStatusFile: mcpStatus.file });
     const runtime = backend.runtime;
-    const approvals = new VsCodeApprovals(log, runtime.approvals);
+    const concerned: { services?: Services } = {};
+    const approvals = new VsCodeApprovals(log, runtime.approvals, (request) => {
+      const run = runtime.store.get(request.runId);
+      return !run || !concerned.services || concerned.services.folderOf(run) !== undefined;
+    });
     const scopes = new FolderScopes({
       log,
       keys,
@@ -83,17 +90,22 @@ export class Services implements vscode.Disposable {
       sessionStart: Date.now(),
       onEvent: (listener) => runtime.onEvent(listener),
     });
-    const services = new Services(context, log, keys, approvals, scopes, backend);
+    const services = (concerned.services = new Services(context, log, keys, approvals, scopes, backend));
     services.#disposables.push(approvals, scopes);
     services.#watch();
     await scopes.sync();
     // What VS Code's tools are, for the language server's completions: now, and when agents change or runs
     // do (VS Code says nothing when its tools change), at most every few seconds.
     let recordedAt = 0;
+    let reported = '';
     const recordEditorTools = () => {
       if (Date.now() - recordedAt < 5000) return;
       recordedAt = Date.now();
       editorTools.record(mcpStatus);
+      // The agent host runs agents that may name them: told when they changed.
+      const now = JSON.stringify(editorTools.all().map((t) => t.id));
+      if (now !== reported) backend.editorToolsChanged();
+      reported = now;
     };
     recordEditorTools();
     services.#disposables.push(scopes.onDidChangeAgents(recordEditorTools), { dispose: runtime.store.subscribe(recordEditorTools) });
@@ -215,46 +227,4 @@ export class Services implements vscode.Disposable {
     }
     for (const d of this.#disposables.splice(0).reverse()) d.dispose();
   }
-}
-
-/**
- * The runtime in this window's own process: what the window runs on when
- * the agent host cannot be reached. Its runs end with the window.
- */
-export async function localBackend(
-  log: vscode.LogOutputChannel,
-  opts: { editorTools: VsCodeEditorTools; askMcpInputs: (server: string, ids: readonly string[]) => Promise<ReadonlyMap<string, string> | null>; mcpStatusFile: string },
-): Promise<RuntimeBackend> {
-  // Caps and retention come from the user's settings alone (the history is shared); changes apply at once.
-  for (const problem of userOnlySettings().problems) log.warn(problem);
-  const runtime = await openRuntime({
-    dataDir: userDataDir(process.env),
-    // Window-level, read each time a worktree is done, so a change applies at once.
-    settings: () => windowSettings(),
-    coalesceMs: 100,
-    mcpStatusFile: opts.mcpStatusFile,
-    modeConsent: askModeWidening,
-    editorTools: opts.editorTools,
-    askMcpInputs: opts.askMcpInputs,
-    // Recovery is the activation's, after the views exist (it reports what it kept).
-    recoverWorktrees: false,
-    log: (level, message, folder) => {
-      const name = folder && vscode.workspace.getWorkspaceFolder(vscode.Uri.file(folder))?.name;
-      log[level](name ? `[${name}] ${message}` : message);
-    },
-  });
-  return {
-    runtime,
-    worktrees: runtime.worktrees,
-    transcripts: runtime.history.transcripts,
-    applyUserSettings: (s) => runtime.applySettings(s),
-    recoverWorktrees: () => runtime.recoverWorktrees(),
-    close: () => runtime.close({ reason: 'Stopped when its VS Code window closed or reloaded.' }),
-  };
-}
-
-/** The window's settings, with the history's caps and retention from the user's settings alone (one history serves every window). */
-export function windowSettings(): Settings {
-  const userOnly = userOnlySettings().settings;
-  return { ...readSettings().settings, ...Object.fromEntries(USER_ONLY_SETTING_KEYS.map((key) => [key, userOnly[key]])) };
 }

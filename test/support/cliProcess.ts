@@ -1,7 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 export const CLI = path.join(import.meta.dirname, '../../dist/cli.js');
+
+let ownRuntimeDir: string | undefined;
+
+/** A folder for the agent host of this test process alone (when npm test gave none). */
+export function testRuntimeDir(): string {
+  return (ownRuntimeDir ??= mkdtempSync(path.join(os.tmpdir(), 'subagents-run-')));
+}
 
 export interface CliRun {
   code: number | null;
@@ -16,7 +25,9 @@ export function runCliProcess(
   opts: { env?: NodeJS.ProcessEnv; cwd?: string; onStdout?: (chunk: string, child: ReturnType<typeof spawn>) => void; timeoutMs?: number } = {},
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, env: { PATH: process.env.PATH, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The agent host's folder of this test process (npm test gives each run its own): never the user's own host.
+    const runtimeDir = process.env.XDG_RUNTIME_DIR ?? testRuntimeDir();
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, env: { PATH: process.env.PATH, XDG_RUNTIME_DIR: runtimeDir, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
@@ -56,7 +67,9 @@ export interface StreamingCliRun {
  * (`child.kill`) when the test ends early.
  */
 export function startCliProcess(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): StreamingCliRun {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, env: { PATH: process.env.PATH, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // As runCliProcess: the agent host of this test process, never the user's own.
+  const runtimeDir = process.env.XDG_RUNTIME_DIR ?? testRuntimeDir();
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, env: { PATH: process.env.PATH, XDG_RUNTIME_DIR: runtimeDir, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const events: CliEvent[] = [];
   let stdout = '';
   let stderr = '';

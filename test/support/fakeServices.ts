@@ -18,7 +18,8 @@ import type { RunStore } from '../../src/core/runs/runStore';
 import type { ModeConsentHandler } from '../../src/core/tools/modeConsent';
 import type { RunSnapshot } from '../../src/protocol/runSnapshot';
 import type { FolderScope } from '../../src/vscode/scopes';
-import { Services, type RuntimeBackend } from '../../src/vscode/services';
+import { Services } from '../../src/vscode/services';
+import type { RuntimeBackend } from '../../src/vscode/backends';
 import { catalogOf } from './agents';
 import type { TeamDefinition } from '../../src/core/agents/teams/teamFile';
 import { teamStartOf } from '../../src/core/engine/team/leadBrief';
@@ -119,10 +120,12 @@ export async function fakeServices(folders: FakeFolder[]): Promise<FakeServices>
       runFolders.get(runId) ?? scopes.find((s) => cwds.some((cwd) => cwd === s.folder.uri.fsPath || cwd.startsWith(`${s.folder.uri.fsPath}${path.sep}`))),
   };
   const backend: RuntimeBackend = {
+    kind: 'window',
     runtime,
     worktrees: runtime.worktrees,
     transcripts: runtime.history.transcripts,
     applyUserSettings: (s) => runtime.applySettings(s),
+    editorToolsChanged: () => undefined,
     recoverWorktrees: () => runtime.recoverWorktrees(),
     close: () => runtime.close(),
   };

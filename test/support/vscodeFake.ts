@@ -176,7 +176,12 @@ export class ChatResponseTurn {
   constructor(
     readonly participant: string,
     readonly result: { metadata?: Record<string, unknown> },
+    readonly response: unknown[] = [],
   ) {}
+}
+
+export class ChatResponseMarkdownPart {
+  constructor(readonly value: { value: string }) {}
 }
 
 export class LanguageModelTextPart {

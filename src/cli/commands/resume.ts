@@ -22,8 +22,6 @@ export const resumeCommand: CliCommand = {
     // The agent's definition, and the settings it runs with, are looked up where it ran; the shared history follows the user file alone.
     const archived = await (await openHistory(io, cliSettings(io, io.cwd, { userOnly: true }))).load(opts.agentId);
     const cwd = archived && archived !== 'expired' ? archived.node.cwd : io.cwd;
-    return continueHere(io, opts, cwd, 'resume', (session, askApprovals) =>
-      session.runtime.followUp({ scope: session.scope, agentId: opts.agentId, prompt: opts.text, permissionMode: opts.permissionMode, askApprovals }),
-    );
+    return continueHere(io, opts, cwd, 'resume', (runtime, scope, askApprovals) => runtime.followUp({ scope, agentId: opts.agentId, prompt: opts.text, permissionMode: opts.permissionMode, askApprovals }));
   },
 };

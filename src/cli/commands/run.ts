@@ -11,10 +11,13 @@ import { UsageError, userHome, type CliCommand, type CliIO } from '../command';
 import { executeRun, interactiveTerminal, presentation } from '../execute';
 import { pluginDirFlags } from '../pluginDirFlags';
 import { decideProjectTrust } from '../trust';
-import { openSession } from '../session';
+import { cliScope, openSession } from '../session';
+import { attachToHost, noHost } from '../hostConnection';
+import type { ScopeSpec } from '../../core/runtime/scopeSpec';
 import { cliSettings } from '../settingsFiles';
 import { terminalText } from '../render/terminalText';
-import { teamStartOf, type TeamStart } from '../../core/engine/team/leadBrief';
+import { teamStartOf } from '../../core/engine/team/leadBrief';
+import type { AgentRuntime, RunHandle, StartRequest } from '../../core/runtime/api';
 import { teamNameOf } from '../../core/agents/teams/teamFile';
 import { openTeams } from '../teams';
 import { namingTeams } from '../../protocol/admission';
@@ -55,6 +58,11 @@ Options:
                             uncommitted changes) or a branch, tag or commit
                             (worktrees.baseRef, default HEAD)
   --json                    NDJSON events on stdout; the last line is the result
+  --no-host                 run in this process even where the agent host runs.
+                            Otherwise, with a host running, the run is the host's:
+                            VS Code shows it live, and it goes on if this
+                            terminal closes (Ctrl+C still stops it); without
+                            one (CI), it runs in this process
 Exit code: 0 when the run completed, 1 otherwise, 2 for bad arguments.
 Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL (optional).
 Settings: the extension's subagents.* settings, from ~/.config/subagents/settings.json
@@ -107,6 +115,7 @@ function parseRunArgs(args: string[]) {
       isolation: { type: 'string' },
       'base-ref': { type: 'string' },
       json: { type: 'boolean', default: false },
+      'no-host': { type: 'boolean', default: false },
     },
   });
   const [agent, ...promptParts] = positionals;
@@ -137,27 +146,33 @@ function parseRunArgs(args: string[]) {
     trustProject: values['trust-project'] ?? false,
     isolation: values.isolation as 'worktree' | undefined,
     baseRef: values['base-ref'],
+    noHost: values['no-host'] ?? false,
   };
 }
 
 /**
- * The team `name` names when no agent does (an agent wins, with a warning
- * when a team has its name too); undefined for an agent. A team file that
- * could not be read is an EngineError saying why. With it, the names of the
- * teams there are (an unknown name's refusal lists them).
+ * Starts `opts.agent`; a name that is no agent but a team runs the team (its
+ * lead, with the team file), asked of the runtime that runs it, local or the
+ * agent host. An agent wins over a team of its name, with a warning. A team
+ * file that could not be read says why; an unknown name lists the teams too.
  */
-async function teamToRun(io: CliIO, name: string, isAgent: boolean, cwd: string, defaultIsolation: 'worktree' | 'none'): Promise<{ team: TeamStart | undefined; names: string[] }> {
+async function startAgentOrTeam(io: CliIO, runtime: Pick<AgentRuntime, 'start'>, request: StartRequest, cwd: string, defaultIsolation: 'worktree' | 'none'): Promise<RunHandle> {
   const teams = await openTeams(io, cwd);
-  const names = teams.teams.map((t) => t.name);
-  const team = teams.find(name);
-  if (isAgent) {
-    if (team) io.stderr.write(`subagents: warning: "${terminalText(name)}" is an agent and a team (${terminalText(team.filePath)}); running the agent. Rename the team to run it.\n`);
-    return { team: undefined, names };
+  const team = teams.find(request.agent);
+  try {
+    const handle = await runtime.start(request);
+    if (team) io.stderr.write(`subagents: warning: "${terminalText(request.agent)}" is an agent and a team (${terminalText(team.filePath)}); running the agent. Rename the team to run it.\n`);
+    return handle;
+  } catch (error) {
+    if (!(error instanceof AdmissionError) || error.refusal.code !== 'unknown') throw error;
+    if (team) {
+      const start = teamStartOf(team, defaultIsolation);
+      return runtime.start({ ...request, agent: start.info.lead, team: start });
+    }
+    const broken = teams.problems.find((p) => p.severity === 'error' && teamNameOf(p.filePath) === request.agent);
+    if (broken) throw new EngineError(`The team file ${broken.filePath} could not be read: ${broken.message}`);
+    throw new AdmissionError(namingTeams(error.refusal, teams.teams.map((t) => t.name)));
   }
-  if (team) return { team: teamStartOf(team, defaultIsolation), names };
-  const broken = teams.problems.find((p) => p.severity === 'error' && teamNameOf(p.filePath) === name);
-  if (broken) throw new EngineError(`The team file ${broken.filePath} could not be read: ${broken.message}`);
-  return { team: undefined, names };
 }
 
 export const runCommand: CliCommand = {
@@ -175,6 +190,26 @@ export const runCommand: CliCommand = {
     const settings = cliSettings(io, cwd, { flags: opts.flags, trust });
     const model = modelFlag(opts.model, settings.modelAliases, io);
     const view = presentation(io, opts.json);
+    const request = (scope: ScopeSpec): StartRequest => ({
+      scope,
+      agent: opts.agent,
+      prompt: opts.prompt,
+      model,
+      permissionMode: opts.permissionMode,
+      isolation: opts.isolation,
+      baseRef: opts.baseRef,
+      askApprovals: view.interactive,
+      via: 'cli',
+    });
+    // Where the agent host runs, the run is its: listed, messaged, stopped and answered from VS Code and other terminals too.
+    const host = noHost(io, opts.noHost) ? null : await attachToHost(io, { handlers: view.modeConsent ? { modeConsent: view.modeConsent } : {}, coalesceMs: opts.json ? 0 : 80 });
+    if (host) {
+      try {
+        return await executeRun(io, host, view, () => startAgentOrTeam(io, host, request(cliScope(io, { cwd, settings, trust, pluginDirs })), cwd, settings['teams.isolation']), 'run');
+      } finally {
+        host.close();
+      }
+    }
     let session;
     try {
       session = await openSession(io, { cwd, pluginDirs, modeConsent: view.modeConsent, coalesceMs: opts.json ? 0 : 80, settings, trust });
@@ -184,40 +219,8 @@ export const runCommand: CliCommand = {
       return 1;
     }
     const { runtime, scope } = session;
-    let team: TeamStart | undefined;
-    let teamNames: string[] = [];
     try {
-      const isAgent = Boolean((await runtime.scope(scope)).catalog.find(opts.agent));
-      ({ team, names: teamNames } = await teamToRun(io, opts.agent, isAgent, cwd, settings['teams.isolation']));
-    } catch (error) {
-      await session.close();
-      if (!(error instanceof EngineError)) throw error;
-      io.stderr.write(`subagents run: ${terminalText(error.message)}\n`);
-      return 1;
-    }
-    try {
-      return await executeRun(
-        io,
-        runtime,
-        view,
-        () =>
-          runtime.start({
-            scope,
-            agent: team?.info.lead ?? opts.agent,
-            prompt: opts.prompt,
-            model,
-            permissionMode: opts.permissionMode,
-            isolation: opts.isolation,
-            baseRef: opts.baseRef,
-            askApprovals: view.interactive,
-            via: 'cli',
-            team,
-          }).catch((error: unknown) => {
-            // A name that is no agent may have been meant as a team: the refusal names the teams too.
-            throw error instanceof AdmissionError ? new AdmissionError(namingTeams(error.refusal, teamNames)) : error;
-          }),
-        'run',
-      );
+      return await executeRun(io, runtime, view, () => startAgentOrTeam(io, runtime, request(scope), cwd, settings['teams.isolation']), 'run');
     } finally {
       await session.close();
     }

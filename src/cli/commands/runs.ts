@@ -6,12 +6,14 @@ import { UsageError, type CliCommand, type CliIO } from '../command';
 import { formatDuration, formatUsage, renderTree, styleFor } from '../render/tree';
 import { terminalLine } from '../render/terminalText';
 import { openHistory } from '../session';
+import { attachToHost } from '../hostConnection';
 import { cliSettings } from '../settingsFiles';
 
 const USAGE = `Usage: subagents runs [<runId>] [--json] [--limit N]
 
 Lists the run history, newest first: run id, status, agent, when, how long,
-tokens and cost. With a run id (or the id of any agent in it), prints that
+tokens and cost. Runs at work in the agent host (VS Code's too) are shown as
+they are this instant. With a run id (or the id of any agent in it), prints that
 run's tree. The history keeps what the settings history.retentionDays and
 history.maxRuns of your user settings file allow: it is shared by every
 project, so a project's own settings file does not change it (see
@@ -62,9 +64,15 @@ export const runsCommand: CliCommand = {
     const limit = values.limit === undefined ? 50 : Number(values.limit);
     if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit needs a positive whole number, got "${values.limit}"`);
     const history = await openHistory(io, cliSettings(io, io.cwd, { userOnly: true }));
+    // The agent host's runs as they are this instant (VS Code's among them); the files for the rest.
+    const host = await attachToHost(io);
+    const live = host?.store.list() ?? [];
+    host?.close();
+    const seen = new Set(live.map((r) => r.runId));
+    const all = [...live, ...history.runs.filter((r) => !seen.has(r.runId))].sort((a, b) => b.startedAt - a.startedAt);
     const [runId] = positionals;
     if (runId) {
-      const run = history.runs.find((r) => r.runId === runId || r.agents[runId]);
+      const run = all.find((r) => r.runId === runId || r.agents[runId]);
       if (!run) {
         io.stderr.write(`subagents runs: no run "${terminalLine(runId)}" in the history.\n`);
         return 1;
@@ -73,7 +81,7 @@ export const runsCommand: CliCommand = {
       io.stdout.write(values.json ? `${JSON.stringify(run)}\n` : `${renderTree(run, { style: styleFor(io.stdout, io.env) }).join('\n')}\n`);
       return 0;
     }
-    const runs = history.runs.slice(0, limit);
+    const runs = all.slice(0, limit);
     if (values.json) {
       io.stdout.write(`${JSON.stringify({ runs: runs.map(summary) })}\n`);
       return 0;

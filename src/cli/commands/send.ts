@@ -1,4 +1,6 @@
 import { newMailId } from '../../core/engine/mail';
+import { isActiveStatus } from '../../protocol/runEvents';
+import { attachToHost, noHost } from '../hostConnection';
 import { lookUpAgent, ownerElsewhere } from '../agentLookup';
 import type { CliCommand, CliIO } from '../command';
 import { CONTINUE_OPTIONS_USAGE, continueHere, parseContinueArgs } from '../continueHere';
@@ -8,18 +10,20 @@ import { cliSettings } from '../settingsFiles';
 
 const USAGE = `Usage: subagents send <agentId> <message…> [options]
 
-Sends a message to an agent. An agent at work in another process (another
-terminal's "subagents run", a VS Code window) reads it at its next turn
-boundary: the message is left in the mailbox beside the run history, which
-that process watches, and this command ends at once. An agent that has
-ended is continued with the message here, with its whole conversation and a
-live tree, as "subagents resume" does. Agent ids are shown by "subagents runs".
+Sends a message to an agent. An agent at work in the agent host (a run VS
+Code started, or a "subagents run" the host took) gets it from the host at
+once and reads it at its next turn boundary; one at work in another process
+(a "subagents run" in a terminal's own process) finds it in the mailbox beside the run history,
+which that process watches. Either way this command ends at once. An agent
+that has ended is continued with the message (in the host when one runs),
+with its whole conversation and a live tree, as "subagents resume" does.
+Agent ids are shown by "subagents runs".
 
 Options (the first three for an agent continued here):
 ${CONTINUE_OPTIONS_USAGE}
   --json                    queued: one JSON line; continued: NDJSON events, the
                             last line the result
-Exit code: 0 when the message was queued (or the continued agent completed),
+Exit code: 0 when the message was sent or queued (or the continued agent completed),
 1 when a continued agent did not complete, 2 for bad arguments or an agent id
 the history does not know (the known agents are listed).`;
 
@@ -36,10 +40,35 @@ export const sendCommand: CliCommand = {
     const history = await openHistory(io, cliSettings(io, io.cwd, { userOnly: true }));
     const lookup = await lookUpAgent(history, agentId, 'send');
     if ('missing' in lookup) {
+      await history.close();
       io.stderr.write(lookup.missing);
       return 2;
     }
     const { node } = lookup.found;
+    // At work in the agent host: the host hands it to the agent directly.
+    const host = noHost(io, opts.noHost) ? null : await attachToHost(io);
+    if (host) {
+      try {
+        const live = host.store.agent(agentId);
+        if (live && isActiveStatus(live.status)) {
+          await history.close();
+          const outcome = await host.send({ agentId, text, via: 'cli' });
+          if (outcome.delivery === 'elsewhere') {
+            io.stdout.write(opts.json ? `${JSON.stringify({ delivery: 'queued', agentId, runId: node.runId, owner: outcome.owner })}\n` : `${queuedLine(node.agentName, agentId, outcome.owner)}\n`);
+            return 0;
+          }
+          const { handle } = outcome;
+          io.stdout.write(
+            opts.json
+              ? `${JSON.stringify({ delivery: outcome.delivery === 'queued' ? 'sent' : 'continued', agentId, runId: handle.runId })}\n`
+              : `${outcome.delivery === 'queued' ? `Sent to ${terminalLine(node.agentName)} (${agentId}), at work in the agent host: it reads the message at its next turn.` : `${terminalLine(node.agentName)} (${agentId}) had just ended: the message continues it in the agent host.`}\n`,
+          );
+          return 0;
+        }
+      } finally {
+        host.close();
+      }
+    }
     const owner = ownerElsewhere(lookup.found);
     if (owner) {
       // Another process works on it: the message waits in the mailbox that process watches.
@@ -50,9 +79,9 @@ export const sendCommand: CliCommand = {
       return 0;
     }
     await history.close();
-    // Nobody works on it: continue it here, where it ran.
-    return continueHere(io, opts, node.cwd, 'send', async (session, askApprovals) => {
-      const outcome = await session.runtime.send({ agentId, text, via: 'cli', scope: session.scope, permissionMode: opts.permissionMode, askApprovals });
+    // Nobody works on it: continue it (in the host when one runs), where it ran.
+    return continueHere(io, opts, node.cwd, 'send', async (runtime, scope, askApprovals) => {
+      const outcome = await runtime.send({ agentId, text, via: 'cli', scope, permissionMode: opts.permissionMode, askApprovals });
       if (outcome.delivery !== 'elsewhere') return outcome.handle;
       // Another process took the run up meanwhile: it gets the message instead.
       return { handedOver: queuedLine(node.agentName, agentId, outcome.owner), json: { delivery: 'queued', agentId, runId: node.runId, owner: outcome.owner } };

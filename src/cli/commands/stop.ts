@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import { newMailId, type MailEntry } from '../../core/engine/mail';
 import type { Mailbox } from '../../core/runs/mailbox';
 import { lookUpAgent, ownerElsewhere } from '../agentLookup';
+import { isActiveStatus } from '../../protocol/runEvents';
+import { attachToHost } from '../hostConnection';
 import { UsageError, type CliCommand, type CliIO } from '../command';
 import { terminalLine } from '../render/terminalText';
 import { openHistory } from '../session';
@@ -9,14 +11,16 @@ import { cliSettings } from '../settingsFiles';
 
 const USAGE = `Usage: subagents stop <agentId> [--all] [--json]
 
-Stops an agent at work in another process (another terminal's "subagents
-run", a VS Code window), with every agent it started; its parent is told
-the user stopped it (with the output so far) and goes on, and its siblings
-are untouched. With --all, stops the agent's whole run. The request goes
-through the mailbox beside the run history, which that process watches;
-this command waits a few seconds for it to be taken.
+Stops an agent at work, with every agent it started; its parent is told the
+user stopped it (with the output so far) and goes on, and its siblings are
+untouched. With --all, stops the agent's whole run. An agent at work in the
+agent host (a run VS Code started, a "subagents run" the host took) is
+stopped by the host at once; one at work in another process (a "subagents
+run" in a terminal's own process) gets the request through the mailbox beside the run history,
+which that process watches, and this command waits a few seconds for it to
+be taken.
 
-Exit code: 0 when the stop was taken (or queued), 1 when the agent (or its
+Exit code: 0 when the agent was stopped, or the stop taken (or queued), 1 when the agent (or its
 run, with --all) is not at work, 2 for bad arguments or an agent id the
 history does not know (the known agents are listed).`;
 
@@ -46,6 +50,24 @@ export const stopCommand: CliCommand = {
         return 2;
       }
       const { node } = lookup.found;
+      // At work in the agent host: the host stops it, at once.
+      const host = await attachToHost(io);
+      if (host) {
+        try {
+          const live = host.store.agent(agentId);
+          const inHost = live && (wholeRun ? Object.values(host.store.get(live.runId)?.agents ?? {}).some((a) => isActiveStatus(a.status)) : isActiveStatus(live.status));
+          if (inHost) {
+            const outcome = await host.stop({ agentId, reason: 'Stopped by the user (subagents stop).', via: 'cli', ...(wholeRun ? { wholeRun } : {}) });
+            if (outcome === 'stopped') {
+              const target = wholeRun ? `run ${node.runId}` : `${terminalLine(node.agentName)} (${agentId})`;
+              io.stdout.write(json ? `${JSON.stringify({ stop: 'done', agentId, runId: node.runId, wholeRun, owner: 'the agent host' })}\n` : `Stopped ${target} in the agent host.\n`);
+              return 0;
+            }
+          }
+        } finally {
+          host.close();
+        }
+      }
       const run = history.runs.find((r) => r.runId === node.runId);
       const owner = wholeRun ? (lookup.found.runBusyIn ?? ownerElsewhere(lookup.found)) : lookup.found.runningIn !== 'this process' ? lookup.found.runningIn : null;
       const name = `${terminalLine(node.agentName)} (${agentId})`;

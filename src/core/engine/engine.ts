@@ -142,7 +142,7 @@ export class Engine {
       settings: options.settings,
       worktrees: options.worktrees,
       outputFile: (agentId) => options.archive?.transcriptPath(agentId) ?? null,
-      permissionMode: (definition, current, signal) => this.#mode(definition, current, signal),
+      permissionMode: (definition, current, signal, runId) => this.#mode(definition, current, signal, runId),
       model: (choice) => this.#model(choice),
       resumable: (agentId) => this.#resumable(agentId),
       continued: (source, prompt, place) => this.#continued(source, prompt, place),
@@ -219,7 +219,7 @@ export class Engine {
       prompt: definition.initialPrompt ? `${definition.initialPrompt}\n\n${prompt}` : prompt,
       description: request.description ?? firstLine(request.prompt),
       background: false,
-      permissionMode: await this.#mode(definition, request.permissionMode ?? settings.permissionMode, tree.controller.signal),
+      permissionMode: await this.#mode(definition, request.permissionMode ?? settings.permissionMode, tree.controller.signal, tree.runId),
       schema: request.schema,
     });
     if (request.isolation === 'worktree' || definition.isolation === 'worktree') {
@@ -285,14 +285,14 @@ export class Engine {
     const settings = this.#options.settings();
     let run: AgentRun;
     if (parent) {
-      const permissionMode = await this.#mode(source.definition, parent.permissionMode, parent.signal);
+      const permissionMode = await this.#mode(source.definition, parent.permissionMode, parent.signal, parent.tree.runId);
       run = this.#continued(source, prompt, { parent, parentToolUseId: source.parentToolUseId, tree: parent.tree, settings, background: true, permissionMode });
       const stop = options.signal;
       if (stop?.aborted) run.controller.abort(new CancelledError());
       else stop?.addEventListener('abort', () => run.controller.abort(new CancelledError()), { once: true });
     } else {
       const tree = newTree(source.runId, settings, options.budget, options.signal, this.#team(source.runId, source.definition.name, source.team ?? undefined), this.#options.mcp, options.runContext);
-      const permissionMode = await this.#mode(source.definition, options.permissionMode ?? settings.permissionMode, tree.controller.signal);
+      const permissionMode = await this.#mode(source.definition, options.permissionMode ?? settings.permissionMode, tree.controller.signal, tree.runId);
       run = this.#continued(source, prompt, { parent: null, reportsTo: source.parentId, parentToolUseId: null, tree, settings, background: false, permissionMode });
     }
     const failure = await reisolate(this.#options.worktrees, run, source.definition.baseRef ?? settings['worktrees.baseRef']);
@@ -303,8 +303,8 @@ export class Engine {
   }
 
   /** The mode an agent runs under: `current` narrowed by its file's mode, or widened only with the user's consent. */
-  async #mode(definition: AgentDefinition, current: PermissionMode, signal: AbortSignal): Promise<PermissionMode> {
-    const { mode, refusal, warning } = await this.#consents.resolve(definition, current, signal);
+  async #mode(definition: AgentDefinition, current: PermissionMode, signal: AbortSignal, runId: string): Promise<PermissionMode> {
+    const { mode, refusal, warning } = await this.#consents.resolve(definition, current, signal, runId);
     for (const message of [refusal, warning]) if (message) this.#log('warn', message);
     return mode;
   }

@@ -38,7 +38,8 @@ export interface SpawnerHost {
   /** Where an agent's transcript is written, for the `async_launched` answer. */
   outputFile(agentId: string): string | null;
   /** The mode a child runs under: its parent's, narrowed by its file or widened with consent. */
-  permissionMode(definition: AgentDefinition, current: PermissionMode, signal: AbortSignal): Promise<PermissionMode>;
+  /** `runId`: the tree asking, so a host can ask whoever started it. */
+  permissionMode(definition: AgentDefinition, current: PermissionMode, signal: AbortSignal, runId: string): Promise<PermissionMode>;
   model(choice: ModelChoice): string;
   resumable(agentId: string): Promise<ResumeSource>;
   continued(source: ResumeSource, prompt: string, place: Omit<AgentPlacement, 'id' | 'definition' | 'model' | 'cwd' | 'prompt' | 'description' | 'continued'>): AgentRun;
@@ -111,7 +112,7 @@ export class AgentSpawner implements Spawner {
       cwd = checked.cwd;
     }
     // Asked before the background cap is checked: the check and the child's place under it must not be split by a wait.
-    const permissionMode = await this.#host.permissionMode(definition, parent.permissionMode, parent.signal);
+    const permissionMode = await this.#host.permissionMode(definition, parent.permissionMode, parent.signal, parent.tree.runId);
     const isolated = mate
       ? await this.#teammateIsolated(mate, definition, permissionMode, parent, Boolean(input.cwd), cwd)
       : input.isolation === 'worktree' || definition.isolation === 'worktree';
@@ -170,7 +171,7 @@ export class AgentSpawner implements Spawner {
     }
     if (source.runId !== parent.tree.runId) return `Agent ${source.agentId} belongs to another run; you can resume only agents of this run.`;
     if (source.agentId === parent.id) return 'An agent cannot resume itself.';
-    const permissionMode = await this.#host.permissionMode(source.definition, parent.permissionMode, parent.signal);
+    const permissionMode = await this.#host.permissionMode(source.definition, parent.permissionMode, parent.signal, parent.tree.runId);
     const background = Boolean(input.run_in_background);
     const place = background ? this.#background.reserve(settings.maxBackgroundAgents) : null;
     if (typeof place === 'string') return place;

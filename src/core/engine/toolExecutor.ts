@@ -80,7 +80,8 @@ async function runOne(
     return { type: 'tool_result', tool_use_id: call.id, content: output };
   } catch (error) {
     if (signal.aborted) return fail(`${call.name} was cancelled.`);
-    if (error instanceof ToolCallError) return fail(error.message);
+    // By name too: the agent host's tools proxy (another bundle) throws its own copy of the class.
+    if (error instanceof ToolCallError || (error instanceof Error && error.name === 'ToolCallError')) return fail(error.message);
     return fail(`${call.name} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 }

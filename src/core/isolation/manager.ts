@@ -368,7 +368,7 @@ export class WorktreeManager {
   }
 
   get(agentId: string): WorktreeRecord | undefined {
-    const rec = this.records.get(agentId) ?? this.store.readSync(agentId);
+    const rec = this.current(agentId);
     return rec ? { ...rec } : undefined;
   }
 
@@ -405,9 +405,21 @@ export class WorktreeManager {
   }
 
   private require(agentId: string): WorktreeRecord {
-    const rec = this.records.get(agentId) ?? this.store.readSync(agentId);
+    const rec = this.current(agentId);
     if (!rec) throw new IsolationError('unknown-agent', `No isolated worktree is recorded for agent ${agentId}.`);
-    return this.track(rec);
+    return rec;
+  }
+
+  /**
+   * The agent's record as it is now: this manager's own in memory; another
+   * process's (the agent host finishing a worktree a window reviews) read
+   * again from disk, where that process keeps it current.
+   */
+  private current(agentId: string): WorktreeRecord | undefined {
+    const mine = this.records.get(agentId);
+    if (mine?.owner?.instance === this.instance) return mine;
+    const disk = this.store.readSync(agentId);
+    return disk ? this.track(disk) : mine;
   }
 
   /**

@@ -1,4 +1,5 @@
 import { addUsage, emptyUsage, isActiveStatus, type RunEvent, type RunEventOf, type Usage } from '../../protocol/runEvents';
+import type { StoreOp } from '../../protocol/host';
 import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
 
 /** Notices kept per agent: the newest. */
@@ -39,6 +40,7 @@ export class RunStore {
   readonly #agents = new Map<string, AgentNode>();
   readonly #listeners = new Set<RunStoreListener>();
   readonly #removalListeners = new Set<(run: RunSnapshot) => void>();
+  readonly #observers = new Set<(op: StoreOp) => void>();
   readonly #pending = new Set<string>();
   #timer: NodeJS.Timeout | null = null;
   /** Tool rows each run holds now, over all its agents. */
@@ -55,8 +57,23 @@ export class RunStore {
     this.#coalesceMs = options.coalesceMs ?? 50;
   }
 
+  /**
+   * Every change as it is made (an event applied, runs loaded or removed,
+   * new caps), synchronously and in order: a copy that makes the same
+   * changes holds the same snapshots (the agent host's clients do).
+   */
+  observe(observer: (op: StoreOp) => void): () => void {
+    this.#observers.add(observer);
+    return () => this.#observers.delete(observer);
+  }
+
+  #emit(op: StoreOp): void {
+    for (const observer of this.#observers) observer(op);
+  }
+
   /** New caps apply at once: runs and rows past them are dropped or folded now. */
   setLimits(limits: Partial<RunStoreLimits>): void {
+    this.#emit({ op: 'limits', limits: { ...(limits.maxEventsPerRun !== undefined ? { maxEventsPerRun: limits.maxEventsPerRun } : {}), ...(limits.maxRuns !== undefined ? { maxRuns: limits.maxRuns } : {}) } });
     this.#maxRows = limits.maxEventsPerRun ?? this.#maxRows;
     this.#maxRuns = limits.maxRuns ?? this.#maxRuns;
     for (const run of this.#runs.values()) {
@@ -98,6 +115,7 @@ export class RunStore {
 
   /** Adds runs loaded from disk (persistence), without notifying per run. */
   load(runs: RunSnapshot[]): void {
+    if (this.#observers.size) this.#emit({ op: 'load', runs: structuredClone(runs) });
     for (const run of runs) {
       this.#runs.set(run.runId, run);
       for (const node of Object.values(run.agents)) this.#agents.set(node.agentId, node);
@@ -111,6 +129,7 @@ export class RunStore {
   remove(runId: string): void {
     const run = this.#runs.get(runId);
     if (!run) return;
+    this.#emit({ op: 'remove', runId });
     for (const listener of this.#removalListeners) listener(run);
     for (const id of Object.keys(run.agents)) this.#agents.delete(id);
     this.#runs.delete(runId);
@@ -134,7 +153,21 @@ export class RunStore {
     }
   }
 
+  /**
+   * Replaces everything with `runs` (a copy catching up with the original
+   * after it fell behind): listeners hear of every run that changed or left.
+   */
+  reset(runs: RunSnapshot[]): void {
+    const before = [...this.#runs.keys()];
+    this.#runs.clear();
+    this.#agents.clear();
+    this.#rows.clear();
+    this.load(runs);
+    for (const runId of before) this.#changed(runId);
+  }
+
   apply(event: RunEvent): void {
+    if (this.#observers.size) this.#emit({ op: 'event', event });
     if (event.type === 'agent_started') this.#started(event);
     else {
       const node = this.#agents.get(event.agentId);

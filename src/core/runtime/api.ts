@@ -106,8 +106,12 @@ export interface ApprovalsView {
   /** Open requests, oldest first. */
   readonly pending: PendingApproval[];
   get(approvalId: string): PendingApproval | undefined;
-  /** Called once per new request, with a signal that aborts once it is answered anywhere (or withdrawn). */
-  addAsker(asker: ApprovalAsker): () => void;
+  /**
+   * Called once per new request, with a signal that aborts once it is
+   * answered anywhere (or withdrawn); `includePending`: at once for those
+   * waiting already too (a window that connects later).
+   */
+  addAsker(asker: ApprovalAsker, options?: { includePending?: boolean }): () => void;
   onDidChange(listener: (change: InboxChange) => void): () => void;
   /** Resolves false when it was answered elsewhere already, or its agent stopped. */
   answer(approvalId: string, decision: ApprovalDecision): Promise<boolean>;

@@ -14,7 +14,7 @@ import { ApprovalInbox } from '../tools/approvalInbox';
 import { ModeConsents, type ModeConsentHandler } from '../tools/modeConsent';
 import { PermissionGate, type ApprovalDecision } from '../tools/permissions';
 import type { AgentRuntime, ApprovalsView, FollowUpRequest, RunHandle, SendRequest, SendResult, StartRequest, StopOutcome, StopRequest } from './api';
-import { RuntimeScope, type RuntimeLog, type ScopeShared } from './scope';
+import type { RuntimeLog, RuntimeScope, ScopeShared } from './scope';
 import { scopeKey, type ScopeSpec } from './scopeSpec';
 
 /**
@@ -64,6 +64,8 @@ export class Runtime implements AgentRuntime {
   readonly mcpStatus: McpStatusStore;
   readonly #options: RuntimeOptions;
   readonly #scopes = new Map<string, Promise<RuntimeScope>>();
+  /** The scopes opened and not closed yet. */
+  readonly #open = new Set<RuntimeScope>();
   /** Which scope's engine runs (or last ran) each agent, from its events. */
   readonly #agentScopes = new Map<string, RuntimeScope>();
   /** Runs whose approvals are denied at once (nobody to ask); every other run asks. */
@@ -143,9 +145,13 @@ export class Runtime implements AgentRuntime {
     const key = scopeKey(spec);
     let opening = this.#scopes.get(key);
     if (!opening) {
-      opening = RuntimeScope.open(spec, this.#shared());
+      // Loaded with the first scope: a runtime that only serves the history (an idle agent host) never evaluates the engine and the SDK.
+      opening = import('./scope').then(({ RuntimeScope }) => RuntimeScope.open(spec, this.#shared()));
       this.#scopes.set(key, opening);
-      opening.catch(() => this.#scopes.delete(key));
+      opening.then(
+        (scope) => this.#open.add(scope),
+        () => this.#scopes.delete(key),
+      );
     }
     const scope = await opening;
     scope.use(spec);
@@ -178,19 +184,25 @@ export class Runtime implements AgentRuntime {
     };
   }
 
+  /** How many scopes are open. */
+  get scopeCount(): number {
+    return this.#scopes.size;
+  }
+
   /** The scopes open now (settled ones only). */
   async scopes(): Promise<RuntimeScope[]> {
     return (await Promise.allSettled(this.#scopes.values())).flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   }
 
   #engines() {
-    return [...new Set(this.#agentScopes.values())].map((s) => s.engine);
+    return [...this.#open].map((s) => s.engine);
   }
 
-  /** The scope whose engine holds the agent now (at work, or ended and still in memory). */
+  /** The scope whose engine holds the agent now (at work, or ended and still in memory), also before its first event. */
   #holder(agentId: string): RuntimeScope | undefined {
     const scope = this.#agentScopes.get(agentId);
-    return scope?.engine.find(agentId) ? scope : undefined;
+    if (scope?.engine.find(agentId)) return scope;
+    return [...this.#open].find((s) => s.engine.find(agentId));
   }
 
   #working(agentId: string): AgentRun | undefined {
@@ -343,6 +355,7 @@ export class Runtime implements AgentRuntime {
     for (const scope of await this.scopes()) {
       if (!scope.idle || now - scope.lastUsed < idleMs) continue;
       this.#scopes.delete(scope.key);
+      this.#open.delete(scope);
       for (const [agentId, holder] of this.#agentScopes) if (holder === scope) this.#agentScopes.delete(agentId);
       await scope.close('The scope was idle.').catch(() => undefined);
     }
@@ -386,7 +399,7 @@ export function approvalsView(inbox: ApprovalInbox): ApprovalsView {
       return inbox.pending;
     },
     get: (id) => inbox.get(id),
-    addAsker: (asker) => inbox.addAsker(asker),
+    addAsker: (asker, options) => inbox.addAsker(asker, options),
     onDidChange: (listener) => inbox.onDidChange(listener),
     answer: (id, decision) => Promise.resolve(inbox.answer(id, decision)),
   };

@@ -46,8 +46,10 @@ export class ApprovalInbox {
     return this.#entries.get(id)?.approval;
   }
 
-  addAsker(asker: ApprovalAsker): () => void {
+  /** `includePending`: also asked, at once, about what waits already (a surface that comes later, a reloaded window). */
+  addAsker(asker: ApprovalAsker, options: { includePending?: boolean } = {}): () => void {
     this.#askers.add(asker);
+    if (options.includePending) for (const entry of this.#entries.values()) ask(asker, entry.approval, entry.settled.signal);
     return () => this.#askers.delete(asker);
   }
 
@@ -73,13 +75,7 @@ export class ApprovalInbox {
       this.#entries.set(request.id, entry);
       signal.addEventListener('abort', withdraw, { once: true });
       this.#emit({ type: 'requested', approval });
-      for (const ask of this.#askers) {
-        try {
-          ask(approval, entry.settled.signal);
-        } catch {
-          // One surface failing to show the question leaves the others.
-        }
-      }
+      for (const asker of this.#askers) ask(asker, approval, entry.settled.signal);
     });
 
   /**
@@ -122,5 +118,13 @@ export class ApprovalInbox {
         // A failing surface must not stop the others.
       }
     }
+  }
+}
+
+function ask(asker: ApprovalAsker, approval: PendingApproval, settled: AbortSignal): void {
+  try {
+    asker(approval, settled);
+  } catch {
+    // One surface failing to show the question leaves the others.
   }
 }

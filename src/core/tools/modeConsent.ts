@@ -31,6 +31,8 @@ export interface ModeWidening {
   requested: PermissionMode;
   /** The mode the agent runs under without consent. */
   current: PermissionMode;
+  /** The run tree that asks (the agent host asks whoever started it). */
+  runId?: string;
 }
 
 /**
@@ -76,7 +78,7 @@ export class ModeConsents {
    * `current`, or wider with consent; otherwise `current`, with the refusal
    * to tell the user.
    */
-  async resolve(definition: AgentDefinition, current: PermissionMode, signal: AbortSignal): Promise<ModeResolution> {
+  async resolve(definition: AgentDefinition, current: PermissionMode, signal: AbortSignal, runId?: string): Promise<ModeResolution> {
     const requested = definition.permissionMode;
     // Plan mode chosen by the caller (or spread from a planning parent) holds whatever the file says.
     if (current === 'plan') return { mode: 'plan', refusal: null, warning: null };
@@ -84,7 +86,7 @@ export class ModeConsents {
     const digest = definitionDigest(definition);
     const granted = await this.#load();
     if (RANK[granted.get(digest)?.mode ?? 'plan'] >= RANK[requested]) return { mode: requested, refusal: null, warning: null };
-    const request: ModeWidening = { agentName: definition.name, filePath: definition.filePath, requested, current };
+    const request: ModeWidening = { agentName: definition.name, filePath: definition.filePath, requested, current, ...(runId ? { runId } : {}) };
     const allowed = await this.#ask(digest, request, signal);
     const where = definition.filePath ? ` (${definition.filePath})` : '';
     if (allowed && !signal.aborted) {

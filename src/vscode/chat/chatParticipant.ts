@@ -13,7 +13,7 @@ import { escapeMarkdown } from '../../surfaces/chat/chatLog';
 import { parseChatRequest, type ThreadRun } from '../../surfaces/chat/chatRequest';
 import { messageButton, steer, stopInThread, threadAgents } from './chatSteering';
 import { ChatRunStream, stoppableSink, type ChatSink } from '../../surfaces/chat/chatStream';
-import { agentList, runButtons, runStatus } from './chatViews';
+import { agentList, commandLinks, runButtons, runStatus } from './chatViews';
 import { runSummary } from '../../surfaces/chat/chatSummary';
 import type { ChatRunContext } from '../editorTools';
 
@@ -39,16 +39,40 @@ export interface ChatRunMetadata {
   [key: string]: string;
 }
 
-/** The run this thread's last answer left behind, if any. */
-function previousRun(context: vscode.ChatContext): ThreadRun | null {
+/**
+ * The run this thread's last answer left behind, if any: from its result, or,
+ * for an answer cut short (the window was reloaded while the run went on in
+ * the agent host), from the button it showed as the run started.
+ */
+function previousRun(context: vscode.ChatContext, agentName: (agentId: string) => string | undefined): ThreadRun | null {
   for (let i = context.history.length - 1; i >= 0; i--) {
     const turn = context.history[i];
     if (!(turn instanceof vscode.ChatResponseTurn)) continue;
     if (!(PARTICIPANT_IDS as readonly string[]).includes(turn.participant)) return null;
     const meta = turn.result.metadata as Partial<ChatRunMetadata> | undefined;
-    return meta?.agentId && meta.runId && meta.agentName ? { runId: meta.runId, agentId: meta.agentId, agentName: meta.agentName } : null;
+    if (meta?.agentId && meta.runId && meta.agentName) return { runId: meta.runId, agentId: meta.agentId, agentName: meta.agentName };
+    for (const part of turn.response ?? []) {
+      const where = part instanceof vscode.ChatResponseMarkdownPart ? showRunArgs(part.value.value) : undefined;
+      const name = typeof where?.agentId === 'string' ? agentName(where.agentId) : undefined;
+      if (typeof where?.runId === 'string' && typeof where.agentId === 'string' && name) return { runId: where.runId, agentId: where.agentId, agentName: name };
+    }
+    return null;
   }
   return null;
+}
+
+const SHOW_RUN = 'subagents.showRun';
+
+/** The run a "Show in Sidebar" link of a restored answer names (links stay live after a reload; buttons do not). */
+function showRunArgs(markdown: string): { runId?: unknown; agentId?: unknown } | undefined {
+  const encoded = /\(command:subagents\.showRun\?([^)\s]+)\)/.exec(markdown)?.[1];
+  if (!encoded) return undefined;
+  try {
+    const args = JSON.parse(decodeURIComponent(encoded)) as unknown;
+    return Array.isArray(args) && typeof args[0] === 'object' ? (args[0] as { runId?: unknown; agentId?: unknown }) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function sinkOf(stream: vscode.ChatResponseStream): ChatSink {
@@ -108,7 +132,7 @@ export class ChatParticipantHandler {
     }
     if (token.isCancellationRequested) return {};
     const scopes = this.services.scopes.preferred();
-    const previous = previousRun(context);
+    const previous = previousRun(context, (agentId) => this.services.agentNode(agentId)?.agentName);
     if (previous) previous.agents = threadAgents(this.services.store.get(previous.runId));
     const intent = parseChatRequest(request.prompt, request.command, this.#names(scopes), previous);
     if (intent.kind === 'status') {
@@ -188,6 +212,9 @@ export class ChatParticipantHandler {
       }
       this.services.scopes.noteRun(run.runId, scope);
       this.services.log.info(`Chat started ${run.agentName} (${run.agentId})${attached ? ` with ${attached} attached reference(s)` : ''} in ${scope.folder.name}.`);
+      // Where the run is, from its first line: it goes on in the agent host if this window reloads, and this link
+      // (a reload keeps links working, not buttons) still shows it, and lets the thread reach it again.
+      if (!token.isCancellationRequested) commandLinks(stream, [{ title: 'Show in Sidebar', command: SHOW_RUN, args: [{ runId: run.runId, agentId: run.agentId }] }]);
       // VS Code holds what the user types here until this response ends: the button reaches the agent at once.
       messageButton(sink, run.agentId, run.agentName);
       live ??= new ChatRunStream(this.services.store, run.runId, sink);

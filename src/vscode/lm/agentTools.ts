@@ -188,10 +188,14 @@ export class AgentTools {
       const timer = setTimeout(() => stop.abort(), wait * 1000);
       const cancel = token.onCancellationRequested(() => stop.abort());
       try {
-        await this.services.runtime.waitFor(input.agentId, stop.signal);
+        // The runtime's answer, or the snapshot's word that the agent ended, whichever comes first.
+        const answered = this.services.runtime.waitFor(input.agentId, stop.signal).then((result) => (result ? undefined : this.#ended(input.agentId, stop.signal)));
+        await Promise.race([answered, this.#ended(input.agentId, stop.signal)]);
       } finally {
         clearTimeout(timer);
         cancel.dispose();
+        // What still waits (the other of the two) lets go.
+        stop.abort();
       }
     }
     this.services.store.flush();
@@ -206,6 +210,24 @@ export class AgentTools {
       );
     }
     return text(this.#describeNode(current));
+  }
+
+  /** Resolves once the snapshot shows the agent not at work (or `signal` aborts). */
+  #ended(agentId: string, signal: AbortSignal): Promise<void> {
+    const store = this.services.store;
+    const done = () => !isActiveStatus(store.agent(agentId)?.status ?? 'completed');
+    if (done() || signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const finish = () => {
+        unsubscribe();
+        signal.removeEventListener('abort', finish);
+        resolve();
+      };
+      const unsubscribe = store.subscribe(() => {
+        if (done()) finish();
+      });
+      signal.addEventListener('abort', finish, { once: true });
+    });
   }
 
   async stopAgent(input: StopAgentInput): Promise<vscode.LanguageModelToolResult> {

@@ -165,3 +165,16 @@ test('LM tools: agentOutput with a message steers a running agent; runAgent with
   assert.equal(result.status, 'completed');
   assert.match(result.output ?? '', /Stopped by a language-model tool call\./);
 });
+
+test('chat: a thread whose answer a reload cut short still reaches its run (it went on in the agent host): a message steers it, and the answer follows it', async () => {
+  const chat = await chatFor([folder('app', [agent('worker')])]);
+  const run = await chat.runtime.start({ scope: chat.scopes[0]!.spec(), agent: 'worker', prompt: 'slow please' });
+  // What VS Code keeps of an answer cut short: the parts it showed (the link to the run among them), no result.
+  const link = `[Show in Sidebar](command:subagents.showRun?${encodeURIComponent(JSON.stringify([{ runId: run.runId, agentId: run.agentId }]))})`;
+  const history = [new vscode.ChatResponseTurn('subagents.agent', {}, [new vscode.ChatResponseMarkdownPart({ value: 'worker is thinking…' }), new vscode.ChatResponseMarkdownPart({ value: link })])];
+  const steer = chat.handle('keep it short', { history });
+  const result = await steer.done;
+  assert.match(steer.text(), /Sent to \*\*worker\*\*: it reads your message at its next turn\./);
+  assert.match(steer.text(), /heard: keep it short/);
+  assert.deepEqual(result.metadata, { runId: run.runId, agentId: run.agentId, agentName: 'worker' });
+});

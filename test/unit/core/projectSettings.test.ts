@@ -20,7 +20,10 @@ test('an untrusted project narrows only: lower limits, a budget where there was 
   assert.equal(applies(projectValue('maxTurns', 200, 100, true)), 200, 'trusted: as written');
 });
 
-test('the history settings follow the user alone, trusted project or not', () => {
-  assert.deepEqual(USER_ONLY_SETTING_KEYS, ['history.retentionDays', 'history.maxRuns', 'history.maxEventsPerRun']);
-  for (const trusted of [false, true]) assert.equal(projectValue('history.maxRuns', 1, 200, trusted).apply, false);
+test('the history and agent-host settings follow the user alone, trusted project or not (one history, one host, for every project)', () => {
+  assert.deepEqual(USER_ONLY_SETTING_KEYS, ['history.retentionDays', 'history.maxRuns', 'history.maxEventsPerRun', 'host.enabled', 'host.idleExitSeconds', 'host.unattendedApprovalSeconds']);
+  for (const trusted of [false, true]) {
+    assert.equal(projectValue('history.maxRuns', 1, 200, trusted).apply, false);
+    assert.equal(projectValue('host.unattendedApprovalSeconds', 5, 1800, trusted).apply, false);
+  }
 });

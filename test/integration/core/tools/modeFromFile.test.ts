@@ -54,7 +54,10 @@ test('consent given: the wider mode applies, is remembered for the file as it is
 
   const first = consentRecorder(true, file);
   const granted = await runOnce(definition, 'default', first.consents);
-  assert.deepEqual(first.asked, [{ agentName: 'trusted', filePath: '/agents/trusted.md', requested: 'bypassPermissions', current: 'default' }]);
+  // The question names the run it belongs to, so a host can route it to the window that started it.
+  assert.deepEqual(first.asked.map(({ runId, ...rest }) => (assert.match(runId ?? '', /^[0-9a-f]{12}$/), rest)), [
+    { agentName: 'trusted', filePath: '/agents/trusted.md', requested: 'bypassPermissions', current: 'default' },
+  ]);
   assert.deepEqual([granted.ran, granted.approvalsAsked], [true, 0], 'bypassPermissions: the command ran unasked');
 
   const later = consentRecorder(false, file);

@@ -162,14 +162,16 @@ test('list without a slash lists the agents; one word that names no agent asks f
   assert.equal(chat.store.list().length, 1, '/new with the word runs it');
 });
 
-test('a finished run ends with links to our commands only, in a trusted part of their own that holds no model text', async () => {
+test('a run starts and ends with links to our commands only, in trusted parts of their own that hold no model text', async () => {
   const chat = await handlerFor([folder('app', [agent('general-purpose', { source: 'bundled' })])]);
   const call = chat.handle('sum up the README [x](command:workbench.action.terminal.sendSequence)');
   await call.done;
-  const trusted = call.writes.filter((w) => w.startsWith('markdown {') && w.includes('"isTrusted"'));
-  assert.equal(trusted.length, 1, call.text());
-  const part = JSON.parse(trusted[0]!.slice('markdown '.length)) as { value: string; isTrusted: { enabledCommands: string[] } };
-  assert.deepEqual(part.isTrusted.enabledCommands, ['subagents.showRun', 'subagents.showTranscript']);
-  assert.match(part.value, /^\[Show in Sidebar\]\(command:subagents\.showRun\?/);
-  assert.doesNotMatch(part.value, /sendSequence|done: /, 'no model or user text in the trusted part');
+  const trusted = call.writes.filter((w) => w.startsWith('markdown {') && w.includes('"isTrusted"')).map((w) => JSON.parse(w.slice('markdown '.length)) as { value: string; isTrusted: { enabledCommands: string[] } });
+  // One as the run starts (where it is, also after a reload), one at its end.
+  assert.equal(trusted.length, 2, call.text());
+  assert.deepEqual(trusted[0]!.isTrusted.enabledCommands, ['subagents.showRun']);
+  assert.match(trusted[0]!.value, /^\[Show in Sidebar\]\(command:subagents\.showRun\?/);
+  assert.deepEqual(trusted[1]!.isTrusted.enabledCommands, ['subagents.showRun', 'subagents.showTranscript']);
+  assert.match(trusted[1]!.value, /^\[Show in Sidebar\]\(command:subagents\.showRun\?/);
+  for (const part of trusted) assert.doesNotMatch(part.value, /sendSequence|done: /, 'no model or user text in a trusted part');
 });

@@ -1,0 +1,129 @@
+// Runs outlive the window. In real VS Code (code-server + Chromium), against
+// the scripted model server: a run started from the command palette waits
+// for approval of a shell command; the window is reloaded (Developer: Reload
+// Window), or its extension host is killed by a signal. The same run is shown
+// waiting with its approval in the Runs view again (and asked about in a
+// notification again), and answering it lets the agent finish with the
+// command's output: the agent host ran it all along.
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startScriptedServer, type Script, type ScriptedServer } from '../support/scriptedServer';
+import { poll, withDiagnostics, type Subject } from './support/diagnostics';
+import { exthostLogEntries, ourOutputChannel } from './support/logs';
+import { descendantsOf, livingProcesses } from './support/processes';
+import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
+import { closeSession, openSession, scriptedModelSession, type Session } from './support/session';
+
+const SHELL = '---\nname: shell-runner\ndescription: Runs the one command it is given.\ntools: Bash\n---\nYou run one command. [e2e:shell]\n';
+
+/** Runs `echo survived-<word>` for the task's last word, then reports what it printed. */
+const script: Script = (req) => {
+  if (!req.system.includes('[e2e:shell]')) return { text: 'Nothing to do.' };
+  if (req.turn === 0) return { text: 'Running it.', toolUses: [{ name: 'Bash', input: { command: `echo survived-${req.lastUserText.split(/\s+/).at(-1)}` } }] };
+  const output = [...req.toolResults.values()][0]?.content.trim() ?? '';
+  return { text: `The command printed: ${output}` };
+};
+
+describe('runs outlive the window', () => {
+  let workspace: Workspace | undefined;
+  let model: ScriptedServer | undefined;
+  const session: Partial<Session> = {};
+  const subject: Subject = {};
+
+  const live = () => {
+    const { server, workbench } = session;
+    assert.ok(server && workbench, 'the workbench did not start (see the failure of the `before` hook)');
+    return { server, workbench, page: workbench.page };
+  };
+
+  before(
+    () =>
+      withDiagnostics('reload start', subject, async () => {
+        ensureCodeServerReady();
+        const vsixPath = ensureVsix();
+        workspace = copySampleWorkspace();
+        const dir = path.join(workspace.dir, '.claude/agents');
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(path.join(dir, 'shell-runner.md'), SHELL);
+        model = await startScriptedServer(script);
+        const { workbench } = await openSession(scriptedModelSession(workspace.dir, vsixPath, model.url, 'reload'), subject, session);
+        // The extension is there once the Agents view lists the agent.
+        await workbench.openViewContainer('Subagents');
+        await workbench.treeRow('Agents', 'shell-runner').waitFor({ timeout: 120_000 });
+      }),
+    { timeout: 6 * 60_000 },
+  );
+
+  after(async () => {
+    await closeSession(session);
+    await model?.close();
+    workspace?.remove();
+  });
+
+  /** Starts shell-runner from the palette and waits until it asks; returns its agent id. */
+  async function startAndWait(word: string): Promise<string> {
+    const { workbench } = live();
+    await workbench.runCommand('Subagents: Run Agent…', { opensQuickInput: true });
+    await workbench.pick('Subagents: Run Agent', 'shell-runner', { opensQuickInput: true });
+    await workbench.answer('Subagents: Run shell-runner', `echo the word ${word}`);
+    await workbench.openViewContainer('Subagents');
+    const waiting = workbench.webview().locator('li[data-agent-name="shell-runner"][data-status="waiting"]').first();
+    await waiting.waitFor({ timeout: 60_000 });
+    const agentId = (await waiting.getAttribute('data-agent-id'))!;
+    assert.match(await workbench.byTestId(`approval-${agentId}`).innerText(), new RegExp(`Wants to run a shell command:\\s*echo survived-${word}`));
+    return agentId;
+  }
+
+  /** After the window came back: the same run waits with its question (Runs view and notification); Allow lets it finish with the command's output. */
+  async function stillThereAndAnswered(agentId: string, word: string, activations: number): Promise<void> {
+    const { server, workbench } = live();
+    await poll(() => ourOutputChannel(server.userDataDir).split('Subagents activated').length - 1 > activations, { timeoutMs: 120_000, message: 'the extension did not activate again' });
+    await workbench.openViewContainer('Subagents');
+    const agent = workbench.webview().locator(`li[data-agent-id="${agentId}"]`).first();
+    await agent.and(workbench.webview().locator('[data-status="waiting"]')).waitFor({ timeout: 30_000 });
+    await workbench.byTestId(`approval-${agentId}`).waitFor({ timeout: 15_000 });
+    await workbench.notification(`shell-runner wants to run a shell command: echo survived-${word}`).waitFor({ timeout: 30_000 });
+    await workbench.page.mouse.move(700, 450);
+    console.log(`screenshot: ${await workbench.screenshot(`reload-${word}-waiting`)}`);
+    await workbench.byTestId(`approve-allow-${agentId}`).click();
+    await agent.and(workbench.webview().locator('[data-status="completed"]')).waitFor({ timeout: 60_000 });
+    await workbench.byTestId(`result-toggle-${agentId}`).click();
+    assert.match(await workbench.byTestId(`result-${agentId}`).innerText(), new RegExp(`The command printed: survived-${word}`));
+  }
+
+  it('Developer: Reload Window: the run goes on, its approval comes back, and answering it finishes the run', { timeout: 300_000 }, () =>
+    withDiagnostics('reload window', subject, async () => {
+      const { server, workbench } = live();
+      const agentId = await startAndWait('reload');
+      const activations = ourOutputChannel(server.userDataDir).split('Subagents activated').length - 1;
+      await workbench.runCommand('Developer: Reload Window');
+      // The reloaded workbench opens the Subagents container it showed; the extension activates anew.
+      await workbench.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
+      await stillThereAndAnswered(agentId, 'reload', activations);
+    }),
+  );
+
+  it('the extension host killed by a signal: the run goes on, its approval comes back, and answering it finishes the run', { timeout: 300_000 }, () =>
+    withDiagnostics('kill extension host', subject, async () => {
+      const { server, page } = live();
+      const agentId = await startAndWait('killed');
+      const activations = ourOutputChannel(server.userDataDir).split('Subagents activated').length - 1;
+      // The extension host the window runs now: the newest "Extension host with pid N started" of its log.
+      const pids = [...exthostLogEntries(server.userDataDir).map((e) => e.text).join('\n').matchAll(/Extension host with pid (\d+) started/g)].map((m) => Number(m[1]));
+      const pid = pids.at(-1);
+      assert.ok(pid && descendantsOf(server.pid).some((p) => p.pid === pid), `the extension host's pid (${pid}) is not one of code-server's processes`);
+      process.kill(pid, 'SIGKILL');
+      await poll(() => !livingProcesses().some((p) => p.pid === pid), { timeoutMs: 15_000, message: 'the extension host outlived SIGKILL' });
+      // VS Code offers to restart it; what a user clicks.
+      const restart = page.locator('.notifications-toasts .notification-toast').getByRole('button', { name: /Restart/ }).first();
+      await poll(async () => (await restart.isVisible().catch(() => false)) || ourOutputChannel(server.userDataDir).split('Subagents activated').length - 1 > activations, {
+        timeoutMs: 60_000,
+        message: 'VS Code neither restarted the extension host nor offered to',
+      });
+      if (await restart.isVisible().catch(() => false)) await restart.click();
+      await stillThereAndAnswered(agentId, 'killed', activations);
+    }),
+  );
+});

@@ -1,0 +1,253 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import type { Socket } from 'node:net';
+import path from 'node:path';
+import { after, afterEach, before, test } from 'node:test';
+import { AdmissionError } from '../../../../src/core/engine/admission';
+import type { HostClient } from '../../../../src/core/host/client';
+import { PROTOCOL_MAJOR } from '../../../../src/protocol/host';
+import { isAgent } from '../../../support/agents';
+import { agentFile, inProcessHost, type InProcessHost } from '../../../support/hostHarness';
+import { startScriptedServer, type ScriptedServer } from '../../../support/scriptedServer';
+import { until } from '../../../support/until';
+
+// The agent host's server with its real runtime, on a real Unix socket, and
+// real clients: what VS Code windows and terminals share through it.
+
+let model: ScriptedServer;
+let host: InProcessHost;
+
+const texts = (messages: Array<{ role: string; content: unknown }>) =>
+  messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as Array<{ type: string; text?: string }>).filter((b) => b.type === 'text').map((b) => b.text ?? '') : []));
+
+before(async () => {
+  model = await startScriptedServer((req) => {
+    if (isAgent(req.system, 'shell')) {
+      if (req.turn === 0) return { toolUses: [{ name: 'Bash', input: { command: 'echo from-the-shell' } }] };
+      return { text: `shell saw: ${[...req.toolResults.values()][0]?.content.trim() ?? 'nothing'}` };
+    }
+    if (isAgent(req.system, 'listener')) {
+      const heard = texts(req.messages).filter((t) => t.includes('<message'));
+      if (heard.length) return { text: `heard ${heard.length} message(s)` };
+      return { delayMs: 150, toolUses: [{ name: 'LS', input: {} }] };
+    }
+    return { text: `done: ${req.lastUserText}` };
+  });
+  host = await inProcessHost({ baseUrl: model.url, settings: { unattendedApprovalSeconds: 0.3 } });
+  await agentFile(host.root, 'app', 'shell');
+  await agentFile(host.root, 'app', 'listener');
+  await agentFile(host.root, 'app', 'plain');
+  // Copilot's field, in a Copilot file.
+  await mkdir(path.join(host.root, 'app', '.github', 'agents'), { recursive: true });
+  await writeFile(path.join(host.root, 'app', '.github', 'agents', 'helper.agent.md'), '---\nname: helper\ndescription: Helps other agents\nuser-invocable: false\n---\nYou help.\n');
+});
+
+afterEach(() => host.disconnectAll());
+
+after(async () => {
+  await host.close();
+  await model.close();
+});
+
+/** Resolves with the first approval `client` is asked, answered by `answer`. */
+function answering(client: HostClient, answer: 'allow' | 'deny'): Promise<string> {
+  return new Promise((resolve) => {
+    const stop = client.approvals.addAsker((approval) => {
+      stop();
+      void client.approvals.answer(approval.request.id, answer === 'allow' ? { allow: true, by: 'other-client' } : { allow: false, reason: 'not here', by: 'other-client' });
+      resolve(approval.request.summary);
+    });
+  });
+}
+
+test('two clients share one runtime: a run one starts is live in the other, which answers its approval; both see the same snapshot', async () => {
+  const window = await host.client({ identity: { kind: 'vscode' } });
+  const terminal = await host.client({ identity: { kind: 'cli' } });
+  const asked = answering(terminal, 'allow');
+  const run = await window.start({ scope: host.scope('app', { surface: 'vscode', trust: { kind: 'window', trusted: true } }), agent: 'shell', prompt: 'say it' });
+  await until('the terminal to see the run', () => terminal.store.get(run.runId));
+  assert.equal(await asked, 'echo from-the-shell');
+  const result = await run.result();
+  assert.equal(result.status, 'completed');
+  assert.equal(result.output, 'shell saw: from-the-shell');
+  await until('both copies to show the end', () => terminal.store.get(run.runId)?.status === 'completed' && window.store.get(run.runId)?.status === 'completed');
+  assert.deepEqual(window.store.get(run.runId), host.runtime.store.get(run.runId));
+  assert.deepEqual(terminal.store.get(run.runId), host.runtime.store.get(run.runId));
+  const row = terminal.store.agent(run.agentId)!.tools[0]!;
+  assert.equal(row.status, 'ok');
+});
+
+test('a client that connects later gets every run and the approval waiting at once, and answers it', async () => {
+  const first = await host.client();
+  const run = await first.start({ scope: host.scope('app'), agent: 'shell', prompt: 'later' });
+  await until('the approval', () => first.approvals.pending.length === 1);
+  first.close();
+  const late = await host.client({ identity: { kind: 'vscode' } });
+  assert.equal(late.approvals.pending.length, 1, 'the waiting approval came with the state');
+  assert.equal(late.store.agent(run.agentId)?.status, 'waiting');
+  assert.equal(late.store.agent(run.agentId)?.approval?.summary, 'echo from-the-shell');
+  assert.equal(await late.approvals.answer(late.approvals.pending[0]!.request.id, { allow: false, reason: 'not now', by: 'late' }), true);
+  const result = await late.waitFor(run.agentId);
+  assert.match(result?.output ?? '', /^shell saw: /);
+  assert.equal(late.store.agent(run.agentId)?.tools[0]?.resultSummary, 'Denied: not now');
+  assert.equal(await late.approvals.answer('ap_nope', { allow: true }), false, 'an approval settled elsewhere (or unknown) says so');
+});
+
+test('an approval asked while no client is connected waits, then is denied saying why; the next client sees how it ended', async () => {
+  const starter = await host.client();
+  const run = await starter.start({ scope: host.scope('app'), agent: 'shell', prompt: 'unattended' });
+  starter.close();
+  await until('the run to end', () => !['running', 'waiting'].includes(host.runtime.store.get(run.runId)?.status ?? 'running'), 10_000);
+  const next = await host.client();
+  const node = next.store.agent(run.agentId)!;
+  assert.equal(node.status, 'completed');
+  assert.match(node.tools[0]!.resultSummary, /^Denied: nobody answered within 0 seconds: no VS Code window or terminal was connected to ask \(setting subagents\.host\.unattendedApprovalSeconds\)$/);
+});
+
+test('admission crosses the socket as the engine’s refusal, in its words; a malformed request is refused and runs nothing', async () => {
+  const client = await host.client();
+  await assert.rejects(client.start({ scope: host.scope('app'), agent: 'helper', prompt: 'x' }), (error: unknown) => {
+    assert.ok(error instanceof AdmissionError);
+    assert.equal(error.refusal.code, 'not-user-invocable');
+    assert.equal(error.message, 'Agent "helper" is there for other agents to start (user-invocable: false in its file), not to be run by itself.');
+    return true;
+  });
+  await assert.rejects(client.start({ scope: host.scope('app', { trust: { kind: 'window', trusted: false }, surface: 'vscode' }), agent: 'shell', prompt: 'x' }), /Agents cannot run in Restricted Mode/);
+  const before = host.runtime.store.list().length;
+  const raw = await host.connect();
+  const lines: string[] = [];
+  raw.setEncoding('utf8').on('data', (chunk: string) => lines.push(...chunk.split('\n').filter(Boolean)));
+  raw.write(`${JSON.stringify({ kind: 'request', id: 1, method: 'hello', params: { protocol: { major: PROTOCOL_MAJOR, minor: 0 }, token: host.token, client: { kind: 'other', version: 't', build: 'dev', pid: 1 }, capabilities: [] } })}\n`);
+  raw.write(`${JSON.stringify({ kind: 'request', id: 2, method: 'start', params: { agent: 5, prompt: 'x' } })}\n`);
+  await until('both answers', () => lines.length >= 2);
+  const answer = lines.map((line) => JSON.parse(line) as { id: number; ok: boolean; error: { code: string; message: string } }).find((a) => a.id === 2)!;
+  assert.equal(answer.ok, false);
+  assert.equal(answer.error.code, 'protocol');
+  assert.match(answer.error.message, /scope|agent/);
+  assert.equal(host.runtime.store.list().length, before, 'a malformed start ran something');
+  raw.destroy();
+});
+
+test('an answer never overtakes the changes before it: the agent’s end reaches the client before the answer to a wait for it', async () => {
+  const raw = await host.connect();
+  const lines: Array<{ kind: string; id?: number; topic?: string; ops?: Array<{ op: string; event?: { type: string; agentId: string } }>; result?: { agentId?: string } }> = [];
+  let buffer = '';
+  raw.setEncoding('utf8').on('data', (chunk: string) => {
+    buffer += chunk;
+    const parts = buffer.split('\n');
+    buffer = parts.pop()!;
+    for (const part of parts) if (part) lines.push(JSON.parse(part) as (typeof lines)[number]);
+  });
+  const request = (id: number, method: string, params: unknown) => raw.write(`${JSON.stringify({ kind: 'request', id, method, params })}\n`);
+  try {
+    request(1, 'hello', { protocol: { major: PROTOCOL_MAJOR, minor: 0 }, token: host.token, client: { kind: 'other', version: 't', build: 'dev', pid: 1 }, capabilities: [] });
+    request(2, 'subscribe', {});
+    request(3, 'start', { scope: host.scope('app'), agent: 'plain', prompt: 'quick' });
+    const started = await until('the start answer', () => lines.find((l) => l.id === 3 && l.kind === 'response'));
+    const agentId = started.result!.agentId!;
+    request(4, 'waitFor', { agentId });
+    await until('the wait answer', () => lines.some((l) => l.id === 4 && l.kind === 'response'));
+    const answer = lines.findIndex((l) => l.id === 4 && l.kind === 'response');
+    const ended = lines.findIndex((l) => l.topic === 'feed' && l.ops!.some((o) => o.event?.type === 'agent_finished' && o.event.agentId === agentId));
+    assert.ok(ended >= 0 && ended < answer, `the answer (line ${answer}) came before the agent's end (line ${ended})`);
+  } finally {
+    raw.destroy();
+  }
+});
+
+test('only the token’s holder is served: a wrong token, or a request before hello, is refused and the connection closed; another protocol major is told both versions', async () => {
+  const hello = (token: string, major = PROTOCOL_MAJOR) => `${JSON.stringify({ kind: 'request', id: 1, method: 'hello', params: { protocol: { major, minor: 0 }, token, client: { kind: 'other', version: 't', build: 'dev', pid: 1 }, capabilities: [] } })}\n`;
+  const exchange = async (first: string) => {
+    const raw = await host.connect();
+    let text = '';
+    raw.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+    const closed = new Promise((resolve) => raw.on('close', resolve));
+    raw.write(first);
+    await closed;
+    return JSON.parse(text.split('\n')[0]!) as { ok: boolean; error: { code: string; message: string } };
+  };
+  const wrong = await exchange(hello('not-the-token'));
+  assert.deepEqual([wrong.ok, wrong.error.code], [false, 'unauthorized']);
+  const early = await exchange(`${JSON.stringify({ kind: 'request', id: 1, method: 'stopAll', params: { reason: 'x' } })}\n`);
+  assert.deepEqual([early.ok, early.error.code], [false, 'unauthorized']);
+  const other = await exchange(hello(host.token, PROTOCOL_MAJOR + 1));
+  assert.equal(other.error.code, 'protocol');
+  assert.match(other.error.message, new RegExp(`speaks protocol ${PROTOCOL_MAJOR}\\.\\d+, the client ${PROTOCOL_MAJOR + 1}\\.0`));
+});
+
+test('send reaches an agent at work directly; stop stops it; neither leaves anything in the mailbox', async () => {
+  const window = await host.client({ identity: { kind: 'vscode' } });
+  const terminal = await host.client({ identity: { kind: 'cli' } });
+  const run = await window.start({ scope: host.scope('app'), agent: 'listener', prompt: 'wait for word' });
+  await until('the listener at work', () => terminal.store.agent(run.agentId)?.status === 'running');
+  const sent = await terminal.send({ agentId: run.agentId, text: 'the word', via: 'cli' });
+  assert.equal(sent.delivery, 'queued');
+  assert.equal((await run.result()).output, 'heard 1 message(s)');
+  assert.deepEqual(await readdir(path.join(host.root, 'data', 'mailbox')).catch(() => []), [], 'a delivered message stayed in the mailbox');
+
+  const second = await window.start({ scope: host.scope('app'), agent: 'listener', prompt: 'run long' });
+  await until('it to work', () => terminal.store.agent(second.agentId)?.status === 'running');
+  assert.equal(await terminal.stop({ agentId: second.agentId, reason: 'Stopped from a terminal.', via: 'cli' }), 'stopped');
+  const stopped = await second.result();
+  assert.equal(stopped.status, 'cancelled');
+  assert.equal(await terminal.stop({ agentId: second.agentId, reason: 'again', via: 'cli' }), 'not running');
+});
+
+test('trust travels with each request: a folder trusted by one client runs its hooks; the same folder asked for by a client that does not trust it runs none', async () => {
+  const project = path.join(host.root, 'hooked');
+  await agentFile(host.root, 'hooked', 'worker');
+  await mkdir(path.join(project, '.claude'), { recursive: true });
+  const marker = path.join(host.root, 'hook-ran');
+  await writeFile(path.join(project, '.claude', 'settings.json'), JSON.stringify({ hooks: { SubagentStart: [{ hooks: [{ type: 'command', command: `touch '${marker}'` }] }] } }));
+  const trusting = await host.client();
+  const wary = await host.client();
+  // Both at once: one scope per trust, never one's trust in the other's run.
+  // Sessions that began after the settings file was written: its hook is part of their baseline, run without asking.
+  const session = Date.now() + 60_000;
+  const [untrusted, trusted] = await Promise.all([
+    wary.start({ scope: host.scope('hooked', { trust: { kind: 'folders', roots: [] }, session }), agent: 'worker', prompt: 'go' }),
+    trusting.start({ scope: host.scope('hooked', { trust: { kind: 'folders', roots: [project] }, session }), agent: 'worker', prompt: 'go' }),
+  ]);
+  assert.equal((await trusted.result()).status, 'completed');
+  assert.equal(existsSync(marker), true, 'the trusted request did not run the project hook');
+  await rm(marker);
+  assert.equal((await untrusted.result()).status, 'completed');
+  const again = await wary.start({ scope: host.scope('hooked', { trust: { kind: 'folders', roots: [] }, session }), agent: 'worker', prompt: 'again' });
+  assert.equal((await again.result()).status, 'completed');
+  assert.equal(existsSync(marker), false, 'the untrusted request ran the project hook another client trusted');
+});
+
+test('the key travels with the request: without one, the engine’s refusal; with another, every request of that run uses it', async () => {
+  const client = await host.client();
+  const noKey = host.scope('app', { apiKey: '' });
+  delete (noKey.credentials as { apiKey?: string }).apiKey;
+  await assert.rejects(client.start({ scope: noKey, agent: 'shell', prompt: 'x' }), /No Anthropic API key/);
+  model.requests.length = 0;
+  const run = await client.start({ scope: host.scope('app', { apiKey: 'sk-ant-second-key' }), agent: 'listener', prompt: 'hi' });
+  await client.send({ agentId: run.agentId, text: 'word', via: 'test' });
+  await run.result();
+  const mine = model.requests.filter((r) => r.system.includes('[agent:listener]') && texts(r.messages)[0] === 'hi');
+  assert.ok(mine.length >= 1);
+  assert.deepEqual([...new Set(mine.map((r) => r.headers.authorization))], ['Bearer sk-ant-second-key'], 'a request went out with another key');
+});
+
+test('a client that falls behind the feed gets the whole state again and ends equal to the host', async () => {
+  const lagging = await inProcessHost({ baseUrl: model.url, lagLimit: 1024 });
+  try {
+    await agentFile(lagging.root, 'app', 'listener');
+    let socket: Socket | undefined;
+    const slow = await lagging.client({ onSocket: (s) => (socket = s) });
+    const driver = await lagging.client();
+    // The slow client stops reading: the host's writes to it pile up past the limit.
+    socket!.pause();
+    const runs = await Promise.all([1, 2, 3].map((i) => driver.start({ scope: lagging.scope('app'), agent: 'listener', prompt: `run ${i} ${'x'.repeat(300_000)}` })));
+    for (const run of runs) await driver.send({ agentId: run.agentId, text: 'stop now', via: 'test' });
+    await Promise.all(runs.map((r) => r.result()));
+    await until('the host to see the slow client behind', () => lagging.logs.some((line) => /fell behind the feed/.test(line)));
+    socket!.resume();
+    await until('the slow copy to equal the host', () => JSON.stringify(slow.store.list()) === JSON.stringify(lagging.runtime.store.list()));
+  } finally {
+    await lagging.close();
+  }
+});

@@ -1,0 +1,238 @@
+import assert from 'node:assert/strict';
+import { readFileSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, afterEach, before, test } from 'node:test';
+import { defaultSettings } from '../../../src/core/config';
+import { HostClient } from '../../../src/core/host/client';
+import { connectOrLaunch, type LaunchOptions } from '../../../src/core/host/connect';
+import { hostPaths } from '../../../src/core/host/paths';
+import type { ScopeSpec } from '../../../src/core/runtime/scopeSpec';
+import { isAgent } from '../../support/agents';
+import { runCliProcess } from '../../support/cliProcess';
+import { startScriptedServer, type ScriptedServer } from '../../support/scriptedServer';
+import { until } from '../../support/until';
+
+// The agent host as its own process (dist/host.js, after `npm run build`),
+// started on demand as the extension starts it, with a VS Code-like client
+// and the real CLI in a terminal beside it.
+
+const SCRIPT = path.join(import.meta.dirname, '../../../dist/host.js');
+const KEY = 'sk-ant-host-test-secret-0123456789';
+
+let model: ScriptedServer;
+let root: string;
+let env: NodeJS.ProcessEnv;
+let project: string;
+const clients: HostClient[] = [];
+
+const texts = (messages: Array<{ role: string; content: unknown }>) =>
+  messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as Array<{ type: string; text?: string }>).filter((b) => b.type === 'text').map((b) => b.text ?? '') : []));
+
+before(async () => {
+  model = await startScriptedServer((req) => {
+    if (isAgent(req.system, 'shell')) {
+      if (req.turn === 0) return { toolUses: [{ name: 'Bash', input: { command: 'echo approved-and-ran' } }] };
+      return { text: `shell: ${[...req.toolResults.values()][0]?.content.trim() ?? ''}` };
+    }
+    if (isAgent(req.system, 'listener')) {
+      const heard = texts(req.messages).find((t) => t.includes('<message'));
+      if (heard) return { text: `heard: ${/\n([^\n]*)\n<\/message>/.exec(heard)?.[1] ?? heard}` };
+      return { delayMs: 100, toolUses: [{ name: 'LS', input: {} }] };
+    }
+    if (isAgent(req.system, 'sleeper')) return req.turn === 0 && !texts(req.messages).includes('wake up') ? { hang: true } : { text: `awake, remembering: ${texts(req.messages)[0]}` };
+    return { text: `done: ${req.lastUserText}` };
+  });
+  root = await mkdtemp(path.join(os.tmpdir(), 'subagents-hostproc-'));
+  env = { PATH: process.env.PATH, HOME: root, XDG_RUNTIME_DIR: path.join(root, 'run'), XDG_DATA_HOME: path.join(root, 'data'), XDG_CONFIG_HOME: path.join(root, 'config'), XDG_CACHE_HOME: path.join(root, 'cache') };
+  await mkdir(env.XDG_RUNTIME_DIR!, { recursive: true, mode: 0o700 });
+  project = path.join(root, 'project');
+  for (const name of ['shell', 'listener', 'sleeper', 'plain']) {
+    await mkdir(path.join(project, '.claude', 'agents'), { recursive: true });
+    await writeFile(path.join(project, '.claude', 'agents', `${name}.md`), `---\nname: ${name}\ndescription: ${name}\n---\nYou are ${name}. [agent:${name}]\n`);
+  }
+});
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) client.close();
+});
+
+after(async () => {
+  await stopHost();
+  await model.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+function launch(idleExitSeconds = 600, extraEnv: NodeJS.ProcessEnv = {}): LaunchOptions {
+  return { execPath: process.execPath, script: SCRIPT, env: { ...env, ...extraEnv }, settings: { idleExitSeconds, unattendedApprovalSeconds: 1800 } };
+}
+
+/** A client as VS Code makes one: it starts the host when none runs, and reconnects (to a new host if need be). */
+async function windowClient(options: { idleExitSeconds?: number; extraEnv?: NodeJS.ProcessEnv } = {}): Promise<HostClient> {
+  const client = await HostClient.open({
+    connect: () => connectOrLaunch(env, launch(options.idleExitSeconds, options.extraEnv)),
+    identity: { kind: 'vscode', version: 'test', build: 'dev', pid: process.pid, folders: [project] },
+    reconnect: true,
+    coalesceMs: 0,
+    log: () => undefined,
+  });
+  clients.push(client);
+  return client;
+}
+
+function scope(): ScopeSpec {
+  return {
+    cwd: project,
+    surface: 'vscode',
+    settings: { ...defaultSettings(), permissionMode: 'default' },
+    trust: { kind: 'window', trusted: true },
+    credentials: { apiKey: KEY, baseUrl: model.url },
+    env: { PATH: process.env.PATH ?? '', HOME: root },
+    home: root,
+    session: Date.now(),
+  };
+}
+
+function hostPid(): number | null {
+  try {
+    return (JSON.parse(readFileSync(hostPaths(env).info, 'utf8')) as { pid: number }).pid;
+  } catch {
+    return null;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function stopHost(): Promise<void> {
+  const pid = hostPid();
+  if (pid === null) return;
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // gone already
+  }
+  await until('the host to be gone', () => !alive(pid));
+}
+
+const cli = (args: string[]) => runCliProcess(args, { env: { ...env, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: model.url }, cwd: project });
+
+test('the host listens on a socket only its user can open; the key reaches it over the socket, never in its command line or environment', async () => {
+  const client = await windowClient({ extraEnv: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_AUTH_TOKEN: KEY } });
+  const paths = hostPaths(env);
+  assert.equal(statSync(paths.dir).mode & 0o777, 0o700);
+  assert.equal(statSync(paths.socket).mode & 0o777, 0o600);
+  assert.equal(statSync(paths.token).mode & 0o777, 0o600);
+  const pid = hostPid()!;
+  assert.equal(client.host?.pid, pid);
+  const environ = readFileSync(`/proc/${pid}/environ`, 'utf8');
+  const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  assert.doesNotMatch(environ, /ANTHROPIC_|sk-ant-host-test/);
+  assert.doesNotMatch(cmdline, /sk-ant-host-test/);
+  assert.match(environ, /ELECTRON_RUN_AS_NODE=1/);
+  const run = await client.start({ scope: scope(), agent: 'listener', prompt: 'hi' });
+  await client.send({ agentId: run.agentId, text: 'over the socket', via: 'test' });
+  assert.equal((await run.result()).output, 'heard: over the socket');
+  assert.ok(model.requests.some((r) => r.headers.authorization === `Bearer ${KEY}`));
+});
+
+test('two windows starting a host at the same moment end with one host', async () => {
+  await stopHost();
+  const [a, b] = await Promise.all([windowClient(), windowClient()]);
+  assert.equal(a.host?.pid, b.host?.pid);
+  assert.equal(hostPid(), a.host?.pid);
+  const status = await a.status();
+  assert.equal(status.clients.length, 2);
+});
+
+test('a terminal reaches a run a window started: runs lists it live, send reaches it at once, stop stops it', async () => {
+  const window = await windowClient();
+  const run = await window.start({ scope: scope(), agent: 'listener', prompt: 'listen' });
+  await until('the listener at work', () => window.store.agent(run.agentId)?.status === 'running');
+  const listed = await cli(['runs', '--json']);
+  assert.equal(listed.code, 0, listed.stderr);
+  const runs = (JSON.parse(listed.stdout) as { runs: Array<{ runId: string; status: string }> }).runs;
+  assert.equal(runs.find((r) => r.runId === run.runId)?.status, 'running');
+
+  const sent = await cli(['send', run.agentId, 'from the terminal']);
+  assert.equal(sent.code, 0, sent.stderr);
+  assert.match(sent.stdout, new RegExp(`^Sent to listener \\(${run.agentId}\\), at work in the agent host: it reads the message at its next turn\\.$`, 'm'));
+  assert.equal((await run.result()).output, 'heard: from the terminal');
+
+  const second = await window.start({ scope: scope(), agent: 'listener', prompt: 'listen again' });
+  await until('it at work', () => window.store.agent(second.agentId)?.status === 'running');
+  const stopped = await cli(['stop', second.agentId]);
+  assert.equal(stopped.code, 0, stopped.stderr);
+  assert.match(stopped.stdout, new RegExp(`^Stopped listener \\(${second.agentId}\\) in the agent host\\.$`, 'm'));
+  assert.equal((await second.result()).status, 'cancelled');
+});
+
+test('a terminal lists the approvals a window’s run waits for, and allows one by its id', async () => {
+  const window = await windowClient();
+  const run = await window.start({ scope: scope(), agent: 'shell', prompt: 'run it' });
+  await until('the approval', () => window.approvals.pending.length === 1);
+  const id = window.approvals.pending[0]!.request.id;
+  const listed = await cli(['approvals']);
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.match(listed.stdout, new RegExp(`^${id}  shell wants to run a shell command · agent ${run.agentId} · run ${run.runId}`, 'm'));
+  assert.match(listed.stdout, /^ {4}echo approved-and-ran$/m);
+  const allowed = await cli(['approvals', 'allow', id]);
+  assert.equal(allowed.code, 0, allowed.stderr);
+  assert.match(allowed.stdout, new RegExp(`^Allowed ${id} for shell \\(${run.agentId}\\)\\.$`, 'm'));
+  assert.equal((await run.result()).output, 'shell: approved-and-ran');
+  const again = await cli(['approvals', 'deny', id]);
+  assert.equal(again.code, 1);
+  assert.match(again.stderr, /is not waiting: it was answered already/);
+});
+
+test('subagents run attaches to the running host: a window sees the run live; with --no-host it runs in the terminal’s own process', async () => {
+  const window = await windowClient();
+  const seen = new Set<string>();
+  window.onEvent((event) => void seen.add(event.runId));
+  const attached = await cli(['run', 'plain', 'a terminal run', '--json']);
+  assert.equal(attached.code, 0, attached.stderr);
+  const result = JSON.parse(attached.stdout.trim().split('\n').at(-1)!) as { type: string; status: string; runId: string; output: string };
+  assert.deepEqual([result.type, result.status, result.output], ['result', 'completed', 'done: a terminal run']);
+  assert.ok(seen.has(result.runId), 'the window did not see the terminal’s run live');
+  assert.equal(window.store.get(result.runId)?.status, 'completed');
+
+  const own = await cli(['run', 'plain', 'an own-process run', '--json', '--no-host']);
+  assert.equal(own.code, 0, own.stderr);
+  const ownResult = JSON.parse(own.stdout.trim().split('\n').at(-1)!) as { runId: string };
+  assert.equal(seen.has(ownResult.runId), false, 'a --no-host run went through the host');
+});
+
+test('a host killed mid-run: its run is interrupted, the window reconnects to a new host by itself, and the agent resumes with its conversation', async () => {
+  const window = await windowClient();
+  const run = await window.start({ scope: scope(), agent: 'sleeper', prompt: 'remember the word banana' });
+  await until('the sleeper to ask the model', () => model.requests.some((r) => isAgent(r.system, 'sleeper')));
+  const first = window.host!.pid;
+  process.kill(first, 'SIGKILL');
+  await until('a new host', () => window.connected && window.host!.pid !== first);
+  await until('the run marked interrupted', () => window.store.agent(run.agentId)?.status === 'interrupted');
+  const resumed = await window.followUp({ scope: scope(), agentId: run.agentId, prompt: 'wake up' });
+  const result = await resumed.result();
+  assert.equal(result.status, 'completed');
+  assert.equal(result.output, 'awake, remembering: remember the word banana');
+});
+
+test('with no client, no run and no approval, the host exits after its idle time; `subagents host status` then says none runs', async () => {
+  await stopHost();
+  const client = await windowClient({ idleExitSeconds: 1 });
+  const pid = client.host!.pid;
+  const status = await cli(['host', 'status']);
+  assert.equal(status.code, 0, status.stderr);
+  assert.match(status.stdout, new RegExp(`^The agent host runs: pid ${pid},`, 'm'));
+  client.close();
+  await until('the idle host to exit', () => !alive(pid));
+  const none = await cli(['host', 'status']);
+  assert.equal(none.code, 1);
+  assert.match(none.stdout, /^No agent host runs\./);
+});
