@@ -134,7 +134,7 @@ test('a team file runs in the agent host from the terminal; a window fills its t
       ['2', 'completed', 'bob'],
     ],
   );
-  assert.deepEqual(view.roster.filter((r) => r.role === 'member').map((r) => [r.name, r.state]), [
+  assert.deepEqual(view.roster.filter((r) => r.role === 'member').map((r) => [r.name, r.state]).sort(), [
     ['alice', 'ended'],
     ['bob', 'ended'],
   ]);
