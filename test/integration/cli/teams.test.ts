@@ -162,6 +162,17 @@ test('CLI: a follow-up to the lead continues the team: its task list, and a team
   const events = again.stdout.trim().split('\n').map((l) => JSON.parse(l) as Event);
   assert.ok(events.some((e) => e.type === 'agent_started' && e.member === 'alice' && e.resumed === true), 'alice was continued as a teammate');
   assert.ok(events.some((e) => e.type === 'agent_idle' && e.idle === true), 'and went idle again');
+
+  // You reach her by her team name too: the newest run's alice, continued with her conversation.
+  const aliceId = events.find((e) => e.type === 'agent_started' && e.member === 'alice')!.agentId;
+  const sent = await runCliProcess(['send', 'alice', 'And delta.', '--json', '--permission-mode', 'bypassPermissions'], { env, cwd: sb.repo });
+  assert.equal(sent.code, 0, sent.stderr);
+  // Her lead has ended: the end of her turn is her end (the lead hears of it when it is continued).
+  const lines = sent.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; agentId: string; status?: string });
+  const result = lines.find((l) => l.type === 'result')!;
+  assert.deepEqual([result.agentId, result.status], [aliceId, 'completed']);
+  assert.ok(!lines.some((l) => l.type === 'agent_idle' && l.agentId === aliceId), 'she did not go idle with nobody to wake her');
+  assert.ok(seen.alice?.some((t) => t.includes('And delta.')), 'the message reached alice');
 });
 
 test('CLI: applying teammates one after another stops before one\'s change merges over another\'s, naming the file; --yes merges with conflict markers', { timeout: 120_000 }, async (t) => {

@@ -40,6 +40,8 @@ export async function idleTurn(run: AgentRun, output: string, round: number, hos
   // What came while the hooks ran is the next turn.
   if (run.inbox.size > 0) return { go: 'message' };
   if (mate.ending !== null) return { go: 'end' };
+  // Continued by a message after its lead had ended: no lead would wake or end it, so the end of its turn is its end.
+  if (!run.parent || run.parent.ended) return { go: 'end' };
 
   mate.idle = true;
   run.status = 'idle';
