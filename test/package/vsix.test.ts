@@ -28,10 +28,10 @@ function zipEntries(file: string): string[] {
 test('the .vsix holds only what users need, and stays small', () => {
   assert.ok(existsSync(vsix), `${vsix} is missing: the package phase makes it (npm run package)`);
   const entries = zipEntries(vsix).filter((e) => e.startsWith('extension/')).map((e) => e.slice('extension/'.length));
-  const allowed = [/^package\.json$/, /^readme\.md$/i, /^LICENSE\.txt$/, /^changelog\.md$/i, /^dist\/(extension|cli|server|webview)\.js$/, /^dist\/(cli-main|cli-agents|cli-engine|mcp)\.cjs$/, /^dist\/(webview|codicon)\.css$/, /^dist\/codicon\.ttf$/, /^agents\/[\w-]+\.md$/, /^media\/[\w-]+\.(png|svg)$/];
+  const allowed = [/^package\.json$/, /^readme\.md$/i, /^LICENSE\.txt$/, /^changelog\.md$/i, /^dist\/(extension|cli|server|host|webview)\.js$/, /^dist\/(cli-main|cli-agents|cli-engine|mcp)\.cjs$/, /^dist\/(webview|codicon)\.css$/, /^dist\/codicon\.ttf$/, /^agents\/[\w-]+\.md$/, /^media\/[\w-]+\.(png|svg)$/];
   const unexpected = entries.filter((e) => !allowed.some((re) => re.test(e)));
   assert.deepEqual(unexpected, [], 'no sources, tests, maps, node_modules or caches');
-  for (const required of ['package.json', 'readme.md', 'LICENSE.txt', 'changelog.md', 'dist/extension.js', 'dist/cli.js', 'dist/cli-main.cjs', 'dist/cli-agents.cjs', 'dist/cli-engine.cjs', 'dist/mcp.cjs', 'dist/server.js', 'dist/webview.js', 'agents/general-purpose.md', 'media/icon.png']) {
+  for (const required of ['package.json', 'readme.md', 'LICENSE.txt', 'changelog.md', 'dist/extension.js', 'dist/cli.js', 'dist/cli-main.cjs', 'dist/cli-agents.cjs', 'dist/cli-engine.cjs', 'dist/mcp.cjs', 'dist/server.js', 'dist/host.js', 'dist/webview.js', 'agents/general-purpose.md', 'media/icon.png']) {
     assert.ok(entries.includes(required), `${required} is packaged`);
   }
   const sizeKB = statSync(vsix).size / 1024;
