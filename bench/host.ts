@@ -13,8 +13,10 @@
  *     takes to draw a message is bench/runsView.ts's frame time.
  *  2. Reconnecting after a reload with 200 runs in the history: the real host
  *     (dist/host.js, started as the extension starts it) holds them; a new
- *     window connects, says hello, takes the whole state and posts the Runs
- *     view's first full message. Median and p95 of 10 reconnects.
+ *     window connects as VS Code's does (older ended runs as summaries, whole
+ *     right after), says hello, takes the state and posts the Runs view's
+ *     first full message; then until every run in its copy is whole. Median
+ *     and p95 of 10 reconnects.
  *  3. An idle host's memory: the same host after its clients left, RSS (and
  *     its peak) from /proc; and a host with an empty history.
  *
@@ -181,13 +183,17 @@ async function realHost(root: string, dataHome: string, reconnects: number): Pro
   await launchHost({ execPath: process.execPath, script: path.join(import.meta.dirname, '../dist/host.js'), env, settings: { idleExitSeconds: 3600, unattendedApprovalSeconds: 3600 } });
   const startMs = performance.now() - started;
   const times: number[] = [];
+  const wholeTimes: number[] = [];
   let sizeKB = 0;
   let runs = 0;
   for (let i = 0; i < reconnects; i++) {
     const t0 = performance.now();
-    const client = await HostClient.open({ connect: () => connectSocket(paths), identity: { kind: 'vscode', version: 'bench', build: 'dev', pid: process.pid }, reconnect: false, coalesceMs: WINDOW_COALESCE_MS, log: () => undefined });
+    // As a window connects: older ended runs as summaries first, whole right after.
+    const client = await HostClient.open({ connect: () => connectSocket(paths), identity: { kind: 'vscode', version: 'bench', build: 'dev', pid: process.pid }, reconnect: false, summaries: true, coalesceMs: WINDOW_COALESCE_MS, log: () => undefined });
     const message = await new Promise<HostToWebview>((resolve) => runsView(client.store, resolve));
     times.push(performance.now() - t0);
+    await client.whole;
+    wholeTimes.push(performance.now() - t0);
     sizeKB = Math.round(JSON.stringify(message).length / 1024);
     runs = client.store.list().length;
     client.close();
@@ -197,7 +203,7 @@ async function realHost(root: string, dataHome: string, reconnects: number): Pro
   const pid = (JSON.parse(readFileSync(paths.info, 'utf8')) as { pid: number }).pid;
   const memory = rssOf(pid);
   process.kill(pid, 'SIGTERM');
-  return { hostStartMs: Math.round(startMs), runs, reconnectMedianMs: round(median(times)), reconnectP95Ms: round(percentile(times, 95)), firstMessageKB: sizeKB, idleRssMB: memory.rssMB, peakRssMB: memory.peakMB };
+  return { hostStartMs: Math.round(startMs), runs, reconnectMedianMs: round(median(times)), reconnectP95Ms: round(percentile(times, 95)), firstMessageKB: sizeKB, wholeMedianMs: round(median(wholeTimes)), wholeP95Ms: round(percentile(wholeTimes, 95)), idleRssMB: memory.rssMB, peakRssMB: memory.peakMB };
 }
 
 async function main(): Promise<void> {
@@ -211,7 +217,7 @@ async function main(): Promise<void> {
     const dataHome = path.join(root, 'data');
     await history(path.join(dataHome, 'subagents'));
     const full = await realHost(root, dataHome, 10);
-    console.log(`reconnect to a full Runs view, ${String(full.runs)} runs in the history: median ${String(full.reconnectMedianMs)} ms, p95 ${String(full.reconnectP95Ms)} ms (first message ${String(full.firstMessageKB)} KB); idle host RSS ${String(full.idleRssMB)} MB (peak ${String(full.peakRssMB)} MB); host start ${String(full.hostStartMs)} ms`);
+    console.log(`reconnect to a full Runs view, ${String(full.runs)} runs in the history: median ${String(full.reconnectMedianMs)} ms, p95 ${String(full.reconnectP95Ms)} ms (first message ${String(full.firstMessageKB)} KB; every run whole: median ${String(full.wholeMedianMs)} ms, p95 ${String(full.wholeP95Ms)} ms); idle host RSS ${String(full.idleRssMB)} MB (peak ${String(full.peakRssMB)} MB); host start ${String(full.hostStartMs)} ms`);
     const empty = await realHost(root, path.join(root, 'empty'), 1);
     console.log(`idle host with an empty history: RSS ${String(empty.idleRssMB)} MB (peak ${String(empty.peakRssMB)} MB); host start ${String(empty.hostStartMs)} ms`);
     await writeResults('host', { loadAverage: load, throughHost: through, inWindow, withHistory: full, emptyHistory: empty });

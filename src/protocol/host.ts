@@ -24,7 +24,7 @@ import { runTeamSchema } from './team';
 /** Bumped when a message changes incompatibly; hosts of another major serve their own clients (socket name), side by side. */
 export const PROTOCOL_MAJOR = 1;
 /** Bumped for compatible additions; capabilities say what each side offers. */
-export const PROTOCOL_MINOR = 1;
+export const PROTOCOL_MINOR = 2;
 
 export const protocolVersionSchema = z.object({ major: z.int(), minor: z.int() });
 
@@ -176,8 +176,14 @@ const m = <M extends string, P extends z.ZodMiniType>(method: M, params: P) => z
 /** Requests a client sends to the host. */
 export const clientRequestSchema = z.discriminatedUnion('method', [
   m('hello', z.object({ protocol: protocolVersionSchema, token: z.string(), client: clientSchema, capabilities: z.array(z.string()), settings: z.optional(hostSettingsSchema) })),
-  /** Every run's snapshot and the approvals waiting, then the feed of changes from there on. */
-  m('subscribe', z.object({})),
+  /**
+   * Every run's snapshot and the approvals waiting, then the feed of changes from there on. With `summaries`, runs
+   * that ended, past the newest few, come as summaries (their agents without tool rows or last text), listed in
+   * `summarized`: a window shows its Runs view at once and takes them whole with `runs` after.
+   */
+  m('subscribe', z.object({ summaries: z.optional(z.boolean()) })),
+  /** These runs whole, as they are when the answer is written (the feed before it has gone out). */
+  m('runs', z.object({ runIds: z.array(z.string()) })),
   m(
     'start',
     z.object({
@@ -253,7 +259,8 @@ export type HostRequest = z.infer<typeof hostRequestSchema>;
 /** What each request resolves to (checked on arrival at the side that asked). */
 export const resultSchemas = {
   hello: z.object({ protocol: protocolVersionSchema, host: hostInfoSchema, capabilities: z.array(z.string()), connection: z.string() }),
-  subscribe: z.object({ seq: z.int(), runs: z.array(runSnapshotSchema), approvals: z.array(pendingApprovalWireSchema) }),
+  subscribe: z.object({ seq: z.int(), runs: z.array(runSnapshotSchema), approvals: z.array(pendingApprovalWireSchema), summarized: z.optional(z.array(z.string())) }),
+  runs: z.object({ runs: z.array(runSnapshotSchema) }),
   start: runHandleSchema,
   followUp: runHandleSchema,
   send: z.discriminatedUnion('delivery', [

@@ -94,6 +94,8 @@ export async function hostBackend(parts: BackendParts, onConnection: (state: 'co
     },
     settings: () => hostSettingsOf(windowSettings()),
     reconnect: true,
+    // The Runs view shows at once, however long the history; older runs' tool rows follow a moment later.
+    summaries: true,
     coalesceMs: WINDOW_COALESCE_MS,
     log: (level, message) => log[level](message),
     onConnection: (state, detail) => {

@@ -127,8 +127,9 @@ describe('the @agent chat participant', () => {
       assert.ok(text.includes(FIRST_ANSWER), 'the scripted answer ends the response');
       assert.match(text, /Run summary: 3 agents · 6 turns/);
       for (const name of ['orchestrator', 'investigator', 'reader']) assert.match(text, new RegExp(`✓ ${name} claude-(sonnet|haiku)-5-5 — \\d+ turns?`), `${name} in the summary`);
-      // Links, not buttons: VS Code disables the buttons of a response restored after a reload.
-      for (const link of ['Show in Sidebar', 'Open Transcript']) await response.locator('a', { hasText: link }).first().waitFor({ timeout: 5000 });
+      // Links, not buttons: VS Code disables the buttons of a response restored after a reload. The run's first
+      // "Show in Sidebar" is folded into "Completed N steps" by now; the one under the summary is the one a user sees.
+      for (const link of ['Show in Sidebar', 'Open Transcript']) await response.locator('a', { hasText: link }).last().waitFor({ timeout: 5000 });
 
       await workbench.openViewContainer('Subagents');
       for (const name of ['orchestrator', 'investigator', 'reader']) {

@@ -355,7 +355,7 @@ describe('review, approvals and results in VS Code', () => {
 
       const run = await send('@agent pair-writer write the notes once more');
       await run.locator('a', { hasText: 'Review Changes' }).first().waitFor({ timeout: 30_000 });
-      await run.locator('a', { hasText: 'Show in Sidebar' }).first().waitFor();
+      await run.locator('a', { hasText: 'Show in Sidebar' }).last().waitFor();
       // A reload restores the chat; VS Code disables restored buttons, but these are links.
       // In the browser VS Code cannot hold the window open to save the chat, so it is given time to save it first.
       await page.waitForTimeout(5000);
@@ -364,7 +364,7 @@ describe('review, approvals and results in VS Code', () => {
       await workbench.ready();
       await workbench.runCommand('Chat: Open Chat');
       const response = page.locator('.interactive-item-container.interactive-response', { hasText: 'Run summary' }).last();
-      const show = response.locator('a', { hasText: 'Show in Sidebar' }).first();
+      const show = response.locator('a', { hasText: 'Show in Sidebar' }).last();
       await show.waitFor({ timeout: 30_000 });
       await workbench.screenshotsInBothThemes('chat-after-reload');
       await show.click();

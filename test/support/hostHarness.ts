@@ -24,7 +24,7 @@ export interface InProcessHost {
   exits: string[];
   /** What the host logged. */
   logs: string[];
-  client(options?: { identity?: Partial<ClientIdentity>; handlers?: ClientHandlers; reconnect?: boolean; onSocket?: (socket: net.Socket) => void }): Promise<HostClient>;
+  client(options?: { identity?: Partial<ClientIdentity>; handlers?: ClientHandlers; reconnect?: boolean; summaries?: boolean; onSocket?: (socket: net.Socket) => void }): Promise<HostClient>;
   /** Closes every client made so far (the host then has none). */
   disconnectAll(): void;
   /** A raw connection to the socket (for what a well-behaved client never sends). */
@@ -79,7 +79,7 @@ export async function inProcessHost(options: { baseUrl: string; settings?: Parti
     exits,
     logs,
     connect,
-    async client({ identity, handlers, reconnect, onSocket } = {}) {
+    async client({ identity, handlers, reconnect, summaries, onSocket } = {}) {
       const client = await HostClient.open({
         connect: async () => {
           const s = await connect();
@@ -89,6 +89,7 @@ export async function inProcessHost(options: { baseUrl: string; settings?: Parti
         identity: { kind: 'other', version: 'test', build: 'dev', pid: process.pid, ...identity },
         handlers,
         reconnect: reconnect ?? false,
+        summaries,
         coalesceMs: 0,
         log: () => undefined,
       });

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import type * as z from 'zod/mini';
 import { CLIENT_CAPABILITIES, hostRequestSchema, notificationSchema, PROTOCOL_MAJOR, PROTOCOL_MINOR, type resultSchemas, type HostNotification, type HostSettings, type HostStatus, type StoreOp } from '../../protocol/host';
 import { isActiveStatus, type FinishStatus, type RunEvent } from '../../protocol/runEvents';
-import type { AgentNode } from '../../protocol/runSnapshot';
+import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
 import type { AgentResult } from '../engine/agentRun';
 import { RunStore } from '../runs/runStore';
 import type { ApprovalAsker, InboxChange, PendingApproval } from '../tools/approvalInbox';
@@ -65,7 +65,15 @@ export interface HostClientOptions {
   coalesceMs?: number;
   /** Told when the connection is lost and found again. */
   onConnection?(state: 'connected' | 'lost' | 'closed', detail: string): void;
+  /**
+   * Take older ended runs as summaries first and whole right after (a window: its Runs view shows at once, however
+   * long the history). Until `whole` resolves, those runs' agents lack their tool rows.
+   */
+  summaries?: boolean;
 }
+
+/** Runs taken whole per request after a summarized subscribe: small answers, so the feed is never held up long. */
+const DETAIL_PAGE = 25;
 
 type Waiter = () => void;
 
@@ -87,6 +95,7 @@ export class HostClient implements AgentRuntime {
   readonly #approvalListeners = new Set<(change: InboxChange) => void>();
   /** What runs started here carry for the editor's tools (a chat's tool token), by the id the host knows. */
   readonly #contexts = new Map<string, unknown>();
+  #whole: Promise<void> = Promise.resolve();
 
   private constructor(options: HostClientOptions) {
     this.#options = options;
@@ -153,11 +162,10 @@ export class HostClient implements AgentRuntime {
       });
       this.#host = hello.host;
       this.#hostCapabilities = new Set(hello.capabilities);
-      const state = await peer.request('subscribe', {});
+      // Applied as it arrives: the feed that follows it in the same chunk continues from it.
+      const state = await peer.request('subscribe', { summaries: this.#options.summaries === true }, undefined, (state) => this.#stateNow(state));
       this.#peer = peer;
-      this.#seq = state.seq;
-      this.store.reset(state.runs);
-      this.#approvalsNow(state.approvals);
+      this.#whole = this.#takeWhole(peer, state.summarized ?? []);
     } catch (error) {
       peer.close();
       throw error;
@@ -165,6 +173,32 @@ export class HostClient implements AgentRuntime {
     for (const waiter of this.#connectedWaiters) waiter();
     this.#connectedWaiters.clear();
     this.#options.onConnection?.('connected', `agent host ${this.#host?.version ?? ''} (pid ${this.#host?.pid ?? '?'})`);
+  }
+
+  /** Resolves once every run in the copy is whole (after a summarized subscribe, its summaries have been replaced). */
+  get whole(): Promise<void> {
+    return this.#whole;
+  }
+
+  #stateNow(state: { seq: number; runs: RunSnapshot[]; approvals: PendingApproval[] }): void {
+    this.#seq = state.seq;
+    this.store.reset(state.runs);
+    this.#approvalsNow(state.approvals);
+  }
+
+  /**
+   * Replaces the summaries with whole runs: every page asked at once (no round trip between them), each answer
+   * applied where it arrives in the feed, and none so large that taking it holds up what follows for long.
+   */
+  async #takeWhole(peer: Peer, runIds: readonly string[]): Promise<void> {
+    const pages: string[][] = [];
+    for (let i = 0; i < runIds.length; i += DETAIL_PAGE) pages.push(runIds.slice(i, i + DETAIL_PAGE));
+    try {
+      await Promise.all(pages.map((page) => peer.request('runs', { runIds: page }, undefined, (answer) => this.store.load(answer.runs))));
+    } catch (error) {
+      // The connection ended: the next one takes the state again.
+      if (!peer.closed) this.#options.log('warn', `agent host: could not take the history's runs whole: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   #handles(capability: (typeof CLIENT_CAPABILITIES)[number]): boolean {
@@ -262,11 +296,9 @@ export class HostClient implements AgentRuntime {
   }
 
   async #resubscribe(): Promise<void> {
-    const state = await this.#peer?.request('subscribe', {}).catch(() => null);
-    if (!state) return;
-    this.#seq = state.seq;
-    this.store.reset(state.runs);
-    this.#approvalsNow(state.approvals);
+    const peer = this.#peer;
+    const state = await peer?.request('subscribe', { summaries: this.#options.summaries === true }, undefined, (state) => this.#stateNow(state)).catch(() => null);
+    if (peer && state) this.#whole = this.#takeWhole(peer, state.summarized ?? []);
   }
 
   #apply(op: StoreOp): void {

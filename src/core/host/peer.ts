@@ -83,10 +83,12 @@ export interface PeerOptions {
 export class Peer {
   readonly #socket: Duplex;
   readonly #options: PeerOptions;
-  readonly #pending = new Map<number, { method: Method; resolve(value: unknown): void; reject(error: Error): void }>();
+  readonly #pending = new Map<number, { method: Method; resolve(value: unknown): void; reject(error: Error): void; received?: (value: never) => void }>();
   readonly #handling = new Map<number, AbortController>();
   #nextId = 1;
-  #buffer = '';
+  /** The start of a line still arriving, in pieces: joined once its newline comes, so a large message costs its length, not its length times its chunks. */
+  #partial: string[] = [];
+  #partialLength = 0;
   #closed = false;
 
   constructor(socket: Duplex, options: PeerOptions) {
@@ -107,7 +109,11 @@ export class Peer {
     return this.#socket.writableLength;
   }
 
-  request<M extends Method>(method: M, params: unknown, signal?: AbortSignal): Promise<z.infer<(typeof resultSchemas)[M]>> {
+  /**
+   * Asks the other side. `received` sees the checked answer as it arrives, before any later message is handled (a
+   * promise settles only after the rest of the chunk it came in): the place to apply a state a feed continues from.
+   */
+  request<M extends Method>(method: M, params: unknown, signal?: AbortSignal, received?: (result: z.infer<(typeof resultSchemas)[M]>) => void): Promise<z.infer<(typeof resultSchemas)[M]>> {
     if (this.#closed) return Promise.reject(new HostError({ code: 'unavailable', message: 'The connection to the agent host is closed.' }));
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
@@ -120,6 +126,7 @@ export class Peer {
       signal?.addEventListener('abort', abort, { once: true });
       this.#pending.set(id, {
         method,
+        ...(received ? { received } : {}),
         resolve: (value) => {
           signal?.removeEventListener('abort', abort);
           resolve(value as z.infer<(typeof resultSchemas)[M]>);
@@ -169,17 +176,24 @@ export class Peer {
   }
 
   #data(chunk: string): void {
-    this.#buffer += chunk;
-    if (this.#buffer.length > MAX_LINE) {
-      this.#options.log('error', `A message of more than ${MAX_LINE} characters arrived; the connection is closed.`);
-      this.#socket.destroy();
-      return;
-    }
-    let newline: number;
-    while ((newline = this.#buffer.indexOf('\n')) >= 0) {
-      const line = this.#buffer.slice(0, newline);
-      this.#buffer = this.#buffer.slice(newline + 1);
+    let start = 0;
+    for (let newline = chunk.indexOf('\n'); newline >= 0 && !this.#closed; newline = chunk.indexOf('\n', start)) {
+      let line = chunk.slice(start, newline);
+      if (this.#partial.length) {
+        line = this.#partial.join('') + line;
+        this.#partial = [];
+        this.#partialLength = 0;
+      }
+      start = newline + 1;
       if (line.trim()) this.#message(line);
+    }
+    if (start >= chunk.length || this.#closed) return;
+    this.#partial.push(start ? chunk.slice(start) : chunk);
+    this.#partialLength += chunk.length - start;
+    if (this.#partialLength > MAX_LINE) {
+      this.#options.log('error', `A message of more than ${MAX_LINE} characters arrived; the connection is closed.`);
+      this.#partial = [];
+      this.#socket.destroy();
     }
   }
 
@@ -245,8 +259,13 @@ export class Peer {
     this.#pending.delete(id);
     if (!ok) return pending.reject(fromWireError(errorSchema.parse(value)));
     const checked = resultSchemas[pending.method].safeParse(value);
-    if (checked.success) pending.resolve(checked.data);
-    else pending.reject(new HostError({ code: 'protocol', message: `The ${pending.method} answer does not match the protocol: ${checked.error.issues[0]?.message ?? 'invalid'}` }));
+    if (!checked.success) return pending.reject(new HostError({ code: 'protocol', message: `The ${pending.method} answer does not match the protocol: ${checked.error.issues[0]?.message ?? 'invalid'}` }));
+    try {
+      pending.received?.(checked.data as never);
+    } catch (error) {
+      return pending.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    pending.resolve(checked.data);
   }
 
   #close(error: Error | null): void {

@@ -4,6 +4,8 @@ import type * as z from 'zod/mini';
 import { clientRequestSchema, HOST_CAPABILITIES, PROTOCOL_MAJOR, PROTOCOL_MINOR, type HostSettings, type HostStatus, type StoreOp } from '../../protocol/host';
 import { parseSettings } from '../config';
 import type { EditorInvocation, EditorTool, EditorToolProvider } from '../mcp/editorTools';
+import { isActiveStatus } from '../../protocol/runEvents';
+import type { RunSnapshot } from '../../protocol/runSnapshot';
 import type { Runtime } from '../runtime/runtime';
 import type { ScopeSpec } from '../runtime/scopeSpec';
 import type { ModeWidening } from '../tools/modeConsent';
@@ -44,6 +46,19 @@ export interface HostServerOptions {
 
 /** A client that fell this far behind gets the whole state again once it catches up, instead of every change. */
 const LAG_LIMIT = 16 * 1024 * 1024;
+
+/**
+ * Runs that ended sent whole to a client that asks for summaries: the newest ones, which the Runs view shows open.
+ * The rest go as summaries (a run's tool rows are most of its size: 200 runs were 8 MB whole, ~0.7 MB as summaries).
+ */
+export const WHOLE_ENDED_RUNS = 20;
+
+/** A run as its summary: every agent, its status, result and usage, without its tool rows or its last turn's text. */
+function runSummary(run: RunSnapshot): RunSnapshot {
+  const agents: RunSnapshot['agents'] = {};
+  for (const [id, node] of Object.entries(run.agents)) agents[id] = { ...node, tools: [], text: '' };
+  return { ...run, agents };
+}
 
 type Params<M extends string> = Extract<z.infer<typeof clientRequestSchema>, { method: M }>['params'];
 type ClientKind = Params<'hello'>['client']['kind'];
@@ -172,7 +187,12 @@ export class HostServer {
       case 'hello':
         return this.#hello(connection, raw as Params<'hello'>);
       case 'subscribe':
-        return this.#subscribe(connection);
+        return this.#subscribe(connection, (raw as Params<'subscribe'>).summaries === true);
+      case 'runs': {
+        const wanted = (raw as Params<'runs'>).runIds;
+        // Taken as the answer is written, after the feed so far: the client's copy continues from it.
+        return new Encoded(() => JSON.stringify({ runs: wanted.flatMap((id) => runtime.store.get(id) ?? []) }));
+      }
       case 'start': {
         const p = raw as Params<'start'>;
         const handle = await runtime.start({
@@ -271,18 +291,28 @@ export class HostServer {
    * before is flushed to the other clients first (beforeAnswer), so this one
    * gets every change exactly once.
    */
-  #subscribe(connection: Connection): Encoded {
+  #subscribe(connection: Connection, summaries: boolean): Encoded {
     // Taken as the answer is written, right after the feed so far went to the others.
     return new Encoded(() => {
       connection.subscribed = true;
       connection.lagging = false;
-      return this.#state();
+      return this.#state(summaries);
     });
   }
 
-  #state(): string {
+  /** The whole state; with `summaries`, runs that ended past the newest WHOLE_ENDED_RUNS as summaries (see the protocol's subscribe). */
+  #state(summaries = false): string {
     const runtime = this.#runtime!;
-    return JSON.stringify({ seq: this.#seq, runs: runtime.store.list(), approvals: runtime.inbox.pending });
+    const runs = runtime.store.list();
+    if (!summaries) return JSON.stringify({ seq: this.#seq, runs, approvals: runtime.inbox.pending });
+    const summarized: string[] = [];
+    let ended = 0;
+    const sent = runs.map((run) => {
+      if (isActiveStatus(run.status) || ++ended <= WHOLE_ENDED_RUNS) return run;
+      summarized.push(run.runId);
+      return runSummary(run);
+    });
+    return JSON.stringify({ seq: this.#seq, runs: sent, approvals: runtime.inbox.pending, summarized });
   }
 
   #applySettings(settings: HostSettings): void {

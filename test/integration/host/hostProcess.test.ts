@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFileSync, statSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
@@ -9,10 +9,12 @@ import { HostClient } from '../../../src/core/host/client';
 import { connectOrLaunch, type LaunchOptions } from '../../../src/core/host/connect';
 import { hostPaths } from '../../../src/core/host/paths';
 import type { ScopeSpec } from '../../../src/core/runtime/scopeSpec';
+import { PROTOCOL_MAJOR } from '../../../src/protocol/host';
 import { isAgent } from '../../support/agents';
 import { runCliProcess } from '../../support/cliProcess';
 import { startScriptedServer, type ScriptedServer } from '../../support/scriptedServer';
 import { until } from '../../support/until';
+import { branchExists, makeSandbox } from '../core/isolation/helpers';
 
 // The agent host as its own process (dist/host.js, after `npm run build`),
 // started on demand as the extension starts it, with a VS Code-like client
@@ -122,7 +124,7 @@ async function stopHost(): Promise<void> {
   await until('the host to be gone', () => !alive(pid));
 }
 
-const cli = (args: string[]) => runCliProcess(args, { env: { ...env, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: model.url }, cwd: project });
+const cli = (args: string[], script?: string) => runCliProcess(args, { env: { ...env, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: model.url }, cwd: project, ...(script ? { cli: script } : {}) });
 
 test('the host listens on a socket only its user can open; the key reaches it over the socket, never in its command line or environment', async () => {
   const client = await windowClient({ extraEnv: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_AUTH_TOKEN: KEY } });
@@ -235,4 +237,89 @@ test('with no client, no run and no approval, the host exits after its idle time
   const none = await cli(['host', 'status']);
   assert.equal(none.code, 1);
   assert.match(none.stdout, /^No agent host runs\./);
+});
+
+/**
+ * A bundle with the protocol's next major version: the constant the host's paths take as their default (named
+ * `PROTOCOL_MAJOR` in a development build, something short in a minified one) declared one higher.
+ */
+function nextMajor(bundle: string, file: string): string {
+  const constant = /function [\w$]+\([\w$]+, ?[\w$]+ ?= ?([\w$]+)\) ?\{[^{}]*?`host-p\$\{/.exec(bundle)?.[1];
+  assert.ok(constant, `${file}: no host paths named for the protocol's major version`);
+  const declaration = new RegExp(`(?<![\\w$.])${constant.replace(/\$/g, '\\$')} ?= ?${PROTOCOL_MAJOR}(?![\\w.])`, 'g');
+  assert.equal(bundle.match(declaration)?.length, 1, `${file}: ${constant} is not declared once as ${PROTOCOL_MAJOR}`);
+  return bundle.replace(declaration, `${constant} = ${PROTOCOL_MAJOR + 1}`);
+}
+
+test('an update that changes the protocol starts a host of its own for new runs; the old host finishes its run, untouched', async () => {
+  const window = await windowClient();
+  const old = window.host!.pid;
+  const run = await window.start({ scope: scope(), agent: 'listener', prompt: 'listen' });
+  await until('the listener at work', () => window.store.agent(run.agentId)?.status === 'running');
+  const live = new Set<string>();
+  window.onEvent((event) => void live.add(event.runId));
+  // The next version: this build with the protocol's next major version (its CLI and its host).
+  const next = path.join(root, 'next');
+  await cp(path.dirname(SCRIPT), next, { recursive: true, filter: (file) => !file.endsWith('.map') });
+  for (const file of ['host.js', 'cli-engine.cjs']) await writeFile(path.join(next, file), nextMajor(await readFile(path.join(next, file), 'utf8'), file));
+  const nextCli = path.join(next, 'cli.js');
+  try {
+    const started = await cli(['host', 'start', '--json'], nextCli);
+    assert.equal(started.code, 0, started.stderr);
+    const newer = (JSON.parse(started.stdout) as { host: { pid: number }; protocol: { major: number } });
+    assert.equal(newer.protocol.major, PROTOCOL_MAJOR + 1);
+    assert.notEqual(newer.host.pid, old);
+    // A new run goes to the new host; the old one never sees it.
+    const fresh = await cli(['run', 'plain', 'after the update', '--json'], nextCli);
+    assert.equal(fresh.code, 0, fresh.stderr);
+    const result = JSON.parse(fresh.stdout.trim().split('\n').at(-1)!) as { status: string; runId: string };
+    assert.equal(result.status, 'completed');
+    assert.equal(live.has(result.runId), false);
+    // The old host's run went on all along, and finishes there.
+    assert.ok(alive(old));
+    assert.equal(window.host!.pid, old);
+    assert.equal(window.store.agent(run.agentId)?.status, 'running');
+    await window.send({ agentId: run.agentId, text: 'still here', via: 'test' });
+    const ended = await run.result();
+    assert.deepEqual([ended.status, ended.output], ['completed', 'heard: still here']);
+    // `host stop` stops the host it speaks to, and only that one.
+    const stopped = await cli(['host', 'stop'], nextCli);
+    assert.equal(stopped.code, 0, stopped.stderr);
+    assert.match(stopped.stdout, new RegExp(`^Stopped the agent host \\(pid ${newer.host.pid}\\)\\.`));
+    await until('the new host to exit', () => !alive(newer.host.pid));
+    assert.ok(alive(old));
+  } finally {
+    await cli(['host', 'stop', '--force'], nextCli);
+  }
+});
+
+test('a host killed while an isolated agent works: the next host settles its worktree as a killed CLI’s (unchanged: removed with its branch)', async () => {
+  const sb = makeSandbox();
+  try {
+    await mkdir(path.join(sb.repo, '.claude', 'agents'), { recursive: true });
+    await writeFile(path.join(sb.repo, '.claude', 'agents', 'sleeper.md'), '---\nname: sleeper\ndescription: sleeper\n---\nYou are sleeper. [agent:sleeper]\n');
+    const window = await windowClient();
+    const run = await window.start({ scope: { ...scope(), cwd: sb.repo }, agent: 'sleeper', prompt: 'sleep in a worktree', isolation: 'worktree' });
+    const asked = model.requests.length;
+    await until('the isolated sleeper to ask the model', () => model.requests.slice(asked).some((r) => isAgent(r.system, 'sleeper')));
+    const worktree = window.store.agent(run.agentId)?.worktreePath;
+    assert.ok(worktree && existsSync(worktree), 'the agent has no worktree');
+    const records = async () => {
+      const listed = await cli(['worktrees', 'list', '--json']);
+      assert.equal(listed.code, 0, listed.stderr);
+      return (JSON.parse(listed.stdout) as { worktrees: Array<{ agentId: string; state: string; branch: string }> }).worktrees.filter((w) => w.agentId === run.agentId);
+    };
+    const [record] = await records();
+    assert.equal(record?.state, 'active');
+    assert.ok(branchExists(sb, record.branch));
+    const first = window.host!.pid;
+    process.kill(first, 'SIGKILL');
+    await until('a new host', () => window.connected && window.host!.pid !== first);
+    await until('the run marked interrupted', () => window.store.agent(run.agentId)?.status === 'interrupted');
+    // Settled by the new host as it started (before any command of the terminal's could).
+    await until('the new host to settle the worktree', () => !branchExists(sb, record.branch));
+    assert.deepEqual(await records(), [], 'the dead host’s worktree is still recorded');
+  } finally {
+    sb.cleanup();
+  }
 });

@@ -7,6 +7,7 @@ import { after, afterEach, before, test } from 'node:test';
 import { AdmissionError } from '../../../../src/core/engine/admission';
 import type { HostClient } from '../../../../src/core/host/client';
 import { PROTOCOL_MAJOR } from '../../../../src/protocol/host';
+import { emptyUsage } from '../../../../src/protocol/runEvents';
 import { isAgent } from '../../../support/agents';
 import { agentFile, inProcessHost, type InProcessHost } from '../../../support/hostHarness';
 import { startScriptedServer, type ScriptedServer } from '../../../support/scriptedServer';
@@ -249,5 +250,48 @@ test('a client that falls behind the feed gets the whole state again and ends eq
     await until('the slow copy to equal the host', () => JSON.stringify(slow.store.list()) === JSON.stringify(lagging.runtime.store.list()));
   } finally {
     await lagging.close();
+  }
+});
+
+test('a window with a long history gets older ended runs as summaries first, then whole; changes to them meanwhile are kept', async () => {
+  const long = await inProcessHost({ baseUrl: model.url });
+  try {
+    const store = long.runtime.store;
+    // 30 ended runs of two agents with tool rows, and one at work.
+    for (let r = 0; r < 31; r++) {
+      const runId = `h${String(r).padStart(2, '0')}`;
+      for (const a of ['a', 'b']) {
+        const agentId = `${runId}${a}`;
+        store.apply({ type: 'agent_started', ts: 1000 * r, runId, agentId, parentId: a === 'a' ? null : `${runId}a`, parentToolUseId: null, agentName: a === 'a' ? 'lead' : 'helper', description: 'd', prompt: 'p', model: 'm', depth: a === 'a' ? 0 : 1, cwd: long.root, background: false, filePath: null, resumed: false });
+        store.apply({ type: 'text', ts: 1000 * r + 1, runId, agentId, text: 'thinking aloud' });
+        for (let t = 0; t < 3; t++) store.apply({ type: 'tool_started', ts: 1000 * r + 2, runId, agentId, toolUseId: `${agentId}t${t}`, name: 'Read', inputSummary: `f${t}.ts` });
+      }
+      if (r === 30) break;
+      for (const a of ['b', 'a']) store.apply({ type: 'agent_finished', ts: 1000 * r + 3, runId, agentId: `${runId}${a}`, status: 'completed', output: `answer ${r}`, error: null, usage: emptyUsage(), turns: 1, durationMs: 3, worktree: null });
+    }
+    const window = await long.client({ summaries: true });
+    const copy = (runId: string) => window.store.get(runId)!;
+    // At once: the run at work and the newest 20 ended runs whole; the 10 oldest as summaries that keep their agents, statuses and answers.
+    assert.equal(window.store.list().length, 31);
+    assert.equal(copy('h30').agents.h30a!.tools.length, 3);
+    assert.equal(copy('h10').agents.h10b!.tools.length, 3);
+    for (const runId of ['h00', 'h09']) {
+      const run = copy(runId);
+      assert.deepEqual(Object.keys(run.agents).sort(), [`${runId}a`, `${runId}b`]);
+      assert.equal(run.agents[`${runId}a`]!.tools.length, 0);
+      assert.equal(run.agents[`${runId}a`]!.output, `answer ${Number(runId.slice(1))}`);
+      assert.equal(run.status, 'completed');
+    }
+    // A summarized run changes before its whole snapshot arrives (a follow-up): the change survives.
+    store.apply({ type: 'agent_started', ts: 50_000, runId: 'h00', agentId: 'h00c', parentId: 'h00a', parentToolUseId: null, agentName: 'late', description: 'd', prompt: 'p', model: 'm', depth: 1, cwd: long.root, background: false, filePath: null, resumed: false });
+    await window.whole;
+    await until('the window’s copy to equal the host', () => JSON.stringify(window.store.list()) === JSON.stringify(store.list()));
+    assert.equal(copy('h00').agents.h00a!.tools.length, 3);
+    assert.ok(copy('h00').agents.h00c);
+    // A terminal that asks for no summaries gets every run whole at once.
+    const terminal = await long.client();
+    assert.equal(JSON.stringify(terminal.store.list()), JSON.stringify(store.list()));
+  } finally {
+    await long.close();
   }
 });

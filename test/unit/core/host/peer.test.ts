@@ -128,3 +128,27 @@ async function until(check: () => boolean): Promise<void> {
 function scope() {
   return { cwd: '/w', surface: 'cli', settings: {}, trust: { kind: 'all' }, credentials: {}, env: {}, home: '/h', session: 1 };
 }
+
+test('an answer is seen before the messages that follow it in the same chunk; a message split over many chunks arrives whole', async () => {
+  const [a, b] = await sockets();
+  const order: string[] = [];
+  const client = new Peer(b, { incoming: { request: hostRequestSchema, notify: notificationSchema }, onRequest: async () => null, onNotification: (m) => void order.push(`notify ${m.topic}`), log: () => undefined });
+  const requests: string[] = [];
+  a.setEncoding('utf8').on('data', (chunk: string) => {
+    for (const line of chunk.split('\n').filter(Boolean)) {
+      const { id } = JSON.parse(line) as { id: number };
+      requests.push(line);
+      const state = JSON.stringify({ kind: 'response', id, ok: true, result: { seq: 4, runs: [], approvals: [], pad: 'x'.repeat(3_000_000) } });
+      const feed = JSON.stringify({ kind: 'notify', topic: 'feed', seq: 5, ops: [] });
+      // The answer in slices, its last one together with the feed that continues from it.
+      const whole = `${state}\n${feed}\n`;
+      for (let i = 0; i < whole.length; i += 50_000) a.write(whole.slice(i, i + 50_000));
+    }
+  });
+  const answered = client.request('subscribe', {}, undefined, (state) => void order.push(`received seq ${state.seq}`));
+  const state = await answered;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  assert.equal(state.seq, 4);
+  assert.deepEqual(order, ['received seq 4', 'notify feed']);
+  assert.equal(requests.length, 1);
+});
