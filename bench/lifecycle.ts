@@ -1,13 +1,20 @@
 /**
  * Lifecycle benchmark: a parent launches 200 background agents of
  * 5 turns each against the scripted server (in its own process, 20 ms per
- * answer). Measured in one run, sampled every 100 ms:
- *  - memory: heap and RSS at peak against the start, and the size of the
- *    store's snapshots (what the UI and the history hold);
+ * answer), in one runtime: the engine, the run store batching as the
+ * extension's does, the history on disk, and the Runs view's own feed and
+ * pump (src/surfaces/views/runsFeed.ts) deciding what the webview would be
+ * sent. Measured in one run, sampled every 100 ms:
+ *  - every agent completes;
+ *  - memory: heap and RSS at peak against the start, per agent, and the size
+ *    of the store's snapshots (what the UI and the history hold);
+ *  - event-loop lag (perf_hooks' delay histogram, 10 ms resolution): p50,
+ *    p99, max;
  *  - persistence: snapshot files written per second (debounced) against the
  *    events per second the engine produced;
- *  - the UI-facing snapshot stream: store notifications per second against
- *    events per second (coalescing).
+ *  - the UI-facing stream: store notifications and Runs view messages per
+ *    second against events per second (coalescing). The frames those
+ *    messages cost in the webview are bench/runsView.ts's.
  *
  * Run: node_modules/.bin/node --expose-gc --import tsx bench/lifecycle.ts
  */
@@ -15,9 +22,12 @@ import Anthropic from '@anthropic-ai/sdk';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Engine } from '../src/core/engine/engine';
 import { RunHistory } from '../src/core/runs/history';
 import { RunStore } from '../src/core/runs/runStore';
+import { FeedPump, RunsFeed } from '../src/surfaces/views/runsFeed';
+import { agentViewOf, runHeader } from '../src/surfaces/views/viewModel';
 import { agent, catalogOf, settings } from '../test/support/agents';
 import { writeResults } from './lib/results';
 import { startServerProcess } from './lib/serverProcess';
@@ -31,9 +41,19 @@ async function main() {
   let writes = 0;
   let notifications = 0;
   const history = await RunHistory.open({ dir: path.join(dir, 'history'), retentionDays: 30, maxRuns: 200, onWrite: () => writes++ });
-  const store = new RunStore({ coalesceMs: 50, maxEventsPerRun: 2000 });
+  // As the extension builds it: 100 ms batches, the Runs view's feed and pump.
+  const store = new RunStore({ coalesceMs: 100, maxEventsPerRun: 2000 });
   store.subscribe(() => notifications++);
   history.attach(store);
+  let messages = 0;
+  let messageBytes = 0;
+  const feed = new RunsFeed({ runs: () => store.list(), run: (id) => store.get(id), header: (run) => runHeader(run, null), agentView: (node) => agentViewOf(node, () => undefined), shown: () => true });
+  const pump = new FeedPump(feed, (message) => {
+    messages++;
+    messageBytes += JSON.stringify(message).length;
+  });
+  pump.start();
+  store.subscribe((changed) => pump.changed(changed));
   const engine = new Engine({
     client: new Anthropic({ apiKey: 'bench', baseURL: server.url, maxRetries: 0 }),
     catalog: catalogOf(agent('parent', { tools: ['Task', 'TaskOutput'] }), agent('child', { tools: ['LS'], spawns: [] })),
@@ -48,18 +68,20 @@ async function main() {
 
   global.gc?.();
   const start = process.memoryUsage();
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  lag.enable();
   let peakHeap = start.heapUsed;
   let peakRss = start.rss;
-  const perSecond: Array<{ events: number; notifications: number; writes: number }> = [];
-  let last = { events: 0, notifications: 0, writes: 0 };
+  const perSecond: Array<{ events: number; notifications: number; writes: number; messages: number }> = [];
+  let last = { events: 0, notifications: 0, writes: 0, messages: 0 };
   let ticks = 0;
   const sampler = setInterval(() => {
     const m = process.memoryUsage();
     peakHeap = Math.max(peakHeap, m.heapUsed);
     peakRss = Math.max(peakRss, m.rss);
     if (++ticks % 10 === 0) {
-      const now = { events, notifications, writes };
-      perSecond.push({ events: now.events - last.events, notifications: now.notifications - last.notifications, writes: now.writes - last.writes });
+      const now = { events, notifications, writes, messages };
+      perSecond.push({ events: now.events - last.events, notifications: now.notifications - last.notifications, writes: now.writes - last.writes, messages: now.messages - last.messages });
       last = now;
     }
   }, 100);
@@ -68,6 +90,8 @@ async function main() {
   const result = await engine.run({ agent: 'parent', prompt: 'launch the jobs', cwd: dir });
   const wallMs = performance.now() - started;
   clearInterval(sampler);
+  lag.disable();
+  pump.dispose();
   await history.flush();
   if (result.status !== 'completed') throw new Error(`${result.status}: ${result.error}`);
   const run = store.get(result.runId)!;
@@ -88,7 +112,12 @@ async function main() {
       rssPeakMB: peakRss / 2 ** 20,
       snapshotKB: snapshotBytes / 1024,
       snapshotBytesPerAgent: snapshotBytes / agents.length,
+      heapPerAgentMB: (peakHeap - start.heapUsed) / 2 ** 20 / CHILDREN,
+      rssPerAgentMB: (peakRss - start.rss) / 2 ** 20 / CHILDREN,
     },
+    eventLoopLagMs: { p50: lag.percentile(50) / 1e6, p99: lag.percentile(99) / 1e6, max: lag.max / 1e6 },
+    runsView: { messages, peakMessagesPerSecond: peak('messages'), meanMessagesPerSecond: messages / (wallMs / 1000), bytes: messageBytes },
+    load: os.loadavg()[0],
     persistence: { snapshotWrites: writes, peakWritesPerSecond: peak('writes'), meanWritesPerSecond: writes / (wallMs / 1000) },
     stream: {
       peakEventsPerSecond: peak('events'),
@@ -99,6 +128,9 @@ async function main() {
   console.log('| measure | value |\n|---|---|');
   console.log(`| run | ${CHILDREN} background agents × ${TURNS} turns, ${events} events in ${(wallMs / 1000).toFixed(1)} s |`);
   console.log(`| heap | ${results.memory.heapStartMB.toFixed(0)} MB at start → ${results.memory.heapPeakMB.toFixed(0)} MB peak (RSS ${results.memory.rssPeakMB.toFixed(0)} MB) |`);
+  console.log(`| memory per agent | heap +${(results.memory.heapPerAgentMB * 1024).toFixed(0)} KB, RSS +${(results.memory.rssPerAgentMB * 1024).toFixed(0)} KB (target ≤ 2 MB) |`);
+  console.log(`| event-loop lag | p50 ${results.eventLoopLagMs.p50.toFixed(1)} ms, p99 ${results.eventLoopLagMs.p99.toFixed(1)} ms, max ${results.eventLoopLagMs.max.toFixed(1)} ms (target p99 ≤ 50 ms) |`);
+  console.log(`| Runs view | ${messages} messages, peak ${results.runsView.peakMessagesPerSecond}/s (target ≤ 30/s), ${(messageBytes / 1024).toFixed(0)} KB |`);
   console.log(`| store snapshot | ${results.memory.snapshotKB.toFixed(0)} KB for the tree (${results.memory.snapshotBytesPerAgent.toFixed(0)} B per agent) |`);
   console.log(`| persistence | ${writes} snapshot writes; peak ${results.persistence.peakWritesPerSecond}/s (debounced) vs ${results.stream.peakEventsPerSecond} events/s |`);
   console.log(`| UI stream | peak ${results.stream.peakNotificationsPerSecond} updates/s (coalesced) vs ${results.stream.peakEventsPerSecond} events/s |`);

@@ -15,8 +15,9 @@
  *     the McpHost the CLI and the extension share: a new run tree asking for
  *     the agent's tools, the first time in the process (the SDK evaluated
  *     then; here from source through tsx, slower than the bundle) and after
- *     (warm: the SDK loaded, a new server process per tree); and a second
- *     agent of the same tree asking for the same server (the connection is
+ *     (warm: the server the tree before kept running); a tree that gets no
+ *     kept server (a new server process, the SDK loaded); and a second agent
+ *     of the same tree asking for the same server (the connection is
  *     shared).
  * (c) the floor: the same server started and listed by the SDK's own
  *     StdioClientTransport, nothing of ours; `node -e 0` for scale; and what
@@ -103,13 +104,15 @@ async function main(): Promise<void> {
     const firstInProcess: number[] = [];
     const warm: number[] = [];
     const shared: number[] = [];
+    const fresh: number[] = [];
     for (let p = 0; p < PROBE_PROCESSES; p++) {
       const probe = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'lib/mcpProbe.ts'), String(Math.ceil(ROUNDS / PROBE_PROCESSES) + 1)], { cwd: root, encoding: 'utf8' });
       if (probe.status !== 0) throw new Error(`mcpProbe failed: ${probe.stderr}`);
-      const { first, shared: again } = JSON.parse(probe.stdout) as { first: number[]; shared: number[] };
+      const { first, shared: again, fresh: started } = JSON.parse(probe.stdout) as { first: number[]; shared: number[]; fresh: number[] };
       firstInProcess.push(first[0]!);
       warm.push(...first.slice(1));
       shared.push(...again);
+      fresh.push(...started.slice(1));
     }
 
     // (c) the floor.
@@ -148,7 +151,8 @@ async function main(): Promise<void> {
       },
       inProcess: {
         firstInProcess: { ...summary(firstInProcess), note: 'the SDK evaluated from source through tsx (the bundle, dist/mcp.cjs, is the sdkEvaluation below)' },
-        warm: { ...summary(warm), note: 'a new run tree: a new server process, the SDK already loaded' },
+        warm: { ...summary(warm), note: 'a new run tree: the server the tree before kept running' },
+        newServer: { ...summary(fresh), note: 'a new run tree that gets no kept server: a new server process, the SDK already loaded' },
         sharedInTree: { ...summary(shared), note: 'a second agent of the same tree: the connection is shared' },
       },
       floor: {
@@ -169,7 +173,8 @@ async function main(): Promise<void> {
         row('CLI: spawn → first model request, with the server', results.cold.cliFirstRequestWithMcp),
         row('CLI: the same without it', results.cold.cliFirstRequestWithoutMcp),
         row('in process: first tree (tools listed)', results.inProcess.firstInProcess),
-        row('in process: warm tree (tools listed)', results.inProcess.warm),
+        row('in process: warm tree, the server kept (tools listed)', results.inProcess.warm),
+        row('in process: a tree with no kept server (tools listed)', results.inProcess.newServer),
         row('in process: second agent, same tree', results.inProcess.sharedInTree),
         row('floor: the server alone, SDK client', results.floor.serverAloneWithSdkClient),
         row('floor: node -e 0', results.floor.bareNode),

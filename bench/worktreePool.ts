@@ -26,7 +26,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -34,7 +34,7 @@ import { Engine } from '../src/core/engine/engine';
 import { WorktreeManager } from '../src/core/isolation';
 import { agent, catalogOf, settings } from '../test/support/agents';
 import { startScriptedServer, type Reply, type ScriptedRequest } from '../test/support/scriptedServer';
-import { git, makeFilesRepo } from './lib/filesRepo';
+import { git, makeFilesRepo, plainFanOut } from './lib/filesRepo';
 import { median, writeResults } from './lib/results';
 import { startServerProcess } from './lib/serverProcess';
 
@@ -83,27 +83,6 @@ async function emptyPool(manager: WorktreeManager): Promise<void> {
   if (typeof m.emptyPool === 'function') await m.emptyPool();
 }
 
-function plainRound(repo: string, dir: string, round: number): number {
-  const made: Array<{ p: string; b: string }> = [];
-  const t0 = performance.now();
-  for (let i = 0; i < EDITORS; i++) {
-    const p = path.join(dir, `r${round}-${i}`);
-    const b = `plain/r${round}-${i}`;
-    git(repo, 'worktree', 'add', '-q', p, '-b', b);
-    mkdirSync(path.join(p, 'out'));
-    writeFileSync(path.join(p, 'out', `editor-${i}.txt`), `written by editor ${i}\n`);
-    git(p, 'add', '-A');
-    git(p, 'commit', '-q', '-m', `editor ${i}`);
-    made.push({ p, b });
-  }
-  const ms = performance.now() - t0;
-  // Cleaned up as the user discards ours, outside the timing, so both series run after the same deletions.
-  for (const { p, b } of made) {
-    git(repo, 'worktree', 'remove', '--force', p);
-    git(repo, 'branch', '-q', '-D', b);
-  }
-  return ms;
-}
 
 /** Every kept worktree's branch holds exactly its editor's file on top of its base. */
 function checkBranches(repo: string, worktree: Array<{ agentId: string; branch: string; baseCommit: string }>, editors: number): void {
@@ -152,9 +131,9 @@ async function fanout(root: string, repo: string) {
       Object.assign(spent, { create: 0, finish: 0, discard: 0 });
       // Alternate which series goes first: the one after a batch of deletions pays for their write-back.
       let plain = 0;
-      if (round % 2 === 0) plain = plainRound(repo, plainDir, round);
+      if (round % 2 === 0) plain = plainFanOut(repo, plainDir, round, EDITORS);
       const ours = await editorsRound(engine, manager, repo, EDITORS);
-      if (round % 2 === 1) plain = plainRound(repo, plainDir, round);
+      if (round % 2 === 1) plain = plainFanOut(repo, plainDir, round, EDITORS);
       const row = {
         round: round + 1,
         pool: cold ? 'cold' : 'warm',

@@ -10,10 +10,12 @@ import { terminalLine } from './render/terminalText';
 
 /** How many agents the "known agents" list names. */
 const KNOWN_SHOWN = 12;
+/** The newest runs it looks in (besides those at work): more than enough for twelve agents. */
+const KNOWN_RUNS = 50;
 
 /** The agents a mistyped id may have meant: those at work first, then the newest. */
 export function knownAgents(history: RunHistory): string {
-  const nodes = history.runs.flatMap((run) => Object.values(run.agents));
+  const nodes = history.summaries(KNOWN_RUNS, { atWork: true }).flatMap((run) => Object.entries(run.agents).map(([agentId, a]) => ({ ...a, agentId, runId: run.runId })));
   const atWork = nodes.filter((n) => isActiveStatus(n.status));
   const ended = nodes.filter((n) => !isActiveStatus(n.status)).sort((a, b) => (b.endedAt ?? b.startedAt) - (a.endedAt ?? a.startedAt));
   const shown = [...atWork, ...ended].slice(0, KNOWN_SHOWN);

@@ -6,6 +6,13 @@ export interface CliIO {
   cwd: string;
   /** Aborted on SIGINT/SIGTERM. */
   signal: AbortSignal;
+  /**
+   * How to start this CLI again as a process of its own (node, its flags,
+   * the script): work a command leaves for the background (the worktree
+   * pool's upkeep) goes to one. Absent when the CLI runs inside another
+   * program (tests): that work then waits for the next process.
+   */
+  self?: readonly string[];
 }
 
 export { userHome } from '../core/runtime/userDirs';

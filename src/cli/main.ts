@@ -67,7 +67,14 @@ export function main(): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => controller.abort(new Error(`received ${signal}`)));
   }
-  const io: CliIO = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), signal: controller.signal };
+  const io: CliIO = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+    signal: controller.signal,
+    self: process.argv[1] ? [process.execPath, ...process.execArgv, process.argv[1]] : undefined,
+  };
   runCli(process.argv.slice(2), io).then(
     (code) => {
       process.exitCode = code;

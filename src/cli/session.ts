@@ -1,5 +1,6 @@
+import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { defaultSettings, worktreePoolSize, type Settings } from '../core/config';
+import { defaultSettings, worktreePoolOptions, type Settings } from '../core/config';
 import { apiBaseUrl } from '../core/engine/baseUrl';
 import { Redactor } from '../core/engine/redaction';
 import { WorktreeManager, type RecoverReport } from '../core/isolation';
@@ -44,11 +45,40 @@ export function openWorktrees(io: CliIO, settings: Settings = defaultSettings())
   return new WorktreeManager({
     stateDir: path.join(dir, 'state'),
     worktreesRoot: path.join(dir, 'trees'),
-    poolSize: () => worktreePoolSize(settings),
+    ...worktreePoolOptions(() => settings),
     log: (level, message) => {
       if (level === 'warn' || level === 'error') write(message);
     },
   });
+}
+
+/**
+ * Leaves the worktree pool's upkeep (cleaning what discards handed back,
+ * deleting removed worktrees, refilling the pool) to a detached
+ * `subagents worktrees maintain --background`, so neither this command nor
+ * the next one waits for it: the work of a long-lived process (VS Code and
+ * the agent host do it themselves when idle), for a CLI that exits. Nothing
+ * when there is nothing to do, when the CLI cannot start itself (run inside
+ * another program), or when SUBAGENTS_NO_BACKGROUND is set: the work then
+ * waits for the next process that may, or for `subagents worktrees maintain`.
+ */
+export async function handOffUpkeep(io: CliIO, worktrees: WorktreeManager): Promise<void> {
+  if (!io.self || io.env.SUBAGENTS_NO_BACKGROUND) return;
+  try {
+    if (!(await worktrees.upkeepPending())) return;
+  } catch {
+    return;
+  }
+  const [command, ...args] = io.self;
+  // The key is not the upkeep's business.
+  const { ANTHROPIC_API_KEY: _key, ANTHROPIC_AUTH_TOKEN: _token, ...env } = io.env;
+  try {
+    const child = spawn(command!, [...args, 'worktrees', 'maintain', '--background'], { cwd: io.cwd, env, detached: true, stdio: 'ignore' });
+    child.on('error', () => undefined);
+    child.unref();
+  } catch {
+    // The next process tries again.
+  }
 }
 
 /**
@@ -74,11 +104,17 @@ export async function recoverWorktrees(io: CliIO, worktrees: WorktreeManager): P
   return report;
 }
 
+/**
+ * The run history. A CLI command reads no run whole at open (`loadRuns` 0):
+ * it lists from the index and reads the runs and agents it is asked for,
+ * so it starts as fast with thousands of runs as with none.
+ */
 export async function openHistory(io: CliIO, settings: Settings): Promise<RunHistory> {
   const write = problemLine(io);
   return RunHistory.open({
     dir: storageDir(io.env),
     ...historyLimits(settings),
+    loadRuns: 0,
     log: (level, message) => {
       if (level !== 'info') write(message);
     },
@@ -125,6 +161,13 @@ export async function openSession(
     coalesceMs: number;
     /** Project trust as decided for the command (src/cli/trust.ts); default: no folder trusted. */
     trust?: ProjectTrust;
+    /**
+     * The agent the command will start in `cwd`, when it knows: its MCP
+     * servers start as soon as its scope is open, so their start overlaps the
+     * rest of the command's own. Not for an isolated agent (its servers run
+     * in its worktree) or in plan mode (no server starts).
+     */
+    first?: { agent: string };
   },
 ): Promise<EngineSession> {
   const { settings } = opts;
@@ -143,12 +186,28 @@ export async function openSession(
       if (level === 'warn' || level === 'error') write(folder ? `${level}: ${message}` : message);
     },
     onRecovered: (report, pending) => reportRecovery(io, report, pending),
+    // Nothing of the history is read before the first request; see close.
+    historyLoadRuns: 0,
   });
   const opened = await runtime.scope(scope);
+  const first = opts.first && opened.catalog.find(opts.first.agent);
+  if (first && first.isolation !== 'worktree' && first.permissionMode !== 'plan' && !settings.disabledAgents.includes(first.name)) {
+    opened.mcp.prestart({ agentName: first.name, definition: first, cwd: opts.cwd, planMode: false });
+  }
   // A plugin folder of the settings that is not there is named (the flags were checked already); `agents` lists every warning.
   const pluginDirs = [...settings.pluginDirs, ...opts.pluginDirs];
   for (const warning of opened.catalog.warnings) {
     if (pluginDirs.some((dir) => path.resolve(opts.cwd, dir) === warning.filePath)) io.stderr.write(`subagents: warning: ${terminalText(warning.message)}\n`);
   }
-  return { settings, runtime, scope, close: () => runtime.close() };
+  return {
+    settings,
+    runtime,
+    scope,
+    close: async () => {
+      // Retention, and the runs of processes that died, once the run is done: not on the way to its first request.
+      await runtime.history.ready().catch((error: unknown) => write(`could not read the run history: ${error instanceof Error ? error.message : String(error)}`));
+      await runtime.close();
+      await handOffUpkeep(io, runtime.worktrees);
+    },
+  };
 }

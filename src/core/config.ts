@@ -42,6 +42,7 @@ export const settingsSchema = z.object({
   'mcp.startupTimeoutSeconds': z.number().min(1).max(3600).default(30),
   'mcp.inheritClaudeCodeServers': z.boolean().default(true),
   'worktrees.poolSize': z.number().int().min(-1).max(256).default(-1),
+  'worktrees.poolDiskBudgetMB': z.number().int().min(0).default(5120),
   'worktrees.baseRef': z.string().default('HEAD'),
   'worktrees.setupCommand': z.string().default(''),
   'teams.isolation': z.enum(['worktree', 'none']).default('worktree'),
@@ -66,10 +67,21 @@ export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 export const SETTING_KEYS = Object.keys(settingsSchema.shape) as SettingKey[];
 
-/** How many finished worktrees a repository keeps for reuse: `worktrees.poolSize`, with -1 meaning as many as `maxConcurrency`. */
-export function worktreePoolSize(settings: Settings): number {
-  const size = settings['worktrees.poolSize'];
-  return size < 0 ? settings.maxConcurrency : size;
+/**
+ * The worktree pool's settings as the worktree manager reads them, each time
+ * they matter: `worktrees.poolSize` (-1: at least `maxConcurrency`, growing
+ * to the widest fan-out run in the repository) and `worktrees.poolDiskBudgetMB`.
+ */
+export function worktreePoolOptions(read: () => Settings): { poolSize: () => number; poolGrows: () => boolean; poolBudgetBytes: () => number } {
+  return {
+    poolSize: () => {
+      const settings = read();
+      const size = settings['worktrees.poolSize'];
+      return size < 0 ? settings.maxConcurrency : size;
+    },
+    poolGrows: () => read()['worktrees.poolSize'] < 0,
+    poolBudgetBytes: () => read()['worktrees.poolDiskBudgetMB'] * 1024 * 1024,
+  };
 }
 
 /** A dir as users write it in settings (`pluginDirs`): `~/x` from the home folder, a relative one from `base`. */

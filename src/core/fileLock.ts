@@ -71,6 +71,29 @@ export class FileLock {
     });
   }
 
+  /**
+   * Runs `fn` holding the lock if nobody else holds it (a holder that died is
+   * taken over); otherwise runs nothing and says so. For work that only one
+   * process needs to do and any of them may (the pool's upkeep).
+   */
+  async tryRun<T>(fn: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }> {
+    return inProcess.run(this.#file, async () => {
+      const text = JSON.stringify({ ...this.#owner, token: randomUUID() });
+      for (;;) {
+        if (await this.#create(text)) break;
+        const holder = await readHolder(this.#file);
+        if (!holder.file) continue;
+        if (!abandoned(holder, this.#owner, 0)) return { ran: false as const };
+        await this.#takeOver(holder.file);
+      }
+      try {
+        return { ran: true as const, value: await fn() };
+      } finally {
+        if ((await readLockFile(this.#file))?.text === text) await rm(this.#file, { force: true });
+      }
+    });
+  }
+
   async #acquire(text: string): Promise<void> {
     let seen: string | undefined;
     let seenSince = Date.now();

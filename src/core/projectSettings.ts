@@ -54,6 +54,8 @@ const RULES: Record<SettingKey, Rule> = {
   'mcp.inheritClaudeCodeServers': 'off',
   // The pool holds at most as many worktrees as were in use at once anyway; where an agent starts is the project's business.
   'worktrees.poolSize': 'free',
+  // The user's disk: a project may ask for less, never more.
+  'worktrees.poolDiskBudgetMB': 'lower',
   'worktrees.baseRef': 'free',
   'worktrees.setupCommand': 'restricted',
   // Where teammates work widens nothing: an edit in your own folder still asks as the permission mode says.

@@ -98,6 +98,8 @@ async function main(): Promise<void> {
       modeConsent: (request, signal) => s.modeConsent(request, signal),
       askMcpInputs: (server, ids) => s.askMcpInputs(server, ids),
       editorTools: s.editorTools,
+      // The host outlives its clients' runs: it cleans what windows and terminals hand back and refills the pool while idle.
+      keepPoolsReady: true,
       log: (level, message, folder) => log(level, folder ? `[${folder}] ${message}` : message),
       onRecovered: (report) => {
         if (report.removed.length || report.kept.length) log('info', `Worktrees left by runs that died: ${report.removed.length} removed, ${report.kept.length} kept with changes.`);

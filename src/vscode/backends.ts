@@ -1,7 +1,6 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { Settings } from '../core/config';
-import { worktreePoolSize } from '../core/config';
+import { worktreePoolOptions, type Settings } from '../core/config';
 import { PRODUCT_BUILD, PRODUCT_VERSION } from '../core/host/build';
 import { HostClient, WINDOW_COALESCE_MS } from '../core/host/client';
 import { connectOrLaunch } from '../core/host/connect';
@@ -39,6 +38,8 @@ export interface RuntimeBackend {
   editorToolsChanged(): void;
   /** Settles worktrees left by processes that died; what was kept goes to the view. */
   recoverWorktrees(): Promise<RecoverReport>;
+  /** The pool of reusable worktrees changed (taken, handed back, the upkeep's work, here or in another process): the Worktrees row. */
+  onPoolChange(listener: () => void): () => void;
   /** This window goes away: the host's runs go on; the window's own stop. */
   close(): Promise<void>;
 }
@@ -66,7 +67,7 @@ function worktreesIn(dataDir: string, log: vscode.LogOutputChannel): WorktreeMan
     stateDir: path.join(dataDir, 'worktrees', 'state'),
     worktreesRoot: path.join(dataDir, 'worktrees', 'trees'),
     // Read each time a worktree is done, so a change applies at once.
-    poolSize: () => worktreePoolSize(windowSettings()),
+    ...worktreePoolOptions(() => windowSettings()),
     log: (level, message) => (level === 'debug' ? log.debug(message) : log[level](message)),
   });
 }
@@ -115,6 +116,11 @@ export async function hostBackend(parts: BackendParts, onConnection: (state: 'co
     applyUserSettings: (settings) => void host.applySettings(hostSettingsOf(settings)).catch((error: unknown) => log.warn(`Could not give the agent host the new settings: ${String(error)}`)),
     editorToolsChanged: report,
     recoverWorktrees: () => worktrees.recover(),
+    // The host keeps the pool (cleans what this window hands back, refills at idle); the row follows its work through the pool's files.
+    onPoolChange: (listener) => {
+      const stops = [worktrees.onPoolChange(listener), worktrees.watchPool(listener)];
+      return () => stops.forEach((stop) => stop());
+    },
     close: async () => {
       host.close();
       worktrees.dispose();
@@ -141,6 +147,8 @@ export async function windowBackend(parts: BackendParts): Promise<RuntimeBackend
     askMcpInputs: (server, ids) => parts.mcpInputs.ask(server, ids),
     // Recovery is the activation's, after the views exist (it reports what it kept).
     recoverWorktrees: false,
+    // The window stays: it cleans, deletes and refills the worktree pool itself while none of its agents works.
+    keepPoolsReady: true,
     log: (level, message, folder) => {
       const name = folder && vscode.workspace.getWorkspaceFolder(vscode.Uri.file(folder))?.name;
       log[level](name ? `[${name}] ${message}` : message);
@@ -154,6 +162,7 @@ export async function windowBackend(parts: BackendParts): Promise<RuntimeBackend
     applyUserSettings: (settings) => runtime.applySettings(settings),
     editorToolsChanged: () => undefined,
     recoverWorktrees: () => runtime.recoverWorktrees(),
+    onPoolChange: (listener) => runtime.onPoolChange(listener),
     close: () => runtime.close({ reason: 'Stopped when its VS Code window closed or reloaded.' }),
   };
 }

@@ -44,10 +44,21 @@ export function changesOf(run: RunSnapshot | undefined): LeftChanges[] {
     .map((node) => ({ agentId: node.agentId, agentName: node.agentName, filesChanged: node.worktree!.filesChanged, branch: node.worktree!.branch }));
 }
 
-/** The first line of an answer that says something, for a one-line notification. */
-function gist(output: string | null | undefined): string {
-  const line = (output ?? '').split('\n').find((l) => /\w/.test(l)) ?? '';
-  const text = line.replace(/^\s*(?:#{1,6}\s+|>\s*|[-*+]\s+)*/, '').trim();
+/**
+ * The first line of an answer that says something, for a one-line
+ * notification: a heading ("## Summary") names a part rather than saying
+ * anything, so the first line of prose after it is taken; Markdown's marks
+ * (list bullets, emphasis, code ticks) are dropped, as a notification shows
+ * them raw.
+ */
+export function gist(output: string | null | undefined): string {
+  const lines = (output ?? '').split('\n').filter((l) => /\w/.test(l));
+  const line = lines.find((l) => !/^\s*#{1,6}\s/.test(l)) ?? lines[0] ?? '';
+  const text = line
+    .replace(/^\s*(?:#{1,6}\s+|>\s*|[-*+]\s+|\d+[.)]\s+)*/, '')
+    .replace(/(\*\*|__)(.+?)\1/g, '$2')
+    .replace(/`([^`]+)`/g, '$1')
+    .trim();
   return text.length > 160 ? `${text.slice(0, 159)}…` : text;
 }
 

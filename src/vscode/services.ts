@@ -50,6 +50,9 @@ export class Services implements vscode.Disposable {
   /** Worktrees with changes found at start-up, left by runs that were interrupted. */
   keptWorktrees: WorktreeRecord[] = [];
   readonly #disposables: vscode.Disposable[] = [];
+  readonly #poolChanged = new vscode.EventEmitter<void>();
+  /** The pool of reusable worktrees changed: for the Worktrees row. */
+  readonly onDidChangePool = this.#poolChanged.event;
 
   private constructor(
     readonly context: vscode.ExtensionContext,
@@ -91,7 +94,7 @@ export class Services implements vscode.Disposable {
       onEvent: (listener) => runtime.onEvent(listener),
     });
     const services = (concerned.services = new Services(context, log, keys, approvals, scopes, backend));
-    services.#disposables.push(approvals, scopes);
+    services.#disposables.push(approvals, scopes, services.#poolChanged, { dispose: backend.onPoolChange(() => services.#poolChanged.fire()) });
     services.#watch();
     await scopes.sync();
     // What VS Code's tools are, for the language server's completions: now, and when agents change or runs

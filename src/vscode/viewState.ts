@@ -58,7 +58,8 @@ export function notices(services: Services): Notice[] {
       id: 'kept-worktrees',
       level: 'info',
       text: `${n} worktree${n === 1 ? '' : 's'} with changes kept`,
-      tooltip: `${n} worktree${n === 1 ? '' : 's'} with changes ${n === 1 ? 'was' : 'were'} kept from interrupted runs: ${services.keptWorktrees.map((r) => `${r.agentName} (${r.branch})`).join(', ')}.`,
+      // Earlier runs: ones that ended with changes nobody applied yet, and ones a crash interrupted (their work is committed on the branch).
+      tooltip: `${n === 1 ? 'A worktree' : `${n} worktrees`} with changes left by earlier runs ${n === 1 ? 'waits' : 'wait'} for review: ${services.keptWorktrees.map((r) => `${r.agentName} (${r.branch})`).join(', ')}.`,
       actions: [{ label: 'Review…', command: 'cleanUpWorktrees' }],
       dismissible: false,
     });

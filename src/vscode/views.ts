@@ -111,6 +111,8 @@ export function createViews(services: Services, context: vscode.ExtensionContext
       agents.refresh();
       worktreeContexts(s, worktrees.summary, () => runs.statusChanged());
     }),
+    // The pool's background upkeep cleans, deletes and refills between runs.
+    s.onDidChangePool(() => worktrees.refresh()),
     vscode.window.registerWebviewViewProvider(RunsViewProvider.viewType, runs),
     runs.onDidChangeVisibility(updateBadge),
     { dispose: unsubscribe },

@@ -265,7 +265,7 @@ export async function cleanUpWorktreesCommand(services: Services, reviews: Revie
     void vscode.window.showErrorMessage(`Could not check the worktrees: ${errorText(error)}`);
     return undefined;
   }
-  services.keptWorktrees = [];
+  // The Runs view's notice of kept worktrees stays until they are applied or discarded (views.ts), not just looked at.
   const remaining = async () => actionable(await services.worktrees.list(), 'review').map((r) => r.agentId);
   if (records.length === 0) {
     if (!args.agentId) void vscode.window.showInformationMessage(`${emptied}No agent worktrees with changes are left.`);

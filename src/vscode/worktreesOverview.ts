@@ -24,6 +24,8 @@ export interface WorktreesSummary {
   inUse: { count: number; diskBytes: number };
   pool: PoolStatus[];
   pooled: { count: number; diskBytes: number };
+  /** The most disk the pools may take together (`subagents.worktrees.poolDiskBudgetMB`); null without a bound. */
+  poolBudgetBytes: number | null;
 }
 
 export async function summarizeWorktrees(manager: WorktreeManager): Promise<WorktreesSummary> {
@@ -52,6 +54,7 @@ export async function summarizeWorktrees(manager: WorktreeManager): Promise<Work
     inUse,
     pool,
     pooled: { count: pool.reduce((n, p) => n + p.worktrees.length, 0), diskBytes: pool.reduce((n, p) => n + p.diskBytes, 0) },
+    poolBudgetBytes: Number.isFinite(manager.poolSizing.budgetBytes) ? manager.poolSizing.budgetBytes : null,
   };
 }
 
@@ -59,7 +62,7 @@ export type WorktreesNode =
   | { kind: 'worktrees'; id: 'worktrees'; summary: WorktreesSummary }
   | { kind: 'worktree-kept'; id: string; kept: KeptWorktree }
   | { kind: 'worktree-in-use'; id: 'worktrees:in-use'; count: number; diskBytes: number }
-  | { kind: 'worktree-pool'; id: string; repo: PoolStatus };
+  | { kind: 'worktree-pool'; id: string; repo: PoolStatus; budgetBytes: number | null };
 
 export function isWorktreesNode(node: { kind: string }): node is WorktreesNode {
   return node.kind === 'worktrees' || node.kind.startsWith('worktree-');
@@ -77,7 +80,7 @@ export function worktreesChildren(node: WorktreesNode): WorktreesNode[] {
   return [
     ...summary.kept.map((kept): WorktreesNode => ({ kind: 'worktree-kept', id: `worktree:${kept.agentId}`, kept })),
     ...(summary.inUse.count ? [{ kind: 'worktree-in-use' as const, id: 'worktrees:in-use' as const, count: summary.inUse.count, diskBytes: summary.inUse.diskBytes }] : []),
-    ...summary.pool.map((repo): WorktreesNode => ({ kind: 'worktree-pool', id: `worktrees:pool:${repo.commonDir}`, repo })),
+    ...summary.pool.map((repo): WorktreesNode => ({ kind: 'worktree-pool', id: `worktrees:pool:${repo.commonDir}`, repo, budgetBytes: summary.poolBudgetBytes })),
   ];
 }
 
@@ -90,7 +93,8 @@ export function worktreesItem(node: WorktreesNode): vscode.TreeItem {
       item.description = `${parts.join(' · ')} · about ${formatBytes(s.kept.reduce((n, k) => n + k.diskBytes, 0) + s.inUse.diskBytes + s.pooled.diskBytes)}`;
       item.id = node.id;
       item.iconPath = new vscode.ThemeIcon('git-branch');
-      item.tooltip = 'Git worktrees of isolated agents: kept ones hold changes to review, apply or discard; pooled ones are clean and reused by the next isolated agent. Clean Up Worktrees deletes the pooled ones.';
+      const budget = s.poolBudgetBytes === null ? '' : ` Pooled worktrees take ${s.pooled.count ? `about ${formatBytes(s.pooled.diskBytes)} of` : 'nothing of'} their ${formatBytes(s.poolBudgetBytes)} budget (subagents.worktrees.poolDiskBudgetMB).`;
+      item.tooltip = `Git worktrees of isolated agents: kept ones hold changes to review, apply or discard; pooled ones are clean and reused by the next isolated agent, as many per repository as your widest fan-out there.${budget} Clean Up Worktrees deletes the pooled ones.`;
       item.contextValue = 'worktrees';
       return item;
     }
@@ -115,10 +119,14 @@ export function worktreesItem(node: WorktreesNode): vscode.TreeItem {
     }
     case 'worktree-pool': {
       const r = node.repo;
-      const item = new vscode.TreeItem(`Pooled for reuse: ${r.worktrees.length}`, vscode.TreeItemCollapsibleState.None);
+      const budget = node.budgetBytes === null ? '' : ` of ${formatBytes(node.budgetBytes)}`;
+      // Short, so the counts and the disk use show in a narrow side bar; the tooltip says the rest.
+      const item = new vscode.TreeItem(`Pooled: ${r.worktrees.length} of ${r.size}`, vscode.TreeItemCollapsibleState.None);
       item.id = node.id;
-      item.description = `about ${formatBytes(r.diskBytes)} · ${r.repoRoot}`;
-      item.tooltip = `${r.worktrees.length} clean worktree(s) of ${r.repoRoot}, kept so the next isolated agents there start at the cost of the files that differ:\n${r.worktrees.map((w) => w.path).join('\n')}\n\nClean Up Worktrees deletes them.`;
+      item.description = `${formatBytes(r.diskBytes)}${budget} · ${r.repoRoot}`;
+      const cleaning = r.worktrees.filter((w) => !w.ready).length;
+      const why = r.widest && r.widest >= r.size ? `${r.size}, your widest fan-out there this week` : `${r.size}`;
+      item.tooltip = `Pooled for reuse: ${r.worktrees.length} worktree(s) of ${r.repoRoot}, about ${formatBytes(r.diskBytes)}${cleaning ? ` (${cleaning} being cleaned in the background)` : ''}, kept so the next isolated agents there start at the cost of the files that differ. The pool keeps ${why}${node.budgetBytes === null ? '' : `, all pools together within ${formatBytes(node.budgetBytes)} (subagents.worktrees.poolDiskBudgetMB)`}:\n${r.worktrees.map((w) => w.path).join('\n')}\n\nClean Up Worktrees deletes them.`;
       item.iconPath = new vscode.ThemeIcon('archive');
       item.contextValue = 'worktree.pool';
       return item;

@@ -2,7 +2,8 @@
 // scripted model server: @agent runs a three-level tree from the very first
 // request after start-up, a follow-up continues the same agent, /list and
 // /status, a shell command approved from the chat response, and the stop
-// button. Light and dark screenshots of a nested run's response are saved.
+// button. Light and dark screenshots of a nested run's response are saved,
+// with the chat 300 and 250 px wide.
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -150,6 +151,8 @@ describe('the @agent chat participant', () => {
       await page.waitForTimeout(500);
       console.log(`screenshot: ${await workbench.screenshot('chat-nested-dark')}`);
       await setTheme('Light Modern');
+      // The chat at the secondary side bar's usual width and at a narrow one, in both themes.
+      for (const file of await workbench.screenshotsAtWidths('chat-nested', async () => undefined, 'auxiliarybar')) console.log(`screenshot: ${file}`);
     }),
   );
 

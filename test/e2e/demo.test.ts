@@ -76,6 +76,8 @@ describe('npm start without an API key', () => {
         timeoutMs: 15_000,
         message: 'docs-writer’s worktree with RELEASE-NOTES.md is not shown',
       });
+      // The notification of the changes to review quotes the lead's summary by its first point, not by its heading.
+      await workbench.notification(/tech-lead finished with 1 changed file from docs-writer on subagents\/docs-writer-\w+ to review: Tests \(test-runner\): All 3 tests pass\./).waitFor({ timeout: 15_000 });
       await page.mouse.move(700, 450);
       console.log(`screenshot: ${await workbench.screenshot('demo-run')}`);
       assert.ok((await workbench.paletteEntries('Subagents: Apply')).includes('Subagents: Apply Changes'), 'with changes to apply, the palette offers Apply Changes');

@@ -19,7 +19,11 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the built CLI (dist/cli.js) as a real process. */
+/**
+ * Runs the built CLI (dist/cli.js) as a real process. No background
+ * processes (SUBAGENTS_NO_BACKGROUND), so none outlives a test; a test of
+ * the background work passes `SUBAGENTS_NO_BACKGROUND: ''`.
+ */
 export function runCliProcess(
   args: string[],
   opts: { env?: NodeJS.ProcessEnv; cwd?: string; onStdout?: (chunk: string, child: ReturnType<typeof spawn>) => void; timeoutMs?: number; cli?: string } = {},
@@ -27,7 +31,7 @@ export function runCliProcess(
   return new Promise((resolve, reject) => {
     // The agent host's folder of this test process (npm test gives each run its own): never the user's own host.
     const runtimeDir = process.env.XDG_RUNTIME_DIR ?? testRuntimeDir();
-    const child = spawn(process.execPath, [opts.cli ?? CLI, ...args], { cwd: opts.cwd, env: { PATH: process.env.PATH, XDG_RUNTIME_DIR: runtimeDir, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [opts.cli ?? CLI, ...args], { cwd: opts.cwd, env: { PATH: process.env.PATH, XDG_RUNTIME_DIR: runtimeDir, SUBAGENTS_NO_BACKGROUND: '1', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => {

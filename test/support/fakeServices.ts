@@ -127,6 +127,7 @@ export async function fakeServices(folders: FakeFolder[]): Promise<FakeServices>
     applyUserSettings: (s) => runtime.applySettings(s),
     editorToolsChanged: () => undefined,
     recoverWorktrees: () => runtime.recoverWorktrees(),
+    onPoolChange: (listener) => runtime.onPoolChange(listener),
     close: () => runtime.close(),
   };
   const services = Object.assign(Object.create(Services.prototype) as Services, {

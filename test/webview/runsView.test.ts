@@ -165,6 +165,39 @@ describe('the Runs view in a simulated DOM', () => {
     assert.equal(view.document.activeElement?.getAttribute('data-testid'), 'run-agent-o1', 'a folded run hides its agents from the arrows');
   });
 
+  for (const width of [300, 250]) {
+    it(`at ${width} px: the changes line keeps its count whole beside Review and Apply, and wraps its actions rather than cutting it`, async () => {
+      view = await mountView(width);
+      const lead = agentView({ id: 'a-lead', name: 'tech-lead', status: 'completed', endedAt: 5_000, children: ['a-docs'] });
+      const worktree = { branch: 'subagents/docs-writer-1a2b', state: 'finished' as const, filesChanged: 2, insertions: 12, deletions: 3, applied: 0 };
+      const docs = agentView({ id: 'a-docs', parentId: 'a-lead', name: 'docs-writer', status: 'completed', endedAt: 5_000, worktree });
+      await view.send(runsMessage([{ runId: 'r1', agents: [lead, docs] }]));
+      const line = view.byTestId('worktree-a-docs')!;
+      const summary = line.querySelector<HTMLElement>('.summary')!;
+      // Never shrunk into an ellipsis: the count keeps its width, and the actions go to a line of their own when it must.
+      assert.equal(view.style(summary).flexShrink, '0');
+      assert.equal(view.style(summary).whiteSpace, 'nowrap');
+      assert.equal(view.style(line).flexWrap, 'wrap');
+      const verb = summary.querySelector('.summary-verb')!;
+      const shown = view.style(verb).display !== 'none';
+      assert.equal(shown, width > 260, `"changed" is ${width > 260 ? 'said' : 'left to the icon and the tooltip'} at ${width} px`);
+      assert.equal(summary.textContent, '2 files changed');
+      assert.equal(line.getAttribute('aria-label'), '2 files changed (+12 −3) on branch subagents/docs-writer-1a2b');
+      for (const action of ['action-reviewWorktree-a-docs', 'action-applyWorktree-a-docs', 'worktree-more-a-docs']) {
+        assert.equal(view.style(view.byTestId(action)!).flexShrink, '0', `${action} never gives way`);
+      }
+    });
+  }
+
+  it('a notice may take two lines rather than end in an ellipsis', async () => {
+    view = await mountView(250);
+    const notice = { id: 'kept-worktrees', level: 'info' as const, text: '1 worktree with changes kept', tooltip: 'details', actions: [{ label: 'Review…', command: 'cleanUpWorktrees' }], dismissible: false };
+    await view.send({ type: 'status', state: { notices: [notice], canRun: true, demo: false } });
+    const text = view.byTestId('notice-kept-worktrees')!.querySelector('.notice-text')!;
+    assert.equal(view.style(text).whiteSpace, 'normal');
+    assert.equal(view.style(text).textOverflow === 'ellipsis' && view.style(text).whiteSpace === 'nowrap', false, 'not cut to one line');
+  });
+
   it('drops a message that does not match the protocol', async () => {
     view = await mountView(300);
     await view.send({ type: 'runs', reset: true, updates: [{ run: { runId: 'r' } }], order: ['r'], cleared: 0, now: 0 });

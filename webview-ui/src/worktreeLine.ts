@@ -4,9 +4,11 @@ import { moreButton, type RowContext } from './rowContext';
 
 /**
  * What an isolated agent left, and what to do with it, on one line under its
- * row: "2 files changed · Review · Apply ⋯", never cut off at the default
- * sidebar width; the ⋯ opens the row's menu (discard, apply or discard some
- * files). The lines added and removed and the branch are the tooltip.
+ * row: "2 files changed · Review · Apply ⋯" ("2 files · Review · Apply ⋯" in
+ * a narrow sidebar), never cut off: where even that has no room (a deeply
+ * nested agent), the actions move to a line of their own. The ⋯ opens the
+ * row's menu (discard, apply or discard some files). The lines added and
+ * removed and the branch are the tooltip.
  */
 
 function plural(n: number, word: string): string {
@@ -25,6 +27,7 @@ export function worktreeLine(agent: AgentView, ctx: RowContext): HTMLElement | n
   };
   const files = wt.filesChanged ?? 0;
   let summary: string;
+  let words: [string, string, string] | null = null;
   let actions: Array<HTMLElement | null> = [];
   switch (wt.state) {
     case 'active':
@@ -39,6 +42,8 @@ export function worktreeLine(agent: AgentView, ctx: RowContext): HTMLElement | n
       break;
     case 'finished':
       summary = `${plural(files, 'file')} changed${wt.applied ? `, ${wt.applied} applied` : ''}`;
+      // "changed" is the word a narrow sidebar drops (style.css), so the count stays whole beside the actions.
+      words = [plural(files, 'file'), ' changed', wt.applied ? `, ${wt.applied} applied` : ''];
       actions = [link('Review', 'reviewWorktree'), link('Apply', 'applyWorktree'), moreButton(`More actions for ${agent.name}'s changes`, `worktree-more-${agent.id}`)];
       break;
   }
@@ -46,7 +51,7 @@ export function worktreeLine(agent: AgentView, ctx: RowContext): HTMLElement | n
   const counts = wt.state === 'finished' || wt.state === 'applied' ? ` (+${wt.insertions} −${wt.deletions})` : '';
   const line = el('div', { className: `subline worktree state-${wt.state}`, testId: `worktree-${agent.id}`, title: `${summary}${counts} on branch ${wt.branch}` }, [
     codicon('git-branch'),
-    el('span', { className: 'summary', text: summary }),
+    words ? el('span', { className: 'summary' }, [document.createTextNode(words[0]), el('span', { className: 'summary-verb', text: words[1] }), document.createTextNode(words[2])]) : el('span', { className: 'summary', text: summary }),
     ...actions,
   ]);
   line.setAttribute('aria-label', `${summary}${counts} on branch ${wt.branch}`);

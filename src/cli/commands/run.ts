@@ -212,7 +212,9 @@ export const runCommand: CliCommand = {
     }
     let session;
     try {
-      session = await openSession(io, { cwd, pluginDirs, modeConsent: view.modeConsent, coalesceMs: opts.json ? 0 : 80, settings, trust });
+      // Plan mode starts no MCP server; an isolated run's servers start in its worktree.
+      const first = opts.permissionMode === 'plan' || opts.isolation ? undefined : { agent: opts.agent };
+      session = await openSession(io, { cwd, pluginDirs, modeConsent: view.modeConsent, coalesceMs: opts.json ? 0 : 80, settings, trust, first });
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
       io.stderr.write(`subagents run: ${terminalText(error.message)}\n`);

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Mailbox } from '../../core/runs/mailbox';
+import { summarize, type RunSummary } from '../../core/runs/runIndex';
 import type { RunSnapshot } from '../../protocol/runSnapshot';
 import { statusDisplay } from '../../protocol/statusDisplay';
 import { UsageError, type CliCommand, type CliIO } from '../command';
@@ -23,16 +24,15 @@ Options:
   --json            one JSON object: { runs } (with a run id: the run's snapshot)
   --limit N         list at most N runs (default 50)`;
 
-function summary(run: RunSnapshot) {
-  const root = run.agents[run.rootAgentId];
+function summary(run: RunSummary) {
   return {
     runId: run.runId,
     status: run.status,
-    agent: root?.agentName ?? null,
-    description: root?.description ?? null,
+    agent: run.agentName || null,
+    description: run.description || null,
     startedAt: new Date(run.startedAt).toISOString(),
     durationMs: (run.endedAt ?? Date.now()) - run.startedAt,
-    agents: Object.values(run.agents).map((a) => ({ agentId: a.agentId, agentName: a.agentName, status: a.status, parentId: a.parentId })),
+    agents: Object.entries(run.agents).map(([agentId, a]) => ({ agentId, agentName: a.agentName, status: a.status, parentId: a.parentId })),
     usage: run.usage,
   };
 }
@@ -64,15 +64,14 @@ export const runsCommand: CliCommand = {
     const limit = values.limit === undefined ? 50 : Number(values.limit);
     if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit needs a positive whole number, got "${values.limit}"`);
     const history = await openHistory(io, cliSettings(io, io.cwd, { userOnly: true }));
-    // The agent host's runs as they are this instant (VS Code's among them); the files for the rest.
+    // The agent host's runs as they are this instant (VS Code's among them); the history's index for the rest.
     const host = await attachToHost(io);
     const live = host?.store.list() ?? [];
     host?.close();
-    const seen = new Set(live.map((r) => r.runId));
-    const all = [...live, ...history.runs.filter((r) => !seen.has(r.runId))].sort((a, b) => b.startedAt - a.startedAt);
     const [runId] = positionals;
+    await history.ready();
     if (runId) {
-      const run = all.find((r) => r.runId === runId || r.agents[runId]);
+      const run = live.find((r) => r.runId === runId || r.agents[runId]) ?? (await history.read(runId));
       if (!run) {
         io.stderr.write(`subagents runs: no run "${terminalLine(runId)}" in the history.\n`);
         return 1;
@@ -81,7 +80,8 @@ export const runsCommand: CliCommand = {
       io.stdout.write(values.json ? `${JSON.stringify(run)}\n` : `${renderTree(run, { style: styleFor(io.stdout, io.env) }).join('\n')}\n`);
       return 0;
     }
-    const runs = all.slice(0, limit);
+    const seen = new Set(live.map((r) => r.runId));
+    const runs: RunSummary[] = [...live.map((run) => summarize(run, true)), ...history.summaries(limit).filter((r) => !seen.has(r.runId))].sort((a, b) => b.startedAt - a.startedAt).slice(0, limit);
     if (values.json) {
       io.stdout.write(`${JSON.stringify({ runs: runs.map(summary) })}\n`);
       return 0;

@@ -71,7 +71,7 @@ export const stopCommand: CliCommand = {
           host.close();
         }
       }
-      const run = history.runs.find((r) => r.runId === node.runId);
+      const run = history.summaryOf(node.runId);
       const owner = wholeRun ? (lookup.found.runBusyIn ?? ownerElsewhere(lookup.found)) : lookup.found.runningIn !== 'this process' ? lookup.found.runningIn : null;
       const name = `${terminalLine(node.agentName)} (${agentId})`;
       if (!owner) {

@@ -20,7 +20,8 @@ function message(error: unknown): string {
 export async function isolate(worktrees: WorktreeManager | undefined, run: AgentRun, baseRef: string | null): Promise<string | null> {
   if (!worktrees) return 'Worktree isolation is not available here (no worktree storage is configured).';
   try {
-    const record = await worktrees.create({ cwd: run.cwd, agentName: run.agentName, agentId: run.id, baseRef });
+    // The tree's id: how many worktrees one tree makes at once sizes the pool.
+    const record = await worktrees.create({ cwd: run.cwd, agentName: run.agentName, agentId: run.id, baseRef, group: run.tree.runId });
     run.isolation = { path: record.path, branch: record.branch, baseCommit: record.baseCommit, originalCwd: run.cwd, repoRoot: record.repoRoot, prepared: record.prepared };
     run.cwd = record.cwd;
     run.written = new WrittenFiles();

@@ -5,10 +5,9 @@ import path from 'node:path';
 import { IsolationError } from './errors';
 import { describeError as reason } from './git';
 import { copyIncluded } from './include';
-import { currentOwner, ownerAlive } from '../processOwner';
+import { ownerAlive } from '../processOwner';
 import { BRANCH_PREFIX, repoFolderName } from './names';
 import { repoShape, type PooledWorktree } from './pool';
-import { checkoutDiskBytes } from './diskUse';
 import type { PoolKeeper } from './poolKeeper';
 import { moveCheckout } from './move';
 import { adminDirOf, attachBranch, checkedOutBranch, detachHead, poolable, scrub } from './recycle';
@@ -31,7 +30,6 @@ export interface FolderContext {
   instance: string;
   pool: PoolKeeper;
   store: StateStore;
-  poolSize: () => number;
   log: (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
   save: (rec: WorktreeRecord) => Promise<void>;
   update: (rec: WorktreeRecord, patch: Partial<WorktreeRecord>) => Promise<void>;
@@ -57,7 +55,7 @@ export class WorktreeFolders {
     commit: string,
     agentName: string,
   ): Promise<WorktreeRecord & { prepared: 'new' | 'reused' }> {
-    const shape = this.ctx.poolSize() > 0 ? await repoShape(repo.commonDir, repo.toplevel) : null;
+    const shape = this.ctx.pool.sizing().size > 0 ? await repoShape(repo.commonDir, repo.toplevel) : null;
     let saved: WorktreeRecord | undefined;
     let pooled: PooledWorktree | undefined;
     const rec = await withRepoLock(repo.commonDir, async () => {
@@ -69,8 +67,9 @@ export class WorktreeFolders {
         await this.ctx.save(r);
         saved = r;
         if (!(await branches.create(branch))) continue;
-        if (pooled) await attachBranch(wtPath, branch, `subagents: worktree for ${agentName}`);
-        else await registerWorktree(repo.toplevel, wtPath, branch);
+        // One still to be cleaned stays detached at its commit until it is (below), so the cleaning restores that commit.
+        if (!pooled) await registerWorktree(repo.toplevel, wtPath, branch);
+        else if (pooled.ready !== false) await attachBranch(wtPath, branch, `subagents: worktree for ${agentName}`);
         return r;
       }
       throw new IsolationError('git-failed', `Could not find a free branch name for ${agentName}: ${branches.exhausted}.`);
@@ -81,8 +80,11 @@ export class WorktreeFolders {
     });
     try {
       const config = await checkoutConfig(repo.commonDir, repo.toplevel);
+      // Handed back and not cleaned yet (the upkeep had no time for it): cleaned here, still far cheaper than a checkout.
+      if (pooled?.ready === false) await scrub(rec.path);
       if (pooled) await moveCheckout(rec.path, pooled.head, commit, config);
       else await checkoutWorktree(rec.path, config);
+      if (pooled?.ready === false) await attachBranch(rec.path, rec.branch, `subagents: worktree for ${agentName}`);
       await mkdir(rec.cwd, { recursive: true });
     } catch (e) {
       await this.undoCreate(rec, true);
@@ -126,46 +128,42 @@ export class WorktreeFolders {
   }
 
   /**
-   * The agent is done with its folder: cleaned and handed to the pool when
-   * the pool has room and the worktree holds nothing but what git tracks,
-   * removed otherwise. The branch is deleted unless `keepBranch` (with
-   * `expectedTip`, only while it still points there); `then` is saved on the
-   * record before the folder joins the pool, so no record that looks alive
-   * ever names a pooled folder. A folder that is no longer the agent's
-   * (pooled, or given to another agent after an apply) is left alone, as is
-   * one another process is releasing right now. False (and a log line) when
-   * that failed, unless `strict`.
+   * The agent is done with its folder: handed to the pool when the pool has
+   * room and the worktree holds nothing git's own state would carry over,
+   * removed (moved to the trash) otherwise. The branch is deleted unless
+   * `keepBranch` (with `expectedTip`, only while it still points there).
+   * All of it happens in one short hold of the repository lock, a few git
+   * commands and file writes whatever the repository's size, so a discard
+   * answers at once: the pooled folder goes in "not ready" and is cleaned
+   * (every untracked and ignored file deleted, tracked files restored) by
+   * the upkeep in the background, or by the next agent that takes it if
+   * that comes first. `then` is saved on the record before the folder joins
+   * the pool, so no record that looks alive ever names a pooled folder. A
+   * folder that is no longer the agent's (pooled, or given to another agent
+   * after an apply) is left alone, as is one another process is releasing
+   * right now. False (and a log line) when that failed, unless `strict`.
    */
   async release(
     rec: WorktreeRecord,
     opts: { keepBranch?: boolean; expectedTip?: string; strict?: boolean; underLock?: () => Promise<void>; then?: Partial<WorktreeRecord> },
   ): Promise<boolean> {
     try {
-      const size = this.ctx.poolSize();
-      // First, under the lock: is the folder ours to clean? Claimed in the record if so.
-      const plan = await withRepoLock(rec.commonDir, async () => {
+      await withRepoLock(rec.commonDir, async () => {
         const onDisk = this.ctx.store.readSync(rec.agentId);
         if (onDisk) this.ctx.track(onDisk);
-        if (rec.releasing && rec.releasing.instance !== this.ctx.instance && ownerAlive(rec.releasing)) return 'busy' as const;
-        if (!(await this.owns(rec))) return 'branch-only' as const;
-        const admin = size > 0 ? await adminDirOf(rec.path) : undefined;
-        if (!admin || !(await poolable(admin))) return 'remove' as const;
-        await this.ctx.update(rec, { releasing: currentOwner(this.ctx.instance) });
-        return 'pool' as const;
-      });
-      if (plan === 'busy') return true;
-      // Cleaned before it enters the pool, outside the lock: the claim keeps everyone else away.
-      if (plan === 'pool') await scrub(rec.path);
-      await withRepoLock(rec.commonDir, async () => {
-        const pooled = plan === 'pool' && (await this.ctx.pool.hasRoom(rec.commonDir, rec.repoRoot, size));
+        // A process of an earlier version cleaning it outside the lock.
+        if (rec.releasing && rec.releasing.instance !== this.ctx.instance && ownerAlive(rec.releasing)) return;
+        const ours = await this.owns(rec);
+        const admin = ours ? await adminDirOf(rec.path) : undefined;
+        const pooled = Boolean(admin) && (await poolable(admin!)) && (await this.ctx.pool.hasRoom(rec.commonDir, rec.repoRoot));
         const head = pooled ? ((await branchTip(rec.path, rec.branch)) ?? rec.headCommit) : '';
         if (pooled) await detachHead(rec.path, head);
-        else if (plan !== 'branch-only') await removeWorktree(rec.repoRoot, rec.path, this.ctx.worktreesRoot);
+        else if (ours) await removeWorktree(rec.repoRoot, rec.path, this.ctx.worktreesRoot);
         if (!opts.keepBranch && (await branchTip(rec.repoRoot, rec.branch))) await deleteBranch(rec.repoRoot, rec.branch, opts.expectedTip);
         await opts.underLock?.();
         await this.ctx.update(rec, { ...opts.then, releasing: undefined });
         if (!pooled) return;
-        const admin = await adminDirOf(rec.path);
+        const now = Date.now();
         await this.ctx.pool.add({
           kind: 'subagents-pooled-worktree',
           version: 1,
@@ -175,13 +173,12 @@ export class WorktreeFolders {
           head,
           shape: await repoShape(rec.commonDir, rec.repoRoot),
           createdAt: rec.createdAt,
-          pooledAt: Date.now(),
-          diskBytes: await checkoutDiskBytes(rec.path, head, admin && path.join(admin, 'index')),
+          pooledAt: now,
+          ready: false,
         });
       });
       return true;
     } catch (e) {
-      if (rec.releasing?.instance === this.ctx.instance) await this.ctx.update(rec, { releasing: undefined }).catch(() => undefined);
       if (opts.strict) throw e;
       this.ctx.log('warn', `Could not remove ${rec.path} (${rec.branch}): ${reason(e)}. The next start-up clean-up will retry.`);
       return false;

@@ -17,7 +17,10 @@ export {
   type DiscardFilesOutcome,
   type ReviewedFile,
   type WorktreeReview,
+  type PoolSizing,
+  type UpkeepReport,
 } from './manager';
+export { BackgroundUpkeep, describe as describeUpkeep, type BackgroundUpkeepOptions } from './backgroundUpkeep';
 export { INCLUDE_FILE } from './include';
 export { inGitRepository } from './repo';
 export { overlapsBefore, overlapWarning, teammatesOf, type Overlap, type TeammateWork } from './overlaps';

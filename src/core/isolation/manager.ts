@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { mkdirSync, watch, type FSWatcher } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { WorktreeInfo } from '../../protocol/runEvents';
 import { applyChanges, type ApplyOutcome } from './apply';
@@ -11,7 +13,10 @@ import { currentOwner, liveInstances, ownerAlive } from '../processOwner';
 import { backupRef, BRANCH_PREFIX, branchName, isInside, worktreeName } from './names';
 import { PoolStore } from './pool';
 import { checkoutDiskBytes } from './diskUse';
-import { PoolKeeper, type PoolStatus } from './poolKeeper';
+import { FanoutStore } from './fanout';
+import { FileLock } from '../fileLock';
+import { PoolKeeper, type PoolSizing, type PoolStatus } from './poolKeeper';
+import { PoolUpkeep, type UpkeepOptions, type UpkeepReport } from './upkeep';
 import { attachBranch } from './recycle';
 import { recoverLeftovers, type RecoverReport } from './recover';
 import { withRepoLock } from './repoLock';
@@ -19,12 +24,13 @@ import { commitConfig, diffStats, locateRepo, type RepoLocation } from './repo';
 import { changedFiles, fileAt } from './review';
 import { appliedCheck, commitReviewEdits, discardFiles, reviewOf, type DiscardFilesOutcome, type ReviewContext, type WorktreeReview } from './reviewActions';
 import { StateStore, type WorktreeRecord } from './stateStore';
-import { backupRefsOf, branchTip, createBranch, deleteBranch, deleteRef, deletionsDone, pruneWorktrees } from './worktrees';
+import { backupRefsOf, branchTip, createBranch, deleteBranch, deleteRef, pruneWorktrees, TRASH_FOLDER } from './worktrees';
 
 export type { WorktreeRecord, WorktreeState } from './stateStore';
 export type { ApplyOutcome, ApplyConflict } from './apply';
 export type { RecoverReport } from './recover';
-export type { PoolStatus } from './poolKeeper';
+export type { PoolSizing, PoolStatus } from './poolKeeper';
+export type { UpkeepReport } from './upkeep';
 export type { ChangedFile, FileChangeKind } from './review';
 export type { DiscardFilesOutcome, ReviewedFile, WorktreeReview } from './reviewActions';
 
@@ -42,6 +48,10 @@ export interface WorktreeManagerOptions {
    * a finished worktree is deleted.
    */
   poolSize?: () => number;
+  /** The pool of a repository grows to the widest fan-out run there (the setting's automatic size). Default: it does not. */
+  poolGrows?: () => boolean;
+  /** The most disk all pooled worktrees together may take, in bytes (`subagents.worktrees.poolDiskBudgetMB`). Default: no bound. */
+  poolBudgetBytes?: () => number;
 }
 
 /** A worktree made ready for an agent: `prepared` says whether its folder is new to it (a setup command runs then). */
@@ -58,6 +68,12 @@ export interface CreateOptions {
   agentId: string;
   /** Where the agent starts: `HEAD` (default: with the user's uncommitted changes) or a branch, tag or commit. */
   baseRef?: string | null;
+  /**
+   * The run tree the agent belongs to: the most worktrees one tree makes in
+   * a repository is its fan-out width, which sizes the pool there. Without
+   * it, the worktrees in use at once count.
+   */
+  group?: string;
 }
 
 /**
@@ -74,20 +90,32 @@ export class WorktreeManager {
   private readonly store: StateStore;
   private readonly pool: PoolKeeper;
   private readonly folders: WorktreeFolders;
+  private readonly upkeep: PoolUpkeep;
+  private readonly upkeepLock: FileLock;
   private readonly records = new Map<string, WorktreeRecord>();
   private readonly instance = randomUUID();
+  /** Worktrees each run tree has in each repository (its fan-out so far): `<group>\0<commonDir>` → agent ids. */
+  private readonly fanouts = new Map<string, Set<string>>();
+  private readonly changeListeners = new Set<() => void>();
   readonly worktreesRoot: string;
 
   constructor(private readonly opts: WorktreeManagerOptions) {
     this.store = new StateStore(path.resolve(opts.stateDir));
     this.worktreesRoot = path.resolve(opts.worktreesRoot);
-    this.pool = new PoolKeeper(new PoolStore(path.join(this.store.dir, 'pool')), this.worktreesRoot, (level, message) => this.log(level, message));
+    const sizing = (): PoolSizing => ({
+      size: Math.max(0, Math.floor(this.opts.poolSize?.() ?? 0)),
+      grows: this.opts.poolGrows?.() ?? false,
+      budgetBytes: this.opts.poolBudgetBytes?.() ?? Number.POSITIVE_INFINITY,
+    });
+    const log = (level: IsolationLogLevel, message: string) => this.log(level, message);
+    this.pool = new PoolKeeper(new PoolStore(path.join(this.store.dir, 'pool')), new FanoutStore(path.join(this.store.dir, 'fanout')), this.worktreesRoot, sizing, log);
+    this.upkeep = new PoolUpkeep({ pool: this.pool, records: this.store, worktreesRoot: this.worktreesRoot, instance: this.instance, log });
+    this.upkeepLock = new FileLock(path.join(this.store.dir, 'upkeep.lock'), 'The worktree pool upkeep');
     this.folders = new WorktreeFolders({
       worktreesRoot: this.worktreesRoot,
       instance: this.instance,
       pool: this.pool,
       store: this.store,
-      poolSize: () => Math.max(0, Math.floor(this.opts.poolSize?.() ?? 0)),
       log: (level, message) => this.log(level, message),
       save: (rec) => this.save(rec),
       update: (rec, patch) => this.update(rec, patch),
@@ -144,8 +172,93 @@ export class WorktreeManager {
     const rec = await this.folders.place(repo, draft, branches, base.commit, agentName);
     const included = await this.folders.include(repo, rec);
     await this.update(rec, { state: 'active' });
+    await this.noteFanout(opts, repo);
     this.log('info', `${rec.prepared === 'reused' ? 'Reused' : 'Created'} worktree ${rec.path} on ${rec.branch} from ${base.label}.`);
+    this.changed();
     return { ...rec, prepared: rec.prepared, included };
+  }
+
+  /** Remembers how wide the agent's run tree fans out in the repository (fanout.ts), which sizes the pool there. */
+  private async noteFanout(opts: CreateOptions, repo: RepoLocation): Promise<void> {
+    let width: number;
+    if (opts.group) {
+      const key = `${opts.group}\0${repo.commonDir}`;
+      let agents = this.fanouts.get(key);
+      if (!agents) this.fanouts.set(key, (agents = new Set()));
+      agents.add(opts.agentId);
+      width = agents.size;
+    } else {
+      width = [...this.records.values()].filter((r) => r.commonDir === repo.commonDir && (r.state === 'creating' || r.state === 'active')).length;
+    }
+    try {
+      await this.pool.fanouts.note(repo.commonDir, repo.toplevel, width);
+    } catch (e) {
+      this.log('debug', `Could not note the fan-out in ${repo.toplevel}: ${reason(e)}`);
+    }
+  }
+
+  /** Tells the listeners (the background upkeep) that the pool may have work. */
+  private changed(): void {
+    for (const listener of this.changeListeners) listener();
+  }
+
+  /**
+   * Called after anything that may give the pool's upkeep work (a worktree
+   * taken, handed back or removed, the pool emptied, leftovers recovered);
+   * returns a function that stops the calls.
+   */
+  onPoolChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  /**
+   * Calls `listener` when another process changes the pool: a worktree
+   * handed back or taken, a wider fan-out noted, a folder put in the trash
+   * (a window discarding while the agent host keeps the pool, a CLI run).
+   * One watch per folder, no polling; returns a function that stops it.
+   */
+  watchPool(listener: () => void): () => void {
+    const dirs = [path.join(this.store.dir, 'pool'), this.pool.fanouts.dir, this.worktreesRoot, path.join(this.worktreesRoot, TRASH_FOLDER)];
+    const watchers: FSWatcher[] = [];
+    for (const dir of dirs) {
+      try {
+        mkdirSync(dir, { recursive: true });
+        const watcher = watch(dir, { persistent: false }, () => listener());
+        // A folder removed under the watch (a user's clean-up) only ends its events.
+        watcher.on('error', () => watcher.close());
+        watchers.push(watcher);
+      } catch (e) {
+        this.log('debug', `Cannot watch ${dir} for other processes' pool changes: ${reason(e)}`);
+      }
+    }
+    return () => watchers.forEach((w) => w.close());
+  }
+
+  /**
+   * One pass of the pool's upkeep (upkeep.ts): clean handed-back worktrees,
+   * evict what the pool should not keep, delete the trash, refill, move
+   * pooled worktrees to the current commit. Null when another process's pass
+   * is under way (`wait`: wait for it, then run one).
+   */
+  async maintain(opts: UpkeepOptions & { wait?: boolean } = {}): Promise<UpkeepReport | null> {
+    await mkdir(this.store.dir, { recursive: true });
+    for (let pause = 10; ; pause = Math.min(pause * 2, 500)) {
+      const outcome = await this.upkeepLock.tryRun(() => this.upkeep.run(opts));
+      if (outcome.ran) return outcome.value;
+      if (!opts.wait) return null;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+
+  /** Whether the pool's upkeep has anything to do. */
+  upkeepPending(): Promise<boolean> {
+    return this.upkeep.pending();
+  }
+
+  /** How big pools may get, as the settings say now. */
+  get poolSizing(): PoolSizing {
+    return this.pool.sizing();
   }
 
   /**
@@ -162,6 +275,7 @@ export class WorktreeManager {
       throw new IsolationError('invalid-state', `Cannot finish ${rec.agentName}'s worktree: it is ${rec.state}.`);
     }
     const info = await this.settle(rec, opts.commitMessage ?? `subagents: ${rec.agentName} changes`, opts.only);
+    this.changed();
     return info ? { ...info } : null;
   }
 
@@ -238,6 +352,7 @@ export class WorktreeManager {
     if (everything) {
       await this.update(rec, { state: 'applied', backupRef: outcome.backupRef ?? rec.backupRef, appliedPaths });
       await this.folders.release(rec, { keepBranch: true });
+      this.changed();
     } else if (outcome.applied) {
       await this.update(rec, { backupRef: outcome.backupRef ?? rec.backupRef, appliedPaths });
     }
@@ -332,6 +447,7 @@ export class WorktreeManager {
         },
         then: { state: 'discarded' },
       });
+      this.changed();
     } catch (e) {
       throw new IsolationError(
         'git-failed',
@@ -347,7 +463,7 @@ export class WorktreeManager {
    * changed. Worktrees of live processes are left alone.
    */
   async recover(): Promise<RecoverReport> {
-    return recoverLeftovers({
+    const report = await recoverLeftovers({
       store: this.store,
       pool: this.pool,
       worktreesRoot: this.worktreesRoot,
@@ -358,6 +474,8 @@ export class WorktreeManager {
       settle: (rec, message) => this.settle(rec, message),
       remember: (rec) => this.track(rec),
     });
+    this.changed();
+    return report;
   }
 
   /** Every recorded worktree, this process's and others', oldest first. */
@@ -377,10 +495,15 @@ export class WorktreeManager {
     return this.pool.status();
   }
 
-  /** Deletes every pooled worktree (Clean Up Worktrees); returns how many. Kept worktrees are not touched. */
+  /**
+   * Deletes every pooled worktree (Clean Up Worktrees); returns how many.
+   * Kept worktrees are not touched. Answers once they are in the trash (a
+   * rename each); the upkeep deletes their files in the background. The
+   * pool is not refilled until an isolated agent starts again.
+   */
   async emptyPool(): Promise<number> {
     const n = await this.pool.empty();
-    await deletionsDone();
+    this.changed();
     return n;
   }
 

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as z from 'zod';
 import { writeFileAtomic } from '../atomicFile';
+import { ownerAlive, type ProcessOwner } from '../processOwner';
 import { git } from './git';
 
 /**
@@ -37,6 +38,15 @@ export const pooledWorktreeSchema = z.object({
   pooledAt: z.number(),
   /** About how much disk it takes (see checkoutDiskBytes). */
   diskBytes: z.number().nonnegative().optional(),
+  /**
+   * False while its files are not yet exactly `head`: handed back by a
+   * discard and not cleaned yet, or made by a refill and not checked out
+   * yet. Such a worktree is made ready before anyone works in it. Absent:
+   * ready.
+   */
+  ready: z.boolean().optional(),
+  /** The process cleaning, checking out or moving it right now; everyone else leaves it alone while that process lives. */
+  worker: z.object({ pid: z.number(), host: z.string(), instance: z.string(), started: z.string().optional() }).optional(),
 });
 export type PooledWorktree = z.infer<typeof pooledWorktreeSchema>;
 
@@ -67,6 +77,18 @@ export class PoolStore {
       if (!commonDir || parsed.data.commonDir === commonDir) entries.push(parsed.data);
     }
     return entries.sort((a, b) => b.pooledAt - a.pooledAt);
+  }
+
+  /** The entry of one pooled worktree, if the pool holds it. */
+  async get(worktreePath: string): Promise<PooledWorktree | undefined> {
+    const text = await readFile(this.fileFor(worktreePath), 'utf8').catch(() => null);
+    if (text === null) return undefined;
+    try {
+      const parsed = pooledWorktreeSchema.safeParse(JSON.parse(text));
+      return parsed.success ? parsed.data : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   async add(entry: PooledWorktree): Promise<void> {
@@ -106,4 +128,14 @@ export async function repoShape(commonDir: string, cwd: string, env: NodeJS.Proc
 
 export function expired(entry: PooledWorktree, now = Date.now()): boolean {
   return now - entry.pooledAt > POOL_MAX_AGE_MS;
+}
+
+/** Someone alive is working on the pooled worktree now (cleaning it, checking it out, moving it). */
+export function busy(entry: PooledWorktree): entry is PooledWorktree & { worker: ProcessOwner } {
+  return entry.worker !== undefined && ownerAlive(entry.worker);
+}
+
+/** Its files are exactly its commit: an agent can start in it after a move. */
+export function isReady(entry: PooledWorktree): boolean {
+  return entry.ready !== false && !busy(entry);
 }

@@ -10,7 +10,7 @@ import type { PoolKeeper } from './poolKeeper';
 import { checkedOutBranch } from './recycle';
 import { LOCK_FOLDER } from './repoLock';
 import type { StateStore, WorktreeRecord } from './stateStore';
-import { branchTip, deleteBranch, listWorktrees, pruneWorktrees, removeWorktree, TRASH_FOLDER } from './worktrees';
+import { branchTip, deleteBranch, listWorktrees, pruneWorktrees, removeWorktree } from './worktrees';
 
 /**
  * Start-up clean-up. Sources of leftovers:
@@ -57,15 +57,23 @@ export async function recoverLeftovers(ctx: RecoverContext): Promise<RecoverRepo
     if (rec.state !== 'discarded') known.add(canonical(rec.path));
     if (existsSync(rec.commonDir)) repos.set(rec.commonDir, existsSync(rec.repoRoot) ? rec.repoRoot : rec.commonDir);
   }
+  // Where git's own list of worktrees is read: repositories with a leftover settled now (a process died
+  // mid-way), and those with a folder under the root that nothing here knows. Nothing else can hold an
+  // orphan (a record is written before git registers its worktree), so a start-up after clean exits runs
+  // no git at all.
+  const scan = new Map<string, string>();
   for (const loaded of records) {
     const rec = ctx.remember(loaded);
+    if ((rec.state === 'creating' || rec.state === 'active') && !ctx.isOwnerAlive(rec) && repos.has(rec.commonDir)) scan.set(rec.commonDir, repos.get(rec.commonDir)!);
     try {
       await recoverRecord(ctx, rec, report, pooled);
     } catch (e) {
       ctx.log('error', `Could not examine the worktree of ${rec.agentName} at ${rec.path}; it was left as it is: ${describeError(e)}`);
     }
   }
-  for (const [commonDir, cwd] of await reposUnderRoot(ctx, repos)) {
+  if (corrupt.length) for (const [commonDir, cwd] of repos) scan.set(commonDir, cwd);
+  for (const [commonDir, cwd] of await reposUnderRoot(ctx, repos, known)) scan.set(commonDir, cwd);
+  for (const [commonDir, cwd] of scan) {
     try {
       await ctx.lock(commonDir, () => pruneWorktrees(cwd));
       await recoverOrphans(ctx, commonDir, cwd, known, report);
@@ -75,9 +83,7 @@ export async function recoverLeftovers(ctx: RecoverContext): Promise<RecoverRepo
   }
   await removeEmptyRepoFolders(ctx.worktreesRoot);
   await sweepTempFiles(ctx.store.dir, [...repos.keys()].map((commonDir) => path.join(commonDir, LOCK_FOLDER)));
-  // Worktrees whose deletion a process started and did not finish (it exited, or crashed).
-  const trash = path.join(ctx.worktreesRoot, TRASH_FOLDER);
-  for (const name of await readdir(trash).catch(() => [] as string[])) await rm(path.join(trash, name), { recursive: true, force: true, maxRetries: 3 }).catch(() => {});
+  // What waits in the trash (a process exited or crashed before deleting it) is the upkeep's: never deleted on the way to a start.
   return report;
 }
 
@@ -230,12 +236,15 @@ async function creationCommit(cwd: string, branch: string): Promise<string | und
 }
 
 /**
- * Repositories with something under worktreesRoot: those of the records plus
- * those found through each worktree's `.git` file (gitdir → commondir).
+ * Repositories of the folders under worktreesRoot that no record and no
+ * pool entry knows (`known`), found through each one's `.git` file
+ * (gitdir → commondir); `repos` says where to run git for those it has.
  */
-async function reposUnderRoot(ctx: RecoverContext, repos: Map<string, string>): Promise<Map<string, string>> {
+async function reposUnderRoot(ctx: RecoverContext, repos: Map<string, string>, known: Set<string>): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
   for (const repoDir of (await subfolders(ctx.worktreesRoot)).filter((d) => !path.basename(d).startsWith('.'))) {
     for (const wt of await subfolders(repoDir)) {
+      if (known.has(canonical(wt))) continue;
       const gitFile = await readFile(path.join(wt, '.git'), 'utf8').catch(() => undefined);
       const gitDir = /^gitdir: (.+)$/m.exec(gitFile ?? '')?.[1]?.trim();
       const adminDir = gitDir && path.resolve(wt, gitDir);
@@ -245,10 +254,10 @@ async function reposUnderRoot(ctx: RecoverContext, repos: Map<string, string>): 
         continue;
       }
       const commonDir = await realpath(path.resolve(adminDir, common.trim())).catch(() => undefined);
-      if (commonDir && !repos.has(commonDir)) repos.set(commonDir, commonDir);
+      if (commonDir) found.set(commonDir, repos.get(commonDir) ?? commonDir);
     }
   }
-  return repos;
+  return found;
 }
 
 async function subfolders(dir: string): Promise<string[]> {

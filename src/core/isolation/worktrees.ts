@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { git, GitError, gitLine } from './git';
 import { BACKUP_REF_PREFIX, isInside } from './names';
@@ -65,6 +65,11 @@ export async function registerWorktree(cwd: string, worktreePath: string, branch
   await git(['worktree', 'add', '--no-checkout', worktreePath, branch], { cwd, retryOnLock: true });
 }
 
+/** Registers a worktree detached at `commit`, files not checked out yet (a refill of the pool; see registerWorktree). */
+export async function registerDetached(cwd: string, worktreePath: string, commit: string): Promise<void> {
+  await git(['worktree', 'add', '--no-checkout', '--detach', worktreePath, commit], { cwd, retryOnLock: true });
+}
+
 /**
  * Fills the worktree's index and files from its branch. `--no-recurse-submodules`:
  * submodules stay uninitialised (empty folders) even when the user set
@@ -79,28 +84,14 @@ export async function checkoutWorktree(worktreePath: string, config: readonly st
 /** Where removed worktrees wait to be deleted, under worktreesRoot (the same file system, so moving one there is a rename). */
 export const TRASH_FOLDER = '.trash';
 
-const pendingDeletes = new Set<Promise<void>>();
-
-/** Resolves once every folder removeWorktree moved to the trash is deleted (for tests, benchmarks and clean exits). */
-export async function deletionsDone(): Promise<void> {
-  while (pendingDeletes.size) await Promise.all([...pendingDeletes]);
-}
-
-/** Deletes a trashed folder in the background; what a process leaves there when it exits is swept by recover(). */
-function deleteLater(folder: string): void {
-  const done: Promise<void> = rm(folder, { recursive: true, force: true, maxRetries: 3 })
-    .catch(() => undefined)
-    .finally(() => pendingDeletes.delete(done));
-  pendingDeletes.add(done);
-}
-
 /**
  * Removes a worktree and its registration. The folder is moved to the trash
  * (a rename) and git's registration pruned, which is quick, so callers can do
- * it under the repository lock; the files (thousands, slow to delete on some
- * disks) are deleted afterwards, in the background. Falls back to `git
- * worktree remove` where the folder cannot be moved. Only ever deletes inside
- * `worktreesRoot`.
+ * it under the repository lock and answer at once; the files (thousands,
+ * slow to delete on some disks) are deleted later by the pool's upkeep
+ * (upkeep.ts), in the background, never on the way to a spawn or a
+ * command's answer. Falls back to `git worktree remove` where the folder
+ * cannot be moved. Only ever deletes inside `worktreesRoot`.
  */
 export async function removeWorktree(repoCwd: string, worktreePath: string, worktreesRoot: string): Promise<void> {
   if (!isInside(worktreePath, worktreesRoot) || worktreePath === worktreesRoot) {
@@ -111,7 +102,6 @@ export async function removeWorktree(repoCwd: string, worktreePath: string, work
     try {
       await mkdir(path.dirname(trash), { recursive: true });
       await rename(worktreePath, trash);
-      deleteLater(trash);
     } catch {
       const res = await git(['worktree', 'remove', '--force', worktreePath], { cwd: repoCwd, retryOnLock: true, okCodes: [0, 128] });
       if (res.code === 0) return;
@@ -119,6 +109,12 @@ export async function removeWorktree(repoCwd: string, worktreePath: string, work
     }
   }
   await pruneWorktrees(repoCwd);
+}
+
+/** The folders waiting in the trash. */
+export async function trashed(worktreesRoot: string): Promise<string[]> {
+  const trash = path.join(worktreesRoot, TRASH_FOLDER);
+  return (await readdir(trash).catch(() => [] as string[])).map((name) => path.join(trash, name));
 }
 
 /** Drops registrations of worktrees whose folders are gone. */

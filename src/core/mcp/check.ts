@@ -16,5 +16,7 @@ export async function checkAgentServers(agents: readonly AgentDefinition[], cwd:
     return [...new Set(results.flatMap((r) => r.warnings))];
   } finally {
     await tree.close();
+    // A check keeps nothing running.
+    await host.close();
   }
 }

@@ -99,6 +99,11 @@ export class McpConnection {
     return this.#client !== null;
   }
 
+  /** Running or starting, and not being stopped: worth keeping for another run tree. */
+  get live(): boolean {
+    return !this.#closing && (this.#client !== null || this.#starting !== null);
+  }
+
   /** Told whenever the server's tool list changes (`tools/list_changed`, or a restart that lists other tools). */
   onToolsChanged(listener: (tools: McpToolInfo[]) => void): () => void {
     this.#listeners.add(listener);
@@ -116,7 +121,17 @@ export class McpConnection {
 
   async #start(): Promise<void> {
     if (this.#closing) throw new McpStartError('the run that used it has ended');
-    const { Client, acceptingValidator, ReadBuffer, serializeMessage } = await loadSdk();
+    // A stdio server is spawned before the SDK is evaluated (the first time, tens of milliseconds): its start overlaps that.
+    const sdkLoading = loadSdk();
+    const framing = sdkLoading.then(({ ReadBuffer, serializeMessage }) => ({ ReadBuffer, serializeMessage }));
+    const stdio = () => new GroupStdioTransport({ command: this.launch.command!, args: this.launch.args, cwd: this.launch.cwd, env: { ...childEnv(), ...this.launch.env } }, framing);
+    let early: GroupStdioTransport | null = null;
+    if (this.launch.transport === 'stdio') {
+      early = stdio();
+      // A spawn that fails is reported by connect(), which waits for the same spawn.
+      early.spawn().catch(() => undefined);
+    }
+    const { Client, acceptingValidator } = await sdkLoading;
     const deadline = Date.now() + this.options.startupTimeoutMs;
     const left = () => Math.max(1, deadline - Date.now());
     // The SDK's own request timeouts are set past ours, so the message a user sees names the setting.
@@ -132,13 +147,8 @@ export class McpConnection {
           tools: { autoRefresh: false, debounceMs: 0, onChanged: () => this.#refreshTools(client) },
         },
       });
-      const transport =
-        transportKind === 'stdio'
-          ? new GroupStdioTransport(
-              { command: this.launch.command!, args: this.launch.args, cwd: this.launch.cwd, env: { ...childEnv(), ...this.launch.env } },
-              { ReadBuffer, serializeMessage },
-            )
-          : await this.#remoteTransport(transportKind as 'http' | 'sse');
+      const transport = transportKind === 'stdio' ? (early ?? stdio()) : await this.#remoteTransport(transportKind as 'http' | 'sse');
+      early = null;
       try {
         await withTimeout(client.connect(transport, { timeout: sdkTimeout() }), left(), () => this.#timeoutMessage());
         const tools = await withTimeout(this.#listAll(client, sdkTimeout), left(), () => this.#timeoutMessage());

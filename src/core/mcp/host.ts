@@ -12,16 +12,23 @@ import { isInline } from './spec';
 import { normalizeName, toolPattern } from './toolPatterns';
 import { serverIdentity, type McpStatusStore, type ServerStatus } from './status';
 import { agentToolset, type AgentMcpTools } from './agentTools';
+import { IdleServers } from './idleServers';
 
 /**
  * MCP for the engine: which servers each agent gets (plan.ts), started when
  * the agent that needs them starts, all at once, each once per run tree and
- * shared by every agent of the tree that asks for it (McpTree), stopped
- * when the tree ends. Everything a run cannot get (an unknown name, an
+ * shared by every agent of the tree that asks for it (McpTree). When the
+ * tree ends its servers are kept running for a while (idleServers.ts), so
+ * the next tree that needs the same server gets it without a start; a
+ * process that knows which agent it will run can start that agent's servers
+ * ahead (prestart). Everything a run cannot get (an unknown name, an
  * untrusted project's server, a server that fails to start) is a warning
  * naming the agent, the server and the reason; the agent runs without those
  * tools.
  */
+
+/** How long a server no run tree holds keeps running for the next tree. */
+export const IDLE_SERVER_MS = 5 * 60_000;
 
 /** How the runtime introduces itself to MCP servers. */
 export const CLIENT_INFO = { name: 'subagents', version };
@@ -48,6 +55,14 @@ export interface McpHostOptions {
   limits: () => McpLimits;
   /** The product's own secrets (the API key): never given to a server. */
   ownSecrets: () => ReadonlyArray<string | null | undefined>;
+  /** How long a server keeps running once no run tree holds it (default IDLE_SERVER_MS; 0: stopped with its tree). */
+  idleServerMs?: number;
+  /**
+   * Kept servers shared with the other hosts of the process (a runtime's
+   * scopes: each `subagents run` the agent host serves is a scope of its
+   * own), which own them and stop them; without it this host keeps its own.
+   */
+  idle?: IdleServers;
   status?: McpStatusStore;
   /** Asks for VS Code-style `${input:id}` values (VS Code); without it such a server cannot start. */
   askInputs?: (server: string, ids: readonly string[]) => Promise<ReadonlyMap<string, string> | null>;
@@ -66,8 +81,11 @@ export class McpHost {
   /** Values that must not show anywhere (servers' tokens), for the engine's redaction. */
   readonly secrets = new Set<string>();
   readonly #trees = new Set<McpTree>();
+  readonly idle: IdleServers;
 
-  constructor(readonly options: McpHostOptions) {}
+  constructor(readonly options: McpHostOptions) {
+    this.idle = options.idle ?? new IdleServers(options.idleServerMs ?? IDLE_SERVER_MS);
+  }
 
   /** The servers of a new run tree; closed by the engine when the tree ends. */
   tree(): McpTree {
@@ -76,9 +94,25 @@ export class McpHost {
     return tree;
   }
 
-  /** Stops the servers of every tree still open (the process is shutting down). */
+  /**
+   * Starts the servers an agent will ask for, without waiting: its tree
+   * then finds them running or starting (the CLI calls it as soon as it
+   * knows the agent, so a server's start overlaps the CLI's own). Nothing
+   * is reported here; the agent's tree reports what it cannot get.
+   */
+  prestart(request: AgentToolsRequest): void {
+    const tree = this.tree();
+    void tree
+      .startServers(request)
+      .catch(() => undefined)
+      .finally(() => void tree.close());
+  }
+
+  /** Stops the servers of every tree still open and every kept one (the process is shutting down). */
   async close(): Promise<void> {
     await Promise.all([...this.#trees].map((tree) => tree.close()));
+    // Shared ones stay for the next scope: their owner stops them.
+    if (!this.options.idle) await this.idle.close();
   }
 
   /** Records outcomes for the listings and the language server; a cache, so failures to write are ignored. */
@@ -119,12 +153,12 @@ export class McpTree {
     return found;
   }
 
-  /** The connection to a server for this tree: one per distinct launch. */
+  /** The connection to a server for this tree: one per distinct launch, a kept one when the host has it running. */
   connection(name: string, launch: ResolvedLaunch): McpConnection {
     let connection = this.#connections.get(launch.key);
     if (!connection) {
       const limits = this.host.options.limits();
-      connection = new McpConnection(name, launch, { startupTimeoutMs: limits.startupTimeoutMs, clientInfo: CLIENT_INFO });
+      connection = this.host.idle.take(launch.key) ?? new McpConnection(name, launch, { startupTimeoutMs: limits.startupTimeoutMs, clientInfo: CLIENT_INFO });
       this.#connections.set(launch.key, connection);
     }
     return connection;
@@ -138,44 +172,10 @@ export class McpTree {
   async toolsFor(request: AgentToolsRequest): Promise<AgentMcpTools> {
     const { options } = this.host;
     const limits = options.limits();
-    const { definition, agentName } = request;
-    await this.#prepareEditor(definition, request.cwd, limits.startupTimeoutMs);
-    const plan = await planAgentServers({
-      definition,
-      cwd: request.cwd,
-      configured: () => this.configured(request.cwd),
-      editorSets: options.editor?.sets() ?? null,
-      inheritClaudeSession: limits.inheritClaudeSession,
-    });
-    const warnings = [...this.#configWarnings.slice(this.#told), ...plan.problems.map((problem) => `Agent "${agentName}": ${problem}.`)];
-    this.#told = this.#configWarnings.length;
-    let fatal: string | null = null;
-    const notStarted = (server: PlannedServer, why: string) => {
-      const message = `MCP server "${server.name}" (${server.file}) was not started for agent "${agentName}": ${why}.`;
-      warnings.push(message);
-      if (server.spec.required) fatal ??= message;
-    };
-
-    const started: Array<{ server: PlannedServer; connection: McpConnection }> = [];
-    for (const server of plan.servers) {
-      if (server.projectFile && !options.trust.isTrusted(path.dirname(server.file))) {
-        notStarted(server, `it is declared in a project file and this folder is not trusted (${options.trustHint})`);
-        continue;
-      }
-      let launch: ResolvedLaunch;
-      try {
-        launch = resolveLaunch(server, { env: options.env, home: options.home, inputs: await this.#inputs(server) }, this.#ownSecrets());
-      } catch (error) {
-        if (!(error instanceof LaunchProblem)) throw error;
-        notStarted(server, error.message);
-        this.host.record({ [serverIdentity(server.name, server.spec, server.folder)]: { name: server.name, file: server.file, checkedAt: Date.now(), ok: false, error: error.message } });
-        continue;
-      }
-      for (const secret of launch.secrets) this.host.secrets.add(secret);
-      if (this.#closed) break;
-      started.push({ server, connection: this.connection(server.name, launch) });
-    }
-
+    await this.#prepareEditor(request.definition, request.cwd, limits.startupTimeoutMs);
+    const { plan, started, warnings, fatal: planned } = await this.#servers(request);
+    let fatal = planned;
+    const { agentName } = request;
     // Every server of the agent starts at once; a slow one delays the agent by its own start only.
     const outcomes = await Promise.allSettled(started.map((s) => s.connection.start()));
     const running: typeof started = [];
@@ -211,6 +211,58 @@ export class McpTree {
     return toolset;
   }
 
+  /** Starts the servers an agent would get (McpHost.prestart), without waiting for them. */
+  async startServers(request: AgentToolsRequest): Promise<void> {
+    const { started } = await this.#servers(request);
+    for (const { connection } of started) connection.start().catch(() => undefined);
+  }
+
+  /**
+   * The servers an agent gets: planned, checked against trust, their launch
+   * resolved, each with this tree's connection (not started yet); what it
+   * cannot get as warnings, and the first of those that is fatal (a
+   * `required` server).
+   */
+  async #servers(request: AgentToolsRequest): Promise<{ plan: Awaited<ReturnType<typeof planAgentServers>>; started: Array<{ server: PlannedServer; connection: McpConnection }>; warnings: string[]; fatal: string | null }> {
+    const { options } = this.host;
+    const { definition, agentName } = request;
+    const plan = await planAgentServers({
+      definition,
+      cwd: request.cwd,
+      configured: () => this.configured(request.cwd),
+      editorSets: options.editor?.sets() ?? null,
+      inheritClaudeSession: options.limits().inheritClaudeSession,
+    });
+    const warnings = [...this.#configWarnings.slice(this.#told), ...plan.problems.map((problem) => `Agent "${agentName}": ${problem}.`)];
+    this.#told = this.#configWarnings.length;
+    let fatal: string | null = null;
+    const notStarted = (server: PlannedServer, why: string) => {
+      const message = `MCP server "${server.name}" (${server.file}) was not started for agent "${agentName}": ${why}.`;
+      warnings.push(message);
+      if (server.spec.required) fatal ??= message;
+    };
+    const started: Array<{ server: PlannedServer; connection: McpConnection }> = [];
+    for (const server of plan.servers) {
+      if (server.projectFile && !options.trust.isTrusted(path.dirname(server.file))) {
+        notStarted(server, `it is declared in a project file and this folder is not trusted (${options.trustHint})`);
+        continue;
+      }
+      let launch: ResolvedLaunch;
+      try {
+        launch = resolveLaunch(server, { env: options.env, home: options.home, inputs: await this.#inputs(server) }, this.#ownSecrets());
+      } catch (error) {
+        if (!(error instanceof LaunchProblem)) throw error;
+        notStarted(server, error.message);
+        this.host.record({ [serverIdentity(server.name, server.spec, server.folder)]: { name: server.name, file: server.file, checkedAt: Date.now(), ok: false, error: error.message } });
+        continue;
+      }
+      for (const secret of launch.secrets) this.host.secrets.add(secret);
+      if (this.#closed) break;
+      started.push({ server, connection: this.connection(server.name, launch) });
+    }
+    return { plan, started, warnings, fatal };
+  }
+
   /**
    * Names the file uses that it does not declare, no configuration file has
    * and the editor does not list yet: the editor may start its own servers
@@ -241,7 +293,7 @@ export class McpTree {
     return this.host.options.ownSecrets().filter((s): s is string => typeof s === 'string' && s.length > 0);
   }
 
-  /** Stops every server of the tree (and what they started). Idempotent. */
+  /** Hands every server of the tree to the host, which keeps it running for the next tree for a while (or stops it). Idempotent. */
   async close(): Promise<void> {
     this.#closed = true;
     this.onClosed();
@@ -249,6 +301,6 @@ export class McpTree {
     this.#agents.clear();
     const connections = [...this.#connections.values()];
     this.#connections.clear();
-    await Promise.all(connections.map((c) => c.close()));
+    for (const connection of connections) this.host.idle.put(connection);
   }
 }

@@ -39,14 +39,21 @@ export class GroupStdioTransport implements Transport {
   #stderr = '';
   #exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   #exited: Promise<void> | null = null;
-  readonly #buffer: InstanceType<StdioFraming['ReadBuffer']>;
+  #spawned: Promise<void> | null = null;
+  #framing: StdioFraming | null = null;
+  #buffer: InstanceType<StdioFraming['ReadBuffer']> | null = null;
+  /** Output that came before the framing did (never, in practice: a server speaks when spoken to). */
+  readonly #early: Buffer[] = [];
 
+  /**
+   * `framing` may still be loading (the SDK, evaluated the first time a
+   * server starts): the process is spawned at once, so its own start
+   * overlaps that evaluation.
+   */
   constructor(
     private readonly launch: StdioLaunch,
-    private readonly framing: StdioFraming,
-  ) {
-    this.#buffer = new framing.ReadBuffer();
-  }
+    private readonly framing: StdioFraming | Promise<StdioFraming>,
+  ) {}
 
   /** The last few thousand characters the server wrote to stderr. */
   get stderrTail(): string {
@@ -62,8 +69,33 @@ export class GroupStdioTransport implements Transport {
     return this.#child?.pid ?? null;
   }
 
-  start(): Promise<void> {
-    if (this.#child) throw new Error('The server was started already.');
+  /** Starts the process (once); start() waits for it and for the framing. */
+  spawn(): Promise<void> {
+    this.#spawned ??= this.#spawn();
+    return this.#spawned;
+  }
+
+  async start(): Promise<void> {
+    await this.spawn();
+    this.#framing = await this.framing;
+    this.#read();
+  }
+
+  /** Frames what the server wrote so far into messages. */
+  #read(chunk?: Buffer): void {
+    if (chunk) this.#early.push(chunk);
+    if (!this.#framing) return;
+    this.#buffer ??= new this.#framing.ReadBuffer();
+    try {
+      for (const early of this.#early.splice(0)) this.#buffer.append(early);
+      for (let message = this.#buffer.readMessage(); message; message = this.#buffer.readMessage()) this.onmessage?.(message);
+    } catch (error) {
+      // A line that is not JSON-RPC: the server broke the protocol.
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  #spawn(): Promise<void> {
     return new Promise((resolve, reject) => {
       const child = spawn(this.launch.command, this.launch.args, {
         cwd: this.launch.cwd,
@@ -90,18 +122,10 @@ export class GroupStdioTransport implements Transport {
       child.once('close', (code, signal) => {
         // Still watched: what the server started may live on in its group until close() stops it.
         this.#exit = { code, signal };
-        this.#buffer.clear();
+        this.#buffer?.clear();
         this.onclose?.();
       });
-      child.stdout?.on('data', (chunk: Buffer) => {
-        try {
-          this.#buffer.append(chunk);
-          for (let message = this.#buffer.readMessage(); message; message = this.#buffer.readMessage()) this.onmessage?.(message);
-        } catch (error) {
-          // A line that is not JSON-RPC: the server broke the protocol.
-          this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-        }
-      });
+      child.stdout?.on('data', (chunk: Buffer) => this.#read(chunk));
       child.stderr?.setEncoding('utf8').on('data', (text: string) => {
         this.#stderr = (this.#stderr + text).slice(-STDERR_TAIL);
       });
@@ -116,7 +140,11 @@ export class GroupStdioTransport implements Transport {
         reject(new Error('the server is not running'));
         return;
       }
-      if (stdin.write(this.framing.serializeMessage(message))) resolve();
+      if (!this.#framing) {
+        reject(new Error('the server is not started'));
+        return;
+      }
+      if (stdin.write(this.#framing.serializeMessage(message))) resolve();
       else stdin.once('drain', resolve);
     });
   }

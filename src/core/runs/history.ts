@@ -11,6 +11,7 @@ import { currentOwner, liveInstances, pidAlive, sameOwner, type ProcessOwner } f
 import { FileLock } from '../fileLock';
 import { Mailbox } from './mailbox';
 import { active, busyElsewhere, markInterrupted, ownedByLiveOther, readRunFile, runFileText, writeRunFile, type RunFile } from './runFiles';
+import { IndexedRun, RunIndex, summarize, type RunSummary } from './runIndex';
 import type { RunStore } from './runStore';
 import { TranscriptStore } from './transcripts';
 
@@ -22,7 +23,11 @@ import { TranscriptStore } from './transcripts';
  * and the rest loads, agents whose process died while they ran are marked
  * `interrupted`, and runs past the retention window or the cap are deleted
  * (their ids remembered, so a follow-up says "expired" rather than
- * "unknown").
+ * "unknown"). An index of every run's summary (runIndex.ts) is what open
+ * reads; only the newest runs (`loadRuns`) and the ones that may still be
+ * at work are read whole, so a history of thousands of runs opens as fast
+ * as one of a few; any other run is read when asked for (a listing by id,
+ * a follow-up).
  *
  * Several processes share one history (VS Code windows, the CLI). Each run
  * file names the process that works on it (runFiles.ts); a run another live
@@ -41,6 +46,12 @@ export interface RunHistoryOptions {
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
   /** Told after each run file written (the benchmark counts them). */
   onWrite?: (runId: string) => void;
+  /**
+   * How many of the newest runs are read whole at open (what `runs` holds
+   * and `attach` puts in the store), besides the runs that may still be at
+   * work; default: all. Every run stays listed (summaries) and readable.
+   */
+  loadRuns?: number;
 }
 
 const EXPIRED_IDS_KEPT = 5000;
@@ -55,6 +66,9 @@ export class RunHistory implements AgentArchive {
   readonly #runsDir: string;
   readonly #expiredFile: string;
   readonly #lock: FileLock;
+  readonly #index: RunIndex;
+  /** Every run on disk, by id: what the index says, kept current by this process's writes. */
+  readonly #summaries = new Map<string, IndexedRun>();
   readonly #instance = randomUUID();
   readonly #owner: ProcessOwner;
   #loaded: RunSnapshot[] = [];
@@ -67,6 +81,8 @@ export class RunHistory implements AgentArchive {
   #writing: Promise<void> = Promise.resolve();
   /** A drain that was asked for and has not started yet: later callers share it. */
   #queued: Promise<void> | null = null;
+  /** Runs written since the index was last appended to. */
+  #indexed: string[] = [];
   /** Runs left unwritten because another live process works on them, with that process. */
   readonly #busy = new Map<string, ProcessOwner>();
   /**
@@ -83,22 +99,74 @@ export class RunHistory implements AgentArchive {
     this.transcripts = new TranscriptStore(path.join(options.dir, 'transcripts'));
     this.mailbox = new Mailbox(path.join(options.dir, 'mailbox'), (level, message) => this.#log(level, message));
     this.#lock = new FileLock(path.join(options.dir, 'history.lock'), 'The run history');
+    this.#index = new RunIndex(path.join(options.dir, 'index.ndjson'));
     liveInstances.add(this.#instance);
     this.#owner = currentOwner(this.#instance);
   }
 
+  /**
+   * Opens the history. With `loadRuns` 0 (a process that shows no old runs:
+   * the CLI) it answers before the index is read; see ready().
+   */
   static async open(options: RunHistoryOptions): Promise<RunHistory> {
     const history = new RunHistory(options);
     await mkdir(history.#runsDir, { recursive: true });
     history.#expired = await history.#readExpired();
-    await history.#readRuns();
-    await history.#applyRetention();
+    if (options.loadRuns !== 0) await history.ready();
     return history;
   }
 
-  /** The runs found on disk, newest first. */
+  #ready: Promise<void> | null = null;
+
+  /**
+   * Reads the index (once) and applies retention; resolves when done. With
+   * `loadRuns` 0 nothing is read until something needs it (a listing, an old
+   * run, a follow-up) or the process calls this at its end: reading
+   * thousands of summaries is main-thread work a first request must not
+   * wait behind.
+   */
+  ready(): Promise<void> {
+    this.#ready ??= this.#readRuns().then(() => this.#applyRetention());
+    return this.#ready;
+  }
+
+  /** The runs read whole at open (the newest `loadRuns`, and any that may still be at work), newest first. */
   get runs(): readonly RunSnapshot[] {
     return this.#loaded;
+  }
+
+  /**
+   * The runs of the history, summed up, newest first (no run file read):
+   * the newest `limit`, and with `atWork` also every run that may still be
+   * at work, whatever its age.
+   */
+  summaries(limit = Number.POSITIVE_INFINITY, options: { atWork?: boolean } = {}): RunSummary[] {
+    const newest = [...this.#summaries.values()].sort((a, b) => b.startedAt - a.startedAt);
+    const picked = newest.filter((run, i) => i < limit || (options.atWork && run.active));
+    return picked.map((run) => run.summary()).filter((s): s is RunSummary => s !== null);
+  }
+
+  /** One run's summary (no file read). */
+  summaryOf(runId: string): RunSummary | null {
+    return this.#summaries.get(runId)?.summary() ?? null;
+  }
+
+  /** The run with this id, or the run of the agent with this id, read whole (from its file when not held here). */
+  async read(runOrAgentId: string): Promise<RunSnapshot | null> {
+    await this.ready();
+    const runId = this.#summaries.has(runOrAgentId) ? runOrAgentId : this.#runOfAgent(runOrAgentId);
+    const held = (runId && this.#store?.get(runId)) ?? this.#loaded.find((r) => r.runId === runId || r.agents[runOrAgentId]);
+    if (held) return held;
+    if (!runId) return null;
+    return (await readRunFile(this.#file(runId), runId).catch(() => null))?.run ?? null;
+  }
+
+  #runOfAgent(agentId: string): string | undefined {
+    const quoted = JSON.stringify(agentId);
+    for (const run of this.#summaries.values()) {
+      if (run.mentions(quoted) && Object.hasOwn(run.summary()?.agents ?? {}, agentId)) return run.runId;
+    }
+    return undefined;
   }
 
   #now(): number {
@@ -132,38 +200,88 @@ export class RunHistory implements AgentArchive {
     }
   }
 
+  /**
+   * The index, checked against the folder: files it does not know are read
+   * (and added), entries without a file dropped. Then the runs that may be
+   * at work are read whole (one whose process died is marked interrupted),
+   * and the newest `loadRuns`.
+   */
   async #readRuns(): Promise<void> {
-    const runs: RunSnapshot[] = [];
+    const indexed = await this.#index.read();
     const orphaned: string[] = [];
+    const onDisk = new Set<string>();
+    const unknown: string[] = [];
     for (const name of await readdir(this.#runsDir)) {
-      const file = path.join(this.#runsDir, name);
       if (isTempFile(name)) {
-        orphaned.push(file);
+        orphaned.push(path.join(this.#runsDir, name));
         continue;
       }
       if (!name.endsWith('.json')) continue;
-      try {
-        const read = await readRunFile(file, name.slice(0, -'.json'.length));
-        if (read) runs.push(read.run);
-      } catch (error) {
-        const aside = await moveAside(file, this.#now()).catch(() => null);
-        this.#log('warn', `Run history file ${name} is unreadable (${firstLine(error)}); ${aside ? `moved it to ${path.basename(aside)}` : 'could not move it aside'} and continued without it.`);
-      }
+      const runId = name.slice(0, -'.json'.length);
+      onDisk.add(runId);
+      if (!indexed.has(runId)) unknown.push(runId);
     }
+    const loaded = new Map<string, RunSnapshot>();
+    const readWhole = async (runId: string): Promise<RunSnapshot | null> => {
+      try {
+        const read = await readRunFile(this.#file(runId), runId);
+        if (read) loaded.set(runId, read.run);
+        return read?.run ?? null;
+      } catch (error) {
+        const aside = await moveAside(this.#file(runId), this.#now()).catch(() => null);
+        this.#log('warn', `Run history file ${runId}.json is unreadable (${firstLine(error)}); ${aside ? `moved it to ${path.basename(aside)}` : 'could not move it aside'} and continued without it.`);
+        return null;
+      }
+    };
+    const added: IndexedRun[] = [];
+    for (const runId of unknown) {
+      const run = await readWhole(runId);
+      if (run) added.push(IndexedRun.of(summarize(run, active(run))));
+    }
+    const dropped = [...indexed.keys()].filter((runId) => !onDisk.has(runId));
+    for (const runId of dropped) indexed.delete(runId);
+    for (const summary of added) indexed.set(summary.runId, summary);
     // The lock's temp files live beside it.
     const lockTemps = (await readdir(this.#options.dir)).filter(isTempFile).map((name) => path.join(this.#options.dir, name));
     await removeDeadTempFiles([...orphaned, ...lockTemps]);
-    const interrupted = runs.filter(active);
+    const newest = [...indexed.values()].sort((a, b) => b.startedAt - a.startedAt);
+    const wanted = new Set(newest.filter((s, i) => s.active || i < (this.#options.loadRuns ?? Number.POSITIVE_INFINITY)).map((s) => s.runId));
+    // A few at a time: the reads overlap, the parses do not block for long.
+    const toRead = [...wanted].filter((runId) => !loaded.has(runId));
+    for (let i = 0; i < toRead.length; i += 8) await Promise.all(toRead.slice(i, i + 8).map(readWhole));
+    const interrupted = [...loaded.values()].filter(active);
     if (interrupted.length) {
       await this.#lock.run(async () => {
+        const changed: RunSummary[] = [];
         for (const run of interrupted) {
           const fresh = await this.#takeOverIfDead(run.runId);
-          if (fresh) runs[runs.indexOf(run)] = fresh;
+          if (fresh) loaded.set(run.runId, fresh);
+          if (fresh && !active(fresh)) changed.push(summarize(fresh, false));
         }
+        await this.#index.append(changed).catch(() => undefined);
       });
     }
+    for (const run of loaded.values()) indexed.set(run.runId, IndexedRun.of(summarize(run, active(run))));
+    for (const [runId, summary] of indexed) this.#summaries.set(runId, summary);
+    if (added.length || dropped.length || this.#index.bloated(indexed.size)) {
+      await this.#lock.run(() => this.#rewriteIndex()).catch((error: unknown) => this.#log('warn', `Could not update the run history's index: ${firstLine(error)}`));
+    }
+    const runs = [...loaded.values()].filter((run) => wanted.has(run.runId) || active(run));
     for (const run of runs) this.#written.set(run.runId, run.version);
     this.#loaded = runs.sort((a, b) => b.startedAt - a.startedAt);
+  }
+
+  /**
+   * Under the lock: the index rewritten from what is on disk now, read
+   * afresh (another process may have appended since this one read it), with
+   * what this process knows.
+   */
+  async #rewriteIndex(): Promise<void> {
+    const now = await this.#index.read();
+    const names = new Set((await readdir(this.#runsDir)).filter((n) => n.endsWith('.json') && !isTempFile(n)).map((n) => n.slice(0, -'.json'.length)));
+    for (const [runId, summary] of this.#summaries) if (!now.has(runId)) now.set(runId, summary);
+    for (const runId of [...now.keys()]) if (!names.has(runId)) now.delete(runId);
+    await this.#index.rewrite(now.values());
   }
 
   /**
@@ -181,20 +299,26 @@ export class RunHistory implements AgentArchive {
     return file.run;
   }
 
+  /** Deletes the runs past retention that the attached store does not hold (the store's removals delete those). */
   async #applyRetention(): Promise<void> {
-    const drop = this.#pastRetention(this.#loaded);
-    this.#loaded = this.#loaded.filter((run) => !drop.has(run));
-    if (drop.size) await this.#delete([...drop]);
+    const newest = [...this.#summaries.values()].sort((a, b) => b.startedAt - a.startedAt);
+    const drop = [...this.#pastRetention(newest, (s) => s.active)].filter((s) => !this.#store?.get(s.runId));
+    if (drop.length === 0) return;
+    const ids = new Set(drop.map((s) => s.runId));
+    this.#loaded = this.#loaded.filter((run) => !ids.has(run.runId));
+    // Their agents' transcripts go too: a summary names them; one that cannot be read is read from its file.
+    const runs = await Promise.all(drop.map(async (s) => ({ runId: s.runId, agents: s.summary()?.agents ?? (await readRunFile(this.#file(s.runId), s.runId).catch(() => null))?.run.agents ?? {} })));
+    await this.#delete(runs);
   }
 
   /** Of `runs` (newest first), the finished ones older than the retention window or beyond the cap. */
-  #pastRetention(runs: readonly RunSnapshot[]): Set<RunSnapshot> {
+  #pastRetention<T extends { startedAt: number; endedAt: number | null }>(runs: readonly T[], isActive: (run: T) => boolean): Set<T> {
     const cutoff = this.#now() - this.#options.retentionDays * DAY_MS;
-    const drop = new Set<RunSnapshot>();
+    const drop = new Set<T>();
     let kept = 0;
     for (const run of runs) {
       const old = (run.endedAt ?? run.startedAt) < cutoff;
-      if (!active(run) && (old || kept >= this.#options.maxRuns)) drop.add(run);
+      if (!isActive(run) && (old || kept >= this.#options.maxRuns)) drop.add(run);
       else kept++;
     }
     return drop;
@@ -208,24 +332,30 @@ export class RunHistory implements AgentArchive {
   setLimits(limits: Partial<Pick<RunHistoryOptions, 'retentionDays' | 'maxRuns'>>): void {
     Object.assign(this.#options, limits);
     if (!this.#store) return;
-    for (const run of this.#pastRetention(this.#store.list())) this.#store.remove(run.runId);
+    for (const run of this.#pastRetention(this.#store.list(), active)) this.#store.remove(run.runId);
+    // Runs on disk that the store does not hold (older than what was read whole at open).
+    void this.#applyRetention().catch((error: unknown) => this.#log('error', `Could not delete old runs: ${firstLine(error)}`));
   }
 
   /** Deletes runs with their transcripts and remembers their agents as expired; runs another live process works on stay. */
-  async #delete(runs: RunSnapshot[]): Promise<void> {
+  async #delete(runs: ReadonlyArray<{ runId: string; agents: Record<string, unknown> }>): Promise<void> {
     await this.#lock.run(async () => {
       const expired: string[] = [];
+      const deleted: string[] = [];
       for (const run of runs) {
         this.#written.delete(run.runId);
         const file = await readRunFile(this.#file(run.runId), run.runId).catch(() => null);
         if (busyElsewhere(file, this.#owner)) continue;
         await rm(this.#file(run.runId), { force: true });
+        deleted.push(run.runId);
+        this.#summaries.delete(run.runId);
         for (const agentId of Object.keys(run.agents)) {
           await this.transcripts.remove(agentId);
           await this.mailbox.removeAgent(agentId);
           expired.push(agentId);
         }
       }
+      await this.#index.append([], deleted).catch((error: unknown) => this.#log('warn', `Could not update the run history's index: ${firstLine(error)}`));
       // Merged with what other processes expired since this one read the list.
       const merged = [...new Set([...(await this.#readExpired()), ...this.#expired, ...expired])];
       this.#expired = merged.slice(-EXPIRED_IDS_KEPT);
@@ -254,6 +384,8 @@ export class RunHistory implements AgentArchive {
     await writeFileAtomic(this.#file(run.runId), text);
     this.#options.onWrite?.(run.runId);
     this.#written.set(run.runId, version);
+    this.#summaries.set(run.runId, IndexedRun.of(summarize(run, stillActive)));
+    this.#indexed.push(run.runId);
     if (stillActive) this.#heldActive.add(run.runId);
     else this.#heldActive.delete(run.runId);
   }
@@ -307,6 +439,9 @@ export class RunHistory implements AgentArchive {
               this.#log('error', `Could not save run ${run.runId}: ${firstLine(error)}`);
             }
           }
+          // One append for the batch; a failure only costs a read of those files at the next open.
+          const written = this.#indexed.splice(0).map((id) => this.#summaries.get(id)?.summary()).filter((s): s is RunSummary => Boolean(s));
+          await this.#index.append(written).catch((error: unknown) => this.#log('warn', `Could not update the run history's index: ${firstLine(error)}`));
         })
         .catch((error: unknown) => this.#log('error', `Could not save the run history: ${firstLine(error)}`));
     }
@@ -345,7 +480,8 @@ export class RunHistory implements AgentArchive {
    * history); 'expired' or null when it cannot be continued.
    */
   async load(agentId: string): Promise<ArchivedAgent | 'expired' | null> {
-    const known = this.#store?.agent(agentId) ?? findNode(this.#loaded, agentId);
+    await this.ready().catch(() => undefined);
+    const known = this.#store?.agent(agentId) ?? findNode(this.#loaded, agentId) ?? (await this.#nodeFromFile(agentId));
     if (!known) return this.#expired.includes(agentId) ? 'expired' : null;
     const file = await this.#lock.run(async () => {
       await this.#takeOverIfDead(known.runId);
@@ -366,6 +502,14 @@ export class RunHistory implements AgentArchive {
     const busy = busyElsewhere(file, this.#owner);
     const run = file?.run ?? this.#store?.get(known.runId) ?? this.#loaded.find((r) => r.runId === known.runId);
     return { node, messages, runningIn: runningIn(node, file, this.#owner), runBusyIn: busy ? describeOwner(busy) : null, team: run ? teamRecordOf(run) : null };
+  }
+
+  /** An agent of a run not read whole at open, from its file (the index says which run). */
+  async #nodeFromFile(agentId: string): Promise<AgentNode | undefined> {
+    const runId = this.#runOfAgent(agentId);
+    if (!runId) return undefined;
+    const file = await readRunFile(this.#file(runId), runId).catch(() => null);
+    return file?.run.agents[agentId];
   }
 
   get retentionDays(): number {

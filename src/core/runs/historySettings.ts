@@ -2,6 +2,14 @@ import type { Settings } from '../config';
 import type { RunHistory, RunHistoryOptions } from './history';
 import type { RunStore, RunStoreOptions } from './runStore';
 
+/**
+ * The newest runs a long-lived process (VS Code) reads whole when it opens
+ * the history, for the Runs view: as many as the default `history.maxRuns`
+ * keeps, so nothing changes for a default history; of a longer one the rest
+ * stays listed from the index and readable (`subagents runs`, a follow-up).
+ */
+export const RUNS_VIEW_RUNS = 200;
+
 /** The run store's caps from the `history.*` settings. */
 export function storeLimits(settings: Settings): Required<Pick<RunStoreOptions, 'maxRuns' | 'maxEventsPerRun'>> {
   return { maxRuns: settings['history.maxRuns'], maxEventsPerRun: settings['history.maxEventsPerRun'] };

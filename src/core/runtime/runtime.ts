@@ -1,14 +1,16 @@
 import path from 'node:path';
 import type { RunEvent } from '../../protocol/runEvents';
-import { worktreePoolSize, type Settings } from '../config';
+import { worktreePoolOptions, type Settings } from '../config';
 import { finalResult, type AgentResult, type AgentRun } from '../engine/agentRun';
 import { EngineError } from '../engine/errors';
 import { newMailId } from '../engine/mail';
-import { WorktreeManager, type RecoverReport } from '../isolation';
+import { BackgroundUpkeep, WorktreeManager, type RecoverReport } from '../isolation';
 import type { EditorToolProvider } from '../mcp/editorTools';
+import { IDLE_SERVER_MS } from '../mcp/host';
+import { IdleServers } from '../mcp/idleServers';
 import { McpStatusStore } from '../mcp/status';
 import { RunHistory } from '../runs/history';
-import { applyHistorySettings, historyLimits, storeLimits } from '../runs/historySettings';
+import { applyHistorySettings, historyLimits, RUNS_VIEW_RUNS, storeLimits } from '../runs/historySettings';
 import { RunStore } from '../runs/runStore';
 import { ApprovalInbox } from '../tools/approvalInbox';
 import { ModeConsents, type ModeConsentHandler } from '../tools/modeConsent';
@@ -51,6 +53,19 @@ export interface RuntimeOptions {
   historyDebounceMs?: number;
   /** Scopes unused this long with nothing at work are closed (default 10 minutes). */
   scopeIdleMs?: number;
+  /**
+   * How many of the newest runs the history reads whole at open, for the
+   * store (default RUNS_VIEW_RUNS, what the Runs view lists); 0: none, and
+   * the index is read only when something needs it (the CLI).
+   */
+  historyLoadRuns?: number;
+  /**
+   * This process stays (VS Code, the agent host): it keeps the worktree
+   * pool ready itself (cleaning, deleting, refilling) while no agent of it
+   * is at work, for what other processes hand back too. A short-lived one (the CLI) leaves that to a detached
+   * process instead.
+   */
+  keepPoolsReady?: boolean;
   /** Where a scope's agents come from; default: discovery, watching the folder's agent files (AgentCatalog). */
   catalogs?: ScopeShared['catalogs'];
 }
@@ -62,6 +77,8 @@ export class Runtime implements AgentRuntime {
   readonly approvals: ApprovalsView;
   readonly consents: ModeConsents;
   readonly mcpStatus: McpStatusStore;
+  /** MCP servers whose run tree ended, kept a while for the next tree of any scope: a new `subagents run` in the agent host is a new scope. */
+  readonly #mcpIdle = new IdleServers(IDLE_SERVER_MS);
   readonly #options: RuntimeOptions;
   readonly #scopes = new Map<string, Promise<RuntimeScope>>();
   /** The scopes opened and not closed yet. */
@@ -72,6 +89,7 @@ export class Runtime implements AgentRuntime {
   readonly #unasked = new Set<string>();
   readonly #listeners = new Set<(event: RunEvent) => void>();
   readonly #disposers: Array<() => void> = [];
+  readonly #poolListeners = new Set<() => void>();
   #sweep: NodeJS.Timeout | null = null;
   #closed: Promise<void> | null = null;
 
@@ -93,6 +111,7 @@ export class Runtime implements AgentRuntime {
     const history = await RunHistory.open({
       dir: options.dataDir,
       ...historyLimits(settings),
+      loadRuns: options.historyLoadRuns ?? RUNS_VIEW_RUNS,
       debounceMs: options.historyDebounceMs,
       log: (level, message) => options.log(level, message),
     });
@@ -100,12 +119,25 @@ export class Runtime implements AgentRuntime {
     const worktrees = new WorktreeManager({
       stateDir: path.join(worktreesDir, 'state'),
       worktreesRoot: path.join(worktreesDir, 'trees'),
-      // Read each time a worktree is done, so a change applies at once.
-      poolSize: () => worktreePoolSize(options.settings()),
+      // Read each time they matter, so a change applies at once.
+      ...worktreePoolOptions(options.settings),
       log: (level, message) => options.log(level, message),
     });
     const runtime = new Runtime(options, history, worktrees);
     runtime.#disposers.push(history.attach(runtime.store));
+    runtime.#disposers.push(worktrees.onPoolChange(() => runtime.#poolChanged()));
+    if (options.keepPoolsReady) {
+      const upkeep = new BackgroundUpkeep(worktrees, {
+        busy: () => runtime.#engines().some((engine) => engine.busy),
+        log: (level, message) => options.log(level, message),
+        onPass: () => runtime.#poolChanged(),
+        // Windows and terminals hand worktrees back to the same pool: this process keeps it for them too.
+        watchOthers: true,
+        // Idle for long (a window left open, the host between fan-outs): a commit or new checkout settings do not wait for the next fan-out.
+        recheckMs: 60_000,
+      });
+      runtime.#disposers.push(() => upkeep.dispose());
+    }
     if (options.recoverWorktrees !== false) await runtime.recoverWorktrees();
     // Messages and stops other processes leave for the agents this runtime runs (and what a crash left behind).
     runtime.#disposers.push(history.mailbox.watch((entry) => runtime.#engines().some((engine) => engine.receive(entry))));
@@ -126,6 +158,16 @@ export class Runtime implements AgentRuntime {
     const report = await this.worktrees.recover();
     this.#options.onRecovered?.(report, pending);
     return report;
+  }
+
+  /** The pool of reusable worktrees changed: one was taken or handed back, or the upkeep did its work (the Worktrees row). */
+  onPoolChange(listener: () => void): () => void {
+    this.#poolListeners.add(listener);
+    return () => this.#poolListeners.delete(listener);
+  }
+
+  #poolChanged(): void {
+    for (const listener of this.#poolListeners) listener();
   }
 
   /** Every engine event (redacted), after the store has it. */
@@ -165,6 +207,7 @@ export class Runtime implements AgentRuntime {
       history: this.history,
       worktrees: this.worktrees,
       mcpStatus: this.mcpStatus,
+      mcpIdle: this.#mcpIdle,
       editorTools: this.#options.editorTools,
       askMcpInputs: this.#options.askMcpInputs,
       log: this.#options.log,
@@ -379,7 +422,7 @@ export class Runtime implements AgentRuntime {
       await Promise.race([Promise.all(ending), new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
     }
     // Every MCP server a run started stops with it (the rest is the process watchdog's job).
-    await Promise.race([Promise.all(scopes.map((s) => s.close(reason))), new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
+    await Promise.race([Promise.all(scopes.map((s) => s.close(reason))).then(() => this.#mcpIdle.close()), new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
     try {
       // Before the store is let go: its last changes are written.
       await this.history.flush();

@@ -9,6 +9,7 @@ import type { WorktreeManager } from '../isolation';
 import { pluginRoots } from '../mcp/configFiles';
 import type { EditorToolProvider } from '../mcp/editorTools';
 import { McpHost, type McpHostOptions } from '../mcp/host';
+import type { IdleServers } from '../mcp/idleServers';
 import { mcpLimits } from '../mcp/limits';
 import type { McpStatusStore } from '../mcp/status';
 import type { RunHistory } from '../runs/history';
@@ -33,6 +34,8 @@ export interface ScopeShared {
   history: RunHistory;
   worktrees: WorktreeManager;
   mcpStatus: McpStatusStore;
+  /** MCP servers no run tree holds, kept for the next tree of any scope (the same launch). */
+  mcpIdle?: IdleServers;
   editorTools?: EditorToolProvider;
   askMcpInputs?: (server: string, ids: readonly string[]) => Promise<ReadonlyMap<string, string> | null>;
   log: RuntimeLog;
@@ -50,7 +53,7 @@ export type ScopeCatalog = AgentLookup & { readonly warnings: readonly Discovery
 /** How a scope's MCP servers are run: its trust, environment and plugins, and what the editor adds. */
 export function mcpHostOptions(
   spec: () => ScopeSpec,
-  extras: Pick<McpHostOptions, 'editor' | 'status' | 'askInputs'> & { env?: NodeJS.ProcessEnv },
+  extras: Pick<McpHostOptions, 'editor' | 'status' | 'askInputs' | 'idle'> & { env?: NodeJS.ProcessEnv },
 ): McpHostOptions {
   const first = spec();
   return {
@@ -66,6 +69,7 @@ export function mcpHostOptions(
     ownSecrets: () => [spec().credentials.apiKey],
     status: extras.status,
     askInputs: extras.askInputs,
+    idle: extras.idle,
   };
 }
 
@@ -91,7 +95,7 @@ export class RuntimeScope {
     const settings = () => this.#spec.settings;
     const trust = projectTrust(spec.trust);
     const secrets = () => [this.#spec.credentials.apiKey];
-    this.mcp = new McpHost(mcpHostOptions(() => this.#spec, { env: this.#env, editor: shared.editorTools, status: shared.mcpStatus, askInputs: shared.askMcpInputs }));
+    this.mcp = new McpHost(mcpHostOptions(() => this.#spec, { env: this.#env, editor: shared.editorTools, status: shared.mcpStatus, askInputs: shared.askMcpInputs, idle: shared.mcpIdle }));
     this.engine = new Engine({
       // Made on first use: a scope without a key lists agents, and admission refuses to start them.
       client: new Proxy({} as Anthropic, { get: (_target, property) => Reflect.get(this.#sdk(), property) as unknown }),

@@ -23,6 +23,9 @@ export interface ConsoleEntry {
 /** How long the workbench may take to appear on a cold, busy 2-core machine. */
 const WORKBENCH_TIMEOUT = 60_000;
 
+/** The side bar (our views) or the secondary side bar (the chat). */
+export type SidePart = 'sidebar' | 'auxiliarybar';
+
 export class Workbench {
   readonly console: ConsoleEntry[] = [];
   readonly pageErrors: string[] = [];
@@ -236,40 +239,51 @@ export class Workbench {
   }
 
   /**
-   * Sets the side bar's width by dragging its edge, as a user does (the
-   * default is 300 px; 250 px is a narrow one), and returns the width it got.
+   * Sets the width of the side bar (or of the secondary side bar, where the
+   * chat is) by dragging its edge, as a user does (the default is 300 px;
+   * 250 px is a narrow one), and returns the width it got.
    */
-  async setSidebarWidth(width: number): Promise<number> {
-    const sidebar = this.page.locator('.part.sidebar');
-    const box = await sidebar.boundingBox();
-    if (!box) throw new Error('the side bar is not shown');
+  async setSidebarWidth(width: number, part: SidePart = 'sidebar'): Promise<number> {
+    const bar = this.page.locator(`.part.${part}`);
+    const box = await bar.boundingBox();
+    if (!box) throw new Error(`the ${part} is not shown`);
     if (Math.abs(box.width - width) <= 1) return box.width;
-    // The sash lies just right of the side bar's edge; the drag moves the edge by as much as the pointer.
-    const sash = await this.page.locator('.monaco-sash.vertical.primary-sidebar-sash').boundingBox();
-    if (!sash) throw new Error('the side bar has no sash to drag');
+    const sash = part === 'sidebar' ? await this.page.locator('.monaco-sash.vertical.primary-sidebar-sash').boundingBox() : await this.sashAt(box.x);
+    if (!sash) throw new Error(`the ${part} has no sash to drag`);
+    // The side bar's edge is its right one, the secondary side bar's its left one: the drag moves it by as much as the pointer.
+    const by = part === 'sidebar' ? width - box.width : box.width - width;
     const x = sash.x + sash.width / 2;
     const y = sash.y + sash.height / 2;
     await this.page.mouse.move(x, y);
     await this.page.mouse.down();
-    await this.page.mouse.move(x + (width - box.width) / 2, y, { steps: 4 });
-    await this.page.mouse.move(x + (width - box.width), y, { steps: 4 });
+    await this.page.mouse.move(x + by / 2, y, { steps: 4 });
+    await this.page.mouse.move(x + by, y, { steps: 4 });
     await this.page.mouse.up();
-    await poll(async () => Math.abs(((await sidebar.boundingBox())?.width ?? 0) - width) <= 2, { timeoutMs: 10_000, message: `the side bar did not become ${width} px wide` });
-    return (await sidebar.boundingBox())!.width;
+    await poll(async () => Math.abs(((await bar.boundingBox())?.width ?? 0) - width) <= 2, { timeoutMs: 10_000, message: `the ${part} did not become ${width} px wide` });
+    return (await bar.boundingBox())!.width;
+  }
+
+  /** The workbench's vertical sash on the line x (the secondary side bar's has no class of its own). */
+  private async sashAt(x: number): Promise<{ x: number; y: number; width: number; height: number } | null> {
+    for (const sash of await this.page.locator('.monaco-sash.vertical').all()) {
+      const box = await sash.boundingBox().catch(() => null);
+      if (box && box.height > 100 && Math.abs(box.x + box.width / 2 - x) <= 6) return box;
+    }
+    return null;
   }
 
   /**
    * Screenshots at the default side bar width (300 px) and at 250 px, each in
    * the light and the dark theme: `<name>-300-light.png` … `<name>-250-dark.png`.
-   * The side bar is left at 300 px.
+   * The bar is left at 300 px.
    */
-  async screenshotsAtWidths(name: string, prepare: () => Promise<void> = async () => undefined): Promise<string[]> {
+  async screenshotsAtWidths(name: string, prepare: () => Promise<void> = async () => undefined, part: SidePart = 'sidebar'): Promise<string[]> {
     const files: string[] = [];
     for (const width of [300, 250]) {
-      await this.setSidebarWidth(width);
+      await this.setSidebarWidth(width, part);
       files.push(...(await this.screenshotsInBothThemes(`${name}-${width}`, prepare)));
     }
-    await this.setSidebarWidth(300);
+    await this.setSidebarWidth(300, part);
     return files;
   }
 

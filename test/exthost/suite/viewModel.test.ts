@@ -110,7 +110,8 @@ describe('the view model', () => {
     // Out of sight, the answer's first line goes with it.
     assert.deepEqual(endNotice({ ...ended, output: '## Summary\n\nAll [3](command:x) tests pass.' }, false), {
       level: 'info',
-      text: 'docs finished: Summary',
+      // The line after the heading; the link made inert (no command runs from a notification).
+      text: 'docs finished: All [3]\u200b(command:x) tests pass.',
       buttons: ['Show Result', 'Show Transcript'],
     });
     assert.match(endNotice({ ...ended, worktree }, true)?.text ?? '', /2 changed files on subagents\/docs-1 to review/);

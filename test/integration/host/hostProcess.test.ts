@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,6 +44,7 @@ before(async () => {
       if (heard) return { text: `heard: ${/\n([^\n]*)\n<\/message>/.exec(heard)?.[1] ?? heard}` };
       return { delayMs: 100, toolUses: [{ name: 'LS', input: {} }] };
     }
+    if (isAgent(req.system, 'editor')) return req.turn === 0 ? { toolUses: [{ name: 'Write', input: { file_path: 'out.txt', content: 'from the editor\n' } }] } : { text: 'edited' };
     if (isAgent(req.system, 'sleeper')) return req.turn === 0 && !texts(req.messages).includes('wake up') ? { hang: true } : { text: `awake, remembering: ${texts(req.messages)[0]}` };
     return { text: `done: ${req.lastUserText}` };
   });
@@ -237,6 +239,30 @@ test('with no client, no run and no approval, the host exits after its idle time
   const none = await cli(['host', 'status']);
   assert.equal(none.code, 1);
   assert.match(none.stdout, /^No agent host runs\./);
+});
+
+test('the host keeps the worktree pool for its clients: what a terminal discards is cleaned by the host, with no upkeep process of the terminal’s', async () => {
+  await windowClient();
+  const repo = path.join(root, 'repo');
+  await mkdir(path.join(repo, '.claude', 'agents'), { recursive: true });
+  await writeFile(path.join(repo, '.claude', 'agents', 'editor.md'), '---\nname: editor\ndescription: Edits\ntools: Write\n---\nEdit. [agent:editor]\n');
+  await writeFile(path.join(repo, 'app.txt'), 'v1\n');
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'start');
+  const inRepo = (args: string[]) => runCliProcess(args, { env: { ...env, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: model.url }, cwd: repo });
+  const run = await inRepo(['run', 'editor', 'edit it', '--isolation', 'worktree', '--permission-mode', 'acceptEdits', '--json']);
+  assert.equal(run.code, 0, run.stderr);
+  const { agentId } = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { agentId: string };
+  // runCliProcess sets SUBAGENTS_NO_BACKGROUND: the terminal leaves the upkeep to nobody but the host.
+  const discarded = await inRepo(['worktrees', 'discard', agentId]);
+  assert.equal(discarded.code, 0, discarded.stderr);
+  const poolDir = path.join(root, 'data', 'subagents', 'worktrees', 'state', 'pool');
+  const entries = () => readdirSync(poolDir).filter((n) => n.endsWith('.json')).map((n) => JSON.parse(readFileSync(path.join(poolDir, n), 'utf8')) as { ready?: boolean; path: string });
+  assert.deepEqual(entries().map((e) => e.ready), [false], 'the discard hands the worktree back to be cleaned');
+  const [cleaned] = await until('the host to clean the handed-back worktree', () => entries().every((e) => e.ready !== false) && entries(), 120_000);
+  assert.equal(execFileSync('git', ['status', '--porcelain', '--ignored'], { cwd: cleaned!.path, encoding: 'utf8' }), '', 'the pooled worktree holds nothing of the editor’s');
 });
 
 /**

@@ -13,7 +13,7 @@ import * as vscode from '../../support/vscodeFake';
 // repository and worktree manager under the vscode fake.
 
 const sb = makeSandbox();
-const manager = new WorktreeManager({ stateDir: sb.stateDir, worktreesRoot: sb.worktreesRoot, poolSize: () => 2 });
+const manager = new WorktreeManager({ stateDir: sb.stateDir, worktreesRoot: sb.worktreesRoot, poolSize: () => 2, poolBudgetBytes: () => 5120 * 1024 * 1024 });
 after(() => {
   manager.dispose();
   sb.cleanup();
@@ -47,7 +47,9 @@ test('the Worktrees section shows kept and pooled worktrees with their disk use;
   assert.match(rootItem.description!, /^1 kept · 1 pooled · about \d+(\.\d)? KB$/);
   assert.equal(rootItem.contextValue, 'worktrees', 'the Clean Up button shows on it');
   const children = worktreesChildren(root!).map((n) => worktreesItem(n) as unknown as vscode.TreeItem);
-  assert.deepEqual(children.map((c) => c.label), ['writer', 'Pooled for reuse: 1']);
+  assert.deepEqual(children.map((c) => c.label), ['writer', 'Pooled: 1 of 2']);
+  assert.match(children[1]!.description!, /^\d+(\.\d)? KB of 5\.0 GB · /, 'the pool shows its disk budget');
+  assert.match(String(rootItem.tooltip), /of their 5\.0 GB budget \(subagents\.worktrees\.poolDiskBudgetMB\)/);
   assert.match(children[0]!.description!, new RegExp(`^1 file, \\+1 −0 · ${kept.branch} · about `));
   assert.deepEqual(children[0]!.command?.arguments, [{ agentId: 'kept-1' }], 'a click offers review, apply or discard of that one');
   assert.deepEqual(worktreesRoots(await summarizeWorktrees(new WorktreeManager({ stateDir: `${sb.root}/none`, worktreesRoot: `${sb.root}/none-trees` }))), [], 'no section without worktrees');

@@ -4,7 +4,6 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { WorktreeManager } from '../../../../src/core/isolation';
-import { deletionsDone } from '../../../../src/core/isolation/worktrees';
 import { branchExists, gitStopper, makeSandbox, type Sandbox } from './helpers';
 
 const RECYCLE_CHILD = path.join(import.meta.dirname, 'recycleChild.ts');
@@ -113,7 +112,7 @@ test('the pool is bounded: worktrees past its size are deleted, and size 0 delet
   after(() => m.dispose());
   const recs = await Promise.all([0, 1, 2, 3].map((i) => m.create({ cwd: sb.repo, agentName: 'w', agentId: `w-${i}` })));
   await Promise.all(recs.map((r) => m.finish(r.agentId)));
-  await deletionsDone();
+  await m.maintain({ wait: true });
   assert.equal((await m.poolStatus())[0]?.worktrees.length, 2);
   assert.equal(recs.filter((r) => existsSync(r.path)).length, 2);
   assert.equal(sb.git(['worktree', 'list']).trim().split('\n').length, 3, 'the main tree and the two pooled ones');
@@ -193,17 +192,23 @@ test('a crash while a pooled worktree is being moved to its new base loses nothi
   assert.equal(sb.read('README.md', next.path), '# the user keeps writing\n');
 });
 
-test('a crash while a discarded worktree is being cleaned for the pool keeps the agent\'s work, and the discard can be done again', async () => {
+test('a crash while the upkeep cleans a discarded worktree leaves it to the next pass, and no agent ever gets it uncleaned', async () => {
   const sb = sandbox();
   await killMidway(sb, 'release', 'clean');
 
   const fresh = pooled(sb, 2);
   const report = await fresh.recover();
-  assert.deepEqual(report.kept.map((r) => r.agentId), ['recycle-release'], 'the work is still offered for review');
-  const [kept] = report.kept;
-  assert.equal(sb.git(['show', `${kept!.branch}:kept-work.txt`]), 'work to keep\n');
-  assert.deepEqual(await fresh.poolStatus(), [], 'it did not reach the pool');
-  await fresh.discard('recycle-release');
+  assert.deepEqual(report.kept, [], 'the discard was done: the user asked for the work to go');
   assert.equal(sb.git(['branch', '--list', 'subagents/*']), '');
-  assert.equal((await fresh.poolStatus())[0]?.worktrees.length, 1, 'the second discard finished the job');
+  const [status] = await fresh.poolStatus();
+  assert.deepEqual(status?.worktrees.map((w) => w.ready), [false], 'pooled, still to be cleaned');
+  const folder = status!.worktrees[0]!.path;
+
+  const pass = await fresh.maintain();
+  assert.equal(pass?.cleaned, 1, 'the next pass cleans what the killed one left');
+  assert.deepEqual((await fresh.poolStatus())[0]?.worktrees.map((w) => w.ready), [true]);
+  const next = await fresh.create({ cwd: sb.repo, agentName: 'w', agentId: 'after-crash' });
+  assert.equal(next.path, folder);
+  assert.equal(sb.exists('kept-work.txt', next.path), false);
+  assert.equal(sb.git(['status', '--porcelain', '--ignored'], next.path), '');
 });

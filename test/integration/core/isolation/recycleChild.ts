@@ -1,9 +1,10 @@
 /**
  * A process that is to be killed while it recycles a worktree, for the crash
  * tests: `take` makes an isolated worktree (from the pool the test filled);
- * `release` makes one, keeps a change in it, then discards it (back to the
- * pool). The test's git shim stops the chosen git step until the process is
- * killed. Usage: recycleChild.ts <stateDir> <worktreesRoot> <repo> <take|release>
+ * `release` makes one, keeps a change in it, discards it (back to the pool,
+ * not cleaned yet), then runs the pool's upkeep, which cleans it. The
+ * test's git shim stops the chosen git step until the process is killed.
+ * Usage: recycleChild.ts <stateDir> <worktreesRoot> <repo> <take|release>
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
     writeFileSync(path.join(rec.path, 'kept-work.txt'), 'work to keep\n');
     await manager.finish(rec.agentId);
     await manager.discard(rec.agentId);
+    await manager.maintain();
   }
   process.stdout.write('finished without being stopped\n');
 }

@@ -129,7 +129,7 @@ test('CLI: --isolation worktree; after a SIGKILL mid-run the changed worktree is
   t.after(() => server.close());
   const env = { HOME: sb.root, XDG_DATA_HOME: path.join(sb.root, 'data'), ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
 
-  const child = spawn(process.execPath, [CLI, 'run', 'editor', 'edit it', '--isolation', 'worktree', '--permission-mode', 'acceptEdits', '--json', '--cwd', sb.repo], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'run', 'editor', 'edit it', '--isolation', 'worktree', '--permission-mode', 'acceptEdits', '--json', '--cwd', sb.repo], { env: { PATH: process.env.PATH, SUBAGENTS_NO_BACKGROUND: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise((r) => child.once('exit', r));
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));

@@ -1,0 +1,38 @@
+import { spawn } from 'node:child_process';
+import os from 'node:os';
+
+/** The one-minute load average, as the benchmarks record it beside their figures. */
+export const loadAverage = (): number => Number((os.loadavg()[0] ?? 0).toFixed(2));
+
+/**
+ * Runs `node <args>` to its exit and resolves with the milliseconds from the
+ * spawn to the exit, or to the time `until` gives then (a moment the process
+ * caused elsewhere: a model request it made). A non-zero exit rejects.
+ */
+export function timeProcess(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }, until?: () => number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, args, { ...opts, stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve((until ? until() : performance.now()) - t0) : reject(new Error(`${args.join(' ')} exited with ${code}`))));
+  });
+}
+
+/**
+ * Runs every measurement once per round, in an order rotated round by round
+ * (so a burst of load falls on each alike), after one untimed round that
+ * warms the compile and page caches; returns each timed round's figures.
+ */
+export async function rotatedRounds<K extends string>(measures: Record<K, () => Promise<number>>, rounds: number): Promise<Array<Record<K, number>>> {
+  const keys = Object.keys(measures) as K[];
+  const timed: Array<Record<K, number>> = [];
+  for (let round = 0; round <= rounds; round++) {
+    const got = {} as Record<K, number>;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[(round + i) % keys.length]!;
+      got[key] = await measures[key]();
+    }
+    if (round > 0) timed.push(got);
+  }
+  return timed;
+}
