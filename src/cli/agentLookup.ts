@@ -34,7 +34,7 @@ export type Lookup = { found: ArchivedAgent } | { missing: string };
  */
 function teammateNamed(history: RunHistory, name: string, command: string): { agentId: string } | { missing: string } | null {
   const wanted = name.toLowerCase();
-  const mates = history.runs.flatMap((run) => Object.values(run.agents)).filter((n) => n.member?.toLowerCase() === wanted);
+  const mates = history.summaries().flatMap((run) => Object.entries(run.agents).map(([agentId, a]) => ({ ...a, agentId, runId: run.runId }))).filter((n) => n.member?.toLowerCase() === wanted);
   if (mates.length === 0) return null;
   const atWork = mates.filter((n) => isActiveStatus(n.status));
   if (atWork.length === 1) return { agentId: atWork[0]!.agentId };
@@ -46,7 +46,8 @@ function teammateNamed(history: RunHistory, name: string, command: string): { ag
 /** The agent with this id (or, a teammate, this team name), or the message (with the known agents) for exit code 2. */
 export async function lookUpAgent(history: RunHistory, idOrName: string, command: string): Promise<Lookup> {
   let agentId = idOrName;
-  if (!history.runs.some((run) => run.agents[idOrName])) {
+  await history.ready();
+  if (!history.summaries().some((run) => run.agents[idOrName])) {
     const mate = teammateNamed(history, idOrName, command);
     if (mate && 'missing' in mate) return mate;
     if (mate) agentId = mate.agentId;

@@ -87,7 +87,12 @@ async function list(worktrees: WorktreeManager, io: CliIO, json: boolean): Promi
 /** The teammates of the run `agentId` is a teammate of (from the history), or null when it is none. */
 async function teammatesIn(io: CliIO, agentId: string): Promise<{ target: TeammateWork; teammates: TeammateWork[] } | null> {
   const history = await openHistory(io, cliSettings(io, io.cwd, { userOnly: true }));
-  return teammatesOf(history.runs.find((r) => r.agents[agentId]), agentId);
+  try {
+    // The history reads no run whole at open: the run is read by the agent's id.
+    return teammatesOf((await history.read(agentId)) ?? undefined, agentId);
+  } finally {
+    await history.close();
+  }
 }
 
 export const worktreesCommand: CliCommand = {

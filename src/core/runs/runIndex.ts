@@ -31,6 +31,8 @@ const agentSummarySchema = z.object({
   parentId: z.nullable(z.string()),
   startedAt: z.number(),
   endedAt: z.nullable(z.number()),
+  /** A teammate's name in its team (so a teammate can be named instead of its id). */
+  member: z.optional(z.string()),
 });
 
 export const runSummarySchema = z.object({
@@ -58,7 +60,7 @@ export function summarize(run: RunSnapshot, active: boolean): RunSummary {
   const root = run.agents[run.rootAgentId];
   const agents: RunSummary['agents'] = {};
   for (const node of Object.values(run.agents)) {
-    agents[node.agentId] = { agentName: node.agentName, status: node.status, parentId: node.parentId, startedAt: node.startedAt, endedAt: node.endedAt };
+    agents[node.agentId] = { agentName: node.agentName, status: node.status, parentId: node.parentId, startedAt: node.startedAt, endedAt: node.endedAt, ...(node.member ? { member: node.member } : {}) };
   }
   return {
     runId: run.runId,
