@@ -2,8 +2,9 @@
  * Agent discovery benchmark.
  *
  * Generates 2,000 agent files (~6 KB on average, 5% with the invalid YAML
- * real files have) spread over the five families' project dirs, four user
- * dirs and three plugin dirs, then measures in one run, median of ROUNDS:
+ * real files have) in all twelve formats, over every family's project dir,
+ * nine user dirs, three plugin dirs and two files holding several agents
+ * (bench/lib/agentTree.ts), then measures in one run, median of ROUNDS:
  *
  * (a) just reading the files: `readFileSync(path, 'utf8')` over the known file
  *     list (the baseline: text you could parse, no listing, no stat), the same
@@ -46,6 +47,8 @@ interface Series {
   runsMs: number[];
   /** Garbage-collection pauses inside each run (median), whichever allocation caused them. */
   gcPauseMedianMs: number;
+  /** The process's CPU time (user + system, all its threads) per run, median: what other processes taking the cores does not inflate. */
+  cpuMedianMs: number;
 }
 
 /** GC pauses, recorded for the whole run, attributed to measurements afterwards. */
@@ -68,13 +71,16 @@ function gcPauseWithin(start: number, end: number): number {
  */
 async function interleaved<K extends string>(runs: Record<K, () => Promise<unknown> | unknown>): Promise<Record<K, Series>> {
   const keys = Object.keys(runs) as K[];
-  const spans = Object.fromEntries(keys.map((k) => [k, [] as { start: number; end: number }[]])) as Record<K, { start: number; end: number }[]>;
+  const spans = Object.fromEntries(keys.map((k) => [k, [] as { start: number; end: number; cpu: number }[]])) as Record<K, { start: number; end: number; cpu: number }[]>;
   for (let round = 0; round <= ROUNDS; round++) {
     for (let i = 0; i < keys.length; i++) {
       const key = keys[(round + i) % keys.length]!;
+      const cpuStart = process.cpuUsage();
       const start = performance.now();
       await runs[key]();
-      if (round > 0) spans[key].push({ start, end: performance.now() });
+      const end = performance.now();
+      const cpu = process.cpuUsage(cpuStart);
+      if (round > 0) spans[key].push({ start, end, cpu: (cpu.user + cpu.system) / 1000 });
     }
   }
   // GC entries are delivered asynchronously.
@@ -90,6 +96,7 @@ async function interleaved<K extends string>(runs: Record<K, () => Promise<unkno
           maxMs: Math.max(...times),
           runsMs: times.map((t) => +t.toFixed(2)),
           gcPauseMedianMs: +median(spans[k].map((s) => gcPauseWithin(s.start, s.end))).toFixed(2),
+          cpuMedianMs: +median(spans[k].map((s) => s.cpu)).toFixed(2),
         },
       ];
     }),
@@ -224,6 +231,7 @@ async function main(): Promise<void> {
         ...cold,
         ratioToReadFileSyncUtf8: +ratio.toFixed(3),
         ratioToReadFileSyncBuffer: +(cold.medianMs / readBuffer.medianMs).toFixed(3),
+        cpuRatioToReadFileSyncUtf8: +(cold.cpuMedianMs / readUtf8.cpuMedianMs).toFixed(3),
         target: '≤ 2× the readFileSync utf8 loop',
         met: ratio <= 2,
       },
@@ -242,15 +250,15 @@ async function main(): Promise<void> {
       `Agent discovery: ${results.files} files, ${results.megabytes} MB (avg ${results.averageKB} KB), ${agents} agents, ${warnings} warnings`,
       `median of ${ROUNDS} rounds, page cache warm, load average ${loadBefore.join(' / ')} before, ${loadAfterCold.join(' / ')} after`,
       '',
-      '| measurement | median | range | notes |',
-      '|---|---|---|---|',
-      `| (a) readFileSync(path, 'utf8') loop | ${ms(readUtf8.medianMs)} | ${spread(readUtf8)} | the baseline: just reading the files as text |`,
-      `| (a) readFileSync(path) loop, Buffers | ${ms(readBuffer.medianMs)} | ${spread(readBuffer)} | for reference: no decoding |`,
-      `| (a) fs.promises.readFile, ${READ_CONCURRENCY} at a time | ${ms(readAsync.medianMs)} | ${spread(readAsync)} | |`,
-      `| (b) cold discovery | ${ms(cold.medianMs)} | ${spread(cold)} | **${ratio.toFixed(2)}× the utf8 loop** (target ≤ 2×), ${results.coldDiscovery.ratioToReadFileSyncBuffer.toFixed(2)}× the Buffer loop; GC pauses ${ms(cold.gcPauseMedianMs)} (median) |`,
-      `| gray-matter main function, for comparison | ${ms(grayMatter.medianMs)} | ${spread(grayMatter)} | read + parse only, no discovery |`,
-      ...watch.map((w) => `| (c) watch: ${w.changedFiles} file(s) changed → change event | ${ms(w.medianMs)} | | ${w.filesParsed} parsed; includes ${w.debounceMs} ms debounce |`),
-      ...refresh.map((r) => `| (c) refresh() after ${r.changedFiles} file(s) changed | ${ms(r.medianMs)} | | ${r.filesParsed} parsed; relists and stats all ${results.files} |`),
+      '| measurement | median | range | CPU time | notes |',
+      '|---|---|---|---|---|',
+      `| (a) readFileSync(path, 'utf8') loop | ${ms(readUtf8.medianMs)} | ${spread(readUtf8)} | ${ms(readUtf8.cpuMedianMs)} | the baseline: just reading the files as text |`,
+      `| (a) readFileSync(path) loop, Buffers | ${ms(readBuffer.medianMs)} | ${spread(readBuffer)} | ${ms(readBuffer.cpuMedianMs)} | for reference: no decoding |`,
+      `| (a) fs.promises.readFile, ${READ_CONCURRENCY} at a time | ${ms(readAsync.medianMs)} | ${spread(readAsync)} | ${ms(readAsync.cpuMedianMs)} | |`,
+      `| (b) cold discovery | ${ms(cold.medianMs)} | ${spread(cold)} | ${ms(cold.cpuMedianMs)} | **${ratio.toFixed(2)}× the utf8 loop** (target ≤ 2×; CPU time ${results.coldDiscovery.cpuRatioToReadFileSyncUtf8.toFixed(2)}×), ${results.coldDiscovery.ratioToReadFileSyncBuffer.toFixed(2)}× the Buffer loop; GC pauses ${ms(cold.gcPauseMedianMs)} (median) |`,
+      `| gray-matter main function, for comparison | ${ms(grayMatter.medianMs)} | ${spread(grayMatter)} | ${ms(grayMatter.cpuMedianMs)} | read + parse only, no discovery |`,
+      ...watch.map((w) => `| (c) watch: ${w.changedFiles} file(s) changed → change event | ${ms(w.medianMs)} | | | ${w.filesParsed} parsed; includes ${w.debounceMs} ms debounce |`),
+      ...refresh.map((r) => `| (c) refresh() after ${r.changedFiles} file(s) changed | ${ms(r.medianMs)} | | | ${r.filesParsed} parsed; relists and stats all ${results.files} |`),
     ];
     console.log(lines.join('\n'));
   } finally {

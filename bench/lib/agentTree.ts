@@ -1,8 +1,10 @@
 /**
- * The benchmark tree of agent files (bench/discovery.ts, bench/cli.ts):
- * 2,000 files (~6 KB on average, 5% with the invalid YAML real files have)
- * spread over the five families' project dirs, four user dirs and three
- * plugin dirs, generated the same way on every run.
+ * The benchmark tree of agent files (bench/discovery.ts, bench/cli.ts,
+ * bench/languageServer.ts): 2,000 files (~6 KB on average, 5% with the
+ * invalid YAML real files have) in all twelve formats, spread over every
+ * family's project dir, nine user dirs, three plugin dirs and the files that
+ * hold several agents (a `.roomodes`, an `opencode.json`), generated the
+ * same way on every run.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -38,20 +40,48 @@ function prose(random: () => number, bytes: number): string {
   return lines.join('\n');
 }
 
-function agentFile(i: number, random: () => number): string {
+/** What a file of each kind of dir looks like: the tools line and the keys differ per format. */
+type FileKind = 'claude' | 'cursor' | 'opencode' | 'qwen' | 'kiro' | 'factory';
+
+const TOOL_NAMES: Record<Exclude<FileKind, 'kiro' | 'opencode' | 'cursor'>, string[]> = {
+  claude: ['Read', 'Grep', 'Glob', 'Bash', 'Edit', 'Write', 'WebFetch'],
+  qwen: ['read_file', 'grep_search', 'glob', 'run_shell_command', 'edit', 'write_file', 'web_fetch'],
+  factory: ['Read', 'Grep', 'Glob', 'Execute', 'Edit', 'Create', 'FetchUrl'],
+};
+
+function agentFile(i: number, random: () => number, kind: FileKind): string {
   const name = `agent-${String(i).padStart(4, '0')}`;
-  const tools = ['Read', 'Grep', 'Glob', 'Bash', 'Edit', 'Write', 'WebFetch'].filter(() => random() < 0.6).join(', ');
   const model = ['sonnet', 'haiku', 'opus', 'inherit'][i % 4];
-  const kind = random();
+  const shape = random();
   const description =
-    kind < 0.05
+    shape < 0.05
       ? // Unquoted ": " inside the value: invalid YAML, as in 5% of real files.
         `description: Use when the user asks about ${name}. Triggers on: 'x', 'y'.`
-      : kind < 0.35
+      : shape < 0.35
         ? `description: >-\n  Use this agent when ${name} work is needed. It reads the code,\n  checks the tests and reports what it found.`
         : `description: "Use this agent when ${name} work is needed: it checks things and reports."`;
   const body = prose(random, 2000 + Math.floor(random() * 8000));
-  return `---\nname: ${name}\n${description}\ntools: ${tools || 'Read'}\nmodel: ${model}\ncolor: blue\n---\n\nYou are ${name}.\n\n${body}\n`;
+  if (kind === 'kiro') {
+    return `${JSON.stringify({ name, description: `Use this agent when ${name} work is needed.`, prompt: `You are ${name}.\n\n${body}`, tools: ['read', 'grep', 'shell'], allowedTools: ['read'], model: 'claude-sonnet-4.5' }, null, 2)}\n`;
+  }
+  const pick = (names: string[]) => names.filter(() => random() < 0.6).join(', ') || names[0];
+  const fields =
+    kind === 'cursor'
+      ? [`name: ${name}`, description, `model: ${['fast', 'inherit'][i % 2]}`, i % 3 === 0 ? 'readonly: true' : '']
+      : kind === 'opencode'
+        ? [description, 'mode: subagent', `model: anthropic/claude-${['sonnet', 'haiku'][i % 2]}-4-5`, 'tools:', '  write: false', 'permission:', '  bash:', '    "git *": allow', '    "*": ask']
+        : [`name: ${name}`, description, `tools: ${pick(TOOL_NAMES[kind])}`, `model: ${kind === 'qwen' ? 'inherit' : model}`, kind === 'claude' ? 'color: blue' : ''];
+  return `---\n${fields.filter(Boolean).join('\n')}\n---\n\nYou are ${name}.\n\n${body}\n`;
+}
+
+/** A file of several agents: a Roo Code modes file, or an opencode config's `agent` key. */
+function manyAgentsFile(first: number, count: number, random: () => number, kind: 'roomodes' | 'opencode-json'): string {
+  const names = Array.from({ length: count }, (_, k) => `agent-${String(first + k).padStart(4, '0')}`);
+  if (kind === 'opencode-json') {
+    return `${JSON.stringify({ agent: Object.fromEntries(names.map((name) => [name, { description: `Use this agent when ${name} work is needed.`, prompt: prose(random, 1500), tools: { bash: false } }])) }, null, 2)}\n`;
+  }
+  const modes = names.map((name) => `  - slug: ${name}\n    name: ${name}\n    roleDefinition: >-\n      ${prose(random, 1500).replace(/\n+/g, ' ')}\n    whenToUse: Use for ${name} work.\n    groups: [read, edit, command]\n`);
+  return `customModes:\n${modes.join('')}`;
 }
 
 export interface Tree {
@@ -68,25 +98,42 @@ export function generate(): Tree {
   const cwd = path.join(project, 'packages', 'app');
   mkdirSync(cwd, { recursive: true });
   const plugins = [0, 1, 2].map((i) => path.join(root, 'plugins', `plugin-${i}`));
-  const dirs = [
-    ...['.omp', '.claude', '.codex', '.gemini', '.github'].map((family) => path.join(project, family, 'agents')),
-    path.join(home, '.omp/agent/agents'),
-    ...['.claude', '.codex', '.gemini'].map((family) => path.join(home, family, 'agents')),
-    ...plugins.map((plugin) => path.join(plugin, 'agents')),
+  // Each dir, its format's kind of file, and whether its home tool reads subfolders.
+  const dirs: { dir: string; kind: FileKind; nested: boolean; ext?: string }[] = [
+    ...['.omp', '.claude', '.codex', '.gemini', '.github'].map((family) => ({ dir: path.join(project, family, 'agents'), kind: 'claude' as const, nested: true })),
+    { dir: path.join(project, '.cursor/agents'), kind: 'cursor', nested: true },
+    { dir: path.join(project, '.opencode/agents'), kind: 'opencode', nested: true },
+    { dir: path.join(project, '.kilo/agents'), kind: 'opencode', nested: true },
+    { dir: path.join(project, '.qwen/agents'), kind: 'qwen', nested: false },
+    { dir: path.join(project, '.kiro/agents'), kind: 'kiro', nested: false, ext: '.json' },
+    { dir: path.join(project, '.factory/droids'), kind: 'factory', nested: false },
+    { dir: path.join(home, '.omp/agent/agents'), kind: 'claude', nested: true },
+    ...['.claude', '.codex', '.gemini'].map((family) => ({ dir: path.join(home, family, 'agents'), kind: 'claude' as const, nested: true })),
+    { dir: path.join(home, '.cursor/agents'), kind: 'cursor', nested: true },
+    { dir: path.join(home, '.config/opencode/agents'), kind: 'opencode', nested: true },
+    { dir: path.join(home, '.qwen/agents'), kind: 'qwen', nested: false },
+    { dir: path.join(home, '.factory/droids'), kind: 'factory', nested: false },
+    ...plugins.map((plugin) => ({ dir: path.join(plugin, 'agents'), kind: 'claude' as const, nested: true })),
   ];
   const random = prng(42);
   const files: string[] = [];
   let bytes = 0;
-  for (let i = 0; i < FILES; i++) {
-    const dir = dirs[i % dirs.length]!;
-    const sub = i % 5 === 0 ? path.join(dir, `team-${i % 3}`) : dir;
-    mkdirSync(sub, { recursive: true });
-    const filePath = path.join(sub, `agent-${String(i).padStart(4, '0')}.md`);
-    const text = agentFile(i, random);
+  const write = (filePath: string, text: string) => {
+    mkdirSync(path.dirname(filePath), { recursive: true });
     writeFileSync(filePath, text);
     files.push(filePath);
     bytes += Buffer.byteLength(text);
+  };
+  // Two files of several agents each, named after the agents they hold; Roo Code reads `.roomodes` only in the workspace folder itself.
+  write(path.join(cwd, '.roomodes'), manyAgentsFile(FILES, 20, random, 'roomodes'));
+  write(path.join(project, 'opencode.json'), manyAgentsFile(FILES + 20, 20, random, 'opencode-json'));
+  for (let i = 0; files.length < FILES; i++) {
+    const { dir, kind, nested, ext } = dirs[i % dirs.length]!;
+    const sub = nested && i % 5 === 0 ? path.join(dir, `team-${i % 3}`) : dir;
+    write(path.join(sub, `agent-${String(i).padStart(4, '0')}${ext ?? '.md'}`), agentFile(i, random, kind));
   }
+  // A git repository, which opencode and Kilo look for their folders up to.
+  mkdirSync(path.join(project, '.git'), { recursive: true });
   return { root, files, bytes, options: { cwd, home, pluginDirs: plugins, loadClaudePlugins: false, bundledDir: null } };
 }
 

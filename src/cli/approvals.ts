@@ -73,8 +73,11 @@ export function terminalQuestions(
       });
     },
     modeConsent: (request, signal) => {
+      const what = request.rules
+        ? `lets "${terminalLine(request.agentName)}" run calls without asking (${request.rules.map(terminalLine).join('; ')}), as permissionMode ${request.requested} would`
+        : `asks to run "${terminalLine(request.agentName)}" with permissionMode ${request.requested}`;
       const question =
-        `\nThe agent file ${terminalLine(request.filePath || request.agentName)} asks to run "${terminalLine(request.agentName)}" with permissionMode ${request.requested}, ` +
+        `\nThe agent file ${terminalLine(request.filePath || request.agentName)} ${what}, ` +
         `wider than ${request.current}.\nAllow this file, as it is now, to do that? It is asked again if the file changes. [y]es / [N]o: `;
       return ask(question, signal, (answer) => answer?.trim().toLowerCase().startsWith('y') ?? false);
     },

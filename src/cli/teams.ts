@@ -47,3 +47,52 @@ export function teamsText(catalog: TeamCatalog, show: (filePath: string) => stri
   for (const p of catalog.problems) lines.push(`  ${terminalLine(`${show(p.filePath)}: ${p.severity}: ${p.message}`)}`);
   return lines;
 }
+
+/** The problems and shadowed files that concern one team. */
+function aboutTeam(team: TeamDefinition, catalog: TeamCatalog) {
+  return {
+    problems: catalog.problems.filter((p) => p.filePath === team.filePath),
+    shadows: catalog.shadowed.filter((s) => s.by.filePath === team.filePath).map((s) => s.team.filePath),
+  };
+}
+
+/** `subagents agents <team> --json`: the team as it would run, brief included. */
+export function teamShownJson(team: TeamDefinition, catalog: TeamCatalog) {
+  const { problems, shadows } = aboutTeam(team, catalog);
+  return { ...teamJson(team), brief: team.body, shadows, problems: problems.map((p) => ({ severity: p.severity, message: p.message })) };
+}
+
+/** `subagents agents <team>`: what the lead gets besides the goal, and whom it may spawn by name. */
+export function teamShownText(team: TeamDefinition, catalog: TeamCatalog): string {
+  const { problems, shadows } = aboutTeam(team, catalog);
+  const lines = [
+    `${team.name} (team)`,
+    '',
+    `Description: ${team.description || '(none)'}`,
+    `File:        ${team.filePath} (${team.source})`,
+    `Lead:        ${team.lead}`,
+    `Isolation:   ${team.isolation ?? 'the teams.isolation setting'}`,
+    '',
+    `Members (${team.members.length}):`,
+  ];
+  for (const m of team.members) {
+    const extras = [m.model ? `model ${m.model}` : null, m.isolation ? `isolation ${m.isolation}` : null].filter(Boolean).join(', ');
+    lines.push(`  ${m.name}  agent ${m.agent}${extras ? `; ${extras}` : ''}`);
+    if (m.prompt) lines.push(`    ${m.prompt.replace(/\s+/g, ' ')}`);
+  }
+  if (team.tasks.length) {
+    lines.push('', `Initial tasks (${team.tasks.length}):`);
+    team.tasks.forEach((t, i) => lines.push(`  ${i + 1}. ${t.subject}${t.blockedBy?.length ? `  (blocked by ${t.blockedBy.join(', ')})` : ''}`));
+  }
+  if (shadows.length) {
+    lines.push('', `Other files of "${team.name}" (shadowed):`);
+    for (const s of shadows) lines.push(`  ${s}`);
+  }
+  if (problems.length) {
+    lines.push('', `Problems (${problems.length}):`);
+    for (const p of problems) lines.push(`  ${p.severity}: ${p.message}`);
+  }
+  lines.push('', "The lead's brief (given with the goal and the roster):", '', ...team.body.trim().split('\n'), '');
+  // Every part comes from a file in the repository: a terminal gets no control characters from it.
+  return lines.map(terminalLine).join('\n');
+}

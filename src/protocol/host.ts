@@ -52,6 +52,7 @@ export const scopeSpecSchema = z.object({
   home: z.string(),
   bundledDir: z.optional(z.nullable(z.string())),
   pluginDirs: z.optional(z.array(z.string())),
+  editorStorage: z.optional(z.string()),
   demoModels: z.optional(z.boolean()),
   trustHint: z.optional(z.string()),
   session: z.number(),
@@ -249,7 +250,7 @@ const toolOutputSchema = z.union([z.string(), z.array(z.record(z.string(), z.unk
 
 /** Requests the host sends a client that offers the capability. */
 export const hostRequestSchema = z.discriminatedUnion('method', [
-  m('modeConsent', z.object({ agentName: z.string(), filePath: z.string(), requested: permissionModeSchema, current: permissionModeSchema, runId: z.optional(z.string()) })),
+  m('modeConsent', z.object({ agentName: z.string(), filePath: z.string(), requested: permissionModeSchema, current: permissionModeSchema, rules: z.optional(z.array(z.string())), runId: z.optional(z.string()) })),
   m('mcpInputs', z.object({ server: z.string(), ids: z.array(z.string()) })),
   m('editorTool', z.object({ tool: z.string(), input: z.record(z.string(), z.unknown()), toolUseId: z.string(), context: z.optional(z.string()) })),
   m('prepareEditorTools', z.object({ missing: z.array(z.string()), timeoutMs: z.number() })),

@@ -178,7 +178,9 @@ export function approvalKind(kind: ToolKind, origin?: string): ApprovalKind | nu
  * with a call of `toolName` ("run a shell command", "write", "edit", "use
  * create_issue"), one verb per act wherever it is asked, with a codicon.
  */
-export function approvalLabel(kind: ApprovalKind, toolName = ''): { verb: string; icon: 'terminal' | 'edit' | 'plug' } {
+export function approvalLabel(kind: ApprovalKind, toolName = ''): { verb: string; icon: 'terminal' | 'edit' | 'plug' | 'shield' } {
+  // A call its agent's file says to ask about (a fetch, a spawn): named by its tool.
+  if (kind === 'tool') return { verb: `use ${builtinTool(toolName)?.name ?? (toolName || 'a tool')}`, icon: 'shield' };
   // A tool of an MCP server or of the editor, named as every surface names it (`notes › add_note`).
   if (kind === 'mcp') {
     const parts = /^(?:mcp|vscode)__(.+?)__(.+)$/.exec(toolName);

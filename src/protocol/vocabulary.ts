@@ -33,9 +33,11 @@ export function isActiveStatus(status: AgentStatus): boolean {
 export const TOOL_CALL_STATUSES = ['running', 'ok', 'error'] as const;
 
 /**
- * What an approval is about: a shell command, a file change, or a call to a
+ * What an approval is about: a shell command, a file change, a call to a
  * tool of another program (an MCP server's tool that does not say it only
- * reads). The tool registry maps kinds onto these.
+ * reads), or a call of a tool that needs no approval by itself but that the
+ * agent's own file says to ask about (`tool`: opencode's `webfetch: ask`).
+ * The tool registry maps kinds onto these.
  */
-export const APPROVAL_KINDS = ['edit', 'bash', 'mcp'] as const;
+export const APPROVAL_KINDS = ['edit', 'bash', 'mcp', 'tool'] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number];

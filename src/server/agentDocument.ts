@@ -2,6 +2,7 @@ import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'ya
 import { isTomlPath } from '../core/agents/formats';
 import { parseYamlFrontmatter, splitFrontmatter } from '../core/agents/frontmatter';
 import type { AgentDocument, FieldEntry, FrontmatterState, Span, ValueItem, YamlSyntaxError } from './documentModel';
+import { isStructuredPath, parseStructuredDocument } from './structuredDocument';
 import { parseTomlDocument } from './tomlDocument';
 
 /**
@@ -194,6 +195,7 @@ function yamlErrorPosition(frontmatter: string, firstLine: number): { line: numb
 
 export function parseAgentDocument(text: string, filePath = ''): AgentDocument {
   if (isTomlPath(filePath)) return parseTomlDocument(text);
+  if (isStructuredPath(filePath)) return parseStructuredDocument(text, filePath);
   const bom = text.startsWith('\uFEFF') ? 1 : 0;
   const split = splitFrontmatter(text);
   if (split.kind === 'none') return { syntax: 'yaml', text, frontmatter: { kind: 'none' }, fields: [], yamlError: null };

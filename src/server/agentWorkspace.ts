@@ -23,6 +23,8 @@ export interface AgentWorkspaceOptions {
   trusted: boolean;
   /** Quiet time before the watcher reports a burst of changes. */
   debounceMs?: number;
+  /** The editor's `User/globalStorage` folder (Roo Code's and Kilo Code's global modes). */
+  editorStorage?: string;
   log(message: string): void;
 }
 
@@ -101,6 +103,7 @@ export class AgentWorkspace {
       loadClaudePlugins: settings.loadClaudePlugins,
       bundledDir: this.options.bundledDir,
       includeProjectAndPlugins: this.trusted,
+      ...(this.options.editorStorage ? { editorStorage: this.options.editorStorage } : {}),
       watch: true,
       debounceMs: this.options.debounceMs,
     });

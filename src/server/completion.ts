@@ -67,20 +67,25 @@ export function completions(document: TextDocument, analysis: Analysis, offset: 
       return [];
     case 'newKey':
     case 'key': {
-      const present = new Set(doc.fields.map((f) => f.key));
+      const section = doc.sections?.findLast((sec) => offset > sec.span[0] && offset < sec.span[1]);
+      const present = new Set((section?.fields ?? doc.fields).map((f) => f.key));
+      // A JSON key goes in quotes (unless the user typed the opening one); a YAML key is followed by `: `.
+      const opened = doc.text[context.span[0] - 1] === '"';
+      const newKey = (key: string) =>
+        doc.syntax === 'toml' ? `${key} = ` : doc.syntax === 'json' ? (opened ? key : `"${key}": `) : `${key}: `;
       return format.fields.filter((f) => !present.has(f.field) || (context.kind === 'key' && f.field === context.key)).map((f, i) => ({
         label: f.field,
         kind: CompletionItemKind.Property,
         detail: f.required ? 'required' : undefined,
         documentation: { kind: MarkupKind.Markdown, value: f.doc },
         sortText: `${f.required ? 0 : 1}${String(i).padStart(3, '0')}`,
-        textEdit: { range: range(context.span), newText: context.kind === 'newKey' ? (doc.syntax === 'toml' ? `${f.field} = ` : `${f.field}: `) : f.field },
+        textEdit: { range: range(context.span), newText: context.kind === 'newKey' ? newKey(f.field) : f.field },
       }));
     }
     case 'value': {
       const at = range(context.span);
       if (format.spawnsKeys.includes(context.key)) return [...agentItems(analysis.agents, own, at), ...valueItems(['*'], at)];
-      if (context.key === 'tools' || context.key === 'disallowedTools') {
+      if (context.key === 'tools' || context.key === 'disallowedTools' || (format.format === 'roo' && context.key === 'groups')) {
         if (context.inSpawnPattern) return agentItems(analysis.agents, own, at);
         return [
           ...format.toolNames.map((name) => ({ label: name, kind: CompletionItemKind.Function, detail: 'Subagents tool', textEdit: { range: at, newText: name } })),
@@ -88,7 +93,9 @@ export function completions(document: TextDocument, analysis: Analysis, offset: 
         ];
       }
       if (context.key === MCP_FIELD_NAMES[format.format] && (format.format === 'claude-code' || format.format === 'oh-my-pi')) return mcpServerNameCompletions(format.format, analysis.mcp, at);
-      if (context.key === 'model') return modelItems(settings, at);
+      if (context.key === 'model') return [...valueItems(format.field('model')?.values ?? [], at), ...modelItems(settings, at)];
+      // opencode's and Kilo's permission maps take an action wherever a value goes.
+      if (context.key === 'permission') return valueItems(['allow', 'ask', 'deny'], at);
       return valueItems(format.field(context.key)?.values ?? [], at);
     }
   }

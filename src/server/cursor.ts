@@ -1,6 +1,6 @@
 import { isSpawnToolName } from '../protocol/tools';
 import { canonicalToolNames } from '../core/agents/toolNames';
-import type { AgentDocument, Span } from './documentModel';
+import type { AgentDocument, FieldEntry, Span } from './documentModel';
 
 /**
  * What the cursor is on in an agent file's frontmatter. Read from the lines
@@ -56,23 +56,27 @@ function inSpawnPattern(text: string, lineStart: number, offset: number): boolea
  * else where a new key goes. Keys start the line and tables end them, so the
  * located fields answer it exactly.
  */
-function tomlCursor(doc: AgentDocument, offset: number): CursorContext {
-  const { text } = doc;
+function spanCursor(text: string, fields: readonly FieldEntry[], offset: number): CursorContext {
   const line = lineAt(text, offset);
-  const within = doc.fields.find((f) => offset >= f.valueSpan[0] && offset <= Math.max(f.valueSpan[1], f.valueSpan[0]) && offset > f.keySpan[1]);
+  const within = fields.find((f) => offset >= f.valueSpan[0] && offset <= Math.max(f.valueSpan[1], f.valueSpan[0]) && offset > f.keySpan[1]);
   if (within) {
     const span = wordAt(text, offset, Math.max(line.start, within.valueSpan[0]), line.end);
     return { kind: 'value', key: within.key, word: text.slice(span[0], span[1]), span, inSpawnPattern: false };
   }
-  const onKey = doc.fields.find((f) => offset >= f.keySpan[0] && offset <= f.keySpan[1]);
+  const onKey = fields.find((f) => offset >= f.keySpan[0] && offset <= f.keySpan[1]);
   if (onKey) return { kind: 'key', key: onKey.key, span: onKey.keySpan };
   return { kind: 'newKey', span: wordAt(text, offset, line.start, line.end) };
 }
 
 export function cursorContext(doc: AgentDocument, offset: number): CursorContext {
+  // A file of agent objects: the fields of the agent the cursor is in.
+  if (doc.sections) {
+    const section = doc.sections.findLast((s) => offset > s.span[0] && offset < s.span[1]);
+    return section ? spanCursor(doc.text, section.fields, offset) : { kind: 'outside' };
+  }
   const fm = doc.frontmatter;
   if (fm.kind === 'none') return { kind: 'outside' };
-  if (doc.syntax === 'toml') return tomlCursor(doc, offset);
+  if (doc.syntax === 'toml') return spanCursor(doc.text, doc.fields, offset);
   const start = fm.openSpan[1] + 1;
   // The closing `---` line starts at fm.end: from its first column on, the cursor is past the frontmatter.
   const outside = fm.kind === 'ok' ? offset >= fm.end : offset > doc.text.length;

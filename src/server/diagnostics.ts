@@ -11,6 +11,7 @@ import { checkModel, checkOutput, checkTools, checkUnknownFields } from './field
 import { Code, Findings, type Fix } from './findings';
 import { formatKnowledge, type FormatKnowledge } from './formatKnowledge';
 import { checkMcp, type McpContext } from './mcpChecks';
+import { checkOtherFormat, OWN_READER_FORMATS } from './otherFormatChecks';
 
 /**
  * One agent file's diagnostics. The core's parser says what the file means
@@ -101,6 +102,16 @@ export function analyseAgentFile(document: TextDocument, context: AgentFileConte
   const doc = parseAgentDocument(text, context.filePath);
   const parsed = parseAgentText(text, { filePath: context.filePath, source: context.kind.source, family: context.kind.family });
   const findings = new Findings(document);
+  const format = formatKnowledge(context.kind.family, context.filePath);
+  if (OWN_READER_FORMATS.includes(format.format)) {
+    // The readers of these formats say what is wrong in their home tool's terms; the checks put it in place.
+    checkOtherFormat(doc, { format, parsed, view: context.view }, findings);
+    const own = parsed.definition;
+    const agents = effectiveAgents(context.view, own);
+    checkMcp(doc, format.format, own, context.mcp ?? null, findings);
+    const diagnostics = findings.list.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+    return { kind: context.kind, format, doc, parsed, agents, diagnostics, mcp: context.mcp ?? null };
+  }
   if (doc.yamlError) {
     findings.add(doc.yamlError.span, DiagnosticSeverity.Error, Code.yamlSyntax,
       doc.syntax === 'toml'
@@ -108,7 +119,6 @@ export function analyseAgentFile(document: TextDocument, context: AgentFileConte
         : `Invalid YAML: ${doc.yamlError.message}. Subagents reads this frontmatter line by line instead ("key: everything after the colon"); quote the value to make it valid.`);
   }
   locateCoreWarnings(doc, parsed, findings);
-  const format = formatKnowledge(context.kind.family, context.filePath);
   checkUnknownFields(doc, format, findings);
   checkTools(doc, format, findings);
   checkModel(doc, context.settings, findings);

@@ -40,12 +40,29 @@ export interface YamlSyntaxError {
   span: Span;
 }
 
+/**
+ * One agent of a file that holds several (a custom modes file, an
+ * `opencode.json`), or the one agent of a Kiro JSON file: its object, the
+ * text that names it, and its fields.
+ */
+export interface AgentSection {
+  /** The agent's name as the file gives it (a mode's slug, an `agent` key), or null when it gives none. */
+  name: string | null;
+  /** Where that name is written (the slug's value, the key); the object's start when none. */
+  nameSpan: Span;
+  /** The agent's whole object. */
+  span: Span;
+  fields: FieldEntry[];
+}
+
 export interface AgentDocument {
-  /** YAML frontmatter in a Markdown file, or a Codex TOML file. */
-  syntax: 'yaml' | 'toml';
+  /** YAML frontmatter in a Markdown file, a Codex TOML file, or a JSON or YAML file of agent objects (Kiro's JSON, modes, opencode's config). */
+  syntax: 'yaml' | 'toml' | 'json' | 'modes';
   text: string;
   frontmatter: FrontmatterState;
   fields: FieldEntry[];
   /** Set when the core's YAML parser rejects the frontmatter (the file then loads through the line reader). */
   yamlError: YamlSyntaxError | null;
+  /** For a file of agent objects: each agent's object (`fields` is empty then). */
+  sections?: AgentSection[];
 }

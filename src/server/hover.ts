@@ -50,7 +50,7 @@ export function hover(document: TextDocument, analysis: Analysis, offset: number
   const agent = namedAgent(context, analysis);
   let value: string | null = null;
   if (agent) value = agentDocumentation(agent);
-  else if (context.key === 'tools' || context.key === 'disallowedTools') {
+  else if (context.key === 'tools' || context.key === 'disallowedTools' || (format.format === 'roo' && context.key === 'groups')) {
     value = context.inSpawnPattern ? null : (mcpHover(context.word, format.format, analysis.parsed.definition, analysis.mcp) ?? toolHover(context.word, format));
   }
   else if (context.key === 'model') value = modelHover(context.word, settings);

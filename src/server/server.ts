@@ -32,6 +32,8 @@ interface InitializationOptions {
   trusted?: boolean;
   /** Settings for clients that cannot answer `workspace/configuration` (same keys as package.json, without `subagents.`). */
   settings?: Record<string, unknown>;
+  /** The editor's `User/globalStorage` folder (Roo Code's and Kilo Code's global modes); default VS Code's on this platform. */
+  editorStorage?: string;
 }
 
 /** Sent by the extension when the user trusts the workspace. */
@@ -129,7 +131,7 @@ connection.onInitialize((params: InitializeParams) => {
   const uris = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
   folders = uris.map(filePathOf).filter((p): p is string => p !== null);
   if (folders.length === 0) folders = [process.cwd()];
-  workspace = new AgentWorkspace({ home: os.homedir(), trusted: options.trusted ?? true, log: (m) => connection.console.log(m) });
+  workspace = new AgentWorkspace({ home: os.homedir(), trusted: options.trusted ?? true, log: (m) => connection.console.log(m), ...(options.editorStorage ? { editorStorage: options.editorStorage } : {}) });
   workspace.onDidChange(() => {
     mcp.invalidate();
     revalidateAll();

@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
-import { AGENT_FAMILY_TITLES } from '../core/agents/kinds';
+import { AGENT_FAMILIES, AGENT_FAMILY_TITLES } from '../core/agents/kinds';
 import { AGENT_COLOR_THEME } from '../protocol/agentColor';
 import {
   buildAgentsTree,
   childrenOf,
   filterText,
+  groupAgents,
   isFiltered,
   NO_FILTER,
   parseFilter,
@@ -34,8 +35,9 @@ export const AGENTS_VIEW_ID = 'subagents.agentsView';
 /** The rule the Search Order node lists, as discovery applies it (src/core/agents/sources.ts). */
 const SEARCH_ORDER_HELP =
   'Folders are searched in this order, and the first definition of a name wins; later ones are listed as shadowed. ' +
-  'The order goes family by family (oh-my-pi, Claude Code, Codex, Gemini CLI, GitHub Copilot), each family\'s project folder ' +
-  'before your own, then plugins, then the built-in agents. So a `~/.claude/agents` agent wins over a project `.gemini/agents` one of the same name.';
+  `The order goes family by family (${AGENT_FAMILIES.map((f) => AGENT_FAMILY_TITLES[f]).join(', ')}), each family\'s project folder ` +
+  'before your own (opencode and Kilo Code merge every definition of a name, in their own order), then plugins, then the built-in agents. ' +
+  'So a `~/.claude/agents` agent wins over a project `.gemini/agents` one of the same name.';
 const FILTER_CONTEXT = 'subagents.agentsFilterActive';
 /** Typing in the filter box narrows the tree at most this often. */
 const TYPING_DEBOUNCE_MS = 40;
@@ -131,8 +133,18 @@ export class AgentsTree implements vscode.TreeDataProvider<ViewNode>, vscode.Dis
         const item = new vscode.TreeItem(node.title, vscode.TreeItemCollapsibleState.Expanded);
         item.id = node.id;
         item.iconPath = new vscode.ThemeIcon(node.icon);
-        item.description = node.children.length === node.total ? String(node.total) : `${node.children.length} of ${node.total}`;
+        const shown = groupAgents(node).length;
+        item.description = shown === node.total ? String(node.total) : `${shown} of ${node.total}`;
         item.contextValue = 'group';
+        return item;
+      }
+      case 'family': {
+        const item = new vscode.TreeItem(node.title, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = node.id;
+        item.iconPath = new vscode.ThemeIcon('symbol-namespace');
+        item.description = String(node.children.length);
+        item.tooltip = `${node.title}'s agent files, read as ${node.title} reads them. Families are listed in the order they are searched (Search Order, below).`;
+        item.contextValue = 'family';
         return item;
       }
       case 'agent':

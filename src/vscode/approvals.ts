@@ -171,16 +171,17 @@ export async function askModeWidening(request: ModeWidening, signal: AbortSignal
   if (signal.aborted) return false;
   const allow = 'Allow for This File';
   const where = request.filePath ? vscode.workspace.asRelativePath(request.filePath) : 'no file';
+  const asks = request.rules
+    ? `${where} lets it run calls without asking (${request.rules.join('; ')}), as ${MODE_WORDS[request.requested]} would; without your consent they are asked about as ${MODE_WORDS[request.current]} says. `
+    : `${where} asks for ${MODE_WORDS[request.requested]}; without your consent it runs under ${MODE_WORDS[request.current]}. `;
   const choice = await vscode.window.showWarningMessage(
-    `Agent "${request.agentName}" asks to run with permission mode ${request.requested}.`,
+    request.rules ? `Agent "${request.agentName}" may run some calls without asking.` : `Agent "${request.agentName}" asks to run with permission mode ${request.requested}.`,
     {
       modal: true,
-      detail:
-        `${where} asks for ${MODE_WORDS[request.requested]}; without your consent it runs under ${MODE_WORDS[request.current]}. ` +
-        'Allow it only if you trust this file. The answer is remembered until the file changes.',
+      detail: `${asks}Allow it only if you trust this file. The answer is remembered until the file changes.`,
     },
     allow,
-    `Run Under ${request.current}`,
+    request.rules ? 'Ask As Usual' : `Run Under ${request.current}`,
   );
   return choice === allow && !signal.aborted;
 }

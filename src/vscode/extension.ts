@@ -16,9 +16,11 @@ import { readSettings } from './settings';
 import { Services } from './services';
 import { TRANSCRIPT_SCHEME, TranscriptDocuments } from './transcriptDocument';
 import { TRANSCRIPT_VIEW_TYPE, TranscriptPanels } from './transcriptPanels';
-import type { AgentNodeItem } from '../surfaces/views/agentsTreeModel';
+import { groupAgents, type AgentNodeItem } from '../surfaces/views/agentsTreeModel';
 import { createViews } from './views';
 import { agentsState, type AgentsState } from './viewState';
+import { RESOLVED_SCHEME, ResolvedDefinitions } from './resolvedDefinitions';
+import { registerGuarded } from './guardedCommands';
 
 /**
  * Activation: the services (catalogs, engines, run store and history,
@@ -104,6 +106,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
   const reviews = new ReviewEditors(s.worktrees, reviewFiles);
   const panels = new TranscriptPanels(s, vscode.Uri.joinPath(context.extensionUri, 'media', 'subagents.svg'));
   const approvalEditors = new ApprovalEditors(s.approvals.view);
+  const resolvedDefinitions = new ResolvedDefinitions(s);
   s.approvals.show = (approvalId) => approvalEditors.show(approvalId);
   context.subscriptions.push(
     ...disposables,
@@ -113,6 +116,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
     vscode.workspace.registerTextDocumentContentProvider(APPROVAL_SCHEME, approvalEditors),
     vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, transcripts),
     vscode.workspace.registerTextDocumentContentProvider(WORKTREE_SCHEME, new WorktreeContent(s.worktrees)),
+    resolvedDefinitions,
+    vscode.workspace.registerTextDocumentContentProvider(RESOLVED_SCHEME, resolvedDefinitions),
+    // From the Agents view (its node), the palette (asks), or a name.
+    ...registerGuarded(s.log, { 'subagents.showResolvedDefinition': (arg) => resolvedDefinitions.show(arg) }),
     vscode.workspace.registerFileSystemProvider(REVIEW_SCHEME, reviewFiles, { isCaseSensitive: true }),
     reviewFiles,
     panels,
@@ -146,7 +153,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
       const walk = (nodes: typeof model.roots) => {
         for (const node of nodes) {
           if (node.kind === 'folder') walk(node.children);
-          if (node.kind === 'group') groups.push({ title: node.title, agents: node.children.map((a) => a.agent) });
+          if (node.kind === 'group') groups.push({ title: node.title, agents: groupAgents(node).map((a) => a.agent) });
           if (node.kind === 'problems') problems.push(...node.children.map((p) => p.warning.filePath));
         }
       };
@@ -155,14 +162,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<Subage
     },
     agentsViewFolders: () =>
       views.agents.model.roots.flatMap((node) =>
-        node.kind === 'folder' ? [{ folder: node.name, agents: node.children.flatMap((g) => (g.kind === 'group' ? g.children.map((a) => a.agent) : [])) }] : [],
+        node.kind === 'folder' ? [{ folder: node.name, agents: node.children.flatMap((g) => (g.kind === 'group' ? groupAgents(g).map((a) => a.agent) : [])) }] : [],
       ),
     agentsViewItem: (name, folder) => {
       const key = folder ? s.scopes.get(folder)?.key : undefined;
       const find = (nodes: typeof views.agents.model.roots): AgentNodeItem | undefined => {
         for (const node of nodes) {
           if (node.kind === 'agent' && node.agent === name && (!key || node.folder === key) && !node.summary.shadowedBy) return node;
-          const inner = node.kind === 'folder' || node.kind === 'group' ? find(node.children) : undefined;
+          const inner = node.kind === 'folder' || node.kind === 'group' || node.kind === 'family' ? find(node.children) : undefined;
           if (inner) return inner;
         }
         return undefined;

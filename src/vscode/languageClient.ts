@@ -1,3 +1,4 @@
+import path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type DocumentSelector, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 
@@ -21,6 +22,12 @@ export const AGENT_FILE_SELECTOR: DocumentSelector = [
   { scheme: 'file', pattern: '**/{.subagents,subagents}/teams/*.md' },
   { scheme: 'file', pattern: '**/*.{agent,chatmode}.md' },
   { scheme: 'file', pattern: '**/.codex/agents/**/*.toml' },
+  // opencode's and Kilo's other folders, Factory's droids, Kiro's JSON agents.
+  { scheme: 'file', pattern: '**/{.opencode,.kilo,.kilocode,opencode,kilo}/{agent,mode,modes}/**/*.md' },
+  { scheme: 'file', pattern: '**/.factory/droids/*.md' },
+  { scheme: 'file', pattern: '**/.kiro/agents/*.json' },
+  // Files holding several agents: custom modes, opencode's and Kilo's config files.
+  { scheme: 'file', pattern: '**/{.roomodes,.kilocodemodes,custom_modes.yaml,opencode.json,opencode.jsonc,kilo.json,kilo.jsonc}' },
 ];
 
 const OUR_SOURCE = 'Subagents';
@@ -87,7 +94,7 @@ export async function startLanguageClient(context: vscode.ExtensionContext, log:
   const clientOptions: LanguageClientOptions = {
     documentSelector: AGENT_FILE_SELECTOR,
     // Asked at every start: a server restarted after trust was granted (a crash) starts trusted.
-    initializationOptions: () => ({ trusted: vscode.workspace.isTrusted }),
+    initializationOptions: () => ({ trusted: vscode.workspace.isTrusted, editorStorage: path.dirname(context.globalStorageUri.fsPath) }),
     outputChannel: log,
     middleware: {
       handleDiagnostics: (uri, diagnostics, next) => {

@@ -44,6 +44,8 @@ export interface ScopeDeps {
   sessionStart: number;
   /** Every run event, to keep the Agents view's MCP statuses current after runs. */
   onEvent(listener: (event: RunEvent) => void): () => void;
+  /** This editor's `User/globalStorage` folder, where Roo Code and Kilo Code keep their global modes. */
+  editorStorage?: string;
 }
 
 export class FolderScope {
@@ -78,6 +80,7 @@ export class FolderScope {
       env: shareableEnv(process.env),
       home: os.homedir(),
       bundledDir: this.deps.bundledDir,
+      ...(this.deps.editorStorage ? { editorStorage: this.deps.editorStorage } : {}),
       demoModels: keys.demo,
       session: this.deps.sessionStart,
     };
@@ -154,6 +157,7 @@ export class FolderScope {
         bundledDir: this.deps.bundledDir,
         // Restricted Mode: an untrusted folder's own agent files (and plugins) are not read at all.
         includeProjectAndPlugins: trusted,
+        ...(this.deps.editorStorage ? { editorStorage: this.deps.editorStorage } : {}),
         watch: true,
       });
     } catch (error) {

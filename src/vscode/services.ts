@@ -92,6 +92,8 @@ export class Services implements vscode.Disposable {
       mcpStatus,
       sessionStart: Date.now(),
       onEvent: (listener) => runtime.onEvent(listener),
+      // Our own storage folder's parent is this editor's (VS Code, Insiders, VSCodium, code-server): Roo Code's and Kilo's are beside it.
+      editorStorage: path.dirname(context.globalStorageUri.fsPath),
     });
     const services = (concerned.services = new Services(context, log, keys, approvals, scopes, backend));
     services.#disposables.push(approvals, scopes, services.#poolChanged, { dispose: backend.onPoolChange(() => services.#poolChanged.fire()) });

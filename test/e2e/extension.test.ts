@@ -1,6 +1,6 @@
 // The packaged extension (subagents.vsix) installed into real VS Code
 // (code-server) and driven through Chromium, the way a user meets it, in the
-// sample workspace with 160 generated agents in every format beside its own. One
+// sample workspace with 210 generated agents in every format beside its own. One
 // code-server and one browser serve every test of this file; the last test
 // shuts them down and checks that nothing survives. The model is the scripted
 // Messages API server, started here and reached through ANTHROPIC_BASE_URL.
@@ -84,7 +84,7 @@ describe('the packaged extension in code-server', () => {
         const vsixPath = ensureVsix();
         workspace = copySampleWorkspace();
         writeFileSync(path.join(workspace.dir, '.claude/agents/broken.md'), '---\nname: broken\n---\nThis file has no description.\n');
-        // The views at real scale: 160 agents in every format beside the sample's (which win on equal names).
+        // The views at real scale: 210 agents in every format beside the sample's (which win on equal names).
         generated = writeGeneratedAgents(workspace.dir);
         workspace.commit('generated agents and a broken one');
         model = await startScriptedServer(
@@ -159,21 +159,25 @@ describe('the packaged extension in code-server', () => {
     }),
   );
 
-  it('lists 160+ agents by source, problems on top, and filters them to one in under a second', { timeout: 60_000 }, () =>
+  it('lists 210+ agents by source and family, problems on top, and filters them to one in under a second', { timeout: 60_000 }, () =>
     withDiagnostics('agents list', subject, async () => {
       const { workbench } = live();
       await workbench.pane('Agents').locator('.pane-header').hover();
       await workbench.pane('Agents').locator('.pane-header .action-label[aria-label="Collapse All"]').click();
       const top = (await workbench.treeRows('Agents')).filter((r) => r.level === 1);
       assert.deepEqual(top.map((r) => r.label), ['Problems', 'Project', 'Plugins', 'Built-in', 'Search Order']);
-      // The folders in the order discovery searched them, family by family: the sample's .claude before its .gemini and .github.
+      // The folders in the order discovery searched them, family by family: Cursor's before Claude Code's, the sample's .claude before its .gemini and .github, the later families after them.
       await workbench.treeRow('Agents', 'Search Order').click();
       const searched = async () => (await workbench.treeRows('Agents')).filter((r) => /^\d+\. /.test(r.label)).map((r) => r.label);
       await poll(async () => (await searched()).length > 0, { timeoutMs: 5000, message: 'the Search Order folders' });
       const order = await searched();
       // (User folders of the machine's home may sit between them, each after its family's project folder.)
       const projectDirs = order.filter((label) => /^\d+\. \./.test(label));
-      assert.deepEqual(projectDirs.map((label) => label.replace(/^\d+\. /, '')), ['.omp/agents', '.claude/agents', '.codex/agents', '.gemini/agents', '.github/agents', '.github/chatmodes'], order.join(' | '));
+      assert.deepEqual(
+        projectDirs.map((label) => label.replace(/^\d+\. /, '')),
+        ['.omp/agents', '.cursor/agents', '.claude/agents', '.codex/agents', '.gemini/agents', '.github/agents', '.github/chatmodes', '.opencode/agents', '.kilo/agents', '.roomodes', '.qwen/agents', '.kiro/agents', '.factory/droids'],
+        order.join(' | '),
+      );
       assert.deepEqual(order.map((label) => Number(label.split('.')[0])), order.map((_, i) => i + 1));
       await workbench.treeRow('Agents', 'Search Order').click();
       const project = Number(top.find((r) => r.label === 'Project')!.description);

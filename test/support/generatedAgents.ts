@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { AgentFamily, AgentFormat } from '../../src/core/agents/kinds';
+import { AGENT_FAMILIES, type AgentFamily, type AgentFormat } from '../../src/core/agents/kinds';
 
 /**
  * A workspace's worth of agent files written by this project, in every
@@ -21,7 +21,10 @@ import type { AgentFamily, AgentFormat } from '../../src/core/agents/kinds';
 export interface GeneratedAgent {
   /** Relative to the workspace folder, `/`-separated. */
   path: string;
+  /** The file's text; for an agent of a file holding several (a `.roomodes`), its part of that file. */
   text: string;
+  /** Set for the agents of one file holding several: their parts are joined under this heading. */
+  partOf?: string;
   family: AgentFamily;
   format: AgentFormat;
   expect: {
@@ -37,21 +40,28 @@ export interface GeneratedAgent {
 }
 
 export interface GeneratedWorkspace {
-  /** In precedence order: family by family (.omp, .claude, .codex, .gemini, .github), each folder's files by path. */
+  /** In precedence order: family by family (.omp, .cursor, .claude, .codex, .gemini, .github, then the later ones), each folder's files by path. */
   agents: GeneratedAgent[];
   /** Files their home tool does not read (Gemini's `_` drafts): neither loaded nor warned about. */
   ignored: Array<{ path: string; text: string }>;
 }
 
-export const GENERATED_AGENT_COUNT = 160;
+export const GENERATED_AGENT_COUNT = 210;
 
-/** How the 160 split over the formats: Claude Code's files are by far the commonest. */
+/** How the 210 split over the formats: Claude Code's files are by far the commonest. */
 const SHARES: ReadonlyArray<[AgentFormat, number]> = [
   ['oh-my-pi', 14],
   ['claude-code', 100],
   ['codex', 14],
   ['gemini', 14],
   ['copilot', 18],
+  ['cursor', 8],
+  ['opencode', 8],
+  ['kilo', 4],
+  ['roo', 6],
+  ['qwen', 8],
+  ['kiro', 8],
+  ['factory', 8],
 ];
 
 const DOMAINS = [
@@ -260,18 +270,160 @@ function copilot(i: number, name: string, domain: string, role: string, rnd: () 
   };
 }
 
+function cursor(i: number, name: string, domain: string, role: string, rnd: () => number): GeneratedAgent {
+  const description = `${domain} ${role} for Cursor. Use proactively after ${TASKS[i % TASKS.length]}.`;
+  const variants: ReadonlyArray<{ lines: string[]; model: string | null; warnings: RegExp[] }> = [
+    { lines: ['model: inherit'], model: 'inherit', warnings: [] },
+    { lines: ['model: fast', 'readonly: true'], model: 'haiku', warnings: [] },
+    { lines: ['model: composer-2', 'is_background: true'], model: 'composer-2', warnings: [/model "composer-2" is not a Claude model/] },
+    // Copied from Claude Code: Cursor ignores its tools and colour.
+    { lines: ['tools: Read, Grep', 'color: green', 'model: claude-4.5-sonnet'], model: 'claude-sonnet-4-5', warnings: [/^"tools" is ignored/, /^field "color" has no counterpart/] },
+  ];
+  const v = variants[i % variants.length]!;
+  return {
+    path: `.cursor/agents/${name}.md`,
+    text: `---\nname: ${name}\ndescription: ${description}\n${v.lines.join('\n')}\n---\n${body(name, domain, role, 600 + Math.floor(rnd() * 2000), rnd)}\n`,
+    family: '.cursor',
+    format: 'cursor',
+    expect: { name, description, tools: null, model: v.model },
+    warnings: v.warnings,
+  };
+}
+
+/** opencode's and Kilo's agents: Markdown with a tools map or permissions, provider/model ids. */
+function opencodeLike(format: 'opencode' | 'kilo') {
+  return (i: number, name: string, domain: string, role: string, rnd: () => number): GeneratedAgent => {
+    // One in four breaks YAML with a `: ` in its description, which opencode's own fallback reads as text.
+    const broken = i % 4 === 2;
+    const description = broken ? `${domain} ${role}. Triggers on: ${TASKS[i % TASKS.length]}.` : `${domain} ${role}, to ${TASKS[i % TASKS.length]}.`;
+    const variants: ReadonlyArray<{ lines: string[]; model: string | null; warnings: RegExp[] }> = [
+      { lines: ['mode: subagent', 'model: anthropic/claude-sonnet-4-5', 'tools:', '  write: false', '  edit: false'], model: 'claude-sonnet-4-5', warnings: [] },
+      // Every other one written the other way round: a catch-all after the pattern overrides it, and a warning says so.
+      i % 8 === 5
+        ? { lines: ['mode: subagent', 'permission:', '  edit: ask', '  bash:', '    "git *": allow', '    "*": ask'], model: null, warnings: [/^permission\.bash "git \*": allow never applies/] }
+        : { lines: ['mode: subagent', 'permission:', '  edit: ask', '  bash:', '    "*": ask', '    "git *": allow'], model: null, warnings: [] },
+      { lines: ['mode: all', 'model: openrouter/qwen/qwen3-coder', 'temperature: 0.2'], model: 'openrouter/qwen/qwen3-coder', warnings: [/^invalid YAML frontmatter/, /is Alibaba's/, /^field "temperature" has no counterpart/] },
+      { lines: ['mode: primary', 'steps: 12'], model: null, warnings: [] },
+    ];
+    const v = variants[i % variants.length]!;
+    const folder = format === 'opencode' ? '.opencode/agents' : '.kilo/agents';
+    return {
+      path: `${folder}/${name}.md`,
+      text: `---\ndescription: ${description}\n${v.lines.join('\n')}\n---\n${body(name, domain, role, 600 + Math.floor(rnd() * 2000), rnd)}\n`,
+      family: format === 'opencode' ? '.opencode' : '.kilo',
+      format,
+      expect: { name, description, tools: null, model: v.model },
+      warnings: v.warnings,
+    };
+  };
+}
+
+function roo(i: number, name: string, domain: string, role: string, rnd: () => number): GeneratedAgent {
+  const whenToUse = `Use this mode to ${TASKS[i % TASKS.length]} in ${domain}.`;
+  const variants: ReadonlyArray<{ groups: string; tools: string[] }> = [
+    { groups: '      - read\n      - - edit\n        - fileRegex: \\.md$\n          description: Markdown only', tools: ['Task', 'TodoWrite', 'Read', 'Grep', 'Glob', 'LS', 'Write', 'Edit', 'MultiEdit'] },
+    { groups: '      - read\n      - command', tools: ['Task', 'TodoWrite', 'Read', 'Grep', 'Glob', 'LS', 'Bash'] },
+    { groups: '      - read\n      - edit\n      - mcp', tools: ['Task', 'TodoWrite', 'Read', 'Grep', 'Glob', 'LS', 'Write', 'Edit', 'MultiEdit'] },
+  ];
+  const v = variants[i % variants.length]!;
+  const role_ = body(name, domain, role, 300 + Math.floor(rnd() * 600), rnd).split('\n')[0]!;
+  return {
+    path: '.roomodes',
+    partOf: 'customModes:',
+    text: `  - slug: ${name}\n    name: ${domain} ${role}\n    roleDefinition: >-\n      ${role_}\n    whenToUse: ${whenToUse}\n    customInstructions: Say what you checked.\n    groups:\n${v.groups}\n`,
+    family: '.roo',
+    format: 'roo',
+    expect: { name, description: whenToUse, tools: v.tools, model: null },
+    warnings: [],
+  };
+}
+
+function qwen(i: number, name: string, domain: string, role: string, rnd: () => number): GeneratedAgent {
+  const description = `Qwen ${domain} ${role}; ${TASKS[i % TASKS.length]}.`;
+  const variants: ReadonlyArray<{ lines: string[]; tools: string[] | null; model: string | null; warnings: RegExp[] }> = [
+    { lines: ['tools:', '  - read_file', '  - grep_search', '  - run_shell_command'], tools: ['Read', 'Grep', 'Bash'], model: null, warnings: [] },
+    { lines: ['tools: ReadFile, WriteFile, Edit, Glob', 'model: inherit'], tools: ['Read', 'Write', 'Edit', 'Glob'], model: 'inherit', warnings: [] },
+    { lines: ['model: qwen3-coder-plus', 'runConfig:', '  max_turns: 15'], tools: null, model: 'qwen3-coder-plus', warnings: [/is Alibaba's/] },
+    // Copied from Claude Code: Read and Bash name no Qwen tool.
+    { lines: ['tools: Read, Grep, Bash'], tools: ['Grep'], model: null, warnings: [/^tool "Read" is not available/, /^tool "Bash" is not available/] },
+  ];
+  const v = variants[i % variants.length]!;
+  return {
+    path: `.qwen/agents/${name}.md`,
+    text: `---\nname: ${name}\ndescription: ${description}\n${v.lines.join('\n')}\n---\n${body(name, domain, role, 600 + Math.floor(rnd() * 2000), rnd)}\n`,
+    family: '.qwen',
+    format: 'qwen',
+    expect: { name, description, tools: v.tools, model: v.model },
+    warnings: v.warnings,
+  };
+}
+
+function kiro(i: number, name: string, domain: string, role: string, rnd: () => number): GeneratedAgent {
+  const description = `Kiro ${domain} ${role}.`;
+  const prompt = body(name, domain, role, 300 + Math.floor(rnd() * 1500), rnd);
+  if (i % 4 === 3) {
+    return {
+      path: `.kiro/agents/${name}.md`,
+      text: `---\nname: ${name}\ndescription: ${description}\ntools: [read, shell]\nmodel: claude-sonnet-4.5\n---\n${prompt}\n`,
+      family: '.kiro',
+      format: 'kiro',
+      expect: { name, description, tools: ['Read', 'Grep', 'Glob', 'LS', 'Bash'], model: 'claude-sonnet-4-5' },
+      warnings: [],
+    };
+  }
+  const variants: ReadonlyArray<{ fields: Record<string, unknown>; tools: string[] }> = [
+    { fields: { tools: ['read', 'grep', 'glob'], allowedTools: ['read'] }, tools: ['Read', 'LS', 'Grep', 'Glob'] },
+    { fields: { tools: ['read', 'write', 'shell', '@git'], toolsSettings: { shell: { allowedCommands: ['git status'] } }, model: 'claude-opus-4.6' }, tools: ['Read', 'LS', 'Write', 'Edit', 'MultiEdit', 'Bash'] },
+    { fields: { tools: ['fs_read', 'execute_bash', 'use_subagent'] }, tools: ['Read', 'LS', 'Bash', 'Task'] },
+  ];
+  const v = variants[i % variants.length]!;
+  return {
+    path: `.kiro/agents/${name}.json`,
+    text: `${JSON.stringify({ name, description, prompt, ...v.fields }, null, 2)}\n`,
+    family: '.kiro',
+    format: 'kiro',
+    expect: { name, description, tools: v.tools, model: v.fields.model === 'claude-opus-4.6' ? 'claude-opus-4-6' : null },
+    warnings: [],
+  };
+}
+
+function factory(i: number, name: string, domain: string, role: string, rnd: () => number): GeneratedAgent {
+  const description = i % 4 === 3 ? `Droid for ${domain}. Use when: ${TASKS[i % TASKS.length]}.` : `Droid for ${domain}, to ${TASKS[i % TASKS.length]}.`;
+  const variants: ReadonlyArray<{ lines: string[]; tools: string[] | null; model: string | null; warnings: RegExp[] }> = [
+    { lines: ['model: inherit', 'tools: read-only'], tools: ['Read', 'LS', 'Grep', 'Glob', 'TodoWrite'], model: 'inherit', warnings: [] },
+    { lines: ['model: claude-sonnet-4-5-20250929', 'reasoningEffort: medium', 'tools: ["Read", "Create", "Edit", "Execute"]'], tools: ['Read', 'Write', 'Edit', 'Bash', 'TodoWrite'], model: 'claude-sonnet-4-5-20250929', warnings: [] },
+    { lines: ['model: gpt-5-codex', 'tools: ["Read", "FetchUrl", "WebSearch"]'], tools: ['Read', 'WebFetch', 'WebSearch', 'TodoWrite'], model: 'gpt-5-codex', warnings: [/is OpenAI's/] },
+    { lines: ['tools: Read, Grep, Bash', 'capabilities: [review]'], tools: ['Read', 'Grep', 'Bash', 'TodoWrite'], model: null, warnings: [/^invalid YAML frontmatter/, /^field "capabilities" has no counterpart/] },
+  ];
+  const v = variants[i % variants.length]!;
+  return {
+    path: `.factory/droids/${name}.md`,
+    text: `---\nname: ${name}\ndescription: ${description}\n${v.lines.join('\n')}\n---\n${body(name, domain, role, 600 + Math.floor(rnd() * 2000), rnd)}\n`,
+    family: '.factory',
+    format: 'factory',
+    expect: { name, description, tools: v.tools, model: v.model },
+    warnings: v.warnings,
+  };
+}
+
 const WRITERS: Record<AgentFormat, (i: number, name: string, domain: string, role: string, rnd: () => number) => GeneratedAgent> = {
   'claude-code': claudeCode,
   'oh-my-pi': ohMyPi,
   codex,
   gemini,
   copilot,
+  cursor,
+  opencode: opencodeLike('opencode'),
+  kilo: opencodeLike('kilo'),
+  roo,
+  qwen,
+  kiro,
+  factory,
 };
 
 /** Where a file ranks in precedence: family by family, then (for `.github`) agents before chat modes, then by path. */
 function precedenceKey(agent: GeneratedAgent): string {
-  const families: AgentFamily[] = ['.omp', '.claude', '.codex', '.gemini', '.github'];
-  return `${families.indexOf(agent.family)}:${agent.path.startsWith('.github/chatmodes/') ? 1 : 0}:${agent.path}`;
+  return `${String(AGENT_FAMILIES.indexOf(agent.family)).padStart(2, '0')}:${agent.path.startsWith('.github/chatmodes/') ? 1 : 0}:${agent.path}`;
 }
 
 /**
@@ -303,7 +455,8 @@ export function generateAgents(seed = 20): GeneratedWorkspace {
       agents.push(WRITERS[format](i, name, domain, role, rnd));
     }
   }
-  agents.sort((a, b) => (precedenceKey(a) < precedenceKey(b) ? -1 : 1));
+  // A stable sort: the modes of one file keep the file's order.
+  agents.sort((a, b) => (precedenceKey(a) < precedenceKey(b) ? -1 : precedenceKey(a) > precedenceKey(b) ? 1 : 0));
   const ignored = [
     { path: '.gemini/agents/_draft.md', text: '---\nname: draft\ndescription: Not finished; Gemini CLI skips files starting with _.\n---\nDraft.\n' },
     { path: '.gemini/agents/_wip/half-done.md', text: '---\nname: half-done\ndescription: In a folder Gemini CLI skips.\n---\nDraft.\n' },
@@ -313,10 +466,21 @@ export function generateAgents(seed = 20): GeneratedWorkspace {
 
 /** Writes the generated files into `root` (a workspace folder). */
 export function writeGeneratedAgents(root: string, workspace: GeneratedWorkspace = generateAgents()): GeneratedWorkspace {
-  for (const file of [...workspace.agents, ...workspace.ignored]) {
-    const target = path.join(root, ...file.path.split('/'));
+  for (const [relPath, text] of generatedFiles(workspace)) {
+    const target = path.join(root, ...relPath.split('/'));
     mkdirSync(path.dirname(target), { recursive: true });
-    writeFileSync(target, file.text);
+    writeFileSync(target, text);
   }
   return workspace;
+}
+
+/** The workspace's files, by path: the parts of a file holding several agents joined under its heading. */
+export function generatedFiles(workspace: GeneratedWorkspace): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const file of [...workspace.agents, ...workspace.ignored]) {
+    const part = (file as GeneratedAgent).partOf;
+    if (part === undefined) files.set(file.path, file.text);
+    else files.set(file.path, `${files.get(file.path) ?? `${part}\n`}${file.text}`);
+  }
+  return files;
 }

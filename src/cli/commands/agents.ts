@@ -2,7 +2,10 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { AgentDefinition, AgentSource, ShadowedDefinition } from '../../core/agents/definition';
-import { discoverListed, listAgentDirs, type DiscoveryResult } from '../../core/agents/discovery';
+import { discoverAgents, discoverListed, listAgentDirs, type DiscoveryResult } from '../../core/agents/discovery';
+import { findAgent, UnknownAgentError } from '../../core/agents/lookup';
+import type { Settings } from '../../core/config';
+import { resolveDefinition, resolvedText } from '../../surfaces/resolvedDefinition';
 import { UsageError, userHome, type CliCommand, type CliIO } from '../command';
 import { ListingCache } from '../listingCache';
 import { pluginDirFlags } from '../pluginDirFlags';
@@ -13,11 +16,13 @@ import { mcpServersText } from '../render/mcpServers';
 import { listAgentServers, type AgentServers } from '../../core/mcp/listing';
 import { mcpLimits } from '../../core/mcp/limits';
 import { cliMcpOptions, mcpListingStamp } from '../mcpOptions';
-import { openTeams, teamsJson, teamsText } from '../teams';
+import { openTeams, teamShownJson, teamShownText, teamsJson, teamsText } from '../teams';
+import { teamNameOf } from '../../core/agents/teams/teamFile';
+import { namingTeams } from '../../protocol/admission';
 
 /** `subagents agents`: what discovery finds for a folder. */
 
-const USAGE = `Usage: subagents agents [--json] [--cwd DIR] [--plugin-dir DIR]… [--trust-project] [--no-cache]
+const USAGE = `Usage: subagents agents [<name>] [--json] [--cwd DIR] [--plugin-dir DIR]… [--trust-project] [--no-cache]
 
 Lists the agents discovered for a folder, in precedence order, with the
 definitions they shadow and any problems found in agent files. Agents named
@@ -26,10 +31,17 @@ them and no agent can spawn them. Then the teams: .subagents/teams/*.md of
 the project and of your config folder ($XDG_CONFIG_HOME/subagents/teams),
 the project's winning by name; "subagents run <team> <goal>" runs one.
 
+With a name, shows what that agent gets when it runs, without running it:
+the prompt as sent (the files its format reads in, put in), its tools after
+its format's names are mapped and its mode applied, its permission rules,
+its model, and every warning about its file. A name that is no agent but a
+team shows the team: its lead, members, isolation, tasks and brief.
+
 Options:
   --json            Print one JSON object: { agents, shadowed, warnings, dirs,
                     aliases, teams, teamProblems }; each entry has a "kind":
-                    "agent" or "team"
+                    "agent" or "team". With a name, the resolved definition
+                    (or the team, "kind": "team")
   --cwd DIR         Folder to discover for (default: the current directory)
   --plugin-dir DIR  Extra plugin root whose agents/ folder is searched; repeatable
                     (added to the pluginDirs setting); a relative DIR is taken
@@ -151,8 +163,9 @@ export function agentsText(result: DiscoveryResult, cwd: string, home: string, d
 
 function parseFlags(args: string[], io: CliIO) {
   let values;
+  let positionals: string[];
   try {
-    ({ values } = parseArgs({
+    ({ values, positionals } = parseArgs({
       args,
       options: {
         json: { type: 'boolean', default: false },
@@ -163,11 +176,12 @@ function parseFlags(args: string[], io: CliIO) {
         'check-mcp': { type: 'boolean', default: false },
       },
       strict: true,
-      allowPositionals: false,
+      allowPositionals: true,
     }));
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  if (positionals.length > 1) throw new UsageError(`one agent name at most, not ${positionals.length} (${positionals.join(' ')})`);
   const cwd = path.resolve(io.cwd, values.cwd ?? '.');
   let isDir = false;
   try {
@@ -177,6 +191,7 @@ function parseFlags(args: string[], io: CliIO) {
   }
   if (!isDir) throw new UsageError(`--cwd: "${values.cwd ?? cwd}" is not a directory`);
   return {
+    name: positionals[0] ?? null,
     json: values.json,
     cwd,
     pluginDirs: pluginDirFlags(values['plugin-dir'], cwd, userHome(io.env)),
@@ -184,6 +199,38 @@ function parseFlags(args: string[], io: CliIO) {
     trustProject: values['trust-project'],
     checkMcp: values['check-mcp'],
   };
+}
+
+/**
+ * `subagents agents <name>`: one agent as it would run, or the team of that
+ * name when no agent has it. Read without the listing's cache, which keeps no
+ * prompts; exit code 2 for a name neither an agent nor a team has.
+ */
+async function showResolved(
+  name: string,
+  options: { cwd: string; home: string; pluginDirs: string[]; loadClaudePlugins: boolean; json: boolean; settings: Settings; trusted: (folder: string) => boolean },
+  io: CliIO,
+): Promise<number> {
+  const result = await discoverAgents(options);
+  const definition = findAgent(result.agents, name, result.aliases);
+  const teams = await openTeams(io, options.cwd);
+  const team = teams.find(name);
+  if (!definition) {
+    // As "subagents run" reads a name: no agent by it, then a team.
+    if (team) {
+      io.stdout.write(options.json ? `${JSON.stringify(teamShownJson(team, teams), null, io.stdout.isTTY ? 2 : undefined)}\n` : teamShownText(team, teams));
+      return 0;
+    }
+    const refusal = namingTeams({ code: 'unknown', message: new UnknownAgentError(name, result.agents.map((a) => a.name)).message }, teams.teams.map((t) => t.name));
+    const broken = teams.problems.find((p) => p.severity === 'error' && teamNameOf(p.filePath) === name);
+    io.stderr.write(`subagents agents: ${terminalLine(broken ? `The team file ${broken.filePath} could not be read: ${broken.message}` : refusal.message)}\n`);
+    return 2;
+  }
+  if (team) io.stderr.write(`subagents agents: warning: "${terminalLine(name)}" is an agent and a team (${terminalLine(team.filePath)}); showing the agent, which is what runs.\n`);
+  const resolved = await resolveDefinition(definition, { settings: options.settings, cwd: options.cwd, trusted: options.trusted, warnings: result.warnings, shadowed: result.shadowed, home: options.home, env: io.env });
+  // Names, prompts and paths come from files in the repository: a terminal gets no control characters from them.
+  io.stdout.write(options.json ? `${JSON.stringify(resolved, null, io.stdout.isTTY ? 2 : undefined)}\n` : resolvedText(resolved).split('\n').map(terminalLine).join('\n'));
+  return 0;
 }
 
 export const agentsCommand: CliCommand = {
@@ -197,6 +244,7 @@ export const agentsCommand: CliCommand = {
     const settings = cliSettings(io, flags.cwd, { trust });
     const disabled = new Set(settings.disabledAgents);
     const options = { cwd: flags.cwd, home, pluginDirs: [...settings.pluginDirs, ...flags.pluginDirs], loadClaudePlugins: settings.loadClaudePlugins };
+    if (flags.name !== null) return showResolved(flags.name, { ...options, json: flags.json, settings, trusted: (folder: string) => trust.isTrusted(folder) }, io);
     const listing = await listAgentDirs(options);
     // Indented for a person at a terminal; compact for a program (a third smaller and faster with thousands of agents).
     const format = flags.json ? (io.stdout.isTTY ? 'json-indented' : 'json') : 'text';

@@ -35,22 +35,32 @@ function isMarkdown(name: string): boolean {
 
 /**
  * What a dir's home tool takes as agent files beyond `*.md` in any folder
- * that is not a dot-folder: Codex reads `*.toml`, Gemini CLI skips every
- * name starting with `_`, and a plugin may list single files.
+ * that is not a dot-folder: Codex reads `*.toml`, Kiro `*.json` at the top
+ * level, Gemini CLI skips every name starting with `_`, Qwen Code and
+ * Factory read only the top level, and a dir may stand for single files (a
+ * plugin's listed agents, a `.roomodes` or `opencode.json` in a folder that
+ * is otherwise not searched).
  */
 export interface ListingRules {
   /** Also `*.toml` (Codex). */
   toml?: boolean;
+  /** Also `*.json` directly in the dir (Kiro's agents; its Markdown agents may be nested). */
+  json?: boolean;
   /** Skip files and folders whose name starts with `_` (Gemini CLI). */
   skipUnderscore?: boolean;
-  /** Only these relative paths (`/`-separated); a plugin's `agents` entries that name files. */
+  /** How many folder levels are read: 1 is the dir's own files only (default MAX_DEPTH). */
+  depth?: number;
+  /**
+   * Only these relative paths (`/`-separated), looked up directly rather than
+   * found by walking the dir (dot-files too: `.roomodes`); any name counts.
+   */
   only?: readonly string[];
 }
 
-/** Whether an entry named `name` (a file) is an agent file under `rules`. */
-export function isAgentFileName(name: string, rules: ListingRules | undefined): boolean {
+/** Whether an entry named `name` (a file, `depth` folders below the dir: 1 is directly in it) is an agent file under `rules`. */
+export function isAgentFileName(name: string, rules: ListingRules | undefined, depth = 1): boolean {
   if (rules?.skipUnderscore && name.startsWith('_')) return false;
-  return isMarkdown(name) || (rules?.toml === true && isTomlPath(name));
+  return isMarkdown(name) || (rules?.toml === true && isTomlPath(name)) || (rules?.json === true && depth === 1 && /\.json$/i.test(name));
 }
 
 /** Whether a folder named `name` is searched under `rules`. */
@@ -73,7 +83,7 @@ export function walksFolder(dir: string, rules: ListingRules | undefined, folder
   const rel = path.relative(dir, folder);
   if (rel === '') return true;
   const names = rel.split(path.sep);
-  return names.length < MAX_DEPTH && names.every((name) => !name.startsWith('.') && isSearchedFolder(name, rules));
+  return !rules?.only && names.length < (rules?.depth ?? MAX_DEPTH) && names.every((name) => !name.startsWith('.') && isSearchedFolder(name, rules));
 }
 
 interface LinkedDir {
@@ -85,6 +95,8 @@ interface LinkedDir {
 
 interface Walk {
   rules: ListingRules | undefined;
+  /** Folders this deep below the dir are not entered. */
+  maxDepth: number;
   files: ListedFile[];
   /** Real paths of the folders walked as roots: the dir and each linked folder. */
   roots: string[];
@@ -116,9 +128,9 @@ async function walkFolder(walk: Walk, folder: string, relPrefix: string, depth: 
     if (name.startsWith('.')) continue;
     const relPath = relPrefix + name;
     if (entry.isFile()) {
-      if (isAgentFileName(name, walk.rules)) walk.files.push({ filePath: base + name, relPath });
+      if (isAgentFileName(name, walk.rules, entryDepth)) walk.files.push({ filePath: base + name, relPath });
     } else if (entry.isDirectory()) {
-      if (entryDepth < MAX_DEPTH && isSearchedFolder(name, walk.rules)) await walkFolder(walk, base + name, `${relPath}/`, entryDepth, linked);
+      if (entryDepth < walk.maxDepth && isSearchedFolder(name, walk.rules)) await walkFolder(walk, base + name, `${relPath}/`, entryDepth, linked);
     } else if (entry.isSymbolicLink()) {
       const target = base + name;
       let targetStat;
@@ -129,8 +141,8 @@ async function walkFolder(walk: Walk, folder: string, relPrefix: string, depth: 
       }
       if (!targetStat) continue; // dangling link
       if (targetStat.isFile()) {
-        if (isAgentFileName(name, walk.rules)) walk.files.push({ filePath: target, relPath });
-      } else if (targetStat.isDirectory() && entryDepth < MAX_DEPTH && isSearchedFolder(name, walk.rules)) {
+        if (isAgentFileName(name, walk.rules, entryDepth)) walk.files.push({ filePath: target, relPath });
+      } else if (targetStat.isDirectory() && entryDepth < walk.maxDepth && isSearchedFolder(name, walk.rules)) {
         linked.push({ target, relPath, depth: entryDepth });
       }
     }
@@ -165,10 +177,26 @@ function compareCodeUnits(a: string, b: string): number {
  * `loop -> ..` link would otherwise yield the same files at every depth).
  */
 export async function listAgentFiles(dir: string, rules?: ListingRules): Promise<ListedFile[]> {
-  const walk: Walk = { rules, files: [], roots: [], sliceEnd: performance.now() + SLICE_MS };
+  if (rules?.only) return listOnly(dir, rules.only);
+  const walk: Walk = { rules, maxDepth: Math.min(rules?.depth ?? MAX_DEPTH, MAX_DEPTH), files: [], roots: [], sliceEnd: performance.now() + SLICE_MS };
   await walkRoot(walk, dir, '', 0);
-  const files = rules?.only ? walk.files.filter((file) => rules.only!.includes(file.relPath)) : walk.files;
   // Code-unit order, not locale order: the same on every machine.
+  return walk.files.sort((a, b) => compareCodeUnits(a.relPath, b.relPath));
+}
+
+/** The named files of a dir that exist (links to files followed), in path order; nothing else is read. */
+function listOnly(dir: string, only: readonly string[]): ListedFile[] {
+  const files: ListedFile[] = [];
+  for (const relPath of only) {
+    const filePath = path.join(dir, ...relPath.split('/'));
+    let st;
+    try {
+      st = statSync(filePath, { throwIfNoEntry: false });
+    } catch {
+      continue; // a link loop, no permission: as if missing
+    }
+    if (st?.isFile()) files.push({ filePath, relPath });
+  }
   return files.sort((a, b) => compareCodeUnits(a.relPath, b.relPath));
 }
 

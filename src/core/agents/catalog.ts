@@ -47,9 +47,11 @@ function isIgnoredPath(dir: AgentDir, filePath: string): boolean {
   const rel = path.relative(dir.path, filePath);
   if (rel.startsWith('..')) return true;
   const segments = rel.split(path.sep);
+  // A dir standing for single files cares about those names alone (dot-files among them: `.roomodes`).
+  if (dir.rules?.only) return !dir.rules.only.includes(segments.join('/'));
   if (segments.some((segment) => segment.startsWith('.') || (dir.rules?.skipUnderscore && segment.startsWith('_')))) return true;
-  if (dir.rules?.only && !dir.rules.only.includes(segments.join('/'))) return true;
-  return !isAgentFileName(segments[segments.length - 1] ?? '', dir.rules);
+  if (dir.rules?.depth !== undefined && segments.length > dir.rules.depth) return true;
+  return !isAgentFileName(segments[segments.length - 1] ?? '', dir.rules, segments.length);
 }
 
 function holdsKnownFiles(scan: DirScan, folder: string): boolean {
@@ -149,7 +151,8 @@ export class AgentCatalog {
     this.scans = scans;
     this.sourceWarnings = sources.warnings;
     this.candidates = sources.candidates;
-    this.watcher?.reset(scans.map((scan) => scan.dir.path), this.candidates);
+    // A dir standing for single files (a project root's `.roomodes`) is watched without its subfolders.
+    this.watcher?.reset(scans.map((scan) => ({ path: scan.dir.path, recursive: !scan.dir.rules?.only })), this.candidates);
     this.publish(changed);
   }
 
@@ -158,21 +161,23 @@ export class AgentCatalog {
     if (batch.structural || gone) return this.rescan();
     let changed = false;
     for (const [dirPath, files] of batch.content) {
-      const scan = this.scans.find((s) => s.dir.path === dirPath);
-      if (!scan) continue;
-      // A folder appeared, vanished or moved: which files it held is unknown, so relist the dir.
-      const wholeDir = files === null || [...files].some((f) => isDirectorySync(f) || holdsKnownFiles(scan, f));
-      if (wholeDir) {
-        const [rescanned] = await this.loader.scanDirs([scan.dir], { prune: false });
-        if (rescanned && !sameScans([rescanned], [scan])) {
-          scan.files = rescanned.files;
-          changed = true;
+      // Several dirs may share a folder (a project root holds `.roomodes` and `opencode.json`): each reads its own files.
+      for (const scan of this.scans) {
+        if (scan.dir.path !== dirPath) continue;
+        // A folder appeared, vanished or moved: which files it held is unknown, so relist the dir.
+        const wholeDir = files === null || (!scan.dir.rules?.only && [...files].some((f) => isDirectorySync(f) || holdsKnownFiles(scan, f)));
+        if (wholeDir) {
+          const [rescanned] = await this.loader.scanDirs([scan.dir], { prune: false });
+          if (rescanned && !sameScans([rescanned], [scan])) {
+            scan.files = rescanned.files;
+            changed = true;
+          }
+          continue;
         }
-        continue;
-      }
-      for (const filePath of files) {
-        if (isIgnoredPath(scan.dir, filePath)) continue;
-        if (this.loader.updateFile(scan, filePath)) changed = true;
+        for (const filePath of files) {
+          if (isIgnoredPath(scan.dir, filePath)) continue;
+          if (this.loader.updateFile(scan, filePath)) changed = true;
+        }
       }
     }
     this.publish(changed);

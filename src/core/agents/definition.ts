@@ -38,6 +38,63 @@ export const handoffSchema = z.object({
 });
 export type Handoff = z.infer<typeof handoffSchema>;
 
+/**
+ * One rule of an agent file's own permissions (opencode's and Kilo's
+ * `permission`, Roo's `fileRegex`, Kiro's `allowedTools` and
+ * `toolsSettings`): what a call of some tools matching a pattern gets.
+ * `allow` runs it without asking (once the user has consented to the file
+ * loosening its approvals), `ask` always asks, `deny` refuses it with the
+ * rule's origin in the message. Rules are read in order and the last one
+ * that matches a call decides, as opencode decides; a call no rule matches
+ * is left to the permission mode.
+ */
+export const PERMISSION_ACTIONS = ['allow', 'ask', 'deny'] as const;
+export type PermissionAction = (typeof PERMISSION_ACTIONS)[number];
+
+export const permissionRuleSchema = z.object({
+  /** Runtime tool names (`Bash`, `Edit` …), MCP tool patterns, or `*` for every tool. */
+  tools: z.array(z.string()),
+  /** What the call's subject (a command, a file path, a URL, an agent) must match; null: every call. */
+  pattern: z.string().nullable(),
+  /** `glob`: `*` any text, `?` one character (opencode's wildcards); `regex`: a JavaScript regular expression; `anchored`: one matching the whole subject. */
+  syntax: z.enum(['glob', 'regex', 'anchored']),
+  /** The rule matches the calls whose subject does NOT match the pattern (Roo's `fileRegex`: edits outside it). */
+  negate: z.boolean(),
+  action: z.enum(PERMISSION_ACTIONS),
+  /** Where the rule comes from, as the file writes it (`permission.bash "git push*"`), for messages. */
+  origin: z.string(),
+});
+export type PermissionRule = z.infer<typeof permissionRuleSchema>;
+
+/**
+ * A file whose text goes into the agent's prompt when it starts (read then,
+ * not when the definition is read, so an edit to it counts at the next
+ * start): Kiro's `prompt: file://…` (`as: 'prompt'`, the prompt itself) and
+ * `resources` (`context`, globs allowed), Roo's mode rules (`rules`, a folder
+ * or a file, the first that exists of a list).
+ */
+export const promptIncludeSchema = z.object({
+  as: z.enum(['prompt', 'context', 'rules']),
+  /** Absolute paths (or globs), tried in order for `rules`: the first that exists is used. */
+  paths: z.array(z.string()),
+  /** As the file writes it, for messages. */
+  written: z.string(),
+  /** A missing file is a warning when the agent starts (Kiro's prompt file); otherwise it is skipped quietly. */
+  required: z.boolean(),
+});
+export type PromptInclude = z.infer<typeof promptIncludeSchema>;
+
+/** A command hook an agent file declares for itself (Kiro's `hooks`), on the events this runtime fires. */
+export const agentHookSchema = z.object({
+  event: z.enum(['SubagentStart', 'SubagentStop']),
+  command: z.string(),
+  /** In seconds; null: the runner's default. */
+  timeoutSec: z.number().positive().nullable(),
+  /** As the file names the event (`agentSpawn`), for messages. */
+  written: z.string(),
+});
+export type AgentHook = z.infer<typeof agentHookSchema>;
+
 /** `'*'`: any agent; a list: only those (an empty list denies all). */
 export const spawnsPolicySchema = z.union([z.literal('*'), z.array(z.string())]);
 export type SpawnsPolicy = z.infer<typeof spawnsPolicySchema>;
@@ -105,6 +162,20 @@ export const agentDefinitionSchema = z.object({
   displayName: z.string().nullable().optional(),
   /** Where an isolated run of the agent starts: `HEAD` (with the user's uncommitted changes) or a branch, tag or commit (absent: the setting's). */
   baseRef: z.string().nullable().optional(),
+  /** The file's own permission rules, last match deciding (absent: none; the permission mode decides every call). */
+  permissions: z.array(permissionRuleSchema).optional(),
+  /** Files whose text joins the prompt when the agent starts (absent: none). */
+  promptIncludes: z.array(promptIncludeSchema).optional(),
+  /** Command hooks of its own (absent: none). */
+  hooks: z.array(agentHookSchema).optional(),
+  /**
+   * For opencode and Kilo, which merge every definition of one name field by
+   * field: the file's own fields as written (the body as `prompt`), so that
+   * precedence can merge them; null for other formats.
+   */
+  layer: z.record(z.string(), z.unknown()).nullable().optional(),
+  /** The files merged into this definition, the winning one first (absent: only its own). */
+  mergedFrom: z.array(z.string()).optional(),
 });
 export type AgentDefinition = z.infer<typeof agentDefinitionSchema>;
 
@@ -151,12 +222,19 @@ export const DEFINITION_DEFAULTS: Readonly<Required<AgentDefinition>> = Object.f
   initialPrompt: null,
   displayName: null,
   baseRef: null,
+  permissions: NO_ITEMS,
+  promptIncludes: NO_ITEMS,
+  hooks: NO_ITEMS,
+  layer: null,
+  mergedFrom: NO_ITEMS,
 });
 
 /** A definition that lost to a higher-precedence one of the same name. */
 export interface ShadowedDefinition {
   definition: AgentDefinition;
   shadowedBy: { source: AgentSource; family: AgentFamily | null; filePath: string };
+  /** Its fields were merged into the winner (opencode and Kilo merge every definition of a name) rather than lost. */
+  merged?: boolean;
 }
 
 /** A problem found while reading agent files; never fatal for the others. */

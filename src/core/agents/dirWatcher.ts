@@ -25,6 +25,13 @@ export interface WatchBatch {
   structural: boolean;
 }
 
+/** A folder whose files are watched. */
+export interface ContentDir {
+  path: string;
+  /** Its subfolders too. */
+  recursive: boolean;
+}
+
 export interface DirWatcherOptions {
   debounceMs: number;
   /** A burst that never pauses is still delivered after this long. */
@@ -51,14 +58,21 @@ export class DirWatcher {
 
   constructor(private readonly options: DirWatcherOptions) {}
 
-  /** Replaces every watch with watches on these paths. */
-  reset(contentDirs: readonly string[], structurePaths: readonly string[]): void {
+  /**
+   * Replaces every watch with watches on these paths. A content dir that is
+   * not recursive (one standing for single files in a project's root) is
+   * watched without its subfolders; a folder listed twice is watched once,
+   * recursively if either asks for it.
+   */
+  reset(contentDirs: readonly ContentDir[], structurePaths: readonly string[]): void {
     this.closeWatchers();
-    for (const dir of contentDirs) {
-      this.open(dir, true, (filename) => this.addContent(dir, filename === null ? null : path.join(dir, filename)));
+    const recursiveByPath = new Map<string, boolean>();
+    for (const dir of contentDirs) recursiveByPath.set(dir.path, (recursiveByPath.get(dir.path) ?? false) || dir.recursive);
+    for (const [dir, recursive] of recursiveByPath) {
+      this.open(dir, recursive, (filename) => this.addContent(dir, filename === null ? null : path.join(dir, filename)));
     }
     const byAncestor = new Map<string, Set<string>>();
-    for (const target of [...structurePaths, ...contentDirs]) {
+    for (const target of [...structurePaths, ...recursiveByPath.keys()]) {
       const ancestor = deepestExistingAncestor(target);
       if (!ancestor) continue;
       const segment = path.relative(ancestor, target).split(path.sep)[0];

@@ -27,6 +27,8 @@ export interface DiscoveryOptions {
   bundledDir?: string | null;
   /** False in an untrusted workspace: only user and bundled agents load. Default true. */
   includeProjectAndPlugins?: boolean;
+  /** VS Code's `User/globalStorage` folder, where Roo Code and Kilo Code keep their global modes; default the stable build's on this platform. */
+  editorStorage?: string;
   /** Files larger than this are skipped with a warning; default 1 MiB. */
   maxFileBytes?: number;
   hooks?: LoaderHooks;
@@ -52,6 +54,7 @@ export function sourceOptions(options: DiscoveryOptions): SourceOptions {
     loadClaudePlugins: options.loadClaudePlugins ?? true,
     bundledDir: options.bundledDir === undefined ? bundledAgentsDir() : options.bundledDir,
     includeProjectAndPlugins: options.includeProjectAndPlugins ?? true,
+    ...(options.editorStorage ? { editorStorage: options.editorStorage } : {}),
   };
 }
 

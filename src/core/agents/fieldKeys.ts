@@ -27,7 +27,8 @@ export type ReadKey = (typeof READ_KEYS)[number];
 
 const READ_KEY_SET: ReadonlySet<string> = new Set(READ_KEYS);
 
-const KEY_SPELLINGS: Readonly<Record<AgentFormat, Readonly<Record<string, ReadKey>>>> = {
+/** The five formats read through interpret.ts (the later ones have readers of their own, in readers/). */
+const KEY_SPELLINGS: Readonly<Partial<Record<AgentFormat, Readonly<Record<string, ReadKey>>>>> = {
   'claude-code': {},
   'oh-my-pi': { thinking: 'thinkingLevel', 'thinking-level': 'thinkingLevel', thinking_level: 'thinkingLevel' },
   codex: { nickname_candidates: 'nicknames', mcp_servers: 'mcpServers', model_reasoning_effort: 'effort' },
@@ -51,7 +52,7 @@ function camelCase(key: string): string {
  * first spelling of a key wins if a file writes two.
  */
 export function readFields(fields: Record<string, unknown>, format: AgentFormat): { read: Partial<Record<ReadKey, unknown>>; extra: Record<string, unknown> } {
-  const spellings = KEY_SPELLINGS[format];
+  const spellings = KEY_SPELLINGS[format] ?? {};
   const read: Partial<Record<ReadKey, unknown>> = {};
   const extra: Record<string, unknown> = {};
   for (const key in fields) {

@@ -25,6 +25,12 @@ export interface AgentFileContext {
   /** The plugin whose `agents/` held the file (plugin sources only). */
   pluginName?: string | null;
   /**
+   * The file's path below the dir it was found in (`/`-separated), for the
+   * formats that name an agent by it (opencode's `team/lead`, Kiro's
+   * Markdown agents); without it, worked out from the file's path.
+   */
+  relPath?: string;
+  /**
    * Whether the text holds a CR, when the caller already knows (the reader
    * checks the bytes it just read); saves scanning every body for CRLF.
    */
@@ -34,6 +40,8 @@ export interface AgentFileContext {
 export interface ParsedAgentFile {
   /** Null when the file was skipped; the warnings say why. */
   definition: AgentDefinition | null;
+  /** The file's further agents, for a file that holds several (a modes file, an `opencode.json`), in the file's order. */
+  siblings?: AgentDefinition[];
   warnings: DiscoveryWarning[];
 }
 
@@ -155,12 +163,12 @@ function outputSchema(raw: unknown, format: AgentFormat, warn: WarningSink): unk
 /** What an agent without a `tools` list gets, plus WebSearch: for a Codex agent with `web_search` on and no list of its own. */
 const ALL_WITH_WEB_SEARCH = LISTED_TOOLS.filter((spec) => (!spec.optIn && !spec.withSpawn) || spec.name === 'WebSearch').map((spec) => spec.name);
 /**
- * Codex's `sandbox_mode: read-only` leaves an agent only the tools that cannot
- * change anything (those plan mode does not offer are denied), and runs it in
- * plan mode, which the agents it starts inherit (a Codex subagent runs under
- * its parent's sandbox).
+ * Codex's `sandbox_mode: read-only` (and Cursor's `readonly: true`) leaves an
+ * agent only the tools that cannot change anything (those plan mode does not
+ * offer are denied), and runs it in plan mode, which the agents it starts
+ * inherit (a Codex subagent runs under its parent's sandbox).
  */
-const CODEX_READ_ONLY_DENIED = LISTED_TOOLS.filter((spec) => spec.kind !== 'spawn' && !offeredTo(spec.kind, 'plan', 0)).map((spec) => spec.name);
+export const READ_ONLY_DENIED: readonly string[] = LISTED_TOOLS.filter((spec) => spec.kind !== 'spawn' && !offeredTo(spec.kind, 'plan', 0)).map((spec) => spec.name);
 /** Gemini CLI subagents never start or steer other agents. */
 const GEMINI_DENIED = LISTED_TOOLS.filter((spec) => spec.kind === 'spawn').map((spec) => spec.name);
 
@@ -235,7 +243,7 @@ export function interpretFields({ fields, body }: AgentFields, context: AgentFil
   // oh-my-pi gives the spawn tool to every agent that says whom it may spawn.
   if (format === 'oh-my-pi' && tools && read.spawns !== undefined && !(Array.isArray(spawns) && spawns.length === 0) && !tools.includes(SPAWN_TOOL)) tools.push(SPAWN_TOOL);
   if (format === 'codex') {
-    if (fields.sandbox_mode === 'read-only') for (const tool of CODEX_READ_ONLY_DENIED) if (!disallowedTools.includes(tool)) disallowedTools.push(tool);
+    if (fields.sandbox_mode === 'read-only') for (const tool of READ_ONLY_DENIED) if (!disallowedTools.includes(tool)) disallowedTools.push(tool);
     const webSearch = fields.web_search === 'live' || fields.web_search === 'cached' || (fields.tools as { web_search?: unknown } | undefined)?.web_search === true;
     if (webSearch && tools === null) tools = [...ALL_WITH_WEB_SEARCH];
     delete extra.developer_instructions;
@@ -292,6 +300,11 @@ export function interpretFields({ fields, body }: AgentFields, context: AgentFil
     initialPrompt: other.initialPrompt,
     displayName: other.displayName,
     baseRef: text(read.baseRef, 'baseRef', warn) || null,
+    permissions: DEFINITION_DEFAULTS.permissions,
+    promptIncludes: DEFINITION_DEFAULTS.promptIncludes,
+    hooks: DEFINITION_DEFAULTS.hooks,
+    layer: DEFINITION_DEFAULTS.layer,
+    mergedFrom: DEFINITION_DEFAULTS.mergedFrom,
   };
   return { definition, warnings: warn.list };
 }

@@ -165,10 +165,10 @@ export class AgentLoader {
    * parseAgentText never throws by design; should a file still find a way
    * (a bug), it is that file that is skipped, not the whole discovery.
    */
-  private parse(dir: AgentDir, filePath: string, text: string, hasCarriageReturn: boolean): ParsedAgentFile {
+  private parse(dir: AgentDir, filePath: string, relPath: string, text: string, hasCarriageReturn: boolean): ParsedAgentFile {
     try {
       this.options.hooks?.onParse?.(filePath);
-      return parseAgentText(text, { filePath, source: dir.source, family: dir.family, pluginName: dir.pluginName ?? null, hasCarriageReturn });
+      return parseAgentText(text, { filePath, relPath, source: dir.source, family: dir.family, pluginName: dir.pluginName ?? null, hasCarriageReturn });
     } catch (error) {
       const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       return new FileWarnings(filePath).skip(`reading it failed unexpectedly (${reason}); please report this with the file`);
@@ -207,8 +207,8 @@ export class AgentLoader {
       case 'text': {
         this.parseCount++;
         this.parsedSinceDrain.push(filePath);
-        const parsed = this.parse(dir, filePath, read.text, read.hasCarriageReturn);
-        const outcome: FileOutcome = { filePath, relPath, definition: parsed.definition, warnings: parsed.warnings };
+        const parsed = this.parse(dir, filePath, relPath, read.text, read.hasCarriageReturn);
+        const outcome: FileOutcome = { filePath, relPath, definition: parsed.definition, ...(parsed.siblings ? { siblings: parsed.siblings } : {}), warnings: parsed.warnings };
         cache.set(filePath, { stamp: read.stamp, outcome, seen });
         this.options.store?.set(dirKey(dir), listed, read.stamp, outcome);
         return outcome;

@@ -121,7 +121,21 @@ function claudeByVersion(family: ClaudeFamily, version: string | undefined): Ent
   };
 }
 
-function resolveEntry(written: string): Entry & { level?: ThinkingLevel } {
+/** `sonnet-4.5`, `opus-4`: a family first, then a version (Cursor's and Kiro's spellings). */
+const FAMILY_VERSION = /^(opus|sonnet|haiku|fable|mythos)[\s_-]+(\d+(?:\.\d+)?)$/i;
+/** `claude-sonnet-4`, `claude-opus-4.6`: a family and a version without a date, which some tools use as their own ids. */
+const TOOL_ID = /^claude-(opus|sonnet|haiku|fable|mythos)-(\d+)(?:[.-](\d{1,2}))?$/i;
+
+export interface ModelOptions {
+  /**
+   * The format's ids name a family and a version rather than an API id
+   * (Kiro's `claude-sonnet-4`): resolved like display names, to the API id
+   * this runtime knows or to the family's alias, rather than sent as written.
+   */
+  familyVersions?: boolean;
+}
+
+function resolveEntry(written: string, options: ModelOptions = {}): Entry & { level?: ThinkingLevel } {
   const { name, level } = stripDecorations(written);
   const lower = name.toLowerCase();
   const withLevel = <T extends Entry>(entry: T) => (level ? { ...entry, level } : entry);
@@ -135,8 +149,12 @@ function resolveEntry(written: string): Entry & { level?: ThinkingLevel } {
   if (lower === 'opusplan') return withLevel({ kind: 'runs', model: 'opus' });
   // A provider prefix (`anthropic/`, `openrouter/anthropic/`, `bedrock/…`): the model is the last part.
   const bare = lower.includes('/') ? lower.slice(lower.lastIndexOf('/') + 1) : lower;
+  const toolId = options.familyVersions ? TOOL_ID.exec(bare) : null;
+  if (toolId) return withLevel(claudeByVersion(toolId[1]!.toLowerCase() as ClaudeFamily, toolId[3] ? `${toolId[2]}.${toolId[3]}` : toolId[2]));
   // An API id, written as one (lower case, dashes only): taken as written.
   if (/^claude-[a-z0-9-]+$/.test(bare)) return withLevel({ kind: 'runs', model: bare });
+  const familyVersion = FAMILY_VERSION.exec(bare);
+  if (familyVersion) return withLevel(claudeByVersion(familyVersion[1]!.toLowerCase() as ClaudeFamily, familyVersion[2]));
   const claude = CLAUDE_NAME.exec(bare);
   if (claude) return withLevel(claudeByVersion(claude[2]!.toLowerCase() as ClaudeFamily, claude[1] ?? claude[3]));
   if ((CLAUDE_FAMILIES as readonly string[]).includes(bare)) return withLevel({ kind: 'runs', model: bare });
@@ -166,13 +184,13 @@ const INHERITS = "the agent runs on its parent's model (or subagents.defaultMode
  * when the first is unavailable. Undefined when the value is not a model
  * (not text or a list).
  */
-export function resolveModelField(raw: unknown): ModelResolution | undefined {
+export function resolveModelField(raw: unknown, options: ModelOptions = {}): ModelResolution | undefined {
   // Nearly every file names an alias: answered without parsing (the objects are shared; do not change them).
   if (typeof raw === 'string' && Object.hasOwn(PLAIN_ALIASES, raw)) return PLAIN_ALIASES[raw];
   const entries = modelEntries(raw);
   if (entries === undefined) return undefined;
   if (entries.length === 0) return { model: null, runs: true };
-  const resolved = entries.map(resolveEntry);
+  const resolved = entries.map((entry) => resolveEntry(entry, options));
   const chosen = resolved.find((e) => e.kind === 'runs' || e.kind === 'inherit');
   if (chosen) {
     const model = chosen.kind === 'runs' ? chosen.model : 'inherit';

@@ -41,7 +41,7 @@ export interface StoredOutcome {
  * One file: its stamp, its definition (null: skipped) as a Stored definition,
  * and its warnings, each a message when it is about the file itself.
  */
-type StoredEntry = [mtimeMs: number, size: number, ino: number, definition: StoredDefinition | null, warnings: Array<string | DiscoveryWarning>];
+type StoredEntry = [mtimeMs: number, size: number, ino: number, definition: StoredDefinition | null, warnings: Array<string | DiscoveryWarning>, siblings?: StoredDefinition[]];
 
 /** A definition without what the listing gives back (its path, its empty system prompt) and without the fields that hold their TEMPLATE value. */
 type StoredDefinition = Partial<AgentDefinition>;
@@ -79,6 +79,11 @@ function storedDefinition(definition: AgentDefinition): StoredDefinition {
     if (key === 'filePath' || key === 'systemPrompt' || sameAsTemplate(key, definition[key])) continue;
     (stored as Record<string, unknown>)[key] = definition[key];
   }
+  // A layer's prompt is the system prompt again (opencode's merge reads it from there): not kept either.
+  if (stored.layer && 'prompt' in stored.layer) {
+    const { prompt: _prompt, ...layer } = stored.layer;
+    stored.layer = layer;
+  }
   return stored;
 }
 
@@ -88,11 +93,13 @@ function definitionOf(stored: StoredDefinition, filePath: string): AgentDefiniti
 
 function entryOf(stamp: FileStamp, outcome: FileOutcome): StoredEntry {
   const warnings = outcome.warnings.map((w) => (w.filePath === outcome.filePath ? w.message : w));
-  return [stamp.mtimeMs, stamp.size, stamp.ino, outcome.definition && storedDefinition(outcome.definition), warnings];
+  const entry: StoredEntry = [stamp.mtimeMs, stamp.size, stamp.ino, outcome.definition && storedDefinition(outcome.definition), warnings];
+  if (outcome.siblings) entry.push(outcome.siblings.map(storedDefinition));
+  return entry;
 }
 
 function outcomeOf(entry: StoredEntry, file: ListedFile): StoredOutcome {
-  const [mtimeMs, size, ino, definition, warnings] = entry;
+  const [mtimeMs, size, ino, definition, warnings, siblings] = entry;
   const { filePath, relPath } = file;
   return {
     stamp: { mtimeMs, size, ino },
@@ -100,6 +107,7 @@ function outcomeOf(entry: StoredEntry, file: ListedFile): StoredOutcome {
       filePath,
       relPath,
       definition: definition && definitionOf(definition, filePath),
+      ...(siblings ? { siblings: siblings.map((sibling) => definitionOf(sibling, filePath)) } : {}),
       warnings: warnings.map((w) => (typeof w === 'string' ? { filePath, message: w } : w)),
     },
   };

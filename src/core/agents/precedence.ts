@@ -1,4 +1,5 @@
 import type { AgentDefinition, DiscoveryWarning, ShadowedDefinition } from './definition';
+import { mergeLayers } from './readers/layers';
 
 /**
  * First-wins dedup over dirs in precedence order. Pure and
@@ -15,6 +16,8 @@ export interface FileOutcome {
   relPath: string;
   /** Null when the file was skipped; its warnings say why. */
   definition: AgentDefinition | null;
+  /** The file's further agents, when it holds several (a modes file, an `opencode.json`). */
+  siblings?: AgentDefinition[];
   warnings: DiscoveryWarning[];
 }
 
@@ -53,6 +56,38 @@ function qualifySpawns(definition: AgentDefinition, winners: ReadonlyMap<string,
   return changed ? { ...definition, spawns } : definition;
 }
 
+/** Every definition of a file: its first, then its siblings. */
+function definitionsOf(file: FileOutcome): readonly AgentDefinition[] {
+  if (!file.definition) return [];
+  return file.siblings ? [file.definition, ...file.siblings] : [file.definition];
+}
+
+/**
+ * opencode and Kilo merge every definition of a name in their family field
+ * by field (see readers/layers.ts): the merged definition per family and
+ * name, made once its first (winning) layer is met. Null when no file has
+ * layers.
+ */
+function mergedLayers(dirs: readonly (readonly FileOutcome[])[]): Map<string, AgentDefinition | { refused: string }> | null {
+  let groups: Map<string, AgentDefinition[]> | null = null;
+  for (const files of dirs) {
+    for (const file of files) {
+      for (const definition of definitionsOf(file)) {
+        if (!definition.layer) continue;
+        groups ??= new Map();
+        const key = `${definition.family}\0${definition.name}`;
+        const list = groups.get(key);
+        if (list) list.push(definition);
+        else groups.set(key, [definition]);
+      }
+    }
+  }
+  if (!groups) return null;
+  const merged = new Map<string, AgentDefinition | { refused: string }>();
+  for (const [key, layers] of groups) if (layers.length > 1) merged.set(key, mergeLayers(layers));
+  return merged;
+}
+
 /** `dirs`: each dir's files in lexicographic order, dirs in precedence order. */
 export function applyPrecedence(dirs: readonly (readonly FileOutcome[])[], extraWarnings: readonly DiscoveryWarning[] = []): DiscoveredAgents {
   const agents: AgentDefinition[] = [];
@@ -60,16 +95,30 @@ export function applyPrecedence(dirs: readonly (readonly FileOutcome[])[], extra
   const warnings: DiscoveryWarning[] = [...extraWarnings];
   // Exact, case-sensitive names: `Task` and `task` are different agents.
   const winners = new Map<string, AgentDefinition>();
+  const merged = mergedLayers(dirs);
+  const refusedSaid = new Set<string>();
   let plugins = false;
   for (const files of dirs) {
     for (const file of files) {
       for (const warning of file.warnings) warnings.push(warning);
-      const definition = file.definition;
-      if (!definition) continue;
-      const winner = winners.get(definition.name);
-      if (winner) {
-        shadowed.push({ definition, shadowedBy: { source: winner.source, family: winner.family, filePath: winner.filePath } });
-      } else {
+      for (const layer of definitionsOf(file)) {
+        const mergedLayer = layer.layer ? merged?.get(`${layer.family}\0${layer.name}`) : undefined;
+        if (mergedLayer && 'refused' in mergedLayer) {
+          // The layers merged into something the home tool refuses (one of them says `disable: true`): none of them loads, and the winning file says why.
+          const key = `${layer.family}\0${layer.name}`;
+          if (!refusedSaid.has(key)) warnings.push({ filePath: layer.filePath, message: `agent "${layer.name}" is not loaded: once its ${layer.family} files are merged, ${mergedLayer.refused}` });
+          refusedSaid.add(key);
+          continue;
+        }
+        const mergedDefinition = mergedLayer;
+        const winner = winners.get(layer.name);
+        if (winner) {
+          // A lower layer of a merged definition gave it its fields; it did not lose them.
+          const intoWinner = mergedDefinition !== undefined && mergedDefinition === winner;
+          shadowed.push({ definition: layer, shadowedBy: { source: winner.source, family: winner.family, filePath: winner.filePath }, ...(intoWinner ? { merged: true } : {}) });
+          continue;
+        }
+        const definition = mergedDefinition ?? layer;
         winners.set(definition.name, definition);
         agents.push(definition);
         if (definition.pluginName) plugins = true;

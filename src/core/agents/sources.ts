@@ -4,6 +4,9 @@ import type { DiscoveryWarning } from './definition';
 import { AGENT_FAMILIES, type AgentFamily, type AgentSource } from './kinds';
 import { walksFolder, type ListingRules } from './agentFiles';
 import { listClaudePluginRoots, readPluginManifest, type PluginScope } from './claudePlugins';
+import { agentsFolderName, defaultEditorStorage, familyRules, layeredFamilyLocations, userAgentsDir } from './familyDirs';
+
+export { userAgentsDir } from './familyDirs';
 
 /**
  * Which directories hold agent files, in precedence order.
@@ -23,12 +26,6 @@ export interface AgentDir {
   rules?: ListingRules;
 }
 
-/** Each family's listing rules: Codex reads TOML, Gemini CLI skips `_` names. */
-const FAMILY_RULES: Partial<Record<AgentFamily, ListingRules>> = {
-  '.codex': { toml: true },
-  '.gemini': { skipUnderscore: true },
-};
-
 export interface SourceOptions {
   /** The workspace folder (or CLI cwd) the project walk starts from. */
   cwd: string;
@@ -39,6 +36,8 @@ export interface SourceOptions {
   bundledDir: string | null;
   /** False in an untrusted workspace: then only user and bundled agents. */
   includeProjectAndPlugins: boolean;
+  /** VS Code's `User/globalStorage` folder (Roo Code's and Kilo Code's global modes); default: the stable build's on this platform. */
+  editorStorage?: string;
 }
 
 export interface ResolvedSources {
@@ -50,18 +49,6 @@ export interface ResolvedSources {
    * workspace's own family dirs, the plugin registry files.
    */
   candidates: string[];
-}
-
-/** The user-level agents dir of each family; `.github`'s is Copilot CLI's `~/.copilot/agents`. */
-export function userAgentsDir(family: AgentFamily, home: string): string {
-  switch (family) {
-    case '.omp':
-      return path.join(home, '.omp', 'agent', 'agents');
-    case '.github':
-      return path.join(home, '.copilot', 'agents');
-    default:
-      return path.join(home, family, 'agents');
-  }
 }
 
 /**
@@ -104,7 +91,8 @@ export async function resolveAgentDirs(options: SourceOptions): Promise<Resolved
   const cwd = path.resolve(options.cwd);
   // A plugin's manifest entries may overlap each other and its `agents/` folder; each file is still found once.
   const add = (dir: AgentDir) => {
-    const same = dirs.find((d) => d.path === dir.path);
+    // Dirs standing for different single files of one folder (a root's `.roomodes` and `opencode.json`) are different dirs.
+    const same = dirs.find((d) => d.path === dir.path && (!d.rules?.only || !dir.rules?.only || samePlugin(d, dir) || d.rules.only.some((f) => dir.rules!.only!.includes(f))));
     if (same) {
       // Entries naming one folder, or files of it, share its dir: all of the folder once any entry names it whole.
       if (samePlugin(same, dir) && same.rules?.only) {
@@ -121,10 +109,17 @@ export async function resolveAgentDirs(options: SourceOptions): Promise<Resolved
     for (let i = dirs.length - 1; i > inside; i--) if (samePlugin(dirs[i]!, dir) && walksFolder(dir.path, dir.rules, dirs[i]!.path)) dirs.splice(i, 1);
   };
 
+  const editorStorage = options.editorStorage ?? defaultEditorStorage(home);
   for (const family of AGENT_FAMILIES) {
-    const rules = FAMILY_RULES[family];
+    const layered = layeredFamilyLocations(family, { cwd, home, project: options.includeProjectAndPlugins, editorStorage });
+    if (layered) {
+      for (const dir of layered.dirs) add({ ...dir, family });
+      candidates.push(...layered.candidates);
+      continue;
+    }
+    const rules = familyRules(family);
     // VS Code's chat modes (`.github/chatmodes/`) are Copilot agents too, after `.github/agents/`.
-    for (const folder of family === '.github' ? ['agents', 'chatmodes'] : ['agents']) {
+    for (const folder of family === '.github' ? ['agents', 'chatmodes'] : [agentsFolderName(family)]) {
       if (!options.includeProjectAndPlugins) break;
       const project = nearestProjectDir(family, cwd, home, folder);
       if (project) add({ path: project, source: 'project', family, ...(rules ? { rules } : {}) });

@@ -1,4 +1,4 @@
-import { isSpawnToolName, LISTED_TOOL_NAMES } from '../../protocol/tools';
+import { builtinTool, isSpawnToolName, LISTED_TOOL_NAMES } from '../../protocol/tools';
 import { AGENT_FORMATS, type AgentFormat } from './kinds';
 import { FORMATS } from './formats';
 import type { CanonicalToolName, ToolMapping } from './formats/toolTable';
@@ -38,6 +38,7 @@ const EXTERNAL: ToolMapping = { external: true };
  * nothing knows.
  */
 export function lookupToolName(name: string, format: AgentFormat = 'claude-code'): ToolMapping | null {
+  if (FORMATS[format].exactToolNames) return exactLookup(name, format);
   const exact = format === 'copilot' ? undefined : CANONICAL_EXACT.get(name);
   if (exact) return exact;
   const lower = name.trim().toLowerCase();
@@ -53,6 +54,28 @@ export function lookupToolName(name: string, format: AgentFormat = 'claude-code'
     return FORMATS.copilot.tools!.get(lower.slice(0, -2)) ?? null;
   }
   return toolPattern(name) ? EXTERNAL : null;
+}
+
+/**
+ * A format whose home tool matches names only as written (Qwen Code): its
+ * own spellings, then MCP tool names; any other name — `Read` where the tool
+ * is `read_file` — gives nothing there, and here, with a reason that names
+ * the spelling it wanted.
+ */
+function exactLookup(name: string, format: AgentFormat): ToolMapping | null {
+  const table = FORMATS[format].tools!;
+  const written = name.trim();
+  if (table.spellings.includes(written)) return table.get(written.toLowerCase()) ?? null;
+  if (toolPattern(written)) return EXTERNAL;
+  const meant = table.get(written.toLowerCase()) ?? CANONICAL_BY_LOWER.get(written.toLowerCase());
+  const tools = meant && 'tools' in meant ? meant.tools : null;
+  if (!tools) return null;
+  const spelled = table.spellings.filter((s) => {
+    const m = table.get(s.toLowerCase());
+    return m && 'tools' in m && m.tools.length === tools.length && m.tools.every((t) => tools.includes(t));
+  });
+  const hint = spelled.length > 0 ? `: ${spelled.slice(0, 2).map((s) => `"${s}"`).join(' or ')} is` : '';
+  return { unsupported: `${FORMATS[format].title} matches tool names exactly${hint}, so it gives no tool there, nor here` };
 }
 
 /**
@@ -160,7 +183,8 @@ export function normaliseToolList(raw: readonly string[], format: AgentFormat = 
       continue;
     }
     if (!mapping || 'unsupported' in mapping) {
-      pushNew(tools, written);
+      // A name kept as written is shown, never given; one the tool pool would match (Qwen's dead `Read`) is not kept at all.
+      if (!builtinTool(base)) pushNew(tools, written);
       pushNew(unknown, written);
       if (mapping) reasons.set(written, mapping.unsupported);
       continue;

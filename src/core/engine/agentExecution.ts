@@ -1,8 +1,11 @@
+import os from 'node:os';
 import type Anthropic from '@anthropic-ai/sdk';
+import { assemblePrompt } from '../agents/promptAssembly';
 import { agentColor } from '../../protocol/agentColor';
 import { emptyUsage } from '../../protocol/runEvents';
 import type { Settings } from '../config';
 import type { WorktreeManager } from '../isolation';
+import type { ModeConsents } from '../tools/modeConsent';
 import type { PermissionGate } from '../tools/permissions';
 import type { RuntimeTool } from '../tools/runtimeTool';
 import { TRUST_NOTHING, type ProjectTrust } from '../trust/projectTrust';
@@ -54,12 +57,21 @@ export interface ExecutionOptions {
   trust?: ProjectTrust;
   /** Git worktrees for isolated agents; without it, isolation is refused. */
   worktrees?: WorktreeManager;
+  /**
+   * The user's environment and home as the client that asked has them, for
+   * what a prompt brings in (opencode's `{env:…}`, `~/` paths): in the agent
+   * host, `process.env` is the host's, not the shell's. Default: this process's.
+   */
+  env?: NodeJS.ProcessEnv;
+  home?: string;
 }
 
 /** What running an agent needs from the engine. */
 export interface ExecutionHost {
   readonly options: ExecutionOptions;
   readonly gate: PermissionGate;
+  /** Asks whether an agent file may loosen its approvals (its mode, its `allow` rules). */
+  readonly consents?: ModeConsents;
   readonly redactor: Redactor;
   readonly log: (level: 'info' | 'warn' | 'error', message: string) => void;
   readonly spawner: Spawner;
@@ -151,10 +163,14 @@ export async function executeAgent(run: AgentRun, host: ExecutionHost): Promise<
     if (external.fatal) throw new EngineError(external.fatal);
     const env = await promptEnvironment(run.cwd, Boolean(run.isolation), undefined, run.isolation?.branch);
     const planNote = run.planMode ? ['You are in plan mode: you may read and search, but not change anything. Finish with a clear, concrete plan.'] : [];
+    // The files a definition brings into its prompt are read now, as the agent starts (see promptAssembly.ts).
+    const trust = host.options.trust ?? TRUST_NOTHING;
+    const prompt = await assemblePrompt(run.definition, { cwd: run.cwd, home: host.options.home ?? os.homedir(), env: host.options.env ?? process.env, trusted: (folder) => trust.isTrusted(folder) });
+    for (const warning of prompt.warnings) host.log('warn', `Agent "${run.agentName}" (${run.id}): ${warning}.`);
     outcome = await runQueryLoop(run, {
       client: host.options.client,
       tools,
-      system: buildSystemPrompt(run.definition.systemPrompt, env, planNote),
+      system: buildSystemPrompt(prompt.text, env, planNote),
       authorize: authorizerFor(run, emit, host),
       maxTokens: host.options.maxTokens ?? 16_384,
       network: networkPolicy(settings, host.options.network),
@@ -240,7 +256,15 @@ export async function executeAgent(run: AgentRun, host: ExecutionHost): Promise<
 }
 
 function authorizerFor(run: AgentRun, emit: EmitEvent, host: ExecutionHost): Authorize {
-  return authorizer(run, host.gate, emit, (text) => host.redactor.text(text), () => host.options.settings()['isolation.autoApproveEdits']);
+  const consents = host.consents;
+  return authorizer(
+    run,
+    host.gate,
+    emit,
+    (text) => host.redactor.text(text),
+    () => host.options.settings()['isolation.autoApproveEdits'],
+    consents && ((level, origins) => consents.allowRules(run.definition, run.permissionMode, level, origins, run.signal, run.tree.runId)),
+  );
 }
 
 function hookInfo(run: AgentRun, emit: EmitEvent, host: ExecutionHost): SubagentInfo {
@@ -269,6 +293,7 @@ function hookInfo(run: AgentRun, emit: EmitEvent, host: ExecutionHost): Subagent
     signal: run.signal,
     // What hooks report (their stderr among it) leaves through the engine's redaction, as every log line does.
     log: host.log,
+    ownHooks: (run.definition.hooks ?? []).map((hook) => ({ ...hook, source: run.definition.filePath, project: run.definition.source === 'project' })),
   };
 }
 

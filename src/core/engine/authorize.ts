@@ -1,6 +1,7 @@
 import path from 'node:path';
-import type { PermissionMode, ToolKind, ToolSpec } from '../../protocol/tools';
+import { needsApproval, type PermissionMode, type ToolKind, type ToolSpec } from '../../protocol/tools';
 import { previewText, type ApprovalPreview } from '../tools/approvalPreview';
+import { decideByRules } from '../tools/permissionRules';
 import type { Denial, PermissionGate } from '../tools/permissions';
 import type { AgentRun, EmitEvent } from './agentRun';
 
@@ -14,7 +15,17 @@ export interface AuthorizeCall {
   protectedReason?: string | null;
   /** What the call would do, whole; worked out only when the user is asked. */
   preview?: () => Promise<ApprovalPreview | null>;
+  /** The call's input, which the agent file's own permission rules match against (absent: not a tool call). */
+  input?: unknown;
 }
+
+/**
+ * Whether the user lets an agent file's `allow` rules run calls unasked that
+ * the agent's mode would ask about: `level` is the mode they amount to
+ * (acceptEdits for file changes, bypassPermissions for commands), `origins`
+ * the rules. Without it, such rules ask as the mode does.
+ */
+export type AllowRulesConsent = (level: PermissionMode, origins: string[]) => Promise<boolean>;
 
 export type Authorize = (call: AuthorizeCall) => Promise<Denial | null>;
 
@@ -33,6 +44,7 @@ export function authorizer(
   redact: (text: string) => string,
   /** File changes inside an isolated worktree run unasked in the default mode (they are reviewed before they reach the user's tree). */
   editsInWorktreeUnasked: () => boolean = () => false,
+  allowRules?: AllowRulesConsent,
 ): Authorize {
   const redactPreview = async (make: () => Promise<ApprovalPreview | null>): Promise<ApprovalPreview | null> => {
     const preview = await make();
@@ -41,9 +53,28 @@ export function authorizer(
       ? { kind: 'command', command: redact(preview.command) }
       : { kind: 'file', path: redact(preview.path), before: preview.before === null ? null : redact(preview.before), after: redact(preview.after) };
   };
-  return ({ tool, toolUseId, summary, protectedReason, preview }) =>
-    gate.check(
-      effectiveMode(run, tool.kind, editsInWorktreeUnasked),
+  return async ({ tool, toolUseId, summary, protectedReason, preview, input }) => {
+    let mode = effectiveMode(run, tool.kind, editsInWorktreeUnasked);
+    let askedByFile: string | undefined;
+    const rules = run.definition.permissions ?? [];
+    if (rules.length > 0 && input !== undefined) {
+      const verdict = await decideByRules(rules, { name: tool.name, origin: tool.origin, input, cwd: run.cwd });
+      if (verdict?.rule.action === 'deny') {
+        const what = verdict.subject ? `${tool.name} (${redact(verdict.subject)})` : tool.name;
+        return {
+          message: `${what} is refused by this agent's own file: ${verdict.rule.origin}. Do not retry the same call; continue without it or explain what you need.`,
+          summary: `Refused by the agent's file: ${verdict.rule.origin}`,
+        };
+      }
+      if (verdict?.rule.action === 'ask') askedByFile = verdict.rule.origin;
+      if (verdict?.rule.action === 'allow' && needsApproval(mode, tool.kind, Boolean(protectedReason))) {
+        // An allow rule runs the call unasked only once the user consents to the file loosening its approvals.
+        const level: PermissionMode = tool.kind === 'write' ? 'acceptEdits' : 'bypassPermissions';
+        if (mode !== 'plan' && allowRules && (await allowRules(level, [verdict.rule.origin]))) mode = level;
+      }
+    }
+    return gate.check(
+      mode,
       tool,
       {
         runId: run.tree.runId,
@@ -70,7 +101,9 @@ export function authorizer(
         settled: (r, d) => emit({ type: 'approval_settled', approvalId: r.id, allowed: d.allow, scope: d.scope ?? 'once', by: d.by ?? 'unknown', reason: d.reason ?? null }),
       },
       preview && (() => redactPreview(preview)),
+      askedByFile,
     );
+  };
 }
 
 /** Whether the agent works inside an isolated worktree: its own, or an ancestor's it was started in. */

@@ -164,6 +164,7 @@ export class Engine {
     this.#execution = {
       options,
       gate: this.#gate,
+      consents: this.#consents,
       redactor: this.#redactor,
       log: this.#log,
       spawner: this.#spawner,

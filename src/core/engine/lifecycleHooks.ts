@@ -34,6 +34,12 @@ export interface SubagentInfo {
    * not. Without it such hooks do not run.
    */
   approveCommand?: (command: string, why: string) => Promise<string | null>;
+  /**
+   * Command hooks the agent's own file declares (Kiro's `agentSpawn` and
+   * `stop`), with the file they come from; run when the file is the user's,
+   * or a project's the engine's trust covers.
+   */
+  ownHooks?: { event: 'SubagentStart' | 'SubagentStop'; command: string; timeoutSec: number | null; source: string; project: boolean }[];
 }
 
 /** Who acts in a team event: the teammate (or lead) by its team name, and its team's. */

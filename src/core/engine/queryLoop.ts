@@ -92,6 +92,7 @@ function toolHooks(run: AgentRun, deps: LoopDeps): ToolCallHooks {
         toolUseId: call.id,
         summary,
         protectedReason: await tool.protectedTarget?.(call.input),
+        input: call.input,
         ...(tool.approvalPreview ? { preview: () => tool.approvalPreview!(call.input) } : {}),
       }),
     started: (call, tool, summary) => {

@@ -102,8 +102,11 @@ export class AgentSpawner implements Spawner {
     });
     if (refusal) return refusal;
     const definition = catalog.find(name)!;
-    // Copilot's disable-model-invocation (or infer: false): only a person may start it.
-    if (definition.modelInvocable === false) return `Agent "${name}" can only be started by the user (disable-model-invocation in ${definition.filePath || 'its definition'}), not by another agent.`;
+    // Copilot's disable-model-invocation (or infer: false), opencode's primary agents: only a person may start it.
+    if (definition.modelInvocable === false) {
+      const why = definition.format === 'opencode' || definition.format === 'kilo' ? 'mode: primary' : 'disable-model-invocation';
+      return `Agent "${name}" can only be started by the user (${why} in ${definition.filePath || 'its definition'}), not by another agent.`;
+    }
 
     let cwd = parent.cwd;
     if (input.cwd) {

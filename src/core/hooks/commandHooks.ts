@@ -55,10 +55,20 @@ export class CommandHooks implements LifecycleHooks {
       if (outcome.warning) this.#warn(info, 'SubagentStart', hook, outcome.warning);
       if (outcome.additionalContext) contexts.push(outcome.additionalContext);
     }
-    return { ...(contexts.length ? { additionalContext: contexts.join('\n\n') } : {}), ran: runs.length > 0 };
+    // An agent file's own start hooks (Kiro's agentSpawn) add what they print to the agent's context.
+    const own = await this.#runOwn('SubagentStart', info, subagentStartInput(info));
+    for (const { hook, result } of own) {
+      const failure = result.timedOut || result.spawnError || result.exitCode !== 0;
+      if (failure) this.#warn(info, 'SubagentStart', hook, `failed (${result.timedOut ? 'timed out' : result.spawnError ?? `exit ${result.exitCode}`}); its output is not used`);
+      else if (result.stdout.trim()) contexts.push(result.stdout.trim());
+    }
+    return { ...(contexts.length ? { additionalContext: contexts.join('\n\n') } : {}), ran: runs.length + own.length > 0 };
   }
 
   async subagentStop(info: SubagentInfo & { lastAssistantMessage: string; stopHookActive: boolean }): Promise<{ continueWith?: string; ran: boolean }> {
+    // An agent file's own stop hooks (Kiro's `stop`) run once, when the agent first comes to its end; what they print is not used.
+    const own = info.stopHookActive ? [] : await this.#runOwn('SubagentStop', info, subagentStopInput(info));
+    for (const { hook, result } of own) if (result.timedOut || result.spawnError || result.exitCode !== 0) this.#warn(info, 'SubagentStop', hook, 'failed');
     const runs = await this.#runAll('SubagentStop', info, subagentStopInput(info));
     const reasons: string[] = [];
     for (const { hook, result } of runs) {
@@ -66,7 +76,34 @@ export class CommandHooks implements LifecycleHooks {
       if (outcome.warning) this.#warn(info, 'SubagentStop', hook, outcome.warning);
       if (outcome.continueWith) reasons.push(outcome.continueWith);
     }
-    return { ...(reasons.length ? { continueWith: reasons.join('\n\n') } : {}), ran: runs.length > 0 };
+    return { ...(reasons.length ? { continueWith: reasons.join('\n\n') } : {}), ran: runs.length + own.length > 0 };
+  }
+
+  /** The agent file's own hooks of the event: a project file's only in a folder the engine's trust covers. */
+  async #runOwn(event: HookEventName, info: SubagentInfo, input: Record<string, unknown>): Promise<Array<{ hook: CommandHook; result: ShellCommandResult }>> {
+    const own = (info.ownHooks ?? []).filter((hook) => hook.event === event);
+    if (own.length === 0 || !this.#options.enabled()) return [];
+    const runnable = own.filter((hook) => !hook.project || info.trust.isTrusted(info.cwd));
+    if (runnable.length < own.length && !this.#untrustedSaid.has(`${own[0]!.source}`)) {
+      this.#untrustedSaid.add(own[0]!.source);
+      this.#log(info)('info', `The hooks of agent file ${own[0]!.source} do not run: its project folder is not trusted.`);
+    }
+    const env = hookEnvironment(this.#options.env ?? process.env, info.cwd);
+    return Promise.all(
+      runnable.map(async (own) => {
+        const hook: CommandHook = { command: own.command, timeoutSec: own.timeoutSec, source: own.source };
+        const result = await runShellCommand({
+          command: hook.command,
+          cwd: info.cwd,
+          env,
+          stdin: JSON.stringify(input),
+          signal: info.signal,
+          timeoutMs: hook.timeoutSec !== null ? hook.timeoutSec * 1000 : (this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+        });
+        this.#log(info)('info', `${event} hook ${describeHook(hook)} of agent "${info.agentName}": ${result.timedOut ? 'timed out' : `exit ${result.exitCode}`} in ${result.durationMs} ms`);
+        return { hook, result };
+      }),
+    );
   }
 
   teammateIdle(info: SubagentInfo & TeamHookInfo): Promise<TeamHookVerdict> {

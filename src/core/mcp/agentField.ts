@@ -22,6 +22,15 @@ const DIALECTS: Readonly<Record<AgentFormat, ServerDialect>> = {
   copilot: 'copilot',
   gemini: 'gemini',
   codex: 'codex',
+  // Qwen Code's newer `mcpServers` is Claude Code's; Kiro's entries are `{ command, args, env }` / `{ url, headers }`.
+  qwen: 'claude',
+  kiro: 'claude',
+  // These formats declare no servers in agent files; a field copied there is read as Claude Code's.
+  cursor: 'claude',
+  opencode: 'claude',
+  kilo: 'claude',
+  roo: 'claude',
+  factory: 'claude',
 };
 
 /** The field's name as the format spells it, for warnings. */
@@ -31,6 +40,13 @@ export const MCP_FIELD_NAMES: Readonly<Record<AgentFormat, string>> = {
   copilot: 'mcp-servers',
   gemini: 'mcp_servers',
   codex: 'mcp_servers',
+  qwen: 'mcpServers',
+  kiro: 'mcpServers',
+  cursor: 'mcpServers',
+  opencode: 'mcpServers',
+  kilo: 'mcpServers',
+  roo: 'mcpServers',
+  factory: 'mcpServers',
 };
 
 function claudeList(raw: unknown[], sink: WarningSink): McpDeclaration[] {

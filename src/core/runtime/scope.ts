@@ -113,6 +113,9 @@ export class RuntimeScope {
         log: (level, message) => shared.log(level, message, spec.cwd),
       }),
       trust,
+      // A prompt's {env:…} reads the asking client's environment, not the host's.
+      env: this.#env,
+      home: spec.home,
       log: (level, message) => shared.log(level, message, spec.cwd),
       mapModel: spec.demoModels ? (model) => demoModelName(model, this.#spec.settings.modelAliases) : undefined,
       modeConsents: shared.consents,
@@ -167,6 +170,7 @@ function discover(spec: ScopeSpec): Promise<AgentCatalog> {
     bundledDir: spec.bundledDir ?? undefined,
     // Restricted Mode: an untrusted window's own agent files (and plugins) are not read at all.
     includeProjectAndPlugins: readsProjectAgents(spec.trust),
+    ...(spec.editorStorage ? { editorStorage: spec.editorStorage } : {}),
     watch: true,
   });
 }

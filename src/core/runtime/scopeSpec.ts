@@ -44,6 +44,8 @@ export interface ScopeSpec {
   bundledDir?: string | null;
   /** Plugin roots besides the setting's (`--plugin-dir`), resolved. */
   pluginDirs?: readonly string[];
+  /** This editor's `User/globalStorage` folder, where Roo Code and Kilo Code keep their global modes; absent: VS Code's (the CLI). */
+  editorStorage?: string;
   /** Name models `demo-…` (npm start's demo model), so every surface says which model really answers. */
   demoModels?: boolean;
   /** How the user trusts the folder, for the warning that an MCP server was not started. */
@@ -100,6 +102,7 @@ export function scopeKey(spec: ScopeSpec): string {
     spec.home,
     spec.bundledDir ?? null,
     spec.pluginDirs ?? [],
+    spec.editorStorage ?? null,
     Boolean(spec.demoModels),
     spec.session,
   ];

@@ -31,6 +31,12 @@ export interface ModeWidening {
   requested: PermissionMode;
   /** The mode the agent runs under without consent. */
   current: PermissionMode;
+  /**
+   * Set when it is the file's own permission rules that would run calls
+   * without asking (opencode's `allow`, Kiro's `allowedTools`), not its
+   * `permissionMode`: the rules, as the file writes them.
+   */
+  rules?: string[];
   /** The run tree that asks (the agent host asks whoever started it). */
   runId?: string;
 }
@@ -105,6 +111,24 @@ export class ModeConsents {
         `${this.#options.ask ? 'you did not allow it' : 'nobody could be asked'}, so it runs under ${current}. ` +
         `To allow it, approve the file when asked (remembered until the file changes), or choose the mode yourself (subagents.permissionMode, --permission-mode).`,
     };
+  }
+
+  /**
+   * Whether an agent file's `allow` rules may run calls unasked that its
+   * mode `current` would ask about: they amount to `level` (acceptEdits for
+   * file changes, bypassPermissions for commands), granted as a wider
+   * permission mode is — once per file content, remembered, shared with a
+   * consent to the file's `permissionMode`.
+   */
+  async allowRules(definition: AgentDefinition, current: PermissionMode, level: PermissionMode, rules: string[], signal: AbortSignal, runId?: string): Promise<boolean> {
+    if (!widens(level, current)) return true;
+    const digest = definitionDigest(definition);
+    const granted = await this.#load();
+    if (RANK[granted.get(digest)?.mode ?? 'plan'] >= RANK[level]) return true;
+    const allowed = await this.#ask(digest, { agentName: definition.name, filePath: definition.filePath, requested: level, current, rules, ...(runId ? { runId } : {}) }, signal);
+    if (!allowed || signal.aborted) return false;
+    await this.#remember({ digest, mode: level, agentName: definition.name, filePath: definition.filePath, grantedAt: Date.now() });
+    return true;
   }
 
   #ask(digest: string, request: ModeWidening, signal: AbortSignal): Promise<boolean> {

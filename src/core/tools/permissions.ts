@@ -71,6 +71,7 @@ const KIND_WORDS: Record<ApprovalKind, string> = {
   bash: 'shell commands',
   edit: 'file changes',
   mcp: 'an MCP tool that may change things (its server does not mark it read-only)',
+  tool: "a call its agent's file says to ask about",
 };
 
 export function newApprovalId(): string {
@@ -98,14 +99,16 @@ export class PermissionGate {
     observer?: ApprovalObserver,
     /** What the call would do, worked out only when someone is asked. */
     preview?: () => Promise<ApprovalPreview | null>,
+    /** The agent's own file says to ask about this call (an `ask` rule), whatever the mode: why. */
+    askedByFile?: string,
   ): Promise<Denial | null> {
-    const kind = approvalKind(tool.kind, tool.origin);
+    const kind = approvalKind(tool.kind, tool.origin) ?? (askedByFile ? 'tool' : null);
     const guarded = Boolean(request.protectedReason);
     // A tool the editor confirms itself (VS Code's own tools) is not asked about twice.
-    if (kind === null || tool.confirmedElsewhere || !needsApproval(mode, tool.kind, guarded)) return null;
+    if (kind === null || tool.confirmedElsewhere || (!askedByFile && !needsApproval(mode, tool.kind, guarded))) return null;
     // Allowances for protected files are kept apart: "allow edits for this run" does not cover hook settings.
-    // A tool of another program is allowed on its own: allowing one server's tool allows no other tool.
-    const key = guarded ? `${kind}:protected` : kind === 'mcp' ? `mcp:${tool.name}` : kind;
+    // A tool of another program, and a call a file asks about, is allowed on its own: allowing one allows no other tool.
+    const key = guarded ? `${kind}:protected` : kind === 'mcp' || kind === 'tool' ? `${kind}:${tool.name}` : kind;
     if (this.#remembered.has(`run:${request.runId}:${key}`) || this.#remembered.has(`agent:${request.agentId}:${key}`)) return null;
     const handler = this.#handler;
     if (!handler || !this.#asks(request.runId)) {
@@ -115,6 +118,12 @@ export class PermissionGate {
             `${tool.name} needs approval: ${request.summary} is protected (${request.protectedReason}), so it is never changed without asking, and nobody can approve it here. ` +
             'Only the permission mode bypassPermissions allows it without asking. Continue without it or explain what you need.',
           summary: `Not run: protected (${request.protectedReason}), and nobody could approve it here`,
+        };
+      }
+      if (askedByFile) {
+        return {
+          message: `${tool.name} needs approval: this agent's file says to ask first (${askedByFile}), and nobody can approve it here. Continue without it or explain what you need.`,
+          summary: `Not run: its agent's file says to ask (${askedByFile}), and nobody could approve it here`,
         };
       }
       return {

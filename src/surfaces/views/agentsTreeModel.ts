@@ -1,4 +1,4 @@
-import type { AgentSource } from '../../core/agents/kinds';
+import { AGENT_FAMILIES, AGENT_FAMILY_TITLES, type AgentFamily, type AgentSource } from '../../core/agents/kinds';
 import type { AgentSummary, FolderAgents, SearchedDir, TeamSummary, WarningSummary } from './viewModel';
 import type { ServerListing } from '../../core/mcp/listing';
 
@@ -42,6 +42,17 @@ export interface GroupNode {
   icon: string;
   /** Agents in the group before filtering. */
   total: number;
+  /** Its agents; by family when they come from more than one (their precedence shown by the order). */
+  children: Array<AgentNodeItem | FamilyNode>;
+}
+
+/** The agents of one family within a source group (`Project › Roo Code`), families in their search order. */
+export interface FamilyNode {
+  kind: 'family';
+  id: string;
+  family: AgentFamily;
+  /** The home tool, as people call it. */
+  title: string;
   children: AgentNodeItem[];
 }
 
@@ -123,7 +134,7 @@ export interface MemberNode {
   detail: string;
 }
 
-export type TreeNode = FolderNode | GroupNode | AgentNodeItem | ServerNode | ProblemsNode | ProblemNode | TeamsNode | TeamNodeItem | MemberNode | SearchOrderNode | SearchedDirNode;
+export type TreeNode = FolderNode | GroupNode | FamilyNode | AgentNodeItem | ServerNode | ProblemsNode | ProblemNode | TeamsNode | TeamNodeItem | MemberNode | SearchOrderNode | SearchedDirNode;
 
 export interface AgentsTreeModel {
   roots: TreeNode[];
@@ -217,6 +228,21 @@ export function buildAgentsTree(folders: readonly FolderAgents[], canRun: boolea
         group.children.push(node);
       }
       shown += group.children.length;
+      // Agents of several tools' folders in one group: each family under its own node, in search order.
+      const families = AGENT_FAMILIES.filter((family) => group.children.some((node) => (node as AgentNodeItem).summary.family === family));
+      if (families.length > 1) {
+        const agents = group.children as AgentNodeItem[];
+        const loose = agents.filter((node) => node.summary.family === null);
+        group.children = [
+          ...families.map((family): FamilyNode => {
+            const node: FamilyNode = { kind: 'family', id: `${group.id}:family:${family}`, family, title: AGENT_FAMILY_TITLES[family], children: agents.filter((a) => a.summary.family === family) };
+            for (const child of node.children) parents.set(child.id, node);
+            parents.set(node.id, group);
+            return node;
+          }),
+          ...loose,
+        ];
+      }
       if (group.children.length) nodes.push(group);
     }
     const teams = (folder.teams ?? []).filter((t) => !filter.sources || filter.sources.has(t.source)).filter((t) => {
@@ -266,6 +292,11 @@ export function buildAgentsTree(folders: readonly FolderAgents[], canRun: boolea
 }
 
 export function childrenOf(node: TreeNode): TreeNode[] {
-  return node.kind === 'folder' || node.kind === 'group' || node.kind === 'problems' || node.kind === 'agent' || node.kind === 'teams' || node.kind === 'team' || node.kind === 'order' ? node.children : [];
+  return node.kind === 'folder' || node.kind === 'group' || node.kind === 'family' || node.kind === 'problems' || node.kind === 'agent' || node.kind === 'teams' || node.kind === 'team' || node.kind === 'order' ? node.children : [];
+}
+
+/** The agent nodes of a group, through its family nodes. */
+export function groupAgents(group: GroupNode): AgentNodeItem[] {
+  return group.children.flatMap((child) => (child.kind === 'family' ? child.children : [child]));
 }
 

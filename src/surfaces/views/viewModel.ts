@@ -49,6 +49,8 @@ export interface SearchedDir {
   source: AgentSource;
   family: AgentFamily | null;
   pluginName: string | null;
+  /** For a folder read only for some files in it (a project root's `.roomodes`, `opencode.json`): those files. */
+  files?: readonly string[];
 }
 
 export interface WarningSummary {
@@ -112,16 +114,22 @@ export function folderAgents(
   },
 ): FolderAgents {
   const { catalog, folder } = scope;
-  const dirs: SearchedDir[] = (catalog?.dirs ?? []).map((d, i) => ({
-    rank: i + 1,
-    path: d.path,
-    display: displayPath(d.path, folder),
-    source: d.source,
-    family: d.family,
-    pluginName: d.pluginName ?? null,
-  }));
+  const dirs: SearchedDir[] = (catalog?.dirs ?? []).map((d, i) => {
+    const files = d.rules?.only;
+    // A dir standing for single files shows them: `.roomodes`, `opencode.json, opencode.jsonc`.
+    const shown = displayPath(d.path, folder);
+    return {
+      rank: i + 1,
+      path: d.path,
+      display: files ? `${shown === '' ? '' : `${shown}/`}${files.join(', ')}` : shown,
+      source: d.source,
+      family: d.family,
+      pluginName: d.pluginName ?? null,
+      ...(files ? { files } : {}),
+    };
+  });
   const foundIn = (filePath: string) => {
-    const dir = dirs.find((d) => isWithin(filePath, d.path));
+    const dir = dirs.find((d) => (d.files ? d.files.some((f) => path.join(d.path, f) === filePath) : isWithin(filePath, d.path)));
     return dir ? { rank: dir.rank, dir: dir.display } : null;
   };
   const summary = (a: AgentCatalog['agents'][number], shadowedBy: string | null): AgentSummary => ({

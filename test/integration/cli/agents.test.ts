@@ -12,13 +12,13 @@ import { writeGeneratedAgents } from '../../support/generatedAgents';
 
 const repoRoot = path.join(import.meta.dirname, '../../..');
 
-/** A workspace holding the 160 generated agents (every format) in its family folders. */
+/** A workspace holding the 210 generated agents (every format) in its family folders. */
 function generatedProject(t: TestContext) {
   const dirs = layout(t);
   return { ...dirs, generated: writeGeneratedAgents(dirs.cwd) };
 }
 
-test('--json over a project of 160 agents in five formats: each listed once with its family, the bundled ones, its warnings', async (t) => {
+test('--json over a project of 210 agents in twelve formats: each listed once with its family, the bundled ones, its warnings', async (t) => {
   const { cwd, home, generated } = generatedProject(t);
   const { code, stdout, stderr } = await cli(['--json'], cwd, home);
   assert.equal(code, 0, stderr);
@@ -27,15 +27,16 @@ test('--json over a project of 160 agents in five formats: each listed once with
   assert.deepEqual(project.map((a) => [a.name, a.family]), generated.agents.map((a) => [a.expect.name, a.family]));
   assert.equal(json.agents.filter((a) => a.source === 'bundled').length, bundledCount);
   assert.deepEqual(json.shadowed, []);
-  assert.equal(json.warnings.length, generated.agents.reduce((n, a) => n + a.warnings.length, 0));
+  // The agents of one file (the .roomodes) share its warnings.
+  assert.equal(json.warnings.length, [...new Map(generated.agents.map((a) => [a.path, a.warnings.length])).values()].reduce((n, c) => n + c, 0));
   assert.deepEqual(
-    json.dirs.filter((d) => d.source === 'project').map((d) => path.relative(cwd, d.path)),
-    ['.omp/agents', '.claude/agents', '.codex/agents', '.gemini/agents', '.github/agents', '.github/chatmodes'],
+    json.dirs.filter((d) => d.source === 'project').map((d) => path.relative(cwd, d.path) || '.'),
+    ['.omp/agents', '.cursor/agents', '.claude/agents', '.codex/agents', '.gemini/agents', '.github/agents', '.github/chatmodes', '.opencode/agents', '.kilo/agents', '.', '.qwen/agents', '.kiro/agents', '.factory/droids'],
   );
   assertBundledExplore(json);
 });
 
-test('--plugin-dir: the same 160 as a plugin load beside the project copy, each as plugin:agent', async (t) => {
+test('--plugin-dir: the Claude Code ones of the same 210 as a plugin load beside the project copy, each as plugin:agent', async (t) => {
   const { root, cwd, home, generated } = generatedProject(t);
   const plugin = path.join(root, 'plugin');
   // A plugin's agents are Claude Code files in its agents/ folder.
@@ -84,7 +85,8 @@ test('names and warnings from a repository’s files cannot send control sequenc
 
 test('bad flags are usage errors (exit 2); --help prints the usage', async (t) => {
   const { cwd, home } = layout(t);
-  for (const args of [['--bogus'], ['extra-positional'], ['--cwd'], ['--cwd', path.join(cwd, 'missing')]]) {
+  // (One positional is an agent's name, shown resolved; a second is a usage error.)
+  for (const args of [['--bogus'], ['one', 'two'], ['--cwd'], ['--cwd', path.join(cwd, 'missing')]]) {
     const { code, stderr } = await cli(args, cwd, home);
     assert.equal(code, 2, args.join(' '));
     assert.match(stderr, /Usage: subagents agents/);
@@ -121,3 +123,41 @@ for (const [label, entry] of [
     assert.ok(json.agents.filter((a) => a.source === 'bundled').every((a) => a.filePath.startsWith(path.join(repoRoot, 'agents'))));
   });
 }
+
+test('agents <name>: the resolved definition — the prompt as sent, tools after mapping, rules, model, warnings', async (t) => {
+  const { cwd, home } = layout(t);
+  writeFile(
+    path.join(cwd, '.roomodes'),
+    'customModes:\n  - slug: docs\n    name: Docs\n    roleDefinition: You write docs.\n    whenToUse: For docs.\n    customInstructions: Be brief.\n    groups:\n      - read\n      - - edit\n        - fileRegex: \\.md$\n          description: Markdown only\n    color: teal\n',
+  );
+  writeFile(path.join(cwd, '.roo/rules-docs/tone.md'), 'Plain words.\n');
+  const { code, stdout, stderr } = await cli(['docs'], cwd, home);
+  assert.equal(code, 0, stderr);
+  assert.match(stdout, /^docs\n\nFormat: +Roo Code, project\nFile: +.*\.roomodes\nDisplay name: +Docs\nDescription: +For docs\.\nModel: +claude-sonnet-5-5 — `inherit`: the parent agent/);
+  assert.match(stdout, /\nTools: +Task, TaskOutput, TaskStop, SendMessage, Read, Write, Edit, MultiEdit, Glob, Grep, LS, TodoWrite\n/);
+  assert.match(stdout, /\nPermission rules \(the last that matches a call decides\):\n {2}deny {2}mode "docs" may only edit files matching \\\.md\$ \(Markdown only\)\n/);
+  assert.match(stdout, /\nWarnings \(1\):\n {2}field "docs\.color" has no counterpart here/);
+  assert.match(stdout, /Prompt, as sent \(\d+ characters; read from .*rules-docs\/tone\.md\):\n\nYou write docs\.\n\n====\n\nUSER'S CUSTOM INSTRUCTIONS\n\n.*\n\nMode-specific Instructions:\nBe brief\.\nRules:\n\n# Rules from .*tone\.md:\nPlain words\.\n\n<environment>\nWorking directory: /);
+
+  const json = JSON.parse((await cli(['docs', '--json'], cwd, home)).stdout) as { tools: { offered: string[] }; rules: { action: string }[]; prompt: { files: string[] } };
+  assert.deepEqual(json.rules.map((r) => r.action), ['deny']);
+  assert.equal(json.prompt.files.length, 1);
+  assert.ok(!json.tools.offered.includes('Bash'));
+});
+
+test('agents <name>: a Kiro prompt file is read in; a name no agent has exits 2 naming the agents there are', async (t) => {
+  const { cwd, home } = layout(t);
+  writeFile(path.join(cwd, '.kiro/agents/ops.json'), JSON.stringify({ description: 'Ops.', prompt: 'file://./ops.md', tools: ['read', 'shell'], allowedTools: ['read'], model: 'claude-sonnet-4.5' }));
+  writeFile(path.join(cwd, '.kiro/agents/ops.md'), 'You run ops carefully.\n');
+  const { code, stdout } = await cli(['ops'], cwd, home);
+  assert.equal(code, 0);
+  assert.match(stdout, /Format: +Kiro, project\n/);
+  assert.match(stdout, /Model: +claude-sonnet-4-5 — Model id "claude-sonnet-4-5", sent to the API as written\./);
+  assert.match(stdout, /Tools: +Bash, Read, LS\n/);
+  assert.match(stdout, / {2}allow allowedTools "read"\n/);
+  assert.match(stdout, /Prompt, as sent \(\d+ characters; read from .*\.kiro\/agents\/ops\.md\):\n\nYou run ops carefully\.\n/);
+  const missing = await cli(['nobody'], cwd, home);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /^subagents agents: Unknown agent "nobody"\. Available: ops, /);
+  assert.equal((await cli(['a', 'b'], cwd, home)).code, 2);
+});

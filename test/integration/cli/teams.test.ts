@@ -116,6 +116,36 @@ test('CLI: a team whose member names an unknown agent is refused before anything
   assert.deepEqual(listing.teamProblems.map((p) => [path.basename(p.filePath), p.severity]), [['broken.md', 'error']]);
 });
 
+test('CLI: "subagents agents <team>" shows the team a name runs (an agent of the name wins), and a name neither has lists both', { timeout: 60_000 }, async (t) => {
+  const sb = makeSandbox({ 'README.md': '# project\n' });
+  t.after(() => sb.cleanup());
+  await writeTeamProject(sb.repo);
+  const env = { HOME: sb.root, XDG_DATA_HOME: path.join(sb.root, 'data'), XDG_CONFIG_HOME: path.join(sb.root, 'config') };
+  const text = await runCliProcess(['agents', 'duo'], { env, cwd: sb.repo });
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /^duo \(team\)\n/);
+  assert.match(text.stdout, new RegExp(`Lead: +${LEAD}\n`));
+  assert.match(text.stdout, new RegExp(`Members \\(2\\):\n  alice  agent ${WORKER}\n    \\[member:alice\\] You write the first part\\.\n  bob  agent ${WORKER}\n`));
+  assert.match(text.stdout, /The lead's brief \(given with the goal and the roster\):\n\nSplit the goal into two tasks/);
+  const json = JSON.parse((await runCliProcess(['agents', 'duo', '--json'], { env, cwd: sb.repo })).stdout) as { kind: string; lead: string; members: Array<{ name: string }>; brief: string };
+  assert.equal(json.kind, 'team');
+  assert.equal(json.lead, LEAD);
+  assert.deepEqual(json.members.map((m) => m.name), ['alice', 'bob']);
+  assert.match(json.brief, /^Split the goal/);
+  // An agent's name still shows the agent, resolved.
+  const agent = await runCliProcess(['agents', WORKER], { env, cwd: sb.repo });
+  assert.equal(agent.code, 0, agent.stderr);
+  assert.match(agent.stdout, new RegExp(`^${WORKER}\n`));
+  // A team named like an agent: the agent is what runs, and what is shown, with a warning.
+  writeFileSync(path.join(sb.repo, `.subagents/teams/${WORKER}.md`), `---\nlead: ${LEAD}\n---\nGo.\n`);
+  const both = await runCliProcess(['agents', WORKER], { env, cwd: sb.repo });
+  assert.match(both.stdout, new RegExp(`^${WORKER}\n`));
+  assert.match(both.stderr, /is an agent and a team .*showing the agent/);
+  const unknown = await runCliProcess(['agents', 'dou'], { env, cwd: sb.repo });
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /Unknown agent "dou"\. Available: .*\. Teams: duo, team-worker\n/);
+});
+
 test('CLI: a follow-up to the lead continues the team: its task list, and a teammate woken by name with its own conversation', { timeout: 120_000 }, async (t) => {
   const sb = makeSandbox({ 'README.md': '# project\n' });
   t.after(() => sb.cleanup());

@@ -14,7 +14,7 @@ beforeEach(() => vscode.resetFake());
 async function start() {
   const logged: string[] = [];
   const log = Object.fromEntries(['info', 'warn', 'error'].map((level) => [level, (message: string) => logged.push(message)]));
-  const context = { asAbsolutePath: (p: string) => `/ext/${p}`, subscriptions: [] as Array<{ dispose(): unknown }> };
+  const context = { asAbsolutePath: (p: string) => `/ext/${p}`, globalStorageUri: { fsPath: '/data/User/globalStorage/subagents-dev.subagents' }, subscriptions: [] as Array<{ dispose(): unknown }> };
   const client = (await startLanguageClient(context as never, log as never)) as unknown as LanguageClient;
   return { client, logged, dispose: () => context.subscriptions.forEach((d) => d.dispose()) };
 }
@@ -26,7 +26,9 @@ test('a server restarted after trust was granted starts trusted; one running is 
   assert.deepEqual(client.notifications, [['subagents/setTrusted', { trusted: true }]]);
   await client.stop();
   await client.start();
-  assert.deepEqual(client.initialized, [{ trusted: false }, { trusted: true }]);
+  // The editor's global storage folder goes with it: Roo Code's and Kilo's global modes are kept beside ours.
+  const storage = '/data/User/globalStorage';
+  assert.deepEqual(client.initialized, [{ trusted: false, editorStorage: storage }, { trusted: true, editorStorage: storage }]);
   dispose();
 });
 

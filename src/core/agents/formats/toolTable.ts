@@ -55,4 +55,6 @@ export interface FieldDoc {
   key: string;
   /** One line: what it means there and what it becomes here. */
   doc: string;
+  /** Its values, when they are a closed set (the language server completes them). */
+  values?: readonly string[];
 }

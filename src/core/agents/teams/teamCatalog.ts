@@ -150,7 +150,8 @@ export class TeamCatalog {
     }
     // Watch what exists, and where a folder could appear.
     this.#watcher?.reset(
-      dirs.map((d) => d.path),
+      // Team files lie flat in their folder.
+      dirs.map((d) => ({ path: d.path, recursive: false })),
       [...(project ? [] : [path.join(path.resolve(cwd), '.subagents', 'teams')]), ...(dirs.some((d) => d.source === 'user') ? [] : [user])],
     );
     const changed = JSON.stringify([teams, shadowed, problems, dirs]) !== JSON.stringify([this.#teams, this.#shadowed, this.#problems, this.#dirs]);

@@ -1,13 +1,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AgentDefinition, AgentFormat } from '../../../../src/core/agents/definition';
 import { discoverAgents } from '../../../../src/core/agents/discovery';
 import { CODEX_CASES } from '../../../fixtures/formats/codex';
 import { COPILOT_CASES } from '../../../fixtures/formats/copilot';
+import { CURSOR_CASES } from '../../../fixtures/formats/cursor';
+import { FACTORY_CASES } from '../../../fixtures/formats/factory';
 import { GEMINI_CASES } from '../../../fixtures/formats/gemini';
+import { KIRO_CASES } from '../../../fixtures/formats/kiro';
 import { OH_MY_PI_CASES } from '../../../fixtures/formats/ohMyPi';
-import type { FixtureCase } from '../../../fixtures/formats/types';
+import { KILO_CASES, OPENCODE_CASES } from '../../../fixtures/formats/opencode';
+import { QWEN_CASES } from '../../../fixtures/formats/qwen';
+import { ROO_CASES } from '../../../fixtures/formats/roo';
+import type { AgentExpectation, FixtureCase } from '../../../fixtures/formats/types';
 import { layout, runtimeTools, writeFile } from './helpers';
 
 // Real-world-shaped collections of each format, laid out where their home
@@ -22,7 +29,19 @@ const COLLECTIONS: Record<Exclude<AgentFormat, 'claude-code'>, FixtureCase[]> = 
   gemini: GEMINI_CASES,
   'oh-my-pi': OH_MY_PI_CASES,
   codex: CODEX_CASES,
+  cursor: CURSOR_CASES,
+  opencode: OPENCODE_CASES,
+  kilo: KILO_CASES,
+  roo: ROO_CASES,
+  qwen: QWEN_CASES,
+  kiro: KIRO_CASES,
+  factory: FACTORY_CASES,
 };
+
+/** The format a collection's agents are read in: Kilo's modes file is Roo Code's format. */
+function formatOf(collection: string, filePath: string): string {
+  return collection === 'kilo' && filePath.endsWith('.kilocodemodes') ? 'roo' : collection;
+}
 
 
 interface Figure {
@@ -41,9 +60,22 @@ test('real-world-shaped collections load right per format (≥ 98%), and every o
   const { home, cwd } = layout(t);
   const where = (relPath: string) => (relPath.startsWith('~/') ? path.join(home, relPath.slice(2)) : path.join(cwd, relPath));
   for (const cases of Object.values(COLLECTIONS)) for (const c of cases) writeFile(where(c.path), c.text);
-  const result = await discoverAgents({ cwd, home, loadClaudePlugins: false, bundledDir: null });
+  // A git repository: opencode and Kilo look for their folders up to its root.
+  mkdirSync(path.join(cwd, '.git'), { recursive: true });
+  const result = await discoverAgents({ cwd, home, loadClaudePlugins: false, bundledDir: null, editorStorage: path.join(home, '.config/Code/User/globalStorage') });
   const byFile = new Map<string, AgentDefinition>();
-  for (const definition of [...result.agents, ...result.shadowed.map((s) => s.definition)]) byFile.set(definition.filePath, definition);
+  const byFileAndName = new Map<string, AgentDefinition>();
+  for (const definition of [...result.agents, ...result.shadowed.map((s) => s.definition)]) {
+    if (!byFile.has(definition.filePath)) byFile.set(definition.filePath, definition);
+    byFileAndName.set(`${definition.filePath}\0${definition.name}`, definition);
+  }
+  const loadsAs = (definition: AgentDefinition | undefined, expect: AgentExpectation, format: string) =>
+    definition !== undefined &&
+    definition.format === format &&
+    definition.name === expect.name &&
+    definition.description === expect.description &&
+    JSON.stringify(runtimeTools(definition)) === JSON.stringify(expect.tools && [...new Set(expect.tools)]) &&
+    definition.model === expect.model;
 
   const figures: Record<string, Figure> = {};
   for (const [format, cases] of Object.entries(COLLECTIONS)) {
@@ -59,14 +91,16 @@ test('real-world-shaped collections load right per format (≥ 98%), and every o
       } else if ('skipped' in expect) {
         if (!definition && warnings.some((w) => expect.skipped.test(w))) figure.skippedWithReason++;
         else figure.wrong.push(`${c.path}: should be skipped (${expect.skipped}), got ${describe(definition)} ${JSON.stringify(warnings)}`);
+      } else if ('agents' in expect) {
+        // A file of several agents counts once per agent it holds.
+        figure.files += expect.agents.length - 1;
+        for (const agent of expect.agents) {
+          const found = byFileAndName.get(`${filePath}\0${agent.name}`);
+          if (loadsAs(found, agent, formatOf(format, filePath))) figure.right++;
+          else figure.wrong.push(`${c.path} (${agent.name}): expected ${JSON.stringify(agent)}, got ${describe(found)}`);
+        }
       } else {
-        const ok =
-          definition !== undefined &&
-          definition.format === format &&
-          definition.name === expect.name &&
-          definition.description === expect.description &&
-          JSON.stringify(runtimeTools(definition)) === JSON.stringify(expect.tools && [...new Set(expect.tools)]) &&
-          definition.model === expect.model;
+        const ok = loadsAs(definition, expect, formatOf(format, filePath));
         if (ok) figure.right++;
         else figure.wrong.push(`${c.path}: expected ${JSON.stringify(expect)}, got ${describe(definition)}`);
         // Gemini subagents never get the spawn tool, whatever their list says.

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AgentCatalog } from '../../../../src/core/agents/catalog';
 import { buildAgentsTree, NO_FILTER, type SearchOrderNode } from '../../../../src/surfaces/views/agentsTreeModel';
@@ -38,4 +39,16 @@ test('family by family: a user ~/.claude agent shadows a project .gemini one, an
   );
   const order = buildAgentsTree([view], true, NO_FILTER).roots.find((n): n is SearchOrderNode => n.kind === 'order');
   assert.deepEqual(order?.children.map((c) => c.dir.rank), [1, 2, 3, 4, 5]);
+});
+
+test("files that hold agents by their name (a .roomodes, an opencode.json) show as such in the search order, and their agents' place in it", async (t) => {
+  const { home, cwd } = layout(t);
+  writeAgent(cwd, '.kiro/agents/ops.md', 'ops');
+  writeFileSync(path.join(cwd, '.roomodes'), 'customModes:\n  - slug: docs\n    name: Docs\n    roleDefinition: Docs.\n    groups: [read]\n');
+  writeFileSync(path.join(cwd, 'opencode.json'), JSON.stringify({ agent: { planner: { description: 'Plans.' } } }));
+  const catalog = await AgentCatalog.create({ cwd, home, pluginDirs: [], loadClaudePlugins: false, bundledDir: null, editorStorage: path.join(home, 'storage') });
+  t.after(() => catalog.dispose());
+  const view = folderAgents({ key: 'k', name: 'repo', folder: cwd, catalog, disabled: [] });
+  assert.deepEqual(view.dirs.map((d) => `${d.rank}. ${d.display} (${d.family})`), ['1. opencode.json, opencode.jsonc (.opencode)', '2. .roomodes (.roo)', '3. .kiro/agents (.kiro)']);
+  assert.deepEqual(view.agents.map((a) => [a.name, a.foundIn?.dir]), [['planner', 'opencode.json, opencode.jsonc'], ['docs', '.roomodes'], ['ops', '.kiro/agents']]);
 });

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import { AdmissionError } from '../../../../src/core/engine/admission';
 import type { HostClient } from '../../../../src/core/host/client';
+import type { ModeWidening } from '../../../../src/core/tools/modeConsent';
 import { PROTOCOL_MAJOR } from '../../../../src/protocol/host';
 import { emptyUsage } from '../../../../src/protocol/runEvents';
 import { isAgent } from '../../../support/agents';
@@ -251,6 +252,53 @@ test('a client that falls behind the feed gets the whole state again and ends eq
   } finally {
     await lagging.close();
   }
+});
+
+test("a window's editor storage reaches the host: Roo Code's global modes are agents a run can start", async () => {
+  const editorStorage = path.join(host.root, 'globalStorage');
+  await mkdir(path.join(editorStorage, 'rooveterinaryinc.roo-cline', 'settings'), { recursive: true });
+  await writeFile(path.join(editorStorage, 'rooveterinaryinc.roo-cline', 'settings', 'custom_modes.yaml'), 'customModes:\n  - slug: global-docs\n    name: Global Docs\n    roleDefinition: You write docs. [agent:global-docs]\n    groups: [read]\n');
+  const client = await host.client({ identity: { kind: 'vscode' } });
+  model.requests.length = 0;
+  const run = await client.start({ scope: { ...host.scope('app', { surface: 'vscode', trust: { kind: 'window', trusted: true } }), editorStorage }, agent: 'global-docs', prompt: 'document it' });
+  assert.equal((await run.result()).status, 'completed');
+  assert.ok(model.requests.some((r) => r.system.includes('You write docs. [agent:global-docs]')), 'the mode’s role definition was not its prompt');
+});
+
+test("an opencode prompt's {env:…} and ~/ files are the asking client's, not the host process's", async () => {
+  const userHome = path.join(host.root, 'user-home');
+  await mkdir(userHome, { recursive: true });
+  await writeFile(path.join(userHome, 'notes.txt'), 'notes from the user home');
+  await mkdir(path.join(host.root, 'oc', '.opencode', 'agents'), { recursive: true });
+  await writeFile(path.join(host.root, 'oc', '.opencode', 'agents', 'envy.md'), '---\ndescription: Reads its environment\n---\nYou are envy. [agent:envy] Region: {env:SUBAGENTS_TEST_REGION}. {file:~/notes.txt}\n');
+  assert.equal(process.env.SUBAGENTS_TEST_REGION, undefined);
+  const client = await host.client();
+  const scope = host.scope('oc', { trust: { kind: 'all' }, home: userHome });
+  model.requests.length = 0;
+  const run = await client.start({ scope: { ...scope, env: { ...scope.env, SUBAGENTS_TEST_REGION: 'from-the-shell' } }, agent: 'envy', prompt: 'where?' });
+  assert.equal((await run.result()).status, 'completed');
+  const system = model.requests.find((r) => r.system.includes('[agent:envy]'))?.system ?? '';
+  assert.match(system, /Region: from-the-shell\./);
+  assert.match(system, /notes from the user home/);
+});
+
+test("an agent file's allow rules are asked about in the window that started the run, rules and all", async () => {
+  await mkdir(path.join(host.root, 'ruled', '.opencode', 'agents'), { recursive: true });
+  await writeFile(path.join(host.root, 'ruled', '.opencode', 'agents', 'echoer.md'), '---\ndescription: Echoes\npermission:\n  bash:\n    "echo *": allow\n---\nYou echo. [agent:shell]\n');
+  const asked: Array<{ by: string; rules?: string[]; runId?: string }> = [];
+  const handler = (by: string) => ({ modeConsent: async (request: ModeWidening) => (asked.push({ by, rules: request.rules, runId: request.runId }), by === 'starter') });
+  // The other window connects first: a question without its run would go to it.
+  const other = await host.client({ identity: { kind: 'vscode' }, handlers: handler('other') });
+  const starter = await host.client({ identity: { kind: 'vscode' }, handlers: handler('starter') });
+  // Without consent the command would be asked about: refused here, so the run ends either way.
+  for (const client of [other, starter]) client.approvals.addAsker((approval) => void client.approvals.answer(approval.request.id, { allow: false, reason: 'asked', by: 'test' }));
+  const run = await starter.start({ scope: host.scope('ruled', { surface: 'vscode', trust: { kind: 'window', trusted: true } }), agent: 'echoer', prompt: 'echo' });
+  const result = await run.result();
+  assert.equal(result.output, 'shell saw: from-the-shell');
+  assert.equal(asked.length, 1);
+  assert.equal(asked[0]!.by, 'starter');
+  assert.equal(asked[0]!.runId, run.runId);
+  assert.match(asked[0]!.rules?.join(' ') ?? '', /echo \*/);
 });
 
 test('a window with a long history gets older ended runs as summaries first, then whole; changes to them meanwhile are kept', async () => {

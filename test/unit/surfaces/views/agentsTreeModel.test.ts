@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildAgentsTree, filterText, match, NO_FILTER, parseFilter, type GroupNode, type TreeNode } from '../../../../src/surfaces/views/agentsTreeModel';
+import { buildAgentsTree, childrenOf, filterText, groupAgents, match, NO_FILTER, parseFilter, type GroupNode, type TreeNode } from '../../../../src/surfaces/views/agentsTreeModel';
 import type { AgentSummary, FolderAgents } from '../../../../src/surfaces/views/viewModel';
 
 function agent(name: string, source: AgentSummary['source'], extra: Partial<AgentSummary> = {}): AgentSummary {
@@ -24,27 +24,27 @@ const folder: FolderAgents = {
   ],
 };
 
-const names = (nodes: TreeNode[]) => nodes.map((n) => (n.kind === 'group' ? `${n.title}: ${n.children.map((a) => a.agent).join(',')}` : n.kind));
+const names = (nodes: TreeNode[]) => nodes.map((n) => (n.kind === 'group' ? `${n.title}: ${groupAgents(n).map((a) => a.agent).join(',')}` : n.kind));
 
 test('groups agents by source, problems first, and counts them', () => {
   const model = buildAgentsTree([folder], true, NO_FILTER);
   assert.deepEqual(names(model.roots), ['problems', 'Project: code-reviewer,test-runner', 'User: security-auditor', 'Plugins: code-reviewer', 'Built-in: explore', 'order']);
   assert.equal(model.total, 5);
   assert.equal(model.shown, 5);
-  const shadowed = (model.roots[3] as GroupNode).children[0]!;
+  const shadowed = groupAgents(model.roots[3] as GroupNode)[0]!;
   assert.equal(shadowed.runnable, false, 'a shadowed agent cannot be run');
-  assert.equal((model.roots[1] as GroupNode).children[0]!.runnable, true);
-  assert.equal(buildAgentsTree([folder], false, NO_FILTER).roots.some((n) => n.kind === 'group' && n.children.some((a) => a.runnable)), false, 'runnable in Restricted Mode');
+  assert.equal(groupAgents(model.roots[1] as GroupNode)[0]!.runnable, true);
+  assert.equal(buildAgentsTree([folder], false, NO_FILTER).roots.some((n) => n.kind === 'group' && groupAgents(n).some((a) => a.runnable)), false, 'runnable in Restricted Mode');
 });
 
 test('an agent for other agents only (user-invocable: false) is listed but cannot be run', () => {
   const helper = { ...folder, agents: [agent('sql-helper', 'project', { userInvocable: false }), agent('test-runner', 'project')] };
   const group = buildAgentsTree([helper], true, NO_FILTER).roots.find((n) => n.kind === 'group') as GroupNode;
-  assert.deepEqual(group.children.map((a) => [a.agent, a.runnable]), [['sql-helper', false], ['test-runner', true]]);
+  assert.deepEqual(groupAgents(group).map((a) => [a.agent, a.runnable]), [['sql-helper', false], ['test-runner', true]]);
 });
 
 test('an agent node is itself a Run Agent argument', () => {
-  const node = (buildAgentsTree([folder], true, NO_FILTER).roots[1] as GroupNode).children[0]!;
+  const node = groupAgents(buildAgentsTree([folder], true, NO_FILTER).roots[1] as GroupNode)[0]!;
   assert.deepEqual({ agent: node.agent, folder: node.folder }, { agent: 'code-reviewer', folder: 'file:///repo' });
 });
 
@@ -102,4 +102,64 @@ test("an agent with MCP servers opens to them: each server's state, then what it
   const agent = group.children[0]!;
   assert.deepEqual(agent.children.map((c) => c.server?.name ?? c.problem), ['github', summary.mcp.problems[0]]);
   assert.equal(model.parents.get(agent.children[0]!.id), agent);
+});
+
+test("a source group holding several families' agents shows each family under its own node, in search order", () => {
+  const mixed: FolderAgents = {
+    ...folder,
+    warnings: [],
+    agents: [
+      agent('reviewer', 'project', { family: '.cursor', filePath: '/repo/.cursor/agents/reviewer.md' }),
+      agent('docs', 'project', { family: '.roo', filePath: '/repo/.roomodes' }),
+      agent('tester', 'project'),
+      agent('lead', 'project', { family: '.opencode', filePath: '/repo/.opencode/agents/lead.md' }),
+      agent('mine', 'user'),
+    ],
+  };
+  const model = buildAgentsTree([mixed], true, NO_FILTER);
+  const project = model.roots.find((n) => n.kind === 'group' && n.source === 'project') as GroupNode;
+  assert.deepEqual(
+    project.children.map((c) => (c.kind === 'family' ? `${c.title}: ${c.children.map((a) => a.agent).join(',')}` : c.agent)),
+    ['Cursor: reviewer', 'Claude Code: tester', 'opencode: lead', 'Roo Code: docs'],
+  );
+  assert.deepEqual(groupAgents(project).map((a) => a.agent), ['reviewer', 'tester', 'lead', 'docs']);
+  // Each family node is the parent of its agents, and the group of its families.
+  const roo = project.children[3]!;
+  assert.equal(model.parents.get(groupAgents(project)[3]!.id), roo);
+  assert.equal(model.parents.get(roo.id), project);
+  // One family: its agents straight under the group, as before.
+  const user = model.roots.find((n) => n.kind === 'group' && n.source === 'user') as GroupNode;
+  assert.deepEqual(user.children.map((c) => c.kind), ['agent']);
+});
+
+test('the Teams node sits after family-grouped agents, and a member may name an agent of any family', () => {
+  const mixed: FolderAgents = {
+    ...folder,
+    warnings: [],
+    agents: [agent('reviewer', 'project', { family: '.cursor', filePath: '/repo/.cursor/agents/reviewer.md' }), agent('tester', 'project')],
+    teams: [
+      {
+        name: 'squad',
+        description: 'Reviews and tests',
+        source: 'project',
+        filePath: '/repo/.subagents/teams/squad.md',
+        lead: 'tester',
+        members: [
+          { name: 'rev', agent: 'reviewer' },
+          { name: 'ghost', agent: 'nobody' },
+        ],
+        shadowedBy: null,
+      },
+    ],
+  };
+  const model = buildAgentsTree([mixed], true, NO_FILTER);
+  assert.deepEqual(model.roots.map((n) => n.kind), ['group', 'teams', 'order']);
+  const project = model.roots[0] as GroupNode;
+  assert.deepEqual(project.children.map((c) => c.kind), ['family', 'family']);
+  const teams = model.roots[1]!;
+  const team = childrenOf(teams)[0]!;
+  assert.ok(team.kind === 'team' && team.runnable);
+  assert.deepEqual(childrenOf(team).map((m) => (m.kind === 'member' ? `${m.name}:${m.known}` : m.kind)), ['rev:true', 'ghost:false']);
+  assert.equal(model.parents.get(childrenOf(team)[0]!.id), team);
+  assert.equal(model.parents.get(team.id), teams);
 });
