@@ -202,8 +202,10 @@ async function realHost(root: string, dataHome: string, reconnects: number): Pro
   await new Promise((resolve) => setTimeout(resolve, 3000));
   const pid = (JSON.parse(readFileSync(paths.info, 'utf8')) as { pid: number }).pid;
   const memory = rssOf(pid);
+  // The host's own account at its last rest: rss, heap used/total, external.
+  const idleLine = readFileSync(paths.log, 'utf8').split('\n').filter((line) => line.includes(' Idle: ')).at(-1)?.replace(/^.* Idle: /, '').replace(/\.$/, '') ?? '';
   process.kill(pid, 'SIGTERM');
-  return { hostStartMs: Math.round(startMs), runs, reconnectMedianMs: round(median(times)), reconnectP95Ms: round(percentile(times, 95)), firstMessageKB: sizeKB, wholeMedianMs: round(median(wholeTimes)), wholeP95Ms: round(percentile(wholeTimes, 95)), idleRssMB: memory.rssMB, peakRssMB: memory.peakMB };
+  return { hostStartMs: Math.round(startMs), runs, reconnectMedianMs: round(median(times)), reconnectP95Ms: round(percentile(times, 95)), firstMessageKB: sizeKB, wholeMedianMs: round(median(wholeTimes)), wholeP95Ms: round(percentile(wholeTimes, 95)), idleRssMB: memory.rssMB, peakRssMB: memory.peakMB, idleMemory: idleLine };
 }
 
 async function main(): Promise<void> {
@@ -217,9 +219,9 @@ async function main(): Promise<void> {
     const dataHome = path.join(root, 'data');
     await history(path.join(dataHome, 'subagents'));
     const full = await realHost(root, dataHome, 10);
-    console.log(`reconnect to a full Runs view, ${String(full.runs)} runs in the history: median ${String(full.reconnectMedianMs)} ms, p95 ${String(full.reconnectP95Ms)} ms (first message ${String(full.firstMessageKB)} KB; every run whole: median ${String(full.wholeMedianMs)} ms, p95 ${String(full.wholeP95Ms)} ms); idle host RSS ${String(full.idleRssMB)} MB (peak ${String(full.peakRssMB)} MB); host start ${String(full.hostStartMs)} ms`);
+    console.log(`reconnect to a full Runs view, ${String(full.runs)} runs in the history: median ${String(full.reconnectMedianMs)} ms, p95 ${String(full.reconnectP95Ms)} ms (first message ${String(full.firstMessageKB)} KB; every run whole: median ${String(full.wholeMedianMs)} ms, p95 ${String(full.wholeP95Ms)} ms); idle host RSS ${String(full.idleRssMB)} MB (peak ${String(full.peakRssMB)} MB; at rest: ${String(full.idleMemory)}); host start ${String(full.hostStartMs)} ms`);
     const empty = await realHost(root, path.join(root, 'empty'), 1);
-    console.log(`idle host with an empty history: RSS ${String(empty.idleRssMB)} MB (peak ${String(empty.peakRssMB)} MB); host start ${String(empty.hostStartMs)} ms`);
+    console.log(`idle host with an empty history: RSS ${String(empty.idleRssMB)} MB (peak ${String(empty.peakRssMB)} MB; at rest: ${String(empty.idleMemory)}); host start ${String(empty.hostStartMs)} ms`);
     await writeResults('host', { loadAverage: load, throughHost: through, inWindow, withHistory: full, emptyHistory: empty });
   } finally {
     await rm(root, { recursive: true, force: true });

@@ -47,6 +47,13 @@ function collectGarbage(): void {
   (globalThis as { gc?: () => void }).gc?.();
 }
 
+/** What the process holds, for the log when it goes idle (what an idle host costs: bench/host.ts reads it). */
+function memoryLine(): string {
+  const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`;
+  const m = process.memoryUsage();
+  return `rss ${mb(m.rss)}, heap ${mb(m.heapUsed)} used of ${mb(m.heapTotal)}, external ${mb(m.external)} (array buffers ${mb(m.arrayBuffers)})`;
+}
+
 /** Tells the process that started us how it went; after that, stdout is nobody's. */
 function say(line: string): void {
   try {
@@ -87,13 +94,22 @@ async function main(): Promise<void> {
       log: (level, message) => log(level, message),
       exit: (reason, stopRuns) => void exit(reason, stopRuns),
       // Idle, it gives back what serving took (a window's whole state, encoded): it may stay up for hours.
-      rest: collectGarbage,
+      rest: () => {
+        collectGarbage();
+        // Again a moment later, once what the last client was sent has left the socket; then the log says what is held.
+        setTimeout(() => {
+          collectGarbage();
+          log('info', `Idle: ${memoryLine()}.`);
+        }, 1000).unref();
+      },
     });
     const s = server;
     runtime = await openRuntime({
       dataDir: userDataDir(env),
       settings: () => parseSettings(s.settings.user ?? {}).settings,
       coalesceMs: 100,
+      // Ended runs' detail stays on disk until a client asks for it: an idle host stays small however long the history.
+      summarizeEndedRuns: true,
       mcpStatusFile: statusFile(env, userHome(env)),
       modeConsent: (request, signal) => s.modeConsent(request, signal),
       askMcpInputs: (server, ids) => s.askMcpInputs(server, ids),

@@ -108,3 +108,13 @@ export const runSnapshotSchema = z.object({
   version: z.int(),
 });
 export type RunSnapshot = z.infer<typeof runSnapshotSchema>;
+
+/**
+ * A run as its summary: every agent with its status, result and usage, without its tool rows or its last turn's
+ * text (most of a run's size). What the Runs view and `subagents runs` list; the whole run is on disk.
+ */
+export function runSummary(run: RunSnapshot): RunSnapshot {
+  const agents: RunSnapshot['agents'] = {};
+  for (const [id, node] of Object.entries(run.agents)) agents[id] = { ...node, tools: [], text: '' };
+  return { ...run, agents };
+}

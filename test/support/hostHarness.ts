@@ -13,6 +13,7 @@ import { HostServer } from '../../src/core/host/server';
 import { openRuntime, type Runtime } from '../../src/core/runtime/runtime';
 import type { ScopeSpec, TrustSpec } from '../../src/core/runtime/scopeSpec';
 import type { HostSettings } from '../../src/protocol/host';
+import type { RunSnapshot } from '../../src/protocol/runSnapshot';
 
 export interface InProcessHost {
   root: string;
@@ -25,6 +26,8 @@ export interface InProcessHost {
   /** What the host logged. */
   logs: string[];
   client(options?: { identity?: Partial<ClientIdentity>; handlers?: ClientHandlers; reconnect?: boolean; summaries?: boolean; onSocket?: (socket: net.Socket) => void }): Promise<HostClient>;
+  /** The host's runs whole, newest first: ended ones it holds as summaries read from their files, as a client gets them. */
+  wholeRuns(): Promise<Array<RunSnapshot | undefined>>;
   /** Closes every client made so far (the host then has none). */
   disconnectAll(): void;
   /** A raw connection to the socket (for what a well-behaved client never sends). */
@@ -53,6 +56,7 @@ export async function inProcessHost(options: { baseUrl: string; settings?: Parti
     dataDir: path.join(root, 'data'),
     settings: defaultSettings,
     coalesceMs: 0,
+    summarizeEndedRuns: true,
     mcpStatusFile: path.join(root, 'mcp.json'),
     recoverWorktrees: false,
     network: { baseDelayMs: 5 },
@@ -108,6 +112,11 @@ export async function inProcessHost(options: { baseUrl: string; settings?: Parti
         // A client session that began now: settings files written before are its baseline.
         session: overrides.session ?? Date.now(),
       };
+    },
+    async wholeRuns() {
+      const ids = runtime.store.list().map((run) => run.runId);
+      const read = await runtime.history.readWhole(ids);
+      return ids.map((id) => runtime.store.whole(id, read));
     },
     disconnectAll() {
       for (const client of clients.splice(0)) client.close();

@@ -5,7 +5,7 @@ import { clientRequestSchema, HOST_CAPABILITIES, PROTOCOL_MAJOR, PROTOCOL_MINOR,
 import { parseSettings } from '../config';
 import type { EditorInvocation, EditorTool, EditorToolProvider } from '../mcp/editorTools';
 import { isActiveStatus } from '../../protocol/runEvents';
-import type { RunSnapshot } from '../../protocol/runSnapshot';
+import { runSummary, type RunSnapshot } from '../../protocol/runSnapshot';
 import type { Runtime } from '../runtime/runtime';
 import type { ScopeSpec } from '../runtime/scopeSpec';
 import type { ModeWidening } from '../tools/modeConsent';
@@ -52,13 +52,6 @@ const LAG_LIMIT = 16 * 1024 * 1024;
  * The rest go as summaries (a run's tool rows are most of its size: 200 runs were 8 MB whole, ~0.7 MB as summaries).
  */
 export const WHOLE_ENDED_RUNS = 20;
-
-/** A run as its summary: every agent, its status, result and usage, without its tool rows or its last turn's text. */
-function runSummary(run: RunSnapshot): RunSnapshot {
-  const agents: RunSnapshot['agents'] = {};
-  for (const [id, node] of Object.entries(run.agents)) agents[id] = { ...node, tools: [], text: '' };
-  return { ...run, agents };
-}
 
 type Params<M extends string> = Extract<z.infer<typeof clientRequestSchema>, { method: M }>['params'];
 type ClientKind = Params<'hello'>['client']['kind'];
@@ -187,11 +180,13 @@ export class HostServer {
       case 'hello':
         return this.#hello(connection, raw as Params<'hello'>);
       case 'subscribe':
-        return this.#subscribe(connection, (raw as Params<'subscribe'>).summaries === true);
+        return await this.#subscribe(connection, (raw as Params<'subscribe'>).summaries === true);
       case 'runs': {
         const wanted = (raw as Params<'runs'>).runIds;
+        // Runs the store holds as summaries are read from their files first.
+        const read = await runtime.history.readWhole(wanted);
         // Taken as the answer is written, after the feed so far: the client's copy continues from it.
-        return new Encoded(() => JSON.stringify({ runs: wanted.flatMap((id) => runtime.store.get(id) ?? []) }));
+        return new Encoded(() => JSON.stringify({ runs: wanted.flatMap((id) => runtime.store.whole(id, read) ?? []) }));
       }
       case 'start': {
         const p = raw as Params<'start'>;
@@ -291,28 +286,38 @@ export class HostServer {
    * before is flushed to the other clients first (beforeAnswer), so this one
    * gets every change exactly once.
    */
-  #subscribe(connection: Connection, summaries: boolean): Encoded {
+  async #subscribe(connection: Connection, summaries: boolean): Promise<Encoded> {
+    const read = await this.#readWhole(summaries);
     // Taken as the answer is written, right after the feed so far went to the others.
     return new Encoded(() => {
       connection.subscribed = true;
       connection.lagging = false;
-      return this.#state(summaries);
+      return this.#state(read, summaries);
     });
   }
 
-  /** The whole state; with `summaries`, runs that ended past the newest WHOLE_ENDED_RUNS as summaries (see the protocol's subscribe). */
-  #state(summaries = false): string {
-    const runtime = this.#runtime!;
-    const runs = runtime.store.list();
-    if (!summaries) return JSON.stringify({ seq: this.#seq, runs, approvals: runtime.inbox.pending });
+  /** What `#state` sends whole of the runs the store holds as summaries: read from their files. */
+  #readWhole(summaries: boolean): Promise<Map<string, RunSnapshot>> {
+    const runs = this.#runtime!.store.list();
+    const ended = runs.filter((run) => !isActiveStatus(run.status)).map((run) => run.runId);
+    return this.#runtime!.history.readWhole(summaries ? ended.slice(0, WHOLE_ENDED_RUNS) : ended);
+  }
+
+  /**
+   * The whole state (`read`: summarized runs read whole); with `summaries`, runs that ended past the newest
+   * WHOLE_ENDED_RUNS as summaries (see the protocol's subscribe), and any whose file could not be read.
+   */
+  #state(read: ReadonlyMap<string, RunSnapshot>, summaries = false): string {
+    const { store, inbox } = this.#runtime!;
     const summarized: string[] = [];
     let ended = 0;
-    const sent = runs.map((run) => {
-      if (isActiveStatus(run.status) || ++ended <= WHOLE_ENDED_RUNS) return run;
+    const sent = store.list().map((run) => {
+      const whole = isActiveStatus(run.status) || !summaries || ++ended <= WHOLE_ENDED_RUNS ? store.whole(run.runId, read) : undefined;
+      if (whole) return whole;
       summarized.push(run.runId);
-      return runSummary(run);
+      return store.isSummary(run.runId) ? run : runSummary(run);
     });
-    return JSON.stringify({ seq: this.#seq, runs: sent, approvals: runtime.inbox.pending, summarized });
+    return JSON.stringify({ seq: this.#seq, runs: sent, approvals: inbox.pending, ...(summaries ? { summarized } : {}) });
   }
 
   #applySettings(settings: HostSettings): void {
@@ -383,11 +388,12 @@ export class HostServer {
   #resyncLater(connection: Connection): void {
     connection.lagging = true;
     this.#options.log('warn', `${connection.describe()} fell behind the feed; it gets the whole state again once it catches up.`);
-    void connection.peer.drained().then(() => {
+    void connection.peer.drained().then(async () => {
+      const read = await this.#readWhole(false);
       if (connection.peer.closed) return;
       this.#flush();
       connection.lagging = false;
-      const state = this.#state();
+      const state = this.#state(read);
       connection.peer.sendLine(`{"kind":"notify","topic":"resync",${state.slice(1)}`);
     });
   }

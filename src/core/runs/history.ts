@@ -9,8 +9,9 @@ import { teamRecordOf, type AgentArchive, type ArchivedAgent } from '../engine/a
 import { EngineError } from '../engine/errors';
 import { currentOwner, liveInstances, pidAlive, sameOwner, type ProcessOwner } from '../processOwner';
 import { FileLock } from '../fileLock';
+import { KeyedMutex } from '../mutex';
 import { Mailbox } from './mailbox';
-import { active, busyElsewhere, markInterrupted, ownedByLiveOther, readRunFile, runFileText, writeRunFile, type RunFile } from './runFiles';
+import { active, busyElsewhere, markInterrupted, ownedByLiveOther, readRunFile, readRunFileSync, runFileText, writeRunFile, type RunFile } from './runFiles';
 import { IndexedRun, RunIndex, summarize, type RunSummary } from './runIndex';
 import type { RunStore } from './runStore';
 import { TranscriptStore } from './transcripts';
@@ -46,6 +47,13 @@ export interface RunHistoryOptions {
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
   /** Told after each run file written (the benchmark counts them). */
   onWrite?: (runId: string) => void;
+  /**
+   * The attached store keeps each ended run as its summary once its file has
+   * it whole, and reads it whole again when asked (`readWhole`) or when it
+   * changes: for a process that holds a long history for hours (the agent
+   * host). Default false: the store holds every run whole.
+   */
+  summarizeEnded?: boolean;
   /**
    * How many of the newest runs are read whole at open (what `runs` holds
    * and `attach` puts in the store), besides the runs that may still be at
@@ -91,6 +99,8 @@ export class RunHistory implements AgentArchive {
    * next write.
    */
   readonly #heldActive = new Set<string>();
+  /** Whole runs are read one request at a time: a window asking for its whole history at once never holds it all in memory. */
+  readonly #reads = new KeyedMutex();
 
   private constructor(options: RunHistoryOptions) {
     this.#options = { ...options };
@@ -130,9 +140,9 @@ export class RunHistory implements AgentArchive {
     return this.#ready;
   }
 
-  /** The runs read whole at open (the newest `loadRuns`, and any that may still be at work), newest first. */
+  /** The runs read at open (the newest `loadRuns`, and any that may still be at work), newest first; once a store is attached, the store's (it holds them now). */
   get runs(): readonly RunSnapshot[] {
-    return this.#loaded;
+    return this.#store?.list() ?? this.#loaded;
   }
 
   /**
@@ -155,7 +165,8 @@ export class RunHistory implements AgentArchive {
   async read(runOrAgentId: string): Promise<RunSnapshot | null> {
     await this.ready();
     const runId = this.#summaries.has(runOrAgentId) ? runOrAgentId : this.#runOfAgent(runOrAgentId);
-    const held = (runId && this.#store?.get(runId)) ?? this.#loaded.find((r) => r.runId === runId || r.agents[runOrAgentId]);
+    // A run the store holds as its summary is read from its file.
+    const held = (runId && !this.#store?.isSummary(runId) && this.#store?.get(runId)) || this.#loaded.find((r) => r.runId === runId || r.agents[runOrAgentId]);
     if (held) return held;
     if (!runId) return null;
     return (await readRunFile(this.#file(runId), runId).catch(() => null))?.run ?? null;
@@ -388,6 +399,51 @@ export class RunHistory implements AgentArchive {
     this.#indexed.push(run.runId);
     if (stillActive) this.#heldActive.add(run.runId);
     else this.#heldActive.delete(run.runId);
+    if (!stillActive && this.#options.summarizeEnded) this.#store?.summarize(run.runId, version);
+  }
+
+  /**
+   * The attached store's runs that it holds as summaries, read whole from
+   * their files (runs it holds whole are not read: `RunStore.whole` gives
+   * them). A file another process has written since is newer: the store
+   * takes it (every copy of the store with it). Unreadable files are left
+   * out, and said.
+   */
+  readWhole(runIds: readonly string[]): Promise<Map<string, RunSnapshot>> {
+    return this.#reads.run('whole', () => this.#readWhole(runIds));
+  }
+
+  async #readWhole(runIds: readonly string[]): Promise<Map<string, RunSnapshot>> {
+    const read = new Map<string, RunSnapshot>();
+    const store = this.#store;
+    if (!store) return read;
+    for (const runId of runIds) {
+      if (!store.isSummary(runId)) continue;
+      try {
+        const file = await readRunFile(this.#file(runId), runId);
+        if (!file) continue;
+        const held = store.get(runId);
+        if (held && held.version !== file.run.version && store.isSummary(runId)) {
+          this.#written.set(runId, file.run.version);
+          store.restore(file.run);
+          store.summarize(runId, file.run.version);
+        }
+        read.set(runId, file.run);
+      } catch (error) {
+        this.#log('warn', `Run history file ${runId}.json is unreadable (${firstLine(error)}); the run is shown without its tool rows.`);
+      }
+    }
+    return read;
+  }
+
+  /** A summarized run whole, for a change to it (RunStore.readWholeWith). */
+  #readWholeSync(runId: string): RunSnapshot | null {
+    try {
+      return readRunFileSync(this.#file(runId), runId)?.run ?? null;
+    } catch (error) {
+      this.#log('warn', `Run history file ${runId}.json is unreadable (${firstLine(error)}); the run goes on without its earlier tool rows.`);
+      return null;
+    }
   }
 
   /**
@@ -397,6 +453,12 @@ export class RunHistory implements AgentArchive {
   attach(store: RunStore): () => void {
     this.#store = store;
     store.load(this.#loaded);
+    if (this.#options.summarizeEnded) {
+      store.readWholeWith((runId) => this.#readWholeSync(runId));
+      for (const run of this.#loaded) if (!active(run)) store.summarize(run.runId, this.#written.get(run.runId) ?? -1);
+    }
+    // The store holds them from now on.
+    this.#loaded = [];
     const schedule = () => (this.#timer ??= setTimeout(() => void this.#drain(), this.#options.debounceMs ?? 300));
     const unsubscribe = store.subscribe((changed) => {
       for (const runId of changed) this.#pending.add(runId);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isActiveStatus } from '../../protocol/runEvents';
 import { runSnapshotSchema, type RunSnapshot } from '../../protocol/runSnapshot';
@@ -28,6 +29,22 @@ export async function readRunFile(file: string, expectedRunId?: string): Promise
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
+  return parseRunFile(text, expectedRunId);
+}
+
+/** `readRunFile`, synchronously (a change to a run held as its summary needs it whole before it applies). */
+export function readRunFileSync(file: string, expectedRunId?: string): RunFile | null {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  return parseRunFile(text, expectedRunId);
+}
+
+function parseRunFile(text: string, expectedRunId: string | undefined): RunFile {
   const parsed = JSON.parse(text) as { version?: unknown; owner?: unknown; run?: unknown };
   if (parsed.version !== FILE_VERSION) throw new Error(`unknown file version ${String(parsed.version)}`);
   const run = runSnapshotSchema.parse(parsed.run);

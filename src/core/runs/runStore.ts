@@ -1,6 +1,6 @@
 import { addUsage, emptyUsage, isActiveStatus, type RunEvent, type RunEventOf, type Usage } from '../../protocol/runEvents';
 import type { StoreOp } from '../../protocol/host';
-import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
+import { runSummary, type AgentNode, type RunSnapshot } from '../../protocol/runSnapshot';
 
 /** Notices kept per agent: the newest. */
 const MAX_NOTICES = 20;
@@ -49,6 +49,10 @@ export class RunStore {
   readonly #maxText: number;
   #maxRuns: number;
   readonly #coalesceMs: number;
+  /** Ended runs held as their summaries (see `summarize`): their whole is on disk. */
+  readonly #summaries = new Set<string>();
+  /** Reads a summarized run whole again (the history's run file), for a change to it. */
+  #reader: ((runId: string) => RunSnapshot | null) | null = null;
 
   constructor(options: RunStoreOptions = {}) {
     this.#maxRows = options.maxEventsPerRun ?? 2000;
@@ -82,8 +86,77 @@ export class RunStore {
     this.#prune();
   }
 
+  /** The run as held here: an ended run may be its summary (`isSummary`; `whole` gives it whole). */
   get(runId: string): RunSnapshot | undefined {
     return this.#runs.get(runId);
+  }
+
+  // ---- ended runs kept as summaries ------------------------------------------
+  // A process that holds a long history for hours (the agent host) keeps each
+  // ended run as its summary once its file has it whole: tool rows are most
+  // of a run's size. None of this is told to observers or listeners: the
+  // snapshot has not changed, only where its detail lives.
+
+  /** Where a summarized run is read whole again when it changes (a follow-up): synchronously, as events apply. */
+  readWholeWith(reader: (runId: string) => RunSnapshot | null): void {
+    this.#reader = reader;
+  }
+
+  /**
+   * Keeps the run as its summary, when it has ended and is still at `version`
+   * (the version its file has). Returns whether it did.
+   */
+  summarize(runId: string, version: number): boolean {
+    const run = this.#runs.get(runId);
+    if (!run || run.version !== version || this.#summaries.has(runId) || isActiveStatus(run.status) || Object.values(run.agents).some((a) => isActiveStatus(a.status))) return false;
+    this.#put(runSummary(run));
+    this.#summaries.add(runId);
+    return true;
+  }
+
+  isSummary(runId: string): boolean {
+    return this.#summaries.has(runId);
+  }
+
+  /**
+   * The run whole as of now: as held, or for a summary `read`'s copy of it
+   * when that is of the same version; undefined when neither has it.
+   */
+  whole(runId: string, read: ReadonlyMap<string, RunSnapshot>): RunSnapshot | undefined {
+    const run = this.#runs.get(runId);
+    if (!run || !this.#summaries.has(runId)) return run;
+    const copy = read.get(runId);
+    return copy?.version === run.version ? copy : undefined;
+  }
+
+  /**
+   * Holds the summarized run whole again: silently when `whole` is what the
+   * summary was made from; a newer one (another process wrote the file
+   * since) is taken as `load` takes it, so every copy gets it.
+   */
+  restore(whole: RunSnapshot): void {
+    const held = this.#runs.get(whole.runId);
+    if (!held || !this.#summaries.has(whole.runId)) return;
+    if (held.version !== whole.version) return this.load([whole]);
+    this.#summaries.delete(whole.runId);
+    this.#put(whole);
+    // Caps lowered meanwhile apply to it now.
+    if (this.#foldRows(whole)) this.#changed(whole.runId);
+  }
+
+  #put(run: RunSnapshot): void {
+    this.#runs.set(run.runId, run);
+    for (const node of Object.values(run.agents)) this.#agents.set(node.agentId, node);
+    this.#rows.set(run.runId, Object.values(run.agents).reduce((n, a) => n + a.tools.length, 0));
+  }
+
+  /** Before a change to a summarized run: it is read whole again (its summary alone would be written over its file). */
+  #hydrate(runId: string): void {
+    if (!this.#summaries.has(runId)) return;
+    const whole = this.#reader?.(runId) ?? null;
+    if (whole) this.restore(whole);
+    // Its file is gone or unreadable: the summary is all there is now.
+    this.#summaries.delete(runId);
   }
 
   agent(agentId: string): AgentNode | undefined {
@@ -117,9 +190,8 @@ export class RunStore {
   load(runs: RunSnapshot[]): void {
     if (this.#observers.size) this.#emit({ op: 'load', runs: structuredClone(runs) });
     for (const run of runs) {
-      this.#runs.set(run.runId, run);
-      for (const node of Object.values(run.agents)) this.#agents.set(node.agentId, node);
-      this.#rows.set(run.runId, Object.values(run.agents).reduce((n, a) => n + a.tools.length, 0));
+      this.#summaries.delete(run.runId);
+      this.#put(run);
       this.#foldRows(run);
     }
     this.#prune();
@@ -134,6 +206,7 @@ export class RunStore {
     for (const id of Object.keys(run.agents)) this.#agents.delete(id);
     this.#runs.delete(runId);
     this.#rows.delete(runId);
+    this.#summaries.delete(runId);
     this.#changed(runId);
   }
 
@@ -162,11 +235,13 @@ export class RunStore {
     this.#runs.clear();
     this.#agents.clear();
     this.#rows.clear();
+    this.#summaries.clear();
     this.load(runs);
     for (const runId of before) this.#changed(runId);
   }
 
   apply(event: RunEvent): void {
+    this.#hydrate(event.runId);
     if (this.#observers.size) this.#emit({ op: 'event', event });
     if (event.type === 'agent_started') this.#started(event);
     else {

@@ -51,6 +51,12 @@ export interface RuntimeOptions {
   network?: ScopeShared['network'];
   /** Quiet time before the history writes changed runs (default 300 ms). */
   historyDebounceMs?: number;
+  /**
+   * Keep ended runs as summaries in memory, whole in their files, read
+   * again when a client asks (the agent host: it holds the history for
+   * hours). Default false: a window's own runtime and the CLI keep them whole.
+   */
+  summarizeEndedRuns?: boolean;
   /** Scopes unused this long with nothing at work are closed (default 10 minutes). */
   scopeIdleMs?: number;
   /**
@@ -113,6 +119,7 @@ export class Runtime implements AgentRuntime {
       ...historyLimits(settings),
       loadRuns: options.historyLoadRuns ?? RUNS_VIEW_RUNS,
       debounceMs: options.historyDebounceMs,
+      summarizeEnded: options.summarizeEndedRuns,
       log: (level, message) => options.log(level, message),
     });
     const worktreesDir = path.join(options.dataDir, 'worktrees');

@@ -74,8 +74,9 @@ test('two clients share one runtime: a run one starts is live in the other, whic
   assert.equal(result.status, 'completed');
   assert.equal(result.output, 'shell saw: from-the-shell');
   await until('both copies to show the end', () => terminal.store.get(run.runId)?.status === 'completed' && window.store.get(run.runId)?.status === 'completed');
-  assert.deepEqual(window.store.get(run.runId), host.runtime.store.get(run.runId));
-  assert.deepEqual(terminal.store.get(run.runId), host.runtime.store.get(run.runId));
+  const [whole] = (await host.wholeRuns()).filter((r) => r?.runId === run.runId);
+  assert.deepEqual(window.store.get(run.runId), whole);
+  assert.deepEqual(terminal.store.get(run.runId), whole);
   const row = terminal.store.agent(run.agentId)!.tools[0]!;
   assert.equal(row.status, 'ok');
 });
@@ -248,7 +249,7 @@ test('a client that falls behind the feed gets the whole state again and ends eq
     await Promise.all(runs.map((r) => r.result()));
     await until('the host to see the slow client behind', () => lagging.logs.some((line) => /fell behind the feed/.test(line)));
     socket!.resume();
-    await until('the slow copy to equal the host', () => JSON.stringify(slow.store.list()) === JSON.stringify(lagging.runtime.store.list()));
+    await until('the slow copy to equal the host', async () => JSON.stringify(slow.store.list()) === JSON.stringify(await lagging.wholeRuns()));
   } finally {
     await lagging.close();
   }
@@ -333,13 +334,41 @@ test('a window with a long history gets older ended runs as summaries first, the
     // A summarized run changes before its whole snapshot arrives (a follow-up): the change survives.
     store.apply({ type: 'agent_started', ts: 50_000, runId: 'h00', agentId: 'h00c', parentId: 'h00a', parentToolUseId: null, agentName: 'late', description: 'd', prompt: 'p', model: 'm', depth: 1, cwd: long.root, background: false, filePath: null, resumed: false });
     await window.whole;
-    await until('the window’s copy to equal the host', () => JSON.stringify(window.store.list()) === JSON.stringify(store.list()));
+    await until('the window’s copy to equal the host', async () => JSON.stringify(window.store.list()) === JSON.stringify(await long.wholeRuns()));
     assert.equal(copy('h00').agents.h00a!.tools.length, 3);
     assert.ok(copy('h00').agents.h00c);
     // A terminal that asks for no summaries gets every run whole at once.
     const terminal = await long.client();
-    assert.equal(JSON.stringify(terminal.store.list()), JSON.stringify(store.list()));
+    assert.equal(JSON.stringify(terminal.store.list()), JSON.stringify(await long.wholeRuns()));
   } finally {
     await long.close();
   }
+});
+
+test('the host keeps an ended run as its summary, its detail on disk: a client gets it whole, and a follow-up continues it whole', async () => {
+  const window = await host.client({ identity: { kind: 'vscode' } });
+  const asked = answering(window, 'allow');
+  const run = await window.start({ scope: host.scope('app', { surface: 'vscode', trust: { kind: 'window', trusted: true } }), agent: 'shell', prompt: 'say it' });
+  await asked;
+  assert.equal((await run.result()).status, 'completed');
+  const store = host.runtime.store;
+  // Once its file has it whole, the host holds its summary: every agent, status and answer, no tool rows.
+  await until('the host to hold the run as its summary', () => store.isSummary(run.runId));
+  const held = store.get(run.runId)!;
+  assert.equal(held.status, 'completed');
+  assert.equal(held.agents[run.agentId]!.output, 'shell saw: from-the-shell');
+  assert.deepEqual(held.agents[run.agentId]!.tools, []);
+  // Asked for, it is read whole from its file: a window that connects now gets the rows the first one saw.
+  const later = await host.client({ identity: { kind: 'vscode' }, summaries: true });
+  assert.deepEqual(later.store.get(run.runId), window.store.get(run.runId));
+  assert.equal(later.store.agent(run.agentId)!.tools[0]!.inputSummary, 'echo from-the-shell');
+  assert.ok(store.isSummary(run.runId), 'serving it kept it whole in the host');
+  // A follow-up continues the whole run (its earlier rows stay), which is a summary again once it ends.
+  const next = await window.followUp({ scope: host.scope('app', { surface: 'vscode', trust: { kind: 'window', trusted: true } }), agentId: run.agentId, prompt: 'again' });
+  await next.result();
+  await until('the host to hold it as its summary again', () => store.isSummary(run.runId));
+  const [whole] = (await host.wholeRuns()).filter((r) => r?.runId === run.runId);
+  assert.equal(whole!.agents[run.agentId]!.tools[0]!.inputSummary, 'echo from-the-shell');
+  await until('the window to see the follow-up end', () => window.store.get(run.runId)?.version === whole!.version);
+  assert.deepEqual(window.store.get(run.runId), whole);
 });

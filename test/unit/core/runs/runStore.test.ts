@@ -160,3 +160,35 @@ test('a run loaded from the history obeys the row cap, and later rows count agai
   assert.equal(node.tools.length, 10);
   assert.equal(node.foldedTools, 21);
 });
+
+test('an ended run kept as its summary is read whole again before a change applies to it, silently; observers never hear of the summary', () => {
+  const store = new RunStore({ coalesceMs: 0 });
+  store.apply(started('root', null));
+  store.apply({ type: 'tool_started', ts: 1100, runId: 'r1', agentId: 'root', toolUseId: 't1', name: 'Read', inputSummary: 'a.ts' });
+  store.apply({ type: 'tool_finished', ts: 1200, runId: 'r1', agentId: 'root', toolUseId: 't1', name: 'Read', ok: true, resultSummary: '1 line', durationMs: 100 });
+  assert.equal(store.summarize('r1', store.get('r1')!.version), false, 'a run at work stays whole');
+  store.apply(finished('root'));
+  const whole = structuredClone(store.get('r1')!);
+  const ops: string[] = [];
+  const heard: string[] = [];
+  store.observe((op) => ops.push(op.op));
+  store.subscribe((changed) => heard.push(...changed));
+  assert.equal(store.summarize('r1', whole.version - 1), false, 'not a version its file may lack');
+  assert.ok(store.summarize('r1', whole.version));
+  assert.ok(store.isSummary('r1'));
+  assert.deepEqual(store.get('r1')!.agents.root!.tools, []);
+  assert.equal(store.get('r1')!.agents.root!.output, 'root out');
+  assert.deepEqual([ops, heard], [[], []]);
+  // Asked for, with its file's copy: whole; a copy of another version is not it.
+  assert.deepEqual(store.whole('r1', new Map([['r1', whole]])), whole);
+  assert.equal(store.whole('r1', new Map([['r1', { ...whole, version: 1 }]])), undefined);
+  // A follow-up: read whole first, so the new turn continues the earlier rows.
+  const reads: string[] = [];
+  store.readWholeWith((runId) => (reads.push(runId), structuredClone(whole)));
+  store.apply({ ...started('root', null), ts: 6000 });
+  assert.deepEqual(reads, ['r1']);
+  assert.equal(store.isSummary('r1'), false);
+  assert.equal(store.get('r1')!.agents.root!.tools[0]!.inputSummary, 'a.ts');
+  assert.equal(store.get('r1')!.status, 'running');
+  assert.deepEqual(ops, ['event']);
+});
