@@ -88,6 +88,9 @@ export const agentNodeSchema = z.object({
   member: z.optional(z.string()),
   /** What an idle teammate said when its last turn ended (null while it works). */
   idleOutput: z.optional(z.nullable(z.string())),
+  /** How many times the teammate has gone idle, and what it said the last time (kept after it woke): a rest between two looks is still told. */
+  rests: z.optional(z.number()),
+  restedSaying: z.optional(z.nullable(z.string())),
 });
 export type AgentNode = z.infer<typeof agentNodeSchema>;
 

@@ -369,7 +369,11 @@ export class RunStore {
         // An approval answered meanwhile is the only thing that could make it `waiting`; idle replaces running.
         node.status = e.idle ? 'idle' : 'running';
         node.idleOutput = e.idle ? (e.output ?? null) : null;
-        if (e.idle) node.text = '';
+        if (e.idle) {
+          node.text = '';
+          node.rests = (node.rests ?? 0) + 1;
+          node.restedSaying = e.output ?? null;
+        }
         break;
       case 'task_changed': {
         const tasks = (run.tasks ??= []);

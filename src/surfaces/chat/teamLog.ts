@@ -24,8 +24,8 @@ export class TeamChatLog {
 
   /** Each task as last told: its status and owner. */
   readonly #tasks = new Map<string, string>();
-  /** Teammates told as idle, with what they said (woken and idle again between two looks, they said something new). */
-  readonly #idle = new Map<string, string>();
+  /** How many rests of each teammate have been told. */
+  readonly #rests = new Map<string, number>();
 
   /** Takes the run as already told (a follow-up's response tells only what happens from now on). */
   prime(run: RunSnapshot): void {
@@ -49,13 +49,11 @@ export class TeamChatLog {
     }
     for (const member of model.roster) {
       if (member.role !== 'member' || !member.agentId) continue;
-      if (member.state !== 'idle') {
-        this.#idle.delete(member.agentId);
-        continue;
-      }
-      if (this.#idle.get(member.agentId) === (member.said ?? '')) continue;
-      this.#idle.set(member.agentId, member.said ?? '');
-      lines.push(`◌ **${escapeMarkdown(member.name)}** is idle${member.said ? `: “${escapeMarkdown(clip(member.said, 160))}”` : ''}`);
+      // Counted, not sampled: a teammate that rested and was woken between two looks still shows it rested.
+      if ((this.#rests.get(member.agentId) ?? 0) >= member.rests) continue;
+      this.#rests.set(member.agentId, member.rests);
+      const said = member.restedSaying ? `: “${escapeMarkdown(clip(member.restedSaying, 160))}”` : '';
+      lines.push(`◌ **${escapeMarkdown(member.name)}** ${member.state === 'idle' ? 'is idle' : member.state === 'ended' ? 'went idle' : 'went idle, and was woken'}${said}`);
     }
     return lines;
   }

@@ -30,6 +30,9 @@ export interface RosterEntry {
   said: string | null;
   /** Set for a member the team file declares. */
   declared: boolean;
+  /** How many times it went idle, and what it said the last time. */
+  rests: number;
+  restedSaying: string | null;
 }
 
 export interface BoardTask {
@@ -92,12 +95,14 @@ export function teamModel(run: RunSnapshot): TeamModel | null {
     worktreePath: node.worktree ? null : node.worktreePath,
     worktree: node.worktree,
     said: node.status === 'idle' ? (node.idleOutput ?? null) : node.output,
+    rests: node.rests ?? 0,
+    restedSaying: node.restedSaying ?? null,
     declared: Boolean(run.team?.members.some((m) => m.name.toLowerCase() === node.member?.toLowerCase())),
   });
   const roster: RosterEntry[] = [...(lead ? [entry(lead, 'lead')] : []), ...members.map((m) => entry(m, 'member'))];
   for (const spec of run.team?.members ?? []) {
     if (members.some((m) => m.member?.toLowerCase() === spec.name.toLowerCase())) continue;
-    roster.push({ agentId: null, name: spec.name, agent: spec.agent, role: 'member', state: 'not started', status: null, model: spec.model ?? null, usage: null, worktreePath: null, worktree: null, said: null, declared: true });
+    roster.push({ agentId: null, name: spec.name, agent: spec.agent, role: 'member', state: 'not started', status: null, model: spec.model ?? null, usage: null, worktreePath: null, worktree: null, said: null, declared: true, rests: 0, restedSaying: null });
   }
 
   const all: readonly TeamTask[] = run.tasks ?? [];

@@ -70,5 +70,11 @@ test('the chat tells each task once per change and each teammate once per rest; 
   apply({ type: 'task_changed', agentId: 'b', change: 'updated', task: { id: '2', subject: 'Task 2', description: '', status: 'in_progress', owner: 'bob', blockedBy: ['1'], createdBy: null, createdAt: 1, updatedAt: 2, completedAt: null } });
   apply({ type: 'agent_idle', agentId: 'b', idle: true, output: 'done' });
   assert.deepEqual(log.update(store.get('r')!), ['▪ task #2 in progress · bob', '◌ **bob** is idle: “done”']);
+  // A rest that began and ended between two looks is told all the same, in the tense true by then.
+  apply({ type: 'agent_idle', agentId: 'b', idle: false });
+  apply({ type: 'agent_idle', agentId: 'b', idle: true, output: 'short rest' });
+  apply({ type: 'agent_idle', agentId: 'b', idle: false });
+  assert.deepEqual(log.update(store.get('r')!), ['◌ **bob** went idle, and was woken: “short rest”']);
+  assert.deepEqual(log.update(store.get('r')!), []);
   assert.equal(teamSummary(store.get('r')!, escapeMarkdown), '**Tasks** (2, 1 completed) — team duo\n\n- #1 ✓ Task 1 · alice\n- #2 ● Task 2 · bob');
 });
