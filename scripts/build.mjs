@@ -104,9 +104,11 @@ const cliCommandBundles = {
     build.onResolve({ filter: /^\.\/(agentsBundle|engineCommands)$/ }, (args) =>
       args.importer.endsWith(path.join('src', 'cli', 'commands.ts')) ? { path: bundles[args.path], external: true } : undefined,
     );
-    // `subagents agents --check-mcp` borrows the engine bundle's MCP host.
+    // `subagents agents --check-mcp` borrows the engine bundle's MCP host;
+    // `subagents run` loads the engine only to run in its own process.
+    const borrowers = ['agents.ts', 'run.ts'].map((name) => path.join('src', 'cli', 'commands', name));
     build.onResolve({ filter: /^\.\.\/engineCommands$/ }, (args) =>
-      args.importer.endsWith(path.join('src', 'cli', 'commands', 'agents.ts')) ? { path: './cli-engine.cjs', external: true } : undefined,
+      borrowers.some((file) => args.importer.endsWith(file)) ? { path: './cli-engine.cjs', external: true } : undefined,
     );
   },
 };
@@ -238,6 +240,8 @@ const builds = [
     ...nodeBundle,
     entryPoints: { 'cli-agents': 'src/cli/agentsBundle.ts' },
     outdir: 'dist',
+    // `subagents run` is here too (the host client's build stamp).
+    define: { ...nodeBundle.define, ...buildStamp },
     outExtension: { '.js': '.cjs' },
     plugins: [...nodeBundle.plugins, cliCommandBundles],
   },

@@ -1,6 +1,7 @@
 /** The commands that run agents or read their history: one lazily loaded unit (its own bundle, dist/cli-engine.cjs). */
 export { resumeCommand } from './commands/resume';
-export { runCommand } from './commands/run';
+// `subagents run`'s in-process half: the command itself is in dist/cli-agents.cjs, which asks the agent host first.
+export { runInProcess } from './commands/runInProcess';
 export { runsCommand } from './commands/runs';
 export { sendCommand } from './commands/send';
 export { stopCommand } from './commands/stop';

@@ -7,7 +7,7 @@ import { connectOrLaunch, connectSocket, HostNotRunning, type LaunchOptions } fr
 import { hostPaths } from '../core/host/paths';
 import type { HostSettings } from '../protocol/host';
 import type { CliIO } from './command';
-import { problemLine } from './session';
+import { problemLine } from './problems';
 
 /**
  * The CLI's side of the agent host: where the host's script is, the host's

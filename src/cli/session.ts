@@ -1,22 +1,19 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { defaultSettings, worktreePoolOptions, type Settings } from '../core/config';
-import { apiBaseUrl } from '../core/engine/baseUrl';
-import { Redactor } from '../core/engine/redaction';
 import { WorktreeManager, type RecoverReport } from '../core/isolation';
 import { statusFile } from '../core/mcp/status';
 import { RunHistory } from '../core/runs/history';
 import { historyLimits } from '../core/runs/historySettings';
 import type { ModeConsentHandler } from '../core/tools/modeConsent';
 import type { ProjectTrust } from '../core/trust/projectTrust';
-import { TRUST_NOTHING } from '../core/trust/projectTrust';
 import { openRuntime, type Runtime } from '../core/runtime/runtime';
-import { shareableEnv, type ScopeSpec } from '../core/runtime/scopeSpec';
+import type { ScopeSpec } from '../core/runtime/scopeSpec';
+import { problemLine } from './problems';
+import { cliScope } from './scope';
 import { userDataDir as storageDir } from '../core/runtime/userDirs';
 import { userHome, type CliIO } from './command';
 import { terminalText } from './render/terminalText';
-import { TRUSTED_PROJECTS, userSettingsFile } from './settingsFiles';
-import { trustSpec } from './trust';
 
 /**
  * What a CLI command that runs agents needs: the runtime (src/core/runtime,
@@ -27,16 +24,7 @@ import { trustSpec } from './trust';
 
 export { userDataDir as storageDir } from '../core/runtime/userDirs';
 
-/**
- * Writes a problem line to stderr as every CLI log line is written: the key
- * and token of the environment redacted (a git error or a corrupt history
- * file can quote text an agent wrote, and that text can hold the key), and
- * control characters shown, not obeyed.
- */
-export function problemLine(io: CliIO): (message: string) => void {
-  const redactor = new Redactor(() => [io.env.ANTHROPIC_API_KEY, io.env.ANTHROPIC_AUTH_TOKEN]);
-  return (message) => io.stderr.write(`subagents: ${terminalText(redactor.text(message))}\n`);
-}
+export { problemLine };
 
 /** Worktrees of isolated agents live beside the history, outside every repository; `settings` size their pool. */
 export function openWorktrees(io: CliIO, settings: Settings = defaultSettings()): WorktreeManager {
@@ -121,26 +109,7 @@ export async function openHistory(io: CliIO, settings: Settings): Promise<RunHis
   });
 }
 
-/** The scope a command runs in: its folder, the settings and trust decided for it, the key and environment it was started with. */
-export function cliScope(io: CliIO, opts: { cwd: string; settings: Settings; trust?: ProjectTrust; pluginDirs?: readonly string[]; session?: number }): ScopeSpec {
-  const apiKey = io.env.ANTHROPIC_API_KEY || undefined;
-  return {
-    cwd: opts.cwd,
-    surface: 'cli',
-    settings: opts.settings,
-    trust: trustSpec(opts.trust ?? TRUST_NOTHING),
-    credentials: { ...(apiKey ? { apiKey } : {}), ...optional('baseUrl', apiBaseUrl(opts.settings.apiBaseUrl, io.env)) },
-    env: shareableEnv(io.env),
-    home: userHome(io.env),
-    pluginDirs: opts.pluginDirs ?? [],
-    trustHint: `pass --trust-project, or add the folder to "${TRUSTED_PROJECTS}" in ${userSettingsFile(io.env)}`,
-    session: opts.session ?? Date.now(),
-  };
-}
-
-function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
-  return value === undefined ? {} : ({ [key]: value } as Record<K, string>);
-}
+export { cliScope };
 
 /** What a command that runs agents in this process has: the runtime and the scope it asks for. */
 export interface EngineSession {

@@ -40,10 +40,24 @@ export function processStart(pid: number): string | null {
   if (process.platform !== 'linux') return null;
   try {
     const bootId = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // starttime is field 22; counted from the state (field 3) after the command name, which may hold spaces and parentheses.
-    const ticks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    // starttime is field 22.
+    const ticks = procStat(pid)?.[19];
     return bootId && ticks && /^\d+$/.test(ticks) ? `${bootId}:${ticks}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The fields of /proc/<pid>/stat from the state (field 3) on, after the
+ * command name, which may hold spaces and parentheses; null off Linux or
+ * when the process is not there.
+ */
+function procStat(pid: number): string[] | null {
+  if (process.platform !== 'linux') return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return null;
   }
@@ -71,9 +85,15 @@ export function ownerAlive(owner: ProcessOwner): boolean {
 export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
     // EPERM: the process exists but belongs to someone else.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  // A process that has exited but that its parent has not reaped (a zombie) still takes signals. The agent host is
+  // detached from the window that started it; once that window's process is gone, the host's parent is whatever
+  // adopts orphans, and in a container that is often a PID 1 that never reaps: a killed host stays a zombie for good.
+  // Its leader turns zombie before its other threads have finished dying, and until they have, its files (a
+  // listening socket) stay open: gone only once none is left (num_threads, field 20).
+  const stat = procStat(pid);
+  return !stat || !(stat[0] === 'Z' || stat[0] === 'X') || Number(stat[17]) > 1;
 }

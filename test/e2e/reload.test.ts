@@ -4,11 +4,17 @@
 // Window), or its extension host is killed by a signal. The same run is shown
 // waiting with its approval in the Runs view again (and asked about in a
 // notification again), and answering it lets the agent finish with the
-// command's output: the agent host ran it all along.
+// command's output: the agent host ran it all along. And when the agent host
+// itself dies (killed by a signal), the run it held reads, in the past tense,
+// as interrupted (here and after a reload), and nothing asks about it any more.
+// That one comes last on purpose: by then the extension host that started the
+// agent host is gone, so the agent host's parent is whatever adopts orphans,
+// which may never reap it (a killed host then lingers as a zombie).
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { hostPaths } from '../../src/core/host/paths';
 import { startScriptedServer, type Script, type ScriptedServer } from '../support/scriptedServer';
 import { poll, withDiagnostics, type Subject } from './support/diagnostics';
 import { exthostLogEntries, ourOutputChannel } from './support/logs';
@@ -124,6 +130,49 @@ describe('runs outlive the window', () => {
       });
       if (await restart.isVisible().catch(() => false)) await restart.click();
       await stillThereAndAnswered(agentId, 'killed', activations);
+    }),
+  );
+
+  it('the agent host killed by a signal: its run reads as interrupted, in the past tense, before and after a reload; nothing asks about it', { timeout: 300_000 }, () =>
+    withDiagnostics('kill agent host', subject, async () => {
+      const { server, workbench, page } = live();
+      const agentId = await startAndWait('hostdeath');
+      const question = workbench.notification('shell-runner wants to run a shell command: echo survived-hostdeath');
+      await question.waitFor({ timeout: 30_000 });
+      assert.ok(server.runtimeDir, 'the session has an agent host folder of its own');
+      const info = hostPaths({ XDG_RUNTIME_DIR: server.runtimeDir }).info;
+      const pid = (JSON.parse(readFileSync(info, 'utf8')) as { pid: number }).pid;
+      assert.ok(livingProcesses().some((p) => p.pid === pid), `the agent host (pid ${pid}) runs`);
+      process.kill(pid, 'SIGKILL');
+      await poll(() => !livingProcesses().some((p) => p.pid === pid), { timeoutMs: 15_000, message: 'the agent host outlived SIGKILL' });
+
+      // The window starts a new host, which finds the run's process gone: the row says what happened, in the past tense.
+      const agent = workbench.webview().locator(`li[data-agent-id="${agentId}"]`).first();
+      const readsInterrupted = async (when: string) => {
+        await agent.and(workbench.webview().locator('[data-status="interrupted"]')).waitFor({ timeout: 60_000 });
+        assert.equal((await workbench.byTestId(`state-${agentId}`).innerText()).trim(), 'interrupted', `${when}: the state word`);
+        const error = (await workbench.byTestId(`error-${agentId}`).innerText()).trim();
+        assert.equal(error, 'The process running this agent stopped before it finished.', `${when}: the reason`);
+        const hover = (await agent.locator(':scope > .row > .line').getAttribute('title')) ?? '';
+        assert.match(hover, /shell-runner — interrupted/, `${when}: the hover`);
+        const row = `${await agent.locator(':scope > .row').innerText()}\n${hover}`;
+        // Nothing on the row speaks as if the agent were still at work or the window were going away.
+        assert.doesNotMatch(row, /\b(is|are) (closing|running|stopping|waiting)\b|\bwaits for\b|needs approval/i, `${when}: ${row}`);
+        assert.equal(await workbench.byTestId(`approval-${agentId}`).count(), 0, `${when}: no approval box is left`);
+        assert.equal(await workbench.byTestId(`action-stop-${agentId}`).count(), 0, `${when}: nothing to stop`);
+      };
+      await readsInterrupted('after the host died');
+      // Its question is retired: the notification is gone.
+      await question.waitFor({ state: 'hidden', timeout: 30_000 });
+      await page.mouse.move(700, 450);
+      await workbench.screenshotsInBothThemes('interrupted-after-host-death');
+
+      const activations = ourOutputChannel(server.userDataDir).split('Subagents activated').length - 1;
+      await workbench.runCommand('Developer: Reload Window');
+      await workbench.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
+      await poll(() => ourOutputChannel(server.userDataDir).split('Subagents activated').length - 1 > activations, { timeoutMs: 120_000, message: 'the extension did not activate again' });
+      await workbench.openViewContainer('Subagents');
+      await readsInterrupted('after a reload');
     }),
   );
 });

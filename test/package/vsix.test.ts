@@ -35,8 +35,11 @@ test('the .vsix holds only what users need, and stays small', () => {
     assert.ok(entries.includes(required), `${required} is packaged`);
   }
   const sizeKB = statSync(vsix).size / 1024;
-  // 1,200 KB: the bundles, codicons and agents; markdown-it (the transcript view's safe Markdown, with its entity table) takes about 45 KB of it, the MCP client (a bundle of its own, loaded on first use) about 65 KB.
-  assert.ok(sizeKB < 1200, `the .vsix is ${sizeKB.toFixed(0)} KB`);
+  // 1,600 KB: the bundles, codicons and agents; markdown-it (the transcript view's safe Markdown, with its entity table) takes about 45 KB of it,
+  // the MCP client (a bundle of its own, loaded on first use) about 20 KB, the agent host about 40 KB, and the readers of twelve agent-file
+  // formats. The engine is bundled twice (the extension's own runtime, for when no agent host can be reached, and cli-engine.cjs, which the
+  // CLI and the host share): about 330 KB of it, and the first thing to share when this limit is next reached.
+  assert.ok(sizeKB < 1600, `the .vsix is ${sizeKB.toFixed(0)} KB`);
 });
 
 test('the bundles never read `navigator`: in VS Code’s extension host each read logs a PendingMigrationError', { skip: !existsSync(path.join(root, 'dist/extension.js')) && 'run `npm run build` first' }, () => {

@@ -3,24 +3,19 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PERMISSION_MODES } from '../../core/config';
 import { foreignVendor, resolveModelField } from '../../core/agents/modelNames';
-import { AdmissionError } from '../../core/engine/admission';
-import { EngineError } from '../../core/engine/errors';
 import { requestedModel } from '../../core/engine/models';
 import type { PermissionMode } from '../../core/tools/permissions';
 import { UsageError, userHome, type CliCommand, type CliIO } from '../command';
 import { executeRun, interactiveTerminal, presentation } from '../execute';
 import { pluginDirFlags } from '../pluginDirFlags';
-import { decideProjectTrust } from '../trust';
-import { cliScope, openSession } from '../session';
+import { decideProjectTrust, trustSpec } from '../trust';
+import { cliScope } from '../scope';
 import { attachToHost, noHost } from '../hostConnection';
+import type { StartRequest } from '../../core/runtime/api';
 import type { ScopeSpec } from '../../core/runtime/scopeSpec';
 import { cliSettings } from '../settingsFiles';
 import { terminalText } from '../render/terminalText';
-import { teamStartOf } from '../../core/engine/team/leadBrief';
-import type { AgentRuntime, RunHandle, StartRequest } from '../../core/runtime/api';
-import { teamNameOf } from '../../core/agents/teams/teamFile';
-import { openTeams } from '../teams';
-import { namingTeams } from '../../protocol/admission';
+import { startAgentOrTeam } from '../teamStart';
 
 const USAGE = `Usage: subagents run <agent> <prompt…> [options]
        subagents run <team> <goal…> [options]
@@ -150,31 +145,6 @@ function parseRunArgs(args: string[]) {
   };
 }
 
-/**
- * Starts `opts.agent`; a name that is no agent but a team runs the team (its
- * lead, with the team file), asked of the runtime that runs it, local or the
- * agent host. An agent wins over a team of its name, with a warning. A team
- * file that could not be read says why; an unknown name lists the teams too.
- */
-async function startAgentOrTeam(io: CliIO, runtime: Pick<AgentRuntime, 'start'>, request: StartRequest, cwd: string, defaultIsolation: 'worktree' | 'none'): Promise<RunHandle> {
-  const teams = await openTeams(io, cwd);
-  const team = teams.find(request.agent);
-  try {
-    const handle = await runtime.start(request);
-    if (team) io.stderr.write(`subagents: warning: "${terminalText(request.agent)}" is an agent and a team (${terminalText(team.filePath)}); running the agent. Rename the team to run it.\n`);
-    return handle;
-  } catch (error) {
-    if (!(error instanceof AdmissionError) || error.refusal.code !== 'unknown') throw error;
-    if (team) {
-      const start = teamStartOf(team, defaultIsolation);
-      return runtime.start({ ...request, agent: start.info.lead, team: start });
-    }
-    const broken = teams.problems.find((p) => p.severity === 'error' && teamNameOf(p.filePath) === request.agent);
-    if (broken) throw new EngineError(`The team file ${broken.filePath} could not be read: ${broken.message}`);
-    throw new AdmissionError(namingTeams(error.refusal, teams.teams.map((t) => t.name)));
-  }
-}
-
 export const runCommand: CliCommand = {
   name: 'run',
   usage: USAGE,
@@ -210,21 +180,10 @@ export const runCommand: CliCommand = {
         host.close();
       }
     }
-    let session;
-    try {
-      // Plan mode starts no MCP server; an isolated run's servers start in its worktree.
-      const first = opts.permissionMode === 'plan' || opts.isolation ? undefined : { agent: opts.agent };
-      session = await openSession(io, { cwd, pluginDirs, modeConsent: view.modeConsent, coalesceMs: opts.json ? 0 : 80, settings, trust, first });
-    } catch (error) {
-      if (!(error instanceof EngineError)) throw error;
-      io.stderr.write(`subagents run: ${terminalText(error.message)}\n`);
-      return 1;
-    }
-    const { runtime, scope } = session;
-    try {
-      return await executeRun(io, runtime, view, () => startAgentOrTeam(io, runtime, request(scope), cwd, settings['teams.isolation']), 'run');
-    } finally {
-      await session.close();
-    }
+    // No host: the engine runs here, from its own bundle (dist/cli-engine.cjs), loaded only now: a run through the host never evaluates the SDK.
+    const { runInProcess } = await import('../engineCommands');
+    // Plan mode starts no MCP server; an isolated run's servers start in its worktree.
+    const firstAgent = opts.permissionMode === 'plan' || opts.isolation ? undefined : opts.agent;
+    return runInProcess(io, view, { cwd, pluginDirs, settings, trust: trustSpec(trust), json: opts.json, firstAgent, request, teamsIsolation: settings['teams.isolation'] });
   },
 };

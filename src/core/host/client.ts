@@ -160,10 +160,13 @@ export class HostClient implements AgentRuntime {
         capabilities: CLIENT_CAPABILITIES.filter((c) => this.#handles(c)),
         ...(this.#options.settings ? { settings: this.#options.settings() } : {}),
       });
+      const before = this.#host;
       this.#host = hello.host;
       this.#hostCapabilities = new Set(hello.capabilities);
+      // Another host than before: the one that held this copy's approvals died with them unanswered.
+      const hostDied = before !== null && (before.pid !== hello.host.pid || before.startedAt !== hello.host.startedAt);
       // Applied as it arrives: the feed that follows it in the same chunk continues from it.
-      const state = await peer.request('subscribe', { summaries: this.#options.summaries === true }, undefined, (state) => this.#stateNow(state));
+      const state = await peer.request('subscribe', { summaries: this.#options.summaries === true }, undefined, (state) => this.#stateNow(state, hostDied));
       this.#peer = peer;
       this.#whole = this.#takeWhole(peer, state.summarized ?? []);
     } catch (error) {
@@ -180,10 +183,10 @@ export class HostClient implements AgentRuntime {
     return this.#whole;
   }
 
-  #stateNow(state: { seq: number; runs: RunSnapshot[]; approvals: PendingApproval[] }): void {
+  #stateNow(state: { seq: number; runs: RunSnapshot[]; approvals: PendingApproval[] }, hostDied = false): void {
     this.#seq = state.seq;
     this.store.reset(state.runs);
-    this.#approvalsNow(state.approvals);
+    this.#approvalsNow(state.approvals, hostDied);
   }
 
   /**
@@ -325,10 +328,13 @@ export class HostClient implements AgentRuntime {
     }
   }
 
-  /** The approvals waiting now, after a (re)connection: new ones are asked, gone ones settled. */
-  #approvalsNow(approvals: readonly PendingApproval[]): void {
+  /** The approvals waiting now, after a (re)connection: new ones are asked, gone ones settled (withdrawn, when their host died). */
+  #approvalsNow(approvals: readonly PendingApproval[], hostDied = false): void {
     const now = new Set(approvals.map((a) => a.request.id));
-    for (const id of [...this.#pending.keys()]) if (!now.has(id)) this.#settled(id, { allow: false, reason: 'answered while this client was away', by: 'elsewhere' });
+    const gone: ApprovalDecision = hostDied
+      ? { allow: false, reason: 'the agent host that asked it stopped before it was answered', by: 'stopped' }
+      : { allow: false, reason: 'answered while this client was away', by: 'elsewhere' };
+    for (const id of [...this.#pending.keys()]) if (!now.has(id)) this.#settled(id, gone);
     for (const approval of approvals) if (!this.#pending.has(approval.request.id)) this.#requested(approval);
   }
 

@@ -106,12 +106,24 @@ function hostPid(): number | null {
   }
 }
 
+/** Whether the process is alive (a zombie, exited but not reaped, whose every thread is gone, is not). */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  return processState(pid) !== 'Z';
+}
+
+/** The process's one-letter state from /proc (`Z`: a zombie, once its last thread is gone); null where there is none. */
+function processState(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[0] === 'Z' && Number(fields[17]) > 1 ? 'dying' : fields[0]!;
+  } catch {
+    return null;
   }
 }
 
@@ -227,6 +239,52 @@ test('a host killed mid-run: its run is interrupted, the window reconnects to a 
   assert.equal(result.output, 'awake, remembering: remember the word banana');
 });
 
+test('a host killed while an approval waits, whose parent never reaps it: the new host still sees it gone, the run reads interrupted and its approval is withdrawn', { skip: process.platform !== 'linux' && 'zombies are read from /proc' }, async () => {
+  // The host is detached from the window that started it. Once that window's process is gone (a reload, an
+  // extension-host crash), whatever adopts orphans is the host's parent, and in a container that can be a PID 1 that
+  // never reaps: a killed host then stays a zombie, a pid that still takes signals. Here a parent that never reaps
+  // (`exec sleep`) stands in for it.
+  const adopters = path.join(root, 'adopters');
+  const wrapper = path.join(root, 'host-under-a-parent-that-never-reaps.sh');
+  await writeFile(wrapper, `#!/bin/sh\necho $$ >> '${adopters}'\n'${process.execPath}' "$@" &\nexec sleep 3600\n`, { mode: 0o755 });
+  await stopHost();
+  const window = await HostClient.open({
+    connect: () => connectOrLaunch(env, { ...launch(), execPath: wrapper }),
+    identity: { kind: 'vscode', version: 'test', build: 'dev', pid: process.pid, folders: [project] },
+    reconnect: true,
+    coalesceMs: 0,
+    log: () => undefined,
+  });
+  clients.push(window);
+  try {
+    const run = await window.start({ scope: scope(), agent: 'shell', prompt: 'run it' });
+    await until('the approval', () => window.approvals.pending.length === 1);
+    const approvalId = window.approvals.pending[0]!.request.id;
+    const withdrawn = new Promise<string>((resolve) => window.approvals.onDidChange((change) => change.type === 'settled' && resolve(`${change.approval.request.id} ${change.decision.by}`)));
+    const first = window.host!.pid;
+    process.kill(first, 'SIGKILL');
+    await until('the killed host to be a zombie', () => processState(first) === 'Z');
+    await until('a new host', () => window.connected && window.host!.pid !== first);
+    await until('the run marked interrupted', () => window.store.agent(run.agentId)?.status === 'interrupted');
+    const agent = window.store.agent(run.agentId)!;
+    assert.equal(agent.error, 'The process running this agent stopped before it finished.');
+    assert.equal(agent.approval, null);
+    assert.equal(await withdrawn, `${approvalId} stopped`, 'withdrawn because its host stopped, not answered elsewhere');
+    assert.deepEqual(window.approvals.pending, []);
+    assert.equal(window.store.get(run.runId)?.status, 'interrupted');
+  } finally {
+    window.close();
+    await stopHost();
+    for (const pid of (await readFile(adopters, 'utf8').catch(() => '')).split('\n').filter(Boolean).map(Number)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+  }
+});
+
 test('with no client, no run and no approval, the host exits after its idle time; `subagents host status` then says none runs', async () => {
   await stopHost();
   const client = await windowClient({ idleExitSeconds: 1 });
@@ -287,7 +345,7 @@ test('an update that changes the protocol starts a host of its own for new runs;
   // The next version: this build with the protocol's next major version (its CLI and its host).
   const next = path.join(root, 'next');
   await cp(path.dirname(SCRIPT), next, { recursive: true, filter: (file) => !file.endsWith('.map') });
-  for (const file of ['host.js', 'cli-engine.cjs']) await writeFile(path.join(next, file), nextMajor(await readFile(path.join(next, file), 'utf8'), file));
+  for (const file of ['host.js', 'cli-engine.cjs', 'cli-agents.cjs']) await writeFile(path.join(next, file), nextMajor(await readFile(path.join(next, file), 'utf8'), file));
   const nextCli = path.join(next, 'cli.js');
   try {
     const started = await cli(['host', 'start', '--json'], nextCli);

@@ -1,0 +1,11 @@
+// Preloaded into a CLI process (NODE_OPTIONS=--import): at exit, writes the
+// files of dist/ the process loaded (the CommonJS module cache, where the
+// CLI's bundles go) to $SUBAGENTS_TEST_LOADED, one a line.
+import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const cache = createRequire(import.meta.url).cache;
+process.on('exit', () => {
+  const loaded = Object.keys(cache).filter((file) => /[\\/]dist[\\/]/.test(file));
+  writeFileSync(process.env.SUBAGENTS_TEST_LOADED, loaded.join('\n') + '\n');
+});
