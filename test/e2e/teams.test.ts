@@ -104,7 +104,9 @@ describe('agent teams in VS Code', () => {
       const files = branches.map((b) => git('diff', '--name-only', `${b}~1`, b).trim()).sort();
       assert.deepEqual(files, ['alpha.txt', 'beta.txt']);
 
-      // The Agents view lists the team, under Teams.
+      // The Agents view lists the team, under Teams, after the agents (grouped by source, then by tool):
+      // the sources folded, so the Teams row is in sight of the tree's virtual list.
+      for (const source of ['Project', 'Built-in']) await workbench.treeRow('Agents', source).click();
       const teamsRow = workbench.treeRow('Agents', 'Teams');
       await teamsRow.waitFor({ timeout: 20_000 });
       assert.equal((await teamsRow.locator('.label-description').innerText()).trim(), '1');
