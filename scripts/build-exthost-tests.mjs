@@ -29,6 +29,8 @@ export async function buildExthostTests() {
     sourcemap: 'linked',
     logLevel: 'error',
     external: ['vscode'],
+    // As in build.mjs: jsonc-parser's `main` is a UMD build esbuild cannot follow.
+    alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   };
   await Promise.all([
     esbuild.build({ ...common, entryPoints: { index: 'test/exthost/index.ts' }, outdir: outDir }),

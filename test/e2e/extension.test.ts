@@ -170,7 +170,17 @@ describe('the packaged extension in code-server', () => {
       await workbench.treeRow('Agents', 'Search Order').click();
       const searched = async () => (await workbench.treeRows('Agents')).filter((r) => /^\d+\. /.test(r.label)).map((r) => r.label);
       await poll(async () => (await searched()).length > 0, { timeoutMs: 5000, message: 'the Search Order folders' });
-      const order = await searched();
+      // The tree renders only the rows in sight: read them, go to the last row (End) and read again.
+      const seen = new Map<number, string>();
+      const collect = async () => {
+        for (const label of await searched()) seen.set(Number(label.split('.')[0]), label);
+      };
+      await collect();
+      await workbench.page.keyboard.press('End');
+      await workbench.pane('Agents').locator('.monaco-list-row.focused', { hasText: /\d+\. / }).waitFor({ timeout: 5000 });
+      await collect();
+      await workbench.page.keyboard.press('Home');
+      const order = [...seen.entries()].sort(([a], [b]) => a - b).map(([, label]) => label);
       // (User folders of the machine's home may sit between them, each after its family's project folder.)
       const projectDirs = order.filter((label) => /^\d+\. \./.test(label));
       assert.deepEqual(

@@ -60,6 +60,9 @@ describe('the Worktrees section of the Agents view', () => {
       await workbench.openViewContainer('Subagents');
       const root = workbench.treeRow('Agents', 'Worktrees');
       await root.waitFor({ timeout: 30_000 });
+      // The agents' groups fold away, so the section's rows are in sight (the tree renders only those).
+      await workbench.pane('Agents').locator('.pane-header').hover();
+      await workbench.pane('Agents').locator('.pane-header .action-label[aria-label="Collapse All"]').click();
       assert.match(await root.locator('.label-description').innerText(), /^1 kept · 2 pooled · about [\d.]+ (KB|MB)$/);
       await root.click();
       await poll(async () => (await workbench.treeRows('Agents')).some((r) => r.label.startsWith('Pooled')), { timeoutMs: 10_000, message: 'the section did not open' });
