@@ -27,8 +27,31 @@ export function knownAgents(history: RunHistory): string {
 
 export type Lookup = { found: ArchivedAgent } | { missing: string };
 
-/** The agent with this id, or the message (with the known agents) for exit code 2. */
-export async function lookUpAgent(history: RunHistory, agentId: string, command: string): Promise<Lookup> {
+/**
+ * The agent a teammate's name stands for, where the argument is no agent id:
+ * the one teammate of that name at work, or, none at work, the one of the
+ * newest run. Several at work is a question only an id answers.
+ */
+function teammateNamed(history: RunHistory, name: string, command: string): { agentId: string } | { missing: string } | null {
+  const wanted = name.toLowerCase();
+  const mates = history.summaries().flatMap((run) => Object.entries(run.agents).map(([agentId, a]) => ({ ...a, agentId, runId: run.runId }))).filter((n) => n.member?.toLowerCase() === wanted);
+  if (mates.length === 0) return null;
+  const atWork = mates.filter((n) => isActiveStatus(n.status));
+  if (atWork.length === 1) return { agentId: atWork[0]!.agentId };
+  if (atWork.length === 0) return { agentId: mates.reduce((a, b) => (b.startedAt > a.startedAt ? b : a)).agentId };
+  const lines = atWork.map((n) => `  ${n.agentId}  ${terminalLine(n.member ?? n.agentName).padEnd(18)} ${n.status.padEnd(11)} run ${n.runId}`);
+  return { missing: `subagents ${command}: ${atWork.length} teammates named "${terminalLine(name)}" are at work; give the agent id of the one you mean:\n${lines.join('\n')}\n` };
+}
+
+/** The agent with this id (or, a teammate, this team name), or the message (with the known agents) for exit code 2. */
+export async function lookUpAgent(history: RunHistory, idOrName: string, command: string): Promise<Lookup> {
+  let agentId = idOrName;
+  await history.ready();
+  if (!history.summaries().some((run) => run.agents[idOrName])) {
+    const mate = teammateNamed(history, idOrName, command);
+    if (mate && 'missing' in mate) return mate;
+    if (mate) agentId = mate.agentId;
+  }
   const archived = await history.load(agentId);
   if (archived === 'expired') {
     return {

@@ -46,6 +46,8 @@ export const settingsSchema = z.object({
   'worktrees.poolDiskBudgetMB': z.number().int().min(0).default(5120),
   'worktrees.baseRef': z.string().default('HEAD'),
   'worktrees.setupCommand': z.string().default(''),
+  'teams.isolation': z.enum(['worktree', 'none']).default('worktree'),
+  'teams.maxTeammates': z.number().int().min(1).max(64).default(16),
   'host.enabled': z.boolean().default(true),
   'host.idleExitSeconds': z.number().min(5).max(604_800).default(600),
   'host.unattendedApprovalSeconds': z.number().min(5).max(604_800).default(1800),

@@ -59,6 +59,9 @@ const RULES: Record<SettingKey, Rule> = {
   'worktrees.poolDiskBudgetMB': 'lower',
   'worktrees.baseRef': 'free',
   'worktrees.setupCommand': 'restricted',
+  // Where teammates work widens nothing: an edit in your own folder still asks as the permission mode says.
+  'teams.isolation': 'free',
+  'teams.maxTeammates': 'lower',
   // One agent host serves every project of the user.
   'host.enabled': 'userOnly',
   'host.idleExitSeconds': 'userOnly',

@@ -30,3 +30,8 @@ export const ADMISSION_WORDS = {
   notModelInvocable: (name: string) => `Agent "${name}" can only be started by the user (disable-model-invocation in its file).`,
   badBudget: (given: string) => `A budget must be { maxTokens?: whole number ≥ 0, maxCostUsd?: number ≥ 0 }, got ${given}.`,
 } as const;
+
+/** An unknown name's refusal naming the teams as well (the name may have been meant as a team); other refusals as they are. */
+export function namingTeams(refusal: AdmissionRefusal, teams: readonly string[]): AdmissionRefusal {
+  return refusal.code === 'unknown' && teams.length ? { ...refusal, message: `${refusal.message}. Teams: ${teams.join(', ')}` } : refusal;
+}

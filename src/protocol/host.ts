@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { admissionRefusalSchema } from './admission';
 import { approvalKindSchema, approvalScopeSchema, finishStatusSchema, runEventSchema, usageSchema, worktreeInfoSchema } from './runEvents';
 import { runSnapshotSchema } from './runSnapshot';
+import { runTeamSchema } from './team';
 
 /**
  * The agent host's protocol: what VS Code windows and the CLI say to the one
@@ -23,14 +24,14 @@ import { runSnapshotSchema } from './runSnapshot';
 /** Bumped when a message changes incompatibly; hosts of another major serve their own clients (socket name), side by side. */
 export const PROTOCOL_MAJOR = 1;
 /** Bumped for compatible additions; capabilities say what each side offers. */
-export const PROTOCOL_MINOR = 1;
+export const PROTOCOL_MINOR = 2;
 
 export const protocolVersionSchema = z.object({ major: z.int(), minor: z.int() });
 
 /** What a client can do for the host when asked (reverse requests). */
 export const CLIENT_CAPABILITIES = ['modeConsent', 'mcpInputs', 'editorTools'] as const;
 /** What the host offers. */
-export const HOST_CAPABILITIES = ['runs', 'approvals', 'feed', 'unattendedApprovals', 'idleExit'] as const;
+export const HOST_CAPABILITIES = ['runs', 'approvals', 'feed', 'unattendedApprovals', 'idleExit', 'teams'] as const;
 
 const stringRecord = z.record(z.string(), z.string());
 
@@ -55,6 +56,13 @@ export const scopeSpecSchema = z.object({
   demoModels: z.optional(z.boolean()),
   trustHint: z.optional(z.string()),
   session: z.number(),
+});
+
+/** A team file as a surface resolved it (TeamStart, src/core/engine/team/leadBrief.ts): the host runs it as given. */
+const teamStartSchema = z.object({
+  info: runTeamSchema,
+  brief: z.string(),
+  tasks: z.array(z.object({ subject: z.string(), description: z.optional(z.string()), blockedBy: z.optional(z.array(z.int())) })),
 });
 
 const budgetSchema = z.object({ maxTokens: z.optional(z.number()), maxCostUsd: z.optional(z.number()) });
@@ -205,6 +213,8 @@ export const clientRequestSchema = z.discriminatedUnion('method', [
       via: z.optional(z.string()),
       /** An id the client keeps for the editor's tools of this run (VS Code: its chat request's tool token). */
       context: z.optional(z.string()),
+      /** Runs a team file: `agent` is its lead, `prompt` the goal. */
+      team: z.optional(teamStartSchema),
     }),
   ),
   m(

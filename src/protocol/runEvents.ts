@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { agentColorField } from './agentColor';
+import { runTeamSchema, teamTaskSchema } from './team';
 import { AGENT_STATUSES, APPROVAL_KINDS, FINISH_STATUSES } from './vocabulary';
 
 /**
@@ -70,6 +71,10 @@ export const agentStartedEvent = z.object({
   resumed: z.boolean(),
   /** The definition's UI accent (its `color` field), when it names one. */
   color: agentColorField,
+  /** A teammate's name in its team (the spawn tool's `name`): other agents and every surface address it by it. */
+  member: z.optional(z.string()),
+  /** On a run's first agent when the run was started from a team file: that team. */
+  team: z.optional(runTeamSchema),
 });
 
 export const textEvent = z.object({ type: z.literal('text'), ...base, text: z.string() });
@@ -205,6 +210,26 @@ export const messageQueuedEvent = z.object({
 
 export const messageDeliveredEvent = z.object({ type: z.literal('message_delivered'), ...base, messageId: z.string() });
 
+/**
+ * A teammate's turn ended and it waits for a message (`idle: true`, with
+ * what it said last), or a message woke it (`idle: false`). An idle
+ * teammate has not ended: it ends when its lead ends it, when the run ends,
+ * or when it is stopped.
+ */
+export const agentIdleEvent = z.object({ type: z.literal('agent_idle'), ...base, idle: z.boolean(), output: z.optional(z.nullable(z.string())) });
+
+/**
+ * A task of the run's shared task list was created, changed or deleted by
+ * the agent of `agentId` (the run's first agent for a team file's initial
+ * tasks): the task's whole state after the change.
+ */
+export const taskChangedEvent = z.object({
+  type: z.literal('task_changed'),
+  ...base,
+  change: z.enum(['created', 'updated', 'deleted']),
+  task: teamTaskSchema,
+});
+
 export const runEventSchema = z.discriminatedUnion('type', [
   agentStartedEvent,
   textEvent,
@@ -218,6 +243,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
   approvalSettledEvent,
   messageQueuedEvent,
   messageDeliveredEvent,
+  agentIdleEvent,
+  taskChangedEvent,
   agentFinishedEvent,
 ]);
 export type RunEvent = z.infer<typeof runEventSchema>;

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { agentColorField } from './agentColor';
 import { agentStatusSchema, approvalKindSchema, messageSenderSchema, usageSchema, worktreeInfoSchema } from './runEvents';
+import { runTeamSchema, teamTaskSchema } from './team';
 import { toolRowSchema } from './toolRow';
 
 /**
@@ -83,6 +84,13 @@ export const agentNodeSchema = z.object({
   notices: z.optional(z.array(z.string())),
   /** Messages sent to the agent, the newest kept (optional: runs saved before messages lack it). */
   messages: z.optional(z.array(agentMessageSchema)),
+  /** A teammate's name in its team (absent for an agent that is not a teammate). */
+  member: z.optional(z.string()),
+  /** What an idle teammate said when its last turn ended (null while it works). */
+  idleOutput: z.optional(z.nullable(z.string())),
+  /** How many times the teammate has gone idle, and what it said the last time (kept after it woke): a rest between two looks is still told. */
+  rests: z.optional(z.number()),
+  restedSaying: z.optional(z.nullable(z.string())),
 });
 export type AgentNode = z.infer<typeof agentNodeSchema>;
 
@@ -95,6 +103,10 @@ export const runSnapshotSchema = z.object({
   /** Usage rolled up over every agent of the tree. */
   usage: usageSchema,
   agents: z.record(z.string(), agentNodeSchema),
+  /** The run's shared task list, in creation order (absent until a task is created). */
+  tasks: z.optional(z.array(teamTaskSchema)),
+  /** The team file the run was started from. */
+  team: z.optional(runTeamSchema),
   /** Bumped on every change; lets surfaces skip unchanged trees. */
   version: z.int(),
 });

@@ -1,3 +1,4 @@
+import type { TeammateState } from './team';
 import type { AgentStatus } from './vocabulary';
 
 /**
@@ -34,6 +35,8 @@ export const STATUS_DISPLAY: Readonly<Record<AgentStatus, StatusDisplay>> = {
   queued: { label: 'queued', sentence: 'is queued', symbol: '○', codicon: 'clock', tone: 'muted', spelled: true },
   running: { label: 'running', sentence: 'is running', symbol: '●', codicon: 'loading', tone: 'active', spelled: false },
   waiting: { label: 'needs approval', sentence: 'waits for your approval', symbol: '?', codicon: 'question', tone: 'attention', spelled: true },
+  // A teammate between turns: alive (a message wakes it), so never shown as ended.
+  idle: { label: 'idle', sentence: 'is idle until a message wakes it', symbol: '◌', codicon: 'debug-pause', tone: 'muted', spelled: true },
   completed: { label: 'completed', sentence: 'finished', symbol: '✓', codicon: 'pass', tone: 'done', spelled: false },
   failed: { label: 'failed', sentence: 'failed', symbol: '✕', codicon: 'error', tone: 'error', spelled: true },
   cancelled: { label: 'stopped', sentence: 'was stopped', symbol: '⊘', codicon: 'circle-slash', tone: 'muted', spelled: true },
@@ -50,3 +53,18 @@ export function statusText(status: AgentStatus): string {
   const d = STATUS_DISPLAY[status];
   return `${d.symbol} ${d.label}`;
 }
+
+/**
+ * A team's roster in the same terms: the four states a lead must tell apart
+ * (an idle teammate is alive, an ended one is not), and a declared member the
+ * lead has not spawned yet.
+ */
+export type RosterState = TeammateState | 'not started';
+
+export const TEAMMATE_DISPLAY: Readonly<Record<RosterState, Pick<StatusDisplay, 'label' | 'symbol' | 'codicon' | 'tone'>>> = {
+  working: { label: 'working', symbol: '●', codicon: 'loading', tone: 'active' },
+  waiting: { label: STATUS_DISPLAY.waiting.label, symbol: STATUS_DISPLAY.waiting.symbol, codicon: STATUS_DISPLAY.waiting.codicon, tone: 'attention' },
+  idle: { label: STATUS_DISPLAY.idle.label, symbol: STATUS_DISPLAY.idle.symbol, codicon: STATUS_DISPLAY.idle.codicon, tone: 'muted' },
+  ended: { label: 'ended', symbol: '✓', codicon: 'pass', tone: 'done' },
+  'not started': { label: 'not started', symbol: '○', codicon: 'circle-large-outline', tone: 'muted' },
+};

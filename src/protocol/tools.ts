@@ -45,10 +45,16 @@ export interface ToolSpec {
   readonly parallel: boolean;
   /** Other names agent files use for the same tool (Claude Code's newer `Agent` for `Task`). */
   readonly aliases?: readonly string[];
-  /** Given only to agents whose file lists it (the web tools are paid per use). */
+  /** Given only to agents whose file lists it (the web tools are paid per use; the task list tools are a team's). */
   readonly optIn?: boolean;
   /** Comes with the spawn tool unless the file names it itself, and goes wherever the spawn tool goes. */
   readonly withSpawn?: boolean;
+  /**
+   * A tool of teams: the agents of a team (its lead and its teammates) get
+   * it whatever their tools list, depth or plan mode say; `disallowedTools`
+   * still takes it away.
+   */
+  readonly team?: boolean;
   /** A server tool, run on the API side: the name the API calls it by (`web_search`). */
   readonly apiName?: string;
   /** What a call's one-line summary names: `file`, a path surfaces can link to. */
@@ -65,7 +71,12 @@ export const BUILTIN_TOOLS = [
   { name: 'TaskOutput', kind: 'spawn', parallel: true, withSpawn: true },
   { name: 'TaskStop', kind: 'spawn', parallel: true, withSpawn: true },
   // A message to another agent of the run: steers it, or continues one that ended.
-  { name: 'SendMessage', kind: 'spawn', parallel: true, withSpawn: true },
+  { name: 'SendMessage', kind: 'spawn', parallel: true, withSpawn: true, team: true },
+  // The run's shared task list (Claude Code's names). Changes land in call order; reads run alongside.
+  { name: 'TaskCreate', kind: 'read', parallel: false, optIn: true, team: true },
+  { name: 'TaskList', kind: 'read', parallel: true, optIn: true, team: true },
+  { name: 'TaskGet', kind: 'read', parallel: true, optIn: true, team: true },
+  { name: 'TaskUpdate', kind: 'read', parallel: false, optIn: true, team: true },
   { name: 'Bash', kind: 'exec', parallel: false },
   { name: 'Read', kind: 'read', parallel: true, subject: 'file' },
   { name: 'Write', kind: 'write', parallel: false, subject: 'file' },

@@ -9,13 +9,17 @@
 export const FINISH_STATUSES = ['completed', 'failed', 'cancelled', 'budget_exceeded'] as const;
 export type FinishStatus = (typeof FINISH_STATUSES)[number];
 
-/** The statuses of an agent (or run tree) that has not ended yet. */
-const ACTIVE_STATUSES = ['queued', 'running', 'waiting'] as const;
+/**
+ * The statuses of an agent (or run tree) that has not ended yet. `idle`: a
+ * teammate whose turn ended; it is not ended, and a message wakes it.
+ */
+const ACTIVE_STATUSES = ['queued', 'running', 'waiting', 'idle'] as const;
 
 /**
  * Every status of an agent, and of a run tree (a run has its most urgent
  * agent's). `waiting`: the agent is running but waits for the user to answer
- * an approval (see `approval_requested`). `interrupted`: the process died
+ * an approval (see `approval_requested`). `idle`: a teammate between turns,
+ * waiting for a message (see `agent_idle`). `interrupted`: the process died
  * while the agent ran (found on restart).
  */
 export const AGENT_STATUSES = [...ACTIVE_STATUSES, ...FINISH_STATUSES, 'interrupted'] as const;

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { agentColorField } from './agentColor';
+import { TEAM_TASK_STATUSES, TEAMMATE_STATES } from './team';
 import { toolRowSchema } from './toolRow';
 import { AGENT_STATUSES, APPROVAL_KINDS } from './vocabulary';
 
@@ -99,6 +100,8 @@ const agentHeadShape = {
   resultHtml: z.optional(z.nullable(z.string())),
   /** The newest messages sent to it (its row lists them under its activity). */
   messages: z.array(messageViewSchema),
+  /** A teammate's agent (its row is named by its team name; optional: older hosts send none). */
+  agentName: z.optional(z.string()),
 };
 export const agentHeadSchema = z.object(agentHeadShape);
 export type AgentHead = z.infer<typeof agentHeadSchema>;
@@ -134,6 +137,44 @@ export const agentPatchSchema = z.object({
 });
 export type AgentPatch = z.infer<typeof agentPatchSchema>;
 
+/** A worktree as the team view shows it: the branch and what is on it, and what can still be done with it. */
+const teamWorktreeSchema = z.object({
+  branch: z.string(),
+  state: z.enum(['active', 'finished', 'applied', 'discarded']),
+  filesChanged: z.nullable(z.number()),
+  insertions: z.number(),
+  deletions: z.number(),
+});
+
+/**
+ * What a team run shows above its tree: the roster (the lead and each
+ * teammate in one of the four states, or declared and not started), the
+ * task board, and the messages between teammates in the order sent.
+ */
+export const teamViewSchema = z.object({
+  name: z.string(),
+  roster: z.array(
+    z.object({
+      agentId: z.nullable(z.string()),
+      name: z.string(),
+      agent: z.string(),
+      role: z.enum(['lead', 'member']),
+      state: z.enum([...TEAMMATE_STATES, 'not started']),
+      model: z.nullable(z.string()),
+      tokens: z.number(),
+      costUsd: z.number(),
+      worktree: z.nullable(teamWorktreeSchema),
+      /** What it said when it last went idle (or ended), one line. */
+      said: z.nullable(z.string()),
+    }),
+  ),
+  tasks: z.array(z.object({ id: z.string(), subject: z.string(), status: z.enum(TEAM_TASK_STATUSES), owner: z.nullable(z.string()), blockedBy: z.array(z.string()) })),
+  messages: z.array(z.object({ id: z.string(), from: z.string(), to: z.string(), text: z.string(), sentAt: z.number(), delivered: z.boolean() })),
+  /** Messages between teammates not sent (the view shows the newest). */
+  olderMessages: z.number(),
+});
+export type TeamView = z.infer<typeof teamViewSchema>;
+
 /** A run tree's own fields; its agents travel separately, only when they change. */
 export const runHeaderSchema = z.object({
   runId: z.string(),
@@ -147,6 +188,8 @@ export const runHeaderSchema = z.object({
   agentCount: z.number(),
   tokens: z.number(),
   costUsd: z.number(),
+  /** Set for a team run (optional: older hosts send none). */
+  team: z.optional(z.nullable(teamViewSchema)),
 });
 export type RunHeader = z.infer<typeof runHeaderSchema>;
 
@@ -198,6 +241,10 @@ export type HostToWebview = z.infer<typeof hostToWebviewSchema>;
 export const AGENT_ACTIONS = ['stop', 'transcript', 'followUp', 'reviewWorktree', 'applyWorktree', 'discardWorktree', 'openDefinition'] as const;
 export type AgentAction = (typeof AGENT_ACTIONS)[number];
 
+/** What the team view does for a whole team: apply every teammate's changes one after another (warning before one merges over another's). */
+export const TEAM_ACTIONS = ['applyAll'] as const;
+export type TeamAction = (typeof TEAM_ACTIONS)[number];
+
 /** The answers a waiting agent's approval offers on every surface: this call, every such call of this agent or of its whole run, or no. */
 export const APPROVAL_ANSWERS = ['allow', 'allowAgent', 'allowRun', 'deny'] as const;
 export type ApprovalAnswer = (typeof APPROVAL_ANSWERS)[number];
@@ -213,6 +260,7 @@ export const ANSWER_LABELS: Record<ApprovalAnswer, string> = {
 export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('agentAction'), action: z.enum(AGENT_ACTIONS), agentId: z.string() }),
+  z.object({ type: z.literal('teamAction'), action: z.enum(TEAM_ACTIONS), runId: z.string() }),
   /** The message box on an agent's row: a message it reads at its next turn (one that has ended is continued with it). */
   z.object({ type: z.literal('sendMessage'), agentId: z.string(), text: z.string().check(z.minLength(1), z.maxLength(MAX_MESSAGE_LENGTH)) }),
   z.object({ type: z.literal('approval'), agentId: z.string(), approvalId: z.string(), answer: z.enum(APPROVAL_ANSWERS) }),

@@ -24,6 +24,7 @@ import type { FormatKnowledge } from './formatKnowledge';
 import { definition, hover } from './hover';
 import type { McpContext } from './mcpChecks';
 import { McpKnowledge } from './mcpKnowledge';
+import { isTeamFile, teamCompletions, teamDiagnostics } from './teamDocument';
 
 /** What the extension passes in `initializationOptions`; other clients may pass nothing. */
 interface InitializationOptions {
@@ -93,7 +94,18 @@ function analysisOf(document: TextDocument): Analysis | null {
   return analysis;
 }
 
+/** A team file's scope, when `document` is one (its agents come from the folder's catalog). */
+function teamScopeOf(document: TextDocument) {
+  const filePath = filePathOf(document.uri);
+  return filePath && isTeamFile(filePath, os.homedir()) ? { filePath, scope: workspace.scopeFor(filePath) ?? workspace.folders[0] } : null;
+}
+
 function publish(document: TextDocument, had = analyses.get(document.uri)?.analysis): void {
+  const team = teamScopeOf(document);
+  if (team) {
+    void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics: teamDiagnostics(document, team.filePath, team.scope?.catalog.agents ?? []) });
+    return;
+  }
   const started = performance.now();
   const analysis = analysisOf(document);
   // How long each check takes, for a client that turned tracing on (`$/setTrace`; the benchmark reads it).
@@ -176,7 +188,7 @@ connection.onNotification(SET_TRUSTED, (params: { trusted: boolean }) => {
 // Only the edited document is parsed on a keystroke; the other agents come from the catalog.
 documents.onDidChangeContent((change) => void ready.then(() => publish(change.document)));
 documents.onDidClose((event) => {
-  if (analyses.get(event.document.uri)?.analysis) void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
+  if (analyses.get(event.document.uri)?.analysis || teamScopeOf(event.document)) void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
   analyses.delete(event.document.uri);
 });
 
@@ -190,7 +202,12 @@ function withAnalysis<T>(uri: string, fallback: T, use: (document: TextDocument,
 }
 
 connection.onCompletion((params) =>
-  withAnalysis(params.textDocument.uri, [], (document, analysis, settings, format) => completions(document, analysis, document.offsetAt(params.position), settings, format)),
+  ready.then(() => {
+    const document = documents.get(params.textDocument.uri);
+    const team = document && teamScopeOf(document);
+    if (document && team) return teamCompletions(document, document.offsetAt(params.position), team.scope?.catalog.agents ?? []);
+    return withAnalysis(params.textDocument.uri, [], (doc, analysis, settings, format) => completions(doc, analysis, doc.offsetAt(params.position), settings, format));
+  }),
 );
 connection.onHover((params) =>
   withAnalysis(params.textDocument.uri, null, (document, analysis, settings, format) => hover(document, analysis, document.offsetAt(params.position), settings, format)),

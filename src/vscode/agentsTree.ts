@@ -170,6 +170,35 @@ export class AgentsTree implements vscode.TreeDataProvider<ViewNode>, vscode.Dis
         item.contextValue = 'order';
         return item;
       }
+      case 'teams': {
+        const item = new vscode.TreeItem('Teams', vscode.TreeItemCollapsibleState.Expanded);
+        item.id = node.id;
+        item.description = String(node.children.length);
+        item.iconPath = new vscode.ThemeIcon('organization');
+        item.tooltip = 'Team files (.subagents/teams/<name>.md of the project, and your own): a lead and its members. ▷ runs one with a goal.';
+        item.contextValue = 'teams';
+        return item;
+      }
+      case 'team': {
+        const t = node.team;
+        const item = new vscode.TreeItem(t.name, node.children.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+        item.id = node.id;
+        item.description = t.shadowedBy ? `shadowed by ${t.shadowedBy}` : `lead ${t.lead} · ${t.members.length} member${t.members.length === 1 ? '' : 's'}${t.description ? ` · ${t.description}` : ''}`;
+        item.iconPath = new vscode.ThemeIcon(t.shadowedBy ? 'circle-slash' : 'organization');
+        item.tooltip = new vscode.MarkdownString(`**${escape(t.name)}** · team (${t.source})\n\n${escape(t.description)}\n\nLead: \`${escape(t.lead)}\`\n\n_${escape(t.filePath)}_`);
+        item.contextValue = node.runnable ? 'team.runnable' : 'team';
+        item.command = { command: 'vscode.open', title: 'Open Team File', arguments: [vscode.Uri.file(t.filePath)] };
+        item.accessibilityInformation = { label: `Team ${t.name}, led by ${t.lead}, ${t.members.length} members${t.shadowedBy ? ', shadowed' : ''}` };
+        return item;
+      }
+      case 'member': {
+        const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.None);
+        item.id = node.id;
+        item.description = node.known ? node.detail : `${node.detail} · no such agent`;
+        item.iconPath = new vscode.ThemeIcon(node.known ? 'person' : 'warning', node.known ? undefined : new vscode.ThemeColor('list.warningForeground'));
+        item.contextValue = 'teamMember';
+        return item;
+      }
       case 'dir': {
         const { dir } = node;
         const item = new vscode.TreeItem(`${dir.rank}. ${dir.display}`, vscode.TreeItemCollapsibleState.None);

@@ -13,7 +13,9 @@ import type { SidebarViews } from './views';
 import { registerGuarded } from './guardedCommands';
 import { checkMcpServersCommand } from './mcpCommands';
 import type { ReviewEditors } from './review/reviewEditors';
+import { applyTeamCommand } from './teamApply';
 import {
+  applyChangesOf,
   applyWorktreeCommand,
   applyWorktreeFilesCommand,
   cleanUpWorktreesCommand,
@@ -71,6 +73,8 @@ export function registerCommands(services: Services, view: SidebarViews, reviews
     // Each takes an agent id, a file of an open review (editor title), or acts on the active review, or asks.
     'subagents.reviewWorktree': (target) => reviewWorktreeCommand(services, reviews, worktreeArg(target)),
     'subagents.applyWorktree': async (target) => worktreesChanged(await applyWorktreeCommand(services, reviews, worktreeArg(target))),
+    // A team's Apply All (the Runs view's team panel): every teammate's changes in turn, asking once before one merges over another's.
+    'subagents.applyTeam': async (runId) => worktreesChanged(await applyTeamCommand(services, runId, (agentId) => applyChangesOf(services, reviews, agentId, { confirmed: true }))),
     'subagents.applyWorktreeFiles': async (target, paths) => worktreesChanged(await applyWorktreeFilesCommand(services, reviews, worktreeArg(target), paths)),
     'subagents.discardWorktreeFiles': async (target, paths) => worktreesChanged(await discardWorktreeFilesCommand(services, reviews, worktreeArg(target), paths)),
     // The same, from the title of one file's diff: the file is the one shown.

@@ -16,9 +16,10 @@ import { LanguageClient, TransportKind, type DocumentSelector, type LanguageClie
  * left out, so the list has each name once.
  */
 
-/** Every place discovery reads agent files from: family, user and plugin `agents/` dirs, Copilot's suffixes, Codex's TOML. */
+/** Every place discovery reads agent files from: family, user and plugin `agents/` dirs, Copilot's suffixes, Codex's TOML; and team files. */
 export const AGENT_FILE_SELECTOR: DocumentSelector = [
   { scheme: 'file', pattern: '**/agents/**/*.md' },
+  { scheme: 'file', pattern: '**/{.subagents,subagents}/teams/*.md' },
   { scheme: 'file', pattern: '**/*.{agent,chatmode}.md' },
   { scheme: 'file', pattern: '**/.codex/agents/**/*.toml' },
   // opencode's and Kilo's other folders, Factory's droids, Kiro's JSON agents.

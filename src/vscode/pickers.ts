@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import * as vscode from 'vscode';
 import type { AgentDefinition } from '../core/agents/definition';
+import type { TeamDefinition } from '../core/agents/teams/teamFile';
 import { isActiveStatus } from '../protocol/vocabulary';
 import { agentOf } from '../protocol/runSnapshot';
 import type { FolderScope } from './scopes';
@@ -30,23 +31,39 @@ export async function pickFolder(services: Services, given?: string): Promise<Fo
 
 const SOURCE_LABELS: Record<AgentDefinition['source'], string> = { project: 'project', user: 'user', plugin: 'plugin', bundled: 'built-in' };
 
-export async function pickAgent(scope: FolderScope, title: string): Promise<AgentDefinition | undefined> {
+/** What Run Agent… may run: an agent, or a team (its lead with the team file). */
+export type Runnable = { kind: 'agent'; agent: AgentDefinition } | { kind: 'team'; team: TeamDefinition };
+
+export async function pickAgent(scope: FolderScope, title: string): Promise<Runnable | undefined> {
   const disabled = scope.settings.disabledAgents;
   // Copilot's `user-invocable: false`: the agent is there for other agents to start, not offered to you.
-  const items = scope.agents
+  const agents = scope.agents
     .filter((a) => !disabled.includes(a.name) && a.userInvocable !== false)
     .map((agent) => ({
       label: agent.name,
       description: [SOURCE_LABELS[agent.source], agent.model].filter(Boolean).join(' · '),
       detail: agent.description,
-      agent,
+      runnable: { kind: 'agent', agent } as Runnable,
     }));
-  if (items.length === 0) {
+  // Teams after the agents; an agent of a team's name wins, so that team is not offered.
+  const teams = (scope.teams?.teams ?? [])
+    .filter((team) => !scope.find(team.name))
+    .map((team) => ({
+      label: `$(organization) ${team.name}`,
+      description: `team · ${team.source} · lead ${team.lead}${team.members.length ? ` · ${team.members.map((m) => m.name).join(', ')}` : ''}`,
+      detail: team.description,
+      runnable: { kind: 'team', team } as Runnable,
+    }));
+  if (agents.length + teams.length === 0) {
     void vscode.window.showErrorMessage(`No agents are available in ${scope.folder.name}. Create one with "Subagents: New Agent…".`);
     return undefined;
   }
-  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'Pick an agent', matchOnDetail: true });
-  return picked?.agent;
+  const items: Array<vscode.QuickPickItem & { runnable?: Runnable }> = [
+    ...agents,
+    ...(teams.length ? [{ label: 'Teams', kind: vscode.QuickPickItemKind.Separator }, ...teams] : []),
+  ];
+  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: teams.length ? 'Pick an agent or a team' : 'Pick an agent', matchOnDetail: true });
+  return picked?.runnable;
 }
 
 export interface TaskInput {

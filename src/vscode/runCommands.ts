@@ -5,7 +5,7 @@ import type { Budget } from '../core/engine/budget';
 import { EngineError } from '../core/engine/errors';
 import type { RunHandle } from '../core/runtime/api';
 import type { RunSnapshot } from '../protocol/runSnapshot';
-import { ADMISSION_WORDS } from '../protocol/admission';
+import { ADMISSION_WORDS, namingTeams } from '../protocol/admission';
 import { ensureApiKey } from './apiKey';
 import { askTask, isGitRepo, pickAgent, pickFolder, pickRunningAgent } from './pickers';
 import { announceRunEnd } from './runNotifications';
@@ -77,31 +77,39 @@ export async function runAgentCommand(services: Services, reveal: (runId?: strin
   const scope = await pickFolder(services, args.folder);
   if (!scope) return undefined;
   if (!ensureApiKey(services.keys)) return undefined;
-  const agent = args.agent ? scope.find(args.agent) : await pickAgent(scope, 'Subagents: Run Agent');
-  if (!agent && !args.agent) return undefined;
+  const picked = args.agent ? undefined : await pickAgent(scope, 'Subagents: Run Agent');
+  if (!args.agent && !picked) return undefined;
+  // A team runs its lead with the team file; an agent of the same name wins.
+  const team = picked?.kind === 'team' ? scope.teamStart(picked.team.name) : args.agent ? scope.teamStart(args.agent) : undefined;
+  const name = team?.info.lead ?? (picked?.kind === 'agent' ? picked.agent.name : args.agent!);
   // Asked before the task is: the engine's answer, in its words, whatever it is.
-  const refusal = scope.admission(args.agent ?? agent!.name, 'user', budget);
-  if (refusal) return refuse(services, refusal);
+  const refusal = scope.admission(name, 'user', budget);
+  // A name that is no agent may have been meant as a team: the teams are named too.
+  const teams = scope.teams?.teams.map((t) => t.name) ?? [];
+  if (refusal) return refuse(services, namingTeams(refusal, teams));
+  const agent = scope.find(name)!;
+  const what = team ? `team ${team.info.name}` : agent.name;
   let task = args.task?.trim();
-  let isolated = args.isolation === 'worktree' || agent!.isolation === 'worktree';
+  let isolated = args.isolation === 'worktree' || agent.isolation === 'worktree';
   if (!task) {
-    const canIsolate = agent!.isolation !== 'worktree' && args.isolation === undefined && (await isGitRepo(scope.folder.uri.fsPath));
-    const input = await askTask({ title: `Subagents: Run ${agent!.name}`, prompt: `What should ${agent!.name} do?`, canIsolate, isolated });
+    // A team's members get worktrees of their own; the lead works in the folder.
+    const canIsolate = !team && agent.isolation !== 'worktree' && args.isolation === undefined && (await isGitRepo(scope.folder.uri.fsPath));
+    const input = await askTask({ title: `Subagents: Run ${what}`, prompt: team ? `What should team ${team.info.name} do?` : `What should ${agent.name} do?`, canIsolate, isolated });
     if (!input) return undefined;
     task = input.task;
     isolated ||= input.isolated;
   }
   let run: RunHandle;
   try {
-    run = await services.runtime.start({ scope: scope.spec(), agent: agent!.name, prompt: task, isolation: isolated ? 'worktree' : undefined, budget, via: 'palette' });
+    run = await services.runtime.start({ scope: scope.spec(), agent: agent.name, prompt: task, isolation: isolated ? 'worktree' : undefined, budget, via: 'palette', team });
   } catch (error) {
     if (error instanceof AdmissionError) return refuse(services, error.refusal);
-    if (!(error instanceof EngineError)) services.log.error(`Starting ${agent!.name} failed: ${errorText(error)}`);
-    void vscode.window.showErrorMessage(`Could not start ${agent!.name}: ${errorText(error)}`);
+    if (!(error instanceof EngineError)) services.log.error(`Starting ${what} failed: ${errorText(error)}`);
+    void vscode.window.showErrorMessage(`Could not start ${what}: ${errorText(error)}`);
     return undefined;
   }
   services.scopes.noteRun(run.runId, scope);
-  services.log.info(`Started ${agent!.name} (${run.agentId}) in ${scope.folder.name}${isolated ? ' in a worktree' : ''}.`);
+  services.log.info(`Started ${what} (${run.agentId}) in ${scope.folder.name}${isolated ? ' in a worktree' : ''}.`);
   if (args.notify !== false) void announceWhenDone(run, (runId) => services.store.get(runId));
   await reveal(run.runId);
   return run.agentId;

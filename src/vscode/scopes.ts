@@ -1,6 +1,9 @@
 import os from 'node:os';
 import * as vscode from 'vscode';
 import { AgentCatalog } from '../core/agents/catalog';
+import { TeamCatalog } from '../core/agents/teams/teamCatalog';
+import type { TeamDefinition } from '../core/agents/teams/teamFile';
+import { teamStartOf, type TeamStart } from '../core/engine/team/leadBrief';
 import type { AgentDefinition } from '../core/agents/definition';
 import { resolveUserPath, type Settings } from '../core/config';
 import { admit, type AdmissionRefusal, type Invoker } from '../core/engine/admission';
@@ -47,6 +50,8 @@ export interface ScopeDeps {
 
 export class FolderScope {
   catalog: AgentCatalog | null = null;
+  /** The folder's teams (`.subagents/teams`, the user's), watched like the agents. */
+  teams: TeamCatalog | null = null;
   #settings: Settings;
   #catalogKey = '';
   #unsubscribe: (() => void) | null = null;
@@ -119,6 +124,16 @@ export class FolderScope {
     return this.catalog?.find(name);
   }
 
+  findTeam(name: string): TeamDefinition | undefined {
+    return this.teams?.find(name);
+  }
+
+  /** A team of this folder as a run starts it (an agent of the same name wins: undefined then). */
+  teamStart(name: string): TeamStart | undefined {
+    const team = this.find(name) ? undefined : this.findTeam(name);
+    return team ? teamStartOf(team, this.#settings['teams.isolation']) : undefined;
+  }
+
   /** Re-reads this folder's settings; remakes the catalog when what it loads changed. */
   async settingsChanged(): Promise<void> {
     this.#settings = this.#readSettings();
@@ -151,17 +166,29 @@ export class FolderScope {
       this.#catalogKey = '';
       return;
     }
+    // The teams, read with the same trust: an untrusted folder's own team files are not read.
+    const teams = await TeamCatalog.create({ cwd: this.folder.uri.fsPath, home: os.homedir(), includeProject: trusted, watch: true }).catch((error: unknown) => {
+      this.deps.log.warn(`[${this.folder.name}] Could not load the teams: ${error instanceof Error ? error.message : String(error)}`);
+      return null;
+    });
     if (this.#catalogKey !== key) {
       // A newer load started while this one ran; it wins.
       catalog.dispose();
+      teams?.dispose();
       return;
     }
     this.#disposeCatalog();
     this.catalog = catalog;
-    this.#unsubscribe = catalog.onDidChange(() => {
+    this.teams = teams;
+    const offTeams = teams?.onDidChange(() => this.onAgentsChanged());
+    const offAgents = catalog.onDidChange(() => {
       this.onAgentsChanged();
       this.refreshMcpServers();
     });
+    this.#unsubscribe = () => {
+      offAgents();
+      offTeams?.();
+    };
     this.refreshMcpServers();
     this.deps.log.info(`[${this.folder.name}] ${catalog.agents.length} agents, ${catalog.shadowed.length} shadowed, ${catalog.warnings.length} warnings${trusted ? '' : ' (untrusted: user and built-in agents only)'}`);
     this.onAgentsChanged();
@@ -212,6 +239,8 @@ export class FolderScope {
     this.#unsubscribe = null;
     this.catalog?.dispose();
     this.catalog = null;
+    this.teams?.dispose();
+    this.teams = null;
   }
 
   /** Its runs go on (they live in the runtime); only what lists its agents stops. */

@@ -83,6 +83,7 @@ export function agentsState(services: Services): AgentsState {
         catalog: scope.catalog,
         disabled: scope.settings.disabledAgents,
         mcpServers: scope.mcpServers,
+        teams: scope.teams,
       }),
     ),
     notices: notices(services),

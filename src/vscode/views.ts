@@ -43,7 +43,7 @@ export interface ShowRunArgs {
 
 export function createViews(services: Services, context: vscode.ExtensionContext): { views: SidebarViews; disposables: vscode.Disposable[] } {
   const s = services;
-  const header = (run: RunSnapshot) => runHeader(run, s.scopes.all.length > 1 ? (s.folderOf(run)?.folder.name ?? null) : null);
+  const header = (run: RunSnapshot) => runHeader(run, s.scopes.all.length > 1 ? (s.folderOf(run)?.folder.name ?? null) : null, (id) => s.worktrees.get(id));
   const runs = new RunsViewProvider(
     context.extensionUri,
     {
@@ -191,6 +191,8 @@ export function handleRunsViewMessage(s: Services, message: RunsViewMessage, sta
       } as const;
       return run(ids[message.action], message.agentId);
     }
+    case 'teamAction':
+      return run('subagents.applyTeam', message.runId);
     case 'dismissNotice':
       void dismissNotice(s, message.id).then(statusChanged);
       return;

@@ -3,6 +3,7 @@ import { formatBytes, type ApplyOutcome, type WorktreeRecord } from '../core/iso
 import { shownFiles, type ReviewEditors } from './review/reviewEditors';
 import type { Services } from './services';
 import { REVIEW_SCHEME } from './review/reviewFiles';
+import { confirmTeamApply, showApplyConflicts } from './teamApply';
 
 /**
  * What the user does with an isolated agent's changes: review them in the
@@ -111,18 +112,32 @@ function report(services: Services, agentId: string, outcome: ApplyOutcome): voi
     });
 }
 
-async function apply(services: Services, reviews: ReviewEditors, agentId: string, paths?: string[]): Promise<boolean> {
+/**
+ * Applies an agent's changes (all, or `paths`); null when nothing was
+ * applied (an error said why, or the user declined). A teammate's apply that
+ * would merge over another teammate's change asks first (unless `confirmed`,
+ * for a team's Apply All, which asked once); conflict markers it leaves open
+ * in the merge editor.
+ */
+export async function applyChangesOf(services: Services, reviews: ReviewEditors, agentId: string, options: { paths?: string[]; confirmed?: boolean } = {}): Promise<ApplyOutcome | null> {
   try {
     await services.worktrees.list();
+    if (!options.confirmed && !(await confirmTeamApply(services, agentId))) return null;
     await saveReviewEdits(reviews, agentId);
-    const outcome = await services.worktrees.apply(agentId, paths ? { paths } : {});
+    const outcome = await services.worktrees.apply(agentId, options.paths ? { paths: options.paths } : {});
     report(services, agentId, outcome);
     await reviews.refresh(agentId);
-    return outcome.applied || outcome.conflicts.length === 0;
+    if (services.store.agent(agentId)?.member) await showApplyConflicts(services, agentId, outcome);
+    return outcome;
   } catch (error) {
     void vscode.window.showErrorMessage(`Could not apply the changes: ${errorText(error)}`);
-    return false;
+    return null;
   }
+}
+
+async function apply(services: Services, reviews: ReviewEditors, agentId: string, paths?: string[]): Promise<boolean> {
+  const outcome = await applyChangesOf(services, reviews, agentId, { paths });
+  return outcome !== null && (outcome.applied || outcome.conflicts.length === 0);
 }
 
 export async function applyWorktreeCommand(services: Services, reviews: ReviewEditors, arg?: unknown): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,4 +46,46 @@ export function runCliProcess(
       resolve({ code, signal, stdout, stderr });
     });
   });
+}
+
+/** One NDJSON event of `subagents … --json`. */
+export interface CliEvent {
+  type: string;
+  agentId: string;
+  [key: string]: unknown;
+}
+
+export interface StreamingCliRun {
+  child: ChildProcess;
+  /** The events written so far, in order (grows as the process writes). */
+  events: CliEvent[];
+  /** Resolves with the exit code once the process has ended. */
+  exited: Promise<number | null>;
+  /** Everything written so far. */
+  output(): { stdout: string; stderr: string };
+}
+
+/**
+ * Starts the built CLI with `--json`-style output and parses its events as
+ * they come, for tests that act while the run goes on. The caller stops it
+ * (`child.kill`) when the test ends early.
+ */
+export function startCliProcess(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): StreamingCliRun {
+  // As runCliProcess: the agent host of this test process, never the user's own.
+  const runtimeDir = process.env.XDG_RUNTIME_DIR ?? testRuntimeDir();
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, env: { PATH: process.env.PATH, XDG_RUNTIME_DIR: runtimeDir, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const events: CliEvent[] = [];
+  let stdout = '';
+  let stderr = '';
+  let partial = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    partial += chunk;
+    const lines = partial.split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) if (line.trim()) events.push(JSON.parse(line) as CliEvent);
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, events, exited, output: () => ({ stdout, stderr }) };
 }

@@ -21,6 +21,8 @@ import type { FolderScope } from '../../src/vscode/scopes';
 import { Services } from '../../src/vscode/services';
 import type { RuntimeBackend } from '../../src/vscode/backends';
 import { catalogOf } from './agents';
+import type { TeamDefinition } from '../../src/core/agents/teams/teamFile';
+import { teamStartOf } from '../../src/core/engine/team/leadBrief';
 import { startScriptedServer, type Script, type ScriptedServer } from './scriptedServer';
 import * as vscode from './vscodeFake';
 
@@ -33,6 +35,8 @@ export interface FakeFolder {
   ask?: ModeConsentHandler;
   /** The scripted model server's address. */
   baseUrl: string;
+  /** Team files of the folder. */
+  teams?: TeamDefinition[];
 }
 
 export interface FakeServices {
@@ -94,6 +98,13 @@ export async function fakeServices(folders: FakeFolder[]): Promise<FakeServices>
       spec,
       admission: (name: string, invoker: Invoker = 'user', budget?: Budget) =>
         admit({ name, definition: f.agents.find((a) => a.name === name), available: f.agents.map((a) => a.name), settings, invoker, budget, context: { runsAllowed: true, hasKey: true } }),
+      teams: { teams: f.teams ?? [], shadowed: [], problems: [], find: (name: string) => f.teams?.find((t) => t.name === name) },
+      findTeam: (name: string) => f.teams?.find((t) => t.name === name),
+      // As the real scope: an agent of the same name wins.
+      teamStart: (name: string) => {
+        const team = f.agents.some((a) => a.name === name) ? undefined : f.teams?.find((t) => t.name === name);
+        return team ? teamStartOf(team, settings['teams.isolation']) : undefined;
+      },
     } as unknown as FolderScope;
   });
   let active: FolderScope | undefined;

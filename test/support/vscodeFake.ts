@@ -86,6 +86,9 @@ export class Uri {
     const at = value.indexOf(':');
     return new Uri(value.slice(0, at), value.slice(at + 1));
   }
+  static from(parts: { scheme: string; path: string }): Uri {
+    return new Uri(parts.scheme, parts.path);
+  }
   static joinPath(base: Uri, ...parts: string[]): Uri {
     return new Uri(base.scheme, path.join(base.path, ...parts));
   }
@@ -220,8 +223,8 @@ export interface FakeDocument {
 
 /** What the code under test showed: messages (with their buttons) and progress notifications. */
 export const shown: {
-  /** `choose` clicks a button (or, with undefined, closes the notification): see holdMessages. */
-  messages: Array<{ level: 'info' | 'warning' | 'error'; text: string; items: unknown[]; choose(item: string | undefined): void }>;
+  /** `choose` clicks a button (or, with undefined, closes the notification): see holdMessages. `detail`: a modal's. */
+  messages: Array<{ level: 'info' | 'warning' | 'error'; text: string; items: unknown[]; choose(item: string | undefined): void; modal?: boolean; detail?: string }>;
   progress: Array<{ title: string; reports: string[]; token: CancellationTokenSource; done: Promise<unknown> }>;
   commands: Array<{ command: string; args: unknown[] }>;
   /** Titles of the quick picks shown, and the answers the next ones give. */
@@ -281,7 +284,8 @@ function message(level: 'info' | 'warning' | 'error') {
   return (text: string, ...items: unknown[]) => {
     let choose: (item: string | undefined) => void = () => undefined;
     const answered = new Promise<string | undefined>((resolve) => (choose = resolve));
-    shown.messages.push({ level, text, items: items.filter((i) => typeof i === 'string'), choose });
+    const options = items.find((i): i is { modal?: boolean; detail?: string } => typeof i === 'object' && i !== null);
+    shown.messages.push({ level, text, items: items.filter((i) => typeof i === 'string'), choose, ...(options?.modal ? { modal: true, detail: options.detail } : {}) });
     if (!fakeOptions.holdMessages) choose(undefined);
     return answered;
   };

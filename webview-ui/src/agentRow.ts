@@ -78,7 +78,8 @@ export function rowTooltip(agent: AgentView, run: RunHeader | null): string {
 function agentActions(agent: AgentView, ctx: RowContext): HTMLElement {
   const act = (action: AgentAction) => () => ctx.post({ type: 'agentAction', action, agentId: agent.id });
   const b = (icon: string, label: string, action: AgentAction) => iconButton(icon, label, `action-${action}-${agent.id}`, act(action));
-  const active = agent.status === 'running' || agent.status === 'queued' || agent.status === 'waiting';
+  // An idle teammate is at work too: a message wakes it, stop ends it.
+  const active = agent.status === 'running' || agent.status === 'queued' || agent.status === 'waiting' || agent.status === 'idle';
   return el('span', { className: 'actions' }, [
     active && ctx.message ? iconButton('mail', `Message ${agent.name} (M)`, `action-message-${agent.id}`, () => ctx.message!(agent)) : null,
     active ? b('debug-stop', `Stop ${agent.name} and its sub-agents`, 'stop') : null,
@@ -131,6 +132,7 @@ export function agentRow(agent: AgentView, expanded: boolean | null, run: RunHea
   ]);
   const details = el('div', { className: 'subline details', title: tooltip }, [
     stateWord(agent),
+    agent.agentName ? el('span', { className: 'agent-name', text: agent.agentName }) : null,
     el('span', { className: 'model', text: agent.model }),
     el('span', { className: 'usage', text: usageText(agent) }),
     runTotals(run),

@@ -21,7 +21,7 @@ export interface RowContext {
  * so a nested agent's row gets its own menu.
  */
 export function agentMenuContext(agent: AgentView): string {
-  const active = agent.status === 'running' || agent.status === 'queued' || agent.status === 'waiting';
+  const active = agent.status === 'running' || agent.status === 'queued' || agent.status === 'waiting' || agent.status === 'idle';
   return JSON.stringify({
     webviewSection: 'agent',
     agentId: agent.id,

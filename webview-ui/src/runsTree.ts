@@ -6,6 +6,7 @@ import { approvalLabel } from './approvalBox';
 import { el } from './dom';
 import { statusDisplay } from '../../src/protocol/statusDisplay';
 import { agentMenuContext, toolMenuContext } from './rowContext';
+import { teamPanel } from './teamPanel';
 import { resetTabStop } from './tree';
 
 /**
@@ -28,6 +29,8 @@ export type RunsMessage = Extract<HostToWebview, { type: 'runs' }>;
 export interface TreeContext extends RowContext {
   /** Called after an agent's item is rendered (what lives beside its row, such as an open message box, stays with it). */
   rendered?(item: HTMLLIElement, view: AgentView): void;
+  /** Opens the message box of an agent the team panel names (expanding the tree to its row). */
+  messageTo?(agentId: string): void;
 }
 
 interface ToolRecord {
@@ -59,6 +62,8 @@ interface RunRecord {
   defaultOpen: boolean;
   /** Agents that are active or have an active agent below them; null when views changed since. */
   busy: Set<string> | null;
+  /** What the team panel last showed (its view, and whether it started open), to rebuild it only when that changed. */
+  teamSig: string;
 }
 
 /** Runs whose root starts expanded besides the active ones; older ones stay folded until opened. */
@@ -104,7 +109,7 @@ export class RunsTree {
       if (!run) {
         // One keyboard tree over every run (the list is the tree): a run's list only groups its items.
         const tree = el('ul', { role: 'none', className: 'tree run', testId: `run-${header.runId}`, key: `run:${header.runId}` });
-        run = { header, tree, agents: new Map(), defaultOpen: false, busy: null };
+        run = { header, tree, agents: new Map(), defaultOpen: false, busy: null, teamSig: '' };
         this.#runs.set(header.runId, run);
       }
       run.header = header;
@@ -245,6 +250,7 @@ export class RunsTree {
     }
     patchAgentRow(rec.row, view, header);
     this.ctx.rendered?.(rec.li, view);
+    if (isRoot) this.#renderTeam(run, rec);
     // Attributes are written only when they change: a write restyles the whole subtree.
     if (rec.li.dataset.status !== view.status) {
       rec.li.classList.remove(`status-${rec.li.dataset.status}`);
@@ -267,6 +273,26 @@ export class RunsTree {
       // One tab stop for the whole tree (roving tabindex, tree.ts): the first root's, until focus moves within.
       if (!this.list.querySelector('li[tabindex="0"]')) rec.li.tabIndex = 0;
     }
+  }
+
+  /** A team run's roster, tasks and messages, between the root's row and its tree. */
+  #renderTeam(run: RunRecord, rec: AgentRecord): void {
+    const team = run.header.team ?? null;
+    const existing = rec.li.querySelector<HTMLElement>(':scope > .team-panel');
+    if (!team) {
+      existing?.remove();
+      run.teamSig = '';
+      return;
+    }
+    const defaultOpen = isActiveStatus(run.header.status) || run.defaultOpen;
+    const sig = JSON.stringify([team, defaultOpen, this.ctx.expanded(`team:${run.header.runId}`, defaultOpen)]);
+    if (existing && sig === run.teamSig) return;
+    run.teamSig = sig;
+    const messageTo = this.ctx.messageTo ?? (() => undefined);
+    const panel = teamPanel(run.header.runId, team, defaultOpen, { ...this.ctx, messageTo });
+    if (existing) replaceKeepingFocus(existing, panel);
+    else if (rec.group) rec.li.insertBefore(panel, rec.group);
+    else rec.li.append(panel);
   }
 
   #renderChildren(run: RunRecord, rec: AgentRecord, view: AgentView, hasContent: boolean): void {

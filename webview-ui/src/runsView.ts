@@ -1,5 +1,5 @@
 import { isActiveStatus } from '../../src/protocol/vocabulary';
-import { hostToWebviewSchema, type StatusState, type WebviewToHost } from '../../src/protocol/webview';
+import { hostToWebviewSchema, type AgentView, type StatusState, type WebviewToHost } from '../../src/protocol/webview';
 import { el, textButton } from './dom';
 import { formatDuration } from './format';
 import { MessageBoxes } from './messages';
@@ -74,6 +74,15 @@ export function mountRunsView(root: HTMLElement, vscode: WebviewApi): MountedRun
     remember,
     message: (agent) => boxes.toggle(agent, tree.agent(agent.id)?.item ?? null),
     rendered: (item, view) => boxes.place(item, view),
+    // The team panel's ✉: the teammate's box opens under its row, brought into view.
+    messageTo: (agentId) => {
+      tree.flushNow();
+      const item = tree.expandTo(agentId);
+      const found = tree.agent(agentId);
+      if (!found) return;
+      if (!boxes.isOpen(agentId)) boxes.toggle(found.view, item ?? found.item);
+      (item ?? found.item).scrollIntoView({ block: 'nearest' });
+    },
   });
 
   function rememberExpanded(item: HTMLElement, expanded: boolean): void {
@@ -133,7 +142,7 @@ export function mountRunsView(root: HTMLElement, vscode: WebviewApi): MountedRun
     const item = itemOf(e.target);
     const agentId = item?.dataset.agentId;
     const status = item?.dataset.status;
-    if (agentId && (status === 'running' || status === 'queued' || status === 'waiting')) post({ type: 'agentAction', action: 'stop', agentId });
+    if (agentId && status && isActiveStatus(status as AgentView['status'])) post({ type: 'agentAction', action: 'stop', agentId });
   });
 
   function renderStatus(state: StatusState): void {

@@ -17,6 +17,9 @@ import { listAgentServers, type AgentServers } from '../../core/mcp/listing';
 import { mcpLimits } from '../../core/mcp/limits';
 import { cliMcpOptions, mcpListingStamp } from '../mcpOptions';
 import { Redactor } from '../../core/engine/redaction';
+import { openTeams, teamShownJson, teamShownText, teamsJson, teamsText } from '../teams';
+import { teamNameOf } from '../../core/agents/teams/teamFile';
+import { namingTeams } from '../../protocol/admission';
 
 /** `subagents agents`: what discovery finds for a folder. */
 
@@ -25,16 +28,21 @@ const USAGE = `Usage: subagents agents [<name>] [--json] [--cwd DIR] [--plugin-d
 Lists the agents discovered for a folder, in precedence order, with the
 definitions they shadow and any problems found in agent files. Agents named
 in the disabledAgents setting are marked (disabled); "subagents run" refuses
-them and no agent can spawn them.
+them and no agent can spawn them. Then the teams: .subagents/teams/*.md of
+the project and of your config folder ($XDG_CONFIG_HOME/subagents/teams),
+the project's winning by name; "subagents run <team> <goal>" runs one.
 
 With a name, shows what that agent gets when it runs, without running it:
 the prompt as sent (the files its format reads in, put in), its tools after
 its format's names are mapped and its mode applied, its permission rules,
-its model, and every warning about its file.
+its model, and every warning about its file. A name that is no agent but a
+team shows the team: its lead, members, isolation, tasks and brief.
 
 Options:
-  --json            Print one JSON object: { agents, shadowed, warnings, dirs, aliases };
-                    with a name, the resolved definition
+  --json            Print one JSON object: { agents, shadowed, warnings, dirs,
+                    aliases, teams, teamProblems }; each entry has a "kind":
+                    "agent" or "team". With a name, the resolved definition
+                    (or the team, "kind": "team")
   --cwd DIR         Folder to discover for (default: the current directory)
   --plugin-dir DIR  Extra plugin root whose agents/ folder is searched; repeatable
                     (added to the pluginDirs setting); a relative DIR is taken
@@ -63,6 +71,7 @@ const SOURCE_TITLES: Record<AgentSource, string> = {
 
 function agentJson(agent: AgentDefinition, disabled: ReadonlySet<string>, servers?: AgentServers) {
   return {
+    kind: 'agent' as const,
     name: agent.name,
     disabled: disabled.has(agent.name),
     description: agent.description,
@@ -194,8 +203,9 @@ function parseFlags(args: string[], io: CliIO) {
 }
 
 /**
- * `subagents agents <name>`: one agent as it would run. Read without the
- * listing's cache, which keeps no prompts; exit code 2 for a name no agent has.
+ * `subagents agents <name>`: one agent as it would run, or the team of that
+ * name when no agent has it. Read without the listing's cache, which keeps no
+ * prompts; exit code 2 for a name neither an agent nor a team has.
  */
 async function showResolved(
   name: string,
@@ -204,11 +214,20 @@ async function showResolved(
 ): Promise<number> {
   const result = await discoverAgents(options);
   const definition = findAgent(result.agents, name, result.aliases);
+  const teams = await openTeams(io, options.cwd);
+  const team = teams.find(name);
   if (!definition) {
-    const error = new UnknownAgentError(name, result.agents.map((a) => a.name));
-    io.stderr.write(`subagents agents: ${terminalLine(error.message)}\n`);
+    // As "subagents run" reads a name: no agent by it, then a team.
+    if (team) {
+      io.stdout.write(options.json ? `${JSON.stringify(teamShownJson(team, teams), null, io.stdout.isTTY ? 2 : undefined)}\n` : teamShownText(team, teams));
+      return 0;
+    }
+    const refusal = namingTeams({ code: 'unknown', message: new UnknownAgentError(name, result.agents.map((a) => a.name)).message }, teams.teams.map((t) => t.name));
+    const broken = teams.problems.find((p) => p.severity === 'error' && teamNameOf(p.filePath) === name);
+    io.stderr.write(`subagents agents: ${terminalLine(broken ? `The team file ${broken.filePath} could not be read: ${broken.message}` : refusal.message)}\n`);
     return 2;
   }
+  if (team) io.stderr.write(`subagents agents: warning: "${terminalLine(name)}" is an agent and a team (${terminalLine(team.filePath)}); showing the agent, which is what runs.\n`);
   const resolved = await resolveDefinition(definition, { settings: options.settings, cwd: options.cwd, trusted: options.trusted, warnings: result.warnings, shadowed: result.shadowed, home: options.home, env: io.env });
   // Names, prompts and paths come from files in the repository: a terminal gets no control characters from them.
   io.stdout.write(options.json ? `${JSON.stringify(resolved, null, io.stdout.isTTY ? 2 : undefined)}\n` : resolvedText(resolved).split('\n').map(terminalLine).join('\n'));
@@ -232,7 +251,9 @@ export const agentsCommand: CliCommand = {
     const format = flags.json ? (io.stdout.isTTY ? 'json-indented' : 'json') : 'text';
     const cache = flags.cache && !flags.checkMcp ? ListingCache.open(flags.cwd, home, options.pluginDirs, io.env) : null;
     // The disabled marks, the folder's trust and the MCP files and statuses are part of the answer (not of any file's outcome).
-    const fingerprint = cache?.fingerprint(listing, JSON.stringify([settings.disabledAgents, trust.isTrusted(flags.cwd), settings['mcp.inheritClaudeCodeServers'], mcpListingStamp(io, flags.cwd)]));
+    // The team files are few and small: read every time, and part of the answer's fingerprint.
+    const teams = await openTeams(io, flags.cwd);
+    const fingerprint = cache?.fingerprint(listing, JSON.stringify([settings.disabledAgents, trust.isTrusted(flags.cwd), settings['mcp.inheritClaudeCodeServers'], mcpListingStamp(io, flags.cwd), teamsJson(teams)]));
     const known = fingerprint ? cache!.answer(format, fingerprint) : null;
     if (known !== null) {
       io.stdout.write(known);
@@ -256,7 +277,11 @@ export const agentsCommand: CliCommand = {
     });
     // A server's recorded failure quotes its stderr: the key never shows, whatever wrote the record.
     const redactor = new Redactor(() => [io.env.ANTHROPIC_API_KEY, io.env.ANTHROPIC_AUTH_TOKEN]);
-    const answer = redactor.text(format === 'text' ? agentsText(result, flags.cwd, home, disabled, servers) : `${JSON.stringify(agentsJson(result, disabled, servers), null, format === 'json-indented' ? 2 : undefined)}\n`);
+    const answer = redactor.text(
+      format === 'text'
+        ? `${agentsText(result, flags.cwd, home, disabled, servers)}${teamsText(teams, (p) => displayPath(p, flags.cwd, home)).map((l) => `${l}\n`).join('')}`
+        : `${JSON.stringify({ ...agentsJson(result, disabled, servers), ...teamsJson(teams) }, null, format === 'json-indented' ? 2 : undefined)}\n`,
+    );
     if (fingerprint) cache!.saveAnswer(format, fingerprint, answer);
     io.stdout.write(answer);
     return 0;

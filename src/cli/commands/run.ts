@@ -15,11 +15,16 @@ import type { StartRequest } from '../../core/runtime/api';
 import type { ScopeSpec } from '../../core/runtime/scopeSpec';
 import { cliSettings } from '../settingsFiles';
 import { terminalText } from '../render/terminalText';
+import { startAgentOrTeam } from '../teamStart';
 
 const USAGE = `Usage: subagents run <agent> <prompt…> [options]
+       subagents run <team> <goal…> [options]
 
 Runs an agent on a task in a directory, with a live tree of what it and the
 agents it spawns are doing. The final answer goes to stdout, the tree to stderr.
+A team (a .subagents/teams/<team>.md file, see "subagents agents") runs its lead
+with the team file's brief, its members and the goal; an agent of the same name
+wins over a team.
 
 Options:
   --cwd DIR                 working directory (default: the current one)
@@ -170,7 +175,7 @@ export const runCommand: CliCommand = {
     const host = noHost(io, opts.noHost) ? null : await attachToHost(io, { handlers: view.modeConsent ? { modeConsent: view.modeConsent } : {}, coalesceMs: opts.json ? 0 : 80 });
     if (host) {
       try {
-        return await executeRun(io, host, view, () => host.start(request(cliScope(io, { cwd, settings, trust, pluginDirs }))), 'run');
+        return await executeRun(io, host, view, () => startAgentOrTeam(io, host, request(cliScope(io, { cwd, settings, trust, pluginDirs })), cwd, settings['teams.isolation']), 'run');
       } finally {
         host.close();
       }
@@ -179,6 +184,6 @@ export const runCommand: CliCommand = {
     const { runInProcess } = await import('../engineCommands');
     // Plan mode starts no MCP server; an isolated run's servers start in its worktree.
     const firstAgent = opts.permissionMode === 'plan' || opts.isolation ? undefined : opts.agent;
-    return runInProcess(io, view, { cwd, pluginDirs, settings, trust: trustSpec(trust), json: opts.json, firstAgent, request });
+    return runInProcess(io, view, { cwd, pluginDirs, settings, trust: trustSpec(trust), json: opts.json, firstAgent, request, teamsIsolation: settings['teams.isolation'] });
   },
 };

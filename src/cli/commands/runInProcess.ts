@@ -7,6 +7,7 @@ import type { CliIO } from '../command';
 import { executeRun, type Presentation } from '../execute';
 import { terminalText } from '../render/terminalText';
 import { openSession } from '../session';
+import { startAgentOrTeam } from '../teamStart';
 
 /**
  * `subagents run` in its own process (no agent host, or --no-host): the
@@ -29,6 +30,8 @@ export async function runInProcess(
     /** The agent whose MCP servers start while the session opens; none for plan mode or an isolated run. */
     firstAgent: string | undefined;
     request(scope: ScopeSpec): StartRequest;
+    /** Where a team's members work unless its file says (the teams.isolation setting). */
+    teamsIsolation: 'worktree' | 'none';
   },
 ): Promise<number> {
   let session;
@@ -42,7 +45,7 @@ export async function runInProcess(
   }
   const { runtime, scope } = session;
   try {
-    return await executeRun(io, runtime, view, () => runtime.start(opts.request(scope)), 'run');
+    return await executeRun(io, runtime, view, () => startAgentOrTeam(io, runtime, opts.request(scope), opts.cwd, opts.teamsIsolation), 'run');
   } finally {
     await session.close();
   }

@@ -8,7 +8,7 @@ import { terminalLine } from '../render/terminalText';
 import { openHistory } from '../session';
 import { cliSettings } from '../settingsFiles';
 
-const USAGE = `Usage: subagents send <agentId> <message…> [options]
+const USAGE = `Usage: subagents send <agentId|teammate> <message…> [options]
 
 Sends a message to an agent. An agent at work in the agent host (a run VS
 Code started, or a "subagents run" the host took) gets it from the host at
@@ -17,7 +17,8 @@ once and reads it at its next turn boundary; one at work in another process
 which that process watches. Either way this command ends at once. An agent
 that has ended is continued with the message (in the host when one runs),
 with its whole conversation and a live tree, as "subagents resume" does.
-Agent ids are shown by "subagents runs".
+Agent ids are shown by "subagents runs". A teammate goes by its team name
+too: the one of that name at work, else the newest run's.
 
 Options (the first three for an agent continued here):
 ${CONTINUE_OPTIONS_USAGE}
@@ -36,15 +37,17 @@ export const sendCommand: CliCommand = {
   usage: USAGE,
   async run(args: string[], io: CliIO): Promise<number> {
     const opts = parseContinueArgs(args, 'message');
-    const { agentId, text } = opts;
+    const { text } = opts;
     const history = await openHistory(io, cliSettings(io, io.cwd, { userOnly: true }));
-    const lookup = await lookUpAgent(history, agentId, 'send');
+    const lookup = await lookUpAgent(history, opts.agentId, 'send');
     if ('missing' in lookup) {
       await history.close();
       io.stderr.write(lookup.missing);
       return 2;
     }
     const { node } = lookup.found;
+    // The id of the agent meant (the argument may have been a teammate's name).
+    const { agentId } = node;
     // At work in the agent host: the host hands it to the agent directly.
     const host = noHost(io, opts.noHost) ? null : await attachToHost(io);
     const hosted = host !== null;

@@ -9,11 +9,12 @@ import { terminalLine } from '../render/terminalText';
 import { openHistory } from '../session';
 import { cliSettings } from '../settingsFiles';
 
-const USAGE = `Usage: subagents stop <agentId> [--all] [--json]
+const USAGE = `Usage: subagents stop <agentId|teammate> [--all] [--json]
 
 Stops an agent at work, with every agent it started; its parent is told the
 user stopped it (with the output so far) and goes on, and its siblings are
-untouched. With --all, stops the agent's whole run. An agent at work in the
+untouched. With --all, stops the agent's whole run. A teammate goes by its
+team name too (the one of that name at work). An agent at work in the
 agent host (a run VS Code started, a "subagents run" the host took) is
 stopped by the host at once; one at work in another process (a "subagents
 run" in a terminal's own process) gets the request through the mailbox beside the run history,
@@ -36,20 +37,22 @@ export const stopCommand: CliCommand = {
       allowPositionals: true,
       options: { all: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, 'trust-project': { type: 'boolean', default: false } },
     });
-    const [agentId, extra] = positionals;
-    if (!agentId) throw new UsageError('missing <agentId>');
+    const [idOrName, extra] = positionals;
+    if (!idOrName) throw new UsageError('missing <agentId>');
     if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
     const wholeRun = values.all ?? false;
     const json = values.json ?? false;
 
     const history = await openHistory(io, cliSettings(io, io.cwd, { userOnly: true }));
     try {
-      const lookup = await lookUpAgent(history, agentId, 'stop');
+      const lookup = await lookUpAgent(history, idOrName, 'stop');
       if ('missing' in lookup) {
         io.stderr.write(lookup.missing);
         return 2;
       }
       const { node } = lookup.found;
+      // The id of the agent meant (the argument may have been a teammate's name).
+      const { agentId } = node;
       // At work in the agent host: the host stops it, at once.
       const host = await attachToHost(io);
       if (host) {

@@ -1,8 +1,8 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { describeUpkeep, formatBytes, IsolationError, type PoolStatus, type WorktreeManager, type WorktreeRecord } from '../../core/isolation';
+import { describeUpkeep, formatBytes, IsolationError, overlapsBefore, overlapWarning, teammatesOf, type PoolStatus, type TeammateWork, type WorktreeManager, type WorktreeRecord } from '../../core/isolation';
 import { UsageError, type CliCommand, type CliIO } from '../command';
-import { handOffUpkeep, openWorktrees, recoverWorktrees } from '../session';
+import { handOffUpkeep, openHistory, openWorktrees, recoverWorktrees } from '../session';
 import { cliSettings } from '../settingsFiles';
 import { terminalText } from '../render/terminalText';
 
@@ -10,7 +10,7 @@ const USAGE = `Usage: subagents worktrees [list] [--json]
        subagents worktrees diff <agentId>      (control characters shown as
                                                symbols on a terminal; exact
                                                bytes when redirected)
-       subagents worktrees apply <agentId>
+       subagents worktrees apply <agentId> [--yes]
        subagents worktrees discard <agentId>
        subagents worktrees clean
        subagents worktrees maintain [--json]
@@ -32,7 +32,12 @@ there again); kept worktrees stay until you apply or discard them.
 What takes long (cleaning handed-back worktrees, deleting removed ones,
 refilling the pool) happens in the background: a detached "maintain" of
 its own, started when there is work (none with SUBAGENTS_NO_BACKGROUND=1);
-"maintain" does it now and waits for it.`;
+"maintain" does it now and waits for it.
+
+A team's teammates each leave their changes on a branch of their own, applied
+one teammate at a time. When a teammate's changes touch a file another
+teammate's applied changes hold, "apply" names the files and stops: run it
+again with --yes to merge them (lines both changed get conflict markers).`;
 
 function describe(rec: WorktreeRecord & { diskBytes: number }): string {
   const stats = rec.info ? `${rec.info.filesChanged} files, +${rec.info.insertions} -${rec.info.deletions}` : 'no summary yet';
@@ -79,6 +84,17 @@ async function list(worktrees: WorktreeManager, io: CliIO, json: boolean): Promi
   return 0;
 }
 
+/** The teammates of the run `agentId` is a teammate of (from the history), or null when it is none. */
+async function teammatesIn(io: CliIO, agentId: string): Promise<{ target: TeammateWork; teammates: TeammateWork[] } | null> {
+  const history = await openHistory(io, cliSettings(io, io.cwd, { userOnly: true }));
+  try {
+    // The history reads no run whole at open: the run is read by the agent's id.
+    return teammatesOf((await history.read(agentId)) ?? undefined, agentId);
+  } finally {
+    await history.close();
+  }
+}
+
 export const worktreesCommand: CliCommand = {
   name: 'worktrees',
   usage: USAGE,
@@ -86,7 +102,7 @@ export const worktreesCommand: CliCommand = {
     const { values, positionals } = parseArgs({
       args,
       allowPositionals: true,
-      options: { json: { type: 'boolean', default: false }, background: { type: 'boolean', default: false } },
+      options: { json: { type: 'boolean', default: false }, yes: { type: 'boolean', default: false }, background: { type: 'boolean', default: false } },
     });
     const [action = 'list', agentId] = positionals;
     if (!['list', 'diff', 'apply', 'discard', 'clean', 'maintain'].includes(action)) throw new UsageError(`unknown action "${action}"`);
@@ -124,6 +140,15 @@ export const worktreesCommand: CliCommand = {
         io.stdout.write(values.json ? `${JSON.stringify({ discarded: agentId })}\n` : `Discarded the worktree and branch of ${agentId}.\n`);
         return 0;
       }
+      const team = await teammatesIn(io, agentId!);
+      const overlaps = team ? await overlapsBefore(worktrees, team.target, team.teammates) : [];
+      const warning = team ? overlapWarning(team.target, overlaps) : null;
+      if (warning && !values.yes) {
+        if (values.json) io.stdout.write(`${JSON.stringify({ applied: false, overlaps })}\n`);
+        io.stderr.write(`subagents worktrees: ${terminalText(warning)} Nothing was applied; run again with --yes to apply anyway.\n`);
+        return 1;
+      }
+      if (warning) io.stderr.write(`subagents worktrees: ${terminalText(warning)}\n`);
       const outcome = await worktrees.apply(agentId!);
       if (values.json) io.stdout.write(`${JSON.stringify(outcome)}\n`);
       else io.stdout.write(`${terminalText(outcome.message)}\n`);

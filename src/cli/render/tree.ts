@@ -5,6 +5,7 @@ import { terminalLine } from './terminalText';
 import { toolLabel } from '../../protocol/tools';
 import type { AgentColor } from '../../protocol/agentColor';
 import { agentOf, type AgentMessage, type AgentNode, type RunSnapshot, type ToolRow } from '../../protocol/runSnapshot';
+import { taskLines, teamModel } from '../../surfaces/team/teamModel';
 import { statusDisplay, type StatusTone } from '../../protocol/statusDisplay';
 
 /**
@@ -75,8 +76,12 @@ function retryNote(node: AgentNode, now: number, s: Style): string | null {
 
 export function agentLine(node: AgentNode, now: number, s: Style): string {
   const elapsed = (node.endedAt ?? now) - node.startedAt;
+  // A teammate goes by its name in the team, with the agent it runs.
+  const name = node.member ? `${node.member} (${node.agentName})` : node.agentName;
   const parts = [
-    `${agentIcon(node, s)} ${s.bold(node.color ? s.accent(node.color, terminalLine(node.agentName)) : terminalLine(node.agentName))}`,
+    `${agentIcon(node, s)} ${s.bold(node.color ? s.accent(node.color, terminalLine(name)) : terminalLine(name))}`,
+    // Idle is spelled out: its faint icon alone reads like an ended agent's.
+    node.status === 'idle' ? s.dim(statusDisplay('idle').label) : null,
     node.description && node.depth > 0 ? s.dim(terminalLine(node.description)) : null,
     s.dim(terminalLine(node.model)),
     s.dim(formatDuration(elapsed)),
@@ -150,5 +155,8 @@ export function renderTree(run: RunSnapshot, options: { now?: number; style?: St
   if (!root) return lines;
   lines.push(truncate(agentLine(root, now, s), width));
   walk(root, '');
+  // A team's task list, under its tree.
+  const team = teamModel(run);
+  if (team?.tasks.length) lines.push(...taskLines(team).map((line) => truncate(terminalLine(line), width)));
   return lines;
 }

@@ -15,7 +15,9 @@ import type { AgentArchive } from './archive';
 import { authorizer, type Authorize } from './authorize';
 import { CancelledError, EngineError } from './errors';
 import { mountExternalTools } from './externalTools';
-import { startContext, stopInstruction, type LifecycleHooks, type SubagentInfo } from './lifecycleHooks';
+import { startContext, stopInstruction, teamVerdict, type LifecycleHooks, type SubagentInfo } from './lifecycleHooks';
+import { idleTurn } from './team/idleTurn';
+import type { TaskListContext } from './team/taskListTools';
 import type { Messenger } from './messenger';
 import { networkPolicy, type NetworkPolicy } from './network';
 import { runQueryLoop, type LoopOutcome } from './queryLoop';
@@ -24,7 +26,7 @@ import type { Messaging } from './sendMessageTool';
 import type { Spawner } from './spawnTool';
 import type { StructuredOutputSlot } from './structuredOutput';
 import { buildSystemPrompt, promptEnvironment } from './systemPrompt';
-import { buildTools } from './toolset';
+import { addTeamTools, buildTools, type ToolsetHost } from './toolset';
 import { settleWorktree } from './worktreeSteps';
 import { setUpWorktree } from './worktreeSetup';
 
@@ -121,7 +123,11 @@ export async function executeAgent(run: AgentRun, host: ExecutionHost): Promise<
     await run.slot.take();
     run.status = 'running';
     run.startedAt = Date.now();
-    tools = buildTools(run, settings, structured, host.spawner, host.messaging);
+    const toolset: ToolsetHost = { spawner: host.spawner, messaging: host.messaging, taskList: taskListContext(run, emit, host) };
+    tools = buildTools(run, settings, structured, toolset);
+    const own = tools;
+    run.onLead = () => addTeamTools(run, host.options.settings(), own, toolset);
+    if (run.teammate) run.tree.team.atWork(run.id, true);
     emit({
       type: 'agent_started',
       parentId: run.parent?.id ?? null,
@@ -137,8 +143,12 @@ export async function executeAgent(run: AgentRun, host: ExecutionHost): Promise<
       filePath: run.definition.filePath || null,
       resumed: run.resumed,
       color: agentColor(run.definition.color),
+      ...(run.teammate ? { member: run.teammate.name } : {}),
+      ...(!run.parent && run.tree.team.info ? { team: run.tree.team.info } : {}),
     });
     for (const message of run.startNotices) emit({ type: 'notice', level: 'warning', message });
+    // A team file's tasks go on the list once every surface knows the run.
+    if (!run.parent) run.tree.team.plantSeeds();
     if (run.isolation) {
       const worktrees = host.options.worktrees;
       const command = settings['worktrees.setupCommand'];
@@ -177,6 +187,15 @@ export async function executeAgent(run: AgentRun, host: ExecutionHost): Promise<
         run.planMode
           ? Promise.resolve(null)
           : stopInstruction(host.options.hooks, { ...hookInfo(run, emit, host), lastAssistantMessage: host.redactor.text(output) }, round, host.log, () => run.written?.writtenByOthers()),
+      ...(run.teammate
+        ? {
+            idle: (output: string, round: number) =>
+              idleTurn(run, output, round, {
+                emit,
+                hooks: () => (run.planMode ? Promise.resolve({}) : teamVerdict(host.options.hooks, 'teammateIdle', { ...hookInfo(run, emit, host), ...teamHookInfo(run) }, host.log, () => run.written?.writtenByOthers())),
+              }),
+          }
+        : {}),
     });
     run.sealed = true;
   } catch (error) {
@@ -191,9 +210,17 @@ export async function executeAgent(run: AgentRun, host: ExecutionHost): Promise<
     for (const tool of tools.values()) await Promise.resolve(tool.close?.()).catch(() => undefined);
     run.slot.close();
   }
+  run.onLead = null;
+  // Its teammates end with it: at once when idle, after their turn when at work (unless it failed: then they stop).
+  for (const child of run.children) {
+    if (child.ended || !child.teammate) continue;
+    if (outcome.status === 'completed' || child.teammate.idle) child.teammate.end(`Its lead "${run.agentName}" ended.`);
+    else child.controller.abort(new CancelledError(`Its lead "${run.agentName}" ${outcome.status === 'cancelled' ? 'was stopped' : 'ended'}.`));
+  }
   // An agent does not outlive its parent's interest: children still running are stopped with it.
-  for (const child of run.children) if (!child.ended) child.controller.abort(new CancelledError(`Its parent agent "${run.agentName}" ended.`));
+  for (const child of run.children) if (!child.ended && !child.teammate) child.controller.abort(new CancelledError(`Its parent agent "${run.agentName}" ended.`));
   await Promise.all([...run.children].map((c) => c.done));
+  if (run.teammate) run.tree.team.atWork(run.id, false);
   // The tree's MCP servers stop with it: its root is the last agent of the tree to end.
   if (!run.parent) await run.tree.mcp?.close();
   await settleWorktree(host.options.worktrees, run, host.log, (text) => host.redactor.text(text));
@@ -227,6 +254,8 @@ export async function executeAgent(run: AgentRun, host: ExecutionHost): Promise<
   // What arrived too late for its last turn continues it (a message) or waits for its next continuation.
   run.next = host.messenger.afterEnd(run, run.inbox.drain(), result.status === 'cancelled');
   run.finish(result);
+  // A parent that waits for its children at work sees one fewer (an ended teammate may leave no result).
+  run.parent?.inbox.nudge();
   await host.messenger.resultReady(run).catch((error: unknown) => host.log('error', `The result of agent ${run.id} could not be kept for its parent: ${(error as Error).message}`));
   host.ended(run);
 }
@@ -270,6 +299,27 @@ function hookInfo(run: AgentRun, emit: EmitEvent, host: ExecutionHost): Subagent
     // What hooks report (their stderr among it) leaves through the engine's redaction, as every log line does.
     log: host.log,
     ownHooks: (run.definition.hooks ?? []).map((hook) => ({ ...hook, source: run.definition.filePath, project: run.definition.source === 'project' })),
+  };
+}
+
+/** The team names a team hook gets: the agent's in its team (a teammate's name, else its agent name), and the team's. */
+function teamHookInfo(run: AgentRun): { teammateName: string; teamName: string } {
+  return { teammateName: run.teammate?.name ?? run.agentName, teamName: run.tree.team.name };
+}
+
+/** The run's task list as `run` acts on it, with the TaskCreated and TaskCompleted hooks. */
+function taskListContext(run: AgentRun, emit: EmitEvent, host: ExecutionHost): TaskListContext {
+  const team = run.tree.team;
+  const verdict = (event: 'taskCreated' | 'taskCompleted', task: { id: string; subject: string; description: string }) =>
+    run.planMode
+      ? Promise.resolve({})
+      : teamVerdict(host.options.hooks, event, { ...hookInfo(run, emit, host), ...teamHookInfo(run), taskId: task.id, taskSubject: task.subject, taskDescription: task.description }, host.log, () => run.written?.writtenByOthers());
+  return {
+    team,
+    actor: () => team.actor(run.id, run.agentName),
+    created: (task) => verdict('taskCreated', task),
+    completed: (task) => verdict('taskCompleted', task),
+    stop: (reason) => run.teammate?.end(`A hook ended it: ${reason || 'no reason given'}`, true),
   };
 }
 

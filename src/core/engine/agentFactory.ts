@@ -9,6 +9,8 @@ import { CancelledError } from './errors';
 import { Semaphore } from './limiter';
 import { effectiveSchema } from './structuredOutput';
 import type { McpHost } from '../mcp/host';
+import type { Team } from './team/team';
+import type { Teammate } from './team/teammate';
 
 /**
  * How an agent's run is put together, the same way whether it is a root run,
@@ -16,8 +18,8 @@ import type { McpHost } from '../mcp/host';
  * schema and turn limit all follow one set of rules here.
  */
 
-/** A fresh run tree context: its own abort, concurrency limiter, budget and MCP servers. */
-export function newTree(runId: string, settings: Settings, budget: Budget | undefined, signal: AbortSignal | undefined, mcp?: McpHost, runContext?: unknown): TreeContext {
+/** A fresh run tree context: its own abort, concurrency limiter, budget and MCP servers; the run's team, whichever context continues the run. */
+export function newTree(runId: string, settings: Settings, budget: Budget | undefined, signal: AbortSignal | undefined, team: Team, mcp?: McpHost, runContext?: unknown): TreeContext {
   const controller = new AbortController();
   if (signal) {
     const forward = () => controller.abort(new CancelledError());
@@ -32,6 +34,7 @@ export function newTree(runId: string, settings: Settings, budget: Budget | unde
     budget: new BudgetTracker({ maxTokens: budget?.maxTokens ?? settings['budget.maxTokens'], maxCostUsd: budget?.maxCostUsd ?? settings['budget.maxCostUsd'] }, controller),
     mcp: mcp?.tree() ?? null,
     runContext,
+    team,
   };
 }
 
@@ -57,6 +60,8 @@ export interface AgentPlacement {
   budget?: Budget;
   /** For a follow-up: the earlier conversation (how much of it is on disk) and counters, and what to tell the user as it starts. */
   continued?: { messages: BetaMessageParam[]; persisted?: number; usage: Usage; turns: number; notices?: string[] };
+  /** For a teammate: its name and life between turns. */
+  teammate?: Teammate | null;
 }
 
 export function createAgentRun(p: AgentPlacement): AgentRun {
@@ -82,6 +87,7 @@ export function createAgentRun(p: AgentPlacement): AgentRun {
     thinking: definition.thinkingLevel,
     maxTurns: priorTurns + (definition.maxTurns ?? settings.maxTurns),
     budget: p.budget,
+    teammate: p.teammate ?? null,
     history: p.continued?.messages,
     persisted: p.continued?.persisted,
     notices: p.continued?.notices,

@@ -8,6 +8,8 @@ import { ConcurrencySlot } from './concurrencySlot';
 import { Inbox, type InboxItem } from './inbox';
 import type { Semaphore } from './limiter';
 import type { McpTree } from '../mcp/host';
+import type { Team } from './team/team';
+import type { Teammate } from './team/teammate';
 import type { WrittenFiles } from './worktreeWrites';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -42,6 +44,8 @@ export interface TreeContext {
   mcp: McpTree | null;
   /** What the run was started with, for the editor's tools (VS Code: the chat request's tool invocation token). */
   runContext?: unknown;
+  /** The run's team: its shared task list and its teammates (one per run, whichever tree context continues it). */
+  team: Team;
 }
 
 export interface AgentRunInit {
@@ -64,6 +68,8 @@ export interface AgentRunInit {
   maxTurns: number;
   /** A budget of this agent's own (the spawn tool's `budget`), inside its parent's; without one it spends from its parent's. */
   budget?: Budget;
+  /** Set when the agent is a teammate: its name in the team. */
+  teammate?: Teammate | null;
   /** Earlier conversation when this run continues an ended agent. */
   history?: BetaMessageParam[];
   /** How many of `history` are in the transcript on disk (default: all of it). */
@@ -145,6 +151,13 @@ export class AgentRun {
   readonly slot: ConcurrencySlot;
   /** Set once its query loop has returned: what arrives from then on continues it after it ends. */
   sealed = false;
+  /** Set when the agent is a teammate: idle between turns rather than ended (team/teammate.ts). */
+  readonly teammate: Teammate | null;
+  /**
+   * Set while its query loop runs: gives it the team's tools once it leads
+   * a team (its first named spawn), from its next turn on.
+   */
+  onLead: (() => void) | null = null;
   /**
    * Set before `done` resolves: the run that continues this agent at once
    * because a message came as it ended (null when none does). Surfaces that
@@ -173,6 +186,7 @@ export class AgentRun {
     this.thinking = init.thinking;
     this.maxTurns = init.maxTurns;
     this.depth = init.parent ? init.parent.depth + 1 : 0;
+    this.teammate = init.teammate ?? null;
     this.resumed = Boolean(init.history?.length);
     this.messages = init.history?.length ? continueConversation(init.history, init.prompt) : [{ role: 'user', content: [{ type: 'text', text: init.prompt }] }];
     this.persisted = Math.min(init.persisted ?? init.history?.length ?? 0, init.history?.length ?? 0);
@@ -201,9 +215,14 @@ export class AgentRun {
     return this.result !== null;
   }
 
-  /** Background children still running. */
+  /** Background children still at work: running, or waiting for a place or an approval; idle teammates rest. */
   runningBackgroundChildren(): AgentRun[] {
-    return [...this.children].filter((c) => c.background && !c.ended);
+    return [...this.children].filter((c) => c.background && !c.ended && !c.teammate?.idle);
+  }
+
+  /** Its teammates that have not ended (idle or at work). */
+  teammates(): AgentRun[] {
+    return [...this.children].filter((c) => c.teammate && !c.ended);
   }
 
   finish(result: AgentResult): void {

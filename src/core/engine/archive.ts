@@ -1,6 +1,7 @@
 import type { BetaContentBlockParam, BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import type { AgentNode } from '../../protocol/runSnapshot';
+import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
 import type { MailEntry } from './mail';
+import type { TeamRecord } from './team/team';
 
 /** An ended agent as the engine needs it to continue. */
 export interface ArchivedAgent {
@@ -12,6 +13,19 @@ export interface ArchivedAgent {
   runBusyIn?: string | null;
   /** Parts of its transcript that could not be read back, each naming where and why. */
   problems?: string[];
+  /** The run's team as its record keeps it: its task list, teammates and team file. */
+  team?: TeamRecord | null;
+}
+
+/** What a run's record keeps of its team, for the engine to rebuild it. */
+export function teamRecordOf(run: RunSnapshot): TeamRecord {
+  return {
+    info: run.team ?? null,
+    tasks: run.tasks ?? [],
+    members: Object.values(run.agents)
+      .filter((a) => a.member)
+      .map((a) => ({ name: a.member!, agentId: a.agentId, leadId: a.parentId })),
+  };
 }
 
 /** Where the engine keeps conversations, and finds ended agents again after a restart. */

@@ -47,6 +47,11 @@ export class ConcurrencySlot {
     }
   }
 
+  /** Gives the place back while the agent rests (an idle teammate); `take()` takes it again. */
+  lend(): void {
+    if (this.#waits === 0) this.#giveBack();
+  }
+
   /** Gives the place up for good; later takes do nothing. */
   close(): void {
     this.#closed = true;

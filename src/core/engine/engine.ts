@@ -18,6 +18,10 @@ import type { McpHost } from '../mcp/host';
 import { findResumable, type ResumeSource } from './resumeSource';
 import type { Messaging } from './sendMessageTool';
 import { AgentSpawner, type AgentLookup, type SpawnerHost } from './spawner';
+import { leadPrompt, type TeamStart } from './team/leadBrief';
+import { Team, type TeamRecord } from './team/team';
+import { Teammate } from './team/teammate';
+import { inGitRepository } from '../isolation';
 import { isolate, reisolate } from './worktreeSteps';
 
 /**
@@ -87,6 +91,12 @@ export interface RunRequest {
   runContext?: unknown;
   /** Who asks: a person (default) or a model through a tool; admission differs (`user-invocable`, `disable-model-invocation`). */
   invoker?: Invoker;
+  /**
+   * Runs a team file: `agent` is its lead, which is told the file's brief,
+   * the roster and `prompt` (the goal), and starts the task list with the
+   * file's tasks.
+   */
+  team?: TeamStart;
 }
 
 /** Ended agents kept in memory for follow-ups; older ones come back from the history. */
@@ -103,12 +113,20 @@ export class Engine {
   readonly #spawner: AgentSpawner;
   readonly #messenger: Messenger;
   readonly #mailbox: AgentMailbox;
-  /** SendMessage's view of the engine: the agents of a run, and the way to reach one. */
+  /** Each run's team (its task list and teammates), for as long as agents of the run are kept here. */
+  readonly #teams = new Map<string, Team>();
   /** What running an agent needs from the engine (agentExecution.ts). */
   readonly #execution: ExecutionHost;
+  /** SendMessage's view of the engine: the agents of a run, and the way to reach one. */
   readonly #messaging: Messaging = {
-    members: (runId) => [...this.#agents.values()].filter((a) => a.tree.runId === runId).map((a) => ({ agentId: a.id, agentName: a.agentName, ended: a.ended })),
+    members: (runId) => this.#members(runId),
     send: (agentId, message) => this.#messenger.send(agentId, message),
+    endTeammate: (agentId, reason) => {
+      const run = this.#agents.get(agentId);
+      if (!run?.teammate || run.ended) return false;
+      run.teammate.end(reason);
+      return true;
+    },
   };
 
   constructor(options: EngineOptions) {
@@ -129,6 +147,7 @@ export class Engine {
       resumable: (agentId) => this.#resumable(agentId),
       continued: (source, prompt, place) => this.#continued(source, prompt, place),
       launch: (run) => this.#launch(run),
+      inRepository: (cwd) => inGitRepository(cwd),
     });
     this.#mailbox = options.mailbox ?? new MemoryMailbox();
     this.#messenger = new Messenger({
@@ -188,8 +207,12 @@ export class Engine {
     const refusal = this.admission(request.agent, request.invoker, request.budget);
     if (refusal) throw new AdmissionError(refusal);
     const definition = this.#options.catalog.find(request.agent)!;
+    if (request.team) this.#checkTeam(request.team, settings.disabledAgents);
     const id = newAgentId();
-    const tree = newTree(id, settings, request.budget, request.signal, this.#options.mcp, request.runContext);
+    const team = this.#team(id, definition.name, request.team ? { info: request.team.info, tasks: [], members: [] } : undefined);
+    if (request.team) team.seed(request.team.tasks);
+    const tree = newTree(id, settings, request.budget, request.signal, team, this.#options.mcp, request.runContext);
+    const prompt = request.team ? leadPrompt(request.team, request.prompt) : request.prompt;
     const run = createAgentRun({
       id,
       definition,
@@ -200,7 +223,7 @@ export class Engine {
       model: this.#model({ requested: request.model, definition: definition.model, defaultModel: settings.defaultModel, aliases: settings.modelAliases }),
       cwd: path.resolve(request.cwd),
       // Claude Code's initialPrompt: what the agent is told first when it runs as the root agent.
-      prompt: definition.initialPrompt ? `${definition.initialPrompt}\n\n${request.prompt}` : request.prompt,
+      prompt: definition.initialPrompt ? `${definition.initialPrompt}\n\n${prompt}` : prompt,
       description: request.description ?? firstLine(request.prompt),
       background: false,
       permissionMode: await this.#mode(definition, request.permissionMode ?? settings.permissionMode, tree.controller.signal, tree.runId),
@@ -275,11 +298,11 @@ export class Engine {
       if (stop?.aborted) run.controller.abort(new CancelledError());
       else stop?.addEventListener('abort', () => run.controller.abort(new CancelledError()), { once: true });
     } else {
-      const tree = newTree(source.runId, settings, options.budget, options.signal, this.#options.mcp, options.runContext);
+      const tree = newTree(source.runId, settings, options.budget, options.signal, this.#team(source.runId, source.definition.name, source.team ?? undefined), this.#options.mcp, options.runContext);
       const permissionMode = await this.#mode(source.definition, options.permissionMode ?? settings.permissionMode, tree.controller.signal, tree.runId);
       run = this.#continued(source, prompt, { parent: null, reportsTo: source.parentId, parentToolUseId: null, tree, settings, background: false, permissionMode });
     }
-    const failure = await reisolate(this.#options.worktrees, run);
+    const failure = await reisolate(this.#options.worktrees, run, source.definition.baseRef ?? settings['worktrees.baseRef']);
     if (failure) throw new EngineError(failure);
     parent?.children.add(run);
     this.#launch(run);
@@ -312,7 +335,41 @@ export class Engine {
       prompt,
       description: source.description,
       continued: { messages: source.messages, persisted: source.persisted, usage: source.usage, turns: source.turns, notices: source.problems },
+      // A teammate continued (by a message, or its lead's follow-up) is a teammate again: idle between turns.
+      teammate: source.member ? new Teammate(source.member) : null,
     });
+  }
+
+  /** A team file whose members name agents that cannot run is refused before anything starts. */
+  #checkTeam(team: TeamStart, disabled: readonly string[]): void {
+    const known = this.#options.catalog.agents.map((a) => a.name);
+    for (const member of team.info.members) {
+      const definition = this.#options.catalog.find(member.agent);
+      if (!definition) throw new EngineError(`Team "${team.info.name}": member "${member.name}" names the agent "${member.agent}", which is not defined. Available: ${known.join(', ') || 'none'} (${team.info.filePath}).`);
+      if (disabled.includes(definition.name)) throw new EngineError(`Team "${team.info.name}": member "${member.name}" names the agent "${definition.name}", which is disabled (setting disabledAgents).`);
+    }
+  }
+
+  /** The run's team: the one kept here, else a new one (from the run's record when it has one). */
+  #team(runId: string, leadName: string, record?: TeamRecord): Team {
+    let team = this.#teams.get(runId);
+    if (!team) {
+      team = new Team({ runId, leadName, record, onTaskChange: (agentId, change, task) => this.#publish(runId, agentId, { type: 'task_changed', change, task }) });
+      this.#teams.set(runId, team);
+    }
+    return team;
+  }
+
+  /** The agents of a run SendMessage can reach: those kept here, and the team's members wherever they are. */
+  #members(runId: string): ReturnType<Messaging['members']> {
+    const team = this.#teams.get(runId);
+    const members = [...this.#agents.values()]
+      .filter((a) => a.tree.runId === runId)
+      .map((a) => ({ agentId: a.id, agentName: a.agentName, ended: a.ended, member: a.teammate?.name ?? team?.memberById(a.id)?.name, leadId: team?.memberById(a.id)?.leadId ?? null }));
+    for (const m of team?.members() ?? []) {
+      if (!members.some((known) => known.agentId === m.agentId)) members.push({ agentId: m.agentId, agentName: m.name, ended: true, member: m.name, leadId: m.leadId });
+    }
+    return members;
   }
 
   /** Stops an agent and its whole subtree. */
@@ -358,5 +415,8 @@ export class Engine {
   #pruneEnded(): void {
     const ended = [...this.#agents.values()].filter((a) => a.ended && (!a.parent || a.parent.ended));
     for (const run of ended.slice(0, Math.max(0, ended.length - ENDED_AGENTS_KEPT))) this.#agents.delete(run.id);
+    // A run none of whose agents is kept here any more gets its team back from the history when it is continued.
+    const runs = new Set([...this.#agents.values()].map((a) => a.tree.runId));
+    for (const runId of this.#teams.keys()) if (!runs.has(runId)) this.#teams.delete(runId);
   }
 }

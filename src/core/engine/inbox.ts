@@ -5,6 +5,12 @@ export interface InboxItem {
   entry: MailEntry;
   /** Whether the entry is in the mailbox: a result for a parent at work is handed over in memory only. */
   posted: boolean;
+  /**
+   * Read with the agent's next turn, but no reason for one on its own while
+   * the agent waits for others still at work (a teammate going idle tells
+   * its lead so; the lead reads all of them once the last one rests).
+   */
+  quiet?: boolean;
 }
 
 /**
@@ -23,9 +29,19 @@ export class Inbox {
     return this.#items.length;
   }
 
+  /** Waiting items that are worth a turn by themselves (not quiet). */
+  get urgent(): number {
+    return this.#items.filter((i) => !i.quiet).length;
+  }
+
   /** The items waiting (for a surface that says what will be delivered). */
   get items(): readonly InboxItem[] {
     return this.#items;
+  }
+
+  /** Wakes the agent if it waits, with nothing new: what it waits on besides its inbox changed (a child ended). */
+  nudge(): void {
+    this.#wake?.();
   }
 
   /** Adds an item and wakes the agent if it is waiting for one. */
@@ -70,9 +86,19 @@ export class Inbox {
     for (let i = this.#items.length - 1; i >= 0; i--) if (matches(this.#items[i]!)) this.#unsaved.push(...this.#items.splice(i, 1));
   }
 
-  /** Resolves at the next item, or when `signal` aborts. */
+  /** Resolves at once when an item waits, else at the next item, or when `signal` aborts. */
   wait(signal: AbortSignal): Promise<void> {
-    if (this.#items.length || signal.aborted) return Promise.resolve();
+    if (this.#items.length) return Promise.resolve();
+    return this.next(signal);
+  }
+
+  /**
+   * Resolves at the next item that arrives (or `nudge`), whatever waits
+   * already, or when `signal` aborts: for an agent that waits on something
+   * else too (its background children at work).
+   */
+  next(signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         this.#wake = null;

@@ -42,10 +42,67 @@ export interface SubagentInfo {
   ownHooks?: { event: 'SubagentStart' | 'SubagentStop'; command: string; timeoutSec: number | null; source: string; project: boolean }[];
 }
 
+/** Who acts in a team event: the teammate (or lead) by its team name, and its team's. */
+export interface TeamHookInfo {
+  teammateName: string;
+  teamName: string;
+}
+
+/** The task a TaskCreated or TaskCompleted event is about. */
+export interface TaskHookInfo extends TeamHookInfo {
+  taskId: string;
+  taskSubject: string;
+  taskDescription: string;
+}
+
+/**
+ * What the hooks of a team event decide, Claude Code's way: `block` (exit
+ * code 2, its stderr) keeps a teammate working with that feedback instead of
+ * going idle, or refuses the task change with it; `stop` (JSON
+ * `"continue": false`, its `stopReason`) ends the teammate.
+ */
+export interface TeamHookVerdict {
+  block?: string;
+  stop?: string;
+  ran?: boolean;
+}
+
 /** `ran`: whether any hook command ran (absent: taken as yes, since a command may write in the agent's folder). */
 export interface LifecycleHooks {
   subagentStart(info: SubagentInfo & { prompt: string }): Promise<{ additionalContext?: string; ran?: boolean }>;
   subagentStop(info: SubagentInfo & { lastAssistantMessage: string; stopHookActive: boolean }): Promise<{ continueWith?: string; ran?: boolean }>;
+  /** A teammate's turn ended and it is about to go idle. */
+  teammateIdle?(info: SubagentInfo & TeamHookInfo): Promise<TeamHookVerdict>;
+  /** A task is about to be created with TaskCreate (its id is reserved). */
+  taskCreated?(info: SubagentInfo & TaskHookInfo): Promise<TeamHookVerdict>;
+  /** A task is about to be marked completed with TaskUpdate. */
+  taskCompleted?(info: SubagentInfo & TaskHookInfo): Promise<TeamHookVerdict>;
+}
+
+export type TeamHookEvent = 'teammateIdle' | 'taskCreated' | 'taskCompleted';
+
+/**
+ * Runs the hooks of a team event; a failing implementation is logged and
+ * decides nothing. `ran` hears whenever a hook command may have run.
+ */
+export async function teamVerdict<E extends TeamHookEvent>(
+  hooks: LifecycleHooks | undefined,
+  event: E,
+  info: Parameters<NonNullable<LifecycleHooks[E]>>[0],
+  log?: Log,
+  ran?: () => void,
+): Promise<TeamHookVerdict> {
+  const run = hooks?.[event] as ((info: Parameters<NonNullable<LifecycleHooks[E]>>[0]) => Promise<TeamHookVerdict>) | undefined;
+  if (!run) return {};
+  try {
+    const verdict = await run.call(hooks, info);
+    if (verdict.ran !== false) ran?.();
+    return verdict;
+  } catch (error) {
+    ran?.();
+    log?.('warn', `${event[0]!.toUpperCase()}${event.slice(1)} hooks failed: ${String(error)}`);
+    return {};
+  }
 }
 
 /** How many times SubagentStop hooks may send one agent back to work. */

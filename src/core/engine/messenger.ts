@@ -264,6 +264,8 @@ export class Messenger {
   async resultReady(child: AgentRun): Promise<void> {
     const parentId = child.parent?.id ?? child.reportsTo;
     if (!parentId || (child.parent && !child.background)) return;
+    // A teammate its lead ended (or that ended itself) is no news to the lead: it heard it go idle.
+    if (child.teammate && !child.teammate.reportsEnd) return;
     const parent = child.parent ?? this.#host.find(parentId);
     const entry = resultEntry(child, parentId);
     if (parent && !parent.ended) {

@@ -13,6 +13,7 @@ import { executeToolCalls, type ToolCallHooks } from './toolExecutor';
 import type { Authorize } from './authorize';
 import type { NetworkPolicy } from './network';
 import { streamTurn, TurnError } from './turnStream';
+import type { IdleOutcome } from './team/idleTurn';
 
 /**
  * One agent's query loop: send the conversation, stream the answer,
@@ -39,6 +40,8 @@ export interface LoopDeps {
   persist(): void;
   /** Asked when the agent is about to complete; an instruction sends it back to work (SubagentStop hooks). */
   beforeComplete(output: string, round: number): Promise<string | null>;
+  /** For a teammate, instead of completing: it goes idle until a message wakes it, or it is ended (team/idleTurn.ts). */
+  idle?(output: string, round: number): Promise<IdleOutcome>;
 }
 
 export interface LoopOutcome {
@@ -119,6 +122,7 @@ export async function runQueryLoop(run: AgentRun, deps: LoopDeps): Promise<LoopO
   let lastText = '';
   let reminders = 0;
   let stopRounds = 0;
+  let idleRounds = 0;
   const hooks = toolHooks(run, deps);
   try {
     for (;;) {
@@ -160,10 +164,11 @@ export async function runQueryLoop(run: AgentRun, deps: LoopDeps): Promise<LoopO
       // A server tool paused a long turn: send it back as it is so the API continues it.
       if (message.stop_reason === 'pause_turn') continue;
 
-      // The turn ended. Background children still running get waited for;
-      // their results, and messages, start another turn.
-      while (run.inbox.size === 0 && run.runningBackgroundChildren().length > 0) {
-        await run.inbox.wait(run.signal);
+      // The turn ended. Background children still at work get waited for;
+      // their results, and messages, start another turn (what idle
+      // teammates report waits until none is at work: one turn for all).
+      while (run.inbox.urgent === 0 && run.runningBackgroundChildren().length > 0) {
+        await run.inbox.next(run.signal);
         run.signal.throwIfAborted();
       }
       if (run.inbox.size > 0) continue;
@@ -173,6 +178,19 @@ export async function runQueryLoop(run: AgentRun, deps: LoopDeps): Promise<LoopO
           continue;
         }
         return { status: 'failed', output: lastText || null, error: `The agent ended without returning a result through ${STRUCTURED_OUTPUT_TOOL} although an output schema was required.` };
+      }
+      if (deps.idle) {
+        const next = await deps.idle(lastText, idleRounds);
+        if (next.go === 'instruction') {
+          idleRounds++;
+          run.messages.push({ role: 'user', content: [{ type: 'text', text: next.text }] });
+          continue;
+        }
+        if (next.go === 'message') {
+          idleRounds = 0;
+          continue;
+        }
+        return { status: 'completed', output: lastText, error: null };
       }
       const more = await deps.beforeComplete(lastText, stopRounds);
       if (more) {

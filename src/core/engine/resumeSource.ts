@@ -4,6 +4,7 @@ import type { AgentDefinition } from '../agents/definition';
 import type { AgentRun } from './agentRun';
 import { repairConversation, type AgentArchive } from './archive';
 import { BusyElsewhereError, EngineError } from './errors';
+import type { TeamRecord } from './team/team';
 
 /** An ended agent, as a follow-up continues it. */
 export interface ResumeSource {
@@ -23,6 +24,10 @@ export interface ResumeSource {
   turns: number;
   /** What of its conversation could not be read back, told to the user as the follow-up starts. */
   problems?: string[];
+  /** A teammate's name in its team: continued, it is a teammate again. */
+  member?: string;
+  /** The run's team as its record keeps it (task list, roster, team file), for a run this process no longer holds. */
+  team?: TeamRecord | null;
 }
 
 /**
@@ -53,6 +58,8 @@ export async function findResumable(
       persisted: live.persisted,
       usage: live.usage,
       turns: live.turns,
+      ...(live.teammate ? { member: live.teammate.name } : {}),
+      team: live.tree.team.record(),
     };
   }
   if (archived === 'expired') {
@@ -88,6 +95,8 @@ export async function findResumable(
     persisted: messages.length ? history.length : 0,
     usage: node.usage,
     turns: node.turns,
+    ...(node.member ? { member: node.member } : {}),
+    team: archived.team ?? null,
     ...(problems.length ? { problems: [`The transcript of this agent could not be read back whole: ${problems.join('; ')}. It continues with the rest of its conversation.`] } : {}),
   };
 }

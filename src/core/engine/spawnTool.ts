@@ -20,7 +20,9 @@ export const spawnInputSchema = z
     model: z.string().optional().describe('Model alias (sonnet, opus, haiku) or id; defaults to the agent\'s own model.'),
     run_in_background: z.boolean().optional().describe('Return at once and let the agent work in the background; collect its result with TaskOutput.'),
     resume: z.string().optional().describe('Agent id of an agent you ran earlier: continue it, with its full previous conversation, using prompt as the follow-up.'),
-    isolation: z.enum(['worktree']).optional().describe('"worktree": the agent works on its own git worktree and branch; its changes stay there for the user to review.'),
+    name: z.string().optional().describe('Makes the agent a teammate of your team, addressable by this name (SendMessage to it); see the notes.'),
+    team_name: z.string().optional().describe('Accepted for agent files written for Claude Code; a run has one team, yours.'),
+    isolation: z.enum(['worktree', 'none']).optional().describe('"worktree": the agent works on its own git worktree and branch; its changes stay there for the user to review. "none": a teammate works in your folder rather than a worktree of its own.'),
     base_ref: z.string().min(1).optional().describe('With isolation: where the worktree starts. "HEAD" (default): the current commit plus the user\'s uncommitted changes; or a branch, tag or commit name.'),
     cwd: z.string().optional().describe('Absolute working directory for the agent (not with isolation).'),
     schema: z.record(z.string(), z.unknown()).optional().describe('JSON Schema the agent\'s result must follow.'),
@@ -62,6 +64,7 @@ function describeTool(agents: AgentDefinition[]): string {
     'Launch a subagent: an independent agent with its own tools and context that works on one task and reports back once.',
     `Available agents:\n${list || '(none)'}`,
     'Notes: give a complete, self-contained prompt; several Task calls in one message run in parallel; with run_in_background the call returns at once and you collect the result with TaskOutput (or stop it with TaskStop), and SendMessage redirects it while it works; resume continues an agent you ran before with its full context; budget caps what one agent (with its own subagents) may spend.',
+    'Teams: with name, the agent becomes your teammate. The call returns at once; the teammate works in the background (in a worktree of its own when it may edit), shares the run\'s task list (TaskCreate, TaskList, TaskGet, TaskUpdate), and goes idle when its turn ends instead of ending: you are told, and a SendMessage to its name wakes it. It ends when you end (or TaskStop it).',
   ].join('\n\n');
 }
 
@@ -89,8 +92,8 @@ export function spawnTool(parent: AgentRun, spawner: Spawner): RuntimeTool {
     summarizeInput: (input) => `${field(input, 'subagent_type') ?? DEFAULT_AGENT}: ${field(input, 'description') ?? ''}`,
     summarizeResult: (output) => {
       try {
-        const parsed = JSON.parse(output) as { status?: string; agentId?: string };
-        return `${parsed.status ?? 'done'}${parsed.agentId ? ` · ${parsed.agentId}` : ''}`;
+        const parsed = JSON.parse(output) as { status?: string; agentId?: string; name?: string };
+        return `${parsed.status ?? 'done'}${parsed.name ? ` · ${parsed.name}` : ''}${parsed.agentId ? ` · ${parsed.agentId}` : ''}`;
       } catch {
         return oneLine(output);
       }
@@ -98,6 +101,15 @@ export function spawnTool(parent: AgentRun, spawner: Spawner): RuntimeTool {
     run: async (raw, context) => {
       const child = await spawner.spawn(parent, parseSpawnInput(raw), context.toolUseId);
       if (typeof child === 'string') throw new ToolCallError(child);
+      if (child.teammate) {
+        return JSON.stringify({
+          status: 'teammate_spawned',
+          agentId: child.id,
+          name: child.teammate.name,
+          ...(child.isolation ? { worktree: { path: child.isolation.path, branch: child.isolation.branch } } : {}),
+          note: `${child.teammate.name} works in the background; you are told when it goes idle. SendMessage to "${child.teammate.name}" wakes it.`,
+        });
+      }
       if (child.background) {
         return JSON.stringify({ status: 'async_launched', agentId: child.id, outputFile: spawner.outputFile(child.id) });
       }

@@ -10,6 +10,8 @@ import type { Budget } from './budget';
 import type { ModelChoice } from './models';
 import type { ResumeSource } from './resumeSource';
 import { DEFAULT_AGENT, type SpawnInput, type Spawner } from './spawnTool';
+import { Teammate } from './team/teammate';
+import { mayEdit, planTeammate, teammateIsolated, type TeammatePlan } from './team/teammateSpawn';
 import { checkSpawn } from './toolPool';
 import { childCwd } from './workingDir';
 import { isolate, reisolate } from './worktreeSteps';
@@ -43,6 +45,8 @@ export interface SpawnerHost {
   continued(source: ResumeSource, prompt: string, place: Omit<AgentPlacement, 'id' | 'definition' | 'model' | 'cwd' | 'prompt' | 'description' | 'continued'>): AgentRun;
   /** Starts the child's query loop. */
   launch(run: AgentRun): void;
+  /** Whether a folder is in a git repository (where a teammate gets a worktree of its own by default). */
+  inRepository(cwd: string): Promise<boolean>;
 }
 
 /** The spawn call's budget in the engine's terms, or the refusal when the parent has nothing left to give. */
@@ -77,12 +81,15 @@ export class AgentSpawner implements Spawner {
 
   async spawn(parent: AgentRun, input: SpawnInput, toolUseId: string): Promise<AgentRun | string> {
     const settings = this.#host.settings();
-    if (input.isolation && input.cwd) return 'isolation and cwd cannot be used together: an isolated agent works in the worktree created for it.';
+    if (input.isolation === 'worktree' && input.cwd) return 'isolation and cwd cannot be used together: an isolated agent works in the worktree created for it.';
     const budget = spawnBudget(parent, input);
     if (typeof budget === 'string') return budget;
     if (input.resume) return this.#spawnResume(parent, input, toolUseId, settings, budget);
     const { catalog } = this.#host;
-    const requested = input.subagent_type?.trim() || DEFAULT_AGENT;
+    const team = parent.tree.team;
+    const mate = input.name !== undefined ? planTeammate(team, input, { maxTeammates: settings['teams.maxTeammates'], live: team.live }) : null;
+    if (typeof mate === 'string') return mate;
+    const requested = mate?.agent ?? (input.subagent_type?.trim() || DEFAULT_AGENT);
     // A plugin agent's bare name (`explore` for `sec:explore`) finds it when the name is its alone.
     const name = catalog.find(requested)?.name ?? requested;
     const refusal = checkSpawn({
@@ -90,7 +97,8 @@ export class AgentSpawner implements Spawner {
       available: catalog.agents.map((a) => a.name),
       disabled: settings.disabledAgents,
       parentName: parent.agentName,
-      parentSpawns: parent.spawns,
+      // A member the team file declares is the user's choice: its lead may spawn it whatever the lead's own file allows.
+      parentSpawns: mate?.declared ? '*' : parent.spawns,
     });
     if (refusal) return refusal;
     const definition = catalog.find(name)!;
@@ -106,15 +114,20 @@ export class AgentSpawner implements Spawner {
       if (!checked.ok) return checked.refusal;
       cwd = checked.cwd;
     }
-    const isolated = input.isolation === 'worktree' || definition.isolation === 'worktree';
-    if (isolated && input.cwd) return 'This agent always runs isolated in a worktree (isolation: worktree in its definition), so it cannot be given a cwd.';
-    if (!isolated && input.base_ref) return 'base_ref applies to an isolated agent only: give isolation: "worktree" too.';
-    const baseRef = input.base_ref ?? definition.baseRef ?? settings['worktrees.baseRef'];
-
     // Asked before the background cap is checked: the check and the child's place under it must not be split by a wait.
     const permissionMode = await this.#host.permissionMode(definition, parent.permissionMode, parent.signal, parent.tree.runId);
-    const background = Boolean(input.run_in_background || definition.background) && !definition.blocking;
-    const place = background ? this.#background.reserve(settings.maxBackgroundAgents) : null;
+    const isolated = mate
+      ? await this.#teammateIsolated(mate, definition, permissionMode, parent, Boolean(input.cwd), cwd)
+      : input.isolation === 'worktree' || definition.isolation === 'worktree';
+    if (typeof isolated === 'string') return isolated;
+    if (isolated && input.cwd) return 'This agent always runs isolated in a worktree (isolation: worktree in its definition), so it cannot be given a cwd.';
+    if (!isolated && input.base_ref) return 'base_ref applies to an isolated agent only: give isolation: "worktree" too.';
+    if (!mate && input.isolation === 'none' && definition.isolation === 'worktree') return `Agent "${name}" always runs in a worktree of its own (isolation: worktree in its file).`;
+    const baseRef = input.base_ref ?? definition.baseRef ?? settings['worktrees.baseRef'];
+
+    // A teammate works in the background, counted among the team's members, not against the background cap.
+    const background = mate !== null || (Boolean(input.run_in_background || definition.background) && !definition.blocking);
+    const place = background && !mate ? this.#background.reserve(settings.maxBackgroundAgents) : null;
     if (typeof place === 'string') return place;
 
     const child = createAgentRun({
@@ -124,16 +137,32 @@ export class AgentSpawner implements Spawner {
       parentToolUseId: toolUseId,
       tree: parent.tree,
       settings,
-      model: this.#host.model({ requested: input.model, definition: definition.model, parent: parent.model, defaultModel: settings.defaultModel, aliases: settings.modelAliases }),
+      model: this.#host.model({ requested: mate ? mate.model : input.model, definition: definition.model, parent: parent.model, defaultModel: settings.defaultModel, aliases: settings.modelAliases }),
       cwd,
-      prompt: input.prompt,
+      prompt: mate?.prompt ?? input.prompt,
       description: input.description || firstLine(input.prompt),
       background,
       permissionMode,
       schema: input.schema,
       budget,
+      teammate: mate ? new Teammate(mate.name) : null,
     });
-    return this.#start(parent, child, place, isolated ? () => isolate(this.#host.worktrees, child, baseRef) : null);
+    // On the roster before its worktree is made: a second spawn of the same name meanwhile is refused.
+    if (mate) team.register({ name: mate.name, agentId: child.id, leadId: parent.id });
+    const started = await this.#start(parent, child, place, isolated ? () => isolate(this.#host.worktrees, child, baseRef) : null);
+    if (mate && typeof started === 'string') team.unregister(child.id);
+    if (mate && typeof started !== 'string') parent.onLead?.();
+    return started;
+  }
+
+  #teammateIsolated(mate: TeammatePlan, definition: AgentDefinition, mode: PermissionMode, parent: AgentRun, cwdGiven: boolean, cwd: string): Promise<boolean | string> {
+    const settings = this.#host.settings();
+    return teammateIsolated(mate, definition, {
+      teamDefault: parent.tree.team.info?.isolation ?? settings['teams.isolation'],
+      mayEdit: !parent.planMode && mayEdit(definition, mode, parent.depth + 1, settings.maxDepth),
+      cwdGiven,
+      inRepository: () => (this.#host.worktrees ? this.#host.inRepository(cwd) : Promise.resolve(false)),
+    });
   }
 
   async #spawnResume(parent: AgentRun, input: SpawnInput, toolUseId: string, settings: Settings, budget: Budget | undefined): Promise<AgentRun | string> {

@@ -18,16 +18,18 @@ const outputSchema = z.object({
   timeout_ms: z.number().int().min(0).max(600_000).optional().describe('How long to wait when blocking (default 30000).'),
 });
 
-const stopSchema = z.object({ agent_id: z.string().min(1) });
+const stopSchema = z.object({ agent_id: z.string().min(1).describe('The agent id, or a teammate\'s name.') });
 const parseOutputInput = zodValidator('TaskOutput', outputSchema);
 const parseStopInput = zodValidator('TaskStop', stopSchema);
 
 const DEFAULT_WAIT_MS = 30_000;
 
+/** One of the agents `parent` started, by id, or a teammate of its by name. */
 function childOf(parent: AgentRun, agentId: string): AgentRun {
-  const child = [...parent.children].find((c) => c.id === agentId);
+  const wanted = agentId.trim();
+  const child = [...parent.children].find((c) => c.id === wanted) ?? [...parent.children].find((c) => c.teammate?.name.toLowerCase() === wanted.toLowerCase());
   if (!child) {
-    const mine = [...parent.children].map((c) => c.id);
+    const mine = [...parent.children].map((c) => (c.teammate ? `${c.teammate.name} (${c.id})` : c.id));
     throw new ToolCallError(`No agent with id "${agentId}" was started by you.${mine.length ? ` Your agents: ${mine.join(', ')}` : ''}`);
   }
   return child;
@@ -89,14 +91,16 @@ export function taskStopTool(parent: AgentRun): RuntimeTool {
     ...builtinTool('TaskStop'),
     definition: {
       name: 'TaskStop',
-      description: 'Stop a background agent you started (and every agent it started). What it did so far is kept.',
+      description: 'Stop a background agent you started (and every agent it started), or end a teammate: an idle one ends at once, one at work is stopped. What it did so far is kept.',
       input_schema: z.toJSONSchema(stopSchema) as never,
     },
     summarizeInput: (input) => field(input, 'agent_id') ?? '',
     run: async (raw) => {
       const child = childOf(parent, parseStopInput(raw).agent_id);
       if (child.ended) return JSON.stringify({ ...snapshot(child), note: 'The agent had already ended.' });
-      child.controller.abort(new CancelledError(`Stopped by its parent agent "${parent.agentName}".`));
+      // An idle teammate has done its turn: it ends as completed; anything at work is stopped.
+      if (child.teammate?.idle) child.teammate.end(`Its lead "${parent.agentName}" ended it.`);
+      else child.controller.abort(new CancelledError(`Stopped by its parent agent "${parent.agentName}".`));
       const result = await child.done;
       dropResult(parent, child.id);
       return JSON.stringify(resultPayload(result));
@@ -113,14 +117,17 @@ export function resultEntry(child: AgentRun, parentId: string): MailEntry {
   const r = child.result!;
   const id = newMailId();
   const output = r.structuredOutput !== undefined ? JSON.stringify(r.structuredOutput) : (r.output ?? '');
-  const body = r.status === 'completed' ? output : [r.error ?? '', output ? `Output so far:\n${output}` : ''].filter(Boolean).join('\n');
+  // A teammate goes by its team name; one a hook ended says why, with what it said last.
+  const name = child.teammate?.name ?? child.agentName;
+  const ended = child.teammate?.ending && child.teammate.reportsEnd ? `${child.teammate.ending}\n` : '';
+  const body = r.status === 'completed' ? `${ended}${output}` : [r.error ?? '', output ? `Output so far:\n${output}` : ''].filter(Boolean).join('\n');
   return {
     id,
     agentId: parentId,
     runId: child.tree.runId,
     kind: 'result',
-    text: `<task-notification agentId="${child.id}" agent="${child.agentName}" status="${r.status}" id="${id}">\n${body}\n</task-notification>`,
-    from: { agentId: child.id, agentName: child.agentName },
+    text: `<task-notification agentId="${child.id}" agent="${name}" status="${r.status}" id="${id}">\n${body}\n</task-notification>`,
+    from: { agentId: child.id, agentName: name },
     via: 'agent',
     sentAt: mailTime(),
     // The parent asked to wait for it (blocking): an ended parent is continued with it.

@@ -18,6 +18,11 @@ export interface PoolInput {
   depth: number;
   maxDepth: number;
   mode: PermissionMode;
+  /**
+   * Its place in a team: a `lead` (it spawns teammates) and a `member` get
+   * the team's tools whatever the rest says, and a lead keeps the spawn tool.
+   */
+  team?: 'lead' | 'member' | null;
 }
 
 export interface ToolPool {
@@ -37,9 +42,11 @@ export function computeToolPool(input: PoolInput): ToolPool {
   const listed = definition.tools === null ? null : new Set(definition.tools.map(key));
   const denied = new Set(definition.disallowedTools.map(key));
   const canSpawn = depth < maxDepth;
+  const teamTool = (tool: ToolSpec) => Boolean(input.team && (tool.team || (input.team === 'lead' && isSpawnToolName(tool.name))));
 
   const allowed = (tool: ToolSpec) => {
     if (denied.has(key(tool.name))) return false;
+    if (teamTool(tool)) return true;
     if (listed === null) return !tool.optIn;
     if (listed.has(key(tool.name))) return true;
     // TaskOutput, TaskStop and SendMessage come with the spawn tool unless the file names them itself.
@@ -49,8 +56,8 @@ export function computeToolPool(input: PoolInput): ToolPool {
 
   const tools = runtime
     .filter(allowed)
-    .filter((tool) => offeredTo(tool.kind, mode, depth))
-    .filter((tool) => canSpawn || !spawning(tool))
+    .filter((tool) => teamTool(tool) || offeredTo(tool.kind, mode, depth))
+    .filter((tool) => teamTool(tool) || canSpawn || !spawning(tool))
     .map((tool) => tool.name);
 
   return { tools, spawns: tools.some(isSpawnToolName) ? definition.spawns : [] };

@@ -31,11 +31,17 @@ export async function isolate(worktrees: WorktreeManager | undefined, run: Agent
   }
 }
 
-/** A follow-up to an isolated agent works in its worktree again (reopened if it was finished). */
-export async function reisolate(worktrees: WorktreeManager | undefined, run: AgentRun): Promise<string | null> {
+/**
+ * A follow-up to an isolated agent works in its worktree again (reopened if
+ * it was finished). A teammate whose worktree is gone (it changed nothing,
+ * or its changes were discarded) gets a new one: it is woken for new work,
+ * not to go on with the old.
+ */
+export async function reisolate(worktrees: WorktreeManager | undefined, run: AgentRun, baseRef: string | null = null): Promise<string | null> {
   if (!worktrees) return null;
   const known = worktrees.get(run.id) ?? (await worktrees.list()).find((r) => r.agentId === run.id);
   if (!known) return null;
+  if (known.state === 'discarded' && run.teammate) return isolate(worktrees, run, baseRef);
   if (known.state === 'discarded') return `Agent ${run.id}'s worktree was discarded, so its work is gone; start a new run instead.`;
   try {
     const record = await worktrees.reopen(run.id);

@@ -1,13 +1,14 @@
-import type { LifecycleHooks, SubagentInfo } from '../engine/lifecycleHooks';
-import { matchesEveryAgent, selectHooks, type CommandHook, type HookEventName, type HookGroup } from './hookSettings';
+import type { LifecycleHooks, SubagentInfo, TaskHookInfo, TeamHookInfo, TeamHookVerdict } from '../engine/lifecycleHooks';
+import { matchesEveryAgent, selectHooks, UNMATCHED_EVENTS, type CommandHook, type HookEventName, type HookGroup } from './hookSettings';
 import { testPatterns, timeoutMessage, type PatternResult } from '../regex/boundedRegex';
-import { interpretStart, interpretStop, subagentStartInput, subagentStopInput } from './hookProtocol';
+import { interpretStart, interpretStop, interpretTeamHook, subagentStartInput, subagentStopInput, taskInput, teammateIdleInput } from './hookProtocol';
 import { HookSettingsFiles } from './hookSettingsFiles';
 import { runShellCommand, type ShellCommandResult } from '../shellCommand';
 import { childEnv } from '../childEnv';
 
 /**
  * Claude Code-compatible command hooks for SubagentStart and SubagentStop,
+ * and the team events TeammateIdle, TaskCreated and TaskCompleted,
  * from `~/.claude/settings.json` and the project's
  * `.claude/settings.json` / `.claude/settings.local.json`. The hooks of one
  * event run in parallel; their effects are combined in settings order. A hook
@@ -105,6 +106,36 @@ export class CommandHooks implements LifecycleHooks {
     );
   }
 
+  teammateIdle(info: SubagentInfo & TeamHookInfo): Promise<TeamHookVerdict> {
+    return this.#team('TeammateIdle', info, teammateIdleInput(info));
+  }
+
+  taskCreated(info: SubagentInfo & TaskHookInfo): Promise<TeamHookVerdict> {
+    return this.#team('TaskCreated', info, taskInput('TaskCreated', info));
+  }
+
+  taskCompleted(info: SubagentInfo & TaskHookInfo): Promise<TeamHookVerdict> {
+    return this.#team('TaskCompleted', info, taskInput('TaskCompleted', info));
+  }
+
+  /** A team event: any hook that blocks blocks (their feedback joined), any that stops stops. */
+  async #team(event: HookEventName, info: SubagentInfo, input: Record<string, unknown>): Promise<TeamHookVerdict> {
+    const runs = await this.#runAll(event, info, input);
+    const blocks: string[] = [];
+    const stops: string[] = [];
+    for (const { hook, result } of runs) {
+      const outcome = interpretTeamHook(result, event);
+      if (outcome.warning) this.#warn(info, event, hook, outcome.warning);
+      if (outcome.block !== undefined) blocks.push(outcome.block);
+      if (outcome.stop !== undefined) stops.push(outcome.stop);
+    }
+    return {
+      ...(blocks.length ? { block: blocks.join('\n\n') } : {}),
+      ...(stops.length ? { stop: stops.filter(Boolean).join('\n') } : {}),
+      ran: runs.length > 0,
+    };
+  }
+
   /** Runs every matching hook of the event; results in settings order, whatever order they finish in. */
   async #runAll(event: HookEventName, info: SubagentInfo, input: Record<string, unknown>): Promise<Array<{ hook: CommandHook; result: ShellCommandResult }>> {
     if (!this.#options.enabled()) return [];
@@ -114,7 +145,7 @@ export class CommandHooks implements LifecycleHooks {
       this.#untrustedSaid.add(untrustedProjectDir);
       this.#log(info)('info', `The project hooks of ${untrustedProjectDir} do not run: the folder is not trusted.`);
     }
-    const matched = await this.#matchers(settings.flatMap((source) => source.events[event]), info.agentName, this.#log(info));
+    const matched = UNMATCHED_EVENTS.has(event) ? new Map<string, boolean>() : await this.#matchers(settings.flatMap((source) => source.events[event]), info.agentName, this.#log(info));
     const hooks = await this.#approved(event, selectHooks(settings, event, info.agentName, (group) => matched.get(group.matcher) ?? true), info);
     if (hooks.length === 0) return [];
     const env = hookEnvironment(this.#options.env ?? process.env, projectDir);

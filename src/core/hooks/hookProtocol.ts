@@ -1,4 +1,4 @@
-import type { SubagentInfo } from '../engine/lifecycleHooks';
+import type { SubagentInfo, TaskHookInfo, TeamHookInfo, TeamHookVerdict } from '../engine/lifecycleHooks';
 import type { ShellCommandResult } from '../shellCommand';
 
 /**
@@ -30,6 +30,21 @@ export function subagentStopInput(info: SubagentInfo & { lastAssistantMessage: s
     stop_hook_active: info.stopHookActive,
     agent_transcript_path: info.transcriptPath ?? '',
     last_assistant_message: info.lastAssistantMessage,
+  };
+}
+
+export function teammateIdleInput(info: SubagentInfo & TeamHookInfo): Record<string, unknown> {
+  return { ...commonInput(info, 'TeammateIdle'), teammate_name: info.teammateName, team_name: info.teamName };
+}
+
+export function taskInput(event: 'TaskCreated' | 'TaskCompleted', info: SubagentInfo & TaskHookInfo): Record<string, unknown> {
+  return {
+    ...commonInput(info, event),
+    task_id: info.taskId,
+    task_subject: info.taskSubject,
+    task_description: info.taskDescription,
+    teammate_name: info.teammateName,
+    team_name: info.teamName,
   };
 }
 
@@ -79,6 +94,26 @@ export function interpretStop(result: ShellCommandResult): StopOutcome {
   const reason = parsed.value.reason;
   if (typeof reason !== 'string' || !reason.trim()) return { warning: 'printed "decision": "block" without a "reason"; the agent is not sent back without an instruction' };
   return { continueWith: reason.trim() };
+}
+
+/**
+ * A team event's hook, as Claude Code reads it: exit 2 blocks (its stderr
+ * is the feedback: the teammate keeps working with it, or the task change
+ * is refused with it); JSON output with `"continue": false` stops the
+ * teammate (its `stopReason` says why). Anything else decides nothing.
+ */
+export function interpretTeamHook(result: ShellCommandResult, event: string): TeamHookVerdict & { warning?: string } {
+  if (result.exitCode === BLOCKING_EXIT && !result.timedOut) return { block: result.stderr.trim() || `A ${event} hook said no.` };
+  const failure = failureOf(result);
+  if (failure) return { warning: failure };
+  const parsed = parseJsonOutput(result.stdout);
+  if (parsed.kind === 'plain') return {};
+  if (parsed.kind === 'invalid') return { warning: parsed.warning };
+  if (parsed.value.continue === false) {
+    const reason = parsed.value.stopReason;
+    return { stop: typeof reason === 'string' ? reason.trim() : '' };
+  }
+  return {};
 }
 
 /** Why a run produced no usable output, or null when it exited 0. */

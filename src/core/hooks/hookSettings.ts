@@ -1,5 +1,7 @@
 /**
- * Claude Code's hook settings format, for the two events this product fires:
+ * Claude Code's hook settings format, for the events this product fires
+ * (SubagentStart, SubagentStop, and the team events TeammateIdle,
+ * TaskCreated and TaskCompleted):
  * `{ "hooks": { "SubagentStart": [ { "matcher", "hooks": [ {
  * "type": "command", "command", "timeout" } ] } ] } }`. Parsing is pure and
  * forgiving: every problem becomes a message and only the broken part is
@@ -8,8 +10,11 @@
  * without a word.
  */
 
-export const HOOK_EVENTS = ['SubagentStart', 'SubagentStop'] as const;
+export const HOOK_EVENTS = ['SubagentStart', 'SubagentStop', 'TeammateIdle', 'TaskCreated', 'TaskCompleted'] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
+
+/** Events whose hooks run on every occurrence, as in Claude Code: a matcher on them is ignored. */
+export const UNMATCHED_EVENTS: ReadonlySet<HookEventName> = new Set(['TeammateIdle', 'TaskCreated', 'TaskCompleted']);
 
 export interface CommandHook {
   command: string;
@@ -37,7 +42,7 @@ export interface HookSettings {
 const OTHER_HOOK_TYPES = new Set(['prompt', 'agent', 'http', 'mcp_tool']);
 
 export function emptyHookSettings(problems: string[] = []): HookSettings {
-  return { disableAllHooks: false, events: { SubagentStart: [], SubagentStop: [] }, problems };
+  return { disableAllHooks: false, events: { SubagentStart: [], SubagentStop: [], TeammateIdle: [], TaskCreated: [], TaskCompleted: [] }, problems };
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -158,7 +163,7 @@ export function selectHooks(
   const selected: CommandHook[] = [];
   for (const source of sources) {
     for (const group of source.events[event]) {
-      if (!matches(group)) continue;
+      if (!UNMATCHED_EVENTS.has(event) && !matches(group)) continue;
       for (const hook of group.hooks) {
         if (seen.has(hook.command)) continue;
         seen.add(hook.command);

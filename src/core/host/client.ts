@@ -12,6 +12,7 @@ import type { ModeWidening } from '../tools/modeConsent';
 import type { ToolOutput } from '../tools/runtimeTool';
 import type { EditorTool } from '../mcp/editorTools';
 import type { AgentRuntime, ApprovalsView, FollowUpRequest, RunHandle, SendRequest, SendResult, StartRequest, StopOutcome, StopRequest } from '../runtime/api';
+import { EngineError } from '../engine/errors';
 import { HostError, Peer } from './peer';
 
 /**
@@ -82,6 +83,8 @@ export class HostClient implements AgentRuntime {
   readonly #options: HostClientOptions;
   #peer: Peer | null = null;
   #host: { version: string; build: string; pid: number; startedAt: number } | null = null;
+  /** What the host said it offers (an older host lacks what came later). */
+  #hostCapabilities = new Set<string>();
   #seq = 0;
   #closed = false;
   #reconnecting: Promise<void> | null = null;
@@ -159,6 +162,7 @@ export class HostClient implements AgentRuntime {
       });
       const before = this.#host;
       this.#host = hello.host;
+      this.#hostCapabilities = new Set(hello.capabilities);
       // Another host than before: the one that held this copy's approvals died with them unanswered.
       const hostDied = before !== null && (before.pid !== hello.host.pid || before.startedAt !== hello.host.startedAt);
       // Applied as it arrives: the feed that follows it in the same chunk continues from it.
@@ -410,6 +414,10 @@ export class HostClient implements AgentRuntime {
 
   async start(request: StartRequest): Promise<RunHandle> {
     const { runContext, signal, scope, ...rest } = request;
+    // An older host would drop the team and run its lead alone: say so instead.
+    if (rest.team && !this.#hostCapabilities.has('teams')) {
+      throw new EngineError(`The agent host running now (${this.#host?.version ?? 'an older version'}) cannot run teams. Let it exit once no agent is at work in it (\`subagents host stop --when-idle\`), then run the team again.`);
+    }
     const handle = await this.#request('start', { ...rest, scope: wireScope(scope), ...optional('context', this.#context(runContext)) }, signal);
     return this.#handle(handle);
   }

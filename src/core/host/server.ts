@@ -203,6 +203,7 @@ export class HostServer {
           baseRef: p.baseRef,
           askApprovals: p.askApprovals,
           via: p.via,
+          team: p.team,
           runContext: this.#context(connection, p.context),
           signal,
         });

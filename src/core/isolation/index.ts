@@ -22,4 +22,6 @@ export {
 } from './manager';
 export { BackgroundUpkeep, describe as describeUpkeep, type BackgroundUpkeepOptions } from './backgroundUpkeep';
 export { INCLUDE_FILE } from './include';
+export { inGitRepository } from './repo';
+export { overlapsBefore, overlapWarning, teammatesOf, type Overlap, type TeammateWork } from './overlaps';
 export { formatBytes } from './diskUse';

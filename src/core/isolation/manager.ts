@@ -372,6 +372,12 @@ export class WorktreeManager {
     return outcome;
   }
 
+  /** The commit a ref of the agent's repository names (an apply's backup ref), or null when it names none. */
+  async commitOf(agentId: string, ref: string): Promise<string | null> {
+    const res = await git(['rev-parse', '--verify', '-q', `${ref}^{commit}`], { cwd: this.require(agentId).repoRoot, okCodes: [0, 1, 128] });
+    return res.code === 0 ? res.stdout.trim() : null;
+  }
+
   /** A file's text at a commit of the agent's repository (a review's either side), or null when it has no such file. */
   async fileAt(agentId: string, commit: string, file: string): Promise<string | null> {
     return fileAt(this.require(agentId).repoRoot, commit, file);

@@ -44,6 +44,17 @@ export async function locateRepo(cwd: string): Promise<RepoLocation> {
   };
 }
 
+/** Whether `cwd` lies in a git working tree, where an agent can have a worktree of its own. */
+export async function inGitRepository(cwd: string): Promise<boolean> {
+  try {
+    await locateRepo(cwd);
+    return true;
+  } catch (error) {
+    if (error instanceof IsolationError) return false;
+    throw error;
+  }
+}
+
 export interface Head {
   commit: string;
   tree: string;

@@ -5,7 +5,7 @@ import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages
 import { isActiveStatus } from '../../protocol/runEvents';
 import { agentOf, type AgentNode, type RunSnapshot } from '../../protocol/runSnapshot';
 import { isTempFile, moveAside, writeFileAtomic } from '../atomicFile';
-import type { AgentArchive, ArchivedAgent } from '../engine/archive';
+import { teamRecordOf, type AgentArchive, type ArchivedAgent } from '../engine/archive';
 import { EngineError } from '../engine/errors';
 import { currentOwner, liveInstances, pidAlive, sameOwner, type ProcessOwner } from '../processOwner';
 import { FileLock } from '../fileLock';
@@ -711,12 +711,14 @@ export class RunHistory implements AgentArchive {
     }
     const transcript = await this.transcripts.load(agentId).catch((error: unknown) => ({ messages: [], problems: [`the file ${this.transcripts.path(agentId)} cannot be read (${firstLine(error)})`] }));
     const busy = busyElsewhere(file, this.#owner);
+    const run = file?.run ?? this.#store?.get(known.runId) ?? this.#loaded.find((r) => r.runId === known.runId);
     return {
       node,
       messages: transcript?.messages ?? [],
       ...(transcript?.problems.length ? { problems: transcript.problems } : {}),
       runningIn: runningIn(node, file, this.#owner),
       runBusyIn: busy ? describeOwner(busy) : null,
+      team: run ? teamRecordOf(run) : null,
     };
   }
 

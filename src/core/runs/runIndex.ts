@@ -31,6 +31,8 @@ const agentSummarySchema = z.object({
   parentId: z.nullable(z.string()),
   startedAt: z.number(),
   endedAt: z.nullable(z.number()),
+  /** A teammate's name in its team (so a teammate can be named instead of its id). */
+  member: z.optional(z.string()),
 });
 
 export const runSummarySchema = z.object({
@@ -58,7 +60,10 @@ export function summarize(run: RunSnapshot, active: boolean): RunSummary {
   const root = agentOf(run, run.rootAgentId);
   // Own properties whatever the id (an assignment to agents['__proto__'] would set the prototype).
   const agents: RunSummary['agents'] = Object.fromEntries(
-    Object.values(run.agents).map((node) => [node.agentId, { agentName: node.agentName, status: node.status, parentId: node.parentId, startedAt: node.startedAt, endedAt: node.endedAt }]),
+    Object.values(run.agents).map((node) => [
+      node.agentId,
+      { agentName: node.agentName, status: node.status, parentId: node.parentId, startedAt: node.startedAt, endedAt: node.endedAt, ...(node.member ? { member: node.member } : {}) },
+    ]),
   );
   return {
     runId: run.runId,

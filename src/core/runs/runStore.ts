@@ -262,7 +262,8 @@ export class RunStore {
     const existing = agentOf(run, e.agentId);
     if (existing) {
       // A follow-up continues the same agent: same node, new turn of work.
-      Object.assign(existing, { status: 'running', endedAt: null, text: '', output: null, error: null, retryWait: null, approval: null, prompt: capText(e.prompt, CAPS.prompt), description: capText(e.description, CAPS.description), model: e.model, cwd: e.cwd });
+      Object.assign(existing, { status: 'running', endedAt: null, text: '', output: null, error: null, retryWait: null, approval: null, idleOutput: null, prompt: capText(e.prompt, CAPS.prompt), description: capText(e.description, CAPS.description), model: e.model, cwd: e.cwd });
+      if (e.member) existing.member = e.member;
     } else {
       const node: AgentNode = {
         agentId: e.agentId,
@@ -294,6 +295,7 @@ export class RunStore {
         worktree: null,
         worktreePath: null,
         approval: null,
+        ...(e.member ? { member: e.member } : {}),
       };
       run.agents[e.agentId] = node;
       this.#agents.set(e.agentId, node);
@@ -304,6 +306,7 @@ export class RunStore {
         if (row) row.childAgentId = e.agentId;
       }
     }
+    if (e.team) run.team = e.team;
     // Any agent at work (a follow-up to one of its agents included) makes the tree running.
     run.status = 'running';
     run.endedAt = null;
@@ -370,6 +373,25 @@ export class RunStore {
         if (message) message.deliveredAt = e.ts;
         break;
       }
+      case 'agent_idle':
+        // An approval answered meanwhile is the only thing that could make it `waiting`; idle replaces running.
+        node.status = e.idle ? 'idle' : 'running';
+        node.idleOutput = e.idle ? (e.output ?? null) : null;
+        if (e.idle) {
+          node.text = '';
+          node.rests = (node.rests ?? 0) + 1;
+          node.restedSaying = e.output ?? null;
+        }
+        break;
+      case 'task_changed': {
+        const tasks = (run.tasks ??= []);
+        const at = tasks.findIndex((t) => t.id === e.task.id);
+        if (e.change === 'deleted') {
+          if (at >= 0) tasks.splice(at, 1);
+        } else if (at >= 0) tasks[at] = e.task;
+        else tasks.push(e.task);
+        break;
+      }
       case 'approval_settled':
         if (node.approval?.approvalId === e.approvalId) node.approval = null;
         if (node.status === 'waiting' && !node.approval) node.status = 'running';
@@ -386,6 +408,7 @@ export class RunStore {
           turns: e.turns,
           worktree: e.worktree,
           approval: null,
+          idleOutput: null,
           ...(e.structuredOutput !== undefined ? { structuredOutput: e.structuredOutput } : {}),
         });
         for (const row of node.tools) if (row.status === 'running') row.status = 'error';

@@ -2,6 +2,7 @@ import type { Invoker } from '../../protocol/admission';
 import type { RunEvent } from '../../protocol/runEvents';
 import type { AgentResult } from '../engine/agentRun';
 import type { Budget } from '../engine/budget';
+import type { TeamStart } from '../engine/team/leadBrief';
 import type { RunStore } from '../runs/runStore';
 import type { ApprovalAsker, InboxChange, PendingApproval } from '../tools/approvalInbox';
 import type { ApprovalDecision, PermissionMode } from '../tools/permissions';
@@ -51,6 +52,8 @@ export interface StartRequest {
   runContext?: unknown;
   /** Stops the run however far it got: while its file's mode is asked about, its worktree made, and once it runs. */
   signal?: AbortSignal;
+  /** Runs a team file (plain data, as the surface resolved it): `agent` is its lead, `prompt` the goal. */
+  team?: TeamStart;
 }
 
 /** Continues an ended agent with its whole conversation. */

@@ -295,6 +295,7 @@ export class Runtime implements AgentRuntime {
       baseRef: request.baseRef,
       runContext: request.runContext,
       signal: request.signal,
+      team: request.team,
     });
     // Set before the agent's first turn can ask: starting it takes I/O, this does not.
     this.#policy(run.tree.runId, request.askApprovals);

@@ -5,6 +5,7 @@ import { isActiveStatus, totalTokens } from '../../protocol/runEvents';
 import type { AgentNode, RunSnapshot, ToolRow } from '../../protocol/runSnapshot';
 import { statusDisplay } from '../../protocol/statusDisplay';
 import { builtinTool, isSpawnToolName, toolLabel } from '../../protocol/tools';
+import { TeamChatLog } from './teamLog';
 
 /**
  * A run tree told as a chat response. Chat responses are append-only,
@@ -126,9 +127,15 @@ function approvalText(node: AgentNode): string {
   return `${indent(node.depth + 1)}**Approval needed:** ${escapeMarkdown(headline)}${target}${wholeBelow ? ':' : ''}${why}${block}`;
 }
 
+/** How the log names an agent: a teammate by its team name. */
+function nameOf(node: AgentNode): string {
+  return node.member ?? node.agentName;
+}
+
 export class ChatRunLog {
   readonly #seen = new Map<string, AgentSeen>();
   readonly #files = new Set<string>();
+  readonly #team = new TeamChatLog(escapeMarkdown);
 
   /**
    * Takes `run` as already told: a follow-up's response tells only what
@@ -145,6 +152,7 @@ export class ChatRunLog {
       for (const row of node.tools) if (row.status !== 'running') seen.tools.add(row.toolUseId);
       for (const message of node.messages ?? []) seen.messages.add(message.messageId);
     }
+    this.#team.prime(run);
   }
 
   /** What changed in `run` since the last call, as parts to append. */
@@ -172,7 +180,7 @@ export class ChatRunLog {
       const wait = node.status === 'running' ? node.retryWait : null;
       if (wait && wait.attempt !== seen.retry) {
         seen.retry = wait.attempt;
-        lines.push(`${indent(node.depth + 1)}↻ **${escapeMarkdown(node.agentName)}** retry ${wait.attempt}: ${escapeMarkdown(clip(wait.reason, 200))}`);
+        lines.push(`${indent(node.depth + 1)}↻ **${escapeMarkdown(nameOf(node))}** retry ${wait.attempt}: ${escapeMarkdown(clip(wait.reason, 200))}`);
       }
       for (const file of this.#files.size < 500 ? this.#touchedFiles(node) : []) parts.push({ kind: 'reference', filePath: file });
       const approvalId = node.approval?.approvalId ?? null;
@@ -192,6 +200,7 @@ export class ChatRunLog {
         lines.push(this.#finishLine(node));
       }
     }
+    lines.push(...this.#team.update(run));
     flushLines();
     // The current state, every time: the stream decides when it is worth a write.
     const progress = this.#progressText(run);
@@ -212,14 +221,14 @@ export class ChatRunLog {
     const notes = [note, node.background ? 'background' : '', node.worktreePath || node.worktree ? 'in a worktree' : ''].filter(Boolean).join(', ');
     // The root's task is the user's own message, right above.
     const task = node.depth > 0 && node.description ? ` — ${escapeMarkdown(clip(node.description, 100))}` : '';
-    return `${indent(node.depth)}▸ **${escapeMarkdown(node.agentName)}** ${code(node.model)}${task}${notes ? ` _(${notes})_` : ''}`;
+    return `${indent(node.depth)}▸ **${escapeMarkdown(nameOf(node))}** ${code(node.model)}${task}${notes ? ` _(${notes})_` : ''}`;
   }
 
   #finishLine(node: AgentNode): string {
     const status = statusDisplay(node.status);
     const worktree = node.worktree?.filesChanged ? ` · ${node.worktree.filesChanged} file${node.worktree.filesChanged === 1 ? '' : 's'} changed on ${code(node.worktree.branch)}` : '';
     const error = node.status !== 'completed' && node.error ? ` — ${escapeMarkdown(clip(node.error, 200))}` : '';
-    return `${indent(node.depth)}${status.symbol} **${escapeMarkdown(node.agentName)}** ${status.sentence} · ${agentTotals(node)}${worktree}${error}`;
+    return `${indent(node.depth)}${status.symbol} **${escapeMarkdown(nameOf(node))}** ${status.sentence} · ${agentTotals(node)}${worktree}${error}`;
   }
 
   /**
@@ -252,7 +261,7 @@ export class ChatRunLog {
     }
     if (fresh.length === 0 && unseen === 0) return [];
     const pad = indent(node.depth + 1);
-    const who = `**${escapeMarkdown(node.agentName)}**`;
+    const who = `**${escapeMarkdown(nameOf(node))}**`;
     if (unseen === 0 && fresh.length <= TOOL_LINES_BEFORE_FOLDING) {
       return fresh.map((row) => {
         const failed = row.status === 'error';
@@ -295,19 +304,24 @@ export class ChatRunLog {
       const { toolName, toolUseId, summary } = waiting.approval!;
       // `notes › note` for an MCP tool, as its row says.
       const row = waiting.tools.findLast((t) => t.toolUseId === toolUseId);
-      return `${waiting.agentName} is waiting for your approval: ${row ? toolLabel(row) : toolName} ${clip(summary, 80)}`;
+      return `${nameOf(waiting)} is waiting for your approval: ${row ? toolLabel(row) : toolName} ${clip(summary, 80)}`;
     }
     const retrying = active.find((n) => n.status === 'running' && n.retryWait);
-    if (retrying) return `${retrying.agentName} is waiting to retry (${retrying.retryWait!.attempt}): ${clip(retrying.retryWait!.reason, 100)}`;
+    if (retrying) return `${nameOf(retrying)} is waiting to retry (${retrying.retryWait!.attempt}): ${clip(retrying.retryWait!.reason, 100)}`;
     let newest: { node: AgentNode; row: ToolRow } | null = null;
     for (const node of active) {
       for (const row of node.tools) {
         if (row.status === 'running' && !isSpawnToolName(row.name) && (!newest || row.startedAt > newest.row.startedAt)) newest = { node, row };
       }
     }
-    if (newest) return `${newest.node.agentName}: ${toolLabel(newest.row)} ${clip(newest.row.inputSummary, 80)}`;
-    const deepest = active.reduce((a, b) => (b.depth >= a.depth ? b : a));
-    const others = active.length - 1;
-    return `${deepest.agentName} is thinking…${others ? ` (${others} more agent${others === 1 ? '' : 's'} at work)` : ''}`;
+    if (newest) return `${nameOf(newest.node)}: ${toolLabel(newest.row)} ${clip(newest.row.inputSummary, 80)}`;
+    // An idle teammate is alive but not thinking: it waits for a message.
+    const working = active.filter((n) => n.status !== 'idle');
+    const idle = active.length - working.length;
+    const idleNote = idle ? `${idle} teammate${idle === 1 ? '' : 's'} idle, waiting for a message` : '';
+    if (working.length === 0) return idleNote;
+    const deepest = working.reduce((a, b) => (b.depth >= a.depth ? b : a));
+    const others = working.length - 1;
+    return `${nameOf(deepest)} is thinking…${others ? ` (${others} more agent${others === 1 ? '' : 's'} at work)` : ''}${idle ? ` · ${idleNote}` : ''}`;
   }
 }

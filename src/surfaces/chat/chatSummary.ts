@@ -3,6 +3,7 @@ import { totalTokens, type Usage } from '../../protocol/runEvents';
 import { agentOf, type AgentNode, type RunSnapshot } from '../../protocol/runSnapshot';
 import { statusDisplay, statusText } from '../../protocol/statusDisplay';
 import { code, escapeMarkdown } from './chatLog';
+import { teamSummary } from './teamLog';
 
 /**
  * What a chat response ends with: every agent of the run tree, in tree
@@ -45,7 +46,9 @@ function agentLine(node: AgentNode): string {
   const time = formatDuration((node.endedAt ?? Date.now()) - node.startedAt);
   const changes = node.worktree?.filesChanged ? ` · ${node.worktree.filesChanged} file${node.worktree.filesChanged === 1 ? '' : 's'} changed` : '';
   const facts = [turns(node.turns), tokens(node.usage), cost, time].filter(Boolean).join(' · ');
-  return `${'  '.repeat(node.depth)}- ${statusMark(node.status)} **${escapeMarkdown(node.agentName)}** ${code(node.model)} — ${facts}${changes}`;
+  // A teammate by its team name, with the agent it ran.
+  const name = node.member ? `**${escapeMarkdown(node.member)}** (${escapeMarkdown(node.agentName)})` : `**${escapeMarkdown(node.agentName)}**`;
+  return `${'  '.repeat(node.depth)}- ${statusMark(node.status)} ${name} ${code(node.model)} — ${facts}${changes}`;
 }
 
 export function runSummary(run: RunSnapshot): string {
@@ -60,5 +63,6 @@ export function runSummary(run: RunSnapshot): string {
   ]
     .filter(Boolean)
     .join(' · ');
-  return [`**Run summary:** ${headline}`, '', ...agents.map(agentLine)].join('\n');
+  const team = teamSummary(run, escapeMarkdown);
+  return [`**Run summary:** ${headline}`, '', ...agents.map(agentLine), ...(team ? ['', team] : [])].join('\n');
 }

@@ -1,5 +1,5 @@
 import { AGENT_FAMILIES, AGENT_FAMILY_TITLES, type AgentFamily, type AgentSource } from '../../core/agents/kinds';
-import type { AgentSummary, FolderAgents, SearchedDir, WarningSummary } from './viewModel';
+import type { AgentSummary, FolderAgents, SearchedDir, TeamSummary, WarningSummary } from './viewModel';
 import type { ServerListing } from '../../core/mcp/listing';
 
 /**
@@ -105,7 +105,36 @@ export interface SearchedDirNode {
   dir: SearchedDir;
 }
 
-export type TreeNode = FolderNode | GroupNode | FamilyNode | AgentNodeItem | ServerNode | ProblemsNode | ProblemNode | SearchOrderNode | SearchedDirNode;
+/** A folder's teams (team files), after its agents. */
+export interface TeamsNode {
+  kind: 'teams';
+  id: string;
+  children: TeamNodeItem[];
+}
+
+export interface TeamNodeItem {
+  kind: 'team';
+  id: string;
+  /** `subagents.runAgent` arguments: the team's name and its folder's key (Run Agent runs a team by its name). */
+  agent: string;
+  folder: string;
+  team: TeamSummary;
+  runnable: boolean;
+  children: MemberNode[];
+}
+
+/** A member a team file declares: its name, and the agent it runs (which may not exist here). */
+export interface MemberNode {
+  kind: 'member';
+  id: string;
+  name: string;
+  agent: string;
+  /** Whether the folder has that agent. */
+  known: boolean;
+  detail: string;
+}
+
+export type TreeNode = FolderNode | GroupNode | FamilyNode | AgentNodeItem | ServerNode | ProblemsNode | ProblemNode | TeamsNode | TeamNodeItem | MemberNode | SearchOrderNode | SearchedDirNode;
 
 export interface AgentsTreeModel {
   roots: TreeNode[];
@@ -216,6 +245,37 @@ export function buildAgentsTree(folders: readonly FolderAgents[], canRun: boolea
       }
       if (group.children.length) nodes.push(group);
     }
+    const teams = (folder.teams ?? []).filter((t) => !filter.sources || filter.sources.has(t.source)).filter((t) => {
+      const words = filter.text.toLowerCase().split(/\s+/).filter(Boolean);
+      return words.every((w) => t.name.toLowerCase().includes(w) || t.description.toLowerCase().includes(w));
+    });
+    if (teams.length) {
+      const known = new Set(folder.agents.filter((a) => !a.shadowedBy).map((a) => a.name));
+      const group: TeamsNode = { kind: 'teams', id: `teams:${folder.key}${filtered ? `:filter:${filterText(filter)}` : ''}`, children: [] };
+      for (const team of teams) {
+        const node: TeamNodeItem = {
+          kind: 'team',
+          id: `team:${folder.key}:${team.filePath}`,
+          agent: team.name,
+          folder: folder.key,
+          team,
+          runnable: canRun && !team.shadowedBy && known.has(team.lead),
+          children: [],
+        };
+        node.children = team.members.map((m): MemberNode => ({
+          kind: 'member',
+          id: `${node.id}:member:${m.name}`,
+          name: m.name,
+          agent: m.agent,
+          known: known.has(m.agent),
+          detail: [m.agent, m.model, m.isolation === 'none' ? 'shares the folder' : null].filter(Boolean).join(' · '),
+        }));
+        for (const child of node.children) parents.set(child.id, node);
+        parents.set(node.id, group);
+        group.children.push(node);
+      }
+      nodes.push(group);
+    }
     if (!filtered && folder.dirs.length) {
       const order: SearchOrderNode = { kind: 'order', id: `order:${folder.key}`, children: [] };
       order.children = folder.dirs.map((dir) => ({ kind: 'dir', id: `order:${folder.key}:${dir.rank}:${dir.path}`, dir }));
@@ -232,7 +292,7 @@ export function buildAgentsTree(folders: readonly FolderAgents[], canRun: boolea
 }
 
 export function childrenOf(node: TreeNode): TreeNode[] {
-  return node.kind === 'folder' || node.kind === 'group' || node.kind === 'family' || node.kind === 'problems' || node.kind === 'agent' || node.kind === 'order' ? node.children : [];
+  return node.kind === 'folder' || node.kind === 'group' || node.kind === 'family' || node.kind === 'problems' || node.kind === 'agent' || node.kind === 'teams' || node.kind === 'team' || node.kind === 'order' ? node.children : [];
 }
 
 /** The agent nodes of a group, through its family nodes. */

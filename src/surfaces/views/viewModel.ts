@@ -1,13 +1,15 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { AgentCatalog } from '../../core/agents/catalog';
+import type { TeamCatalog } from '../../core/agents/teams/teamCatalog';
 import type { ShadowedDefinition } from '../../core/agents/definition';
 import type { WorktreeRecord } from '../../core/isolation';
 import type { AgentFamily, AgentSource } from '../../core/agents/kinds';
 import { agentColor, type AgentColor } from '../../protocol/agentColor';
 import { isActiveStatus } from '../../protocol/runEvents';
 import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
-import type { AgentView, ApprovalView, MessageView, RunHeader, RunView, ToolView } from '../../protocol/webview';
+import type { AgentView, ApprovalView, MessageView, RunHeader, RunView, TeamView, ToolView } from '../../protocol/webview';
+import { teamModel } from '../team/teamModel';
 import type { AgentServers } from '../../core/mcp/listing';
 import { escapeHtml, markdownHtml } from '../transcript/transcriptHtml';
 
@@ -56,6 +58,18 @@ export interface WarningSummary {
   message: string;
 }
 
+/** A team file, as the Agents view lists it. */
+export interface TeamSummary {
+  name: string;
+  description: string;
+  source: 'project' | 'user';
+  filePath: string;
+  lead: string;
+  members: Array<{ name: string; agent: string; model?: string; isolation?: 'worktree' | 'none' }>;
+  /** Set when an agent of the same name wins over it (the team cannot be run by name). */
+  shadowedBy: string | null;
+}
+
 /** One workspace folder's agents (each folder is a scope of its own). */
 export interface FolderAgents {
   /** Identifies the folder (its URI). */
@@ -65,6 +79,8 @@ export interface FolderAgents {
   warnings: WarningSummary[];
   /** The folders searched, in precedence order (family by family, then plugins, then the built-in agents). */
   dirs: SearchedDir[];
+  /** The folder's teams (team files), project first (absent: none). */
+  teams?: TeamSummary[];
 }
 
 /** Tool rows sent per agent: the newest ones, plus every spawn row (children hang under them). */
@@ -87,7 +103,15 @@ function shadowText(s: ShadowedDefinition, folder: string): string {
 }
 
 export function folderAgents(
-  scope: { key: string; name: string; folder: string; catalog: AgentCatalog | null; disabled: readonly string[]; mcpServers?: ReadonlyMap<string, AgentServers> },
+  scope: {
+    key: string;
+    name: string;
+    folder: string;
+    catalog: AgentCatalog | null;
+    disabled: readonly string[];
+    mcpServers?: ReadonlyMap<string, AgentServers>;
+    teams?: Pick<TeamCatalog, 'teams' | 'shadowed' | 'problems'> | null;
+  },
 ): FolderAgents {
   const { catalog, folder } = scope;
   const dirs: SearchedDir[] = (catalog?.dirs ?? []).map((d, i) => {
@@ -128,8 +152,21 @@ export function folderAgents(
     agents: catalog
       ? [...catalog.agents.map((a) => summary(a, null)), ...catalog.shadowed.map((s) => summary(s.definition, shadowText(s, folder)))]
       : [],
-    warnings: (catalog?.warnings ?? []).map((w) => ({ filePath: w.filePath, message: `${displayPath(w.filePath, folder)}: ${w.message}` })),
+    warnings: [
+      ...(catalog?.warnings ?? []).map((w) => ({ filePath: w.filePath, message: `${displayPath(w.filePath, folder)}: ${w.message}` })),
+      // A team file's problems stand with the agent files' (a file that is no team is listed nowhere else).
+      ...(scope.teams?.problems ?? []).map((p) => ({ filePath: p.filePath, message: `${displayPath(p.filePath, folder)}: ${p.message}` })),
+    ],
     dirs,
+    teams: (scope.teams?.teams ?? []).map((t) => ({
+      name: t.name,
+      description: t.description,
+      source: t.source,
+      filePath: t.filePath,
+      lead: t.lead,
+      members: t.members,
+      shadowedBy: catalog?.find(t.name) ? `agent ${displayPath(catalog.find(t.name)!.filePath, folder)}` : null,
+    })),
   };
 }
 
@@ -227,6 +264,8 @@ export function agentView(node: AgentNode, record: WorktreeRecord | undefined): 
     ...(node.notices?.length ? { notices: node.notices.map((n) => oneLine(n, MAX_ERROR)) } : {}),
     ...resultParts(node),
     messages: messageViews(node),
+    // A teammate's row goes by its team name, with the agent it runs beside it.
+    ...(node.member ? { name: node.member, agentName: node.agentName } : {}),
   };
 }
 
@@ -251,8 +290,43 @@ function approvalView(node: AgentNode): ApprovalView | null {
   };
 }
 
-export function runHeader(run: RunSnapshot, folder: string | null): RunHeader {
+/** Messages between teammates the team view lists: the newest. */
+const TEAM_MESSAGES_SHOWN = 30;
+
+/** A team run's roster, task board and messages, as the Runs view shows them above its tree (null for any other run). */
+export function teamView(run: RunSnapshot, worktree: WorktreeLookup = () => undefined): TeamView | null {
+  const model = teamModel(run);
+  if (!model) return null;
+  const messages = model.messages.slice(-TEAM_MESSAGES_SHOWN);
+  return {
+    name: model.name,
+    roster: model.roster.map((r) => {
+      const node = r.agentId ? run.agents[r.agentId] : undefined;
+      const tree = node ? worktreeView(node, node.worktree || node.worktreePath ? worktree(node.agentId) : undefined) : null;
+      const u = r.usage;
+      return {
+        agentId: r.agentId,
+        name: r.name,
+        agent: r.agent,
+        role: r.role,
+        state: r.state,
+        model: r.model,
+        tokens: u ? u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens : 0,
+        costUsd: u?.costUsd ?? 0,
+        worktree: tree ? { branch: tree.branch, state: tree.state, filesChanged: tree.filesChanged, insertions: tree.insertions, deletions: tree.deletions } : null,
+        // The lead's answer is its Result line already; a teammate's last words are news.
+        said: r.said && r.role === 'member' ? oneLine(r.said, 200) : null,
+      };
+    }),
+    tasks: model.tasks.map((t) => ({ id: t.id, subject: oneLine(t.subject, 200), status: t.status, owner: t.owner, blockedBy: t.blockedBy })),
+    messages: messages.map((m) => ({ id: m.messageId, from: m.from, to: m.to, text: oneLine(m.text, 300), sentAt: m.sentAt, delivered: m.deliveredAt !== null })),
+    olderMessages: model.messages.length - messages.length,
+  };
+}
+
+export function runHeader(run: RunSnapshot, folder: string | null, worktree?: WorktreeLookup): RunHeader {
   const u = run.usage;
+  const team = teamView(run, worktree);
   return {
     runId: run.runId,
     rootAgentId: run.rootAgentId,
@@ -263,6 +337,7 @@ export function runHeader(run: RunSnapshot, folder: string | null): RunHeader {
     agentCount: Object.keys(run.agents).length,
     tokens: u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens,
     costUsd: u.costUsd,
+    ...(team ? { team } : {}),
   };
 }
 
@@ -275,5 +350,5 @@ export function agentViewOf(node: AgentNode, worktree: WorktreeLookup): AgentVie
 export function runView(run: RunSnapshot, folder: string | null, worktree: WorktreeLookup): RunView {
   const agents: Record<string, AgentView> = {};
   for (const node of Object.values(run.agents)) agents[node.agentId] = agentViewOf(node, worktree);
-  return { ...runHeader(run, folder), agents };
+  return { ...runHeader(run, folder, worktree), agents };
 }

@@ -3,6 +3,7 @@ import type { AgentDefinition } from '../../core/agents/definition';
 import type { AgentResult } from '../../core/engine/agentRun';
 import type { RunHandle } from '../../core/runtime/api';
 import { EngineError } from '../../core/engine/errors';
+import type { TeamStart } from '../../core/engine/team/leadBrief';
 import { ADMISSION_WORDS } from '../../protocol/admission';
 import type { RunSnapshot } from '../../protocol/runSnapshot';
 import type { FolderScope } from '../scopes';
@@ -97,23 +98,31 @@ export class ChatParticipantHandler {
     return this.#services;
   }
 
-  /** Every folder's agent names, the active editor's folder first (multi-root: a name may live in one folder only). */
+  /** Every folder's agent and team names, the active editor's folder first (multi-root: a name may live in one folder only). */
   #names(scopes: readonly FolderScope[]): string[] {
-    return [...new Set(scopes.flatMap((s) => s.agents.map((a) => a.name)))];
+    return [...new Set(scopes.flatMap((s) => [...s.agents.map((a) => a.name), ...(s.teams?.teams.map((t) => t.name) ?? [])]))];
   }
 
-  /** The folder and definition a new run of `name` uses: the first folder that has the agent, the active editor's first. */
-  #runnable(name: string, scopes: readonly FolderScope[], stream: vscode.ChatResponseStream): { scope: FolderScope; agent: AgentDefinition } | null {
-    const scope = scopes.find((s) => s.find(name));
+  /**
+   * The folder and definition a new run of `name` uses: the first folder
+   * that has the agent (the active editor's first), or else one that has a
+   * team of that name (its lead, with the team file).
+   */
+  #runnable(name: string, scopes: readonly FolderScope[], stream: vscode.ChatResponseStream): { scope: FolderScope; agent: AgentDefinition; team?: TeamStart } | null {
+    const agentScope = scopes.find((s) => s.find(name));
+    const teamScope = agentScope ? undefined : scopes.find((s) => s.findTeam(name));
+    const team = teamScope?.teamStart(name);
+    const scope = agentScope ?? teamScope;
+    const lead = team?.info.lead ?? name;
     // The engine's answer, in its words (admission.ts); a name no folder has names every folder's agents.
-    const refusal = scope ? scope.admission(name) : { code: 'unknown' as const, message: ADMISSION_WORDS.unknown(name, this.#names(scopes)) };
+    const refusal = scope ? scope.admission(lead) : { code: 'unknown' as const, message: ADMISSION_WORDS.unknown(name, this.#names(scopes)) };
     if (refusal) {
-      stream.markdown(`${escapeMarkdown(refusal.message)}${refusal.code === 'unknown' ? '. `/list` shows them all.' : ''}`);
+      stream.markdown(`${team ? `Team **${escapeMarkdown(team.info.name)}**: ` : ''}${escapeMarkdown(refusal.message)}${refusal.code === 'unknown' ? '. `/list` shows them all.' : ''}`);
       if (refusal.code === 'restricted') stream.button({ title: 'Manage Workspace Trust', command: 'workbench.trust.manage' });
       if (refusal.code === 'no-key') stream.button({ title: 'Set API Key', command: 'subagents.setApiKey' });
       return null;
     }
-    return { scope: scope!, agent: scope!.find(name)! };
+    return { scope: scope!, agent: scope!.find(lead)!, ...(team ? { team } : {}) };
   }
 
   readonly handle: vscode.ChatRequestHandler = async (request, context, stream, token) => {
@@ -192,7 +201,7 @@ export class ChatParticipantHandler {
           if (thread) live = new ChatRunStream(this.services.store, thread.runId, sink, { prime: true });
           run = await this.services.runtime.followUp({ scope: scope.spec(), agentId: intent.agentId, prompt, runContext, signal: stopped.signal });
         } else {
-          run = await this.services.runtime.start({ scope: scope.spec(), agent: target!.agent.name, prompt, description: intent.task.split('\n')[0], via: 'chat', runContext, signal: stopped.signal });
+          run = await this.services.runtime.start({ scope: scope.spec(), agent: target!.agent.name, prompt, description: intent.task.split('\n')[0], via: 'chat', runContext, signal: stopped.signal, team: target!.team });
         }
       } catch (error) {
         live?.dispose();

@@ -60,6 +60,17 @@ function folderAgents(stream: vscode.ChatResponseStream, scope: FolderScope): vo
     }
     stream.markdown('\n');
   }
+  const teams = scope.teams?.teams ?? [];
+  if (teams.length) {
+    stream.markdown('#### Teams\n\n');
+    for (const team of teams) {
+      const members = team.members.map((m) => `${m.name} (${m.agent})`).join(', ') || 'no members declared';
+      stream.markdown(`- **${escapeMarkdown(team.name)}** — lead ${code(team.lead)}; ${escapeMarkdown(members)}${team.description ? ` — ${escapeMarkdown(clip(team.description, 160))}` : ''} · `);
+      stream.anchor(vscode.Uri.file(team.filePath), path.basename(team.filePath));
+      stream.markdown('\n');
+    }
+    stream.markdown('\n');
+  }
   const shadowed = scope.catalog?.shadowed.length ?? 0;
   const warnings = scope.catalog?.warnings.length ?? 0;
   if (shadowed || warnings) {
@@ -121,9 +132,11 @@ export function commandLinks(stream: vscode.ChatResponseStream, links: readonly 
 /** Under a finished run: show it in the sidebar, review / apply / discard worktree changes, open the transcript. */
 export function runButtons(stream: vscode.ChatResponseStream, run: RunSnapshot): void {
   const links: CommandLink[] = [{ title: 'Show in Sidebar', command: 'subagents.showRun', args: [{ runId: run.runId }] }];
-  for (const node of Object.values(run.agents)) {
-    if (!node.worktree?.filesChanged) continue;
-    const who = Object.keys(run.agents).length > 1 ? ` (${node.agentName})` : '';
+  const changed = Object.values(run.agents).filter((node) => node.worktree?.filesChanged);
+  // A team's work, all of it in turn (asking before one teammate's change merges over another's), then per teammate.
+  if (changed.filter((node) => node.member).length > 1) links.push({ title: 'Apply All Teammates', command: 'subagents.applyTeam', args: [run.runId] });
+  for (const node of changed) {
+    const who = Object.keys(run.agents).length > 1 ? ` (${node.member ?? node.agentName})` : '';
     links.push(
       { title: `Review Changes${who}`, command: 'subagents.reviewWorktree', args: [node.agentId] },
       { title: `Apply${who}`, command: 'subagents.applyWorktree', args: [node.agentId] },

@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { isAgent } from '../../support/agents';
-import { CLI, runCliProcess } from '../../support/cliProcess';
+import { runCliProcess, startCliProcess, type CliEvent } from '../../support/cliProcess';
 import { startScriptedServer, type ScriptedRequest, type ScriptedServer } from '../../support/scriptedServer';
 import { until } from '../../support/until';
 
@@ -44,34 +44,13 @@ function env(): NodeJS.ProcessEnv {
 
 const mailboxDir = () => path.join(home, 'data', 'subagents', 'mailbox');
 
-interface Event {
-  type: string;
-  agentId: string;
-  agentName?: string;
-  [key: string]: unknown;
-}
+type Event = CliEvent;
 
 /** `subagents run <agent> …` in the background, with its NDJSON events as they come. */
 function startRun(agentName: string, prompt: string) {
-  const child = spawn(process.execPath, [CLI, 'run', agentName, prompt, '--json', '--cwd', project, '--permission-mode', 'bypassPermissions'], {
-    env: { PATH: process.env.PATH, ...env() },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  const events: Event[] = [];
-  let stdout = '';
-  let stderr = '';
-  let partial = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-    partial += chunk;
-    const lines = partial.split('\n');
-    partial = lines.pop()!;
-    for (const line of lines) if (line.trim()) events.push(JSON.parse(line) as Event);
-  });
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, events, exited, output: () => ({ stdout, stderr }) };
+  const run = startCliProcess(['run', agentName, prompt, '--json', '--cwd', project, '--permission-mode', 'bypassPermissions'], { env: env() });
+  children.add(run.child);
+  return run;
 }
 
 function userTexts(req: ScriptedRequest): string[] {

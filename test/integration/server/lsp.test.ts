@@ -75,7 +75,7 @@ describe('the language server over stdio', () => {
     const tool = one(all, 'unknown-tool');
     assert.deepEqual(rangeOf(tool), [3, 13, 3, 17]);
     assert.equal(tool.severity, 2);
-    assert.match(message(tool), /Unknown tool "Grpe".*Did you mean "Grep"\?.*Known tools: Task, Agent, TaskOutput, TaskStop, SendMessage, Bash, Read, Write, Edit/);
+    assert.match(message(tool), /Unknown tool "Grpe".*Did you mean "Grep"\?.*Known tools: Task, Agent, TaskOutput, TaskStop, SendMessage, TaskCreate, TaskList, TaskGet, TaskUpdate, Bash, Read, Write, Edit/);
     const model = one(all, 'foreign-model');
     assert.deepEqual(rangeOf(model), [4, 7, 4, 12]);
     assert.match(message(model), /"gpt-5" is OpenAI's, which an Anthropic endpoint does not serve; the agent runs on its parent's model/);
@@ -450,5 +450,40 @@ describe('the language server over stdio', () => {
     } finally {
       await limited.stop();
     }
+  });
+
+  it('team files: problems on their fields, unknown lead and member agents, completion of agent names and isolation', async () => {
+    const file = path.join(ws.root, '.subagents/teams/crew.md');
+    const text = [
+      '---', //                                 0
+      'name: crew', //                          1
+      'lead: lead', //                          2
+      'colour: red', //                         3
+      'members:', //                            4
+      '  - name: a', //                         5
+      '    agent: wroker', //                   6
+      '  - name: b', //                         7
+      '    agent: reviewer', //                 8
+      '    isolation: ', //                     9
+      '---', //                                 10
+      'Brief.', //                              11
+      '',
+    ].join('\n');
+    const uri = await client.open(file, text);
+    const diagnostics = await client.diagnostics(uri, (d) => d.length >= 2);
+    const unknown = diagnostics.find((d) => message(d).includes('wroker'))!;
+    assert.equal(message(unknown), 'No agent "wroker" is defined here; did you mean "worker"? The team cannot run until it is.');
+    assert.deepEqual(rangeOf(unknown), [6, 11, 6, 17]);
+    const field = diagnostics.find((d) => message(d).startsWith('Unknown field "colour"'))!;
+    assert.deepEqual(rangeOf(field), [3, 0, 3, 6]);
+    assert.equal(diagnostics.length, 2, JSON.stringify(diagnostics.map(message)));
+
+    const agentNames = (await client.completion(uri, 6, 17)).map((c) => c.label);
+    assert.ok(agentNames.includes('worker') && agentNames.includes('reviewer'), agentNames.join(', '));
+    assert.deepEqual((await client.completion(uri, 9, 15)).map((c) => c.label), ['worktree', 'none']);
+    assert.ok((await client.completion(uri, 2, 10)).some((c) => c.label === 'lead'));
+
+    await client.replace(uri, text.replace('agent: wroker', 'agent: worker').replace('colour: red\n', ''));
+    assert.deepEqual(await client.diagnostics(uri, (d) => d.length === 0), []);
   });
 });

@@ -16,8 +16,6 @@ export const CLAUDE_CODE_TOOLS = toolTable([
   [['NotebookRead'], tools('Read')],
   [['NotebookEdit'], tools('Edit')],
   [['BashOutput', 'KillShell', 'KillBash'], { coveredBy: 'Bash', reason: 'background shells are part of Bash here' }],
-  // Claude Code's task list tools, which replaced TodoWrite.
-  [['TaskCreate', 'TaskUpdate', 'TaskList', 'TaskGet'], tools('TodoWrite')],
   [['ExitPlanMode', 'EnterPlanMode'], unsupported('plan mode is a permission mode here (permissionMode: plan), not a tool')],
   [['AskUserQuestion'], unsupported('an agent here cannot stop to ask the user a question')],
   [['Skill', 'SlashCommand'], unsupported('Claude Code skills and slash commands are not available here')],

@@ -17,8 +17,12 @@ import { fileStem, isRecord, makeDefinition, modelOf, unenforceableServerTools, 
  * over ask over allow).
  */
 
-/** Every built-in tool an agent file may name here: `@builtin` and `*` give them all. */
-const ALL_BUILTIN = LISTED_TOOLS.filter((spec) => !spec.withSpawn).map((spec) => spec.name);
+/**
+ * Every built-in tool an agent file may name here: `@builtin` and `*` give
+ * them all. The team task list tools are not among them: a team's agents get
+ * them with the team, and naming them would hand them to an agent on its own.
+ */
+const ALL_BUILTIN = LISTED_TOOLS.filter((spec) => !spec.withSpawn && !spec.team).map((spec) => spec.name);
 const STRICTNESS: Readonly<Record<PermissionAction, number>> = { allow: 0, ask: 1, deny: 2 };
 
 /** `@server` / `@server/tool` → the MCP tool names the runtime matches against its servers. */

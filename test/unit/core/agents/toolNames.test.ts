@@ -9,7 +9,7 @@ import { resolveModel } from '../../../../src/core/engine/models';
 test('the known tool names are exactly Claude Code\'s runtime names, each tool with its aliases, in request order', () => {
   assert.deepEqual(
     [...knownToolNames()],
-    ['Task', 'Agent', 'TaskOutput', 'TaskStop', 'SendMessage', 'Bash', 'Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'LS', 'TodoWrite', 'WebSearch', 'WebFetch'],
+    ['Task', 'Agent', 'TaskOutput', 'TaskStop', 'SendMessage', 'TaskCreate', 'TaskList', 'TaskGet', 'TaskUpdate', 'Bash', 'Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'LS', 'TodoWrite', 'WebSearch', 'WebFetch'],
   );
 });
 

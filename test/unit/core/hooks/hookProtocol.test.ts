@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { interpretStart, interpretStop, subagentStartInput, subagentStopInput } from '../../../../src/core/hooks/hookProtocol';
+import { interpretStart, interpretStop, interpretTeamHook, subagentStartInput, subagentStopInput, taskInput, teammateIdleInput } from '../../../../src/core/hooks/hookProtocol';
 import type { ShellCommandResult } from '../../../../src/core/shellCommand';
 import { TRUST_NOTHING } from '../../../../src/core/trust/projectTrust';
 
@@ -62,4 +62,28 @@ test('SubagentStop: exit 2 continues with stderr; {"decision":"block"} continues
   assert.match(interpretStop(exited(0, '{oops')).warning ?? '', /invalid JSON/);
   assert.deepEqual(interpretStop(exited(1, '', 'nope')), { warning: 'exited with code 1: nope' });
   assert.deepEqual(interpretStop(exited(127, '', 'sh: 1: no-such-tool: not found')), { warning: 'exited with code 127: sh: 1: no-such-tool: not found' });
+});
+
+test('team events: Claude Code\'s input; exit 2 blocks with stderr, "continue": false stops, anything else decides nothing', () => {
+  const team = { ...info, teammateName: 'alice', teamName: 'duo' };
+  assert.deepEqual(teammateIdleInput(team), { session_id: 'run1', transcript_path: '/t/ag1.jsonl', cwd: '/repo', permission_mode: 'default', hook_event_name: 'TeammateIdle', teammate_name: 'alice', team_name: 'duo' });
+  assert.deepEqual(taskInput('TaskCompleted', { ...team, taskId: '3', taskSubject: 'Ship', taskDescription: 'it' }), {
+    session_id: 'run1',
+    transcript_path: '/t/ag1.jsonl',
+    cwd: '/repo',
+    permission_mode: 'default',
+    hook_event_name: 'TaskCompleted',
+    task_id: '3',
+    task_subject: 'Ship',
+    task_description: 'it',
+    teammate_name: 'alice',
+    team_name: 'duo',
+  });
+  assert.deepEqual(interpretTeamHook(exited(2, '', ' Tests fail. \n'), 'TaskCompleted'), { block: 'Tests fail.' });
+  assert.deepEqual(interpretTeamHook(exited(2), 'TeammateIdle'), { block: 'A TeammateIdle hook said no.' });
+  assert.deepEqual(interpretTeamHook({ ...exited(2), timedOut: true }, 'TeammateIdle').block, undefined, 'a hook that timed out blocks nothing');
+  assert.deepEqual(interpretTeamHook(exited(0, '{"continue": false, "stopReason": "Enough."}'), 'TeammateIdle'), { stop: 'Enough.' });
+  assert.deepEqual(interpretTeamHook(exited(0, '{"continue": false}'), 'TaskCreated'), { stop: '' });
+  assert.deepEqual(interpretTeamHook(exited(0, 'all good'), 'TaskCreated'), {});
+  assert.match(interpretTeamHook(exited(1, '', 'boom'), 'TaskCreated').warning ?? '', /exited with code 1: boom/);
 });

@@ -53,7 +53,7 @@ test('malformed JSON: one problem naming the file, no hooks from it', () => {
   const parsed = parseHookSettings('{ "hooks": { "SubagentStart": [ ', '/p/.claude/settings.local.json');
   assert.equal(parsed.problems.length, 1);
   assert.match(parsed.problems[0]!, /^\/p\/\.claude\/settings\.local\.json is not valid JSON \(.+\); none of its hooks will run until it is fixed\.$/);
-  assert.deepEqual(parsed.events, { SubagentStart: [], SubagentStop: [] });
+  assert.deepEqual(parsed.events, { SubagentStart: [], SubagentStop: [], TeammateIdle: [], TaskCreated: [], TaskCompleted: [] });
   assert.equal(parseHookSettings('[1, 2]', 'f').problems.length, 1, 'a top-level array is not settings');
   assert.deepEqual(parseHookSettings('{"model": "opus"}', 'f').problems, [], 'a settings file without hooks is fine');
 });

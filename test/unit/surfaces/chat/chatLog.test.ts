@@ -181,3 +181,17 @@ test("an MCP tool's approval shows every argument in a JSON block, not the cut s
   assert.match(question.text, /\*\*Approval needed:\*\* deployer wants to use files › write:\n\n```json\n\{\n  "path": "(deep\/){40}\.ssh\/authorized_keys"\n\}\n```$/);
   assert.doesNotMatch(question.text, /…/);
 });
+
+test('an idle teammate is not said to think: the progress line counts it as idle, waiting for a message', () => {
+  const { script, look, apply } = setUp();
+  apply(script.started('lead', 'tech-lead'));
+  apply(script.started('bob', 'worker', { parentId: 'lead', depth: 1, background: true }));
+  look();
+  const idle = (agentId: string, value: boolean) => ({ type: 'agent_idle', ts: 5_000, runId: 'run1', agentId, idle: value, output: value ? 'My task is blocked.' : null });
+  apply(idle('bob', true));
+  assert.equal(progress(look())?.text, 'tech-lead is thinking… · 1 teammate idle, waiting for a message');
+  apply(script.finished('lead'));
+  assert.equal(progress(look())?.text, '1 teammate idle, waiting for a message');
+  apply(idle('bob', false));
+  assert.equal(progress(look())?.text, 'worker is thinking…');
+});

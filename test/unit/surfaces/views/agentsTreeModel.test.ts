@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildAgentsTree, filterText, groupAgents, match, NO_FILTER, parseFilter, type GroupNode, type TreeNode } from '../../../../src/surfaces/views/agentsTreeModel';
+import { buildAgentsTree, childrenOf, filterText, groupAgents, match, NO_FILTER, parseFilter, type GroupNode, type TreeNode } from '../../../../src/surfaces/views/agentsTreeModel';
 import type { AgentSummary, FolderAgents } from '../../../../src/surfaces/views/viewModel';
 
 function agent(name: string, source: AgentSummary['source'], extra: Partial<AgentSummary> = {}): AgentSummary {
@@ -130,4 +130,36 @@ test("a source group holding several families' agents shows each family under it
   // One family: its agents straight under the group, as before.
   const user = model.roots.find((n) => n.kind === 'group' && n.source === 'user') as GroupNode;
   assert.deepEqual(user.children.map((c) => c.kind), ['agent']);
+});
+
+test('the Teams node sits after family-grouped agents, and a member may name an agent of any family', () => {
+  const mixed: FolderAgents = {
+    ...folder,
+    warnings: [],
+    agents: [agent('reviewer', 'project', { family: '.cursor', filePath: '/repo/.cursor/agents/reviewer.md' }), agent('tester', 'project')],
+    teams: [
+      {
+        name: 'squad',
+        description: 'Reviews and tests',
+        source: 'project',
+        filePath: '/repo/.subagents/teams/squad.md',
+        lead: 'tester',
+        members: [
+          { name: 'rev', agent: 'reviewer' },
+          { name: 'ghost', agent: 'nobody' },
+        ],
+        shadowedBy: null,
+      },
+    ],
+  };
+  const model = buildAgentsTree([mixed], true, NO_FILTER);
+  assert.deepEqual(model.roots.map((n) => n.kind), ['group', 'teams', 'order']);
+  const project = model.roots[0] as GroupNode;
+  assert.deepEqual(project.children.map((c) => c.kind), ['family', 'family']);
+  const teams = model.roots[1]!;
+  const team = childrenOf(teams)[0]!;
+  assert.ok(team.kind === 'team' && team.runnable);
+  assert.deepEqual(childrenOf(team).map((m) => (m.kind === 'member' ? `${m.name}:${m.known}` : m.kind)), ['rev:true', 'ghost:false']);
+  assert.equal(model.parents.get(childrenOf(team)[0]!.id), team);
+  assert.equal(model.parents.get(team.id), teams);
 });

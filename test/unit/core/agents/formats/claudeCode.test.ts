@@ -34,7 +34,8 @@ test('initialPrompt, mcpServers, effort and the fields Claude Code keeps for its
     '.claude',
   );
   assert.equal(definition.format, 'claude-code');
-  assert.deepEqual(definition.tools, ['Read', 'Bash', 'TodoWrite']);
+  // Claude Code's task list tools are the runtime's own: the run's shared task list.
+  assert.deepEqual(definition.tools, ['Read', 'Bash', 'TaskCreate', 'TaskUpdate']);
   assert.equal(definition.thinkingLevel, 'xhigh');
   assert.equal(definition.initialPrompt, 'Run the whole suite first.');
   // A name refers to a server configured elsewhere; a one-key map is the agent's own.
