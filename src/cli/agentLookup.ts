@@ -47,7 +47,7 @@ function teammateNamed(history: RunHistory, name: string, command: string): { ag
 export async function lookUpAgent(history: RunHistory, idOrName: string, command: string): Promise<Lookup> {
   let agentId = idOrName;
   await history.ready();
-  if (!history.summaries().some((run) => run.agents[idOrName])) {
+  if (!history.summaries().some((run) => Object.hasOwn(run.agents, idOrName))) {
     const mate = teammateNamed(history, idOrName, command);
     if (mate && 'missing' in mate) return mate;
     if (mate) agentId = mate.agentId;

@@ -1,4 +1,4 @@
-import type { RunSnapshot } from '../../protocol/runSnapshot';
+import { agentOf, type RunSnapshot } from '../../protocol/runSnapshot';
 import type { WorktreeManager } from './manager';
 
 /**
@@ -18,7 +18,7 @@ export interface TeammateWork {
 
 /** The teammates of the run `agentId` is a teammate of, with its own entry; null when it is none (or the run is unknown). */
 export function teammatesOf(run: RunSnapshot | undefined, agentId: string): { target: TeammateWork; teammates: TeammateWork[] } | null {
-  const node = run?.agents[agentId];
+  const node = run ? agentOf(run, agentId) : undefined;
   if (!run || !node?.member) return null;
   const teammates = Object.values(run.agents)
     .filter((a) => a.member)

@@ -1,5 +1,5 @@
 import type { Usage, WorktreeInfo } from '../../protocol/runEvents';
-import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
+import { agentOf, type AgentNode, type RunSnapshot } from '../../protocol/runSnapshot';
 import type { RosterState } from '../../protocol/statusDisplay';
 import { openBlockers, TEAM_TASK_STATUSES, teammateState, type TeamTask, type TeamTaskStatus } from '../../protocol/team';
 
@@ -79,7 +79,7 @@ function nameOf(node: AgentNode | undefined): string {
 
 export function teamModel(run: RunSnapshot): TeamModel | null {
   if (!isTeamRun(run)) return null;
-  const lead = run.agents[run.rootAgentId];
+  const lead = agentOf(run, run.rootAgentId);
   const members = Object.values(run.agents)
     .filter((a) => a.member)
     .sort((a, b) => a.startedAt - b.startedAt);
@@ -116,7 +116,7 @@ export function teamModel(run: RunSnapshot): TeamModel | null {
     if (!inTeam.has(node.agentId)) continue;
     for (const m of node.messages ?? []) {
       if (m.kind !== 'message' || !m.from || !inTeam.has(m.from.agentId)) continue;
-      messages.push({ messageId: m.messageId, from: nameOf(run.agents[m.from.agentId]) ?? m.from.agentName, to: nameOf(node), text: m.text, sentAt: m.sentAt, deliveredAt: m.deliveredAt });
+      messages.push({ messageId: m.messageId, from: nameOf(agentOf(run, m.from.agentId)) ?? m.from.agentName, to: nameOf(node), text: m.text, sentAt: m.sentAt, deliveredAt: m.deliveredAt });
     }
   }
   messages.sort((a, b) => a.sentAt - b.sentAt);

@@ -7,7 +7,7 @@ import type { WorktreeRecord } from '../../core/isolation';
 import type { AgentFamily, AgentSource } from '../../core/agents/kinds';
 import { agentColor, type AgentColor } from '../../protocol/agentColor';
 import { isActiveStatus } from '../../protocol/runEvents';
-import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
+import { agentOf, type AgentNode, type RunSnapshot } from '../../protocol/runSnapshot';
 import type { AgentView, ApprovalView, MessageView, RunHeader, RunView, TeamView, ToolView } from '../../protocol/webview';
 import { teamModel } from '../team/teamModel';
 import type { AgentServers } from '../../core/mcp/listing';
@@ -301,7 +301,7 @@ export function teamView(run: RunSnapshot, worktree: WorktreeLookup = () => unde
   return {
     name: model.name,
     roster: model.roster.map((r) => {
-      const node = r.agentId ? run.agents[r.agentId] : undefined;
+      const node = r.agentId ? agentOf(run, r.agentId) : undefined;
       const tree = node ? worktreeView(node, node.worktree || node.worktreePath ? worktree(node.agentId) : undefined) : null;
       const u = r.usage;
       return {
