@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { admissionRefusalSchema } from './admission';
-import { approvalKindSchema, approvalScopeSchema, finishStatusSchema, runEventSchema, usageSchema, worktreeInfoSchema } from './runEvents';
+import { agentOutcomeShape, approvalKindSchema, approvalScopeSchema, runEventSchema } from './runEvents';
 import { runSnapshotSchema } from './runSnapshot';
 import { runTeamSchema } from './team';
 
@@ -75,14 +75,7 @@ export const agentResultSchema = z.object({
   agentId: z.string(),
   runId: z.string(),
   agentName: z.string(),
-  status: finishStatusSchema,
-  output: z.nullable(z.string()),
-  structuredOutput: z.optional(z.unknown()),
-  error: z.nullable(z.string()),
-  usage: usageSchema,
-  turns: z.int(),
-  durationMs: z.number(),
-  worktree: z.nullable(worktreeInfoSchema),
+  ...agentOutcomeShape,
 });
 
 /** What an approval approves, whole (src/core/tools/approvalPreview.ts says how each surface shows it). */

@@ -173,9 +173,8 @@ export const approvalSettledEvent = z.object({
   reason: z.nullable(z.string()),
 });
 
-export const agentFinishedEvent = z.object({
-  type: z.literal('agent_finished'),
-  ...base,
+/** How an agent ended: its finished event carries it, and so does the agent host's answer to a wait. */
+export const agentOutcomeShape = {
   status: finishStatusSchema,
   /** The agent's final text, or the JSON of its structured output. */
   output: z.nullable(z.string()),
@@ -185,6 +184,12 @@ export const agentFinishedEvent = z.object({
   turns: z.int(),
   durationMs: z.number().check(z.nonnegative()),
   worktree: z.nullable(worktreeInfoSchema),
+};
+
+export const agentFinishedEvent = z.object({
+  type: z.literal('agent_finished'),
+  ...base,
+  ...agentOutcomeShape,
 });
 
 /** Who sent a message: another agent of the run tree, or (null) the user through a surface. */
