@@ -30,7 +30,7 @@ const zones = [
   // The core's own base files (src/core/*.ts) are shared helpers under every core folder.
   {
     target: './src/core/*.ts',
-    from: [src('core/agents'), src('core/tools'), src('core/isolation'), src('core/engine'), src('core/hooks'), src('core/runs'), src('core/runtime'), src('core/host')],
+    from: [src('core/agents'), src('core/tools'), src('core/isolation'), src('core/engine'), src('core/hooks'), src('core/runs'), src('core/runtime'), src('core/host'), src('core/mcp'), src('core/trust'), src('core/trustProbes')],
     message: 'The files at the top of src/core are helpers every core folder may use; they import none of those folders.',
   },
   // Inside the core, bottom to top: agents; tools; isolation (beside them); the
@@ -38,12 +38,12 @@ const zones = [
   // (LifecycleHooks, AgentArchive) and which the engine never imports.
   {
     target: src('core/agents'),
-    from: [src('core/tools'), src('core/isolation'), src('core/engine'), src('core/hooks'), src('core/runs')],
-    message: 'core/agents (what an agent file means) sits below tools, isolation, the engine, hooks and runs.',
+    from: [src('core/tools'), src('core/isolation'), src('core/engine'), src('core/hooks'), src('core/runs'), src('core/mcp'), src('core/trust'), src('core/trustProbes')],
+    message: 'core/agents (what an agent file means, its mcpServers field included) sits below tools, MCP, isolation, the engine, hooks and runs.',
   },
   {
     target: src('core/tools'),
-    from: [src('core/isolation'), src('core/engine'), src('core/hooks'), src('core/runs')],
+    from: [src('core/isolation'), src('core/engine'), src('core/hooks'), src('core/runs'), src('core/mcp'), src('core/trustProbes')],
     message: 'core/tools sits below the engine, hooks and runs: the engine composes tools, not the other way.',
   },
   {
@@ -61,12 +61,25 @@ const zones = [
     from: [src('core/runs'), src('core/isolation')],
     message: 'core/hooks implements the engine\'s LifecycleHooks and depends on nothing beside it.',
   },
-  // Project trust: the port the engine asks (projectTrust.ts) and the probes
-  // of what a folder's files would run (projectCode.ts, which reads hooks).
+  // MCP servers at run time (launch, connection, the tools they offer): above
+  // agents and tools, below the engine, which asks it for a tree's servers.
+  {
+    target: src('core/mcp'),
+    from: [src('core/engine'), src('core/hooks'), src('core/runs'), src('core/isolation'), src('core/trustProbes')],
+    message: 'core/mcp starts servers and offers their tools; the engine uses it, it never imports the engine, hooks, runs or isolation.',
+  },
+  // Project trust is two folders: the port the engine asks (core/trust, which
+  // depends on nothing of ours), and the probes of what a folder's files would
+  // run (core/trustProbes: hooks, MCP servers), which only the hosts ask.
   {
     target: src('core/trust'),
-    from: [src('core/engine'), src('core/runs')],
-    message: 'core/trust is asked by the engine and the hosts; it does not depend on the engine or the run history.',
+    from: [src('core/agents'), src('core/tools'), src('core/isolation'), src('core/engine'), src('core/hooks'), src('core/runs'), src('core/mcp'), src('core/trustProbes')],
+    message: 'core/trust is the port: a folder is trusted or not. What a folder would run belongs in core/trustProbes.',
+  },
+  {
+    target: [src('core/agents'), src('core/tools'), src('core/isolation'), src('core/engine'), src('core/hooks'), src('core/runs'), src('core/mcp')],
+    from: [src('core/trustProbes')],
+    message: 'core/trustProbes reads what a folder would run, for the hosts to ask about; the engine and what it uses never import it.',
   },
   {
     target: src('core/runs'),
@@ -75,13 +88,13 @@ const zones = [
   },
   // The composition root builds the runtime from every core folder; none of them knows it exists.
   {
-    target: [src('core/agents'), src('core/tools'), src('core/isolation'), src('core/engine'), src('core/hooks'), src('core/runs'), src('core/trust'), src('core/mcp')],
+    target: [src('core/agents'), src('core/tools'), src('core/isolation'), src('core/engine'), src('core/hooks'), src('core/runs'), src('core/trust'), src('core/mcp'), src('core/trustProbes')],
     from: [src('core/runtime')],
     message: 'core/runtime is the composition root: it wires the other core folders, which never import it (take what you need as an option).',
   },
   // The connection to the agent host (its protocol's peer, client, server, lifetime) sits on top of the runtime it serves.
   {
-    target: [src('core/agents'), src('core/tools'), src('core/isolation'), src('core/engine'), src('core/hooks'), src('core/runs'), src('core/trust'), src('core/mcp'), src('core/runtime')],
+    target: [src('core/agents'), src('core/tools'), src('core/isolation'), src('core/engine'), src('core/hooks'), src('core/runs'), src('core/trust'), src('core/mcp'), src('core/trustProbes'), src('core/runtime')],
     from: [src('core/host')],
     message: 'core/host serves and reaches the runtime over a socket; the runtime and what it wires never import it.',
   },

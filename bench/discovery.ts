@@ -32,8 +32,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import matter from 'gray-matter';
-import { AgentCatalog } from '../src/core/agents/catalog';
-import { discoverAgents } from '../src/core/agents/discovery';
+import { AgentCatalog } from '../src/core/agents/catalog/catalog';
+import { discoverAgents } from '../src/core/agents/catalog/discovery';
 import { generate, type Tree } from './lib/agentTree';
 import { median } from './lib/results';
 

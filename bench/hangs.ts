@@ -9,7 +9,7 @@
  * Run: node_modules/.bin/node --import tsx bench/hangs.ts   (about 10 minutes)
  */
 import { createServer } from 'node:net';
-import { createClient } from '../src/core/engine/client';
+import { createClient } from '../src/core/engine/loop/client';
 import { Engine } from '../src/core/engine/engine';
 import { defaultSettings } from '../src/core/config';
 import { agent, catalogOf } from '../test/support/agents';

@@ -28,7 +28,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { AgentCatalog } from '../src/core/agents/catalog';
+import { AgentCatalog } from '../src/core/agents/catalog/catalog';
 import { defaultSettings } from '../src/core/config';
 import { agentFileKind } from '../src/server/agentFileKind';
 import { analyseAgentFile } from '../src/server/diagnostics';

@@ -9,7 +9,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { DiscoveryOptions } from '../../src/core/agents/discovery';
+import type { DiscoveryOptions } from '../../src/core/agents/catalog/discovery';
 
 export const FILES = 2000;
 

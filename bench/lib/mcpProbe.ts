@@ -16,7 +16,7 @@ import os from 'node:os';
 import { McpHost } from '../../src/core/mcp/host';
 import { mcpLimits } from '../../src/core/mcp/limits';
 import { defaultSettings } from '../../src/core/config';
-import { emptySpec } from '../../src/core/mcp/spec';
+import { emptySpec } from '../../src/core/agents/mcpServers/spec';
 import { agent } from '../../test/support/agents';
 import { stdioServer } from '../../test/support/mcp/servers';
 

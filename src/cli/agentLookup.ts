@@ -1,5 +1,5 @@
 import { isActiveStatus } from '../protocol/runEvents';
-import type { ArchivedAgent } from '../core/engine/archive';
+import type { ArchivedAgent } from '../core/engine/tree/archive';
 import type { RunHistory } from '../core/runs/history';
 import { terminalLine } from './render/terminalText';
 

@@ -11,16 +11,16 @@ export { agentsCommand } from './commands/agents';
 // bundle (with the protocol and the host client) is all it loads; it loads
 // the engine bundle only to run in its own process.
 export { runCommand } from './commands/run';
-export { AgentCatalog } from '../core/agents/catalog';
+export { AgentCatalog } from '../core/agents/catalog/catalog';
 // Whole: whatever the engine commands import from modelNames must be here.
-export * from '../core/agents/modelNames';
-export * from '../core/mcp/agentField';
+export * from '../core/agents/interpretation/modelNames';
+export * from '../core/agents/mcpServers/agentField';
 export * from '../core/mcp/configFiles';
 export * from '../core/mcp/launch';
 export * from '../core/mcp/limits';
 export * from '../core/mcp/plan';
-export * from '../core/mcp/serverEntries';
-export * from '../core/mcp/spec';
+export * from '../core/agents/mcpServers/serverEntries';
+export * from '../core/agents/mcpServers/spec';
 export * from '../core/mcp/status';
-export * from '../core/mcp/toolPatterns';
+export * from '../core/agents/mcpServers/toolPatterns';
 export * from '../core/mcp/variables';

@@ -1,4 +1,4 @@
-import type { AgentResult } from '../core/engine/agentRun';
+import type { AgentResult } from '../core/engine/tree/agentRun';
 import { EngineError } from '../core/engine/errors';
 import type { AgentRuntime, RunHandle } from '../core/runtime/api';
 import type { ModeConsentHandler } from '../core/tools/modeConsent';

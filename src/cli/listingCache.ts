@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { writeCacheFileSync } from '../core/atomicFile';
-import { listingFingerprint, type Listing } from '../core/agents/listing';
-import { OutcomeStore } from '../core/agents/outcomeStore';
+import { listingFingerprint, type Listing } from '../core/agents/catalog/listing';
+import { OutcomeStore } from '../core/agents/catalog/outcomeStore';
 
 const MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 

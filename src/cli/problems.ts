@@ -1,4 +1,4 @@
-import { Redactor } from '../core/engine/redaction';
+import { Redactor } from '../core/redaction';
 import type { CliIO } from './command';
 import { terminalText } from './render/terminalText';
 

@@ -1,5 +1,5 @@
 import type { Settings } from '../core/config';
-import { apiBaseUrl } from '../core/engine/baseUrl';
+import { apiBaseUrl } from '../core/engine/loop/baseUrl';
 import { shareableEnv, type ScopeSpec } from '../core/runtime/scopeSpec';
 import { TRUST_NOTHING, type ProjectTrust } from '../core/trust/projectTrust';
 import { userHome, type CliIO } from './command';

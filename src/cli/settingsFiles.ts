@@ -19,7 +19,7 @@ import { TrustedFolders, type ProjectTrust } from '../core/trust/projectTrust';
  * Precedence, highest first: flags > project file > user file > defaults;
  * for apiBaseUrl, ANTHROPIC_BASE_URL in the environment wins over both
  * files, by the rule every surface shares (apiBaseUrl() in
- * src/core/engine/client.ts). Objects (modelAliases)
+ * src/core/engine/loop/client.ts). Objects (modelAliases)
  * merge key by key across layers, as VS Code merges them; other values,
  * lists included, replace. A key with a bad value is skipped with a warning
  * and the layer below applies; a file that is not a JSON object stops the

@@ -1,6 +1,6 @@
 import type { AgentRuntime, RunHandle, StartRequest } from '../core/runtime/api';
 import { teamNameOf } from '../core/agents/teams/teamFile';
-import { AdmissionError } from '../core/engine/admission';
+import { AdmissionError } from '../core/engine/tree/admission';
 import { EngineError } from '../core/engine/errors';
 import { teamStartOf } from '../core/engine/team/leadBrief';
 import { namingTeams } from '../protocol/admission';

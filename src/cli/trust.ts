@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
 import { applyEdits, modify, parse } from 'jsonc-parser';
 import { writeFileAtomic } from '../core/atomicFile';
-import { describeProjectCode, findProjectCode, trustRoot, untrustedCode, type ProjectCode, type ProjectCodeProbe } from '../core/trust/projectCode';
+import { describeProjectCode, findProjectCode, trustRoot, untrustedCode, type ProjectCode, type ProjectCodeProbe } from '../core/trustProbes/projectCode';
 import { TRUST_EVERYTHING, TRUST_NOTHING, TrustedFolders, trustWhen, type ProjectTrust } from '../core/trust/projectTrust';
 import type { TrustSpec } from '../core/runtime/scopeSpec';
 import { userHome, type CliIO } from './command';

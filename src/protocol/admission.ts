@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 
 /**
  * Whether an agent may start, as one answer every surface shows in the same
- * words: the engine decides (src/core/engine/admission.ts) and the refusal
+ * words: the engine decides (src/core/engine/tree/admission.ts) and the refusal
  * crosses every boundary as `{ code, message }` (the agent host's replies
  * included), so the Runs view, the palette, the chat, the language-model
  * tools and `subagents run` never word it themselves.

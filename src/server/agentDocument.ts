@@ -1,6 +1,6 @@
 import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import { isTomlPath } from '../core/agents/formats';
-import { parseYamlFrontmatter, splitFrontmatter } from '../core/agents/frontmatter';
+import { parseYamlFrontmatter, splitFrontmatter } from '../core/agents/parsing/frontmatter';
 import type { AgentDocument, FieldEntry, FrontmatterState, Span, ValueItem, YamlSyntaxError } from './documentModel';
 import { isStructuredPath, parseStructuredDocument } from './structuredDocument';
 import { parseTomlDocument } from './tomlDocument';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { AGENT_FAMILIES, type AgentFamily, type AgentSource } from '../core/agents/definition';
 import { agentFileKind as kindByPath, isJsonPath, isModesFile, isTomlPath, singleFileFamily } from '../core/agents/formats';
-import { userAgentsDir, type AgentDir } from '../core/agents/sources';
+import { userAgentsDir, type AgentDir } from '../core/agents/sources/sources';
 
 /**
  * Whether an open file is one discovery reads as an agent definition, and

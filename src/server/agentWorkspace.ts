@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { AgentCatalog } from '../core/agents/catalog';
+import { AgentCatalog } from '../core/agents/catalog/catalog';
 import { resolveUserPath, type Settings } from '../core/config';
 
 /**

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DiagnosticSeverity } from 'vscode-languageserver';
 import type { AgentDefinition, ShadowedDefinition } from '../core/agents/definition';
-import type { AgentDir } from '../core/agents/sources';
+import type { AgentDir } from '../core/agents/sources/sources';
 import type { Settings } from '../core/config';
 import { field } from './agentDocument';
 import type { AgentDocument, Span, ValueItem } from './documentModel';

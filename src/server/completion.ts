@@ -1,7 +1,7 @@
 import { CompletionItemKind, MarkupKind, type CompletionItem, type Range } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AgentDefinition } from '../core/agents/definition';
-import { isForeignModel } from '../core/agents/modelNames';
+import { isForeignModel } from '../core/agents/interpretation/modelNames';
 import type { Settings } from '../core/config';
 import { field } from './agentDocument';
 import type { Span } from './documentModel';
@@ -9,7 +9,7 @@ import { describeSource } from './catalogChecks';
 import { cursorContext } from './cursor';
 import type { Analysis } from './diagnostics';
 import type { FormatKnowledge } from './formatKnowledge';
-import { MCP_FIELD_NAMES } from '../core/mcp/agentField';
+import { MCP_FIELD_NAMES } from '../core/agents/mcpServers/agentField';
 import { mcpServerNameCompletions, mcpToolCompletions } from './mcpChecks';
 
 /**

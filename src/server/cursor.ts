@@ -1,5 +1,5 @@
 import { isSpawnToolName } from '../protocol/tools';
-import { canonicalToolNames } from '../core/agents/toolNames';
+import { canonicalToolNames } from '../core/agents/interpretation/toolNames';
 import type { AgentDocument, FieldEntry, Span } from './documentModel';
 
 /**

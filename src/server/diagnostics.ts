@@ -1,7 +1,7 @@
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AgentDefinition } from '../core/agents/definition';
-import { parseAgentText, type ParsedAgentFile } from '../core/agents/parse';
+import { parseAgentText, type ParsedAgentFile } from '../core/agents/parsing/parse';
 import type { Settings } from '../core/config';
 import { field, parseAgentDocument } from './agentDocument';
 import type { AgentDocument, Span } from './documentModel';

@@ -1,9 +1,9 @@
 import { DiagnosticSeverity } from 'vscode-languageserver';
-import { isForeignModel, modelEffect } from '../core/agents/modelNames';
-import { canonicalToolNames } from '../core/agents/toolNames';
-import { toolPattern } from '../core/mcp/toolPatterns';
+import { isForeignModel, modelEffect } from '../core/agents/interpretation/modelNames';
+import { canonicalToolNames } from '../core/agents/interpretation/toolNames';
+import { toolPattern } from '../core/agents/mcpServers/toolPatterns';
 import type { Settings } from '../core/config';
-import { outputSchemaProblem } from '../core/engine/structuredOutput';
+import { outputSchemaProblem } from '../core/engine/loop/structuredOutput';
 import { isSpawnToolName } from '../protocol/tools';
 import { field } from './agentDocument';
 import type { AgentDocument, FieldEntry, Span, ValueItem } from './documentModel';

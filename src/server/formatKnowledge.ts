@@ -1,10 +1,10 @@
 import type { AgentFamily, AgentFormat } from '../core/agents/definition';
-import { FIELD_DOCS } from '../core/agents/fieldDocs';
+import { FIELD_DOCS } from '../core/agents/interpretation/fieldDocs';
 import { FORMATS, formatOfFile } from '../core/agents/formats';
 import { FACTORY_CATEGORIES } from '../core/agents/formats/factory';
 import { KIRO_CATEGORIES } from '../core/agents/formats/kiro';
 import { ROO_GROUPS } from '../core/agents/formats/roo';
-import { canonicalToolNames, knownToolNames } from '../core/agents/toolNames';
+import { canonicalToolNames, knownToolNames } from '../core/agents/interpretation/toolNames';
 import { LISTED_TOOLS } from '../protocol/tools';
 
 /**

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { MarkupKind, type Hover, type Location } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AgentDefinition } from '../core/agents/definition';
-import { modelEffect } from '../core/agents/modelNames';
+import { modelEffect } from '../core/agents/interpretation/modelNames';
 import type { Settings } from '../core/config';
 import { field, parseAgentDocument } from './agentDocument';
 import type { Span } from './documentModel';

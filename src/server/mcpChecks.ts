@@ -3,14 +3,14 @@ import { CompletionItemKind, DiagnosticSeverity, MarkupKind, type CompletionItem
 import type { AgentDefinition } from '../core/agents/definition';
 import type { AgentFormat } from '../core/agents/kinds';
 import type { Settings } from '../core/config';
-import { MCP_FIELD_NAMES } from '../core/mcp/agentField';
+import { MCP_FIELD_NAMES } from '../core/agents/mcpServers/agentField';
 import { LOOKUP_ORDER, type NamedServer } from '../core/mcp/configFiles';
 import { mcpLimits } from '../core/mcp/limits';
 import { formatAgo } from '../core/mcp/listing';
 import { planWithConfiguration, type AgentMcpPlan } from '../core/mcp/plan';
-import { isInline, type McpServerSpec } from '../core/mcp/spec';
+import { isInline, type McpServerSpec } from '../core/agents/mcpServers/spec';
 import { editorIdentity, serverIdentity, type ServerTool } from '../core/mcp/status';
-import { namesServer, normalizeName, toolPattern, type ToolPattern } from '../core/mcp/toolPatterns';
+import { namesServer, normalizeName, toolPattern, type ToolPattern } from '../core/agents/mcpServers/toolPatterns';
 import { field } from './agentDocument';
 import type { AgentDocument, Span } from './documentModel';
 import { toolItem } from './fieldChecks';

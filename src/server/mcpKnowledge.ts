@@ -1,7 +1,7 @@
 import { resolveUserPath, type Settings } from '../core/config';
 import { pluginRoots, readConfiguredServers, type NamedServer } from '../core/mcp/configFiles';
 import { McpStatusStore, statusFile, type ServerTool, type StatusMap } from '../core/mcp/status';
-import { normalizeName } from '../core/mcp/toolPatterns';
+import { normalizeName } from '../core/agents/mcpServers/toolPatterns';
 
 /**
  * What the language server knows of MCP servers, for checking and completing

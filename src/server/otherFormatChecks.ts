@@ -1,6 +1,6 @@
 import { DiagnosticSeverity } from 'vscode-languageserver';
 import type { AgentDefinition, AgentFormat } from '../core/agents/definition';
-import type { ParsedAgentFile } from '../core/agents/parse';
+import type { ParsedAgentFile } from '../core/agents/parsing/parse';
 import { checkPrecedence, type CatalogView } from './catalogChecks';
 import type { AgentDocument, AgentSection, FieldEntry, Span } from './documentModel';
 import { Code, type Findings } from './findings';

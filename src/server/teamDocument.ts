@@ -4,7 +4,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import { closest } from 'fastest-levenshtein';
 import type { AgentDefinition } from '../core/agents/definition';
-import { splitFrontmatter } from '../core/agents/frontmatter';
+import { splitFrontmatter } from '../core/agents/parsing/frontmatter';
 import { userTeamsDir } from '../core/agents/teams/teamCatalog';
 import { MEMBER_FIELDS, parseTeamFile, TEAM_FIELDS, type TeamProblem } from '../core/agents/teams/teamFile';
 import type { Span } from './documentModel';

@@ -2,13 +2,13 @@ import os from 'node:os';
 import type { AgentDefinition, DiscoveryWarning, PermissionRule, ShadowedDefinition } from '../core/agents/definition';
 import { FORMATS } from '../core/agents/formats';
 import { AGENT_FAMILY_TITLES } from '../core/agents/kinds';
-import { modelEffect } from '../core/agents/modelNames';
-import { assemblePrompt } from '../core/agents/promptAssembly';
+import { modelEffect } from '../core/agents/interpretation/modelNames';
+import { assemblePrompt } from '../core/agents/interpretation/promptAssembly';
 import type { Settings } from '../core/config';
-import { resolveModel } from '../core/engine/models';
-import { buildSystemPrompt, promptEnvironment } from '../core/engine/systemPrompt';
-import { computeToolPool } from '../core/engine/toolPool';
-import { toolPattern } from '../core/mcp/toolPatterns';
+import { resolveModel } from '../core/engine/loop/models';
+import { buildSystemPrompt, promptEnvironment } from '../core/engine/loop/systemPrompt';
+import { computeToolPool } from '../core/engine/tools/toolPool';
+import { toolPattern } from '../core/agents/mcpServers/toolPatterns';
 import { LISTED_TOOLS, type PermissionMode } from '../protocol/tools';
 
 /**

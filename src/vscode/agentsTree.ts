@@ -32,7 +32,7 @@ type ViewNode = TreeNode | WorktreesNode;
 
 export const AGENTS_VIEW_ID = 'subagents.agentsView';
 
-/** The rule the Search Order node lists, as discovery applies it (src/core/agents/sources.ts). */
+/** The rule the Search Order node lists, as discovery applies it (src/core/agents/sources/sources.ts). */
 const SEARCH_ORDER_HELP =
   'Folders are searched in this order, and the first definition of a name wins; later ones are listed as shadowed. ' +
   `The order goes family by family (${AGENT_FAMILIES.map((f) => AGENT_FAMILY_TITLES[f]).join(', ')}), each family\'s project folder ` +

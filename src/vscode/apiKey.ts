@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type Anthropic from '@anthropic-ai/sdk';
 import { notificationText } from './notificationText';
-import { apiBaseUrl, createClient } from '../core/engine/client';
-import { checkKey, keyFormatProblem, type KeyCheck } from '../core/engine/keyCheck';
+import { apiBaseUrl, createClient } from '../core/engine/loop/client';
+import { checkKey, keyFormatProblem, type KeyCheck } from '../core/engine/loop/keyCheck';
 import type { Credentials } from '../core/runtime/scopeSpec';
 import { ADMISSION_WORDS } from '../protocol/admission';
 

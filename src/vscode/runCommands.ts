@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
-import { AdmissionError, type AdmissionRefusal } from '../core/engine/admission';
-import type { Budget } from '../core/engine/budget';
+import { AdmissionError, type AdmissionRefusal } from '../core/engine/tree/admission';
+import type { Budget } from '../core/engine/tree/budget';
 import { EngineError } from '../core/engine/errors';
 import type { RunHandle } from '../core/runtime/api';
 import type { RunSnapshot } from '../protocol/runSnapshot';

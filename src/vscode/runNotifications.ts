@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { AgentResult } from '../core/engine/agentRun';
+import type { AgentResult } from '../core/engine/tree/agentRun';
 import type { RunSnapshot } from '../protocol/runSnapshot';
 import { notificationText } from './notificationText';
 

@@ -1,13 +1,13 @@
 import os from 'node:os';
 import * as vscode from 'vscode';
-import { AgentCatalog } from '../core/agents/catalog';
+import { AgentCatalog } from '../core/agents/catalog/catalog';
 import { TeamCatalog } from '../core/agents/teams/teamCatalog';
 import type { TeamDefinition } from '../core/agents/teams/teamFile';
 import { teamStartOf, type TeamStart } from '../core/engine/team/leadBrief';
 import type { AgentDefinition } from '../core/agents/definition';
 import { resolveUserPath, type Settings } from '../core/config';
-import { admit, type AdmissionRefusal, type Invoker } from '../core/engine/admission';
-import type { Budget } from '../core/engine/budget';
+import { admit, type AdmissionRefusal, type Invoker } from '../core/engine/tree/admission';
+import type { Budget } from '../core/engine/tree/budget';
 import { announceKeyRejection, type ApiKeys } from './apiKey';
 import { readSettings } from './settings';
 import { projectTrust, shareableEnv, type ScopeSpec } from '../core/runtime/scopeSpec';
@@ -19,7 +19,7 @@ import type { EditorToolProvider } from '../core/mcp/editorTools';
 import type { McpStatusStore } from '../core/mcp/status';
 import { listAgentServers, type AgentServers } from '../core/mcp/listing';
 import type { RunEvent } from '../protocol/runEvents';
-import { isKeyRejection } from '../core/engine/keyCheck';
+import { isKeyRejection } from '../core/engine/loop/keyCheck';
 
 /**
  * One scope per workspace folder: its own settings and its own live

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { discoverAgents } from '../../src/core/agents/discovery';
+import { discoverAgents } from '../../src/core/agents/catalog/discovery';
 import { layout, runtimeTools, writeFile } from '../integration/core/agents/helpers';
 import { CORPUS_DIR, corpusExpectation, corpusFiles } from '../support/corpus';
 

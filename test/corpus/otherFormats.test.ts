@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { discoverAgents } from '../../src/core/agents/discovery';
+import { discoverAgents } from '../../src/core/agents/catalog/discovery';
 import type { AgentDefinition, DiscoveryWarning } from '../../src/core/agents/definition';
 import { layout } from '../integration/core/agents/helpers';
 import { expectedAgents, formatsCorpusDir, normalise, type CorpusFormat, type Expected } from '../support/formatsCorpus';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseAgentText } from '../../src/core/agents/parse';
+import { parseAgentText } from '../../src/core/agents/parsing/parse';
 import { CORPUS_DIR, corpusExpectation as expected, corpusFiles } from '../support/corpus';
 
 // The compatibility corpus: 158 real Claude Code agent files written by other

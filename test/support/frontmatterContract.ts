@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import matter from 'gray-matter';
-import { parseWithYamlEngine, parseYamlFrontmatter, splitFrontmatter } from '../../src/core/agents/frontmatter';
-import { parseYamlFastPath, type NestedColonError } from '../../src/core/agents/yamlFastPath';
+import { parseWithYamlEngine, parseYamlFrontmatter, splitFrontmatter } from '../../src/core/agents/parsing/frontmatter';
+import { parseYamlFastPath, type NestedColonError } from '../../src/core/agents/parsing/yamlFastPath';
 
 // The contract of the fast path for simple frontmatter: exactly what the YAML
 // parser gives for every input it accepts, and undefined for everything else.

@@ -94,3 +94,24 @@ function cycles(graph: Map<string, string[]>): string[][] {
 test('src has no import cycles, type-only imports included', () => {
   assert.deepEqual(cycles(importGraph(sourceFiles(path.join(root, 'src')))), []);
 });
+
+/** The layer a file belongs to: a folder of src/core, or a folder of src/. */
+function layerOf(file: string): string {
+  const parts = path.relative(path.join(root, 'src'), file).split(path.sep);
+  return parts[0] === 'core' && parts.length > 2 ? `src/core/${parts[1]}` : `src/${parts.length > 1 ? parts[0] : '.'}`;
+}
+
+// The folder map is the layer map: a layer's files may import each other, but
+// if two layers import each other (types included), neither sits above the
+// other and docs/architecture-layers.md cannot say where either belongs.
+test('no two layers (the folders of src and of src/core) import each other, directly or around a loop', () => {
+  const layers = new Map<string, Set<string>>();
+  for (const [file, targets] of importGraph(sourceFiles(path.join(root, 'src')))) {
+    const from = layerOf(file);
+    const out = layers.get(from) ?? new Set<string>();
+    for (const target of targets) if (layerOf(target) !== from) out.add(path.join(root, layerOf(target)));
+    layers.set(from, out);
+  }
+  const graph = new Map([...layers].map(([layer, out]) => [path.join(root, layer), [...out]]));
+  assert.deepEqual(cycles(graph), []);
+});

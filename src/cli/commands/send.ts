@@ -1,4 +1,4 @@
-import { mailTime, newMailId } from '../../core/engine/mail';
+import { mailTime, newMailId } from '../../core/engine/messaging/mail';
 import { isActiveStatus } from '../../protocol/runEvents';
 import { attachToHost, noHost } from '../hostConnection';
 import { lookUpAgent } from '../agentLookup';

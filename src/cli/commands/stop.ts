@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { mailTime, newMailId, type MailEntry } from '../../core/engine/mail';
+import { mailTime, newMailId, type MailEntry } from '../../core/engine/messaging/mail';
 import type { Mailbox } from '../../core/runs/mailbox';
 import { lookUpAgent, ownerElsewhere } from '../agentLookup';
 import { isActiveStatus } from '../../protocol/runEvents';

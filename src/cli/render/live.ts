@@ -1,6 +1,6 @@
 import type { RunStore } from '../../core/runs/runStore';
 import type { RunEvent } from '../../protocol/runEvents';
-import { formatWait } from '../../core/engine/network';
+import { formatWait } from '../../core/engine/loop/network';
 import { terminalLine } from './terminalText';
 import { toolLabel } from '../../protocol/tools';
 import { agentLine, messageLine, renderTree, type Style } from './tree';

@@ -1,4 +1,4 @@
-import { formatWait } from '../../core/engine/network';
+import { formatWait } from '../../core/engine/loop/network';
 import { isActiveStatus } from '../../protocol/runEvents';
 import { formatDuration, formatUsage } from '../../protocol/format';
 import { terminalLine } from './terminalText';

@@ -1,4 +1,4 @@
-import { mcpDeclarationSchema } from '../mcp/spec';
+import { mcpDeclarationSchema } from './mcpServers/spec';
 import * as z from 'zod';
 import { PERMISSION_MODES } from '../../protocol/tools';
 import {

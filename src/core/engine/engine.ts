@@ -3,26 +3,26 @@ import type { RunEvent } from '../../protocol/runEvents';
 import type { AgentDefinition } from '../agents/definition';
 import { ModeConsents } from '../tools/modeConsent';
 import { PermissionGate, type PermissionMode } from '../tools/permissions';
-import { createAgentRun, firstLine, newTree } from './agentFactory';
-import { executeAgent, type ExecutionHost, type ExecutionOptions } from './agentExecution';
-import type { AgentResult, AgentRun, EmitEvent } from './agentRun';
-import type { Budget } from './budget';
+import { createAgentRun, firstLine, newTree } from './tree/agentFactory';
+import { executeAgent, type ExecutionHost, type ExecutionOptions } from './tree/agentExecution';
+import type { AgentResult, AgentRun, EmitEvent } from './tree/agentRun';
+import type { Budget } from './tree/budget';
 import { CancelledError, EngineError } from './errors';
-import { admit, AdmissionError, type AdmissionContext, type Invoker } from './admission';
+import { admit, AdmissionError, type AdmissionContext, type Invoker } from './tree/admission';
 import { newAgentId } from './ids';
-import { MemoryMailbox, type AgentMailbox, type MailEntry } from './mail';
-import { Messenger, type ContinueOptions, type Message, type SendOutcome } from './messenger';
-import { resolveModel, type ModelChoice } from './models';
-import { Redactor } from './redaction';
+import { MemoryMailbox, type AgentMailbox, type MailEntry } from './messaging/mail';
+import { Messenger, type ContinueOptions, type Message, type SendOutcome } from './messaging/messenger';
+import { resolveModel, type ModelChoice } from './loop/models';
+import { Redactor } from '../redaction';
 import type { McpHost } from '../mcp/host';
-import { findResumable, type ResumeSource } from './resumeSource';
-import type { Messaging } from './sendMessageTool';
-import { AgentSpawner, type AgentLookup, type SpawnerHost } from './spawner';
+import { findResumable, type ResumeSource } from './tree/resumeSource';
+import type { Messaging } from './tools/sendMessageTool';
+import { AgentSpawner, type AgentLookup, type SpawnerHost } from './tree/spawner';
 import { leadPrompt, type TeamStart } from './team/leadBrief';
 import { Team, type TeamRecord } from './team/team';
 import { Teammate } from './team/teammate';
 import { inGitRepository } from '../isolation';
-import { isolate, reisolate } from './worktreeSteps';
+import { isolate, reisolate } from './tree/worktreeSteps';
 
 /**
  * The subagent engine: runs agent trees on the Anthropic SDK. Every
@@ -32,8 +32,8 @@ import { isolate, reisolate } from './worktreeSteps';
  * which the RunStore folds into the snapshots every surface renders.
  */
 
-export type { AgentLookup } from './spawner';
-export type { ContinueOptions, Message, SendOutcome } from './messenger';
+export type { AgentLookup } from './tree/spawner';
+export type { ContinueOptions, Message, SendOutcome } from './messaging/messenger';
 
 export interface EngineOptions extends ExecutionOptions {
   catalog: AgentLookup;

@@ -1,4 +1,4 @@
-import type { LifecycleHooks, SubagentInfo, TaskHookInfo, TeamHookInfo, TeamHookVerdict } from '../engine/lifecycleHooks';
+import type { LifecycleHooks, SubagentInfo, TaskHookInfo, TeamHookInfo, TeamHookVerdict } from '../engine/tree/lifecycleHooks';
 import { matchesEveryAgent, selectHooks, UNMATCHED_EVENTS, type CommandHook, type HookEventName, type HookGroup } from './hookSettings';
 import { testPatterns, timeoutMessage, type PatternResult } from '../regex/boundedRegex';
 import { interpretStart, interpretStop, interpretTeamHook, subagentStartInput, subagentStopInput, taskInput, teammateIdleInput } from './hookProtocol';

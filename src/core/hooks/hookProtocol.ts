@@ -1,4 +1,4 @@
-import type { SubagentInfo, TaskHookInfo, TeamHookInfo, TeamHookVerdict } from '../engine/lifecycleHooks';
+import type { SubagentInfo, TaskHookInfo, TeamHookInfo, TeamHookVerdict } from '../engine/tree/lifecycleHooks';
 import type { ShellCommandResult } from '../shellCommand';
 
 /**

@@ -4,7 +4,7 @@ import type * as z from 'zod/mini';
 import { CLIENT_CAPABILITIES, hostRequestSchema, notificationSchema, PROTOCOL_MAJOR, PROTOCOL_MINOR, type resultSchemas, type HostNotification, type HostSettings, type HostStatus, type StoreOp } from '../../protocol/host';
 import { isActiveStatus, type FinishStatus, type RunEvent } from '../../protocol/runEvents';
 import type { AgentNode, RunSnapshot } from '../../protocol/runSnapshot';
-import type { AgentResult } from '../engine/agentRun';
+import type { AgentResult } from '../engine/tree/agentRun';
 import { RunStore } from '../runs/runStore';
 import type { ApprovalAsker, InboxChange, PendingApproval } from '../tools/approvalInbox';
 import type { ApprovalDecision } from '../tools/permissions';

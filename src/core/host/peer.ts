@@ -1,7 +1,7 @@
 import type { Duplex } from 'node:stream';
 import type * as z from 'zod/mini';
 import { cancelSchema, errorSchema, responseSchema, resultSchemas, type WireError } from '../../protocol/host';
-import { AdmissionError } from '../engine/admission';
+import { AdmissionError } from '../engine/tree/admission';
 import { EngineError } from '../engine/errors';
 
 /**

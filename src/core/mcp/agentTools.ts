@@ -6,7 +6,7 @@ import type { McpLimits } from './limits';
 import { mcpResultOutput, runtimeExternalTool } from './mcpTool';
 import { uniqueToolNames, type ToolGroupKind } from './naming';
 import type { AgentMcpPlan, PlannedServer } from './plan';
-import { selects, type ToolPattern } from './toolPatterns';
+import { selects, type ToolPattern } from '../agents/mcpServers/toolPatterns';
 
 /**
  * One agent's MCP and editor tools: the tools of its running servers and of

@@ -1,10 +1,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
-import type { WarningSink } from '../agents/fieldValues';
-import { listClaudePluginRoots, readPluginManifest } from '../agents/claudePlugins';
-import { readServerMap, type ServerDialect } from './serverEntries';
-import type { McpServerSpec } from './spec';
+import type { WarningSink } from '../agents/interpretation/fieldValues';
+import { listClaudePluginRoots, readPluginManifest } from '../agents/sources/claudePlugins';
+import { readServerMap, type ServerDialect } from '../agents/mcpServers/serverEntries';
+import type { McpServerSpec } from '../agents/mcpServers/spec';
 
 /**
  * The MCP servers configured outside agent files, which agent files name

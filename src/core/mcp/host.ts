@@ -8,11 +8,11 @@ import { readConfiguredServers, type ConfigLocations, type NamedServer } from '.
 import type { EditorToolProvider } from './editorTools';
 import { LaunchProblem, resolveLaunch, type ResolvedLaunch } from './launch';
 import { planAgentServers, type PlannedServer } from './plan';
-import { isInline } from './spec';
-import { normalizeName, toolPattern } from './toolPatterns';
+import { isInline } from '../agents/mcpServers/spec';
+import { normalizeName, toolPattern } from '../agents/mcpServers/toolPatterns';
 import { serverIdentity, type McpStatusStore, type ServerStatus } from './status';
 import { agentToolset, type AgentMcpTools } from './agentTools';
-import { Redactor } from '../engine/redaction';
+import { Redactor } from '../redaction';
 import { IdleServers } from './idleServers';
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { McpTransport } from './spec';
+import type { McpTransport } from '../agents/mcpServers/spec';
 import type { PlannedServer } from './plan';
 import { copilotBareName, expandVariables, type VariableContext } from './variables';
 import { own } from '../own';

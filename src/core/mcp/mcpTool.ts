@@ -1,9 +1,8 @@
 import type { BetaToolResultContentBlockParam } from '@anthropic-ai/sdk/resources/beta';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_RESULT_CHARS } from '../engine/toolExecutor';
 import { externalTool } from '../../protocol/tools';
 import { argumentsPreview } from '../tools/approvalPreview';
-import { oneLine, ToolCallError, type RuntimeTool, type ToolOutput } from '../tools/runtimeTool';
+import { MAX_RESULT_CHARS, oneLine, ToolCallError, type RuntimeTool, type ToolOutput } from '../tools/runtimeTool';
 
 /**
  * An MCP (or editor) tool as the engine runs it: the server's name and

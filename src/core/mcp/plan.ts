@@ -1,9 +1,9 @@
 import type { AgentDefinition } from '../agents/definition';
-import { lookupToolName } from '../agents/toolNames';
+import { lookupToolName } from '../agents/interpretation/toolNames';
 import { CLAUDE_SESSION_SOURCES, LOOKUP_ORDER, type ConfigSource, type NamedServer } from './configFiles';
-import { MCP_FIELD_NAMES } from './agentField';
-import { isInline, type McpServerSpec } from './spec';
-import { namesServer, normalizeName, toolPattern, type ToolPattern } from './toolPatterns';
+import { MCP_FIELD_NAMES } from '../agents/mcpServers/agentField';
+import { isInline, type McpServerSpec } from '../agents/mcpServers/spec';
+import { namesServer, normalizeName, toolPattern, type ToolPattern } from '../agents/mcpServers/toolPatterns';
 
 /**
  * Which MCP servers (and editor tool sets) one agent gets, and which of

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeCacheFileSync } from '../atomicFile';
-import type { McpServerSpec } from './spec';
+import type { McpServerSpec } from '../agents/mcpServers/spec';
 
 /**
  * What was last seen of each MCP server, kept on disk for the places that

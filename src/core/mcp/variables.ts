@@ -1,4 +1,4 @@
-import type { McpVariableSyntax } from './spec';
+import type { McpVariableSyntax } from '../agents/mcpServers/spec';
 import { own } from '../own';
 
 /**

@@ -5,11 +5,11 @@ import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages
 import { isActiveStatus } from '../../protocol/runEvents';
 import { agentOf, type AgentNode, type RunSnapshot } from '../../protocol/runSnapshot';
 import { isTempFile, moveAside, writeFileAtomic } from '../atomicFile';
-import { teamRecordOf, type AgentArchive, type ArchivedAgent } from '../engine/archive';
+import { teamRecordOf, type AgentArchive, type ArchivedAgent } from '../engine/tree/archive';
 import { EngineError } from '../engine/errors';
 import { currentOwner, liveInstances, pidAlive, sameOwner, type ProcessOwner } from '../processOwner';
 import { FileLock } from '../fileLock';
-import type { MailEntry } from '../engine/mail';
+import type { MailEntry } from '../engine/messaging/mail';
 import { KeyedMutex } from '../mutex';
 import { Mailbox } from './mailbox';
 import { NewerVersion } from '../persistence';

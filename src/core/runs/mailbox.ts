@@ -3,7 +3,7 @@ import { access, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
 import { isTempFile, moveAside } from '../atomicFile';
-import type { AgentMailbox, MailEntry } from '../engine/mail';
+import type { AgentMailbox, MailEntry } from '../engine/messaging/mail';
 import { decodeJson, NewerVersion, writeJson, type JsonFormat } from '../persistence';
 
 /**

@@ -1,7 +1,7 @@
 import type { Invoker } from '../../protocol/admission';
 import type { RunEvent } from '../../protocol/runEvents';
-import type { AgentResult } from '../engine/agentRun';
-import type { Budget } from '../engine/budget';
+import type { AgentResult } from '../engine/tree/agentRun';
+import type { Budget } from '../engine/tree/budget';
 import type { TeamStart } from '../engine/team/leadBrief';
 import type { RunStore } from '../runs/runStore';
 import type { ApprovalAsker, InboxChange, PendingApproval } from '../tools/approvalInbox';

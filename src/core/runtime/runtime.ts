@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { RunEvent } from '../../protocol/runEvents';
 import { worktreePoolOptions, type Settings } from '../config';
-import { finalResult, type AgentResult, type AgentRun } from '../engine/agentRun';
+import { finalResult, type AgentResult, type AgentRun } from '../engine/tree/agentRun';
 import { EngineError } from '../engine/errors';
-import { mailTime, newMailId } from '../engine/mail';
+import { mailTime, newMailId } from '../engine/messaging/mail';
 import { BackgroundUpkeep, WorktreeManager, type RecoverReport } from '../isolation';
 import type { EditorToolProvider } from '../mcp/editorTools';
 import { IDLE_SERVER_MS } from '../mcp/host';

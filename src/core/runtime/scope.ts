@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { AgentCatalog } from '../agents/catalog';
+import { AgentCatalog } from '../agents/catalog/catalog';
 import type { DiscoveryWarning } from '../agents/definition';
-import { createClient } from '../engine/client';
+import { createClient } from '../engine/loop/client';
 import { Engine, type AgentLookup } from '../engine/engine';
 import type { RunEvent } from '../../protocol/runEvents';
 import { CommandHooks } from '../hooks/commandHooks';

@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { PermissionRule } from '../agents/definition';
 import { globRegex } from '../agents/readers/opencodePermissions';
-import { selects, toolPattern } from '../mcp/toolPatterns';
+import { selects, toolPattern } from '../agents/mcpServers/toolPatterns';
 import { testPatterns } from '../regex/boundedRegex';
 import { builtinTool } from '../../protocol/tools';
 

@@ -2,6 +2,9 @@ import type { BetaToolUnion, BetaToolResultContentBlockParam } from '@anthropic-
 import type { ToolSpec } from '../../protocol/tools';
 import type { ApprovalPreview } from './approvalPreview';
 
+/** Cap on one tool result sent back to the model (built-in or a server's); the rest is cut with a note. */
+export const MAX_RESULT_CHARS = 100_000;
+
 /**
  * A tool as the engine runs it: its facts from the tool registry (name,
  * kind, whether it runs alongside others: protocol/tools.ts), the definition

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import type { AgentCatalog } from '../../core/agents/catalog';
+import type { AgentCatalog } from '../../core/agents/catalog/catalog';
 import type { TeamCatalog } from '../../core/agents/teams/teamCatalog';
 import type { ShadowedDefinition } from '../../core/agents/definition';
 import type { WorktreeRecord } from '../../core/isolation';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentDefinition } from '../../core/agents/definition';
-import type { AgentResult } from '../../core/engine/agentRun';
+import type { AgentResult } from '../../core/engine/tree/agentRun';
 import type { RunHandle } from '../../core/runtime/api';
 import { EngineError } from '../../core/engine/errors';
 import type { TeamStart } from '../../core/engine/team/leadBrief';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { AgentResult } from '../../core/engine/agentRun';
+import type { AgentResult } from '../../core/engine/tree/agentRun';
 import type { RunHandle } from '../../core/runtime/api';
 import { isActiveStatus } from '../../protocol/runEvents';
 import type { AgentNode } from '../../protocol/runSnapshot';

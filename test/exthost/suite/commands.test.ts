@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { parseAgentText } from '../../../src/core/agents/parse';
+import { parseAgentText } from '../../../src/core/agents/parsing/parse';
 import { startScriptedServer } from '../../support/scriptedServer';
 import { subagents, workspaceFolder } from '../api';
 

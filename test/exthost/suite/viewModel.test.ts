@@ -3,7 +3,7 @@ import { diffAgent } from '../../../src/protocol/agentPatch';
 import { emptyUsage } from '../../../src/protocol/runEvents';
 import type { AgentNode, RunSnapshot, ToolRow } from '../../../src/protocol/runSnapshot';
 import { hostToWebviewSchema, webviewToHostSchema } from '../../../src/protocol/webview';
-import { parseAgentText } from '../../../src/core/agents/parse';
+import { parseAgentText } from '../../../src/core/agents/parsing/parse';
 import { agentTemplate, validateAgentName } from '../../../src/vscode/agentFileCommands';
 import { renderTranscript } from '../../../src/vscode/transcriptDocument';
 import { endNotice } from '../../../src/vscode/runNotifications';

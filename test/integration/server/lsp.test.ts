@@ -228,7 +228,7 @@ describe('the language server over stdio', () => {
     await client.diagnostics(ghostUri, (d) => d.some((x) => x.code === 'unknown-agent'));
   });
 
-  it('says the same about a model in the hover and the diagnostic (and, see test/unit/core/agents/modelNames.test.ts, the Agents view)', async () => {
+  it('says the same about a model in the hover and the diagnostic (and, see test/unit/core/agents/interpretation/modelNames.test.ts, the Agents view)', async () => {
     const file = path.join(ws.root, '.claude/agents/typo-model.md');
     const text = '---\nname: typo-model\ndescription: Misspells its model.\nmodel: sonne\n---\nBody\n';
     const uri = await client.open(file, text);

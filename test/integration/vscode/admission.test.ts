@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import { defaultSettings } from '../../../src/core/config';
-import { AdmissionError } from '../../../src/core/engine/admission';
+import { AdmissionError } from '../../../src/core/engine/tree/admission';
 import { Engine } from '../../../src/core/engine/engine';
 import type { AgentDefinition } from '../../../src/core/agents/definition';
 import type { Invoker } from '../../../src/protocol/admission';

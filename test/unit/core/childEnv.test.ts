@@ -4,7 +4,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import os from 'node:os';
 import path from 'node:path';
 import { childEnv } from '../../../src/core/childEnv';
-import { currentBranch } from '../../../src/core/engine/systemPrompt';
+import { currentBranch } from '../../../src/core/engine/loop/systemPrompt';
 import { git } from '../../../src/core/isolation/git';
 
 test('child processes never get ANTHROPIC_* variables', () => {

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { own } from '../../../src/core/own';
-import { resolveAlias } from '../../../src/core/engine/models';
-import { modelEffect } from '../../../src/core/agents/modelNames';
+import { resolveAlias } from '../../../src/core/engine/loop/models';
+import { modelEffect } from '../../../src/core/agents/interpretation/modelNames';
 import { expandVariables } from '../../../src/core/mcp/variables';
 import { agentOf } from '../../../src/protocol/runSnapshot';
 

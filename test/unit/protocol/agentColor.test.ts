@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { colors, renderTree, styleFor } from '../../../src/cli/render/tree';
-import type { AgentCatalog } from '../../../src/core/agents/catalog';
+import type { AgentCatalog } from '../../../src/core/agents/catalog/catalog';
 import { RunStore } from '../../../src/core/runs/runStore';
 import { AGENT_COLORS, AGENT_COLOR_THEME, agentColor, themeColorCss } from '../../../src/protocol/agentColor';
 import { runEventSchema, type RunEvent } from '../../../src/protocol/runEvents';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { computeToolPool } from '../../../src/core/engine/toolPool';
+import { computeToolPool } from '../../../src/core/engine/tools/toolPool';
 import { createFileTools, FILE_TOOL_NAMES } from '../../../src/core/tools/fileTools';
 import { todoWriteTool, webFetchTool, webSearchTool } from '../../../src/core/tools/planningTools';
 import {

@@ -1,7 +1,7 @@
 import '../../support/installVscodeFake';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { apiBaseUrl } from '../../../src/core/engine/client';
+import { apiBaseUrl } from '../../../src/core/engine/loop/client';
 import { ApiKeys } from '../../../src/vscode/apiKey';
 import * as vscode from '../../support/vscodeFake';
 

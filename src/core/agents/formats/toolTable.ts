@@ -25,7 +25,7 @@ export type ToolMapping =
   /**
    * A tool of an MCP server or of the editor (`mcp__github__create_issue`,
    * `github/*`): kept as written and matched against the servers' tools when
-   * the agent starts (src/core/mcp/toolPatterns.ts).
+   * the agent starts (src/core/agents/mcpServers/toolPatterns.ts).
    */
   | { external: true };
 

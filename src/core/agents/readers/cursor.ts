@@ -1,6 +1,6 @@
-import { boolean, text } from '../fieldValues';
-import type { AgentFileContext, FileWarnings, ParsedAgentFile } from '../interpret';
-import { READ_ONLY_DENIED } from '../interpret';
+import { boolean, text } from '../interpretation/fieldValues';
+import type { AgentFileContext, FileWarnings, ParsedAgentFile } from '../interpretation/interpret';
+import { READ_ONLY_DENIED } from '../interpretation/interpret';
 import { fileStem, makeDefinition, modelOf, warnUnread } from './shared';
 
 /**

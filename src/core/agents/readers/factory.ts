@@ -1,6 +1,6 @@
-import { quote, stringList, text } from '../fieldValues';
+import { quote, stringList, text } from '../interpretation/fieldValues';
 import { FACTORY_CATEGORIES } from '../formats/factory';
-import type { AgentFileContext, FileWarnings, ParsedAgentFile } from '../interpret';
+import type { AgentFileContext, FileWarnings, ParsedAgentFile } from '../interpretation/interpret';
 import type { ThinkingLevel } from '../kinds';
 import { makeDefinition, modelOf, toolList, warnUnread } from './shared';
 

@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { readAgentMcpServers } from '../../mcp/agentField';
+import { readAgentMcpServers } from '../mcpServers/agentField';
 import type { AgentHook, PermissionAction, PermissionRule, PromptInclude } from '../definition';
-import { quote, stringList, type WarningSink } from '../fieldValues';
+import { quote, stringList, type WarningSink } from '../interpretation/fieldValues';
 import { KIRO_CATEGORIES, KIRO_HOOK_EVENTS, KIRO_KEYS, KIRO_TOOLS } from '../formats/kiro';
-import type { AgentFileContext, FileWarnings, ParsedAgentFile } from '../interpret';
-import { lookupToolName } from '../toolNames';
+import type { AgentFileContext, FileWarnings, ParsedAgentFile } from '../interpretation/interpret';
+import { lookupToolName } from '../interpretation/toolNames';
 import { LISTED_TOOLS } from '../../../protocol/tools';
 import { fileStem, isRecord, makeDefinition, modelOf, unenforceableServerTools, warnUnread } from './shared';
 

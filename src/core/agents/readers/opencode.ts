@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { AgentDefinition } from '../definition';
-import { quote } from '../fieldValues';
-import type { AgentFileContext, FileWarnings, ParsedAgentFile } from '../interpret';
-import type { WarningSink } from '../fieldValues';
+import { quote } from '../interpretation/fieldValues';
+import type { AgentFileContext, FileWarnings, ParsedAgentFile } from '../interpretation/interpret';
+import type { WarningSink } from '../interpretation/fieldValues';
 import { LISTED_TOOLS } from '../../../protocol/tools';
 import { foldPermissions, permissionRules } from './opencodePermissions';
 import { fileStem, isRecord, makeDefinition, modelOf, unenforceableServerTools, warnUnread } from './shared';

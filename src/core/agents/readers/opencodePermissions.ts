@@ -1,5 +1,5 @@
 import type { PermissionAction, PermissionRule } from '../definition';
-import { quote, type WarningSink } from '../fieldValues';
+import { quote, type WarningSink } from '../interpretation/fieldValues';
 import { OPENCODE_PERMISSIONS, toolKeyPermission } from '../formats/opencode';
 import { isRecord } from './shared';
 

@@ -1,7 +1,7 @@
-import { readAgentMcpServers } from '../../mcp/agentField';
+import { readAgentMcpServers } from '../mcpServers/agentField';
 import type { PermissionMode } from '../../../protocol/tools';
-import { boolean, quote, stringList, text } from '../fieldValues';
-import type { AgentFileContext, FileWarnings, ParsedAgentFile } from '../interpret';
+import { boolean, quote, stringList, text } from '../interpretation/fieldValues';
+import type { AgentFileContext, FileWarnings, ParsedAgentFile } from '../interpretation/interpret';
 import type { ThinkingLevel } from '../kinds';
 import { QWEN_AUTH_TYPES, QWEN_RESERVED_NAMES } from '../formats/qwen';
 import { isRecord, makeDefinition, modelOf, toolList, warnUnread } from './shared';

@@ -1,9 +1,9 @@
 import { parse as parseYaml } from 'yaml';
 import type { AgentDefinition, PermissionRule, PromptInclude } from '../definition';
-import { quote } from '../fieldValues';
+import { quote } from '../interpretation/fieldValues';
 import { ROO_ALWAYS, ROO_GROUPS, ROO_RETIRED_GROUPS } from '../formats/roo';
-import type { AgentFileContext, FileWarnings, ParsedAgentFile } from '../interpret';
-import { exceedsValueBudget, MAX_YAML_VALUES } from '../frontmatter';
+import type { AgentFileContext, FileWarnings, ParsedAgentFile } from '../interpretation/interpret';
+import { exceedsValueBudget, MAX_YAML_VALUES } from '../parsing/frontmatter';
 import { firstSentence, isRecord, makeDefinition, warnUnread } from './shared';
 
 /**

@@ -1,10 +1,10 @@
 import { DEFINITION_DEFAULTS, type AgentDefinition, type PermissionRule } from '../definition';
 import { FORMATS } from '../formats';
-import type { AgentFileContext } from '../interpret';
+import type { AgentFileContext } from '../interpretation/interpret';
 import type { AgentFormat } from '../kinds';
-import { quote, type WarningSink } from '../fieldValues';
-import { resolveModelField, type ModelOptions } from '../modelNames';
-import { normaliseToolList, unknownToolWarnings, type NormalisedTools } from '../toolNames';
+import { quote, type WarningSink } from '../interpretation/fieldValues';
+import { resolveModelField, type ModelOptions } from '../interpretation/modelNames';
+import { normaliseToolList, unknownToolWarnings, type NormalisedTools } from '../interpretation/toolNames';
 
 /**
  * What the readers of the formats added later share: one shape for every

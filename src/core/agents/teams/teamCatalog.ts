@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isDirectorySync } from '../agentFiles';
-import { DirWatcher } from '../dirWatcher';
+import { isDirectorySync } from '../sources/agentFiles';
+import { DirWatcher } from '../sources/dirWatcher';
 import { parseTeamFile, type TeamDefinition, type TeamProblem, type TeamSource } from './teamFile';
 
 /**

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { TeamMemberSpec } from '../../../protocol/team';
-import { parseYamlFrontmatter, splitFrontmatter } from '../frontmatter';
+import { parseYamlFrontmatter, splitFrontmatter } from '../parsing/frontmatter';
 
 /**
  * A team file: Markdown with YAML frontmatter, `.subagents/teams/<name>.md`

@@ -1,6 +1,6 @@
-import type { AgentRun, EmitEvent } from '../agentRun';
-import { MAX_STOP_HOOK_ROUNDS, type TeamHookVerdict } from '../lifecycleHooks';
-import { newMailId } from '../mail';
+import type { AgentRun, EmitEvent } from '../tree/agentRun';
+import { MAX_STOP_HOOK_ROUNDS, type TeamHookVerdict } from '../tree/lifecycleHooks';
+import { newMailId } from '../messaging/mail';
 
 /**
  * What happens when a teammate's turn ends: its TeammateIdle hooks may keep

@@ -3,7 +3,7 @@ import { TEAM_TASK_STATUSES, type TeamTask } from '../../../protocol/team';
 import { builtinTool } from '../../../protocol/tools';
 import { zodValidator } from '../../tools/inputValidation';
 import { field, oneLine, ToolCallError, type RuntimeTool } from '../../tools/runtimeTool';
-import type { TeamHookVerdict } from '../lifecycleHooks';
+import type { TeamHookVerdict } from '../tree/lifecycleHooks';
 import { taskLabel, TaskRefusal, type TaskActor, type TaskPatch } from './taskBoard';
 import type { Team } from './team';
 

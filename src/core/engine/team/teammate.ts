@@ -1,4 +1,4 @@
-import type { Inbox } from '../inbox';
+import type { Inbox } from '../messaging/inbox';
 
 /**
  * What makes an agent a teammate: a name in its team, and a life between

@@ -2,8 +2,8 @@ import type { TeamMemberSpec } from '../../../protocol/team';
 import { builtinTool, LISTED_TOOLS } from '../../../protocol/tools';
 import type { AgentDefinition } from '../../agents/definition';
 import type { PermissionMode } from '../../tools/permissions';
-import { DEFAULT_AGENT, type SpawnInput } from '../spawnTool';
-import { computeToolPool } from '../toolPool';
+import { DEFAULT_AGENT, type SpawnInput } from '../tools/spawnTool';
+import { computeToolPool } from '../tools/toolPool';
 import type { Team } from './team';
 
 /**

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { discoverAgents } from '../../../../src/core/agents/discovery';
-import { MAX_YAML_VALUES } from '../../../../src/core/agents/frontmatter';
+import { discoverAgents } from '../../../../src/core/agents/catalog/discovery';
+import { MAX_YAML_VALUES } from '../../../../src/core/agents/parsing/frontmatter';
 import { agentText, tempDir, writeAgent, writeFile } from './helpers';
 
 // A YAML alias bomb ("billion laughs") in any field the
@@ -61,7 +61,7 @@ test('discovery of alias bombs stays within bounded memory and time in a real pr
   writeAgent(agents, 'good.md', 'good');
   for (const field of FIELDS) writeFile(path.join(agents, `bomb-${field}.md`), bomb(`bomb-${field}`, field, 12, 100 * 1024));
   const script = `
-    const { discoverAgents } = require(${JSON.stringify(path.join(import.meta.dirname, '../../../../src/core/agents/discovery.ts'))});
+    const { discoverAgents } = require(${JSON.stringify(path.join(import.meta.dirname, '../../../../src/core/agents/catalog/discovery.ts'))});
     discoverAgents({ cwd: ${JSON.stringify(dir)}, home: ${JSON.stringify(path.join(dir, 'home'))}, loadClaudePlugins: false, bundledDir: null })
       .then((r) => process.stdout.write(JSON.stringify({ agents: r.agents.map((a) => a.name), warnings: r.warnings.length })));`;
   // A small heap and a deadline far above the real cost (milliseconds): before

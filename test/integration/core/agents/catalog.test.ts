@@ -2,8 +2,8 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { AgentCatalog, type AgentCatalogChange, type AgentCatalogOptions } from '../../../../src/core/agents/catalog';
-import { UnknownAgentError } from '../../../../src/core/agents/lookup';
+import { AgentCatalog, type AgentCatalogChange, type AgentCatalogOptions } from '../../../../src/core/agents/catalog/catalog';
+import { UnknownAgentError } from '../../../../src/core/agents/catalog/lookup';
 import { agentText, layout, writeAgent, writeFile } from './helpers';
 
 // The catalog follows the files, re-reading only what changed, and looks

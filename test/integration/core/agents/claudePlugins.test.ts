@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { listClaudePluginRoots } from '../../../../src/core/agents/claudePlugins';
+import { listClaudePluginRoots } from '../../../../src/core/agents/sources/claudePlugins';
 import { layout, writeFile } from './helpers';
 
 // Claude Code's plugin registry belongs to another program: every shape it

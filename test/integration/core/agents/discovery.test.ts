@@ -2,7 +2,7 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { discoverAgents, type DiscoveryOptions, type DiscoveryResult } from '../../../../src/core/agents/discovery';
+import { discoverAgents, type DiscoveryOptions, type DiscoveryResult } from '../../../../src/core/agents/catalog/discovery';
 import { layout, writeAgent, writeFile } from './helpers';
 
 // Where agents come from (docs/agent-files.md), rule by rule: search order,

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AgentDefinition, AgentFormat } from '../../../../src/core/agents/definition';
-import { discoverAgents } from '../../../../src/core/agents/discovery';
+import { discoverAgents } from '../../../../src/core/agents/catalog/discovery';
 import { CODEX_CASES } from '../../../fixtures/formats/codex';
 import { COPILOT_CASES } from '../../../fixtures/formats/copilot';
 import { CURSOR_CASES } from '../../../fixtures/formats/cursor';

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { AgentCatalog } from '../../../../src/core/agents/catalog';
-import { discoverAgents } from '../../../../src/core/agents/discovery';
+import { AgentCatalog } from '../../../../src/core/agents/catalog/catalog';
+import { discoverAgents } from '../../../../src/core/agents/catalog/discovery';
 import { layout, writeFile } from './helpers';
 
 // Where each format's files live, and what its home tool skips.

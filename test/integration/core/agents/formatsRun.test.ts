@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { AgentCatalog } from '../../../../src/core/agents/catalog';
+import { AgentCatalog } from '../../../../src/core/agents/catalog/catalog';
 import { isAgent } from '../../../support/agents';
 import { harness } from '../../../support/engineHarness';
 import type { ScriptedRequest } from '../../../support/scriptedServer';

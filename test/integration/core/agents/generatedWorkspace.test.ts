@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { discoverAgents } from '../../../../src/core/agents/discovery';
+import { discoverAgents } from '../../../../src/core/agents/catalog/discovery';
 import { AGENT_FORMATS } from '../../../../src/core/agents/kinds';
 import { generateAgents, GENERATED_AGENT_COUNT, writeGeneratedAgents } from '../../../support/generatedAgents';
 import { layout, runtimeTools } from './helpers';

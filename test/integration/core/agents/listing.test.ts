@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { discoverAgents, discoverListed, listAgentDirs, type DiscoveryOptions } from '../../../../src/core/agents/discovery';
-import { listingFingerprint } from '../../../../src/core/agents/listing';
+import { discoverAgents, discoverListed, listAgentDirs, type DiscoveryOptions } from '../../../../src/core/agents/catalog/discovery';
+import { listingFingerprint } from '../../../../src/core/agents/catalog/listing';
 import { layout, writeAgent, writeFile } from './helpers';
 
 // The fingerprint stands for a whole discovery result (the CLI prints its

@@ -2,9 +2,9 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { AgentCatalog, type AgentCatalogOptions } from '../../../../src/core/agents/catalog';
-import { discoverAgents, sourceOptions } from '../../../../src/core/agents/discovery';
-import { resolveAgentDirs } from '../../../../src/core/agents/sources';
+import { AgentCatalog, type AgentCatalogOptions } from '../../../../src/core/agents/catalog/catalog';
+import { discoverAgents, sourceOptions } from '../../../../src/core/agents/catalog/discovery';
+import { resolveAgentDirs } from '../../../../src/core/agents/sources/sources';
 import { layout, writeFile } from './helpers';
 
 // Where the home tools of the formats read by readers of their own look,

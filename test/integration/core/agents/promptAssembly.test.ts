@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { AgentDefinition, AgentFamily } from '../../../../src/core/agents/definition';
-import { parseAgentText } from '../../../../src/core/agents/parse';
-import { assemblePrompt, type PromptContext } from '../../../../src/core/agents/promptAssembly';
+import { parseAgentText } from '../../../../src/core/agents/parsing/parse';
+import { assemblePrompt, type PromptContext } from '../../../../src/core/agents/interpretation/promptAssembly';
 import { layout, writeFile } from './helpers';
 
 function read(text: string, filePath: string, family: AgentFamily, source: 'project' | 'user' = 'project'): AgentDefinition {

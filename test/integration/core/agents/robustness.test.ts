@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { discoverAgents, type DiscoveryOptions } from '../../../../src/core/agents/discovery';
+import { discoverAgents, type DiscoveryOptions } from '../../../../src/core/agents/catalog/discovery';
 import { agentText, tempDir, writeAgent, writeFile } from './helpers';
 
 // One bad file (or dir) never stops discovery of the others,
@@ -204,7 +204,7 @@ async function checkUnreadable(t: TestContext, dir: string, locked: string, opts
     return t.skip(`an unprivileged user (uid 65534) cannot run ${process.execPath} or read ${repoRoot} here (${why}), so unreadable dirs cannot be tested as root`);
   }
   const script = `
-    const { discoverAgents } = require(${JSON.stringify(path.join(repoRoot, 'src/core/agents/discovery.ts'))});
+    const { discoverAgents } = require(${JSON.stringify(path.join(repoRoot, 'src/core/agents/catalog/discovery.ts'))});
     discoverAgents(${JSON.stringify(opts)}).then((r) => process.stdout.write(JSON.stringify(r.agents.map((a) => a.name.slice(a.name.indexOf(":") + 1)))));
   `;
   const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: repoRoot, uid: 65534, gid: 65534, encoding: 'utf8', timeout: 20000 });

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { AgentCatalog } from '../../../../src/core/agents/catalog';
+import { AgentCatalog } from '../../../../src/core/agents/catalog/catalog';
 import { buildAgentsTree, NO_FILTER, type SearchOrderNode } from '../../../../src/surfaces/views/agentsTreeModel';
 import { folderAgents } from '../../../../src/surfaces/views/viewModel';
 import { layout, writeAgent } from './helpers';

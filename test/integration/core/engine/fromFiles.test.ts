@@ -2,7 +2,7 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import os from 'node:os';
 import path from 'node:path';
-import { AgentCatalog } from '../../../../src/core/agents/catalog';
+import { AgentCatalog } from '../../../../src/core/agents/catalog/catalog';
 import { isAgent } from '../../../support/agents';
 import { harness } from '../../../support/engineHarness';
 import type { Reply, ScriptedRequest } from '../../../support/scriptedServer';

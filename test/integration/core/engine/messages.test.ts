@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { finalResult, type AgentRun } from '../../../../src/core/engine/agentRun';
-import { MemoryMailbox } from '../../../../src/core/engine/mail';
+import { finalResult, type AgentRun } from '../../../../src/core/engine/tree/agentRun';
+import { MemoryMailbox } from '../../../../src/core/engine/messaging/mail';
 import type { RunEvent } from '../../../../src/protocol/runEvents';
 import { agent, isAgent } from '../../../support/agents';
 import { harness } from '../../../support/engineHarness';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { parseAgentText } from '../../../../src/core/agents/parse';
+import { parseAgentText } from '../../../../src/core/agents/parsing/parse';
 import { trustWhen } from '../../../../src/core/trust/projectTrust';
 import { harness } from '../../../support/engineHarness';
 import { firstUserTexts, hookWorld } from './hookFixture';

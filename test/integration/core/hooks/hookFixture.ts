@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { CommandHooks, type CommandHooksOptions } from '../../../../src/core/hooks/commandHooks';
-import type { AgentArchive } from '../../../../src/core/engine/archive';
+import type { AgentArchive } from '../../../../src/core/engine/tree/archive';
 import { trustWhen, type ProjectTrust } from '../../../../src/core/trust/projectTrust';
 import { until } from '../../../support/until';
 

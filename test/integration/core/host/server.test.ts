@@ -4,7 +4,7 @@ import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 import path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
-import { AdmissionError } from '../../../../src/core/engine/admission';
+import { AdmissionError } from '../../../../src/core/engine/tree/admission';
 import type { HostClient } from '../../../../src/core/host/client';
 import type { ModeWidening } from '../../../../src/core/tools/modeConsent';
 import { PROTOCOL_MAJOR } from '../../../../src/protocol/host';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { AgentCatalog } from '../../../../src/core/agents/catalog';
+import { AgentCatalog } from '../../../../src/core/agents/catalog/catalog';
 import { WorktreeManager } from '../../../../src/core/isolation';
 import { PermissionGate, type ApprovalRequest } from '../../../../src/core/tools/permissions';
 import type { RunEvent } from '../../../../src/protocol/runEvents';

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { defaultSettings } from '../../../../src/core/config';
 import { McpHost, type McpHostOptions } from '../../../../src/core/mcp/host';
 import { mcpLimits } from '../../../../src/core/mcp/limits';
-import { emptySpec } from '../../../../src/core/mcp/spec';
+import { emptySpec } from '../../../../src/core/agents/mcpServers/spec';
 import { agent } from '../../../support/agents';
 import { pidAlive, pidIn, stdioServer, waitFor } from '../../../support/mcp/servers';
 

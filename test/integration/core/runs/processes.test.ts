@@ -264,7 +264,7 @@ test('messages another process sends in a burst reach the agent oldest first, in
   const run = await engine.start({ agent: 'solo', prompt: 'work', cwd: dir });
   await until('the first request', () => local.requests.length === 1);
   // Another process sends six messages as fast as it can: several land within one millisecond.
-  const mail = path.resolve(import.meta.dirname, '../../../../src/core/engine/mail.ts');
+  const mail = path.resolve(import.meta.dirname, '../../../../src/core/engine/messaging/mail.ts');
   const mailbox = path.resolve(import.meta.dirname, '../../../../src/core/runs/mailbox.ts');
   const script = `
     import { mailTime, newMailId } from ${JSON.stringify(mail)};

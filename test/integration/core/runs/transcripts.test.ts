@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import type { AgentArchive } from '../../../../src/core/engine/archive';
+import type { AgentArchive } from '../../../../src/core/engine/tree/archive';
 import { Engine } from '../../../../src/core/engine/engine';
 import { WriteFailed } from '../../../../src/core/persistence';
 import { RunHistory } from '../../../../src/core/runs/history';

@@ -134,7 +134,7 @@ test('with isolation.autoApproveEdits off, a write inside an isolated worktree a
 test("an MCP tool's approval carries every argument, however long, where its one-line summary is cut", async () => {
   const { McpHost } = await import('../../../../src/core/mcp/host');
   const { mcpLimits } = await import('../../../../src/core/mcp/limits');
-  const { parseAgentText } = await import('../../../../src/core/agents/parse');
+  const { parseAgentText } = await import('../../../../src/core/agents/parsing/parse');
   const { settings } = await import('../../../support/agents');
   const { stdioServer, yaml } = await import('../../../support/mcp/servers');
   const file = `---\nname: solo\ndescription: d\ntools: mcp__s__note\nmcpServers:\n  - s: ${yaml(stdioServer('--name', 's'))}\n---\n[agent:solo]\n`;

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { AgentDefinition, AgentFamily } from '../../../../src/core/agents/definition';
-import { parseAgentText } from '../../../../src/core/agents/parse';
+import { parseAgentText } from '../../../../src/core/agents/parsing/parse';
 import { ModeConsents, type ModeWidening } from '../../../../src/core/tools/modeConsent';
 import { PermissionGate, type ApprovalRequest, type PermissionMode } from '../../../../src/core/tools/permissions';
 import { harness } from '../../../support/engineHarness';

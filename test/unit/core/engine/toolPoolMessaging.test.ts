@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LISTED_TOOLS, type PermissionMode } from '../../../../src/protocol/tools';
-import { computeToolPool } from '../../../../src/core/engine/toolPool';
+import { computeToolPool } from '../../../../src/core/engine/tools/toolPool';
 
 const pool = (tools: string[] | null, extra: { disallowed?: string[]; depth?: number; mode?: PermissionMode } = {}) =>
   computeToolPool({ definition: { tools, disallowedTools: extra.disallowed ?? [], spawns: '*' }, runtime: LISTED_TOOLS, depth: extra.depth ?? 0, maxDepth: 2, mode: extra.mode ?? 'default' })

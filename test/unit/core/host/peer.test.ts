@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, test } from 'node:test';
-import { AdmissionError } from '../../../../src/core/engine/admission';
+import { AdmissionError } from '../../../../src/core/engine/tree/admission';
 import { EngineError } from '../../../../src/core/engine/errors';
 import { Encoded, HostError, Peer } from '../../../../src/core/host/peer';
 import { clientRequestSchema, hostRequestSchema, notificationSchema } from '../../../../src/protocol/host';

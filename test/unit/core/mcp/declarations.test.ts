@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readAgentMcpServers } from '../../../../src/core/mcp/agentField';
-import { readServerEntry } from '../../../../src/core/mcp/serverEntries';
-import type { McpDeclaration, McpServerSpec } from '../../../../src/core/mcp/spec';
-import { parseAgentText } from '../../../../src/core/agents/parse';
+import { readAgentMcpServers } from '../../../../src/core/agents/mcpServers/agentField';
+import { readServerEntry } from '../../../../src/core/agents/mcpServers/serverEntries';
+import type { McpDeclaration, McpServerSpec } from '../../../../src/core/agents/mcpServers/spec';
+import { parseAgentText } from '../../../../src/core/agents/parsing/parse';
 
 function sink() {
   const messages: string[] = [];

@@ -7,7 +7,7 @@ import type { NamedServer } from '../../../../src/core/mcp/configFiles';
 import { LaunchProblem, resolveLaunch } from '../../../../src/core/mcp/launch';
 import { MAX_TOOL_NAME, modelToolName, uniqueToolNames } from '../../../../src/core/mcp/naming';
 import { planWithConfiguration, type PlannedServer } from '../../../../src/core/mcp/plan';
-import { emptySpec, type McpServerSpec } from '../../../../src/core/mcp/spec';
+import { emptySpec, type McpServerSpec } from '../../../../src/core/agents/mcpServers/spec';
 import { expandVariables } from '../../../../src/core/mcp/variables';
 import { agent } from '../../../support/agents';
 

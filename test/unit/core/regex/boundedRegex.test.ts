@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolvePatterns, schemaPatterns, textsOf } from '../../../../src/core/engine/schemaPatterns';
+import { resolvePatterns, schemaPatterns, textsOf } from '../../../../src/core/engine/loop/schemaPatterns';
 import { REGEX_DEADLINE_MS, testPatterns, type DeadlineTimers } from '../../../../src/core/regex/boundedRegex';
 import { until } from '../../../support/until';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { mailTime, newMailId, type MailEntry } from '../../../../src/core/engine/mail';
+import { mailTime, newMailId, type MailEntry } from '../../../../src/core/engine/messaging/mail';
 import { Mailbox } from '../../../../src/core/runs/mailbox';
 import { until } from '../../../support/until';
 

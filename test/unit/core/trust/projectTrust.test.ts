@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { askTrust, rememberTrustedProject } from '../../../../src/cli/trust';
-import { findProjectCode, trustRoot, untrustedCode } from '../../../../src/core/trust/projectCode';
+import { findProjectCode, trustRoot, untrustedCode } from '../../../../src/core/trustProbes/projectCode';
 import { TRUST_NOTHING, TrustedFolders, trustWhen } from '../../../../src/core/trust/projectTrust';
 
 async function tempDir(t: { after(fn: () => Promise<void>): void }): Promise<string> {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { normaliseToolList } from '../../../../../src/core/agents/toolNames';
+import { normaliseToolList } from '../../../../../src/core/agents/interpretation/toolNames';
 import { load } from './helpers';
 
 // Claude Code agent files, examples written after its subagent and plugin

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { normaliseToolList } from '../../../../../src/core/agents/toolNames';
+import { normaliseToolList } from '../../../../../src/core/agents/interpretation/toolNames';
 import { load, skipped } from './helpers';
 
 // GitHub Copilot custom agents, examples written after GitHub's custom

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GEMINI_TOOLS } from '../../../../../src/core/agents/formats/gemini';
-import { normaliseToolList } from '../../../../../src/core/agents/toolNames';
+import { normaliseToolList } from '../../../../../src/core/agents/interpretation/toolNames';
 import { load, skipped } from './helpers';
 
 // Gemini CLI subagents (.gemini/agents/*.md), examples written after

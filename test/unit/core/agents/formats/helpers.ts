@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { AgentDefinition, AgentFamily, AgentSource } from '../../../../../src/core/agents/definition';
-import { parseAgentText } from '../../../../../src/core/agents/parse';
+import { parseAgentText } from '../../../../../src/core/agents/parsing/parse';
 
 /** Parses `text` as the file at `filePath`; the definition must load. */
 export function load(text: string, filePath: string, family: AgentFamily | null, source: AgentSource = 'project', pluginName?: string): { definition: AgentDefinition; messages: string[] } {

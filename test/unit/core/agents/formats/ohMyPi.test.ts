@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { jtdToJsonSchema, MAX_SCHEMA_DEPTH, SchemaTooDeepError } from '../../../../../src/core/agents/jtd';
-import { normaliseToolList } from '../../../../../src/core/agents/toolNames';
+import { jtdToJsonSchema, MAX_SCHEMA_DEPTH, SchemaTooDeepError } from '../../../../../src/core/agents/parsing/jtd';
+import { normaliseToolList } from '../../../../../src/core/agents/interpretation/toolNames';
 import { load } from './helpers';
 
 // oh-my-pi task agents (.omp/agents/*.md), examples written after omp's

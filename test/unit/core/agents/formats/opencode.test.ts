@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseAgentText } from '../../../../../src/core/agents/parse';
-import { applyPrecedence } from '../../../../../src/core/agents/precedence';
+import { parseAgentText } from '../../../../../src/core/agents/parsing/parse';
+import { applyPrecedence } from '../../../../../src/core/agents/catalog/precedence';
 import { load, skipped } from './helpers';
 
 const at = '/repo/.opencode/agents/review.md';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseAgentText } from '../../../../../src/core/agents/parse';
+import { parseAgentText } from '../../../../../src/core/agents/parsing/parse';
 
 const roomodes = '/repo/.roomodes';
 const parse = (text: string, filePath = roomodes, family: '.roo' | '.kilo' = '.roo') => {

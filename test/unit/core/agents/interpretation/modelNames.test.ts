@@ -1,0 +1,27 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { DEFAULT_MODEL_ALIASES } from '../../../../../src/core/config';
+import { modelEffect } from '../../../../../src/core/agents/interpretation/modelNames';
+import { resolveModel } from '../../../../../src/core/engine/loop/models';
+import { parseAgentText } from '../../../../../src/core/agents/parsing/parse';
+
+// One truth about a model: what the hover and the diagnostics say (modelEffect)
+// is what the Agents view lists (the file's load warning) and what the engine does.
+
+const file = (model: string) => `---\nname: m\ndescription: d\nmodel: ${model}\n---\nBody\n`;
+
+test('a misspelt model: every surface says it runs on the parent’s model, and the engine does', () => {
+  const effect = modelEffect('sonne', DEFAULT_MODEL_ALIASES);
+  assert.equal(effect.runs, false);
+  const { definition, warnings } = parseAgentText(file('sonne'), { filePath: '/p/.claude/agents/m.md', source: 'project', family: null });
+  const listed = warnings.map((w) => w.message).find((m) => m.includes('sonne'));
+  assert.equal(effect.text.toLowerCase(), `${listed}.`.toLowerCase(), 'the Agents view lists the same sentence');
+  assert.equal(resolveModel({ definition: definition!.model, parent: 'claude-opus-5-5', defaultModel: 'sonnet', aliases: DEFAULT_MODEL_ALIASES }), 'claude-opus-5-5');
+});
+
+test('an alias the settings map runs as what it maps to; an id runs as written', () => {
+  assert.deepEqual(modelEffect('sonnet', DEFAULT_MODEL_ALIASES), { runs: true, text: `"sonnet" runs as "${DEFAULT_MODEL_ALIASES.sonnet}" (subagents.modelAliases).` });
+  assert.deepEqual(modelEffect('claude-opus-4-6', DEFAULT_MODEL_ALIASES), { runs: true, text: 'Model id "claude-opus-4-6", sent to the API as written.' });
+  assert.equal(modelEffect('sonne', { ...DEFAULT_MODEL_ALIASES, sonne: 'claude-sonnet-5-5' }).runs, true, 'mapped by the user: it runs');
+  assert.equal(modelEffect('fast', { fast: 'gpt-5' }).runs, false, 'mapped to another provider: it does not');
+});
