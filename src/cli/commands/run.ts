@@ -180,7 +180,7 @@ export const runCommand: CliCommand = {
         host.close();
       }
     }
-    // No host: the engine runs here, from its own bundle (dist/cli-engine.cjs), loaded only now: a run through the host never evaluates the SDK.
+    // No host: the engine runs here, from its own bundle (dist/engine.cjs), loaded only now: a run through the host never evaluates the SDK.
     const { runInProcess } = await import('../engineCommands');
     // Plan mode starts no MCP server; an isolated run's servers start in its worktree.
     const firstAgent = opts.permissionMode === 'plan' || opts.isolation ? undefined : opts.agent;
