@@ -29,7 +29,7 @@ const nodeBundle = {
   // loads (a no-op unless a tracing SDK registers itself), and neither the
   // .vsix nor dist/cli.js ships node_modules.
   external: [],
-  plugins: [withoutEsprima(), withoutAjv()],
+  plugins: [withoutEsprima(), withoutAjv(), lazyModules()],
   // jsonc-parser's `main` is a UMD build whose factory requires its own
   // modules at run time, which a bundle cannot resolve; its ESM build bundles.
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
@@ -38,6 +38,10 @@ const nodeBundle = {
   // VS Code's extension host defines it as a getter that logs a
   // PendingMigrationError each time: the sniffing is settled at build time.
   define: { navigator: 'undefined', 'globalThis.navigator': 'undefined' },
+  // A lazily loaded bundle (`import('./engineCommands')` → ./engine.cjs) is
+  // loaded with require: an import() would take it through Node's ESM
+  // loader, which first scans the whole CommonJS file for its export names.
+  supported: { 'dynamic-import': false },
 };
 
 /**
@@ -100,8 +104,8 @@ function withoutAjv() {
 const cliCommandBundles = {
   name: 'cli-command-bundles',
   setup(build) {
-    const bundles = { './agentsBundle': './cli-agents.cjs', './engineCommands': './engine.cjs' };
-    build.onResolve({ filter: /^\.\/(agentsBundle|engineCommands)$/ }, (args) =>
+    const bundles = { './agentsBundle': './cli-agents.cjs', './runBundle': './cli-run.cjs', './engineCommands': './engine.cjs' };
+    build.onResolve({ filter: /^\.\/(agentsBundle|runBundle|engineCommands)$/ }, (args) =>
       args.importer.endsWith(path.join('src', 'cli', 'commands.ts')) ? { path: bundles[args.path], external: true } : undefined,
     );
     // `subagents agents --check-mcp` borrows the engine bundle's MCP host;
@@ -169,6 +173,45 @@ export const ZodFirstPartyTypeKind = {};`;
 const buildStamp = { SUBAGENTS_BUILD: JSON.stringify(new Date().toISOString()) };
 
 /**
+ * Modules that most commands never use but that the sources import at their
+ * top: Node's child_process, net, crypto, readline (their loading pulls in
+ * streams, sockets and the crypto bindings) and yaml (Roo Code's
+ * .roomodes only). Imported from the sources, each is a stand-in whose
+ * exports load the module on first use, so `subagents agents` does not pay
+ * for what a run or a .roomodes file needs. Named imports stay live
+ * property reads (esbuild reads a CommonJS module's exports at each use),
+ * so functions keep their own properties (util.promisify's custom form).
+ */
+const LAZY_MODULES = ['node:child_process', 'node:net', 'node:crypto', 'node:readline/promises', 'node:worker_threads', 'node:perf_hooks', 'yaml'];
+function lazyModules() {
+  return {
+    name: 'lazy-modules',
+    setup(build) {
+      const own = createRequire(path.join(root, 'package.json'));
+      const names = new Map();
+      const filter = new RegExp(`^(${LAZY_MODULES.map((s) => s.replace(/[/]/g, '\\/')).join('|')})$`);
+      build.onResolve({ filter }, (args) =>
+        (args.namespace === 'file' && args.importer.startsWith(srcRoot)) || args.namespace === 'shared-bundle-entry' ? { path: args.path, namespace: 'lazy-module' } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'lazy-module' }, (args) => {
+        if (!names.has(args.path)) names.set(args.path, Object.keys(own(args.path)).filter((n) => n !== 'default' && n !== '__esModule'));
+        return {
+          contents: [
+            'let loaded;',
+            `const real = () => (loaded ??= require(${JSON.stringify(args.path)}));`,
+            'const lazy = {};',
+            `for (const name of ${JSON.stringify(names.get(args.path))}) Object.defineProperty(lazy, name, { enumerable: true, get: () => real()[name] });`,
+            'module.exports = lazy;',
+          ].join('\n'),
+          loader: 'js',
+          resolveDir: root,
+        };
+      });
+    },
+  };
+}
+
+/**
  * Shared bundles: every module is in the package once. dist/cli-agents.cjs
  * (discovery, settings, the protocol: what `subagents agents` and a `run`
  * through the agent host need) and dist/engine.cjs (the engine, the SDK, the
@@ -188,7 +231,9 @@ function borrowFrom(lenders) {
     name: 'borrow-from-shared-bundles',
     setup(build) {
       build.onResolve({ filter: /.*/ }, async (args) => {
-        if (args.pluginData?.borrowing || args.kind === 'entry-point' || args.namespace !== 'file' || !args.importer.startsWith(srcRoot)) return undefined;
+        if (args.pluginData?.borrowing || args.kind === 'entry-point' || args.path.startsWith('node:')) return undefined;
+        // The sources' imports, and what a lazy stand-in (lazyModules) loads.
+        if (!(args.namespace === 'file' && args.importer.startsWith(srcRoot)) && !(args.namespace === 'lazy-module' && isBare(args.path))) return undefined;
         let key = args.path;
         if (!isBare(args.path)) {
           const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { borrowing: true } });
@@ -317,7 +362,14 @@ const agentsCore = {
   ...nodeBundle,
   entryPoints: { 'cli-agents': 'src/cli/agentsBundle.ts' },
   outdir: 'dist',
-  // `subagents run` is here too (the host client's build stamp).
+  outExtension: { '.js': '.cjs' },
+  plugins: [...nodeBundle.plugins, cliCommandBundles],
+};
+const runClient = {
+  ...nodeBundle,
+  entryPoints: { 'cli-run': 'src/cli/runBundle.ts' },
+  outdir: 'dist',
+  // The host client's build stamp.
   define: { ...nodeBundle.define, ...buildStamp },
   outExtension: { '.js': '.cjs' },
   plugins: [...nodeBundle.plugins, cliCommandBundles],
@@ -355,9 +407,9 @@ const borrowers = [
 
 async function buildAll() {
   const rest = Promise.all(independent.map((b) => esbuild.build(b)));
-  const agents = await sharedBundle(agentsCore, []);
-  const engineBundle = await sharedBundle(engine, [agents]);
-  await Promise.all(borrowers.map((b) => esbuild.build({ ...b, plugins: [...b.plugins, borrowFrom([agents, engineBundle])] })));
+  const shared = [];
+  for (const lender of [agentsCore, runClient, engine]) shared.push(await sharedBundle(lender, [...shared]));
+  await Promise.all(borrowers.map((b) => esbuild.build({ ...b, plugins: [...b.plugins, borrowFrom(shared)] })));
   await rest;
 }
 

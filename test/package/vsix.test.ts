@@ -28,10 +28,10 @@ function zipEntries(file: string): string[] {
 test('the .vsix holds only what users need, and stays small', () => {
   assert.ok(existsSync(vsix), `${vsix} is missing: the package phase makes it (npm run package)`);
   const entries = zipEntries(vsix).filter((e) => e.startsWith('extension/')).map((e) => e.slice('extension/'.length));
-  const allowed = [/^package\.json$/, /^readme\.md$/i, /^LICENSE\.txt$/, /^changelog\.md$/i, /^dist\/(extension|cli|server|host|webview)\.js$/, /^dist\/(cli-main|cli-agents|engine|mcp)\.cjs$/, /^dist\/(webview|codicon)\.css$/, /^dist\/codicon\.ttf$/, /^agents\/[\w-]+\.md$/, /^media\/[\w-]+\.(png|svg)$/];
+  const allowed = [/^package\.json$/, /^readme\.md$/i, /^LICENSE\.txt$/, /^changelog\.md$/i, /^dist\/(extension|cli|server|host|webview)\.js$/, /^dist\/(cli-main|cli-agents|cli-run|engine|mcp)\.cjs$/, /^dist\/(webview|codicon)\.css$/, /^dist\/codicon\.ttf$/, /^agents\/[\w-]+\.md$/, /^media\/[\w-]+\.(png|svg)$/];
   const unexpected = entries.filter((e) => !allowed.some((re) => re.test(e)));
   assert.deepEqual(unexpected, [], 'no sources, tests, maps, node_modules or caches');
-  for (const required of ['package.json', 'readme.md', 'LICENSE.txt', 'changelog.md', 'dist/extension.js', 'dist/cli.js', 'dist/cli-main.cjs', 'dist/cli-agents.cjs', 'dist/engine.cjs', 'dist/mcp.cjs', 'dist/server.js', 'dist/host.js', 'dist/webview.js', 'agents/general-purpose.md', 'media/icon.png']) {
+  for (const required of ['package.json', 'readme.md', 'LICENSE.txt', 'changelog.md', 'dist/extension.js', 'dist/cli.js', 'dist/cli-main.cjs', 'dist/cli-agents.cjs', 'dist/cli-run.cjs', 'dist/engine.cjs', 'dist/mcp.cjs', 'dist/server.js', 'dist/host.js', 'dist/webview.js', 'agents/general-purpose.md', 'media/icon.png']) {
     assert.ok(entries.includes(required), `${required} is packaged`);
   }
   const sizeKB = statSync(vsix).size / 1024;
@@ -43,7 +43,7 @@ test('the .vsix holds only what users need, and stays small', () => {
 });
 
 test('the bundles never read `navigator`: in VS Code’s extension host each read logs a PendingMigrationError', { skip: !existsSync(path.join(root, 'dist/extension.js')) && 'run `npm run build` first' }, () => {
-  for (const bundle of ['dist/extension.js', 'dist/server.js', 'dist/cli-main.cjs', 'dist/cli-agents.cjs', 'dist/engine.cjs']) {
+  for (const bundle of ['dist/extension.js', 'dist/server.js', 'dist/cli-main.cjs', 'dist/cli-agents.cjs', 'dist/cli-run.cjs', 'dist/engine.cjs']) {
     const code = readFileSync(path.join(root, bundle), 'utf8');
     const at = code.search(/\bnavigator\b/);
     assert.equal(at, -1, `${bundle} reads navigator: …${code.slice(Math.max(0, at - 80), at + 40)}…`);
@@ -59,7 +59,7 @@ test('the Node bundles carry each library and the engine once: the extension, th
     'the engine': ['A base ref applies to an isolated run only', 'engine.cjs'],
     zod: ['Too big: expected', 'cli-agents.cjs'],
     'agent-file discovery (js-yaml)': ['YAMLException', 'cli-agents.cjs'],
-    "the agent host's paths": ['host-p${', 'cli-agents.cjs'],
+    "the agent host's paths": ['host-p${', 'cli-run.cjs'],
   };
   for (const [what, [mark, home]] of Object.entries(marks)) {
     const holders = [...texts].filter(([, text]) => text.includes(mark)).map(([file]) => file);
