@@ -54,7 +54,7 @@ test('the Node bundles carry each library and the engine once: the extension, th
   const bundles = readdirSync(path.join(root, 'dist')).filter((f) => /\.c?js$/.test(f) && f !== 'webview.js');
   const texts = new Map(bundles.map((f) => [f, readFileSync(path.join(root, 'dist', f), 'utf8')]));
   // A string each one's code holds, and where it belongs.
-  const marks = {
+  const marks: Record<string, [mark: string, home: string]> = {
     'the Anthropic SDK': ['x-stainless-helper-method', 'engine.cjs'],
     'the engine': ['A base ref applies to an isolated run only', 'engine.cjs'],
     zod: ['Too big: expected', 'cli-agents.cjs'],
