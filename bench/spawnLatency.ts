@@ -157,6 +157,11 @@ async function cliFirstRequest(root: string) {
     await server.close();
   }
   const times = (key: keyof typeof runs) => rounds.map((r) => r[key]);
+  const ratio = (key: 'cli' | 'cliViaHost') => median(rounds.map((r) => r[key] / (2 * r.node + r.roundTrip)));
+  // One line with the figures and the load, for the table in bench/README.md.
+  console.log(
+    `CLI first request: in its own process ${median(times('cli')).toFixed(0)} ms = ${ratio('cli').toFixed(2)}× the bound, through a running host ${median(times('cliViaHost')).toFixed(0)} ms = ${ratio('cliViaHost').toFixed(2)}× (bound 2 × node -e 0 ${median(times('node')).toFixed(0)} ms + a round trip ${median(times('roundTrip')).toFixed(1)} ms; ${ROUNDS} rounds; load ${load()})`,
+  );
   return {
     nodeE0: stats(times('node')),
     roundTrip: stats(times('roundTrip')),
