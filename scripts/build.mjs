@@ -424,7 +424,7 @@ process.chdir(root);
 await copyCodicons();
 if (watch) {
   // The shared bundles' tables follow the import graph, so a change
-  // rebuilds every bundle (a second or two) rather than one.
+  // rebuilds every bundle (a few seconds) rather than one.
   const { watch: watchFiles } = await import('node:fs');
   let timer;
   let running = Promise.resolve();
