@@ -300,7 +300,7 @@ async function sharedBundle(options, lenders) {
     '  const ns = modules[key];',
     '  if (!ns) throw new Error(`${key} is not in ${__filename}: rebuild dist/ (node scripts/build.mjs)`);',
     "  out = Object.defineProperty({}, '__esModule', { value: true });",
-    '  for (const name of Object.keys(ns)) Object.defineProperty(out, name, { enumerable: true, get: () => ns[name] });',
+    "  for (const name of Object.keys(ns)) if (name !== '__esModule') Object.defineProperty(out, name, { enumerable: true, get: () => ns[name] });",
     '  handedOut.set(key, out);',
     '  return out;',
     '}',
