@@ -603,6 +603,9 @@ export class RunHistory implements AgentArchive {
       if (!this.#heldActive.has(runId)) this.#held.delete(runId);
       throw new EngineError(`Run ${runId} is in use by ${describeOwner(busy)}; wait for it to finish there, or stop it there.`);
     }
+    // A run taken to continue an agent (queueOrClaim) is written as at work now: the hold has done its part, and a
+    // process that does not hold its runs to its end (the agent host) lets the run go when its agents end.
+    if (!this.#options.holdRuns) this.#held.delete(runId);
   }
 
   /**
@@ -623,14 +626,18 @@ export class RunHistory implements AgentArchive {
       }
       this.#held.add(entry.runId);
       if (file) {
-        // The file as it is now is what this process continues from.
-        this.#heldActive.delete(file.run.runId);
-        // The store holds the runs once attached; before, the runs read at open do.
-        if (this.#store) this.#store.load([file.run]);
-        else this.#loaded = [file.run, ...this.#loaded.filter((r) => r.runId !== file.run.runId)];
+        // Another process's file as it is now is what this process continues from; this process's own runs it holds
+        // already (newer, maybe, than their file: a change waiting to be written).
+        const mine = sameOwner(file.owner ?? undefined, this.#owner);
+        if (!mine) {
+          this.#heldActive.delete(file.run.runId);
+          // The store holds the runs once attached; before, the runs read at open do.
+          if (this.#store) this.#store.load([file.run]);
+          else this.#loaded = [file.run, ...this.#loaded.filter((r) => r.runId !== file.run.runId)];
+        }
         await writeRunFileText(this.#file(entry.runId), runFileText(file.run, this.#owner, true));
         this.#options.onWrite?.(entry.runId);
-        this.#written.set(file.run.runId, file.run.version);
+        if (!mine) this.#written.set(file.run.runId, file.run.version);
         this.#heldActive.add(file.run.runId);
         // Held: the index says it may be at work, so the next opener reads it whole.
         this.#summaries.set(file.run.runId, IndexedRun.of(summarize(file.run, true)));
@@ -639,6 +646,12 @@ export class RunHistory implements AgentArchive {
       }
       return { claimed: true as const };
     });
+  }
+
+  /** A run taken by queueOrClaim whose continuation failed before it began: written as free again (a process that holds its runs lets them go at its end). */
+  async unclaim(runId: string): Promise<void> {
+    if (this.#options.holdRuns || !this.#held.has(runId)) return;
+    await this.release(runId, () => false);
   }
 
   /**
