@@ -68,6 +68,8 @@ export interface RunHistoryOptions {
    * work; default: all. Every run stays listed (summaries) and readable.
    */
   loadRuns?: number;
+  /** This process is the agent host: its runs' files say so, and a message queued for it names it. */
+  role?: 'host';
 }
 
 const EXPIRED_IDS_KEPT = 5000;
@@ -124,7 +126,7 @@ export class RunHistory implements AgentArchive {
     this.#lock = new FileLock(path.join(options.dir, 'history.lock'), 'The run history');
     this.#index = new RunIndex(path.join(options.dir, 'index.ndjson'));
     liveInstances.add(this.#instance);
-    this.#owner = currentOwner(this.#instance);
+    this.#owner = currentOwner(this.#instance, options.role);
   }
 
   /**
@@ -764,7 +766,7 @@ function runningIn(node: AgentNode, file: RunFile | null, me: ProcessOwner): str
 }
 
 function describeOwner(owner: ProcessOwner): string {
-  return `another process (pid ${owner.pid}${owner.host === currentOwner('').host ? '' : ` on ${owner.host}`})`;
+  return `${owner.role === 'host' ? 'the agent host' : 'another process'} (pid ${owner.pid}${owner.host === currentOwner('').host ? '' : ` on ${owner.host}`})`;
 }
 
 /**

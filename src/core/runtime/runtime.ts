@@ -57,6 +57,8 @@ export interface RuntimeOptions {
   holdRuns?: boolean;
   /** The history to use, already open (one that holds a run `subagents send` took to continue here); closed with the runtime. */
   history?: RunHistory;
+  /** This process is the agent host (its runs' files say so: what is queued for it names it). */
+  role?: 'host';
   /** Quiet time before the history writes changed runs (default 300 ms). */
   historyDebounceMs?: number;
   /**
@@ -131,6 +133,7 @@ export class Runtime implements AgentRuntime {
         debounceMs: options.historyDebounceMs,
         summarizeEnded: options.summarizeEndedRuns,
         holdRuns: options.holdRuns,
+        role: options.role,
         log: (level, message) => options.log(level, message),
       }));
     const worktreesDir = path.join(options.dataDir, 'worktrees');

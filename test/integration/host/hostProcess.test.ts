@@ -350,6 +350,8 @@ test('sends timed around the end of a host run: every one exits 0, each message 
     assert.equal(r.code, 0, `send ${r.n}: ${r.stderr}`);
     assert.doesNotMatch(r.stderr, /in use/, `send ${r.n}`);
   }
+  // The terminal's own process queued its message for the host: it says so, by name.
+  assert.match(results.find((r) => r.n === 2)!.stdout, new RegExp(`^Queued for finisher \\(${run.agentId}\\), at work in the agent host \\(pid ${hostPid()}\\): it reads the message at its next turn\\.$`, 'm'));
   // A message queued for the host as its agent ended continues it there, followed by no terminal: wait for the mailbox, then the host.
   const data = path.join(env.XDG_DATA_HOME!, 'subagents');
   await until('the mailbox to empty', async () => (await readdir(path.join(data, 'mailbox')).catch(() => [])).filter((n) => n.endsWith('.json')).length === 0);
