@@ -15,6 +15,7 @@ import { Mailbox } from './mailbox';
 import { NewerVersion } from '../persistence';
 import { active, busyElsewhere, markInterrupted, ownedByLiveOther, readRunFile, readRunFileSync, runFileText, writeRunFile, writeRunFileText, type RunFile } from './runFiles';
 import { IndexedRun, RunIndex, summarize, type RunSummary } from './runIndex';
+import { RunFileWatch } from './runFileWatch';
 import type { RunStore } from './runStore';
 import { TranscriptStore } from './transcripts';
 
@@ -116,6 +117,8 @@ export class RunHistory implements AgentArchive {
   readonly #held = new Set<string>();
   /** Whole runs are read one request at a time: a window asking for its whole history at once never holds it all in memory. */
   readonly #reads = new KeyedMutex();
+  /** Runs other processes write, followed into the store (followOthers). */
+  #watch: RunFileWatch | null = null;
 
   private constructor(options: RunHistoryOptions) {
     this.#options = { ...options };
@@ -414,6 +417,7 @@ export class RunHistory implements AgentArchive {
       this.#busy.delete(run.runId);
     }
     await writeRunFileText(this.#file(run.runId), text);
+    await this.#watch?.wrote(run.runId);
     this.#options.onWrite?.(run.runId);
     this.#written.set(run.runId, version);
     this.#summaries.set(run.runId, IndexedRun.of(summarize(run, stillActive)));
@@ -493,6 +497,41 @@ export class RunHistory implements AgentArchive {
       unsubscribe();
       unwatch();
     };
+  }
+
+  /**
+   * From now on, what other processes write of a run reaches the attached
+   * store as they write it (a terminal's own-process run, a send that
+   * continued an agent there): a new run is listed, a run they finish shows
+   * finished. Returns the function that stops following. Runs they delete
+   * stay listed until this process applies its own retention.
+   */
+  followOthers(): () => void {
+    const watch = new RunFileWatch({
+      dir: this.#runsDir,
+      changed: (runId) => void this.#reads.run('whole', () => this.#takeOthers(runId)),
+      log: (level, message) => this.#log(level, message),
+    });
+    this.#watch = watch;
+    return () => {
+      watch.dispose();
+      if (this.#watch === watch) this.#watch = null;
+    };
+  }
+
+  /** A run file another process wrote: the store takes it when it differs from what the store holds. */
+  async #takeOthers(runId: string): Promise<void> {
+    const store = this.#store;
+    if (!store) return;
+    const file = await readRunFile(this.#file(runId), runId).catch(() => null);
+    if (!file || sameOwner(file.owner ?? undefined, this.#owner) || store.get(runId)?.version === file.run.version) return;
+    const ended = !active(file.run) && !file.held;
+    this.#written.set(runId, file.run.version);
+    this.#heldActive.delete(runId);
+    this.#summaries.set(runId, IndexedRun.of(summarize(file.run, !ended)));
+    if (store.isSummary(runId)) store.restore(file.run);
+    else store.load([file.run]);
+    if (ended && this.#options.summarizeEnded) store.summarize(runId, file.run.version);
   }
 
   /** Writes what is pending now; calls that come while a drain waits to start share it. */
@@ -587,6 +626,7 @@ export class RunHistory implements AgentArchive {
     for (const runId of [...this.#held]) await this.release(runId, () => false).catch(() => undefined);
     if (this.#retryTimer) clearTimeout(this.#retryTimer);
     this.#retryTimer = null;
+    this.#watch?.dispose();
     liveInstances.delete(this.#instance);
   }
 
@@ -638,6 +678,7 @@ export class RunHistory implements AgentArchive {
           else this.#loaded = [file.run, ...this.#loaded.filter((r) => r.runId !== file.run.runId)];
         }
         await writeRunFileText(this.#file(entry.runId), runFileText(file.run, this.#owner, true));
+        await this.#watch?.wrote(entry.runId);
         this.#options.onWrite?.(entry.runId);
         if (!mine) this.#written.set(file.run.runId, file.run.version);
         this.#heldActive.add(file.run.runId);
