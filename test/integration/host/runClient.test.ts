@@ -97,6 +97,9 @@ test('`subagents run` through a running host loads the light bundle (the host cl
   const inProcess = await tracedRun(['--no-host'], 'own');
   assert.equal(inProcess.code, 0, inProcess.stderr);
   assert.equal(inProcess.result.output, 'done: hello');
-  assert.equal(window.store.get(inProcess.result.runId), undefined);
+  // The terminal's own run: its file names the terminal's process, not the host (which only follows it for its windows).
+  const file = JSON.parse(readFileSync(path.join(env.XDG_DATA_HOME!, 'subagents', 'runs', `${inProcess.result.runId}.json`), 'utf8')) as { owner: { pid: number; role?: string } };
+  assert.notEqual(file.owner.pid, window.host?.pid);
+  assert.equal(file.owner.role, undefined);
   assert.ok(inProcess.loaded.includes('engine.cjs'), inProcess.loaded.join(', '));
 });
