@@ -137,7 +137,9 @@ test('Streamable HTTP and SSE servers, with headers and the variables of the for
   const r = await runCliProcess(['run', 'remote', 'go', '--json', '--trust-project', '--cwd', project], { env: { ...env(), WEB_TOKEN: 'sekret-token-123' }, timeoutMs: 60_000 });
   assert.equal(r.code, 0, r.stderr);
   const result = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { output: string };
-  assert.equal(result.output, 'remote-http echoes: a | remote-sse echoes: b');
+  // A server that did not start says why in a notice: shown with the failure.
+  const notices = r.stdout.split('\n').filter((line) => line.includes('"notice"')).join('\n');
+  assert.equal(result.output, 'remote-http echoes: a | remote-sse echoes: b', notices);
   // The token is a secret: it never shows, not even in the events of the run.
   assert.doesNotMatch(r.stdout + r.stderr, /sekret-token-123/);
 });
