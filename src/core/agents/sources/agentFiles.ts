@@ -250,6 +250,20 @@ function ensureScratch(size: number, keep: number): Buffer {
   return scratch;
 }
 
+/**
+ * How long past its deadline a batch that holds text keeps reading to fill
+ * itself: a batch cut short decodes into a string on the V8 heap (under
+ * ~1 MB), which costs several times a full batch's external one (see
+ * BATCH_BYTES), and on a busy machine most slices would end mid-batch.
+ */
+const FILL_GRACE_MS = 4;
+
+function pastDeadline(deadline: number | undefined, used: number): boolean {
+  if (deadline === undefined) return false;
+  const now = performance.now();
+  return used === 0 ? now > deadline : now > deadline + FILL_GRACE_MS;
+}
+
 export interface ReadRequest {
   filePath: string;
   /** The stamp the file was last read with; a file that still has it is not read again. */
@@ -295,7 +309,7 @@ export function readAgentFilesSync(requests: readonly ReadRequest[], from: numbe
   let used = 0;
   let index = from;
   for (; index < requests.length; index++) {
-    if (index > from && (used >= BATCH_BYTES || (options.deadline !== undefined && performance.now() > options.deadline))) break;
+    if (index > from && (used >= BATCH_BYTES || pastDeadline(options.deadline, used))) break;
     const request = requests[index]!;
     options.beforeRead?.(request.filePath);
     const read = readOne(request, options.maxBytes, used);
