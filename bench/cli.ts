@@ -148,7 +148,7 @@ async function main(): Promise<void> {
         '|---|---|---|',
         ...Object.entries(m).map(([k, v]) => `| ${k} | ${ms(v.medianMs)} | ${ms(v.minMs)}–${ms(v.maxMs)} |`),
         '',
-        `start-up: ${startupRatio.toFixed(2)}× node -e 0 (target ≤ 2)`,
+        `start-up: ${startupRatio.toFixed(2)}× node -e 0 (subagents agents --json ${ms(m.cliEmpty!.medianMs)}, node -e 0 ${ms(m.bareNode!.medianMs)}; target ≤ 2; load ${loadBefore[0]} → ${results.loadAverage.after[0]})`,
         `discovery: ${ms(cliFiles)} / ${ms(readFiles)} = ${discoveryRatio.toFixed(2)} (target ≤ 2.0)`,
         `discovery after one file was edited: ${ms(oneEdited)} / ${ms(readFiles)} = ${(oneEdited / readFiles).toFixed(2)}`,
         ...(uncached !== null ? [`discovery with --no-cache: ${ms(uncached)} / ${ms(readFiles)} = ${(uncached / readFiles).toFixed(2)}`] : []),

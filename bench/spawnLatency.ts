@@ -19,7 +19,7 @@
  *     `cli`), and the CLI as a client of a running agent host (a user with
  *     VS Code open, `cliViaHost`: the host started once, before the rounds).
  *
- *   node_modules/node/bin/node --import tsx bench/spawnLatency.ts [--files=20000] [--samples=15] [--cold-samples=3] [--rounds=21] [--only=spawn,cli]
+ *   node_modules/node/bin/node --import tsx bench/spawnLatency.ts [--files=20000] [--samples=15] [--cold-samples=3] [--rounds=21] [--only=spawn,cli] [--cli=path/to/cli.js]
  *
  * (b) runs the build: `node scripts/build.mjs --production` first. Writes
  * bench/results/spawnLatency.json and prints Markdown rows.
@@ -43,7 +43,8 @@ const SAMPLES = Number(arg('samples', '15'));
 const COLD_SAMPLES = Number(arg('cold-samples', '3'));
 const ROUNDS = Number(arg('rounds', '21'));
 const ONLY = arg('only', 'spawn,cli').split(',');
-const CLI = path.join(import.meta.dirname, '../dist/cli.js');
+// --cli=path/to/cli.js: another build of the CLI (an earlier one, for a before-and-after at the same load).
+const CLI = path.resolve(arg('cli', path.join(import.meta.dirname, '../dist/cli.js')));
 const stats = (xs: number[]) => {
   const sorted = [...xs].sort((a, b) => a - b);
   return { medianMs: Number(median(xs).toFixed(1)), p90Ms: Number(sorted[Math.min(sorted.length - 1, Math.floor(0.9 * sorted.length))]!.toFixed(1)), samples: xs.length };
@@ -157,6 +158,11 @@ async function cliFirstRequest(root: string) {
     await server.close();
   }
   const times = (key: keyof typeof runs) => rounds.map((r) => r[key]);
+  const ratio = (key: 'cli' | 'cliViaHost') => median(rounds.map((r) => r[key] / (2 * r.node + r.roundTrip)));
+  // One line with the figures and the load, for the table in bench/README.md.
+  console.log(
+    `CLI first request: in its own process ${median(times('cli')).toFixed(0)} ms = ${ratio('cli').toFixed(2)}× the bound, through a running host ${median(times('cliViaHost')).toFixed(0)} ms = ${ratio('cliViaHost').toFixed(2)}× (bound 2 × node -e 0 ${median(times('node')).toFixed(0)} ms + a round trip ${median(times('roundTrip')).toFixed(1)} ms; ${ROUNDS} rounds; load ${load()})`,
+  );
   return {
     nodeE0: stats(times('node')),
     roundTrip: stats(times('roundTrip')),

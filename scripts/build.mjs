@@ -29,7 +29,7 @@ const nodeBundle = {
   // loads (a no-op unless a tracing SDK registers itself), and neither the
   // .vsix nor dist/cli.js ships node_modules.
   external: [],
-  plugins: [withoutEsprima(), withoutAjv()],
+  plugins: [withoutEsprima(), withoutAjv(), lazyModules()],
   // jsonc-parser's `main` is a UMD build whose factory requires its own
   // modules at run time, which a bundle cannot resolve; its ESM build bundles.
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
@@ -38,6 +38,10 @@ const nodeBundle = {
   // VS Code's extension host defines it as a getter that logs a
   // PendingMigrationError each time: the sniffing is settled at build time.
   define: { navigator: 'undefined', 'globalThis.navigator': 'undefined' },
+  // A lazily loaded bundle (`import('./engineCommands')` → ./engine.cjs) is
+  // loaded with require: an import() would take it through Node's ESM
+  // loader, which first scans the whole CommonJS file for its export names.
+  supported: { 'dynamic-import': false },
 };
 
 /**
@@ -100,35 +104,15 @@ function withoutAjv() {
 const cliCommandBundles = {
   name: 'cli-command-bundles',
   setup(build) {
-    const bundles = { './agentsBundle': './cli-agents.cjs', './engineCommands': './cli-engine.cjs' };
-    build.onResolve({ filter: /^\.\/(agentsBundle|engineCommands)$/ }, (args) =>
+    const bundles = { './agentsBundle': './cli-agents.cjs', './runBundle': './cli-run.cjs', './engineCommands': './engine.cjs' };
+    build.onResolve({ filter: /^\.\/(agentsBundle|runBundle|engineCommands)$/ }, (args) =>
       args.importer.endsWith(path.join('src', 'cli', 'commands.ts')) ? { path: bundles[args.path], external: true } : undefined,
     );
     // `subagents agents --check-mcp` borrows the engine bundle's MCP host;
     // `subagents run` loads the engine only to run in its own process.
     const borrowers = ['agents.ts', 'run.ts'].map((name) => path.join('src', 'cli', 'commands', name));
     build.onResolve({ filter: /^\.\.\/engineCommands$/ }, (args) =>
-      borrowers.some((file) => args.importer.endsWith(file)) ? { path: './cli-engine.cjs', external: true } : undefined,
-    );
-  },
-};
-
-/**
- * The engine commands take the agent catalog, the model names and the MCP
- * configuration core from dist/cli-agents.cjs (src/cli/agentsBundle.ts
- * exports them) rather than a second copy of discovery, which keeps the
- * .vsix within its size budget.
- */
-const SHARED_WITH_ENGINE = [
-  ...['catalog', 'modelNames'].map((name) => path.join(root, 'src', 'core', 'agents', name)),
-  ...['agentField', 'configFiles', 'launch', 'limits', 'plan', 'serverEntries', 'spec', 'status', 'toolPatterns', 'variables'].map((name) => path.join(root, 'src', 'core', 'mcp', name)),
-];
-const sharedAgentsCore = {
-  name: 'shared-agents-core',
-  setup(build) {
-    const names = new Set(SHARED_WITH_ENGINE.map((file) => path.basename(file)));
-    build.onResolve({ filter: /^\.{1,2}\/.*[A-Za-z]$/ }, (args) =>
-      names.has(path.basename(args.path)) && SHARED_WITH_ENGINE.includes(path.resolve(args.resolveDir, args.path)) ? { path: './cli-agents.cjs', external: true } : undefined,
+      borrowers.some((file) => args.importer.endsWith(file)) ? { path: './engine.cjs', external: true } : undefined,
     );
   },
 };
@@ -185,32 +169,155 @@ export const ZodFirstPartyTypeKind = {};`;
   };
 }
 
-/**
- * The agent host (dist/host.js) runs the engine of dist/cli-engine.cjs, which
- * the .vsix and the npm package ship already: its own bundle holds only the
- * host's server and lifetime, and the .vsix stays within its size budget.
- */
-const runtimeFromEngineBundle = {
-  name: 'runtime-from-engine-bundle',
-  setup(build) {
-    build.onResolve({ filter: /^\.\.\/core\/runtime\/runtime$/ }, (args) =>
-      args.importer.endsWith(path.join('src', 'host', 'main.ts')) ? { path: './cli-engine.cjs', external: true } : undefined,
-    );
-  },
-};
-
 /** When this was built: an agent host older than a window's extension hands over to one of the window's build. */
 const buildStamp = { SUBAGENTS_BUILD: JSON.stringify(new Date().toISOString()) };
 
-const builds = [
-  {
-    ...nodeBundle,
-    entryPoints: { extension: 'src/vscode/extension.ts' },
-    outdir: 'dist',
-    define: { ...nodeBundle.define, ...buildStamp },
-    external: [...nodeBundle.external, 'vscode'],
-    plugins: [...nodeBundle.plugins, mcpSdkBundle],
-  },
+/**
+ * Modules that most commands never use but that the sources import at their
+ * top: Node's child_process, net, crypto, readline (their loading pulls in
+ * streams, sockets and the crypto bindings) and yaml (Roo Code's
+ * .roomodes only). Imported from the sources, each is a stand-in whose
+ * exports load the module on first use, so `subagents agents` does not pay
+ * for what a run or a .roomodes file needs. Named imports stay live
+ * property reads (esbuild reads a CommonJS module's exports at each use),
+ * so functions keep their own properties (util.promisify's custom form).
+ */
+const LAZY_MODULES = ['node:child_process', 'node:net', 'node:crypto', 'node:readline/promises', 'node:worker_threads', 'node:perf_hooks', 'yaml'];
+function lazyModules() {
+  return {
+    name: 'lazy-modules',
+    setup(build) {
+      const own = createRequire(path.join(root, 'package.json'));
+      const names = new Map();
+      const filter = new RegExp(`^(${LAZY_MODULES.map((s) => s.replace(/[/]/g, '\\/')).join('|')})$`);
+      build.onResolve({ filter }, (args) =>
+        (args.namespace === 'file' && args.importer.startsWith(srcRoot)) || args.namespace === 'shared-bundle-entry' ? { path: args.path, namespace: 'lazy-module' } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'lazy-module' }, (args) => {
+        if (!names.has(args.path)) names.set(args.path, Object.keys(own(args.path)).filter((n) => n !== 'default' && n !== '__esModule'));
+        return {
+          contents: [
+            'let loaded;',
+            `const real = () => (loaded ??= require(${JSON.stringify(args.path)}));`,
+            'const lazy = {};',
+            `for (const name of ${JSON.stringify(names.get(args.path))}) Object.defineProperty(lazy, name, { enumerable: true, get: () => real()[name] });`,
+            'module.exports = lazy;',
+          ].join('\n'),
+          loader: 'js',
+          resolveDir: root,
+        };
+      });
+    },
+  };
+}
+
+/**
+ * Shared bundles: every module is in the package once. dist/cli-agents.cjs
+ * (discovery, settings, the protocol: what `subagents agents` and a `run`
+ * through the agent host need) and dist/engine.cjs (the engine, the SDK, the
+ * engine commands) are each built with a table of the modules they hold:
+ * source files by their path in the repository, packages by the name the
+ * sources import them by. A bundle built after one of them (the engine after
+ * the agents core; the extension, the agent host and the language server
+ * after both) gets, for each module the table has, a stand-in that takes
+ * the module from that bundle at run time instead of a copy of its own. So
+ * the extension, the CLI and the host run one engine, the .vsix carries it
+ * once, and a module's state (a class, a cache) exists once per process.
+ */
+const borrowedPrefix = 'borrowed:';
+function borrowFrom(lenders) {
+  const isBare = (specifier) => !/^[./]/.test(specifier) && !specifier.startsWith('node:');
+  return {
+    name: 'borrow-from-shared-bundles',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData?.borrowing || args.kind === 'entry-point' || args.path.startsWith('node:')) return undefined;
+        // The sources' imports, and what a lazy stand-in (lazyModules) loads.
+        if (!(args.namespace === 'file' && args.importer.startsWith(srcRoot)) && !(args.namespace === 'lazy-module' && isBare(args.path))) return undefined;
+        let key = args.path;
+        if (!isBare(args.path)) {
+          const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { borrowing: true } });
+          if (resolved.errors.length > 0 || resolved.external) return undefined;
+          key = moduleKey(resolved.path);
+        }
+        const lender = lenders.find((l) => l.keys.has(key));
+        return lender ? { path: key, namespace: 'borrowed', pluginData: lender.file } : undefined;
+      });
+      build.onLoad({ filter: /.*/, namespace: 'borrowed' }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(args.pluginData)}).__borrow(${JSON.stringify(args.path)});`,
+        loader: 'js',
+      }));
+      build.onResolve({ filter: /^\.\/[\w-]+\.cjs$/, namespace: 'borrowed' }, (args) => ({ path: args.path, external: true }));
+    },
+  };
+}
+
+const srcRoot = path.join(root, 'src') + path.sep;
+/**
+ * zod's exports a shared bundle does not hand out: its translated error
+ * messages (about 300 KB, which nothing here loads; the English ones are
+ * built in) and the namespaces that hold everything again (`z`, its default
+ * export, `core`), which would keep them. The sources import zod's
+ * functions (`import * as z from 'zod'`, then z.object…), never these.
+ */
+const LEFT_OUT_OF_ZOD = new Set(['locales', 'z', 'default', 'core']);
+const moduleKey = (file) => path.relative(root, file).split(path.sep).join('/');
+
+/**
+ * Builds a shared bundle: first the graph of its entry (nothing written),
+ * then the bundle itself from an entry that exports the entry's own exports
+ * and `__borrow(key)`, which hands out each module of the graph.
+ */
+async function sharedBundle(options, lenders) {
+  const [[name, entry]] = Object.entries(options.entryPoints);
+  const plugins = [...options.plugins, borrowFrom(lenders)];
+  const graph = await esbuild.build({ ...options, plugins, write: false, metafile: true, minify: false, sourcemap: false });
+  const keys = new Set();
+  for (const [file, input] of Object.entries(graph.metafile.inputs)) {
+    if (!file.startsWith('src/')) continue;
+    keys.add(file);
+    for (const used of input.imports) {
+      if (!used.external && used.original && !/^[./]/.test(used.original) && !used.original.startsWith('node:') && !used.path.startsWith(borrowedPrefix)) keys.add(used.original);
+    }
+  }
+  const table = [...keys];
+  const imports = await Promise.all(table.map(async (key, i) => {
+    if (key.startsWith('src/')) return `import * as m${i} from ${JSON.stringify(path.join(root, key))};`;
+    const names = Object.keys(await import(key));
+    if (!/^zod(\/|$)/.test(key)) return `import * as m${i} from ${JSON.stringify(key)};`;
+    const kept = names.filter((n) => !LEFT_OUT_OF_ZOD.has(n));
+    return `import { ${kept.map((n) => `${n} as m${i}_${n}`).join(', ')} } from ${JSON.stringify(key)};\nconst m${i} = { ${kept.map((n) => `get ${n}() { return m${i}_${n}; }`).join(', ')} };`;
+  }));
+  const contents = [
+    `export * from ${JSON.stringify(path.join(root, entry))};`,
+    ...imports,
+    `const modules = { ${table.map((key, i) => `${JSON.stringify(key)}: m${i}`).join(', ')} };`,
+    'const handedOut = new Map();',
+    '/** A module of this bundle, for a bundle built to take it from here (scripts/build.mjs). */',
+    'export function __borrow(key) {',
+    '  let out = handedOut.get(key);',
+    '  if (out) return out;',
+    '  const ns = modules[key];',
+    '  if (!ns) throw new Error(`${key} is not in ${__filename}: rebuild dist/ (node scripts/build.mjs)`);',
+    "  out = Object.defineProperty({}, '__esModule', { value: true });",
+    "  for (const name of Object.keys(ns)) if (name !== '__esModule') Object.defineProperty(out, name, { enumerable: true, get: () => ns[name] });",
+    '  handedOut.set(key, out);',
+    '  return out;',
+    '}',
+  ].join('\n');
+  const tableEntry = {
+    name: 'shared-bundle-entry',
+    setup(build) {
+      build.onResolve({ filter: /^shared-bundle-entry$/ }, () => ({ path: name, namespace: 'shared-bundle-entry' }));
+      build.onLoad({ filter: /.*/, namespace: 'shared-bundle-entry' }, () => ({ contents, loader: 'js', resolveDir: root }));
+    },
+  };
+  await esbuild.build({ ...options, entryPoints: { [name]: 'shared-bundle-entry' }, plugins: [tableEntry, ...plugins] });
+  return { file: `./${name}${options.outExtension?.['.js'] ?? '.js'}`, keys };
+}
+
+// Built each on its own, at once.
+const independent = [
   {
     ...nodeBundle,
     entryPoints: { mcp: 'src/core/mcp/sdk.ts' },
@@ -229,41 +336,13 @@ const builds = [
     external: [...nodeBundle.external, './cli-main.cjs'],
   },
   // `.cjs`: Node loads them as CommonJS without first scanning them for ESM syntax.
+  // The dispatcher takes nothing from the shared bundles: it loads them only for the command that runs.
   {
     ...nodeBundle,
     entryPoints: { 'cli-main': 'src/cli/main.ts' },
     outdir: 'dist',
     outExtension: { '.js': '.cjs' },
     plugins: [...nodeBundle.plugins, cliCommandBundles],
-  },
-  {
-    ...nodeBundle,
-    entryPoints: { 'cli-agents': 'src/cli/agentsBundle.ts' },
-    outdir: 'dist',
-    // `subagents run` is here too (the host client's build stamp).
-    define: { ...nodeBundle.define, ...buildStamp },
-    outExtension: { '.js': '.cjs' },
-    plugins: [...nodeBundle.plugins, cliCommandBundles],
-  },
-  {
-    ...nodeBundle,
-    entryPoints: { 'cli-engine': 'src/cli/engineCommands.ts' },
-    outdir: 'dist',
-    define: { ...nodeBundle.define, ...buildStamp },
-    outExtension: { '.js': '.cjs' },
-    plugins: [...nodeBundle.plugins, sharedAgentsCore, mcpSdkBundle],
-  },
-  {
-    ...nodeBundle,
-    entryPoints: { server: 'src/server/server.ts' },
-    outdir: 'dist',
-  },
-  {
-    ...nodeBundle,
-    entryPoints: { host: 'src/host/main.ts' },
-    outdir: 'dist',
-    define: { ...nodeBundle.define, ...buildStamp },
-    plugins: [...nodeBundle.plugins, runtimeFromEngineBundle],
   },
   {
     bundle: true,
@@ -279,6 +358,61 @@ const builds = [
   },
 ];
 
+const agentsCore = {
+  ...nodeBundle,
+  entryPoints: { 'cli-agents': 'src/cli/agentsBundle.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  plugins: [...nodeBundle.plugins, cliCommandBundles],
+};
+const runClient = {
+  ...nodeBundle,
+  entryPoints: { 'cli-run': 'src/cli/runBundle.ts' },
+  outdir: 'dist',
+  // The host client's build stamp.
+  define: { ...nodeBundle.define, ...buildStamp },
+  outExtension: { '.js': '.cjs' },
+  plugins: [...nodeBundle.plugins, cliCommandBundles],
+};
+const engine = {
+  ...nodeBundle,
+  entryPoints: { engine: 'src/cli/engineCommands.ts' },
+  outdir: 'dist',
+  define: { ...nodeBundle.define, ...buildStamp },
+  outExtension: { '.js': '.cjs' },
+  plugins: [...nodeBundle.plugins, mcpSdkBundle],
+};
+/** What takes the shared bundles' modules from them. */
+const borrowers = [
+  {
+    ...nodeBundle,
+    entryPoints: { extension: 'src/vscode/extension.ts' },
+    outdir: 'dist',
+    define: { ...nodeBundle.define, ...buildStamp },
+    external: [...nodeBundle.external, 'vscode'],
+    plugins: [...nodeBundle.plugins, mcpSdkBundle],
+  },
+  {
+    ...nodeBundle,
+    entryPoints: { host: 'src/host/main.ts' },
+    outdir: 'dist',
+    define: { ...nodeBundle.define, ...buildStamp },
+  },
+  {
+    ...nodeBundle,
+    entryPoints: { server: 'src/server/server.ts' },
+    outdir: 'dist',
+  },
+];
+
+async function buildAll() {
+  const rest = Promise.all(independent.map((b) => esbuild.build(b)));
+  const shared = [];
+  for (const lender of [agentsCore, runClient, engine]) shared.push(await sharedBundle(lender, [...shared]));
+  await Promise.all(borrowers.map((b) => esbuild.build({ ...b, plugins: [...b.plugins, borrowFrom(shared)] })));
+  await rest;
+}
+
 async function copyCodicons() {
   const dir = path.dirname(require.resolve('@vscode/codicons/dist/codicon.css'));
   await mkdir(path.join(root, 'dist'), { recursive: true });
@@ -289,11 +423,32 @@ async function copyCodicons() {
 process.chdir(root);
 await copyCodicons();
 if (watch) {
-  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
-  await Promise.all(contexts.map((c) => c.watch()));
+  // The shared bundles' tables follow the import graph, so a change
+  // rebuilds every bundle (a few seconds) rather than one.
+  const { watch: watchFiles } = await import('node:fs');
+  let timer;
+  let running = Promise.resolve();
+  const rebuild = () => {
+    running = running.then(async () => {
+      const started = Date.now();
+      try {
+        await buildAll();
+        console.log(`rebuilt dist/ in ${Date.now() - started} ms`);
+      } catch {
+        // esbuild has printed the errors; the next change tries again.
+      }
+    });
+  };
+  await buildAll().catch(() => {});
+  for (const dir of ['src', 'webview-ui/src']) {
+    watchFiles(path.join(root, dir), { recursive: true }, () => {
+      clearTimeout(timer);
+      timer = setTimeout(rebuild, 100);
+    });
+  }
   console.log('watching for changes…');
 } else {
   const started = Date.now();
-  await Promise.all(builds.map((b) => esbuild.build(b)));
+  await buildAll();
   console.log(`built dist/ in ${Date.now() - started} ms${production ? ' (production)' : ''}`);
 }

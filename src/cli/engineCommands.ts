@@ -1,4 +1,4 @@
-/** The commands that run agents or read their history: one lazily loaded unit (its own bundle, dist/cli-engine.cjs). */
+/** The commands that run agents or read their history: one lazily loaded unit (its own bundle, dist/engine.cjs). */
 export { resumeCommand } from './commands/resume';
 // `subagents run`'s in-process half: the command itself is in dist/cli-agents.cjs, which asks the agent host first.
 export { runInProcess } from './commands/runInProcess';

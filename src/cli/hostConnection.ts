@@ -17,7 +17,7 @@ import { problemLine } from './problems';
  * own process as they always did (CI has none).
  */
 
-/** dist/host.js beside this bundle (dist/cli-engine.cjs), or the clone's when running from the sources. */
+/** dist/host.js beside this bundle (dist/engine.cjs), or the clone's when running from the sources. */
 export function hostScript(): string {
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
     const bundled = path.join(dir, 'host.js');

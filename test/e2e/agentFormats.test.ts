@@ -5,12 +5,9 @@
 // agent gets when it runs. Screenshots of each, light and dark, at the
 // default side bar width (300 px) and at 250 px.
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { poll, withDiagnostics, type Subject } from './support/diagnostics';
-import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
-import { closeSession, openSession, type Session } from './support/session';
+import { describe, it } from 'node:test';
+import { poll, withDiagnostics } from './support/diagnostics';
+import { codeServerSuite } from './support/suite';
 
 /** One agent file of each later format, written for this test. */
 const FILES: Record<string, string> = {
@@ -25,35 +22,8 @@ const FILES: Record<string, string> = {
 };
 
 describe('the later formats in the views of code-server', () => {
-  let workspace: Workspace | undefined;
-  const session: Partial<Session> = {};
-  const subject: Subject = {};
-
-  before(
-    () =>
-      withDiagnostics('formats start', subject, async () => {
-        ensureCodeServerReady();
-        const vsixPath = ensureVsix();
-        workspace = copySampleWorkspace();
-        for (const [relPath, text] of Object.entries(FILES)) {
-          mkdirSync(path.dirname(path.join(workspace.dir, relPath)), { recursive: true });
-          writeFileSync(path.join(workspace.dir, relPath), text);
-        }
-        workspace.commit('agents of the later formats');
-        await openSession({ workspace: workspace.dir, vsixPath, trust: true }, subject, session);
-      }),
-    { timeout: 6 * 60_000 },
-  );
-
-  after(async () => {
-    await closeSession(session);
-    workspace?.remove();
-  });
-
-  const live = () => {
-    assert.ok(session.workbench, 'the workbench did not start (see the failure of the `before` hook)');
-    return session.workbench;
-  };
+  const { subject, live: session } = codeServerSuite({ label: 'formats', files: FILES });
+  const live = () => session().workbench;
 
   /** Screenshots at the default side bar width and at 250 px, each in both themes. */
   const atBothWidths = async (name: string, prepare?: () => Promise<void>) => {

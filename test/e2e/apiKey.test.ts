@@ -4,49 +4,25 @@
 // refused with the API's words and nothing stored, then a working key
 // accepted, and the run going through on it.
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
-import { withDiagnostics, type Subject } from './support/diagnostics';
-import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
-import { closeSession, openSession, scriptedModelSession, type Session } from './support/session';
+import { describe, it } from 'node:test';
+import { withDiagnostics } from './support/diagnostics';
+import { codeServerSuite, claudeAgents } from './support/suite';
 
 const GOOD = 'sk-ant-e2e-0123456789abcdefghij-works';
 const ASKER = '---\nname: asker\ndescription: Answers one question.\ntools: Read\n---\nYou answer. [e2e:asker]\n';
 
 describe('the API key: checked when set, a refusal said plainly', () => {
-  let workspace: Workspace | undefined;
-  let model: ScriptedServer | undefined;
-  const session: Partial<Session> = {};
-  const subject: Subject = {};
-
-  before(
-    () =>
-      withDiagnostics('api key start', subject, async () => {
-        ensureCodeServerReady();
-        const vsixPath = ensureVsix();
-        workspace = copySampleWorkspace();
-        mkdirSync(path.join(workspace.dir, '.claude/agents'), { recursive: true });
-        writeFileSync(path.join(workspace.dir, '.claude/agents/asker.md'), ASKER);
-        workspace.commit('an asker');
-        model = await startScriptedServer(() => ({ text: 'Forty-two.' }), { acceptKeys: [GOOD] });
-        // The environment's key is one the API refuses (revoked, say).
-        await openSession(scriptedModelSession(workspace.dir, vsixPath, model.url, 'api-key'), subject, session);
-      }),
-    { timeout: 6 * 60_000 },
-  );
-
-  after(async () => {
-    await closeSession(session);
-    await model?.close();
-    workspace?.remove();
+  const { subject, live, model } = codeServerSuite({
+    label: 'api-key',
+    files: claudeAgents({ asker: ASKER }),
+    // The environment's key is one the API refuses (revoked, say).
+    model: () => ({ text: 'Forty-two.' }),
+    modelOptions: { acceptKeys: [GOOD] },
   });
 
   it('a 401 in a run raises Set API Key; a made-up key is refused and not stored; a working key is taken', { timeout: 240_000 }, () =>
     withDiagnostics('api key', subject, async () => {
-      const { workbench } = session;
-      assert.ok(workbench, 'the workbench did not start (see the failure of the `before` hook)');
+      const { workbench } = live();
       // The extension's commands are in the palette once its view is there.
       await workbench.openViewContainer('Subagents');
       const run = async () => {
@@ -64,7 +40,7 @@ describe('the API key: checked when set, a refusal said plainly', () => {
       await workbench.answer('Subagents: Set API Key', 'hello-this-is-not-a-key');
       const refused = workbench.notification(/The API refused this key \(401\): invalid x-api-key\. Nothing was stored\. The key you had is still in use\./);
       await refused.waitFor({ timeout: 30_000 });
-      assert.equal(model!.requests.length, 0, 'checking a key sends no message (the failed run’s was refused before the model)');
+      assert.equal(model().requests.length, 0, 'checking a key sends no message (the failed run’s was refused before the model)');
 
       await workbench.runCommand('Subagents: Set API Key', { opensQuickInput: true });
       await workbench.answer('Subagents: Set API Key', GOOD);
@@ -72,7 +48,7 @@ describe('the API key: checked when set, a refusal said plainly', () => {
 
       await run();
       await workbench.webview().locator('li[data-agent-name="asker"][data-status="completed"]').first().waitFor({ timeout: 60_000 });
-      assert.equal(model!.requests.at(-1)!.headers.authorization, `Bearer ${GOOD}`);
+      assert.equal(model().requests.at(-1)!.headers.authorization, `Bearer ${GOOD}`);
     }),
   );
 });

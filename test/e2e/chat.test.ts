@@ -5,15 +5,12 @@
 // button. Light and dark screenshots of a nested run's response are saved,
 // with the chat 300 and 250 px wide.
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
-import { startScriptedServer, type Script, type ScriptedServer } from '../support/scriptedServer';
+import { type Script } from '../support/scriptedServer';
 import { finishedText, openChat, responseText, responseTo, sendChat, setColorTheme } from './support/chatPanel';
-import { poll, withDiagnostics, type Subject } from './support/diagnostics';
-import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
-import { closeSession, openSession, scriptedModelSession, type Session } from './support/session';
+import { poll, withDiagnostics } from './support/diagnostics';
+import { codeServerSuite, claudeAgents } from './support/suite';
 
 const AGENTS: Record<string, string> = {
   orchestrator: '---\nname: orchestrator\ndescription: Investigates a question with a team.\ntools: Task, Read\nspawns: investigator\n---\nYou orchestrate investigations. [e2e:orchestrator]\n',
@@ -68,17 +65,14 @@ function script(seen: { followUp?: string[] }): Script {
 }
 
 describe('the @agent chat participant', () => {
-  let workspace: Workspace | undefined;
-  let model: ScriptedServer | undefined;
-  const session: Partial<Session> = {};
   const seen: { followUp?: string[] } = {};
-  const subject: Subject = {};
-
-  const live = () => {
-    const { server, workbench } = session;
-    assert.ok(server && workbench, 'the workbench did not start (see the failure of the `before` hook)');
-    return { server, workbench, page: workbench.page };
-  };
+  const { subject, live } = codeServerSuite({
+    label: 'chat',
+    files: { ...claudeAgents(AGENTS), '.github/agents/planner.agent.md': PLANNER },
+    model: script(seen),
+    // No request has been sent yet.
+    ready: openChat,
+  });
 
   const send = (message: string) => sendChat(live().workbench, message);
   const finished = finishedText;
@@ -88,34 +82,6 @@ describe('the @agent chat participant', () => {
   function sidebarAgent(name: string): Locator {
     return live().workbench.webview().locator(`li[data-agent-name="${name}"]`).first();
   }
-
-  before(
-    () =>
-      withDiagnostics('chat start', subject, async () => {
-        ensureCodeServerReady();
-        const vsixPath = ensureVsix();
-        workspace = copySampleWorkspace();
-        const dir = path.join(workspace.dir, '.claude/agents');
-        mkdirSync(dir, { recursive: true });
-        for (const [name, text] of Object.entries(AGENTS)) writeFileSync(path.join(dir, `${name}.md`), text);
-        writeFileSync(path.join(workspace.dir, '.github/agents/planner.agent.md'), PLANNER);
-        model = await startScriptedServer(script(seen));
-        const { workbench } = await openSession(
-          scriptedModelSession(workspace.dir, vsixPath, model.url, 'chat'),
-          subject,
-          session,
-        );
-        // No request has been sent yet.
-        await openChat(workbench);
-      }),
-    { timeout: 6 * 60_000 },
-  );
-
-  after(async () => {
-    await closeSession(session);
-    await model?.close();
-    workspace?.remove();
-  });
 
   it('runs a three-level tree from the very first request, streams it and sums it up; the run is in the sidebar', { timeout: 180_000 }, () =>
     withDiagnostics('chat nested run', subject, async () => {

@@ -5,42 +5,26 @@
 // docs-writer (isolated in a worktree, so its write needs no approval), and
 // every surface says "demo".
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { productServerOptions, startDemoModel, type DemoModel } from '../../scripts/product.mjs';
-import { poll, withDiagnostics, type Subject } from './support/diagnostics';
-import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
-import { closeSession, openSession, type Session } from './support/session';
+import { poll, withDiagnostics } from './support/diagnostics';
+import { codeServerSuite } from './support/suite';
 
 describe('npm start without an API key', () => {
-  let workspace: Workspace | undefined;
   let demo: DemoModel | undefined;
-  const session: Partial<Session> = {};
-  const subject: Subject = {};
-
-  before(
-    () =>
-      withDiagnostics('demo start', subject, async () => {
-        assert.equal(process.env.ANTHROPIC_API_KEY, undefined, 'this test needs an environment without ANTHROPIC_API_KEY, as a new user has');
-        ensureCodeServerReady();
-        const vsixPath = ensureVsix();
-        workspace = copySampleWorkspace();
-        demo = await startDemoModel();
-        await openSession(productServerOptions({ workspace: workspace.dir, vsixPath, demoModelUrl: demo.url, userDirs: 'isolated' }), subject, session);
-      }),
-    { timeout: 6 * 60_000 },
-  );
-
-  after(async () => {
-    await closeSession(session);
-    demo?.stop();
-    workspace?.remove();
+  const { subject, live } = codeServerSuite({
+    label: 'demo',
+    async start(workspace, vsixPath) {
+      assert.equal(process.env.ANTHROPIC_API_KEY, undefined, 'this test needs an environment without ANTHROPIC_API_KEY, as a new user has');
+      demo = await startDemoModel();
+      return productServerOptions({ workspace: workspace.dir, vsixPath, demoModelUrl: demo.url, userDirs: 'isolated' });
+    },
+    cleanup: () => demo?.stop(),
   });
 
   it('says it runs on a demo model and plays the demo session to the end', { timeout: 240_000 }, () =>
     withDiagnostics('demo run', subject, async () => {
-      const { workbench } = session;
-      assert.ok(workbench, 'the workbench did not start (see the failure of the `before` hook)');
-      const { page } = workbench;
+      const { workbench, page } = live();
       const status = page.locator('.part.statusbar .statusbar-item', { hasText: 'Subagents: demo model' });
       await status.waitFor({ timeout: 60_000 });
 

@@ -5,51 +5,25 @@
 // models offered, before the first request, not activated by it (which made
 // the first request fail with "Language model unavailable").
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
+import { describe, it } from 'node:test';
 import { finishedText, openChat, sendChat } from './support/chatPanel';
 import { exthostLogEntries } from './support/logs';
 import { EXTENSION_ID } from './support/paths';
-import { withDiagnostics, type Subject } from './support/diagnostics';
-import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
-import { closeSession, openSession, scriptedModelSession, type Session } from './support/session';
+import { withDiagnostics } from './support/diagnostics';
+import { codeServerSuite, claudeAgents } from './support/suite';
 
 const LEAD = '---\nname: lead\ndescription: Finds answers.\ntools: Read\n---\nYou find answers. [e2e:first-lead]\n';
 
 describe('the first @agent request after start-up', () => {
-  let workspace: Workspace | undefined;
-  let model: ScriptedServer | undefined;
-  const session: Partial<Session> = {};
-  const subject: Subject = {};
-
-  before(
-    () =>
-      withDiagnostics('first request start', subject, async () => {
-        ensureCodeServerReady();
-        const vsixPath = ensureVsix();
-        workspace = copySampleWorkspace();
-        mkdirSync(path.join(workspace.dir, '.claude/agents'), { recursive: true });
-        writeFileSync(path.join(workspace.dir, '.claude/agents/lead.md'), LEAD);
-        workspace.commit('a lead agent');
-        model = await startScriptedServer((req) => (req.system.includes('[e2e:first-lead]') ? { text: 'The answer is 42.' } : { text: 'ok' }));
-        await openSession(scriptedModelSession(workspace.dir, vsixPath, model.url, 'first'), subject, session);
-      }),
-    { timeout: 6 * 60_000 },
-  );
-
-  after(async () => {
-    await closeSession(session);
-    await model?.close();
-    workspace?.remove();
+  const { subject, live } = codeServerSuite({
+    label: 'first',
+    files: claudeAgents({ lead: LEAD }),
+    model: (req) => (req.system.includes('[e2e:first-lead]') ? { text: 'The answer is 42.' } : { text: 'ok' }),
   });
 
   it('answers the first request sent the moment the window is up', { timeout: 180_000 }, () =>
     withDiagnostics('first request', subject, async () => {
-      const { workbench } = session;
-      assert.ok(workbench, 'the workbench did not start (see the failure of the `before` hook)');
-      const { server } = session;
+      const { workbench, server } = live();
       const started = Date.now();
       // As a user does: open the chat and type as soon as it shows a model (no Copilot here: ours).
       await openChat(workbench);

@@ -6,10 +6,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { poll, withDiagnostics, type Subject } from './support/diagnostics';
-import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
-import { closeSession, openSession, type Session } from './support/session';
+import { describe, it } from 'node:test';
+import { poll, withDiagnostics } from './support/diagnostics';
+import { codeServerSuite } from './support/suite';
 import type { Workbench } from './support/workbench';
 
 const BROKEN = [
@@ -24,32 +23,9 @@ const BROKEN = [
 ].join('\n');
 
 describe('language support for agent files in code-server', () => {
-  let workspace: Workspace | undefined;
-  const session: Partial<Session> = {};
-  const subject: Subject = {};
-  const brokenFile = () => path.join(workspace!.dir, '.claude/agents/broken-tools.md');
-
-  before(
-    () =>
-      withDiagnostics('language start', subject, async () => {
-        ensureCodeServerReady();
-        const vsixPath = ensureVsix();
-        workspace = copySampleWorkspace();
-        writeFileSync(brokenFile(), BROKEN);
-        await openSession({ workspace: workspace.dir, vsixPath, trust: true }, subject, session);
-      }),
-    { timeout: 6 * 60_000 },
-  );
-
-  after(async () => {
-    await closeSession(session);
-    workspace?.remove();
-  });
-
-  const live = () => {
-    assert.ok(session.workbench, 'the workbench did not start (see the failure of the `before` hook)');
-    return session.workbench;
-  };
+  const brokenFile = (dir: string) => path.join(dir, '.claude/agents/broken-tools.md');
+  const { subject, live: session } = codeServerSuite({ label: 'language', prepare: (workspace) => writeFileSync(brokenFile(workspace.dir), BROKEN) });
+  const live = () => session().workbench;
 
   /** The rows of the Problems view, as text. */
   const problemRows = async (wb: Workbench) => (await wb.page.locator('.markers-panel .monaco-list-row').allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim());
@@ -128,7 +104,7 @@ describe('language support for agent files in code-server', () => {
       console.log(`screenshot: ${await wb.screenshot('language-quick-fix')}`);
       await fix.click();
       await wb.page.keyboard.press('Control+S');
-      await poll(() => readFileSync(brokenFile(), 'utf8').includes('tools: Read, Grep\n'), { timeoutMs: 15_000, message: 'the fixed file was not saved' });
+      await poll(() => readFileSync(brokenFile(session().workspace.dir), 'utf8').includes('tools: Read, Grep\n'), { timeoutMs: 15_000, message: 'the fixed file was not saved' });
       await poll(async () => !(await problemRows(wb)).some((r) => r.includes('Grpe')), { timeoutMs: 30_000, message: 'the unknown-tool warning stayed after the fix' });
     }),
   );

@@ -8,13 +8,12 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { startScriptedServer, type Script, type ScriptedServer } from '../support/scriptedServer';
+import { describe, it } from 'node:test';
+import { type Script } from '../support/scriptedServer';
 import { TEST_SERVER } from '../support/mcp/servers';
 import { finishedText, openChat, responseText, sendChat, setColorTheme } from './support/chatPanel';
-import { poll, withDiagnostics, type Subject } from './support/diagnostics';
-import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
-import { closeSession, openSession, scriptedModelSession, type Session } from './support/session';
+import { poll, withDiagnostics } from './support/diagnostics';
+import { codeServerSuite } from './support/suite';
 
 /** Each agent calls the echo tool it was given (scribe: the note tool, which changes things), then says what came back. */
 const script: Script = (req) => {
@@ -26,57 +25,30 @@ const script: Script = (req) => {
 };
 
 describe('MCP tools from the chat', () => {
-  let workspace: Workspace | undefined;
-  let model: ScriptedServer | undefined;
   let calls = '';
-  const session: Partial<Session> = {};
-  const subject: Subject = {};
-
-  const live = () => {
-    const { server, workbench } = session;
-    assert.ok(server && workbench, 'the workbench did not start (see the failure of the `before` hook)');
-    return { server, workbench, page: workbench.page };
-  };
-  const recorded = () => (existsSync(calls) ? readFileSync(calls, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { server: string; tool: string }) : []);
-
-  before(
-    () =>
-      withDiagnostics('mcp start', subject, async () => {
-        ensureCodeServerReady();
-        const vsixPath = ensureVsix();
-        workspace = copySampleWorkspace();
-        calls = path.join(workspace.dir, '..', 'mcp-calls.ndjson');
-        const server = (name: string) => ({ command: process.execPath, args: [TEST_SERVER, '--name', name, '--calls', calls] });
-        mkdirSync(path.join(workspace.dir, '.claude/agents'), { recursive: true });
-        writeFileSync(
-          path.join(workspace.dir, '.claude/agents/noter.md'),
-          `---\nname: noter\ndescription: Takes notes with its own MCP server.\ntools: Read, mcp__notes__echo\nmcpServers:\n  - notes: ${JSON.stringify(server('notes'))}\n---\nYou take notes.\n`,
-        );
-        writeFileSync(
-          path.join(workspace.dir, '.claude/agents/scribe.md'),
-          `---\nname: scribe\ndescription: Writes notes with its own MCP server.\ntools: Read, mcp__notes__note\nmcpServers:\n  - notes: ${JSON.stringify(server('notes'))}\n---\nYou write notes.\n`,
-        );
-        mkdirSync(path.join(workspace.dir, '.vscode'), { recursive: true });
-        writeFileSync(path.join(workspace.dir, '.vscode/mcp.json'), JSON.stringify({ servers: { tally: { type: 'stdio', ...server('tally') } } }, null, 2));
-        mkdirSync(path.join(workspace.dir, '.github/agents'), { recursive: true });
-        writeFileSync(path.join(workspace.dir, '.github/agents/counter.agent.md'), "---\ndescription: Counts things with the tally server.\ntools: ['read', 'tally/*']\n---\nYou count things.\n");
-        workspace.commit('MCP servers: one in an agent file, one in .vscode/mcp.json');
-        model = await startScriptedServer(script);
-        const { workbench } = await openSession(
-          scriptedModelSession(workspace.dir, vsixPath, model.url, 'mcp'),
-          subject,
-          session,
-        );
-        await openChat(workbench);
-      }),
-    { timeout: 6 * 60_000 },
-  );
-
-  after(async () => {
-    await closeSession(session);
-    await model?.close();
-    workspace?.remove();
+  const { subject, live } = codeServerSuite({
+    label: 'mcp',
+    prepare(workspace) {
+      calls = path.join(workspace.dir, '..', 'mcp-calls.ndjson');
+      const server = (name: string) => ({ command: process.execPath, args: [TEST_SERVER, '--name', name, '--calls', calls] });
+      mkdirSync(path.join(workspace.dir, '.claude/agents'), { recursive: true });
+      writeFileSync(
+        path.join(workspace.dir, '.claude/agents/noter.md'),
+        `---\nname: noter\ndescription: Takes notes with its own MCP server.\ntools: Read, mcp__notes__echo\nmcpServers:\n  - notes: ${JSON.stringify(server('notes'))}\n---\nYou take notes.\n`,
+      );
+      writeFileSync(
+        path.join(workspace.dir, '.claude/agents/scribe.md'),
+        `---\nname: scribe\ndescription: Writes notes with its own MCP server.\ntools: Read, mcp__notes__note\nmcpServers:\n  - notes: ${JSON.stringify(server('notes'))}\n---\nYou write notes.\n`,
+      );
+      mkdirSync(path.join(workspace.dir, '.vscode'), { recursive: true });
+      writeFileSync(path.join(workspace.dir, '.vscode/mcp.json'), JSON.stringify({ servers: { tally: { type: 'stdio', ...server('tally') } } }, null, 2));
+      mkdirSync(path.join(workspace.dir, '.github/agents'), { recursive: true });
+      writeFileSync(path.join(workspace.dir, '.github/agents/counter.agent.md'), "---\ndescription: Counts things with the tally server.\ntools: ['read', 'tally/*']\n---\nYou count things.\n");
+    },
+    model: script,
+    ready: openChat,
   });
+  const recorded = () => (existsSync(calls) ? readFileSync(calls, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { server: string; tool: string }) : []);
 
   it('an agent file’s own server: the call is shown as “notes › echo” in the chat and in the Runs view', { timeout: 180_000 }, () =>
     withDiagnostics('mcp own server', subject, async () => {

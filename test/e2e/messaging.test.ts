@@ -5,15 +5,12 @@
 // a message, then says what it heard. Light and dark screenshots of the Runs
 // view with the message box open and with the message listed are saved.
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
-import { startScriptedServer, type Script, type ScriptedServer } from '../support/scriptedServer';
+import { type Script } from '../support/scriptedServer';
 import { finishedText, openChat, sendChat, setColorTheme } from './support/chatPanel';
-import { poll, withDiagnostics, type Subject } from './support/diagnostics';
-import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
-import { closeSession, openSession, scriptedModelSession, type Session } from './support/session';
+import { poll, withDiagnostics } from './support/diagnostics';
+import { codeServerSuite, claudeAgents } from './support/suite';
 
 const LISTENER = '---\nname: listener\ndescription: Works until it is told something.\ntools: Read, LS\n---\nYou work until a message arrives. [e2e:listener]\n';
 
@@ -26,16 +23,7 @@ const script: Script = (req) => {
 };
 
 describe('messages to a running agent', () => {
-  let workspace: Workspace | undefined;
-  let model: ScriptedServer | undefined;
-  const session: Partial<Session> = {};
-  const subject: Subject = {};
-
-  const live = () => {
-    const { server, workbench } = session;
-    assert.ok(server && workbench, 'the workbench did not start (see the failure of the `before` hook)');
-    return { server, workbench, page: workbench.page };
-  };
+  const { subject, live } = codeServerSuite({ label: 'messaging', files: claudeAgents({ listener: LISTENER }), model: script, ready: openChat });
 
   const send = (message: string) => sendChat(live().workbench, message);
   const finished = finishedText;
@@ -45,32 +33,6 @@ describe('messages to a running agent', () => {
   function listener(): Locator {
     return live().workbench.webview().locator('li[data-agent-name="listener"]').first();
   }
-
-  before(
-    () =>
-      withDiagnostics('messaging start', subject, async () => {
-        ensureCodeServerReady();
-        const vsixPath = ensureVsix();
-        workspace = copySampleWorkspace();
-        const dir = path.join(workspace.dir, '.claude/agents');
-        mkdirSync(dir, { recursive: true });
-        writeFileSync(path.join(dir, 'listener.md'), LISTENER);
-        model = await startScriptedServer(script);
-        const { workbench } = await openSession(
-          scriptedModelSession(workspace.dir, vsixPath, model.url, 'messaging'),
-          subject,
-          session,
-        );
-        await openChat(workbench);
-      }),
-    { timeout: 6 * 60_000 },
-  );
-
-  after(async () => {
-    await closeSession(session);
-    await model?.close();
-    workspace?.remove();
-  });
 
   it('the Runs view’s message box reaches a running agent at its next turn; the message is listed under its row', { timeout: 180_000 }, () =>
     withDiagnostics('messaging runs view', subject, async () => {

@@ -11,16 +11,14 @@
 // agent host is gone, so the agent host's parent is whatever adopts orphans,
 // which may never reap it (a killed host then lingers as a zombie).
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
 import { hostPaths } from '../../src/core/host/paths';
-import { startScriptedServer, type Script, type ScriptedServer } from '../support/scriptedServer';
-import { poll, withDiagnostics, type Subject } from './support/diagnostics';
+import { type Script } from '../support/scriptedServer';
+import { poll, withDiagnostics } from './support/diagnostics';
 import { exthostLogEntries, ourOutputChannel } from './support/logs';
 import { descendantsOf, livingProcesses } from './support/processes';
-import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
-import { closeSession, openSession, scriptedModelSession, type Session } from './support/session';
+import { codeServerSuite, claudeAgents } from './support/suite';
 
 const SHELL = '---\nname: shell-runner\ndescription: Runs the one command it is given.\ntools: Bash\n---\nYou run one command. [e2e:shell]\n';
 
@@ -33,39 +31,15 @@ const script: Script = (req) => {
 };
 
 describe('runs outlive the window', () => {
-  let workspace: Workspace | undefined;
-  let model: ScriptedServer | undefined;
-  const session: Partial<Session> = {};
-  const subject: Subject = {};
-
-  const live = () => {
-    const { server, workbench } = session;
-    assert.ok(server && workbench, 'the workbench did not start (see the failure of the `before` hook)');
-    return { server, workbench, page: workbench.page };
-  };
-
-  before(
-    () =>
-      withDiagnostics('reload start', subject, async () => {
-        ensureCodeServerReady();
-        const vsixPath = ensureVsix();
-        workspace = copySampleWorkspace();
-        const dir = path.join(workspace.dir, '.claude/agents');
-        mkdirSync(dir, { recursive: true });
-        writeFileSync(path.join(dir, 'shell-runner.md'), SHELL);
-        model = await startScriptedServer(script);
-        const { workbench } = await openSession(scriptedModelSession(workspace.dir, vsixPath, model.url, 'reload'), subject, session);
-        // The extension is there once the Agents view lists the agent.
-        await workbench.openViewContainer('Subagents');
-        await workbench.treeRow('Agents', 'shell-runner').waitFor({ timeout: 120_000 });
-      }),
-    { timeout: 6 * 60_000 },
-  );
-
-  after(async () => {
-    await closeSession(session);
-    await model?.close();
-    workspace?.remove();
+  const { subject, live } = codeServerSuite({
+    label: 'reload',
+    files: claudeAgents({ 'shell-runner': SHELL }),
+    model: script,
+    async ready(workbench) {
+      // The extension is there once the Agents view lists the agent.
+      await workbench.openViewContainer('Subagents');
+      await workbench.treeRow('Agents', 'shell-runner').waitFor({ timeout: 120_000 });
+    },
   });
 
   /** Starts shell-runner from the palette and waits until it asks; returns its agent id. */

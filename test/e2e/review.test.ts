@@ -8,16 +8,15 @@
 // `@agent list`; chat links after a window reload. Every step leaves
 // screenshots in the light and the dark theme (test/e2e/artifacts/).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { isAgent } from '../support/agents';
-import { startScriptedServer, type Script, type ScriptedServer } from '../support/scriptedServer';
+import { type Script } from '../support/scriptedServer';
 import { chatSaved, finishedText, openChat, sendChat } from './support/chatPanel';
-import { poll, withDiagnostics, type Subject } from './support/diagnostics';
-import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
-import { closeSession, openSession, scriptedModelSession, type Session } from './support/session';
+import { poll, withDiagnostics } from './support/diagnostics';
+import { codeServerSuite, claudeAgents } from './support/suite';
 
 /** Agents of this test, each with the marker the scripted server routes on. */
 export const AGENTS: Record<string, string> = {
@@ -58,16 +57,15 @@ export function script(): Script {
 }
 
 describe('review, approvals and results in VS Code', () => {
-  let workspace: Workspace | undefined;
-  let model: ScriptedServer | undefined;
-  const session: Partial<Session> = {};
-  const subject: Subject = {};
-
-  const live = () => {
-    const { server, workbench } = session;
-    assert.ok(server && workbench && workspace, 'the workbench did not start (see the failure of the `before` hook)');
-    return { server, workbench, page: workbench.page, dir: workspace.dir };
-  };
+  const { subject, live } = codeServerSuite({
+    label: 'review',
+    files: claudeAgents(AGENTS),
+    model: script(),
+    async ready(workbench) {
+      await workbench.openViewContainer('Subagents');
+      await workbench.byTestId('runs-view-root').waitFor({ timeout: 30_000 });
+    },
+  });
 
   const agentRow = (name: string): Locator => live().workbench.webview().locator(`li[data-agent-name="${name}"]`).first();
   const agentIdOf = async (name: string): Promise<string> => (await agentRow(name).getAttribute('data-testid'))!.replace('run-agent-', '');
@@ -85,44 +83,9 @@ describe('review, approvals and results in VS Code', () => {
     await poll(async () => (await agentRow(name).getAttribute('data-status')) === wanted, { timeoutMs, message: `${name} is not ${wanted}` });
   }
 
-  before(
-    () =>
-      withDiagnostics('review start', subject, async () => {
-        ensureCodeServerReady();
-        const vsixPath = ensureVsix();
-        workspace = copySampleWorkspace();
-        const dir = path.join(workspace.dir, '.claude/agents');
-        mkdirSync(dir, { recursive: true });
-        for (const [name, text] of Object.entries(AGENTS)) writeFileSync(path.join(dir, `${name}.md`), text);
-        workspace.commit('the review test agents');
-        model = await startScriptedServer(script());
-        // The agents' own `node --test` must not inherit the test runner's marker (it would skip the tests).
-        const testContext = process.env.NODE_TEST_CONTEXT;
-        delete process.env.NODE_TEST_CONTEXT;
-        try {
-          await openSession(
-            scriptedModelSession(workspace.dir, vsixPath, model.url, 'review'),
-            subject,
-            session,
-          );
-        } finally {
-          if (testContext !== undefined) process.env.NODE_TEST_CONTEXT = testContext;
-        }
-        await live().workbench.openViewContainer('Subagents');
-        await live().workbench.byTestId('runs-view-root').waitFor({ timeout: 30_000 });
-      }),
-    { timeout: 6 * 60_000 },
-  );
-
-  after(async () => {
-    await closeSession(session);
-    await model?.close();
-    workspace?.remove();
-  });
-
   it('reviews an isolated agent’s changes in the multi-file diff editor and applies them file by file', { timeout: 240_000 }, () =>
     withDiagnostics('review', subject, async () => {
-      const { workbench, page, dir } = live();
+      const { workbench, page, workspace: { dir } } = live();
       const id = await runAgent('pair-writer', 'Write the two notes');
       await status('pair-writer', 'completed');
       const line = workbench.byTestId(`worktree-${id}`);
@@ -176,7 +139,7 @@ describe('review, approvals and results in VS Code', () => {
 
   it('an edit approval shows its diff on the card and in an editor one click from the notification; closing the notification leaves it pending', { timeout: 180_000 }, () =>
     withDiagnostics('edit approval', subject, async () => {
-      const { workbench, page, dir } = live();
+      const { workbench, page, workspace: { dir } } = live();
       const id = await runAgent('readme-editor', 'Say the counter is fast');
       await status('readme-editor', 'waiting');
       const toast = workbench.notification('readme-editor wants to edit README.md');

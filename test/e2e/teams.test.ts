@@ -11,47 +11,20 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { startScriptedServer, type ScriptedServer } from '../support/scriptedServer';
+import { describe, it } from 'node:test';
 import { teamScript, writeTeamProject } from '../support/teamScenario';
 import { finishedText, openChat, sendChat } from './support/chatPanel';
-import { poll, withDiagnostics, type Subject } from './support/diagnostics';
-import { copySampleWorkspace, ensureCodeServerReady, ensureVsix, type Workspace } from './support/product';
-import { closeSession, openSession, scriptedModelSession, type Session } from './support/session';
+import { poll, withDiagnostics } from './support/diagnostics';
+import { codeServerSuite } from './support/suite';
 
 describe('agent teams in VS Code', () => {
-  let workspace: Workspace | undefined;
-  let model: ScriptedServer | undefined;
-  const session: Partial<Session> = {};
-  const subject: Subject = {};
   let aliceMayStart: () => void = () => undefined;
   const gate = new Promise<void>((resolve) => (aliceMayStart = resolve));
-
-  const live = () => {
-    const { workbench } = session;
-    assert.ok(workbench, 'the workbench did not start (see the failure of the `before` hook)');
-    return { workbench, page: workbench.page };
-  };
-
-  before(
-    () =>
-      withDiagnostics('teams start', subject, async () => {
-        ensureCodeServerReady();
-        const vsixPath = ensureVsix();
-        workspace = copySampleWorkspace();
-        await writeTeamProject(workspace.dir);
-        workspace.commit('the duo team');
-        model = await startScriptedServer(teamScript({ aliceMayStart: gate }));
-        const { workbench } = await openSession(scriptedModelSession(workspace.dir, vsixPath, model.url, 'teams'), subject, session);
-        await openChat(workbench);
-      }),
-    { timeout: 6 * 60_000 },
-  );
-
-  after(async () => {
-    await closeSession(session);
-    await model?.close();
-    workspace?.remove();
+  const { subject, live } = codeServerSuite({
+    label: 'teams',
+    prepare: (workspace) => writeTeamProject(workspace.dir),
+    model: teamScript({ aliceMayStart: gate }),
+    ready: openChat,
   });
 
   it('runs duo by its name: blocked claim, idle, woken by a message, two branches; the team panel and the chat show it', { timeout: 240_000 }, () =>
@@ -96,8 +69,8 @@ describe('agent teams in VS Code', () => {
       assert.match(messages, /alice → bob[\s\S]*Task #1 is done: alpha\.txt is written/);
 
       // Each change on its own branch; nothing in the user's tree.
-      const git = (...args: string[]) => execFileSync('git', args, { cwd: workspace!.dir, encoding: 'utf8' });
-      assert.equal(existsSync(path.join(workspace!.dir, 'alpha.txt')), false);
+      const git = (...args: string[]) => execFileSync('git', args, { cwd: live().workspace.dir, encoding: 'utf8' });
+      assert.equal(existsSync(path.join(live().workspace.dir, 'alpha.txt')), false);
       assert.equal(git('status', '--porcelain').trim(), '');
       const branches = git('for-each-ref', '--format=%(refname:short)', 'refs/heads/subagents/').trim().split('\n');
       assert.equal(branches.length, 2, branches.join(', '));

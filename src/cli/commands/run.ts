@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { PERMISSION_MODES } from '../../core/config';
 import { foreignVendor, resolveModelField } from '../../core/agents/interpretation/modelNames';
 import { requestedModel } from '../../core/engine/loop/models';
+import { currentBranch } from '../../core/engine/loop/systemPrompt';
 import type { PermissionMode } from '../../core/tools/permissions';
 import { UsageError, userHome, type CliCommand, type CliIO } from '../command';
 import { executeRun, interactiveTerminal, presentation } from '../execute';
@@ -155,6 +156,10 @@ export const runCommand: CliCommand = {
       io.stderr.write(`subagents run: --cwd ${cwd} is not a directory\n`);
       return 1;
     }
+    // A run in this process asks git for the branch its agent's prompt names: asked now, git runs while the
+    // trust probes, the settings and the engine bundle load, instead of on the way to the first request.
+    const prefetchBranch = () => opts.isolation === undefined && void currentBranch(cwd);
+    if (noHost(io, opts.noHost)) prefetchBranch();
     const pluginDirs = pluginDirFlags(opts.pluginDirs, cwd, userHome(io.env));
     const trust = await decideProjectTrust(io, cwd, { flag: opts.trustProject, interactive: interactiveTerminal(io, opts.json) });
     const settings = cliSettings(io, cwd, { flags: opts.flags, trust });
@@ -180,7 +185,8 @@ export const runCommand: CliCommand = {
         host.close();
       }
     }
-    // No host: the engine runs here, from its own bundle (dist/cli-engine.cjs), loaded only now: a run through the host never evaluates the SDK.
+    // No host: the engine runs here, from its own bundle (dist/engine.cjs), loaded only now: a run through the host never evaluates the SDK.
+    if (!noHost(io, opts.noHost)) prefetchBranch();
     const { runInProcess } = await import('../engineCommands');
     // Plan mode starts no MCP server; an isolated run's servers start in its worktree.
     const firstAgent = opts.permissionMode === 'plan' || opts.isolation ? undefined : opts.agent;

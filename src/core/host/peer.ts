@@ -34,7 +34,7 @@ export class HostError extends Error {
 /** How an error thrown while handling a request is told to the other side. */
 export function toWireError(error: unknown): WireError {
   if (error instanceof HostError) return error.wire;
-  // By name: the host's runtime is another bundle (dist/cli-engine.cjs), with its own copies of these classes.
+  // By name: the host's runtime is another bundle (dist/engine.cjs), with its own copies of these classes.
   const name = error instanceof Error ? error.name : '';
   if (name === 'AdmissionError') return { code: 'admission', message: (error as Error).message, refusal: (error as AdmissionError).refusal };
   if (name === 'EngineError' || name === 'BusyElsewhereError') return { code: 'engine', message: (error as Error).message };

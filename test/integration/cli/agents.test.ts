@@ -1,7 +1,7 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { agentsCli as cli, assertBundledExplore, BUNDLED_AGENT_COUNT as bundledCount, layout, writeAgent, writeFile, type AgentsJson } from '../core/agents/helpers';
@@ -107,13 +107,20 @@ for (const [label, entry] of [
     // Run from the project folder, so the default --cwd is exercised; tsx is
     // resolved from the repository because the project has no node_modules.
     const tsx = entry.endsWith('.ts') ? ['--import', pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href] : [];
+    const loadedFile = path.join(home, 'loaded.txt');
+    const tracer = entry.endsWith('.js') ? { NODE_OPTIONS: `--import=${pathToFileURL(path.join(repoRoot, 'test/support/loadedBundles.mjs')).href}`, SUBAGENTS_TEST_LOADED: loadedFile } : {};
     const child = spawnSync(process.execPath, [...tsx, entry, 'agents', '--json'], {
       cwd,
-      env: { PATH: process.env.PATH, HOME: home },
+      env: { PATH: process.env.PATH, HOME: home, ...tracer },
       encoding: 'utf8',
       timeout: 30000,
     });
     assert.equal(child.status, 0, child.stderr);
+    if (entry.endsWith('.js')) {
+      // A listing loads the discovery bundle alone: not run's, not the engine (start-up is most of a listing's time).
+      const loaded = readFileSync(loadedFile, 'utf8').split('\n').filter(Boolean).map((file) => path.basename(file));
+      assert.deepEqual(loaded.sort(), ['cli-agents.cjs', 'cli-main.cjs', 'cli.js']);
+    }
     const json = JSON.parse(child.stdout) as AgentsJson;
     const helper = json.agents.find((a) => a.name === 'helper');
     assert.deepEqual(helper && [helper.source, helper.family, helper.description, helper.tools], ['project', '.github', '', ['Read', 'Grep', 'Glob', 'githubRepo']]);

@@ -90,13 +90,13 @@ test('`subagents run` through a running host loads the light bundle (the host cl
   assert.equal(viaHost.result.output, 'done: hello');
   // The run was the host's: the window sees it.
   await until('the window to see the run', () => window.store.get(viaHost.result.runId));
-  assert.ok(viaHost.loaded.includes('cli-agents.cjs'), viaHost.loaded.join(', '));
-  assert.ok(!viaHost.loaded.includes('cli-engine.cjs'), `the engine bundle was loaded: ${viaHost.loaded.join(', ')}`);
+  assert.ok(viaHost.loaded.includes('cli-run.cjs') && viaHost.loaded.includes('cli-agents.cjs'), viaHost.loaded.join(', '));
+  assert.ok(!viaHost.loaded.includes('engine.cjs'), `the engine bundle was loaded: ${viaHost.loaded.join(', ')}`);
 
   // The same trace sees the engine where the run is this process's own.
   const inProcess = await tracedRun(['--no-host'], 'own');
   assert.equal(inProcess.code, 0, inProcess.stderr);
   assert.equal(inProcess.result.output, 'done: hello');
   assert.equal(window.store.get(inProcess.result.runId), undefined);
-  assert.ok(inProcess.loaded.includes('cli-engine.cjs'), inProcess.loaded.join(', '));
+  assert.ok(inProcess.loaded.includes('engine.cjs'), inProcess.loaded.join(', '));
 });
