@@ -15,7 +15,7 @@
  *     frame that shows the first screenful of runs, and the frame that shows
  *     every run; target ≤ 500 ms in all.
  *
- *   node_modules/node/bin/node --import tsx bench/history.ts [--runs=10000] [--rounds=11]
+ *   node_modules/node/bin/node --import tsx bench/history.ts [--runs=10000] [--rounds=11] [--only=cli,view]
  *
  * Runs the build: `node scripts/build.mjs --production` first (the webview
  * needs `npm run build` or the production build). Writes
@@ -29,7 +29,7 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/code-server.mjs';
 import { RunHistory } from '../src/core/runs/history';
 import { RunStore } from '../src/core/runs/runStore';
-import { RunsFeed } from '../src/surfaces/views/runsFeed';
+import { MIN_POST_INTERVAL_MS, RunsFeed } from '../src/surfaces/views/runsFeed';
 import { agentViewOf, runHeader } from '../src/surfaces/views/viewModel';
 import { RUNS_VIEW_RUNS } from '../src/core/runs/historySettings';
 import { startScriptedServer } from '../test/support/scriptedServer';
@@ -40,6 +40,7 @@ import { benchmark, median } from './lib/results';
 const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 const RUNS = Number(arg('runs', '10000'));
 const ROUNDS = Number(arg('rounds', '11'));
+const ONLY = arg('only', 'cli,view').split(',');
 const root = path.join(import.meta.dirname, '..');
 const CLI = path.join(root, 'dist/cli.js');
 const stats = (xs: number[]) => ({ medianMs: Number(median(xs).toFixed(1)), minMs: Number(Math.min(...xs).toFixed(1)), maxMs: Number(Math.max(...xs).toFixed(1)), samples: xs.length });
@@ -93,10 +94,11 @@ const page = (origin: string) => `<!DOCTYPE html><html lang="en"><head><meta cha
   window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m), getState: () => undefined, setState: () => undefined });
   // From delivery to the end of the frame in which the first screenful of runs (\`screen\`), then every run, has its row in
   // the page (the view renders in frames of a few milliseconds each).
-  window.__show = (message, runs, screen) => new Promise((resolve) => {
+  // The messages come as the feed's pump posts them: the first at once, each next one an interval later.
+  window.__show = (messages, runs, screen, interval) => new Promise((resolve) => {
     const start = performance.now();
     let first = 0;
-    window.postMessage(message, '*');
+    messages.forEach((message, i) => (i ? setTimeout(() => window.postMessage(message, '*'), i * interval) : window.postMessage(message, '*')));
     const after = (then) => { const c = new MessageChannel(); c.port1.onmessage = () => then(performance.now() - start); c.port2.postMessage(0); };
     const frame = () => {
       const shown = document.querySelectorAll('[data-agent-id]').length;
@@ -112,14 +114,19 @@ async function runsView(historyDir: string) {
   const t0 = performance.now();
   const history = await RunHistory.open({ dir: historyDir, retentionDays: 30, maxRuns: RUNS, loadRuns: RUNS_VIEW_RUNS });
   const openMs = performance.now() - t0;
-  const t1 = performance.now();
   const store = new RunStore({ coalesceMs: 100, maxRuns: RUNS });
   history.attach(store);
-  const feed = new RunsFeed({ runs: () => store.list(), run: (id) => store.get(id), header: (run) => runHeader(run, null), agentView: (node) => agentViewOf(node, () => undefined), shown: () => true });
-  feed.reset();
-  const message = feed.take(Date.now())!;
-  const feedMs = performance.now() - t1;
-  const bytes = JSON.stringify(message).length;
+  // The feed as the view has it (a page of runs per post), and as it was: every run in the first message.
+  const feedOf = (pageSize?: number) => {
+    const t1 = performance.now();
+    const feed = new RunsFeed({ runs: () => store.list(), run: (id) => store.get(id), header: (run) => runHeader(run, null), agentView: (node) => agentViewOf(node, () => undefined), shown: () => true }, pageSize);
+    feed.reset();
+    const messages = [feed.take(Date.now())!];
+    const ms = performance.now() - t1;
+    for (let next = feed.take(Date.now()); next; next = feed.take(Date.now())) messages.push(next);
+    return { messages, ms, firstKB: Math.round(JSON.stringify(messages[0]).length / 1024), allKB: Math.round(messages.reduce((n, m) => n + JSON.stringify(m).length, 0) / 1024) };
+  };
+  const feeds = { paged: feedOf(), whole: feedOf(Infinity) };
 
   const dist = path.join(root, 'dist');
   const server = createServer((req, res) => {
@@ -138,36 +145,38 @@ async function runsView(historyDir: string) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
-  const renders: number[] = [];
-  const firstScreens: number[] = [];
+  const shown = { paged: { first: [] as number[], all: [] as number[] }, whole: { first: [] as number[], all: [] as number[] } };
   try {
-    for (let i = 0; i < 5; i++) {
+    // Alternated, so both see the same load.
+    for (let i = 0; i < 10; i++) {
+      const kind = i % 2 ? 'whole' : 'paged';
+      const { messages } = feeds[kind];
       const tab = await browser.newPage({ viewport: { width: 300, height: 700 } });
       await tab.goto(`${origin}/index.html`);
       await tab.waitForFunction(() => (globalThis as unknown as { __posted: Array<{ type: string }> }).__posted.some((m) => m.type === 'ready'));
-      const runs = message.type === 'runs' ? message.order.length : 0;
+      const runs = messages[0]!.type === 'runs' ? messages[0]!.order.length : 0;
       if (runs === 0) throw new Error('the view was sent no run');
       // 700 px of rows of about 22 px: the runs a user sees first.
-      const shown = await tab.evaluate(([m, n]) => (globalThis as unknown as { __show(m: unknown, n: number, screen: number): Promise<{ first: number; all: number }> }).__show(m, n, 32), [message as unknown, runs] as const);
-      renders.push(shown.all);
-      firstScreens.push(shown.first);
+      const times = await tab.evaluate(([m, n, interval]) => (globalThis as unknown as { __show(m: unknown[], n: number, screen: number, interval: number): Promise<{ first: number; all: number }> }).__show(m, n, 32, interval), [messages as unknown[], runs, MIN_POST_INTERVAL_MS] as const);
+      shown[kind].first.push(times.first);
+      shown[kind].all.push(times.all);
       await tab.close();
     }
   } finally {
     await browser.close();
     server.close();
   }
-  const host = openMs + feedMs;
-  return {
-    runsInStore: store.list().length,
-    historyOpenMs: Number(openMs.toFixed(1)),
-    storeAndFeedMs: Number(feedMs.toFixed(1)),
-    messageKB: Math.round(bytes / 1024),
-    firstScreenMs: stats(firstScreens),
-    everyRunMs: stats(renders),
-    toFirstScreenMs: Number((host + median(firstScreens)).toFixed(1)),
-    toEveryRunMs: Number((host + median(renders)).toFixed(1)),
-  };
+  const summary = (kind: keyof typeof feeds) => ({
+    messages: feeds[kind].messages.length,
+    firstMessageKB: feeds[kind].firstKB,
+    allMessagesKB: feeds[kind].allKB,
+    storeAndFeedMs: Number(feeds[kind].ms.toFixed(1)),
+    firstScreenMs: stats(shown[kind].first),
+    everyRunMs: stats(shown[kind].all),
+    toFirstScreenMs: Number((openMs + feeds[kind].ms + median(shown[kind].first)).toFixed(1)),
+    toEveryRunMs: Number((openMs + feeds[kind].ms + median(shown[kind].all)).toFixed(1)),
+  });
+  return { runsInStore: store.list().length, historyOpenMs: Number(openMs.toFixed(1)), paged: summary('paged'), wholeBefore: summary('whole'), load: load() };
 }
 
 benchmark(arg('out', 'history'), async (scratch, results) => {
@@ -183,6 +192,14 @@ benchmark(arg('out', 'history'), async (scratch, results) => {
   await (await RunHistory.open({ dir: path.join(scratch, 'full', 'subagents'), retentionDays: 30, maxRuns: RUNS, loadRuns: 0 })).ready();
   console.error(`${RUNS} runs (${Math.round(written.bytes / 2 ** 20)} MB) ready in ${Math.round(performance.now() - t0)} ms (load ${load()})`);
   results.historyMB = Number((written.bytes / 2 ** 20).toFixed(1));
-  results.cli = await cli(scratch);
-  results.runsView = await runsView(path.join(scratch, 'full', 'subagents'));
+  if (ONLY.includes('cli')) {
+    const c = await cli(scratch);
+    results.cli = c;
+    console.log(`subagents runs, ${RUNS} runs: ${c.runsWithHistory.medianMs} ms (empty history ${c.runsEmptyHistory.medianMs} ms, node -e 0 ${c.nodeE0.medianMs} ms; target ≤ 300; load ${load()})`);
+  }
+  if (ONLY.includes('view')) {
+    const view = await runsView(path.join(scratch, 'full', 'subagents'));
+    results.runsView = view;
+    console.log(`Runs view open, ${RUNS} runs: first screen ${view.paged.toFirstScreenMs} ms (history ${view.historyOpenMs} + feed ${view.paged.storeAndFeedMs} + page ${view.paged.firstScreenMs.medianMs}), every run ${view.paged.toEveryRunMs} ms; all in one message as before: ${view.wholeBefore.toFirstScreenMs} / ${view.wholeBefore.toEveryRunMs} ms (target ≤ 500; load ${view.load})`);
+  }
 });

@@ -18,11 +18,20 @@
  *     first full message; then until every run in its copy is whole. Median
  *     and p95 of 10 reconnects.
  *  3. An idle host's memory: the same host after its clients left, RSS (and
- *     its peak) from /proc; and a host with an empty history.
+ *     its peak) from /proc, 3 s and 30 s after the last one left; and a host
+ *     with an empty history.
  *
  * Run: node --import tsx bench/host.ts   (after `npm run build`)
+ *   --only=memory|latency    part 3 (with the 10 reconnects before it) or part 1 alone
+ *   --against=<dist folder>  alternately with another build's host (say, main's dist/ copied aside), same minute
+ *   --flags=<a,b,…>          alternately with the host's Node run with these flags instead of HOST_NODE_FLAGS
+ *   --rounds=N               rounds (default 1; each round runs this build and what it is compared against)
+ * Part 3 measures the host as it ships: run it after `node scripts/build.mjs --production` (a development build's
+ * bundles keep their comments, and their non-ASCII characters make V8 hold the sources as two-byte strings: about
+ * 8 MB more; the line says which build it measured).
  */
 import { fork } from 'node:child_process';
+import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
@@ -74,9 +83,9 @@ async function connectTo(socket: string): Promise<net.Socket> {
 }
 
 /** Part 1, through the host. */
-async function latencyThroughHost(root: string): Promise<Record<string, number>> {
-  const socket = path.join(root, 'emitter.sock');
-  const child = fork(path.join(import.meta.dirname, 'lib/hostEmitter.ts'), [socket, path.join(root, 'emitter-data')], { execArgv: [...HOST_NODE_FLAGS, '--import', 'tsx'] });
+async function latencyThroughHost(root: string, nodeFlags: readonly string[] = HOST_NODE_FLAGS): Promise<Record<string, number>> {
+  const socket = path.join(root, `emitter-${Math.random().toString(36).slice(2)}.sock`);
+  const child = fork(path.join(import.meta.dirname, 'lib/hostEmitter.ts'), [socket, path.join(root, `emitter-data-${path.basename(socket)}`)], { execArgv: [...nodeFlags, '--import', 'tsx'] });
   const token = await new Promise<string>((resolve) => child.once('message', (m: { token: string }) => resolve(m.token)));
   const client = await HostClient.open({ connect: async () => ({ socket: await connectTo(socket), token }), identity: { kind: 'vscode', version: 'bench', build: 'dev', pid: process.pid }, reconnect: false, coalesceMs: WINDOW_COALESCE_MS, log: () => undefined });
   let pending: number[] = [];
@@ -175,12 +184,12 @@ function rssOf(pid: number): { rssMB: number; peakMB: number } {
 }
 
 /** Parts 2 and 3: the real host process over `dataHome`. */
-async function realHost(root: string, dataHome: string, reconnects: number): Promise<Record<string, unknown>> {
+async function realHost(root: string, dataHome: string, reconnects: number, dist = path.join(import.meta.dirname, '../dist'), nodeFlags?: readonly string[]): Promise<Record<string, unknown>> {
   const env = { PATH: process.env.PATH, HOME: root, XDG_RUNTIME_DIR: path.join(root, `run-${path.basename(dataHome)}`), XDG_DATA_HOME: dataHome, XDG_CACHE_HOME: path.join(root, 'cache') };
   await mkdir(env.XDG_RUNTIME_DIR, { recursive: true, mode: 0o700 });
   const paths = hostPaths(env);
   const started = performance.now();
-  await launchHost({ execPath: process.execPath, script: path.join(import.meta.dirname, '../dist/host.js'), env, settings: { idleExitSeconds: 3600, unattendedApprovalSeconds: 3600 } });
+  await launchHost({ execPath: process.execPath, script: path.join(dist, 'host.js'), env, settings: { idleExitSeconds: 3600, unattendedApprovalSeconds: 3600 }, ...(nodeFlags ? { nodeFlags } : {}) });
   const startMs = performance.now() - started;
   const times: number[] = [];
   const wholeTimes: number[] = [];
@@ -198,19 +207,79 @@ async function realHost(root: string, dataHome: string, reconnects: number): Pro
     runs = client.store.list().length;
     client.close();
   }
-  // Idle: no client, nothing at work.
+  // Idle: no client, nothing at work. Right after the last client left, and once at rest (V8 gives memory back over
+  // the seconds after its collections; an idle host stays up for minutes).
   await new Promise((resolve) => setTimeout(resolve, 3000));
   const pid = (JSON.parse(readFileSync(paths.info, 'utf8')) as { pid: number }).pid;
+  const soon = rssOf(pid);
+  await new Promise((resolve) => setTimeout(resolve, 27_000));
   const memory = rssOf(pid);
   // The host's own account at its last rest: rss, heap used/total, external.
   const idleLine = readFileSync(paths.log, 'utf8').split('\n').filter((line) => line.includes(' Idle: ')).at(-1)?.replace(/^.* Idle: /, '').replace(/\.$/, '') ?? '';
   process.kill(pid, 'SIGTERM');
-  return { hostStartMs: Math.round(startMs), runs, reconnectMedianMs: round(median(times)), reconnectP95Ms: round(percentile(times, 95)), firstMessageKB: sizeKB, wholeMedianMs: round(median(wholeTimes)), wholeP95Ms: round(percentile(wholeTimes, 95)), idleRssMB: memory.rssMB, peakRssMB: memory.peakMB, idleMemory: idleLine };
+  await new Promise<void>((resolve) => {
+    const gone = () => {
+      try {
+        process.kill(pid, 0);
+        setTimeout(gone, 50);
+      } catch {
+        resolve();
+      }
+    };
+    gone();
+  });
+  return { hostStartMs: Math.round(startMs), runs, reconnectMedianMs: round(median(times)), reconnectP95Ms: round(percentile(times, 95)), firstMessageKB: sizeKB, wholeMedianMs: round(median(wholeTimes)), wholeP95Ms: round(percentile(wholeTimes, 95)), idleRssMB: memory.rssMB, idleRss3sMB: soon.rssMB, peakRssMB: memory.peakMB, idleMemory: idleLine };
+}
+
+const { values: flags } = parseArgs({ options: { only: { type: 'string' }, against: { type: 'string' }, flags: { type: 'string' }, rounds: { type: 'string' } } });
+
+/** What this build is compared against: another build's dist/, or other flags for the host's Node. */
+interface Variant {
+  name: string;
+  dist?: string;
+  nodeFlags?: readonly string[];
+}
+
+const variants: Variant[] = [
+  { name: 'this build' },
+  ...(flags.against ? [{ name: `against ${flags.against}`, dist: path.resolve(flags.against) }] : []),
+  ...(flags.flags ? [{ name: `flags ${flags.flags}`, nodeFlags: flags.flags.split(',') }] : []),
+];
+
+/** Which build a dist/ holds: a development build keeps its comments. */
+function buildOf(dist = path.join(import.meta.dirname, '../dist')): string {
+  return readFileSync(path.join(dist, 'host.js'), 'utf8').includes('\n// src/') ? 'development build' : 'production build';
+}
+
+/** Part 3 (or 1) alone, alternately for each variant, each on a history of its own. */
+async function compare(root: string): Promise<void> {
+  const rounds = Number(flags.rounds ?? 1);
+  const results: Record<string, Array<Record<string, unknown>>> = {};
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, variant] of (round % 2 ? [...variants].reverse() : variants).entries()) {
+      const tag = `${round}-${i}`;
+      const load = os.loadavg()[0]!.toFixed(1);
+      if (flags.only === 'latency') {
+        const through = await latencyThroughHost(root, variant.nodeFlags);
+        (results[variant.name] ??= []).push(through);
+        console.log(`${variant.name}: event → Runs view through the host p50 ${through.p50Ms} ms, p95 ${through.p95Ms} ms, p99 ${through.p99Ms} ms; host CPU ${through.hostCpuPercent}%; load ${load}`);
+        continue;
+      }
+      const dataHome = path.join(root, `data-${tag}`);
+      await history(path.join(dataHome, 'subagents'));
+      const full = await realHost(root, dataHome, 10, variant.dist, variant.nodeFlags);
+      const empty = await realHost(root, path.join(root, `empty-${tag}`), 1, variant.dist, variant.nodeFlags);
+      (results[variant.name] ??= []).push({ full, empty });
+      console.log(`${variant.name} (${buildOf(variant.dist)}): idle host RSS ${String(full.idleRssMB)} MB holding ${String(full.runs)} runs after 10 reconnects (3 s after: ${String(full.idleRss3sMB)}; peak ${String(full.peakRssMB)}; at rest: ${String(full.idleMemory)}); ${String(empty.idleRssMB)} MB with an empty history (3 s after: ${String(empty.idleRss3sMB)}); load ${load}`);
+    }
+  }
+  await writeResults(`host-${flags.only ?? 'memory'}`, { loadAverage: os.loadavg()[0]!, results });
 }
 
 async function main(): Promise<void> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'subagents-bench-host-'));
   try {
+    if (flags.only || variants.length > 1) return await compare(root);
     const load = os.loadavg()[0]!;
     const through = await latencyThroughHost(root);
     console.log(`event → Runs view through the host, ${EVENTS_PER_SECOND}/s for ${SECONDS} s: p50 ${through.p50Ms} ms, p95 ${through.p95Ms} ms, p99 ${through.p99Ms} ms (max ${through.maxMs}); ${through.postsPerSecond} messages/s; host CPU ${through.hostCpuPercent}%, window CPU ${through.windowCpuPercent}%`);
@@ -219,10 +288,10 @@ async function main(): Promise<void> {
     const dataHome = path.join(root, 'data');
     await history(path.join(dataHome, 'subagents'));
     const full = await realHost(root, dataHome, 10);
-    console.log(`reconnect to a full Runs view, ${String(full.runs)} runs in the history: median ${String(full.reconnectMedianMs)} ms, p95 ${String(full.reconnectP95Ms)} ms (first message ${String(full.firstMessageKB)} KB; every run whole: median ${String(full.wholeMedianMs)} ms, p95 ${String(full.wholeP95Ms)} ms); idle host RSS ${String(full.idleRssMB)} MB (peak ${String(full.peakRssMB)} MB; at rest: ${String(full.idleMemory)}); host start ${String(full.hostStartMs)} ms`);
+    console.log(`reconnect to a full Runs view, ${String(full.runs)} runs in the history: median ${String(full.reconnectMedianMs)} ms, p95 ${String(full.reconnectP95Ms)} ms (first message ${String(full.firstMessageKB)} KB; every run whole: median ${String(full.wholeMedianMs)} ms, p95 ${String(full.wholeP95Ms)} ms); idle host RSS ${String(full.idleRssMB)} MB 30 s after the last client left (${String(full.idleRss3sMB)} MB 3 s after; peak ${String(full.peakRssMB)} MB; at rest: ${String(full.idleMemory)}; ${buildOf()}); host start ${String(full.hostStartMs)} ms; load ${os.loadavg()[0]!.toFixed(1)}`);
     const empty = await realHost(root, path.join(root, 'empty'), 1);
-    console.log(`idle host with an empty history: RSS ${String(empty.idleRssMB)} MB (peak ${String(empty.peakRssMB)} MB; at rest: ${String(empty.idleMemory)}); host start ${String(empty.hostStartMs)} ms`);
-    await writeResults('host', { loadAverage: load, throughHost: through, inWindow, withHistory: full, emptyHistory: empty });
+    console.log(`idle host with an empty history: RSS ${String(empty.idleRssMB)} MB (${String(empty.idleRss3sMB)} MB 3 s after; peak ${String(empty.peakRssMB)} MB; at rest: ${String(empty.idleMemory)}; ${buildOf()}); host start ${String(empty.hostStartMs)} ms; load ${os.loadavg()[0]!.toFixed(1)}`);
+    await writeResults('host', { loadAverage: load, build: buildOf(), throughHost: through, inWindow, withHistory: full, emptyHistory: empty });
   } finally {
     await rm(root, { recursive: true, force: true });
   }

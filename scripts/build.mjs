@@ -5,7 +5,7 @@
 //   node scripts/build.mjs --watch    rebuild on change
 import * as esbuild from 'esbuild';
 import { readFileSync } from 'node:fs';
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -312,7 +312,7 @@ async function sharedBundle(options, lenders) {
       build.onLoad({ filter: /.*/, namespace: 'shared-bundle-entry' }, () => ({ contents, loader: 'js', resolveDir: root }));
     },
   };
-  await esbuild.build({ ...options, entryPoints: { [name]: 'shared-bundle-entry' }, plugins: [tableEntry, ...plugins] });
+  await build({ ...options, entryPoints: { [name]: 'shared-bundle-entry' }, plugins: [tableEntry, ...plugins] });
   return { file: `./${name}${options.outExtension?.['.js'] ?? '.js'}`, keys };
 }
 
@@ -405,12 +405,37 @@ const borrowers = [
   },
 ];
 
+/** What this build wrote to dist/, for `removeStaleBundles`. */
+const written = new Set();
+
+async function build(options) {
+  const result = await esbuild.build({ ...options, metafile: true });
+  for (const file of Object.keys(result.metafile.outputs)) written.add(path.resolve(root, file));
+  return result;
+}
+
 async function buildAll() {
-  const rest = Promise.all(independent.map((b) => esbuild.build(b)));
+  written.clear();
+  const rest = Promise.all(independent.map((b) => build(b)));
   const shared = [];
   for (const lender of [agentsCore, runClient, engine]) shared.push(await sharedBundle(lender, [...shared]));
-  await Promise.all(borrowers.map((b) => esbuild.build({ ...b, plugins: [...b.plugins, borrowFrom(shared)] })));
+  await Promise.all(borrowers.map((b) => build({ ...b, plugins: [...b.plugins, borrowFrom(shared)] })));
   await rest;
+  await removeStaleBundles();
+}
+
+/**
+ * Deletes the bundles in dist/ this build did not write: one an older build
+ * made under a name no longer used (as `cli-engine.cjs` was) would otherwise
+ * be packaged into the .vsix, and be found by whatever looks for a module
+ * among the bundles.
+ */
+async function removeStaleBundles() {
+  const dist = path.join(root, 'dist');
+  for (const entry of await readdir(dist, { withFileTypes: true })) {
+    const file = path.join(dist, entry.name);
+    if (entry.isFile() && /\.(c?js|css)(\.map)?$/.test(entry.name) && !entry.name.startsWith('codicon') && !written.has(file)) await rm(file, { force: true });
+  }
 }
 
 async function copyCodicons() {

@@ -33,6 +33,8 @@ export interface StartOptions {
   dataHome?: string;
   /** `$XDG_RUNTIME_DIR` for the extension: where its agent host listens (stopped with the server); default: a temporary folder. */
   runtimeDir?: string;
+  /** With `userDirs: 'user'`: stop() asks an agent host this server's window started (none ran before) to exit once idle. */
+  stopOwnHost?: boolean;
 }
 
 export interface RunningCodeServer {
@@ -63,6 +65,8 @@ export function ensureCodeServer(version?: string, options?: { spec?: string }):
 export function startCodeServer(opts: StartOptions): Promise<RunningCodeServer>;
 export function stopAllCodeServers(): Promise<void>;
 export function stopAgentHosts(runtimeDir: string): Promise<void>;
+export function agentHostPids(env: NodeJS.ProcessEnv): number[];
+export function stopAgentHostsStartedSince(env: NodeJS.ProcessEnv, before: number[]): Promise<string | null>;
 export function processGroupAlive(pid: number): boolean;
 export function freePort(): Promise<number>;
 export function workbenchUrl(

@@ -25,7 +25,7 @@ import {
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { cleanEnv, node24, node24Env } from './env.mjs';
+import { cleanEnv, node24, node24Env, root } from './env.mjs';
 import { withProgress } from './progress.mjs';
 
 export const CODE_SERVER_VERSION = '4.139.1';
@@ -365,6 +365,8 @@ export async function startCodeServer(opts) {
   mkdirSync(runtimeDir, { recursive: true, mode: 0o700 });
   const userDirs = opts.userDirs === 'user' ? {} : { XDG_DATA_HOME: dataHome, XDG_RUNTIME_DIR: runtimeDir };
   const env = node24Env({ ...userDirs, ...(opts.env ?? {}) });
+  // In the user's own folders a host may run already (a terminal's, another window's): only one this server's window starts is its own.
+  const hostsBefore = opts.userDirs === 'user' ? agentHostPids(env) : [];
   const base = codeServerArgs({ userDataDir, extensionsDir, configFile });
   const cleanupDirs = () => rmSync(tmpRoot, { recursive: true, force: true, maxRetries: 3 });
 
@@ -407,6 +409,10 @@ export async function startCodeServer(opts) {
           await server.stop();
           // Detached from code-server on purpose (it outlives a window): stopped here, with the test's server.
           if (opts.userDirs !== 'user') await stopAgentHosts(runtimeDir);
+          else if (opts.stopOwnHost) {
+            const said = await stopAgentHostsStartedSince(env, hostsBefore);
+            if (said) console.log(`› ${said}`);
+          }
           running.delete(handle);
           if (!opts.keepDirs) cleanupDirs();
         },
@@ -519,6 +525,42 @@ export async function stopAgentHosts(runtimeDir) {
   while (pids.some(processAlive) && Date.now() < deadline) await sleep(50);
   for (const pid of pids.filter(processAlive)) killPid(pid, 'SIGKILL');
   while (pids.some(processAlive)) await sleep(50);
+}
+
+/** The pids of the agent hosts that run for `env` now (one per protocol version), from their info files. */
+export function agentHostPids(env) {
+  const dir = env.XDG_RUNTIME_DIR ? path.join(env.XDG_RUNTIME_DIR, 'subagents') : path.join(os.tmpdir(), `subagents-${process.getuid?.() ?? 'user'}`);
+  const pids = [];
+  for (const name of existsSync(dir) ? readdirSync(dir) : []) {
+    if (!/^host-p\d+\.json$/.test(name)) continue;
+    try {
+      const pid = JSON.parse(readFileSync(path.join(dir, name), 'utf8')).pid;
+      if (Number.isInteger(pid) && processAlive(pid)) pids.push(pid);
+    } catch {
+      // Gone or half-written: that host is gone too.
+    }
+  }
+  return pids;
+}
+
+/**
+ * The agent host a session started (one not in `before`) goes with the
+ * session: it is asked to exit once no agent is at work
+ * (`subagents host stop --when-idle`), so a run a terminal gave it finishes
+ * first. A host that ran before the session is the user's, and left alone.
+ * Resolves with what the host said, or null when the session started none.
+ */
+export async function stopAgentHostsStartedSince(env, before) {
+  const started = agentHostPids(env).filter((pid) => !before.includes(pid));
+  if (started.length === 0) return null;
+  const r = spawnSync(node24(), [path.join(root, 'dist', 'cli.js'), 'host', 'stop', '--when-idle'], { env, encoding: 'utf8', stdio: 'pipe', timeout: 30_000 });
+  const said = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim();
+  // Exiting now: waited for, so nothing of the session is left when the command returns.
+  if (/^Stopped the agent host/m.test(said)) {
+    const deadline = Date.now() + 10_000;
+    while (started.some(processAlive) && Date.now() < deadline) await sleep(50);
+  }
+  return said;
 }
 
 function killPid(pid, signal) {

@@ -147,6 +147,8 @@ export function productServerOptions({ workspace, vsixPath, port, demoModelUrl, 
     port,
     // The user's own history, shared with the CLI in their terminal.
     userDirs: 'user',
+    // Ctrl+C ends the session: an agent host its window started exits once its agents are done (one the user ran stays).
+    stopOwnHost: true,
     env: { ...env, ...(demoModelUrl ? { [DEMO_MODEL_ENV]: demoModelUrl } : {}) },
     ...options,
   };

@@ -3,8 +3,7 @@ import path from 'node:path';
 import { defaultSettings, worktreePoolOptions, type Settings } from '../core/config';
 import { WorktreeManager, type RecoverReport } from '../core/isolation';
 import { statusFile } from '../core/mcp/status';
-import { RunHistory } from '../core/runs/history';
-import { historyLimits } from '../core/runs/historySettings';
+import type { RunHistory } from '../core/runs/history';
 import type { ModeConsentHandler } from '../core/tools/modeConsent';
 import type { ProjectTrust } from '../core/trust/projectTrust';
 import { openRuntime, type Runtime } from '../core/runtime/runtime';
@@ -92,28 +91,8 @@ export async function recoverWorktrees(io: CliIO, worktrees: WorktreeManager): P
   return report;
 }
 
-/**
- * The shared run history. A CLI command reads no run whole at open
- * (`loadRuns` 0): it lists from the index and reads the runs and agents it
- * is asked for, so it starts as fast with thousands of runs as with none. A
- * CLI process ends with its run, so it holds each run it works on until it
- * has delivered what arrived for it (Runtime.settle), and a message sent
- * meanwhile is queued for it rather than left behind.
- */
-export async function openHistory(io: CliIO, settings: Settings): Promise<RunHistory> {
-  const write = problemLine(io);
-  return RunHistory.open({
-    dir: storageDir(io.env),
-    ...historyLimits(settings),
-    loadRuns: 0,
-    holdRuns: true,
-    log: (level, message) => {
-      if (level !== 'info') write(message);
-    },
-  });
-}
-
 export { cliScope };
+export { openHistory } from './history';
 
 /** What a command that runs agents in this process has: the runtime and the scope it asks for. */
 export interface EngineSession {

@@ -18,6 +18,8 @@ export interface ProcessOwner {
    * written elsewhere or before it existed; those go by the pid alone.
    */
   started?: string;
+  /** The agent host (one per user): named so in what others are told ("queued for the agent host"), not as a pid. */
+  role?: 'host';
 }
 
 /** Owners alive in this process; an instance leaves the set when it is disposed. */
@@ -25,9 +27,9 @@ export const liveInstances = new Set<string>();
 
 let ownStart: string | null | undefined;
 
-export function currentOwner(instance: string): ProcessOwner {
+export function currentOwner(instance: string, role?: 'host'): ProcessOwner {
   ownStart ??= processStart(process.pid);
-  return { pid: process.pid, host: os.hostname(), instance, ...(ownStart ? { started: ownStart } : {}) };
+  return { pid: process.pid, host: os.hostname(), instance, ...(ownStart ? { started: ownStart } : {}), ...(role ? { role } : {}) };
 }
 
 /**

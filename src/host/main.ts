@@ -110,6 +110,9 @@ async function main(): Promise<void> {
       coalesceMs: 100,
       // Ended runs' detail stays on disk until a client asks for it: an idle host stays small however long the history.
       summarizeEndedRuns: true,
+      role: 'host',
+      // A terminal's own-process run (--no-host) shows in every window as it goes and ends.
+      followOtherProcesses: true,
       mcpStatusFile: statusFile(env, userHome(env)),
       modeConsent: (request, signal) => s.modeConsent(request, signal),
       askMcpInputs: (server, ids) => s.askMcpInputs(server, ids),

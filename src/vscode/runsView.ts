@@ -182,6 +182,7 @@ export class RunsViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       const ready = new Promise<void>((resolve) => this.#readyWaiters.push(resolve));
       if ((await withTimeout(ready.then(() => true), REVEAL_TIMEOUT_MS)) !== true) return false;
     }
+    this.feed.include(runId);
     this.#pump.flush();
     const request = { type: 'reveal' as const, requestId: this.#nextRequest++, runId, agentId: agentId ?? null, ...(options.showResult ? { showResult: true } : {}) };
     const found = new Promise<boolean>((answer) => this.#reveals.set(request.requestId, { message: request, answer }));

@@ -173,6 +173,18 @@ export class RunsTree {
 
   #work(budgetMs: number): void {
     const deadline = performance.now() + budgetMs;
+    // Each run's own row first, in the order they came (newest first): a screenful of runs shows before the agents
+    // inside them, and a long history's first screen does not wait for every tool row of the runs at its top.
+    for (const [runId, ids] of this.#queue) {
+      const run = this.#runs.get(runId);
+      const root = run?.header.rootAgentId;
+      if (!run || !root || !ids.has(root)) continue;
+      const rec = run.agents.get(root);
+      if (!rec?.view) continue;
+      ids.delete(root);
+      this.#render(run, rec, rec.view);
+      if (performance.now() > deadline) break;
+    }
     for (const [runId, ids] of this.#queue) {
       const run = this.#runs.get(runId);
       if (!run) {

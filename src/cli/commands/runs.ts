@@ -6,7 +6,7 @@ import { statusDisplay } from '../../protocol/statusDisplay';
 import { UsageError, type CliCommand, type CliIO } from '../command';
 import { formatDuration, formatUsage, renderTree, styleFor } from '../render/tree';
 import { terminalLine } from '../render/terminalText';
-import { openHistory } from '../session';
+import { openHistory } from '../history';
 import { attachToHost } from '../hostConnection';
 import { cliSettings } from '../settingsFiles';
 

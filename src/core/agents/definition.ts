@@ -1,14 +1,6 @@
-import { mcpDeclarationSchema } from './mcpServers/spec';
-import * as z from 'zod';
-import { PERMISSION_MODES } from '../../protocol/tools';
-import {
-  AGENT_FAMILIES,
-  AGENT_FORMATS,
-  AGENT_SOURCES,
-  THINKING_LEVELS,
-  type AgentFamily,
-  type AgentSource,
-} from './kinds';
+import type { PermissionMode } from '../../protocol/tools';
+import type { McpDeclaration } from './mcpServers/spec';
+import type { AgentFamily, AgentFormat, AgentSource, ThinkingLevel } from './kinds';
 
 /**
  * The normalised agent definition: what every agent file, whatever
@@ -18,25 +10,19 @@ import {
 
 export * from './kinds';
 
-export const agentSourceSchema = z.enum(AGENT_SOURCES);
-export const agentFamilySchema = z.enum(AGENT_FAMILIES);
-export const agentFormatSchema = z.enum(AGENT_FORMATS);
-export const thinkingLevelSchema = z.enum(THINKING_LEVELS);
-export const agentPermissionModeSchema = z.enum(PERMISSION_MODES);
 
 /**
  * A follow-up a surface may offer once the agent has answered (Copilot's
  * `handoffs`): switch to `agent` with `prompt`, sent at once when `send`.
  */
-export const handoffSchema = z.object({
-  label: z.string(),
-  agent: z.string(),
-  prompt: z.string(),
-  send: z.boolean(),
+export interface Handoff {
+  label: string;
+  agent: string;
+  prompt: string;
+  send: boolean;
   /** A model for the next agent, resolved like `model` (null: that agent's own). */
-  model: z.string().nullable(),
-});
-export type Handoff = z.infer<typeof handoffSchema>;
+  model: string | null;
+}
 
 /**
  * One rule of an agent file's own permissions (opencode's and Kilo's
@@ -51,20 +37,19 @@ export type Handoff = z.infer<typeof handoffSchema>;
 export const PERMISSION_ACTIONS = ['allow', 'ask', 'deny'] as const;
 export type PermissionAction = (typeof PERMISSION_ACTIONS)[number];
 
-export const permissionRuleSchema = z.object({
+export interface PermissionRule {
   /** Runtime tool names (`Bash`, `Edit` …), MCP tool patterns, or `*` for every tool. */
-  tools: z.array(z.string()),
+  tools: string[];
   /** What the call's subject (a command, a file path, a URL, an agent) must match; null: every call. */
-  pattern: z.string().nullable(),
+  pattern: string | null;
   /** `glob`: `*` any text, `?` one character (opencode's wildcards); `regex`: a JavaScript regular expression; `anchored`: one matching the whole subject. */
-  syntax: z.enum(['glob', 'regex', 'anchored']),
+  syntax: 'glob' | 'regex' | 'anchored';
   /** The rule matches the calls whose subject does NOT match the pattern (Roo's `fileRegex`: edits outside it). */
-  negate: z.boolean(),
-  action: z.enum(PERMISSION_ACTIONS),
+  negate: boolean;
+  action: PermissionAction;
   /** Where the rule comes from, as the file writes it (`permission.bash "git push*"`), for messages. */
-  origin: z.string(),
-});
-export type PermissionRule = z.infer<typeof permissionRuleSchema>;
+  origin: string;
+}
 
 /**
  * A file whose text goes into the agent's prompt when it starts (read then,
@@ -73,111 +58,107 @@ export type PermissionRule = z.infer<typeof permissionRuleSchema>;
  * `resources` (`context`, globs allowed), Roo's mode rules (`rules`, a folder
  * or a file, the first that exists of a list).
  */
-export const promptIncludeSchema = z.object({
-  as: z.enum(['prompt', 'context', 'rules']),
+export interface PromptInclude {
+  as: 'prompt' | 'context' | 'rules';
   /** Absolute paths (or globs), tried in order for `rules`: the first that exists is used. */
-  paths: z.array(z.string()),
+  paths: string[];
   /** As the file writes it, for messages. */
-  written: z.string(),
+  written: string;
   /** A missing file is a warning when the agent starts (Kiro's prompt file); otherwise it is skipped quietly. */
-  required: z.boolean(),
-});
-export type PromptInclude = z.infer<typeof promptIncludeSchema>;
+  required: boolean;
+}
 
 /** A command hook an agent file declares for itself (Kiro's `hooks`), on the events this runtime fires. */
-export const agentHookSchema = z.object({
-  event: z.enum(['SubagentStart', 'SubagentStop']),
-  command: z.string(),
+export interface AgentHook {
+  event: 'SubagentStart' | 'SubagentStop';
+  command: string;
   /** In seconds; null: the runner's default. */
-  timeoutSec: z.number().positive().nullable(),
+  timeoutSec: number | null;
   /** As the file names the event (`agentSpawn`), for messages. */
-  written: z.string(),
-});
-export type AgentHook = z.infer<typeof agentHookSchema>;
+  written: string;
+}
 
 /** `'*'`: any agent; a list: only those (an empty list denies all). */
-export const spawnsPolicySchema = z.union([z.literal('*'), z.array(z.string())]);
-export type SpawnsPolicy = z.infer<typeof spawnsPolicySchema>;
+export type SpawnsPolicy = '*' | string[];
 
-export const agentDefinitionSchema = z.object({
+export interface AgentDefinition {
   /** Case-sensitive identifier: `Task` and `task` are different agents. */
-  name: z.string().min(1),
-  description: z.string(),
+  name: string;
+  description: string;
   /** The Markdown body: the agent's system prompt. */
-  systemPrompt: z.string(),
+  systemPrompt: string;
   /**
    * Allow-list of tool names, normalised to the runtime's canonical names
    * where known (`read` → `Read`); names the runtime lacks are kept as written
    * (and warned about) and dropped when the tool pool is built. `null`: all
    * tools the runtime allows.
    */
-  tools: z.array(z.string()).nullable(),
-  disallowedTools: z.array(z.string()),
-  spawns: spawnsPolicySchema,
+  tools: string[] | null;
+  disallowedTools: string[];
+  spawns: SpawnsPolicy;
   /** `inherit`, an alias (`sonnet`) or a full model id; null when unset (inherit). */
-  model: z.string().nullable(),
-  thinkingLevel: thinkingLevelSchema.nullable(),
-  maxTurns: z.number().int().positive().nullable(),
+  model: string | null;
+  thinkingLevel: ThinkingLevel | null;
+  maxTurns: number | null;
   /** JSON Schema for structured output, passed through untouched. */
-  output: z.unknown().nullable(),
-  permissionMode: agentPermissionModeSchema.nullable(),
-  isolation: z.literal('worktree').nullable(),
-  background: z.boolean(),
-  blocking: z.boolean(),
-  color: z.string().nullable(),
-  source: agentSourceSchema,
+  output: unknown | null;
+  permissionMode: PermissionMode | null;
+  isolation: 'worktree' | null;
+  background: boolean;
+  blocking: boolean;
+  color: string | null;
+  source: AgentSource;
   /** The family whose dir held the file; null for plugin and bundled agents. */
-  family: agentFamilySchema.nullable(),
-  filePath: z.string(),
+  family: AgentFamily | null;
+  filePath: string;
   /** Frontmatter fields the product does not know, passed through untouched. */
-  extra: z.record(z.string(), z.unknown()),
+  extra: Record<string, unknown>;
 
   // Fields added for the other formats. Optional so that code
   // building definitions by hand keeps compiling; parsing always sets them,
   // and an absent one means the default written next to it.
 
   /** Which format the file was read as (absent: `claude-code`). */
-  format: agentFormatSchema.optional(),
+  format?: AgentFormat;
   /** The plugin that ships the agent (`plugin.json` name); its agents are also addressable as `plugin:agent`. */
-  pluginName: z.string().nullable().optional(),
+  pluginName?: string | null;
   /** Copilot `handoffs` (absent: none). */
-  handoffs: z.array(handoffSchema).optional(),
+  handoffs?: Handoff[];
   /** Copilot `target`: `vscode` or `github-copilot` (absent: every environment). */
-  target: z.string().nullable().optional(),
+  target?: string | null;
   /** Whether a user may pick the agent (Copilot `user-invocable`; absent: true). */
-  userInvocable: z.boolean().optional(),
+  userInvocable?: boolean;
   /** Whether another agent may start it on its own (`disable-model-invocation`, `infer: false`; absent: true). */
-  modelInvocable: z.boolean().optional(),
+  modelInvocable?: boolean;
   /** Copilot `argument-hint`: what to type after the agent's name. */
-  argumentHint: z.string().nullable().optional(),
+  argumentHint?: string | null;
   /** The file's MCP field (Codex `mcp_servers`, Copilot `mcp-servers`, Gemini `mcp_servers`, Claude Code `mcpServers`), as written. */
-  mcpServers: z.unknown().optional(),
+  mcpServers?: unknown;
   /** The servers that field declares, read as the format reads them (absent: none). */
-  mcp: z.array(mcpDeclarationSchema).optional(),
+  mcp?: McpDeclaration[];
   /** Codex `nickname_candidates`: display names for running instances. */
-  nicknames: z.array(z.string()).optional(),
+  nicknames?: string[];
   /** Claude Code `initialPrompt`: sent before the user's prompt when the agent runs as the root agent. */
-  initialPrompt: z.string().nullable().optional(),
+  initialPrompt?: string | null;
   /** Gemini `display_name`: a friendlier name for the UI. */
-  displayName: z.string().nullable().optional(),
+  displayName?: string | null;
   /** Where an isolated run of the agent starts: `HEAD` (with the user's uncommitted changes) or a branch, tag or commit (absent: the setting's). */
-  baseRef: z.string().nullable().optional(),
+  baseRef?: string | null;
   /** The file's own permission rules, last match deciding (absent: none; the permission mode decides every call). */
-  permissions: z.array(permissionRuleSchema).optional(),
+  permissions?: PermissionRule[];
   /** Files whose text joins the prompt when the agent starts (absent: none). */
-  promptIncludes: z.array(promptIncludeSchema).optional(),
+  promptIncludes?: PromptInclude[];
   /** Command hooks of its own (absent: none). */
-  hooks: z.array(agentHookSchema).optional(),
+  hooks?: AgentHook[];
   /**
    * For opencode and Kilo, which merge every definition of one name field by
    * field: the file's own fields as written (the body as `prompt`), so that
    * precedence can merge them; null for other formats.
    */
-  layer: z.record(z.string(), z.unknown()).nullable().optional(),
+  layer?: Record<string, unknown> | null;
   /** The files merged into this definition, the winning one first (absent: only its own). */
-  mergedFrom: z.array(z.string()).optional(),
-});
-export type AgentDefinition = z.infer<typeof agentDefinitionSchema>;
+  mergedFrom?: string[];
+}
 
 const NO_ITEMS = Object.freeze([]) as unknown as never[];
 

@@ -161,6 +161,11 @@ export class Engine {
         await this.#mailbox.post(entry);
         return owner;
       },
+      claim: async (entry) => {
+        const outcome = await this.#options.archive?.queueOrClaim?.(entry);
+        return outcome && 'queued' in outcome ? outcome.queued : null;
+      },
+      unclaim: async (runId) => this.#options.archive?.unclaim?.(runId),
       continueAgent: (source, prompt, parent, opts) => this.#continueAgent(source, prompt, parent, opts),
       publish: (runId, agentId, event) => this.#publish(runId, agentId, event as never),
       cancel: (agentId, reason) => this.cancel(agentId, reason),

@@ -66,10 +66,17 @@ export class WorktreeFolders {
         const r = draft(wtPath, branch);
         await this.ctx.save(r);
         saved = r;
-        if (!(await branches.create(branch))) continue;
+        // A clean pooled worktree's HEAD goes to the branch while the branch is made: two git processes side by side,
+        // not one after the other, on the way to the agent's first request. A name that turns out taken leaves HEAD
+        // on it only until the next name's attempt moves it (and a failure removes the folder).
         // One still to be cleaned stays detached at its commit until it is (below), so the cleaning restores that commit.
+        const attaching = pooled && pooled.ready !== false ? attachBranch(wtPath, branch, `subagents: worktree for ${agentName}`) : undefined;
+        // Both settle before a failure is acted on: the clean-up must not race a git process still running here.
+        const [created, attached] = await Promise.allSettled([branches.create(branch), attaching]);
+        if (created.status === 'rejected') throw created.reason;
+        if (attached.status === 'rejected') throw attached.reason;
+        if (!created.value) continue;
         if (!pooled) await registerWorktree(repo.toplevel, wtPath, branch);
-        else if (pooled.ready !== false) await attachBranch(wtPath, branch, `subagents: worktree for ${agentName}`);
         return r;
       }
       throw new IsolationError('git-failed', `Could not find a free branch name for ${agentName}: ${branches.exhausted}.`);

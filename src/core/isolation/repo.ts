@@ -1,4 +1,4 @@
-import { realpath, stat } from 'node:fs/promises';
+import { lstat, readFile, realpath, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { IsolationError } from './errors';
@@ -25,8 +25,45 @@ export async function locateRepo(cwd: string): Promise<RepoLocation> {
   if (!st?.isDirectory()) {
     throw new IsolationError('bad-directory', `Cannot isolate an agent in ${cwd}: that directory does not exist.`);
   }
-  const notARepo = () =>
-    new IsolationError('not-a-repo', `Worktree isolation needs a git repository, but ${cwd} is not inside one.`);
+  const known = located.get(cwd);
+  if (known && (await stillThere(known))) return known.repo;
+  const repo = await askGit(cwd);
+  located.set(cwd, { repo, link: await gitLink(repo.toplevel) });
+  return repo;
+}
+
+/**
+ * Where git last found each directory's repository. Asking git again costs a
+ * process on the way to every isolated agent's first request (10–50 ms on a
+ * busy machine), and the answer changes only when the folders do.
+ */
+const located = new Map<string, { repo: RepoLocation; link: string | null | undefined }>();
+
+/** What the top's `.git` is: a linked worktree's file names its admin folder (its text); a folder is null; nothing there, undefined. */
+async function gitLink(toplevel: string): Promise<string | null | undefined> {
+  const dotGit = path.join(toplevel, '.git');
+  const info = await lstat(dotGit).catch(() => undefined);
+  if (!info) return undefined;
+  return info.isDirectory() ? null : readFile(dotGit, 'utf8').catch(() => undefined);
+}
+
+/**
+ * Whether git would still give the same answer: the top's `.git` is what it
+ * was (a linked worktree's names the same admin folder), the common dir and
+ * the index's folder are there, and no folder between the top and the
+ * directory has become a repository of its own (a `git init` or a clone in
+ * it). A few `stat`s, no process.
+ */
+async function stillThere({ repo, link }: { repo: RepoLocation; link: string | null | undefined }): Promise<boolean> {
+  if (link === undefined) return false;
+  const exists = (p: string) => stat(p).then(() => true, () => false);
+  const parts = repo.prefix ? repo.prefix.split('/') : [];
+  const nested = parts.map((_, i) => path.join(repo.toplevel, ...parts.slice(0, i + 1), '.git'));
+  const [now, common, index, ...inner] = await Promise.all([gitLink(repo.toplevel), exists(repo.commonDir), exists(path.dirname(repo.indexFile)), ...nested.map(exists)]);
+  return now === link && common && index && !inner.some(Boolean);
+}
+
+async function askGit(cwd: string): Promise<RepoLocation> {
   // One git process (it is on the way to every isolated agent's first request).
   // Inside a `.git` dir or a bare repository `--show-toplevel` fails, or
   // `--is-inside-work-tree` says false: either way, no working tree here.
@@ -35,7 +72,9 @@ export async function locateRepo(cwd: string): Promise<RepoLocation> {
     { cwd, okCodes: [0, 128] },
   );
   const [inside, toplevel, prefix, commonDir, indexFile] = res.stdout.trim().split('\n');
-  if (res.code !== 0 || inside !== 'true' || !toplevel || prefix === undefined || !commonDir || !indexFile) throw notARepo();
+  if (res.code !== 0 || inside !== 'true' || !toplevel || prefix === undefined || !commonDir || !indexFile) {
+    throw new IsolationError('not-a-repo', `Worktree isolation needs a git repository, but ${cwd} is not inside one.`);
+  }
   return {
     toplevel: path.resolve(toplevel),
     prefix: prefix.replace(/\/$/, ''),

@@ -15,6 +15,7 @@ import { Mailbox } from './mailbox';
 import { NewerVersion } from '../persistence';
 import { active, busyElsewhere, markInterrupted, ownedByLiveOther, readRunFile, readRunFileSync, runFileText, writeRunFile, writeRunFileText, type RunFile } from './runFiles';
 import { IndexedRun, RunIndex, summarize, type RunSummary } from './runIndex';
+import { RunFileWatch } from './runFileWatch';
 import type { RunStore } from './runStore';
 import { TranscriptStore } from './transcripts';
 
@@ -68,6 +69,8 @@ export interface RunHistoryOptions {
    * work; default: all. Every run stays listed (summaries) and readable.
    */
   loadRuns?: number;
+  /** This process is the agent host: its runs' files say so, and a message queued for it names it. */
+  role?: 'host';
 }
 
 const EXPIRED_IDS_KEPT = 5000;
@@ -114,6 +117,8 @@ export class RunHistory implements AgentArchive {
   readonly #held = new Set<string>();
   /** Whole runs are read one request at a time: a window asking for its whole history at once never holds it all in memory. */
   readonly #reads = new KeyedMutex();
+  /** Runs other processes write, followed into the store (followOthers). */
+  #watch: RunFileWatch | null = null;
 
   private constructor(options: RunHistoryOptions) {
     this.#options = { ...options };
@@ -124,7 +129,7 @@ export class RunHistory implements AgentArchive {
     this.#lock = new FileLock(path.join(options.dir, 'history.lock'), 'The run history');
     this.#index = new RunIndex(path.join(options.dir, 'index.ndjson'));
     liveInstances.add(this.#instance);
-    this.#owner = currentOwner(this.#instance);
+    this.#owner = currentOwner(this.#instance, options.role);
   }
 
   /**
@@ -412,6 +417,7 @@ export class RunHistory implements AgentArchive {
       this.#busy.delete(run.runId);
     }
     await writeRunFileText(this.#file(run.runId), text);
+    await this.#watch?.wrote(run.runId);
     this.#options.onWrite?.(run.runId);
     this.#written.set(run.runId, version);
     this.#summaries.set(run.runId, IndexedRun.of(summarize(run, stillActive)));
@@ -491,6 +497,41 @@ export class RunHistory implements AgentArchive {
       unsubscribe();
       unwatch();
     };
+  }
+
+  /**
+   * From now on, what other processes write of a run reaches the attached
+   * store as they write it (a terminal's own-process run, a send that
+   * continued an agent there): a new run is listed, a run they finish shows
+   * finished. Returns the function that stops following. Runs they delete
+   * stay listed until this process applies its own retention.
+   */
+  followOthers(): () => void {
+    const watch = new RunFileWatch({
+      dir: this.#runsDir,
+      changed: (runId) => void this.#reads.run('whole', () => this.#takeOthers(runId)),
+      log: (level, message) => this.#log(level, message),
+    });
+    this.#watch = watch;
+    return () => {
+      watch.dispose();
+      if (this.#watch === watch) this.#watch = null;
+    };
+  }
+
+  /** A run file another process wrote: the store takes it when it differs from what the store holds. */
+  async #takeOthers(runId: string): Promise<void> {
+    const store = this.#store;
+    if (!store) return;
+    const file = await readRunFile(this.#file(runId), runId).catch(() => null);
+    if (!file || sameOwner(file.owner ?? undefined, this.#owner) || store.get(runId)?.version === file.run.version) return;
+    const ended = !active(file.run) && !file.held;
+    this.#written.set(runId, file.run.version);
+    this.#heldActive.delete(runId);
+    this.#summaries.set(runId, IndexedRun.of(summarize(file.run, !ended)));
+    if (store.isSummary(runId)) store.restore(file.run);
+    else store.load([file.run]);
+    if (ended && this.#options.summarizeEnded) store.summarize(runId, file.run.version);
   }
 
   /** Writes what is pending now; calls that come while a drain waits to start share it. */
@@ -585,6 +626,7 @@ export class RunHistory implements AgentArchive {
     for (const runId of [...this.#held]) await this.release(runId, () => false).catch(() => undefined);
     if (this.#retryTimer) clearTimeout(this.#retryTimer);
     this.#retryTimer = null;
+    this.#watch?.dispose();
     liveInstances.delete(this.#instance);
   }
 
@@ -603,6 +645,9 @@ export class RunHistory implements AgentArchive {
       if (!this.#heldActive.has(runId)) this.#held.delete(runId);
       throw new EngineError(`Run ${runId} is in use by ${describeOwner(busy)}; wait for it to finish there, or stop it there.`);
     }
+    // A run taken to continue an agent (queueOrClaim) is written as at work now: the hold has done its part, and a
+    // process that does not hold its runs to its end (the agent host) lets the run go when its agents end.
+    if (!this.#options.holdRuns) this.#held.delete(runId);
   }
 
   /**
@@ -623,14 +668,19 @@ export class RunHistory implements AgentArchive {
       }
       this.#held.add(entry.runId);
       if (file) {
-        // The file as it is now is what this process continues from.
-        this.#heldActive.delete(file.run.runId);
-        // The store holds the runs once attached; before, the runs read at open do.
-        if (this.#store) this.#store.load([file.run]);
-        else this.#loaded = [file.run, ...this.#loaded.filter((r) => r.runId !== file.run.runId)];
+        // Another process's file as it is now is what this process continues from; this process's own runs it holds
+        // already (newer, maybe, than their file: a change waiting to be written).
+        const mine = sameOwner(file.owner ?? undefined, this.#owner);
+        if (!mine) {
+          this.#heldActive.delete(file.run.runId);
+          // The store holds the runs once attached; before, the runs read at open do.
+          if (this.#store) this.#store.load([file.run]);
+          else this.#loaded = [file.run, ...this.#loaded.filter((r) => r.runId !== file.run.runId)];
+        }
         await writeRunFileText(this.#file(entry.runId), runFileText(file.run, this.#owner, true));
+        await this.#watch?.wrote(entry.runId);
         this.#options.onWrite?.(entry.runId);
-        this.#written.set(file.run.runId, file.run.version);
+        if (!mine) this.#written.set(file.run.runId, file.run.version);
         this.#heldActive.add(file.run.runId);
         // Held: the index says it may be at work, so the next opener reads it whole.
         this.#summaries.set(file.run.runId, IndexedRun.of(summarize(file.run, true)));
@@ -639,6 +689,12 @@ export class RunHistory implements AgentArchive {
       }
       return { claimed: true as const };
     });
+  }
+
+  /** A run taken by queueOrClaim whose continuation failed before it began: written as free again (a process that holds its runs lets them go at its end). */
+  async unclaim(runId: string): Promise<void> {
+    if (this.#options.holdRuns || !this.#held.has(runId)) return;
+    await this.release(runId, () => false);
   }
 
   /**
@@ -751,7 +807,7 @@ function runningIn(node: AgentNode, file: RunFile | null, me: ProcessOwner): str
 }
 
 function describeOwner(owner: ProcessOwner): string {
-  return `another process (pid ${owner.pid}${owner.host === currentOwner('').host ? '' : ` on ${owner.host}`})`;
+  return `${owner.role === 'host' ? 'the agent host' : 'another process'} (pid ${owner.pid}${owner.host === currentOwner('').host ? '' : ` on ${owner.host}`})`;
 }
 
 /**

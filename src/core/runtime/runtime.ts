@@ -57,6 +57,13 @@ export interface RuntimeOptions {
   holdRuns?: boolean;
   /** The history to use, already open (one that holds a run `subagents send` took to continue here); closed with the runtime. */
   history?: RunHistory;
+  /**
+   * Runs other processes write while this one is up (a terminal's own-process run) reach the store as they change:
+   * for a process that shows the history to others for hours (the agent host).
+   */
+  followOtherProcesses?: boolean;
+  /** This process is the agent host (its runs' files say so: what is queued for it names it). */
+  role?: 'host';
   /** Quiet time before the history writes changed runs (default 300 ms). */
   historyDebounceMs?: number;
   /**
@@ -131,6 +138,7 @@ export class Runtime implements AgentRuntime {
         debounceMs: options.historyDebounceMs,
         summarizeEnded: options.summarizeEndedRuns,
         holdRuns: options.holdRuns,
+        role: options.role,
         log: (level, message) => options.log(level, message),
       }));
     const worktreesDir = path.join(options.dataDir, 'worktrees');
@@ -143,6 +151,7 @@ export class Runtime implements AgentRuntime {
     });
     const runtime = new Runtime(options, history, worktrees);
     runtime.#disposers.push(history.attach(runtime.store));
+    if (options.followOtherProcesses) runtime.#disposers.push(history.followOthers());
     runtime.#disposers.push(worktrees.onPoolChange(() => runtime.#poolChanged()));
     if (options.keepPoolsReady) {
       const upkeep = new BackgroundUpkeep(worktrees, {

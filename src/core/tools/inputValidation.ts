@@ -8,7 +8,24 @@ import { ToolCallError } from './runtimeTool';
  * whatever the implementation would throw.
  */
 export function inputValidator(toolName: string, jsonSchema: object): (input: unknown) => unknown {
-  return zodValidator(toolName, z.fromJSONSchema(jsonSchema as Parameters<typeof z.fromJSONSchema>[0]));
+  let validate: ((input: unknown) => unknown) | undefined;
+  // Built on the first call and shared: every agent gets its own file tools,
+  // and converting their schemas was most of the cost of starting one (200
+  // agents spawned in one turn held the event loop for ~1 ms each).
+  return (input) => (validate ??= zodValidator(toolName, schemaOf(jsonSchema)))(input);
+}
+
+/** Converted schemas by their JSON text: the same schema is converted once per process. */
+const converted = new Map<string, z.ZodType>();
+
+function schemaOf(jsonSchema: object): z.ZodType {
+  const key = JSON.stringify(jsonSchema);
+  let schema = converted.get(key);
+  if (!schema) {
+    schema = z.fromJSONSchema(jsonSchema as Parameters<typeof z.fromJSONSchema>[0]);
+    converted.set(key, schema);
+  }
+  return schema;
 }
 
 /** The same for a tool whose input is a zod schema: the parsed input, or a ToolCallError naming the tool. */

@@ -37,12 +37,17 @@ export class RunsFeed {
   readonly #sentAgents = new Map<string, SentAgent>();
   readonly #agentsOfRun = new Map<string, Set<string>>();
   readonly #dirty = new Set<string>();
+  readonly #urgent = new Set<string>();
   #all = true;
   #reset = true;
   #lastOrder = '';
   #listed: readonly string[] = [];
 
-  constructor(private readonly source: RunsFeedSource) {}
+  /** `newRunsPerMessage`: the page size (a benchmark compares against sending every run at once). */
+  constructor(
+    private readonly source: RunsFeedSource,
+    private readonly newRunsPerMessage = NEW_RUNS_PER_MESSAGE,
+  ) {}
 
   /** The runs the view was last told to list, in its order. */
   get listed(): readonly string[] {
@@ -73,6 +78,12 @@ export class RunsFeed {
     }
   }
 
+  /** Sends this run with the next message, whatever page it would have come in (a reveal needs it there). */
+  include(runId: string): void {
+    this.#urgent.add(runId);
+    this.#dirty.add(runId);
+  }
+
   /** Recomputes the order and every run (the set of shown runs changed). */
   touchAll(): void {
     this.#all = true;
@@ -92,10 +103,18 @@ export class RunsFeed {
     const shownIds = new Set(order);
     const ids = this.#all ? order : [...this.#dirty];
     const updates: RunUpdate[] = [];
+    // Runs the view has not had yet go a page at a time, in display order: the first message holds a screenful,
+    // so the view shows it before the rest of a long history has been built, sent and taken in.
+    const later: string[] = [];
+    let firstSent = 0;
     for (const id of ids) {
       const run = shownIds.has(id) ? this.source.run(id) : undefined;
       if (!run) {
         this.#forget(id);
+        continue;
+      }
+      if (!this.#sentHeaders.has(id) && !this.#urgent.has(id) && firstSent++ >= this.newRunsPerMessage) {
+        later.push(id);
         continue;
       }
       const update = this.#update(run);
@@ -106,6 +125,8 @@ export class RunsFeed {
     this.#all = false;
     this.#reset = false;
     this.#dirty.clear();
+    this.#urgent.clear();
+    for (const id of later) this.#dirty.add(id);
     const orderKey = `${cleared}\n${order.join('\n')}`;
     if (!reset && updates.length === 0 && orderKey === this.#lastOrder) return null;
     this.#lastOrder = orderKey;
@@ -137,6 +158,13 @@ export class RunsFeed {
     this.#agentsOfRun.delete(runId);
   }
 }
+
+/**
+ * Runs the view is told of for the first time per message: a screenful and
+ * more (a folded run is one row). A history of hundreds of runs reaches the
+ * view in pages, one per post, the newest first.
+ */
+export const NEW_RUNS_PER_MESSAGE = 40;
 
 /** At most this often a message goes to the webview (about 30 a second; the store batches too, per 100 ms in a window's own runtime and per 16 ms in an agent host's copy). */
 export const MIN_POST_INTERVAL_MS = 33;
@@ -194,6 +222,8 @@ export class FeedPump {
     if (!this.#ready) return;
     const message = this.feed.take(Date.now());
     if (message) this.sent(message);
+    // The rest of a paged history follows at the pump's pace.
+    if (this.feed.pending) this.schedule();
   }
 
   /** Posts a message of its own (status, reveal) and counts it against the rate. */

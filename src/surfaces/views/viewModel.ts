@@ -231,9 +231,20 @@ function resultOf(node: AgentNode): string | null {
 function resultParts(node: AgentNode): { result: string | null; resultHtml: string | null } {
   const result = resultOf(node);
   if (result === null) return { result, resultHtml: null };
-  const html = node.structuredOutput !== undefined ? `<pre><code>${escapeHtml(result)}</code></pre>` : markdownHtml(result);
+  const structured = node.structuredOutput !== undefined;
+  const last = rendered.get(node);
+  if (last && last.result === result && last.structured === structured) return { result, resultHtml: last.html };
+  const html = structured ? `<pre><code>${escapeHtml(result)}</code></pre>` : markdownHtml(result);
+  rendered.set(node, { result, structured, html });
   return { result, resultHtml: html };
 }
+
+/**
+ * Each agent's result as last rendered: a view is built again whenever
+ * anything of its run changes (200 agents of a run, ten times a second), and
+ * a finished agent's result does not change.
+ */
+const rendered = new WeakMap<AgentNode, { result: string; structured: boolean; html: string }>();
 
 export function agentView(node: AgentNode, record: WorktreeRecord | undefined): AgentView {
   const { tools, hidden } = toolRows(node);

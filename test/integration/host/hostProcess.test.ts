@@ -232,6 +232,25 @@ test('subagents run attaches to the running host: a window sees the run live; wi
   assert.equal(seen.has(ownResult.runId), false, 'a --no-host run went through the host');
 });
 
+test('a run a terminal runs in its own process (--no-host) shows in a window through the host as it goes, and finished once it ends; `subagents runs` through the host says so too', async () => {
+  let open!: () => void;
+  finishing = { wait: new Promise<void>((resolve) => (open = resolve)), open: () => open() };
+  const window = await windowClient();
+  const running = cli(['run', 'finisher', 'in a terminal of its own', '--json', '--no-host']);
+  const ofTerminal = () => window.store.list().find((r) => Object.values(r.agents).some((a) => a.prompt === 'in a terminal of its own'));
+  await until('the window to see the terminal’s run at work', () => ofTerminal()?.status === 'running');
+  finishing.open();
+  const ran = await running;
+  assert.equal(ran.code, 0, ran.stderr);
+  const { runId } = JSON.parse(ran.stdout.trim().split('\n').at(-1)!) as { runId: string };
+  assert.equal(ofTerminal()?.runId, runId);
+  await until('the window to see it finished', () => window.store.get(runId)?.status === 'completed');
+  assert.equal(window.store.get(runId)?.agents[window.store.get(runId)!.rootAgentId]?.output, 'first answer');
+  const listed = await cli(['runs', '--json']);
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.equal((JSON.parse(listed.stdout) as { runs: Array<{ runId: string; status: string }> }).runs.find((r) => r.runId === runId)?.status, 'completed');
+});
+
 test('a host killed mid-run: its run is interrupted, the window reconnects to a new host by itself, and the agent resumes with its conversation', async () => {
   const window = await windowClient();
   const run = await window.start({ scope: scope(), agent: 'sleeper', prompt: 'remember the word banana' });
@@ -350,6 +369,8 @@ test('sends timed around the end of a host run: every one exits 0, each message 
     assert.equal(r.code, 0, `send ${r.n}: ${r.stderr}`);
     assert.doesNotMatch(r.stderr, /in use/, `send ${r.n}`);
   }
+  // The terminal's own process queued its message for the host: it says so, by name.
+  assert.match(results.find((r) => r.n === 2)!.stdout, new RegExp(`^Queued for finisher \\(${run.agentId}\\), at work in the agent host \\(pid ${hostPid()}\\): it reads the message at its next turn\\.$`, 'm'));
   // A message queued for the host as its agent ended continues it there, followed by no terminal: wait for the mailbox, then the host.
   const data = path.join(env.XDG_DATA_HOME!, 'subagents');
   await until('the mailbox to empty', async () => (await readdir(path.join(data, 'mailbox')).catch(() => [])).filter((n) => n.endsWith('.json')).length === 0);

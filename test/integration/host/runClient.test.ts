@@ -97,6 +97,26 @@ test('`subagents run` through a running host loads the light bundle (the host cl
   const inProcess = await tracedRun(['--no-host'], 'own');
   assert.equal(inProcess.code, 0, inProcess.stderr);
   assert.equal(inProcess.result.output, 'done: hello');
-  assert.equal(window.store.get(inProcess.result.runId), undefined);
+  // The terminal's own run: its file names the terminal's process, not the host (which only follows it for its windows).
+  const file = JSON.parse(readFileSync(path.join(env.XDG_DATA_HOME!, 'subagents', 'runs', `${inProcess.result.runId}.json`), 'utf8')) as { owner: { pid: number; role?: string } };
+  assert.notEqual(file.owner.pid, window.host?.pid);
+  assert.equal(file.owner.role, undefined);
   assert.ok(inProcess.loaded.includes('engine.cjs'), inProcess.loaded.join(', '));
+});
+
+test('`subagents runs` lists and shows runs from the history without loading the engine bundle', async () => {
+  const made = await tracedRun(['--no-host'], 'listed');
+  assert.equal(made.code, 0, made.stderr);
+  const traced = async (args: string[], name: string) => {
+    const loadedFile = path.join(root, `${name}.loaded`);
+    const result = await runCliProcess(['runs', ...args], { cwd: project, env: { ...env, NODE_OPTIONS: `--import=${TRACER}`, SUBAGENTS_TEST_LOADED: loadedFile } });
+    assert.equal(result.code, 0, result.stderr);
+    const loaded = readFileSync(loadedFile, 'utf8').split('\n').filter(Boolean).map((file) => path.basename(file));
+    assert.ok(!loaded.includes('engine.cjs'), `the engine bundle was loaded: ${loaded.join(', ')}`);
+    return result.stdout;
+  };
+  const list = JSON.parse(await traced(['--json'], 'runs-list')) as unknown;
+  assert.ok(JSON.stringify(list).includes(made.result.runId), 'the run is listed');
+  const one = await traced([made.result.runId, '--json'], 'runs-one');
+  assert.match(one, /done: hello/);
 });

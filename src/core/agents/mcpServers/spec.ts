@@ -1,5 +1,3 @@
-import * as z from 'zod';
-
 /**
  * An MCP server as an agent file or a configuration file declares it,
  * normalised over the formats (Claude Code's `.mcp.json` entries, Copilot's
@@ -18,47 +16,42 @@ export type McpTransport = (typeof MCP_TRANSPORTS)[number];
 export const MCP_VARIABLE_SYNTAXES = ['claude', 'copilot', 'gemini', 'codex', 'vscode'] as const;
 export type McpVariableSyntax = (typeof MCP_VARIABLE_SYNTAXES)[number];
 
-export const mcpServerSpecSchema = z.object({
-  transport: z.enum(MCP_TRANSPORTS),
+export interface McpServerSpec {
+  transport: McpTransport;
   /** A URL written without a type (Gemini's `url`): Streamable HTTP first, then SSE if the server does not speak it. */
-  sseFallback: z.boolean(),
-  command: z.string().nullable(),
-  args: z.array(z.string()),
-  env: z.record(z.string(), z.string()),
+  sseFallback: boolean;
+  command: string | null;
+  args: string[];
+  env: Record<string, string>;
   /** Variables passed on from the environment by name (Codex `env_vars`). */
-  forwardEnv: z.array(z.string()),
+  forwardEnv: string[];
   /** The server's working directory; null: the agent's. */
-  cwd: z.string().nullable(),
-  url: z.string().nullable(),
-  headers: z.record(z.string(), z.string()),
+  cwd: string | null;
+  url: string | null;
+  headers: Record<string, string>;
   /** Headers whose value is an environment variable's, by name (Codex `env_http_headers`). */
-  envHeaders: z.record(z.string(), z.string()),
+  envHeaders: Record<string, string>;
   /** An environment variable holding a bearer token (Codex `bearer_token_env_var`). */
-  bearerTokenEnv: z.string().nullable(),
+  bearerTokenEnv: string | null;
   /** Loaded into the environment before `env` (VS Code `envFile`). */
-  envFile: z.string().nullable(),
+  envFile: string | null;
   /** The server's tools the declaration enables (Copilot `tools`, Gemini `include_tools`, Codex `enabled_tools`); null: all. */
-  include: z.array(z.string()).nullable(),
+  include: string[] | null;
   /** Tools it disables (Gemini `exclude_tools`, Codex `disabled_tools`). */
-  exclude: z.array(z.string()),
+  exclude: string[];
   /** Per-server limits (Codex `tool_timeout_sec`, Gemini `timeout`); null: the settings'. */
-  callTimeoutMs: z.number().positive().nullable(),
-  startupTimeoutMs: z.number().positive().nullable(),
+  callTimeoutMs: number | null;
+  startupTimeoutMs: number | null;
   /** Codex `required`: the agent does not run without this server. */
-  required: z.boolean(),
-  variables: z.enum(MCP_VARIABLE_SYNTAXES),
-});
-export type McpServerSpec = z.infer<typeof mcpServerSpecSchema>;
+  required: boolean;
+  variables: McpVariableSyntax;
+}
 
 /**
  * One entry of an agent's own MCP field: a server defined in the file, or a
  * name referring to one configured elsewhere (Claude Code's `- github`).
  */
-export const mcpDeclarationSchema = z.union([
-  z.object({ name: z.string().min(1), spec: mcpServerSpecSchema }),
-  z.object({ name: z.string().min(1), ref: z.literal(true) }),
-]);
-export type McpDeclaration = z.infer<typeof mcpDeclarationSchema>;
+export type McpDeclaration = { name: string; spec: McpServerSpec } | { name: string; ref: true };
 
 export function isInline(declaration: McpDeclaration): declaration is Extract<McpDeclaration, { spec: McpServerSpec }> {
   return 'spec' in declaration;

@@ -12,6 +12,7 @@ import { STRUCTURED_OUTPUT_TOOL, type StructuredOutputSlot } from './structuredO
 import { executeToolCalls, type ToolCallHooks } from './toolExecutor';
 import type { Authorize } from '../tree/authorize';
 import type { NetworkPolicy } from './network';
+import { nextLoopTurn } from './loopTurns';
 import { streamTurn, TurnError } from './turnStream';
 import type { IdleOutcome } from '../team/idleTurn';
 
@@ -126,6 +127,8 @@ export async function runQueryLoop(run: AgentRun, deps: LoopDeps): Promise<LoopO
   const hooks = toolHooks(run, deps);
   try {
     for (;;) {
+      // Many agents whose answers came together start their next turns one loop turn apart (loopTurns.ts).
+      await nextLoopTurn();
       if (run.turns >= run.maxTurns) {
         return { status: 'failed', output: lastText || null, error: `Stopped after ${run.maxTurns} turns (maxTurns) before the agent finished.` };
       }

@@ -101,7 +101,15 @@ export async function executeToolCalls(
 ): Promise<BetaToolResultBlockParam[]> {
   const results: BetaToolResultBlockParam[] = [];
   for (const batch of partition(calls, tools)) {
-    results.push(...(await Promise.all(batch.map((call) => runOne(call, tools, hooks, signal, invalidInputs.get(call.id))))));
+    const running: Array<Promise<BetaToolResultBlockParam>> = [];
+    for (const [i, call] of batch.entries()) {
+      // Each call of a batch starts in a turn of the event loop of its own: a turn that calls a tool hundreds of times
+      // at once (a lead starting 200 background agents) lets timers and I/O in between instead of holding the loop
+      // for every start (~1 ms each). One loop turn costs microseconds.
+      if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      running.push(runOne(call, tools, hooks, signal, invalidInputs.get(call.id)));
+    }
+    results.push(...(await Promise.all(running)));
   }
   return results;
 }

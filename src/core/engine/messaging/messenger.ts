@@ -46,6 +46,13 @@ export interface MessengerHost {
   /** Queues a message for a run `owner` works on, if it still does (atomically); null when the run is free now. */
   queueElsewhere(entry: MailEntry, owner: string): Promise<string | null>;
   /**
+   * Takes an ended run for this engine to continue, in one step with checking that no other process works on or
+   * holds it (then `entry` is queued for that process, which is returned); null: taken, continue it here.
+   */
+  claim(entry: MailEntry): Promise<string | null>;
+  /** A continuation that failed before it began lets the run it claimed go. */
+  unclaim(runId: string): Promise<void>;
+  /**
    * Continues an ended agent with `prompt`: as a background child of
    * `parent` (which then gets its result), or, without one, as the root of
    * a tree context of its own.
@@ -115,8 +122,21 @@ export class Messenger {
         const owner = await this.#host.queueElsewhere(entry(error.runId), error.owner);
         return owner ? { delivery: 'elsewhere', owner } : { again: error };
       }
-      const posted = await this.#post(entry(source.runId));
-      return { delivery: 'continued', run: await this.continueWith(source, [posted], '', options) };
+      const mail = entry(source.runId);
+      // Taken in one step with the look at who holds it: another process continuing it at this moment (a terminal's
+      // `send --no-host`) either finds it ours and queues to us, or has it already and gets this message queued.
+      const claimed = !this.#host.works(source.runId);
+      if (claimed) {
+        const owner = await this.#host.claim(mail);
+        if (owner) return { delivery: 'elsewhere', owner };
+      }
+      try {
+        const posted = await this.#post(mail);
+        return { delivery: 'continued', run: await this.continueWith(source, [posted], '', options) };
+      } catch (error) {
+        if (claimed) await this.#host.unclaim(source.runId).catch(() => undefined);
+        throw error;
+      }
     });
     if (!('again' in outcome)) return outcome;
     if (outcome.again && attempt >= MAX_SEND_ATTEMPTS) throw outcome.again;

@@ -47,6 +47,15 @@ export interface AgentArchive {
    * null when the run is free now. Without it the message is simply posted.
    */
   queueIfBusy?(entry: MailEntry): Promise<string | null>;
+  /**
+   * Takes the run for this process to continue an agent of it, in one step
+   * with checking that no other live process works on or holds it; when one
+   * does, `entry` is queued for that process instead. Without it, `begin`
+   * alone decides, and a process that took the run meanwhile makes it fail.
+   */
+  queueOrClaim?(entry: MailEntry): Promise<{ queued: string } | { claimed: true }>;
+  /** Lets a run taken by queueOrClaim go when its continuation failed before it began. */
+  unclaim?(runId: string): Promise<void>;
   readonly retentionDays: number;
 }
 

@@ -4,6 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { WorktreeManager } from '../../../../src/core/isolation';
+import { branchName, worktreeName } from '../../../../src/core/isolation/names';
 import { branchExists, gitStopper, makeSandbox, type Sandbox } from './helpers';
 
 const RECYCLE_CHILD = path.join(import.meta.dirname, 'recycleChild.ts');
@@ -243,4 +244,28 @@ test('a crash while the upkeep cleans a discarded worktree leaves it to the next
   assert.equal(next.path, folder);
   assert.equal(sb.exists('kept-work.txt', next.path), false);
   assert.equal(sb.git(['status', '--porcelain', '--ignored'], next.path), '');
+});
+
+test('a pooled worktree whose branch name is taken goes to the next name, and the taken branch keeps its commit', async () => {
+  const sb = sandbox();
+  const m = pooled(sb, 1);
+  const first = await m.create({ cwd: sb.repo, agentName: 'first', agentId: 'first-1' });
+  await m.discard('first-1');
+  await m.maintain({ wait: true });
+  // Someone else's branch holds the name the next agent would get first, on a commit of its own.
+  sb.write('theirs.txt', 'their work\n');
+  sb.git(['add', 'theirs.txt']);
+  sb.git(['commit', '-q', '-m', 'theirs']);
+  const theirs = sb.git(['rev-parse', 'HEAD']).trim();
+  sb.git(['reset', '-q', '--hard', 'HEAD~1']);
+  const taken = branchName(worktreeName('second', 'second-1'));
+  sb.git(['branch', taken, theirs]);
+  const second = await m.create({ cwd: sb.repo, agentName: 'second', agentId: 'second-1' });
+  assert.equal(second.prepared, 'reused');
+  assert.equal(second.path, first.path);
+  assert.notEqual(second.branch, taken);
+  assert.equal(sb.git(['symbolic-ref', 'HEAD'], second.path).trim(), `refs/heads/${second.branch}`);
+  assert.equal(sb.git(['rev-parse', 'HEAD'], second.path).trim(), second.baseCommit);
+  assert.equal(sb.git(['rev-parse', taken]).trim(), theirs, 'the taken branch is where its owner left it');
+  assert.equal(sb.git(['status', '--porcelain', '--ignored'], second.path), '');
 });

@@ -152,6 +152,68 @@ test('two processes continuing the same ended agent at once: one runs, the other
   assert.deepEqual(transcript?.map((m) => m.role), ['user', 'assistant', 'user', 'assistant'], 'one follow-up in the transcript, not two interleaved');
 });
 
+test('a message continuing an ended agent as another process takes its run: one continues it, the other queues into it, neither fails', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'subagents-procs-claim-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const local = await startScriptedServer(() => ({ text: 'ok' }));
+  t.after(() => local.close());
+  // The agent host (holds no run past its agents) and a terminal's `send --no-host` (holds the run it takes).
+  const open = async (holdRuns: boolean) => {
+    const history = await RunHistory.open({ dir, retentionDays: 30, maxRuns: 50, debounceMs: 5, holdRuns });
+    const store = new RunStore({ coalesceMs: 0 });
+    history.attach(store);
+    const engine = new Engine({ client: new Anthropic({ apiKey: 'test-key', baseURL: local.url }), catalog: catalogOf(agent('solo')), settings: settings(), archive: history });
+    engine.onEvent((e) => store.apply(e));
+    return { history, engine };
+  };
+  const host = await open(false);
+  const result = await host.engine.run({ agent: 'solo', prompt: 'first', cwd: dir });
+  await host.history.flush();
+  const terminal = await open(true);
+  let mails = 0xc00;
+  const mail = (text: string) => ({ id: `m${(mails++).toString(16)}`, agentId: result.agentId, runId: result.runId, kind: 'message' as const, text, from: null, via: 'cli', sentAt: Date.now() });
+
+  // The terminal takes the run just after the host looked at it (and found it free), before the host began.
+  const look = host.history.load.bind(host.history);
+  let taken: Awaited<ReturnType<RunHistory['queueOrClaim']>> | null = null;
+  host.history.load = async (agentId) => {
+    const found = await look(agentId);
+    taken ??= await terminal.history.queueOrClaim(mail('from the terminal'));
+    return found;
+  };
+  const outcome = await host.engine.send(result.agentId, { text: 'from a window', via: 'runsView' });
+  assert.deepEqual(taken, { claimed: true }, 'the terminal took the run');
+  assert.equal(outcome.delivery, 'elsewhere', 'the host queued its message for the terminal instead of failing');
+  // The terminal continues the agent and, as it lets the run go, finds the host's message waiting for it.
+  const continued = await terminal.engine.send(result.agentId, { text: 'from the terminal', via: 'cli' });
+  assert.equal(continued.delivery, 'continued');
+  if (continued.delivery === 'continued') assert.equal((await continued.run.done).status, 'completed');
+  const waiting: string[] = [];
+  assert.equal(await terminal.history.release(result.runId, (entries) => (waiting.push(...entries.map((e) => e.text)), false)), true);
+  assert.deepEqual(waiting, ['from a window'], 'the host\'s message reached the terminal\'s last look');
+  for (const entry of await terminal.history.mailbox.pending(result.agentId)) await terminal.history.mailbox.ack(entry);
+  await terminal.history.flush();
+
+  // The other order: the host takes the run first; the terminal, arriving in between, queues for the host.
+  let queued: Awaited<ReturnType<RunHistory['queueOrClaim']>> | null = null;
+  const claim = host.history.queueOrClaim.bind(host.history);
+  host.history.load = look;
+  host.history.queueOrClaim = async (entry) => {
+    const mine = await claim(entry);
+    queued ??= await terminal.history.queueOrClaim(mail('again from the terminal'));
+    return mine;
+  };
+  const second = await host.engine.send(result.agentId, { text: 'again from a window', via: 'runsView' });
+  assert.ok(queued && 'queued' in queued, 'the terminal queued for the host that holds the run');
+  assert.equal(second.delivery, 'continued');
+  if (second.delivery === 'continued') assert.equal((await second.run.done).status, 'completed');
+  await host.history.flush();
+  const file = JSON.parse(await readFile(path.join(dir, 'runs', `${result.runId}.json`), 'utf8')) as { held?: boolean; owner: { pid: number } };
+  assert.equal(file.held, undefined, 'the host let the run go when its agent ended');
+  await terminal.history.close();
+  await host.history.close();
+});
+
 test('two processes deleting runs at once: both deletions are remembered as expired', async (t) => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'subagents-procs-exp-'));
   t.after(() => rm(dir, { recursive: true, force: true }));

@@ -6,7 +6,7 @@ import { emptyUsage } from '../../../../src/protocol/runEvents';
 import type { RunSnapshot } from '../../../../src/protocol/runSnapshot';
 import { mergeAgent, type HeldAgent } from '../../../../src/protocol/agentPatch';
 import { hostToWebviewSchema, type HostToWebview } from '../../../../src/protocol/webview';
-import { displayOrder, RunsFeed } from '../../../../src/surfaces/views/runsFeed';
+import { displayOrder, FeedPump, NEW_RUNS_PER_MESSAGE, RunsFeed } from '../../../../src/surfaces/views/runsFeed';
 import { agentViewOf, runHeader } from '../../../../src/surfaces/views/viewModel';
 
 // What the Runs view is sent: only what changed, in the right order, and
@@ -182,4 +182,46 @@ test('a webview that applies every message ends with the store projection, whate
   const expected = new Map(store.list().map((run) => [run.runId, new Map(Object.values(run.agents).map((n) => [n.agentId, agentViewOf(n, () => undefined)]))]));
   const mirror = new Map([...held].map(([runId, map]) => [runId, new Map([...map].map(([id, h]) => [id, h.view]))]));
   assert.deepEqual(mirror, expected);
+});
+
+test('a long history reaches the view a page at a time, newest first, the first page a screenful', () => {
+  const store = new RunStore({ coalesceMs: 0, maxRuns: 500 });
+  const runs = NEW_RUNS_PER_MESSAGE * 2 + 5;
+  for (let i = 0; i < runs; i++) {
+    store.apply(started(`r${i}`, `r${i}`, null, 10 + i));
+    store.apply(finished(`r${i}`, `r${i}`, 11 + i));
+  }
+  const feed = feedOf(store);
+  const newestFirst = displayOrder(store.list()).map((r) => r.runId);
+  const pages: string[][] = [];
+  for (let message = take(feed); message; message = take(feed)) {
+    assert.deepEqual(message.order, newestFirst, 'every message lists the whole order');
+    assert.equal(message.reset, pages.length === 0);
+    pages.push(message.updates.map((u) => u.run.runId));
+  }
+  assert.deepEqual(pages.map((p) => p.length), [NEW_RUNS_PER_MESSAGE, NEW_RUNS_PER_MESSAGE, 5]);
+  assert.deepEqual(pages.flat(), newestFirst, 'each run once, in display order');
+
+  // A run the user reveals comes with the next message, whatever its page.
+  feed.reset();
+  take(feed);
+  const oldest = newestFirst.at(-1)!;
+  feed.include(oldest);
+  assert.ok(take(feed)!.updates.some((u) => u.run.runId === oldest));
+});
+
+test('the pump posts the pages one after another at its pace, without being asked again', async () => {
+  const store = new RunStore({ coalesceMs: 0, maxRuns: 500 });
+  for (let i = 0; i < NEW_RUNS_PER_MESSAGE * 3; i++) store.apply(started(`r${i}`, `r${i}`, null, 10 + i));
+  const posted: RunsMessage[] = [];
+  let done: () => void;
+  const all = new Promise<void>((resolve) => (done = resolve));
+  const pump = new FeedPump(feedOf(store), (message) => {
+    posted.push(message as RunsMessage);
+    if (posted.flatMap((m) => m.updates).length === NEW_RUNS_PER_MESSAGE * 3) done();
+  }, 1);
+  pump.start();
+  await all;
+  pump.dispose();
+  assert.equal(posted.length, 3);
 });
