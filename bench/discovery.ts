@@ -23,7 +23,7 @@
  * load bursts and garbage collection left behind by one measurement fall on
  * all of them alike. The load average is recorded before and after.
  *
- * Run: node_modules/.bin/node --import tsx bench/discovery.ts
+ * Run: node_modules/.bin/node --import tsx bench/discovery.ts [--rounds N] [--cold-only]
  * Writes bench/results/discovery.json and prints a Markdown table.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,7 +37,9 @@ import { discoverAgents } from '../src/core/agents/catalog/discovery';
 import { generate, type Tree } from './lib/agentTree';
 import { median } from './lib/results';
 
-const ROUNDS = 15;
+/** `--rounds N` (default 15); `--cold-only` leaves out the re-discovery measures (c) and writes no results file, for a quick look. */
+const ROUNDS = Number(/--rounds[= ](\d+)/.exec(process.argv.slice(2).join(' '))?.[1] ?? 15);
+const COLD_ONLY = process.argv.includes('--cold-only');
 const READ_CONCURRENCY = 16;
 
 interface Series {
@@ -206,7 +208,7 @@ async function main(): Promise<void> {
     const { readUtf8, readBuffer, readAsync, cold, grayMatter } = measured;
     const watch = [];
     const refresh = [];
-    for (const count of [1, 10, 100]) {
+    for (const count of COLD_ONLY ? [] : [1, 10, 100]) {
       watch.push(await watchRounds(tree, count));
       refresh.push(await refreshRounds(tree, count));
     }
@@ -238,8 +240,9 @@ async function main(): Promise<void> {
       grayMatterFullParse: grayMatter,
       rediscovery: { watch, refresh },
     };
-    await mkdir(path.join(import.meta.dirname, 'results'), { recursive: true });
-    await writeFile(
+    // A quick look (`--cold-only`) leaves the recorded results alone.
+    if (!COLD_ONLY) await mkdir(path.join(import.meta.dirname, 'results'), { recursive: true });
+    if (!COLD_ONLY) await writeFile(
       path.join(import.meta.dirname, 'results/discovery.json'),
       `${JSON.stringify({ date: new Date().toISOString(), machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, platform: `${os.platform()} ${os.release()}` }, results }, null, 2)}\n`,
     );

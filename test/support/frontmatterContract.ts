@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { parse as parseYaml12 } from 'yaml';
 import matter from 'gray-matter';
 import { parseWithYamlEngine, parseYamlFrontmatter, splitFrontmatter } from '../../src/core/agents/parsing/frontmatter';
 import { parseYamlFastPath, type NestedColonError } from '../../src/core/agents/parsing/yamlFastPath';
@@ -43,4 +44,25 @@ export function checkFastPath(frontmatter: string): boolean {
 export function frontmatterOf(text: string): string | null {
   const split = splitFrontmatter(text);
   return split.kind === 'ok' ? split.frontmatter : null;
+}
+
+const FAILED_12 = Symbol('YAML 1.2 error');
+
+/**
+ * The same contract against the `yaml` package (YAML 1.2, what Roo Code and
+ * Kilo Code parse modes files with), for the modes files that take the fast
+ * path: for every input it accepts, exactly what `yaml` gives.
+ */
+export function checkFastPathAgainstYaml12(text: string): boolean {
+  const plain = parseYamlFastPath(text);
+  if (plain === undefined) return false;
+  let expected: unknown;
+  try {
+    expected = parseYaml12(text, { maxAliasCount: 100 });
+  } catch {
+    expected = FAILED_12;
+  }
+  assert.notEqual(expected, FAILED_12, `fast path accepted input the yaml package rejects: ${JSON.stringify(text)}`);
+  assert.deepStrictEqual(plain, expected ?? {}, JSON.stringify(text));
+  return true;
 }

@@ -29,6 +29,8 @@ export interface DiscoveryOptions {
   includeProjectAndPlugins?: boolean;
   /** VS Code's `User/globalStorage` folder, where Roo Code and Kilo Code keep their global modes; default the stable build's on this platform. */
   editorStorage?: string;
+  /** The environment variables home tools read for their folders (opencode's and Kilo's XDG_CONFIG_HOME, OPENCODE_CONFIG_DIR, KILO_CONFIG_DIR); default process.env. */
+  env?: Readonly<Record<string, string | undefined>>;
   /** Files larger than this are skipped with a warning; default 1 MiB. */
   maxFileBytes?: number;
   hooks?: LoaderHooks;
@@ -55,6 +57,7 @@ export function sourceOptions(options: DiscoveryOptions): SourceOptions {
     bundledDir: options.bundledDir === undefined ? bundledAgentsDir() : options.bundledDir,
     includeProjectAndPlugins: options.includeProjectAndPlugins ?? true,
     ...(options.editorStorage ? { editorStorage: options.editorStorage } : {}),
+    env: options.env ?? process.env,
   };
 }
 

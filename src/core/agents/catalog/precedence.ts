@@ -56,10 +56,13 @@ function qualifySpawns(definition: AgentDefinition, winners: ReadonlyMap<string,
   return changed ? { ...definition, spawns } : definition;
 }
 
-/** Every definition of a file: its first, then its siblings. */
-function definitionsOf(file: FileOutcome): readonly AgentDefinition[] {
-  if (!file.definition) return [];
-  return file.siblings ? [file.definition, ...file.siblings] : [file.definition];
+/** How many definitions a file has: its first, then its siblings (definitionAt); counted rather than listed, so no list is made per file. */
+function definitionCount(file: FileOutcome): number {
+  return file.definition ? 1 + (file.siblings?.length ?? 0) : 0;
+}
+
+function definitionAt(file: FileOutcome, index: number): AgentDefinition {
+  return index === 0 ? file.definition! : file.siblings![index - 1]!;
 }
 
 /**
@@ -72,7 +75,9 @@ function mergedLayers(dirs: readonly (readonly FileOutcome[])[]): Map<string, Ag
   let groups: Map<string, AgentDefinition[]> | null = null;
   for (const files of dirs) {
     for (const file of files) {
-      for (const definition of definitionsOf(file)) {
+      const count = definitionCount(file);
+      for (let d = 0; d < count; d++) {
+        const definition = definitionAt(file, d);
         if (!definition.layer) continue;
         groups ??= new Map();
         const key = `${definition.family}\0${definition.name}`;
@@ -101,7 +106,9 @@ export function applyPrecedence(dirs: readonly (readonly FileOutcome[])[], extra
   for (const files of dirs) {
     for (const file of files) {
       for (const warning of file.warnings) warnings.push(warning);
-      for (const layer of definitionsOf(file)) {
+      const count = definitionCount(file);
+      for (let d = 0; d < count; d++) {
+        const layer = definitionAt(file, d);
         const mergedLayer = layer.layer ? merged?.get(`${layer.family}\0${layer.name}`) : undefined;
         if (mergedLayer && 'refused' in mergedLayer) {
           // The layers merged into something the home tool refuses (one of them says `disable: true`): none of them loads, and the winning file says why.

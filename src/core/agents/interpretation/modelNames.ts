@@ -187,7 +187,28 @@ const INHERITS = "the agent runs on its parent's model (or subagents.defaultMode
  */
 export function resolveModelField(raw: unknown, options: ModelOptions = {}): ModelResolution | undefined {
   // Nearly every file names an alias: answered without parsing (the objects are shared; do not change them).
-  if (typeof raw === 'string' && Object.hasOwn(PLAIN_ALIASES, raw)) return PLAIN_ALIASES[raw];
+  if (typeof raw === 'string') {
+    if (Object.hasOwn(PLAIN_ALIASES, raw)) return PLAIN_ALIASES[raw];
+    // The other names a collection's files give repeat too (`anthropic/claude-sonnet-4-5` in every file of it): resolved once.
+    const cache = options.familyVersions ? resolvedFamilyVersions : resolvedNames;
+    const known = cache.get(raw);
+    if (known) return known;
+    const resolution = resolveModel(raw, options);
+    if (!resolution) return undefined;
+    if (cache.size >= MAX_CACHED_NAMES) cache.clear();
+    cache.set(raw, Object.freeze(resolution));
+    return resolution;
+  }
+  return resolveModel(raw, options);
+}
+
+/** Resolutions of written model names (shared, frozen), by the text and whether names are read as family and version. */
+const resolvedNames = new Map<string, ModelResolution>();
+const resolvedFamilyVersions = new Map<string, ModelResolution>();
+/** Names repeat within a collection: a small cache keeps nearly all of them, and cannot grow without bound. */
+const MAX_CACHED_NAMES = 500;
+
+function resolveModel(raw: unknown, options: ModelOptions): ModelResolution | undefined {
   const entries = modelEntries(raw);
   if (entries === undefined) return undefined;
   if (entries.length === 0) return { model: null, runs: true };

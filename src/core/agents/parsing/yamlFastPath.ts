@@ -1,11 +1,14 @@
-import { DEFINITION_FIELDS } from '../kinds';
+import { COLON, CR, DASH, DQUOTE, HASH, isAsciiLetter, isKeyChar, isPlainChar, keyAt, MAX_KEY_LENGTH, NestedColon, scalar, SPACE, SQUOTE } from './yamlScalars';
 
 /**
- * A fast path for the frontmatter almost every agent file has: top-level
- * `key: value` lines whose values are plain or quoted one-line scalars,
- * block lists of such items, or simple `|`/`>` block scalars. Discovery
- * parses thousands of files, and js-yaml costs several µs per frontmatter
- * (more than reading the file); this reader costs a fraction of that.
+ * A fast path for the YAML agent files hold: block mappings and block
+ * lists nested as deep as they go (opencode's `tools` and `permission`
+ * maps, Roo Code's list of modes), whose values are plain or quoted
+ * one-line scalars, one-line flow lists of such scalars, or simple `|`/`>`
+ * block scalars. Discovery parses thousands of files, and a YAML parser
+ * costs several µs per frontmatter (more than reading the file; the `yaml`
+ * package Roo Code uses, ~3 ms for a modes file of 20 modes); this reader
+ * costs a fraction of that.
  *
  * Quoted values are taken because nearly all real agent files quote their
  * description (149 of the 158 files of the compatibility corpus), and block
@@ -13,189 +16,17 @@ import { DEFINITION_FIELDS } from '../kinds';
  * Both only in their plainest form, where YAML's value is the text as written.
  *
  * The contract: for every input it accepts, the result is exactly what the
- * YAML parser (js-yaml through gray-matter's engine) returns. Anything it is
- * not certain about (comments, anchors, tags, flow collections, escapes,
- * multi-line flow scalars, block scalars with blank, more-indented or
- * trailing-space lines, nested maps, empty values, tabs, control characters,
- * duplicate keys, values YAML reads as another type, ...) returns
- * `undefined`, and the caller runs the YAML parser.
+ * YAML parsers return, js-yaml through gray-matter's engine (frontmatter)
+ * and the `yaml` package (modes files). Anything it is not certain about
+ * (comments, anchors, tags, flow maps, flow lists across lines or holding
+ * collections, escapes, multi-line flow scalars, block scalars with
+ * whitespace-only, leading or more-indented lines, empty values, tabs,
+ * control characters, duplicate keys, values YAML reads as another type,
+ * ...) returns `undefined`, and the caller runs the YAML parser.
  * test/unit/core/agents/parsing/yamlFastPath.test.ts checks this differentially
- * against js-yaml on the corpus, the bundled agents and generated input.
+ * against both on the bundled agents, the generated fixtures of every format
+ * and generated nested input; the corpus phase on real files.
  */
-
-const CR = 0x0d;
-const SPACE = 0x20;
-const DQUOTE = 0x22;
-const HASH = 0x23;
-const SQUOTE = 0x27;
-const DASH = 0x2d;
-const COLON = 0x3a;
-const BACKSLASH = 0x5c;
-
-/** Longer keys are left to YAML (which limits implicit keys); real ones are short. */
-const MAX_KEY_LENGTH = 128;
-/** Up to 15 digits a plain integer is exact in a double, as YAML's `Number(...)` gives. */
-const MAX_INT_DIGITS = 15;
-
-function isAsciiLetter(c: number): boolean {
-  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
-}
-
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
-}
-
-function isKeyChar(c: number): boolean {
-  return isAsciiLetter(c) || isDigit(c) || c === 0x5f /* _ */ || c === DASH || c === 0x2e /* . */;
-}
-
-/**
- * Whether a character inside a value is one the fast path takes as itself:
- * no control characters (a tab has indentation rules, a lone CR is a YAML
- * line break), none of the characters js-yaml rejects as non-printable (C1
- * controls, U+FFFE/U+FFFF, lone surrogates; `text[i]` is a high surrogate
- * only if a low one follows), and no U+2028/U+2029 or BOM whose treatment
- * is not worth reasoning about here. Keys, indentation and `- ` are ASCII
- * by construction, so only values need this check.
- */
-function isPlainChar(text: string, i: number, c: number): boolean {
-  if (c < 0x7f) return c >= SPACE;
-  if (c <= 0x9f || c === 0x2028 || c === 0x2029 || c === 0xfeff || c === 0xfffe || c === 0xffff) return false;
-  if (c >= 0xd800 && c <= 0xdfff) {
-    if (c >= 0xdc00) {
-      // A low surrogate is fine only as the second half of a pair.
-      const previous = text.charCodeAt(i - 1);
-      return previous >= 0xd800 && previous <= 0xdbff;
-    }
-    const next = text.charCodeAt(i + 1);
-    return next >= 0xdc00 && next <= 0xdfff;
-  }
-  return true;
-}
-
-/**
- * The keys agent files use, as constants: a key sliced from the text would
- * have to be hashed and interned for every property lookup and store.
- */
-const KNOWN_KEYS: readonly string[] = [
-  ...DEFINITION_FIELDS,
-  // Keys other tools' agent files use often (Copilot, Claude Code plugins).
-  'argument-hint',
-  'mcp-servers',
-  'target',
-  'handoffs',
-];
-
-/** The known keys by length, for a match without slicing the key out of the text. */
-const KNOWN_KEYS_BY_LENGTH: readonly (readonly string[])[] = (() => {
-  const table: string[][] = [];
-  for (const key of KNOWN_KEYS) (table[key.length] ??= []).push(key);
-  return table;
-})();
-
-function matchesAt(text: string, start: number, key: string): boolean {
-  for (let i = 0; i < key.length; i++) if (text.charCodeAt(start + i) !== key.charCodeAt(i)) return false;
-  return true;
-}
-
-/** The key at `text[start, end)`; undefined for a key YAML reads as a boolean or null. */
-function keyAt(text: string, start: number, end: number): string | undefined {
-  const candidates = KNOWN_KEYS_BY_LENGTH[end - start];
-  if (candidates) for (const key of candidates) if (matchesAt(text, start, key)) return key;
-  return isReservedWord(text, start, end) ? undefined : text.slice(start, end);
-}
-
-/**
- * Plain words that YAML's core schema reads as something other than a
- * string: true, True, TRUE, false, False, FALSE (booleans) and null, Null,
- * NULL. Everything else starting with a letter is a string: numbers, floats,
- * timestamps, `.inf`/`.nan`, `~` and merge keys start otherwise.
- */
-const RESERVED_WORDS: readonly (readonly [string, boolean | null])[] = [
-  ['true', true],
-  ['True', true],
-  ['TRUE', true],
-  ['false', false],
-  ['False', false],
-  ['FALSE', false],
-  ['null', null],
-  ['Null', null],
-  ['NULL', null],
-];
-
-/** The boolean or null a plain word stands for, or undefined for a string. */
-function reservedWord(text: string, start: number, end: number): boolean | null | undefined {
-  const length = end - start;
-  if (length !== 4 && length !== 5) return undefined;
-  const first = text.charCodeAt(start) | 0x20; // lower-cased
-  if (first !== 0x74 /* t */ && first !== 0x66 /* f */ && first !== 0x6e /* n */) return undefined;
-  for (const [word, value] of RESERVED_WORDS) if (word.length === length && matchesAt(text, start, word)) return value;
-  return undefined;
-}
-
-function isReservedWord(text: string, start: number, end: number): boolean {
-  return reservedWord(text, start, end) !== undefined;
-}
-
-/** What `scalar` returns for a plain value holding `: `, where it stands. */
-class NestedColon {
-  constructor(readonly at: number) {}
-}
-
-/**
- * One scalar, `text[start, end)` with no leading or trailing spaces (end >
- * start); undefined when it is not certain what YAML makes of it, and a
- * NestedColon for a plain value with `: ` inside (which YAML reads as a
- * nested mapping: on a `key:` line, an error whatever else the file holds).
- */
-function scalar(text: string, start: number, end: number): unknown {
-  const first = text.charCodeAt(start);
-  if (first === DQUOTE || first === SQUOTE) {
-    // Quoted on one line, with no escapes (`\x` in "", `''` in '') inside:
-    // YAML's value is the characters between the quotes.
-    if (end - start < 2 || text.charCodeAt(end - 1) !== first) return undefined;
-    for (let i = start + 1; i < end - 1; i++) {
-      const c = text.charCodeAt(i);
-      if (c === first || (first === DQUOTE && c === BACKSLASH) || !isPlainChar(text, i, c)) return undefined;
-    }
-    return text.slice(start + 1, end - 1);
-  }
-  if (isDigit(first)) {
-    // A plain decimal integer; octal `0…`, `1_000`, `1e3`, `1.5`, dates and
-    // sexagesimal `1:30` all go to YAML.
-    if (end - start > MAX_INT_DIGITS || (first === 0x30 && end - start > 1)) return undefined;
-    for (let i = start + 1; i < end; i++) if (!isDigit(text.charCodeAt(i))) return undefined;
-    return Number(text.slice(start, end));
-  }
-  // A plain scalar starting with a letter cannot start with an indicator.
-  if (!isAsciiLetter(first)) return undefined;
-  for (let i = start + 1; i < end; i++) {
-    const c = text.charCodeAt(i);
-    // `: ` (or `:` at the end) starts a nested mapping; ` #` starts a comment.
-    if (c === COLON) {
-      const after = i + 1 === end ? -1 : text.charCodeAt(i + 1);
-      if (after === SPACE || after === 0x09) return new NestedColon(i);
-      if (after === -1) return undefined;
-    }
-    if (c === HASH && text.charCodeAt(i - 1) === SPACE) return undefined;
-    if (!isPlainChar(text, i, c)) return undefined;
-  }
-  const word = reservedWord(text, start, end);
-  // A boolean is taken; null (like an empty value) is left to the parser.
-  if (word !== undefined) return word ?? undefined;
-  return text.slice(start, end);
-}
-
-/** A value spread over the lines after its `key:` line. */
-interface OpenValue {
-  key: string;
-  /** `- item` lines, or the content lines of a `|`/`>` block scalar. */
-  kind: 'list' | 'literal' | 'folded';
-  /** Block scalars: `-` (strip) drops the final line break, no indicator (clip) keeps one. */
-  strip: boolean;
-  indent: number;
-  items: unknown[];
-}
 
 /** `|`, `|-`, `>` or `>-` alone: a block scalar header the fast path reads. */
 function blockHeader(text: string, start: number, end: number): { kind: 'literal' | 'folded'; strip: boolean } | undefined {
@@ -213,29 +44,6 @@ function lineNumber(text: string, lineStart: number): number {
   return line;
 }
 
-/** Stores a finished multi-line value; false when YAML would read it otherwise (no items: null). */
-function close(result: Record<string, unknown>, open: OpenValue): boolean {
-  if (open.items.length === 0) return false;
-  if (open.kind === 'list') result[open.key] = open.items;
-  else result[open.key] = open.items.join(open.kind === 'literal' ? '\n' : ' ') + (open.strip ? '' : '\n');
-  return true;
-}
-
-/**
- * Parses frontmatter that consists only of:
- *   key: scalar
- *   key:
- *     - scalar
- *   key: >-          (or |, |-, >)
- *     text lines
- * Blank lines may stand between keys and list items. The items of one list
- * are equally indented (possibly at column 0). Scalars: plain text starting
- * with an ASCII letter, `true`/`false` and their capitalised forms, decimal
- * integers, or text in '…' or "…" on one line without escapes. Block scalar
- * lines are all indented alike, with no blank, more-indented or
- * trailing-space lines (where folding and chomping get subtle). Returns
- * undefined for anything else; the caller then runs the YAML parser.
- */
 /** Where a frontmatter breaks YAML in the one way the fast path is certain of: `key: a plain value: with a colon`. */
 export interface NestedColonError {
   /** The key whose value holds the colon. */
@@ -245,92 +53,304 @@ export interface NestedColonError {
   column: number;
 }
 
-export function parseYamlFastPath(text: string, problem?: { error?: NestedColonError }): Record<string, unknown> | undefined {
-  const result: Record<string, unknown> = {};
-  let open: OpenValue | undefined;
+/** What a parse step returns when it is not certain what YAML makes of the input. */
+const DECLINE = Symbol('decline');
 
-  const length = text.length;
-  let pos = 0;
-  while (pos < length) {
+/**
+ * The reader's position: the current line, with its indentation and its
+ * content without the line break and trailing spaces. A sequence item's
+ * content (`- key: value`) is read as a line of its own starting at the
+ * item's column, which is how YAML nests compact collections.
+ */
+class Lines {
+  /** Start of the current line in the text; `length` at the end. */
+  lineStart = 0;
+  /** First non-space character (or, for an item's content, where it starts). */
+  first = 0;
+  /** End of the content: before the line break, a CR before it and trailing spaces. */
+  end = 0;
+  /** End before trailing spaces were dropped (block scalar content must have none). */
+  rawEnd = 0;
+  /** Start of the next line. */
+  next = 0;
+  /** Column of `first`. */
+  indent = 0;
+
+  constructor(readonly text: string) {
+    this.load(0);
+  }
+
+  get atEnd(): boolean {
+    return this.lineStart >= this.text.length;
+  }
+
+  get blank(): boolean {
+    return this.first === this.end;
+  }
+
+  load(pos: number): void {
+    const text = this.text;
+    this.lineStart = pos;
+    if (pos >= text.length) {
+      this.first = this.end = this.rawEnd = this.next = pos;
+      this.indent = 0;
+      return;
+    }
     let lineEnd = text.indexOf('\n', pos);
-    if (lineEnd === -1) lineEnd = length;
-    const next = lineEnd + 1;
-    if (lineEnd > pos && text.charCodeAt(lineEnd - 1) === CR) lineEnd--;
-    const contentEnd = lineEnd;
-    // Trailing spaces are never part of a plain or quoted value.
+    this.next = lineEnd === -1 ? text.length + 1 : lineEnd + 1;
+    // A CR ends a line only before an LF: parsers disagree about a lone one at the very end.
+    if (lineEnd === -1) lineEnd = text.length;
+    else if (lineEnd > pos && text.charCodeAt(lineEnd - 1) === CR) lineEnd--;
+    this.rawEnd = lineEnd;
     while (lineEnd > pos && text.charCodeAt(lineEnd - 1) === SPACE) lineEnd--;
     let first = pos;
     while (first < lineEnd && text.charCodeAt(first) === SPACE) first++;
-    const lineStart = pos;
-    const indent = first - lineStart;
-    pos = next;
+    this.first = first;
+    this.end = lineEnd;
+    this.indent = first - pos;
+  }
 
-    if (open !== undefined && open.kind !== 'list') {
-      // A block scalar's content line; its end is the next line at column 0.
-      if (first === lineEnd) return undefined; // blank lines change folding and chomping
-      if (indent > 0) {
-        if (open.indent === -1) open.indent = indent;
-        else if (indent !== open.indent) return undefined;
-        // Trailing spaces are content here.
-        if (lineEnd !== contentEnd) return undefined;
-        for (let i = first; i < lineEnd; i++) if (!isPlainChar(text, i, text.charCodeAt(i))) return undefined;
-        open.items.push(text.slice(first, lineEnd));
-        continue;
+  advance(): void {
+    this.load(this.next);
+  }
+
+  /** Moves past blank lines; false at the end of the text. */
+  skipBlank(): boolean {
+    while (!this.atEnd && this.blank) this.advance();
+    return !this.atEnd;
+  }
+
+  /** Reads the rest of the current line from `at` as if it were a line indented to there. */
+  startItemAt(at: number): void {
+    this.first = at;
+    this.indent = at - this.lineStart;
+  }
+}
+
+/** Whether `text[i]` ends a key: a colon followed by a space or the end of the content. */
+function colonEndsKey(text: string, i: number, end: number): boolean {
+  return text.charCodeAt(i) === COLON && (i + 1 === end || text.charCodeAt(i + 1) === SPACE);
+}
+
+/**
+ * The key at the start of the current content (its colon's position in
+ * keyColon), when the content is `key:` or `key: value`: a plain key (ASCII letter,
+ * then letters, digits, `_`, `-`, `.`) or a quoted one without escapes.
+ * Undefined when the content is not a key line the fast path reads, DECLINE
+ * for a key YAML reads otherwise.
+ */
+/** Where keyOf found the key's colon (a module variable: no object allocated per key). */
+let keyColon = 0;
+
+function keyOf(text: string, first: number, end: number): string | typeof DECLINE | undefined {
+  const c = text.charCodeAt(first);
+  if (c === DQUOTE || c === SQUOTE) {
+    const close = text.indexOf(c === DQUOTE ? '"' : "'", first + 1);
+    if (close === -1 || close >= end || !colonEndsKey(text, close + 1, end)) return undefined;
+    const key = scalar(text, first, close + 1);
+    keyColon = close + 1;
+    return typeof key === 'string' && key !== '__proto__' && close - first <= MAX_KEY_LENGTH ? key : DECLINE;
+  }
+  if (!isAsciiLetter(c)) return undefined;
+  let keyEnd = first + 1;
+  while (keyEnd < end && isKeyChar(text.charCodeAt(keyEnd))) keyEnd++;
+  if (keyEnd >= end || !colonEndsKey(text, keyEnd, end)) return undefined;
+  if (keyEnd - first > MAX_KEY_LENGTH) return DECLINE;
+  // `true:`/`null:` keys are not strings: the parser's to convert.
+  const key = keyAt(text, first, keyEnd);
+  keyColon = keyEnd;
+  return key === undefined || key === '__proto__' ? DECLINE : key;
+}
+
+/**
+ * A flow sequence on one line, `[a, "b", 'c']`, of scalars the fast path
+ * reads; anything inside that flow syntax gives a meaning (nested
+ * brackets, braces, colons, comments, an empty entry) declines.
+ */
+function flowSequence(text: string, start: number, end: number): unknown[] | typeof DECLINE {
+  if (text.charCodeAt(end - 1) !== 0x5d /* ] */) return DECLINE;
+  const items: unknown[] = [];
+  let from = start + 1;
+  const inner = end - 1;
+  let only = from;
+  while (only < inner && text.charCodeAt(only) === SPACE) only++;
+  if (only === inner) return items;
+  while (from <= inner) {
+    let to = text.indexOf(',', from);
+    if (to === -1 || to > inner) to = inner;
+    let a = from;
+    let b = to;
+    while (a < b && text.charCodeAt(a) === SPACE) a++;
+    while (b > a && text.charCodeAt(b - 1) === SPACE) b--;
+    if (a === b) return DECLINE;
+    for (let i = a; i < b; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d || c === COLON || c === HASH) return DECLINE;
+    }
+    const item = scalar(text, a, b);
+    if (item === undefined || item instanceof NestedColon) return DECLINE;
+    items.push(item);
+    from = to + 1;
+  }
+  return items;
+}
+
+/**
+ * A block scalar's content, the lines after its header indented more than
+ * `parentIndent`: all equally indented (more-indented lines change how `>`
+ * folds), empty lines between them (not at the start, and holding no
+ * spaces, where YAML's rules get subtle).
+ */
+function blockScalar(lines: Lines, parentIndent: number, kind: 'literal' | 'folded', strip: boolean): string | typeof DECLINE {
+  const text = lines.text;
+  let value: string | undefined;
+  let indent = -1;
+  let empty = 0;
+  while (!lines.atEnd) {
+    if (lines.blank) {
+      if (value === undefined || lines.rawEnd !== lines.lineStart) return DECLINE;
+      empty++;
+      lines.advance();
+      continue;
+    }
+    if (lines.indent <= parentIndent) break;
+    if (indent === -1) indent = lines.indent;
+    else if (lines.indent !== indent) return DECLINE;
+    // Trailing spaces are content here.
+    for (let i = lines.first; i < lines.rawEnd; i++) if (!isPlainChar(text, i, text.charCodeAt(i))) return DECLINE;
+    const line = text.slice(lines.first, lines.rawEnd);
+    if (value === undefined) value = line;
+    // `|` keeps every line break; `>` folds one between two lines into a space, and keeps those of empty lines.
+    else if (kind === 'literal') value += '\n'.repeat(empty + 1) + line;
+    else value += (empty === 0 ? ' ' : '\n'.repeat(empty)) + line;
+    empty = 0;
+    lines.advance();
+  }
+  // No content: YAML reads an empty string, left to it.
+  if (value === undefined) return DECLINE;
+  // Chomping: `-` drops the final line break, no indicator keeps one (and drops trailing empty lines).
+  return strip ? value : `${value}\n`;
+}
+
+/** The value after `key:` at the end of a line: a block collection on the next lines. */
+function nestedValue(lines: Lines, parentIndent: number): unknown {
+  lines.advance();
+  // Nothing after it (YAML's null) is the parser's.
+  if (!lines.skipBlank()) return DECLINE;
+  const text = lines.text;
+  if (text.charCodeAt(lines.first) === DASH) {
+    // A block sequence may stand at its key's own indentation.
+    if (lines.indent < parentIndent) return DECLINE;
+    return sequence(lines, lines.indent);
+  }
+  if (lines.indent <= parentIndent) return DECLINE;
+  return mapping(lines, lines.indent, undefined);
+}
+
+/**
+ * A value on the current content from `start` (a key's value after `: `, or
+ * a sequence item after `- `): a scalar, a flow sequence or a block scalar
+ * header. Leaves the reader on the line after the value.
+ */
+function inlineValue(lines: Lines, start: number, parentIndent: number): unknown {
+  const text = lines.text;
+  const end = lines.end;
+  const header = blockHeader(text, start, end);
+  if (header) {
+    lines.advance();
+    return blockScalar(lines, parentIndent, header.kind, header.strip);
+  }
+  const value = text.charCodeAt(start) === 0x5b /* [ */ ? flowSequence(text, start, end) : scalar(text, start, end);
+  if (value === undefined) return DECLINE;
+  if (!(value instanceof NestedColon)) lines.advance();
+  return value;
+}
+
+/**
+ * A block mapping whose keys stand at `indent`, from the current line. At
+ * the top (`problem` given), a plain value holding `: ` is reported as the
+ * YAML error it is.
+ */
+function mapping(lines: Lines, indent: number, problem: { error?: NestedColonError } | undefined): Record<string, unknown> | typeof DECLINE {
+  const text = lines.text;
+  const result: Record<string, unknown> = {};
+  for (;;) {
+    const key = keyOf(text, lines.first, lines.end);
+    if (key === undefined || key === DECLINE) return DECLINE;
+    const colon = keyColon;
+    // A duplicate is a YAML error, the parser's to report.
+    if (Object.prototype.hasOwnProperty.call(result, key)) return DECLINE;
+    let value: unknown;
+    if (colon + 1 === lines.end) {
+      value = nestedValue(lines, indent);
+    } else {
+      let valueStart = colon + 2;
+      while (valueStart < lines.end && text.charCodeAt(valueStart) === SPACE) valueStart++;
+      value = inlineValue(lines, valueStart, indent);
+      if (value instanceof NestedColon) {
+        if (problem) problem.error = { key, line: lineNumber(text, lines.lineStart), column: value.at - lines.lineStart };
+        return DECLINE;
       }
     }
-    if (first === lineEnd) continue; // blank line
-
-    const c = text.charCodeAt(first);
-    if (c === DASH) {
-      // `- item` of the open list.
-      if (open === undefined || open.kind !== 'list') return undefined;
-      if (open.indent === -1) open.indent = indent;
-      else if (indent !== open.indent) return undefined;
-      if (text.charCodeAt(first + 1) !== SPACE) return undefined;
-      let valueStart = first + 2;
-      while (valueStart < lineEnd && text.charCodeAt(valueStart) === SPACE) valueStart++;
-      if (valueStart === lineEnd) return undefined; // empty item: null
-      const item = scalar(text, valueStart, lineEnd);
-      // `- a: b` is a valid mapping inside the list, which the fast path does not read.
-      if (item === undefined || item instanceof NestedColon) return undefined;
-      open.items.push(item);
-      continue;
-    }
-
-    // Otherwise only a `key:` line at column 0 is simple.
-    if (indent !== 0 || !isAsciiLetter(c)) return undefined;
-    if (open !== undefined) {
-      if (!close(result, open)) return undefined;
-      open = undefined;
-    }
-    let keyEnd = first + 1;
-    while (keyEnd < lineEnd && isKeyChar(text.charCodeAt(keyEnd))) keyEnd++;
-    if (keyEnd - first > MAX_KEY_LENGTH || text.charCodeAt(keyEnd) !== COLON || keyEnd >= lineEnd) return undefined;
-    // `true:`/`null:` keys are not strings, and a duplicate is a YAML error:
-    // both are the parser's to convert or report.
-    const key = keyAt(text, first, keyEnd);
-    if (key === undefined || Object.prototype.hasOwnProperty.call(result, key)) return undefined;
-
-    if (keyEnd + 1 === lineEnd) {
-      open = { key, kind: 'list', strip: false, indent: -1, items: [] };
-      continue;
-    }
-    if (text.charCodeAt(keyEnd + 1) !== SPACE) return undefined;
-    let valueStart = keyEnd + 2;
-    while (valueStart < lineEnd && text.charCodeAt(valueStart) === SPACE) valueStart++;
-    const header = blockHeader(text, valueStart, lineEnd);
-    if (header) {
-      open = { key, kind: header.kind, strip: header.strip, indent: -1, items: [] };
-      continue;
-    }
-    const value = scalar(text, valueStart, lineEnd);
-    if (value instanceof NestedColon) {
-      if (problem) problem.error = { key, line: lineNumber(text, lineStart), column: value.at - lineStart };
-      return undefined;
-    }
-    if (value === undefined) return undefined;
+    if (value === DECLINE) return DECLINE;
     result[key] = value;
+    if (!lines.skipBlank() || lines.indent < indent) return result;
+    // A more-indented line here continues a value in a way the fast path does not read; a `- ` line at the keys' indentation is an error.
+    if (lines.indent > indent || text.charCodeAt(lines.first) === DASH) return DECLINE;
   }
-  if (open !== undefined && !close(result, open)) return undefined;
+}
+
+/** A block sequence whose `- ` stand at `indent`, from the current line. */
+function sequence(lines: Lines, indent: number): unknown[] | typeof DECLINE {
+  const text = lines.text;
+  const items: unknown[] = [];
+  for (;;) {
+    // `-` alone (an item on the next lines, or null) is left to the parser.
+    if (text.charCodeAt(lines.first + 1) !== SPACE || lines.first + 1 >= lines.end) return DECLINE;
+    let start = lines.first + 2;
+    while (start < lines.end && text.charCodeAt(start) === SPACE) start++;
+    if (start === lines.end) return DECLINE;
+    let item: unknown;
+    if (text.charCodeAt(start) === DASH && text.charCodeAt(start + 1) === SPACE) {
+      lines.startItemAt(start);
+      item = sequence(lines, lines.indent);
+    } else {
+      const found = keyOf(text, start, lines.end);
+      if (found === DECLINE) return DECLINE;
+      if (found !== undefined) {
+        lines.startItemAt(start);
+        item = mapping(lines, lines.indent, undefined);
+      } else {
+        item = inlineValue(lines, start, indent);
+        // `- a value: with a colon` is a mapping with a key the fast path does not read.
+        if (item instanceof NestedColon) return DECLINE;
+      }
+    }
+    if (item === DECLINE) return DECLINE;
+    items.push(item);
+    if (!lines.skipBlank() || lines.indent < indent) return items;
+    if (lines.indent > indent) return DECLINE;
+    // At the same indentation, anything but `- ` ends the sequence: a key of the mapping holding it.
+    if (text.charCodeAt(lines.first) !== DASH) return items;
+  }
+}
+
+/**
+ * Parses frontmatter that is a block mapping at column 0 whose values are:
+ * scalars (plain text starting with an ASCII letter, `true`/`false` and
+ * their capitalised forms, decimal integers, or text in '…' or "…" on one
+ * line without escapes); flow sequences of such scalars on one line; plain
+ * `|`/`>` block scalars; and block mappings (plain or quoted keys) and block
+ * sequences of all of these, nested as deep as they go, blank lines between
+ * entries. Returns undefined for anything else; the caller then runs the
+ * YAML parser.
+ */
+export function parseYamlFastPath(text: string, problem?: { error?: NestedColonError }): Record<string, unknown> | undefined {
+  const lines = new Lines(text);
+  if (!lines.skipBlank()) return {};
+  if (lines.indent !== 0) return undefined;
+  const result = mapping(lines, 0, problem ?? {});
+  // The top mapping ends only at the end of the text.
+  if (result === DECLINE || !lines.atEnd) return undefined;
   return result;
 }

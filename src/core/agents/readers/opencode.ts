@@ -25,6 +25,8 @@ const KNOWN_KEYS = new Set([
 ]);
 /** Keys read for nothing this runtime does. */
 const SAMPLING_KEYS = ['temperature', 'top_p', 'variant', 'options', 'hidden_from_cycle'];
+/** Known keys kept on the definition as written (after the unknown ones). */
+const EXTRA_KEYS = [...SAMPLING_KEYS, 'mode', 'tools', 'permission'];
 const MODES = ['primary', 'subagent', 'all'];
 const THEME_COLORS = ['primary', 'secondary', 'accent', 'success', 'warning', 'error', 'info'];
 
@@ -116,15 +118,20 @@ export function interpretOpencode(config: Record<string, unknown>, name: string,
   if (problems.list.length > 0) return { refused: `${tool} refuses it: ${problems.list.join('; ')}` };
   if (config.disable === true) return { refused: 'it is turned off ("disable: true")' };
 
-  const disallowedTools = [...new Set([...permissions.disabled, ...unenforceableServerTools(permissions.rules, warn)])];
+  const disallowedTools = permissions.disabled;
+  for (const tool of unenforceableServerTools(permissions.rules, warn)) if (!disallowedTools.includes(tool)) disallowedTools.push(tool);
   // The web tools are paid per use: every agent gets them only when named, here when its permissions allow them by name.
-  const web = (['webfetch', 'websearch'] as const).filter((key) => folded.object[key] === 'allow').map((key) => (key === 'webfetch' ? 'WebFetch' : 'WebSearch'));
+  const web: string[] = [];
+  if (folded.object.webfetch === 'allow') web.push('WebFetch');
+  if (folded.object.websearch === 'allow') web.push('WebSearch');
   const mode = primaryFolder ? 'primary' : ((config.mode as string | undefined) ?? 'all');
-  const unknown = Object.keys(config).filter((key) => !KNOWN_KEYS.has(key));
+  const unknown: string[] = [];
+  for (const key in config) if (Object.hasOwn(config, key) && !KNOWN_KEYS.has(key)) unknown.push(key);
   warnUnread(unknown, `${tool} passes unknown fields to the model provider as options`, warn);
   warnUnread(SAMPLING_KEYS.filter((key) => config[key] !== undefined && config[key] !== null), 'sampling and provider options are not set here', warn);
   const extra: Record<string, unknown> = {};
-  for (const key of [...unknown, ...SAMPLING_KEYS, 'mode', 'tools', 'permission']) if (config[key] !== undefined) extra[key] = config[key];
+  for (const key of unknown) if (config[key] !== undefined) extra[key] = config[key];
+  for (const key of EXTRA_KEYS) if (config[key] !== undefined) extra[key] = config[key];
 
   return { definition: makeDefinition(context, format, {
     name,

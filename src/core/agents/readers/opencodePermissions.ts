@@ -52,13 +52,18 @@ function keyCovers(key: string, permission: string): boolean {
   return key === permission || ((key.includes('*') || key.includes('?')) && globRegex(key).test(permission));
 }
 
-function action(value: unknown, where: string, warn: WarningSink | null): PermissionAction | null | undefined {
+/** A permission's action; `key` and `pattern` name where it is written (`permission.<key>[.<pattern>]`), put into words only for a warning. */
+function action(value: unknown, warn: WarningSink | null, key: string | null, pattern?: string): PermissionAction | null | undefined {
   // Kilo's `null` deletes a rule a lower layer set.
   if (value === null) return null;
   if (typeof value === 'string' && ACTIONS.includes(value)) return value as PermissionAction;
+  const where = key === null ? 'permission' : pattern === undefined ? `permission.${key}` : `permission.${key}.${pattern}`;
   warn?.warn(`"${where}" must be allow, ask or deny, not ${quote(value)}`);
   return undefined;
 }
+
+/** OPENCODE_PERMISSIONS as a list, walked for every agent. */
+const PERMISSION_ENTRIES = Object.entries(OPENCODE_PERMISSIONS);
 
 export interface OpencodePermissions {
   rules: PermissionRule[];
@@ -89,7 +94,7 @@ export function foldPermissions(tools: unknown, permission: unknown, kilo: boole
   }
   if (permission === undefined || permission === null) return { object, valid };
   if (typeof permission === 'string') {
-    if (action(permission, 'permission', warn) === undefined) return { object, valid: false };
+    if (action(permission, warn, null) === undefined) return { object, valid: false };
     object['*'] = permission;
     return { object, valid };
   }
@@ -110,27 +115,39 @@ export function permissionRules(object: Record<string, unknown>, warn: WarningSi
   const rules: PermissionRule[] = [];
   const byKey: { key: string; pattern: string; action: PermissionAction }[] = [];
   let valid = true;
-  for (const [key, value] of Object.entries(object)) {
+  let denies = false;
+  for (const key in object) {
+    if (!Object.hasOwn(object, key)) continue;
+    const value = object[key];
     if (isRecord(value)) {
-      for (const [pattern, raw] of Object.entries(value)) {
-        const act = action(raw, `permission.${key}.${pattern}`, warn);
+      for (const pattern in value) {
+        if (!Object.hasOwn(value, pattern)) continue;
+        const act = action(value[pattern], warn, key, pattern);
         if (act === undefined) valid = false;
         if (!act) continue;
         byKey.push({ key, pattern, action: act });
+        if (pattern === '*' && act === 'deny') denies = true;
       }
       continue;
     }
-    const act = action(value, `permission.${key}`, warn);
+    const act = action(value, warn, key);
     if (act === undefined) valid = false;
-    if (act) byKey.push({ key, pattern: '*', action: act });
+    if (!act) continue;
+    byKey.push({ key, pattern: '*', action: act });
+    if (act === 'deny') denies = true;
   }
   // A pattern rule that a later catch-all of its permission always overrides never decides anything: files
   // written as `"git *": allow` then `"*": ask` mean the opposite of what opencode does with them.
-  byKey.forEach((rule, i) => {
-    if (rule.pattern === '*') return;
-    const later = byKey.slice(i + 1).find((other) => other.pattern === '*' && other.action !== rule.action && keyCovers(other.key, rule.key));
-    if (later) notes?.warn(`permission.${rule.key} "${rule.pattern}": ${rule.action} never applies: the later permission.${later.key}: ${later.action} matches every call it matches, and the last matching rule decides (write the "*" rule first)`);
-  });
+  for (let i = 0; i < byKey.length; i++) {
+    const rule = byKey[i]!;
+    if (rule.pattern === '*') continue;
+    for (let j = i + 1; j < byKey.length; j++) {
+      const later = byKey[j]!;
+      if (later.pattern !== '*' || later.action === rule.action || !keyCovers(later.key, rule.key)) continue;
+      notes?.warn(`permission.${rule.key} "${rule.pattern}": ${rule.action} never applies: the later permission.${later.key}: ${later.action} matches every call it matches, and the last matching rule decides (write the "*" rule first)`);
+      break;
+    }
+  }
   for (const { key, pattern, action: act } of byKey) {
     rules.push({
       tools: permissionTools(key),
@@ -141,9 +158,11 @@ export function permissionRules(object: Record<string, unknown>, warn: WarningSi
       origin: pattern === '*' ? `permission.${key}: ${act}` : `permission.${key} "${pattern}": ${act}`,
     });
   }
-  // opencode leaves out a tool whose last rule (by its permission's name, whatever the pattern) denies everything.
+  // opencode leaves out a tool whose last rule (by its permission's name, whatever the pattern) denies everything
+  // (so only when some rule denies everything).
   const disabled: string[] = [];
-  for (const [permission, tools] of Object.entries(OPENCODE_PERMISSIONS)) {
+  if (!denies) return { rules, disabled, valid };
+  for (const [permission, tools] of PERMISSION_ENTRIES) {
     const last = byKey.findLast((rule) => keyCovers(rule.key, permission));
     if (last && last.pattern === '*' && last.action === 'deny') for (const tool of tools) if (!disabled.includes(tool)) disabled.push(tool);
   }

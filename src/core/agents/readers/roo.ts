@@ -4,6 +4,7 @@ import { quote } from '../interpretation/fieldValues';
 import { ROO_ALWAYS, ROO_GROUPS, ROO_RETIRED_GROUPS } from '../formats/roo';
 import type { AgentFileContext, FileWarnings, ParsedAgentFile } from '../interpretation/interpret';
 import { exceedsValueBudget, MAX_YAML_VALUES } from '../parsing/frontmatter';
+import { parseYamlFastPath } from '../parsing/yamlFastPath';
 import { firstSentence, isRecord, makeDefinition, warnUnread } from './shared';
 
 /**
@@ -39,8 +40,10 @@ function cleanText(text: string): string {
 /** The file's text → its `customModes` list, or why it cannot be read. */
 function modesOf(text: string, filePath: string): { modes: unknown[] } | { problem: string } {
   let data: unknown;
+  const cleaned = cleanText(text);
   try {
-    data = parseYaml(cleanText(text), { maxAliasCount: 100 });
+    // The plain shapes most modes files have are read by the fast path, which gives exactly what the yaml package gives (and declines the rest).
+    data = parseYamlFastPath(cleaned) ?? parseYaml(cleaned, { maxAliasCount: 100 });
   } catch (error) {
     // `.roomodes` may be JSON that is not YAML (a tab in it): Roo Code tries JSON then.
     try {

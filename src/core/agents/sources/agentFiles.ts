@@ -250,6 +250,20 @@ function ensureScratch(size: number, keep: number): Buffer {
   return scratch;
 }
 
+/**
+ * How long past its deadline a batch that holds text keeps reading to fill
+ * itself: a batch cut short decodes into a string on the V8 heap (under
+ * ~1 MB), which costs several times a full batch's external one (see
+ * BATCH_BYTES), and on a busy machine most slices would end mid-batch.
+ */
+const FILL_GRACE_MS = 4;
+
+function pastDeadline(deadline: number | undefined, used: number): boolean {
+  if (deadline === undefined) return false;
+  const now = performance.now();
+  return used === 0 ? now > deadline : now > deadline + FILL_GRACE_MS;
+}
+
 export interface ReadRequest {
   filePath: string;
   /** The stamp the file was last read with; a file that still has it is not read again. */
@@ -280,34 +294,63 @@ export interface ReadOptions {
  * The cost: a batch string lives as long as any text sliced from it. In a
  * long-lived catalog, the old text of an edited file stays in memory while
  * other files of its batch are unchanged: at worst twice the agent text.
+ *
+ * The bytes are checked per batch, not per file (NUL bytes, carriage
+ * returns, ASCII): one scan each over the batch, while it is still in the CPU
+ * cache, instead of a Buffer view and three native calls per file; a file is
+ * looked at on its own only when its batch holds such a byte.
  */
 export function readAgentFilesSync(requests: readonly ReadRequest[], from: number, options: ReadOptions): { reads: FileRead[]; next: number } {
   const reads: FileRead[] = [];
-  /** The ASCII files' results, whose text is filled in once the batch is decoded, and their byte ranges. */
+  /** The results whose text is filled in once the batch is checked and decoded, where they are in `reads`, and their byte ranges. */
   const pending: { kind: 'text'; text: string; hasCarriageReturn: boolean; stamp: FileStamp }[] = [];
+  const at: number[] = [];
   const ranges: number[] = [];
   let used = 0;
   let index = from;
   for (; index < requests.length; index++) {
-    if (index > from && (used >= BATCH_BYTES || (options.deadline !== undefined && performance.now() > options.deadline))) break;
+    if (index > from && (used >= BATCH_BYTES || pastDeadline(options.deadline, used))) break;
     const request = requests[index]!;
     options.beforeRead?.(request.filePath);
     const read = readOne(request, options.maxBytes, used);
     if (read.kind !== 'bytes') {
       reads.push(read);
-    } else if (read.ascii) {
-      const text = { kind: 'text' as const, text: '', hasCarriageReturn: read.hasCarriageReturn, stamp: read.stamp };
-      reads.push(text);
-      pending.push(text);
-      ranges.push(used, read.end);
-      used = read.end;
-    } else {
-      reads.push({ kind: 'text', text: scratch.toString('utf8', used, read.end), hasCarriageReturn: read.hasCarriageReturn, stamp: read.stamp });
+      continue;
     }
+    const text = { kind: 'text' as const, text: '', hasCarriageReturn: false, stamp: read.stamp };
+    at.push(reads.length);
+    reads.push(text);
+    pending.push(text);
+    ranges.push(used, read.end);
+    used = read.end;
   }
-  if (pending.length > 0) {
-    const batch = scratch.toString('latin1', 0, used);
-    for (let i = 0; i < pending.length; i++) pending[i]!.text = batch.slice(ranges[2 * i], ranges[2 * i + 1]);
+  if (pending.length === 0) return { reads, next: index };
+  const bytes = scratch.subarray(0, used);
+  /** The pending file holding byte `offset` (offsets are looked up in increasing order, from `hint` on). */
+  const fileAt = (offset: number, hint: number): number => {
+    let i = hint;
+    while (ranges[2 * i + 1]! <= offset) i++;
+    return i;
+  };
+  const binary = new Set<number>();
+  for (let nul = bytes.indexOf(0), i = 0; nul !== -1; ) {
+    i = fileAt(nul, i);
+    binary.add(i);
+    nul = bytes.indexOf(0, ranges[2 * i + 1]);
+  }
+  for (let cr = bytes.indexOf(0x0d), i = 0; cr !== -1; ) {
+    i = fileAt(cr, i);
+    pending[i]!.hasCarriageReturn = true;
+    cr = bytes.indexOf(0x0d, ranges[2 * i + 1]);
+  }
+  const allAscii = isAscii(bytes);
+  const batch = scratch.toString('latin1', 0, used);
+  for (let i = 0; i < pending.length; i++) {
+    const start = ranges[2 * i]!;
+    const end = ranges[2 * i + 1]!;
+    if (binary.has(i)) reads[at[i]!] = { kind: 'skipped', reason: 'it is a binary file, not Markdown', stamp: pending[i]!.stamp };
+    else if (allAscii || isAscii(scratch.subarray(start, end))) pending[i]!.text = batch.slice(start, end);
+    else pending[i]!.text = scratch.toString('utf8', start, end);
   }
   return { reads, next: index };
 }
@@ -317,11 +360,7 @@ export function readAgentFilesSync(requests: readonly ReadRequest[], from: numbe
  * sequence gives the stamp and the content, so a cached file costs an open
  * and an fstat.
  */
-function readOne(
-  request: ReadRequest,
-  maxBytes: number,
-  offset: number,
-): FileRead | { kind: 'bytes'; end: number; ascii: boolean; hasCarriageReturn: boolean; stamp: FileStamp } {
+function readOne(request: ReadRequest, maxBytes: number, offset: number): FileRead | { kind: 'bytes'; end: number; stamp: FileStamp } {
   // A file read before is checked with one stat (open, fstat and close are three calls); most have not changed.
   if (request.previous) {
     let st;
@@ -355,10 +394,7 @@ function readOne(
       if (n === 0) break;
       filled += n;
     }
-    const bytes = buffer.subarray(offset, offset + filled);
-    if (bytes.indexOf(0) !== -1) return { kind: 'skipped', reason: 'it is a binary file, not Markdown', stamp };
-    // These scans run over bytes just read (still in the CPU cache), not over the text later.
-    return { kind: 'bytes', end: offset + filled, ascii: isAscii(bytes), hasCarriageReturn: bytes.indexOf(0x0d) !== -1, stamp };
+    return { kind: 'bytes', end: offset + filled, stamp };
   } catch (error) {
     return { kind: 'skipped', reason: `it cannot be read (${describeError(error)})`, stamp: null };
   } finally {

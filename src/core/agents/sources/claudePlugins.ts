@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -46,7 +46,10 @@ type JsonFile = { kind: 'missing' } | { kind: 'invalid'; reason: string } | { ki
 async function readJsonObject(filePath: string): Promise<JsonFile> {
   let text: string;
   try {
-    text = await readFile(filePath, 'utf8');
+    // Synchronous, like discovery's other checks of a few paths: most of these files do not exist, and a missing
+    // one costs one stat here rather than a thread-pool round trip and an error with its stack trace.
+    if (!statSync(filePath, { throwIfNoEntry: false })) return { kind: 'missing' };
+    text = readFileSync(filePath, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };

@@ -22,9 +22,14 @@ export interface FamilyLocations {
   candidates: string[];
 }
 
+/** The environment variables home tools read for their folders (see configHome, opencodeFamily). */
+export type ToolEnv = Readonly<Record<string, string | undefined>>;
+
 export interface LocationContext {
   cwd: string;
   home: string;
+  /** XDG_CONFIG_HOME, OPENCODE_CONFIG_DIR, KILO_CONFIG_DIR, as opencode and Kilo read them. */
+  env: ToolEnv;
   /** False in an untrusted workspace: user folders only. */
   project: boolean;
   /** VS Code's `User/globalStorage` folder, where Roo Code and Kilo Code keep their global modes. */
@@ -47,17 +52,27 @@ export function familyRules(family: AgentFamily): ListingRules | undefined {
   return FAMILY_RULES[family];
 }
 
-/** The user-level agents dir of a simple family; `.github`'s is Copilot CLI's `~/.copilot/agents`. */
-export function userAgentsDir(family: AgentFamily, home: string): string {
+/**
+ * The folder opencode and Kilo keep their global config folder in: as
+ * xdg-basedir gives it to them, `$XDG_CONFIG_HOME` when set (not empty),
+ * else `~/.config`.
+ */
+export function configHome(home: string, env: ToolEnv = process.env): string {
+  const xdg = env.XDG_CONFIG_HOME;
+  return xdg ? path.resolve(xdg) : path.join(home, '.config');
+}
+
+/** The user-level agents dir of a simple family; `.github`'s is Copilot CLI's `~/.copilot/agents`; opencode's and Kilo's follow XDG_CONFIG_HOME. */
+export function userAgentsDir(family: AgentFamily, home: string, env: ToolEnv = process.env): string {
   switch (family) {
     case '.omp':
       return path.join(home, '.omp', 'agent', 'agents');
     case '.github':
       return path.join(home, '.copilot', 'agents');
     case '.opencode':
-      return path.join(home, '.config', 'opencode', 'agents');
+      return path.join(configHome(home, env), 'opencode', 'agents');
     case '.kilo':
-      return path.join(home, '.config', 'kilo', 'agents');
+      return path.join(configHome(home, env), 'kilo', 'agents');
     case '.roo':
       return path.join(home, '.roo');
     default:
@@ -146,15 +161,17 @@ function configFolder(out: Collector, dir: string, source: AgentSource, configFi
  * opencode (`.opencode`, `opencode.json`) and Kilo (`.kilocode` and `.kilo`,
  * `kilo.json`), which merge, in this order, lowest first: the global config
  * file; the project's config files from the worktree's root down to `cwd`;
- * then for each config folder — the global one, every project folder from
- * `cwd` up to the worktree's root, the one in the home folder — its config
- * file and its agent folders. Returned highest first.
+ * then for each config folder — the global one (`$XDG_CONFIG_HOME/opencode`,
+ * see configHome), every project folder from `cwd` up to the worktree's
+ * root, the one in the home folder, then `$OPENCODE_CONFIG_DIR` (Kilo:
+ * `$KILO_CONFIG_DIR`) — its config file and its agent folders. A folder
+ * named twice counts once, where it first comes. Returned highest first.
  */
 function opencodeFamily(ctx: LocationContext, tool: 'opencode' | 'kilo'): Collector {
   const out = collector();
   const names = tool === 'opencode' ? ['.opencode'] : ['.kilocode', '.kilo'];
   const configFiles = tool === 'opencode' ? ['opencode.json', 'opencode.jsonc'] : ['kilo.json', 'kilo.jsonc'];
-  const globalDir = path.join(ctx.home, '.config', tool);
+  const globalDir = path.join(configHome(ctx.home, ctx.env), tool);
   const upward = ctx.project ? foldersUpToWorktree(ctx.cwd) : [];
   // Config folders, lowest first, as the home tool merges them; at one level `.kilo` after `.kilocode`.
   const folders: { dir: string; source: AgentSource }[] = [{ dir: globalDir, source: 'user' }];
@@ -166,6 +183,12 @@ function opencodeFamily(ctx: LocationContext, tool: 'opencode' | 'kilo'): Collec
     }
   }
   for (const name of names) folders.push({ dir: path.join(ctx.home, name), source: 'user' });
+  // The folder the environment names comes last, so it wins; relative to where the tool was started.
+  const fromEnv = ctx.env[tool === 'opencode' ? 'OPENCODE_CONFIG_DIR' : 'KILO_CONFIG_DIR'];
+  if (fromEnv) {
+    const dir = path.resolve(ctx.cwd, fromEnv);
+    if (dir !== globalDir && !folders.some((folder) => folder.dir === dir)) folders.push({ dir, source: 'user' });
+  }
   for (const { dir, source } of folders.reverse()) configFolder(out, dir, source, dir === globalDir ? null : configFiles);
   // The project's config files, nearest first, then the global one.
   for (const level of upward) if (level !== ctx.home) out.files(level, configFiles, 'project');

@@ -4,7 +4,7 @@ import type { DiscoveryWarning } from '../definition';
 import { AGENT_FAMILIES, type AgentFamily, type AgentSource } from '../kinds';
 import { walksFolder, type ListingRules } from './agentFiles';
 import { listClaudePluginRoots, readPluginManifest, type PluginScope } from './claudePlugins';
-import { agentsFolderName, defaultEditorStorage, familyRules, layeredFamilyLocations, userAgentsDir } from './familyDirs';
+import { agentsFolderName, defaultEditorStorage, familyRules, layeredFamilyLocations, userAgentsDir, type ToolEnv } from './familyDirs';
 
 export { userAgentsDir } from './familyDirs';
 
@@ -38,6 +38,8 @@ export interface SourceOptions {
   includeProjectAndPlugins: boolean;
   /** VS Code's `User/globalStorage` folder (Roo Code's and Kilo Code's global modes); default: the stable build's on this platform. */
   editorStorage?: string;
+  /** The environment variables home tools read for their folders (XDG_CONFIG_HOME, OPENCODE_CONFIG_DIR, KILO_CONFIG_DIR). */
+  env: ToolEnv;
 }
 
 export interface ResolvedSources {
@@ -69,8 +71,8 @@ function isDirectory(dir: string): boolean {
  * A dir that is the family's user dir does not count: with the workspace
  * inside the home folder, `~/.claude/agents` is the user dir, not a project's.
  */
-function nearestProjectDir(family: AgentFamily, cwd: string, home: string, folder = 'agents'): string | null {
-  const userDir = userAgentsDir(family, home);
+function nearestProjectDir(family: AgentFamily, cwd: string, home: string, env: ToolEnv, folder = 'agents'): string | null {
+  const userDir = userAgentsDir(family, home, env);
   for (let current = path.resolve(cwd); ; current = path.dirname(current)) {
     const candidate = path.join(current, family, folder);
     if (candidate !== userDir && isDirectory(candidate)) return candidate;
@@ -111,7 +113,7 @@ export async function resolveAgentDirs(options: SourceOptions): Promise<Resolved
 
   const editorStorage = options.editorStorage ?? defaultEditorStorage(home);
   for (const family of AGENT_FAMILIES) {
-    const layered = layeredFamilyLocations(family, { cwd, home, project: options.includeProjectAndPlugins, editorStorage });
+    const layered = layeredFamilyLocations(family, { cwd, home, env: options.env, project: options.includeProjectAndPlugins, editorStorage });
     if (layered) {
       for (const dir of layered.dirs) add({ ...dir, family });
       candidates.push(...layered.candidates);
@@ -121,11 +123,11 @@ export async function resolveAgentDirs(options: SourceOptions): Promise<Resolved
     // VS Code's chat modes (`.github/chatmodes/`) are Copilot agents too, after `.github/agents/`.
     for (const folder of family === '.github' ? ['agents', 'chatmodes'] : [agentsFolderName(family)]) {
       if (!options.includeProjectAndPlugins) break;
-      const project = nearestProjectDir(family, cwd, home, folder);
+      const project = nearestProjectDir(family, cwd, home, options.env, folder);
       if (project) add({ path: project, source: 'project', family, ...(rules ? { rules } : {}) });
       if (project !== path.join(cwd, family, folder)) candidates.push(path.join(cwd, family, folder));
     }
-    const user = userAgentsDir(family, home);
+    const user = userAgentsDir(family, home, options.env);
     if (isDirectory(user)) add({ path: user, source: 'user', family, ...(rules ? { rules } : {}) });
     else candidates.push(user);
   }

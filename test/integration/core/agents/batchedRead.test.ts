@@ -55,6 +55,10 @@ test('batched reading gives every file exactly the text readFileSync gives, acro
   writeFile(path.join(project, 'm-invalid-utf8.md'), Buffer.concat([Buffer.from(agent('invalid-utf8')), Buffer.from([0xff, 0xc3, 0x28, 0xe2, 0x82])]));
   writeFile(path.join(project, 'm-truncated-utf8.md'), Buffer.concat([Buffer.from(agent('truncated')), Buffer.from([0xe2, 0x82])]));
   writeFile(path.join(project, 'm-binary.md'), Buffer.concat([Buffer.from(agent('binary')), Buffer.from([0, 1, 2])]));
+  // The bytes are checked per batch: two binary files and two CRLF files side by side, each NUL and CR found in its own file.
+  writeFile(path.join(project, 'm-binary2.md'), Buffer.concat([Buffer.from([0]), Buffer.from(agent('binary2'))]));
+  writeFile(path.join(project, 'm-crlf2.md'), agent('crlf2', '', `Only here.\n${body(6, 500)}`).replace(/\n/g, '\r\n'));
+  writeFile(path.join(project, 'm-crlf3.md'), `${agent('crlf3', '', body(7, 500))}\r\n`);
   writeFile(path.join(project, 'm-empty.md'), '');
   writeFile(path.join(project, 'm-yaml-error.md'), agent('yaml-error').replace('description: "Use', 'description: Use').replace('reports."', 'reports: x'));
   // One file larger than a whole batch.
@@ -78,10 +82,13 @@ test('batched reading gives every file exactly the text readFileSync gives, acro
   for (const { file, parsed } of expected.flat()) {
     const messages = byFile.get(file.filePath) ?? [];
     if (parsed) assert.deepStrictEqual(messages, parsed.warnings.map((w: DiscoveryWarning) => w.message), file.relPath);
-    else assert.deepStrictEqual(messages, ['skipped m-binary.md: it is a binary file, not Markdown']);
+    else assert.deepStrictEqual(messages, [`skipped ${path.basename(file.filePath)}: it is a binary file, not Markdown`]);
   }
   const crlf = result.agents.find((a) => a.name === 'crlf');
   assert.ok(crlf && !crlf.systemPrompt.includes('\r') && crlf.systemPrompt.startsWith('Line one.\nLine two.'));
+  const crlf2 = result.agents.find((a) => a.name === 'crlf2');
+  assert.ok(crlf2 && !crlf2.systemPrompt.includes('\r') && crlf2.systemPrompt.startsWith('Only here.\n'));
+  assert.deepEqual(result.agents.filter((a) => a.name.startsWith('binary')), []);
   assert.ok(result.agents.find((a) => a.name === 'emoji')?.systemPrompt.startsWith('Ship it 🚀 — quickly.'));
   assert.ok(result.agents.find((a) => a.name === 'invalid-utf8')?.systemPrompt.endsWith('\uFFFD\uFFFD(\uFFFD'));
 });

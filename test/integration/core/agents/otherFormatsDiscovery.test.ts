@@ -60,7 +60,8 @@ test("opencode merges every definition of a name, in its own order: global confi
   at('.opencode/agents/review.md', md('description: From the project folder.', 'Project prompt.'));
   at('.opencode/modes/build.md', md('description: Builds.'));
   at('.opencode/agents/team/lead.md', md('description: Leads.'));
-  const result = await discoverAgents({ cwd, home, loadClaudePlugins: false, bundledDir: null });
+  // No XDG_CONFIG_HOME: the global folder is ~/.config/opencode, whatever the machine running the test sets.
+  const result = await discoverAgents({ cwd, home, loadClaudePlugins: false, bundledDir: null, env: {} });
   const review = result.agents.find((a) => a.name === 'review')!;
   assert.deepEqual([review.description, review.systemPrompt, review.model, review.maxTurns, review.source], ['From the project folder.', 'Project prompt.', 'claude-haiku-4-5', 9, 'project']);
   assert.equal(review.mergedFrom?.length, 3);
@@ -68,6 +69,35 @@ test("opencode merges every definition of a name, in its own order: global confi
   assert.equal(result.agents.find((a) => a.name === 'build')?.modelInvocable, false);
   assert.ok(result.agents.some((a) => a.name === 'team/lead'));
   assert.deepEqual(result.shadowed.filter((s) => s.definition.name === 'review').map((s) => s.merged), [true, true]);
+});
+
+test('opencode and Kilo find their global folder under XDG_CONFIG_HOME, and the folder OPENCODE_CONFIG_DIR / KILO_CONFIG_DIR names, last (it wins)', async (t) => {
+  const { root, home, cwd, at } = workspace(t);
+  const xdg = path.join(root, 'xdg');
+  const extra = path.join(root, 'extra-opencode');
+  const kiloExtra = path.join(root, 'extra-kilo');
+  at('~/.config/opencode/agents/stale.md', md('description: Only where XDG_CONFIG_HOME does not point.'));
+  writeFile(path.join(xdg, 'opencode', 'agents', 'review.md'), md('description: From the XDG folder.\nsteps: 4', 'Global prompt.'));
+  writeFile(path.join(xdg, 'opencode', 'opencode.json'), JSON.stringify({ agent: { from_global_json: { description: 'Global JSON.' } } }));
+  at('.opencode/agents/review.md', md('description: From the project folder.', 'Project prompt.'));
+  writeFile(path.join(extra, 'agents', 'review.md'), md('description: From OPENCODE_CONFIG_DIR.', 'Env prompt.'));
+  writeFile(path.join(extra, 'opencode.json'), JSON.stringify({ agent: { from_env_json: { description: 'Env JSON.' } } }));
+  writeFile(path.join(xdg, 'kilo', 'agents', 'kilo-global.md'), md('description: Kilo global.'));
+  writeFile(path.join(kiloExtra, 'agent', 'kilo-extra.md'), md('description: Kilo extra.'));
+  const env = { XDG_CONFIG_HOME: xdg, OPENCODE_CONFIG_DIR: extra, KILO_CONFIG_DIR: kiloExtra };
+  const result = await discoverAgents({ cwd, home, loadClaudePlugins: false, bundledDir: null, env });
+  const names = result.agents.map((a) => a.name);
+  assert.ok(!names.includes('stale'), names.join());
+  for (const name of ['from_global_json', 'from_env_json', 'kilo-global', 'kilo-extra']) assert.ok(names.includes(name), name);
+  // Merged field by field, the environment's folder last: its description and prompt over the project's, the global steps kept.
+  const review = result.agents.find((a) => a.name === 'review')!;
+  assert.deepEqual([review.description, review.systemPrompt, review.maxTurns, review.filePath], ['From OPENCODE_CONFIG_DIR.', 'Env prompt.', 4, path.join(extra, 'agents', 'review.md')]);
+  assert.equal(result.agents.find((a) => a.name === 'kilo-global')?.source, 'user');
+  // An empty XDG_CONFIG_HOME is unset; a missing OPENCODE_CONFIG_DIR folder is watched for.
+  const plain = await discoverAgents({ cwd, home, loadClaudePlugins: false, bundledDir: null, env: { XDG_CONFIG_HOME: '', OPENCODE_CONFIG_DIR: path.join(root, 'not-yet') } });
+  assert.ok(plain.agents.some((a) => a.name === 'stale'));
+  const { candidates } = await resolveAgentDirs(sourceOptions({ cwd, home, loadClaudePlugins: false, bundledDir: null, env: { OPENCODE_CONFIG_DIR: path.join(root, 'not-yet') } }));
+  assert.ok(candidates.includes(path.join(root, 'not-yet', 'agents')) && candidates.includes(path.join(root, 'not-yet', 'opencode.json')));
 });
 
 test('an untrusted workspace reads none of the project files of these formats', async (t) => {

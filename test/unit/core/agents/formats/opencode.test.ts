@@ -42,6 +42,9 @@ test('opencode: permission — actions per permission and per pattern, in order;
   );
   // A pattern rule after the whole-tool deny keeps Task: explore may still be started.
   assert.deepEqual(definition.disallowedTools, []);
+  // A catch-all deny written as a pattern, last, takes the tool away like a bare deny.
+  assert.deepEqual(load('---\npermission:\n  bash:\n    "git *": allow\n    "*": deny\n---\nx\n', at, '.opencode').definition.disallowedTools, ['Bash']);
+  assert.deepEqual(load('---\npermission:\n  "*": deny\n  read: allow\n---\nx\n', at, '.opencode').definition.disallowedTools.includes('Read'), false);
   // A bare action is every tool; an unknown key names MCP tools.
   assert.deepEqual(load('---\npermission: ask\n---\nx\n', at, '.opencode').definition.permissions?.[0]?.tools, ['*']);
   assert.deepEqual(load('---\npermission:\n  github_*: deny\n---\nx\n', at, '.opencode').definition.permissions?.[0]?.tools, ['mcp_github_*']);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULT_MODEL_ALIASES } from '../../../../../src/core/config';
-import { modelEffect } from '../../../../../src/core/agents/interpretation/modelNames';
+import { modelEffect, resolveModelField } from '../../../../../src/core/agents/interpretation/modelNames';
 import { resolveModel } from '../../../../../src/core/engine/loop/models';
 import { parseAgentText } from '../../../../../src/core/agents/parsing/parse';
 
@@ -24,4 +24,17 @@ test('an alias the settings map runs as what it maps to; an id runs as written',
   assert.deepEqual(modelEffect('claude-opus-4-6', DEFAULT_MODEL_ALIASES), { runs: true, text: 'Model id "claude-opus-4-6", sent to the API as written.' });
   assert.equal(modelEffect('sonne', { ...DEFAULT_MODEL_ALIASES, sonne: 'claude-sonnet-5-5' }).runs, true, 'mapped by the user: it runs');
   assert.equal(modelEffect('fast', { fast: 'gpt-5' }).runs, false, 'mapped to another provider: it does not');
+});
+
+test('a name resolved again (kept from the first time) resolves as it did, per reading of ids', () => {
+  for (let round = 0; round < 2; round++) {
+    // Kiro's reading of ids (family and version) and the others' (an id is sent as written) differ for one name.
+    assert.deepEqual(resolveModelField('claude-sonnet-4'), { model: 'claude-sonnet-4', runs: true });
+    assert.equal(resolveModelField('claude-sonnet-4', { familyVersions: true })?.model, 'sonnet');
+    assert.equal(resolveModelField('anthropic/claude-haiku-4-5')?.model, 'claude-haiku-4-5');
+    assert.equal(resolveModelField('gpt-5')?.runs, false);
+    assert.equal(resolveModelField('pi/smol, haiku')?.model, 'haiku');
+  }
+  // Shared between files, so nobody may change one.
+  assert.ok(Object.isFrozen(resolveModelField('anthropic/claude-haiku-4-5')));
 });

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { bundledAgentsDir } from '../../../../../src/core/agents/sources/bundled';
 import { parseWithYamlEngine, parseYamlFrontmatter } from '../../../../../src/core/agents/parsing/frontmatter';
 import { parseYamlFastPath, type NestedColonError } from '../../../../../src/core/agents/parsing/yamlFastPath';
-import { checkFastPath as check, frontmatterOf } from '../../../../support/frontmatterContract';
-import { generateAgents } from '../../../../support/generatedAgents';
+import { checkFastPath as check, checkFastPathAgainstYaml12 as check12, frontmatterOf } from '../../../../support/frontmatterContract';
+import { generateAgents, generatedFiles } from '../../../../support/generatedAgents';
 
 // The fast path for simple frontmatter must give exactly what the YAML parser
 // gives for every input it accepts, and decline (undefined) everything else
@@ -36,8 +36,22 @@ test('generated agents in every shape: the fast path agrees with YAML, and takes
     if (check(frontmatter)) taken++;
     check(frontmatter.replace(/\n/g, '\r\n'));
   }
-  // Block lists, flow lists with quotes and YAML-breaking descriptions go to the YAML parser; plain CSV lines do not.
-  assert.ok(taken >= markdown / 2, `fast path took ${taken} of ${markdown}`);
+  // YAML-breaking descriptions go to the YAML parser (or are reported by the fast path); the rest, nested maps included, do not.
+  assert.ok(taken >= (markdown * 3) / 4, `fast path took ${taken} of ${markdown}`);
+});
+
+test('generated modes files: the fast path agrees with both YAML parsers (js-yaml, and yaml as Roo Code runs it)', () => {
+  const modes = [...generatedFiles(generateAgents())].filter(([file]) => file.endsWith('.roomodes'));
+  assert.ok(modes.length > 0);
+  for (const [file, text] of modes) {
+    check(text);
+    check12(text);
+    // A plain `\.md$` starts with a character the fast path leaves to the parser; quoted, the nested `[edit, { fileRegex }]` groups are read by the fast path too.
+    const quoted = text.replace(/fileRegex: (.*)/g, "fileRegex: '$1'");
+    assert.ok(check(quoted) && check12(quoted), file);
+    const simpler = text.replace(/      - - edit\n        - fileRegex: .*\n          description: .*\n/g, '      - edit\n');
+    assert.ok(check(simpler) && check12(simpler), 'a modes file of plain groups');
+  }
 });
 
 /** Values YAML reads as something else than the text, or not at all. */
@@ -96,12 +110,43 @@ function* generated(): Generator<string> {
     '<<: {a: b}\n', 'name: a # comment\n', '# comment\nname: a\n', 'name: a\n  # indented comment\n',
   ];
   yield* shapes;
+  // Nested collections: maps in maps, lists of maps, lists in lists, flow lists, quoted keys, and their indentation mistakes.
+  for (const value of TRICKY_VALUES) {
+    yield `permission:\n  bash: ${value}\n  edit: ask\n`;
+    yield `permission:\n  bash:\n    "git *": ${value}\n    '*': ask\nname: x\n`;
+    yield `modes:\n  - slug: ${value}\n    name: x\n  - slug: y\n`;
+    yield `modes:\n- slug: x\n  groups: [read, ${value}]\n`;
+    yield `tools: [${value}]\n`;
+    yield `tools: [a, ${value}, b]\n`;
+    yield `groups:\n  - - ${value}\n    - fileRegex: x\n`;
+    yield `permission:\n  "${value}": allow\n`;
+    yield `permission:\n  '${value}': allow\n`;
+  }
+  for (const key of TRICKY_KEYS) {
+    yield `permission:\n  ${key}: v\n`;
+    yield `modes:\n  - ${key}: v\n    other: w\n`;
+  }
+  const nested = [
+    'a:\n  b:\n    c: d\n', 'a:\n  b:\n    c: d\n  e: f\ng: h\n', 'a:\n  b: c\n   d: e\n', 'a:\n  b: c\n d: e\n', 'a:\n   b: c\n  d: e\n',
+    'a:\n  b:\n  c: d\n', 'a:\n  b:\n  - c\n', 'a:\n  b:\n  - c\n  d: e\n', 'a:\n- b: c\n  d: e\n- f\n', 'a:\n  - b: c\n    d: e\n  - f: g\n',
+    'a:\n  - b: c\n   d: e\n', 'a:\n  - b: c\n     d: e\n', 'a:\n  - b:\n      - c\n    d: e\n', 'a:\n  - b:\n    - c\n', 'a:\n  -  b: c\n     d: e\n',
+    'a:\n  - - b\n    - c\n  - - d\n', 'a:\n  - - b\n  - c\n', 'a:\n  - - - b\n', 'a:\n  - b\n  c: d\n', 'a:\n  b: c\n  - d\n', 'a:\n  - b\nc: d\n',
+    'a:\n  - b: >-\n      text\n    c: d\n', 'a:\n  - b: >-\n      text\n  - c\n', 'a:\n  - b: |\n     text\n       more\n', 'a:\n  b: >\n    x\n  c: d\n',
+    'a:\n  b: >\n   x\n  c: d\n', 'a:\n  b: >\n  x\n', 'a:\n  - >-\n    x\n', 'a:\n  - |\n    x\n  - y\n', 'a:\n  b:\n\n    c: d\n\n  e: f\n',
+    'a: []\n', 'a: [ ]\n', 'a: [a,b]\n', 'a: [a ,b ]\n', 'a: [a, b,]\n', 'a: [, a]\n', 'a: [a, [b]]\n', 'a: [a, {b: c}]\n', 'a: [a: b]\n', 'a: [a, b] # c\n',
+    'a: [a, b]x\n', 'a: [a\n  , b]\n', 'a: ["a, b"]\n', "a: ['a', 'b']\n", 'a: ["a", "b"]\n', 'a: [a b, c d]\n', 'a: [true, 1, null]\n', 'a: [a#b]\n',
+    '"a": b\n', "'a': b\n", '"a b": c\n', '"a": b\n"a": c\n', '"a":b\n', '"a" : b\n', '"a\\"b": c\n', "'a''b': c\n", '"": a\n', '"__proto__": a\n',
+    'a:\n  __proto__:\n    b: c\n', 'a:\n  constructor: b\n', 'a:\n  b: c\n  b: d\n', 'a:\n  - b: c\n    b: d\n', 'a:\n  b: c: d\n', 'a:\n  - b: c: d\n',
+    'a:\n  b:\n', 'a:\n  b:\nc: d\n', 'a:\n  -\n    b: c\n', 'a:\n  - b:\n  - c\n', 'a:\n\tb: c\n', 'a:\n  b: c\r\n  d: e\r\n', 'a:\n  b: c # d\n',
+    'a:\n  # c\n  b: d\n', 'a:\n  b: &x c\n  d: *x\n', 'a:\n  ? b\n  : c\n', 'a:\n  b: {c: d}\n', 'a:\n  1: b\n', 'a:\n  true: b\n', 'a:\n  b.c: d\n',
+  ];
+  yield* nested;
   // Block scalars: headers, indentation, blank, trailing-space and more-indented lines, line endings.
   const headers = ['|', '|-', '|+', '>', '>-', '>+', '|2', '>1-', '| # c', '>-  ', '>- x', '>-\t'];
   const bodies = [
     ['a'], ['a', 'b'], ['Use it: often', '# not a comment', '- not an item', 'key: not a key'], ['a ', 'b'], ['a', 'b  '],
     ['a', '', 'b'], ['a', '   ', 'b'], ['a', '  b'], ['a', ' b'], [' a', 'b'], ['a\tb'], ['\ta'], ['é', '🎉'], ['a\u2028b'], ['"q"', "'q'"],
-    ['---'], ['...'], ['a', 'b', 'c', 'd'],
+    ['---'], ['...'], ['a', 'b', 'c', 'd'], ['a', '', '', 'b'], ['a', '', 'b', '', 'c'], ['a', ''], ['', 'a'], ['a', '', ' b'], ['a', '', '  b'],
   ];
   for (const header of headers) {
     for (const body of bodies) {
@@ -129,6 +174,8 @@ test('generated tricky input: the fast path agrees with YAML or declines', () =>
   for (const frontmatter of generated()) {
     total++;
     if (check(frontmatter)) taken++;
+    // Modes files take the fast path too, so it must agree with the yaml package as well.
+    check12(frontmatter);
   }
   // Both outcomes must really occur, or the test checks nothing.
   assert.ok(taken > 50 && taken < total - 300, `fast path took ${taken} of ${total}`);
@@ -171,9 +218,58 @@ test('random frontmatter built from YAML-significant pieces: agrees with YAML or
       else lines.push(value);
     }
     const eol = random() < 0.2 ? '\r\n' : '\n';
-    if (check(lines.join(eol) + (random() < 0.8 ? eol : ''))) taken++;
+    const text = lines.join(eol) + (random() < 0.8 ? eol : '');
+    if (check(text)) taken++;
+    check12(text);
   }
   assert.ok(taken > 500, `fast path took ${taken} of ${total}`);
+});
+
+test('random nested frontmatter (maps, lists of maps, lists in lists, flow lists): agrees with both YAML parsers or declines', () => {
+  const random = prng(11);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  const keys = ['a', 'bash', 'edit', '"git *"', "'*'", 'x-y', 'true', 'slug', 'a b'];
+  const scalars = ['v', 'allow', 'ask', 'false', '12', '"q v"', "'s'", 'a: b', '', '[a, b]', '[]', '>-', '|', 'x #y', 'null', '"a, b"'];
+  const indents = [0, 1, 2, 2, 2, 3, 4, 4, 6];
+  let taken = 0;
+  let taken12 = 0;
+  const total = 8000;
+  for (let n = 0; n < total; n++) {
+    const lines: string[] = [];
+    const count = 1 + Math.floor(random() * 7);
+    for (let l = 0; l < count; l++) {
+      const pad = ' '.repeat(l === 0 ? 0 : pick(indents));
+      const shape = random();
+      if (shape < 0.35) lines.push(`${pad}${pick(keys)}: ${pick(scalars)}`);
+      else if (shape < 0.55) lines.push(`${pad}${pick(keys)}:`);
+      else if (shape < 0.7) lines.push(`${pad}- ${pick(scalars)}`);
+      else if (shape < 0.82) lines.push(`${pad}- ${pick(keys)}: ${pick(scalars)}`);
+      else if (shape < 0.88) lines.push(`${pad}- - ${pick(scalars)}`);
+      else if (shape < 0.93) lines.push(`${pad}${pick(['text', 'more text', 'a: b'])}`);
+      else lines.push('');
+    }
+    const text = `${lines.join('\n')}\n`;
+    if (check(text)) taken++;
+    if (check12(text)) taken12++;
+  }
+  assert.ok(taken > 400, `fast path took ${taken} of ${total}`);
+  assert.equal(taken12, taken);
+});
+
+test('nested shapes of the later formats are read by the fast path itself', () => {
+  assert.deepEqual(parseYamlFastPath('description: x\nmode: subagent\ntools:\n  write: false\npermission:\n  edit: ask\n  bash:\n    "git *": allow\n    "*": ask\n'), {
+    description: 'x',
+    mode: 'subagent',
+    tools: { write: false },
+    permission: { edit: 'ask', bash: { 'git *': 'allow', '*': 'ask' } },
+  });
+  assert.deepEqual(parseYamlFastPath("tools: ['codebase', 'editFiles']\n"), { tools: ['codebase', 'editFiles'] });
+  assert.deepEqual(parseYamlFastPath('customModes:\n  - slug: a\n    roleDefinition: >-\n      You review.\n    groups: [read, edit]\n  - slug: b\n    groups:\n      - read\n      - - edit\n        - fileRegex: x\n'), {
+    customModes: [
+      { slug: 'a', roleDefinition: 'You review.', groups: ['read', 'edit'] },
+      { slug: 'b', groups: ['read', ['edit', { fileRegex: 'x' }]] },
+    ],
+  });
 });
 
 test('a plain value holding ": " is reported as the YAML error it is, without the YAML parser', () => {
@@ -187,8 +283,9 @@ test('a plain value holding ": " is reported as the YAML error it is, without th
     message: 'the value of "description" holds ": ", which YAML reads as a nested mapping; quote the value (line 3, column 22)',
     position: { line: 3, column: 22 },
   });
-  // In a list item `a: b` is a valid mapping: no verdict there.
+  // In a list item `a: b` is a valid mapping, read as one; `a b: c` is one too, with a key left to the parser: no verdict there.
   const item: { error?: NestedColonError } = {};
-  assert.equal(parseYamlFastPath('tools:\n  - a: b\n', item), undefined);
+  assert.deepEqual(parseYamlFastPath('tools:\n  - a: b\n', item), { tools: [{ a: 'b' }] });
+  assert.equal(parseYamlFastPath('tools:\n  - a b: c\n', item), undefined);
   assert.equal(item.error, undefined);
 });
