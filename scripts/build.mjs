@@ -417,6 +417,8 @@ async function build(options) {
 async function buildAll() {
   written.clear();
   const rest = Promise.all(independent.map((b) => build(b)));
+  // Awaited below, after the shared bundles; until then a failure must not count as unhandled (it would end --watch).
+  rest.catch(() => undefined);
   const shared = [];
   for (const lender of [agentsCore, runClient, engine]) shared.push(await sharedBundle(lender, [...shared]));
   await Promise.all(borrowers.map((b) => build({ ...b, plugins: [...b.plugins, borrowFrom(shared)] })));
@@ -427,8 +429,9 @@ async function buildAll() {
 /**
  * Deletes the bundles in dist/ this build did not write: one an older build
  * made under a name no longer used (as `cli-engine.cjs` was) would otherwise
- * be packaged into the .vsix, and be found by whatever looks for a module
- * among the bundles.
+ * be found by whatever looks for a module among the bundles (the package
+ * test, the agent host's check of which bundle holds its paths) and be run
+ * by nothing. The .vsix names its bundles one by one (.vscodeignore).
  */
 async function removeStaleBundles() {
   const dist = path.join(root, 'dist');

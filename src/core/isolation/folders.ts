@@ -57,6 +57,8 @@ export class WorktreeFolders {
   ): Promise<WorktreeRecord & { prepared: 'new' | 'reused' }> {
     const shape = this.ctx.pool.sizing().size > 0 ? await repoShape(repo.commonDir, repo.toplevel) : null;
     let saved: WorktreeRecord | undefined;
+    // Whether the branch of `saved` is this attempt's own: a name found taken is someone else's, never cleaned up.
+    let branchMade = false;
     let pooled: PooledWorktree | undefined;
     const rec = await withRepoLock(repo.commonDir, async () => {
       pooled = shape ? await this.ctx.pool.take(repo.commonDir, repo.toplevel, shape) : undefined;
@@ -74,6 +76,7 @@ export class WorktreeFolders {
         // Both settle before a failure is acted on: the clean-up must not race a git process still running here.
         const [created, attached] = await Promise.allSettled([branches.create(branch), attaching]);
         if (created.status === 'rejected') throw created.reason;
+        branchMade = created.value;
         if (attached.status === 'rejected') throw attached.reason;
         if (!created.value) continue;
         if (!pooled) await registerWorktree(repo.toplevel, wtPath, branch);
@@ -81,7 +84,7 @@ export class WorktreeFolders {
       }
       throw new IsolationError('git-failed', `Could not find a free branch name for ${agentName}: ${branches.exhausted}.`);
     }).catch(async (e: unknown) => {
-      if (saved) await this.undoCreate(saved, Boolean(pooled));
+      if (saved) await this.undoCreate(saved, Boolean(pooled), branchMade);
       else if (pooled) await withRepoLock(repo.commonDir, () => removeWorktree(repo.toplevel, pooled!.path, this.ctx.worktreesRoot)).catch(() => undefined);
       throw createFailed(agentName, e);
     });
@@ -192,12 +195,12 @@ export class WorktreeFolders {
     }
   }
 
-  /** Rolls back a half-made worktree; on failure the record stays for recover(). */
-  private async undoCreate(rec: WorktreeRecord, folderIsOurs: boolean): Promise<void> {
+  /** Rolls back a half-made worktree (and its branch when `branchIsOurs`); on failure the record stays for recover(). */
+  private async undoCreate(rec: WorktreeRecord, folderIsOurs: boolean, branchIsOurs = true): Promise<void> {
     try {
       await withRepoLock(rec.commonDir, async () => {
         if (folderIsOurs || (await this.owns(rec))) await removeWorktree(rec.repoRoot, rec.path, this.ctx.worktreesRoot);
-        if (rec.state === 'creating' && (await branchTip(rec.repoRoot, rec.branch))) await deleteBranch(rec.repoRoot, rec.branch, rec.baseCommit);
+        if (branchIsOurs && rec.state === 'creating' && (await branchTip(rec.repoRoot, rec.branch))) await deleteBranch(rec.repoRoot, rec.branch, rec.baseCommit);
       });
       if (rec.state === 'creating') await this.ctx.update(rec, { state: 'discarded' });
     } catch (e) {

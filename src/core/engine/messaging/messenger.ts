@@ -126,11 +126,11 @@ export class Messenger {
       // Taken in one step with the look at who holds it: another process continuing it at this moment (a terminal's
       // `send --no-host`) either finds it ours and queues to us, or has it already and gets this message queued.
       const claimed = !this.#host.works(source.runId);
-      if (claimed) {
-        const owner = await this.#host.claim(mail);
-        if (owner) return { delivery: 'elsewhere', owner };
-      }
       try {
+        if (claimed) {
+          const owner = await this.#host.claim(mail);
+          if (owner) return { delivery: 'elsewhere', owner };
+        }
         const posted = await this.#post(mail);
         return { delivery: 'continued', run: await this.continueWith(source, [posted], '', options) };
       } catch (error) {
