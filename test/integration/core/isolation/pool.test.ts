@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { WorktreeManager } from '../../../../src/core/isolation';
@@ -244,6 +244,26 @@ test('a crash while the upkeep cleans a discarded worktree leaves it to the next
   assert.equal(next.path, folder);
   assert.equal(sb.exists('kept-work.txt', next.path), false);
   assert.equal(sb.git(['status', '--porcelain', '--ignored'], next.path), '');
+});
+
+test('a create that fails while a taken name is tried never deletes the branch that holds the name', async () => {
+  const sb = sandbox();
+  const m = pooled(sb, 1);
+  const first = await m.create({ cwd: sb.repo, agentName: 'first', agentId: 'first-1' });
+  await m.discard('first-1');
+  await m.maintain({ wait: true });
+  // Someone else's branch holds the next agent's first name, at the very commit the agent would start from; and the
+  // pooled folder's HEAD cannot be moved (its lock is held), so the attempt that finds the name taken also fails.
+  const taken = branchName(worktreeName('second', 'second-1'));
+  sb.git(['branch', taken, 'HEAD']);
+  const gitDir = path.resolve(first.path, sb.git(['rev-parse', '--git-dir'], first.path).trim());
+  mkdirSync(path.join(gitDir, 'HEAD.lock'));
+  try {
+    await assert.rejects(m.create({ cwd: sb.repo, agentName: 'second', agentId: 'second-1' }));
+  } finally {
+    rmSync(path.join(gitDir, 'HEAD.lock'), { recursive: true, force: true });
+  }
+  assert.ok(branchExists(sb, taken), 'the branch that held the name is still there');
 });
 
 test('a pooled worktree whose branch name is taken goes to the next name, and the taken branch keeps its commit', async () => {
