@@ -13,7 +13,7 @@ import type { MailEntry } from '../engine/messaging/mail';
 import { KeyedMutex } from '../mutex';
 import { Mailbox } from './mailbox';
 import { NewerVersion } from '../persistence';
-import { active, busyElsewhere, markInterrupted, ownedByLiveOther, readRunFile, readRunFileSync, runFileText, writeRunFile, writeRunFileText, type RunFile } from './runFiles';
+import { active, busyElsewhere, markInterrupted, ownedByLiveOther, readRunFile, readRunFileSync, runFileText, writeRunFileText, type RunFile } from './runFiles';
 import { IndexedRun, RunIndex, summarize, type RunSummary } from './runIndex';
 import { RunFileWatch } from './runFileWatch';
 import type { RunStore } from './runStore';
@@ -327,8 +327,7 @@ export class RunHistory implements AgentArchive {
     const file = await readRunFile(this.#file(runId), runId).catch(() => null);
     if (!file || ownedByLiveOther(file, this.#owner) || sameOwner(file.owner ?? undefined, this.#owner)) return file?.run ?? null;
     if (markInterrupted(file.run, this.#now())) {
-      await writeRunFile(this.#file(runId), file.run, this.#owner);
-      this.#options.onWrite?.(runId);
+      await this.#writeRunFile(runId, runFileText(file.run, this.#owner));
     }
     return file.run;
   }
@@ -416,9 +415,7 @@ export class RunHistory implements AgentArchive {
       }
       this.#busy.delete(run.runId);
     }
-    await writeRunFileText(this.#file(run.runId), text);
-    await this.#watch?.wrote(run.runId);
-    this.#options.onWrite?.(run.runId);
+    await this.#writeRunFile(run.runId, text);
     this.#written.set(run.runId, version);
     this.#summaries.set(run.runId, IndexedRun.of(summarize(run, stillActive)));
     this.#indexed.push(run.runId);
@@ -532,6 +529,17 @@ export class RunHistory implements AgentArchive {
     if (store.isSummary(runId)) store.restore(file.run);
     else store.load([file.run]);
     if (ended && this.#options.summarizeEnded) store.summarize(runId, file.run.version);
+  }
+
+  /**
+   * Writes a run's file as this process: every write goes through here, so
+   * the watch of other processes' writes knows each of this process's own
+   * (a takeover of a dead owner's run included) and never reads it back.
+   */
+  async #writeRunFile(runId: string, text: string): Promise<void> {
+    await writeRunFileText(this.#file(runId), text);
+    await this.#watch?.wrote(runId);
+    this.#options.onWrite?.(runId);
   }
 
   /** Writes what is pending now; calls that come while a drain waits to start share it. */
@@ -677,9 +685,7 @@ export class RunHistory implements AgentArchive {
           if (this.#store) this.#store.load([file.run]);
           else this.#loaded = [file.run, ...this.#loaded.filter((r) => r.runId !== file.run.runId)];
         }
-        await writeRunFileText(this.#file(entry.runId), runFileText(file.run, this.#owner, true));
-        await this.#watch?.wrote(entry.runId);
-        this.#options.onWrite?.(entry.runId);
+        await this.#writeRunFile(entry.runId, runFileText(file.run, this.#owner, true));
         if (!mine) this.#written.set(file.run.runId, file.run.version);
         this.#heldActive.add(file.run.runId);
         // Held: the index says it may be at work, so the next opener reads it whole.

@@ -71,10 +71,6 @@ export async function writeRunFileText(file: string, text: string): Promise<void
   await writeEncoded(RUN_FILE_FORMAT, file, text);
 }
 
-export async function writeRunFile(file: string, run: RunSnapshot, owner: ProcessOwner): Promise<void> {
-  await writeRunFileText(file, runFileText(run, owner));
-}
-
 /** Whether any agent of the run is still at work (or waiting to start). */
 export function active(run: RunSnapshot): boolean {
   return isActiveStatus(run.status) || Object.values(run.agents).some((a) => isActiveStatus(a.status));
