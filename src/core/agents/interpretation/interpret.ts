@@ -191,8 +191,14 @@ const NO_OTHER_FORMAT_FIELDS: OtherFormatFields = Object.freeze({
   displayName: DEFINITION_DEFAULTS.displayName,
 });
 
+/** Whether `read` sets any of `keys` (a loop: no closure made per file). */
+function setsAny(read: Partial<Record<ReadKey, unknown>>, keys: readonly ReadKey[]): boolean {
+  for (let i = 0; i < keys.length; i++) if (read[keys[i]!] !== undefined) return true;
+  return false;
+}
+
 function otherFormatFields(read: Partial<Record<ReadKey, unknown>>, format: AgentFormat, source: AgentSource, warn: WarningSink): OtherFormatFields {
-  if (!OTHER_FORMAT_KEYS.some((key) => read[key] !== undefined)) return NO_OTHER_FORMAT_FIELDS;
+  if (!setsAny(read, OTHER_FORMAT_KEYS)) return NO_OTHER_FORMAT_FIELDS;
   return {
     handoffs: handoffs(read.handoffs, warn),
     target: text(read.target, 'target', warn) || null,
