@@ -93,7 +93,7 @@ export class AgentLoader {
         // A stored outcome seeds the cache: if the file still has its stamp, it is neither read nor parsed.
         const stored = store && !cache.has(file.filePath) ? store.get(key, file) : undefined;
         if (stored) cache.set(file.filePath, { stamp: stored.stamp, outcome: stored.outcome, seen: scan });
-        requests.push({ filePath: file.filePath, previous: cache.get(file.filePath)?.stamp });
+        requests.push({ filePath: file.filePath, previous: this.keeps ? cache.get(file.filePath)?.stamp : undefined });
         owners.push(i);
         listedFiles.push(file);
       }
