@@ -75,12 +75,27 @@ function baseName(filePath: string): string {
 
 /** Whether a file holds custom modes (`.roomodes`, `.kilocodemodes`, `custom_modes.yaml`). */
 export function isModesFile(filePath: string): boolean {
-  return MODES_FILES.includes(baseName(filePath));
+  // Compared in place: it runs for every file discovered, and a slice of the name per file adds up.
+  for (const name of MODES_FILES) {
+    const at = filePath.length - name.length;
+    if (at >= 0 && filePath.endsWith(name) && (at === 0 || filePath.charCodeAt(at - 1) === 0x2f || filePath.charCodeAt(at - 1) === 0x5c)) return true;
+  }
+  return false;
 }
 
 /** `*.json` or `*.jsonc`: an opencode or Kilo config file, or a Kiro agent. */
 export function isJsonPath(filePath: string): boolean {
-  return /\.jsonc?$/i.test(filePath);
+  // /\.jsonc?$/i without the regex, which tries every position of the path.
+  let n = filePath.length;
+  if ((filePath.charCodeAt(n - 1) | 0x20) === 0x63) n--;
+  return (
+    n > 4 &&
+    filePath.charCodeAt(n - 5) === 0x2e &&
+    (filePath.charCodeAt(n - 4) | 0x20) === 0x6a &&
+    (filePath.charCodeAt(n - 3) | 0x20) === 0x73 &&
+    (filePath.charCodeAt(n - 2) | 0x20) === 0x6f &&
+    (filePath.charCodeAt(n - 1) | 0x20) === 0x6e
+  );
 }
 
 /** Copilot's own suffixes, wherever the file is. */
