@@ -11,7 +11,6 @@
  * Run: node_modules/node/bin/node --import tsx bench/paletteFirstRequest.ts [--rounds=15]   (after `npm run package`)
  * Writes bench/results/paletteFirstRequest.json and prints one line.
  */
-import http from 'node:http';
 import os from 'node:os';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -20,23 +19,11 @@ import { copySampleWorkspace, ensureCodeServerReady, ensureVsix } from '../test/
 import { closeSession, openSession, scriptedModelSession, type Session } from '../test/e2e/support/session';
 import { startScriptedServer } from '../test/support/scriptedServer';
 import { median, writeResults } from './lib/results';
+import { roundTrip } from './lib/roundTrip';
 
 const ROUNDS = Number(process.argv.find((a) => a.startsWith('--rounds='))?.split('=')[1] ?? 15);
 const AGENT = '---\nname: helper\ndescription: Answers\ntools: Read\n---\nYou answer.\n';
 const load = () => +os.loadavg()[0]!.toFixed(2);
-
-function roundTrip(url: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const body = JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 16, stream: true, messages: [{ role: 'user', content: 'ping' }] });
-    const req = http.request(`${url}/v1/messages`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'x-api-key': 'bench', 'anthropic-version': '2023-06-01' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(performance.now() - t0));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 
