@@ -123,10 +123,12 @@ export const LISTED_TOOL_NAMES = LISTED_TOOLS.flatMap((spec) => [spec.name, ...(
 
 /** The spawn tool (`Task`), the one every agent that may start others gets. */
 export const SPAWN_TOOL = 'Task' satisfies BuiltinToolName;
+/** The spawn tool's aliases, looked up once: discovery asks about every tool of every agent. */
+const SPAWN_ALIASES: readonly string[] = builtinTool(SPAWN_TOOL).aliases ?? [];
 
 /** Whether `name` is the spawn tool under one of its names (`Task`, `Agent`); exact case, as the model calls it. */
 export function isSpawnToolName(name: string): boolean {
-  return name === SPAWN_TOOL || (builtinTool(SPAWN_TOOL).aliases ?? []).includes(name);
+  return name === SPAWN_TOOL || SPAWN_ALIASES.includes(name);
 }
 
 export const PERMISSION_MODES = ['default', 'plan', 'acceptEdits', 'bypassPermissions'] as const;

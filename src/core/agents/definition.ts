@@ -160,7 +160,8 @@ export interface AgentDefinition {
   mergedFrom?: string[];
 }
 
-const NO_ITEMS = Object.freeze([]) as unknown as never[];
+/** The frozen empty list every empty list field of a definition may share (never written to). */
+export const NO_ITEMS = Object.freeze([]) as unknown as never[];
 
 /**
  * Every field in the parser's order, holding what a file that does not set it

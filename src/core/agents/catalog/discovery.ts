@@ -61,8 +61,9 @@ export function sourceOptions(options: DiscoveryOptions): SourceOptions {
   };
 }
 
-export function createLoader(options: DiscoveryOptions): AgentLoader {
-  return new AgentLoader({ maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, hooks: options.hooks, store: options.store });
+/** `oneShot`: the loader scans once and is dropped (see LoaderOptions.oneShot). */
+export function createLoader(options: DiscoveryOptions, oneShot = false): AgentLoader {
+  return new AgentLoader({ maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, hooks: options.hooks, store: options.store, oneShot });
 }
 
 export function combineScans(scans: readonly DirScan[], warnings: readonly DiscoveryWarning[]): DiscoveryResult {
@@ -75,7 +76,7 @@ export async function discoverAgents(options: DiscoveryOptions): Promise<Discove
 
 /** Discovery over dirs already resolved and listed (see listAgentDirs). */
 export async function discoverListed(listing: Listing, options: DiscoveryOptions): Promise<DiscoveryResult> {
-  const scans = await createLoader(options).scanDirs(listing.sources.dirs, { listed: listing.files });
+  const scans = await createLoader(options, true).scanDirs(listing.sources.dirs, { listed: listing.files });
   return combineScans(scans, listing.sources.warnings);
 }
 

@@ -43,17 +43,14 @@ export function bareName(definition: Pick<AgentDefinition, 'name' | 'pluginName'
  */
 function qualifySpawns(definition: AgentDefinition, winners: ReadonlyMap<string, AgentDefinition>, aliases: Record<string, string>): AgentDefinition {
   if (definition.spawns === '*') return definition;
-  let changed = false;
-  const spawns = [...definition.spawns];
+  // Copied only once a name changes: most lists are empty or name no plugin agent.
+  let spawns: string[] | null = null;
   for (const name of definition.spawns) {
     const sibling = definition.pluginName ? `${definition.pluginName}:${name}` : null;
     const qualified = sibling && winners.has(sibling) ? sibling : Object.hasOwn(aliases, name) ? aliases[name] : undefined;
-    if (qualified && !spawns.includes(qualified)) {
-      spawns.push(qualified);
-      changed = true;
-    }
+    if (qualified && !(spawns ?? definition.spawns).includes(qualified)) (spawns ??= [...definition.spawns]).push(qualified);
   }
-  return changed ? { ...definition, spawns } : definition;
+  return spawns ? { ...definition, spawns } : definition;
 }
 
 /** How many definitions a file has: its first, then its siblings (definitionAt); counted rather than listed, so no list is made per file. */
@@ -137,7 +134,10 @@ export function applyPrecedence(dirs: readonly (readonly FileOutcome[])[], extra
   const byBare = new Map<string, AgentDefinition[]>();
   for (const agent of agents) {
     const bare = bareName(agent);
-    if (bare !== null) byBare.set(bare, [...(byBare.get(bare) ?? []), agent]);
+    if (bare === null) continue;
+    const owners = byBare.get(bare);
+    if (owners) owners.push(agent);
+    else byBare.set(bare, [agent]);
   }
   const aliases: Record<string, string> = {};
   for (const [bare, owners] of byBare) {

@@ -75,12 +75,18 @@ function baseName(filePath: string): string {
 
 /** Whether a file holds custom modes (`.roomodes`, `.kilocodemodes`, `custom_modes.yaml`). */
 export function isModesFile(filePath: string): boolean {
-  return MODES_FILES.includes(baseName(filePath));
+  // Compared in place: it runs for every file discovered, and a slice of the name per file adds up.
+  for (const name of MODES_FILES) {
+    const at = filePath.length - name.length;
+    if (at >= 0 && filePath.endsWith(name) && (at === 0 || filePath.charCodeAt(at - 1) === 0x2f || filePath.charCodeAt(at - 1) === 0x5c)) return true;
+  }
+  return false;
 }
 
 /** `*.json` or `*.jsonc`: an opencode or Kilo config file, or a Kiro agent. */
 export function isJsonPath(filePath: string): boolean {
-  return /\.jsonc?$/i.test(filePath);
+  // /\.jsonc?$/i without the regex, which tries every position of the path.
+  return hasExtension(filePath, '.json', 0) || hasExtension(filePath, '.jsonc', 0);
 }
 
 /** Copilot's own suffixes, wherever the file is. */
@@ -160,17 +166,21 @@ export function singleFileFamily(filePath: string): AgentFamily | null {
   return null;
 }
 
-/** `*.toml` in any case, without allocating (checked for every listed file). */
+/**
+ * Whether `filePath` ends with `ext` (a dot and lower-case letters) in any
+ * case, with at least `before` characters before it; compared in place, as
+ * these run for every file listed or discovered.
+ */
+function hasExtension(filePath: string, ext: string, before: number): boolean {
+  const at = filePath.length - ext.length;
+  if (at < before || filePath.charCodeAt(at) !== 0x2e) return false;
+  for (let i = 1; i < ext.length; i++) if ((filePath.charCodeAt(at + i) | 0x20) !== ext.charCodeAt(i)) return false;
+  return true;
+}
+
+/** `*.toml` in any case. */
 export function isTomlPath(filePath: string): boolean {
-  const n = filePath.length;
-  return (
-    n > 5 &&
-    filePath.charCodeAt(n - 5) === 0x2e &&
-    (filePath.charCodeAt(n - 4) | 0x20) === 0x74 &&
-    (filePath.charCodeAt(n - 3) | 0x20) === 0x6f &&
-    (filePath.charCodeAt(n - 2) | 0x20) === 0x6d &&
-    (filePath.charCodeAt(n - 1) | 0x20) === 0x6c
-  );
+  return hasExtension(filePath, '.toml', 1);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { DEFINITION_DEFAULTS, type AgentDefinition, type DiscoveryWarning, type Handoff, type SpawnsPolicy } from '../definition';
+import { DEFINITION_DEFAULTS, NO_ITEMS, type AgentDefinition, type DiscoveryWarning, type Handoff, type SpawnsPolicy } from '../definition';
 import { isSpawnToolName, LISTED_TOOLS, offeredTo, PERMISSION_MODES, SPAWN_TOOL } from '../../../protocol/tools';
 import { THINKING_LEVELS, type AgentFamily, type AgentFormat, type AgentSource, type ThinkingLevel } from '../kinds';
 import { copilotNameFromFile, FORMATS } from '../formats';
@@ -191,8 +191,19 @@ const NO_OTHER_FORMAT_FIELDS: OtherFormatFields = Object.freeze({
   displayName: DEFINITION_DEFAULTS.displayName,
 });
 
+function hasKeys(object: object): boolean {
+  for (const key in object) if (Object.hasOwn(object, key)) return true;
+  return false;
+}
+
+/** Whether `read` sets any of `keys` (a loop: no closure made per file). */
+function setsAny(read: Partial<Record<ReadKey, unknown>>, keys: readonly ReadKey[]): boolean {
+  for (let i = 0; i < keys.length; i++) if (read[keys[i]!] !== undefined) return true;
+  return false;
+}
+
 function otherFormatFields(read: Partial<Record<ReadKey, unknown>>, format: AgentFormat, source: AgentSource, warn: WarningSink): OtherFormatFields {
-  if (!OTHER_FORMAT_KEYS.some((key) => read[key] !== undefined)) return NO_OTHER_FORMAT_FIELDS;
+  if (!setsAny(read, OTHER_FORMAT_KEYS)) return NO_OTHER_FORMAT_FIELDS;
   return {
     handoffs: handoffs(read.handoffs, warn),
     target: text(read.target, 'target', warn) || null,
@@ -272,8 +283,9 @@ export function interpretFields({ fields, body }: AgentFields, context: AgentFil
     description,
     systemPrompt: ((context.hasCarriageReturn ?? true) && body.includes('\r') ? body.replace(/\r\n/g, '\n') : body).trim(),
     tools,
-    disallowedTools,
-    spawns,
+    // Empty lists and maps are the defaults' shared ones: most agents have them, and each would be kept (and copied by the garbage collector) for nothing.
+    disallowedTools: disallowedTools.length > 0 ? disallowedTools : NO_ITEMS,
+    spawns: spawns !== '*' && spawns.length === 0 ? NO_ITEMS : spawns,
     model: resolvedModel?.model ?? null,
     thinkingLevel: level === undefined ? (resolvedModel?.thinkingLevel ?? null) : level,
     maxTurns: positiveInteger(read.maxTurns, format === 'gemini' ? 'max_turns' : 'maxTurns', warn) ?? null,
@@ -286,7 +298,7 @@ export function interpretFields({ fields, body }: AgentFields, context: AgentFil
     source: context.source,
     family: context.family,
     filePath: context.filePath,
-    extra,
+    extra: hasKeys(extra) ? extra : DEFINITION_DEFAULTS.extra,
     format,
     pluginName: context.pluginName ?? null,
     handoffs: other.handoffs,

@@ -160,8 +160,9 @@ export const NO_REASONS: ReadonlyMap<string, string> = new Map();
 export function normaliseToolList(raw: readonly string[], format: AgentFormat = 'claude-code'): NormalisedTools {
   const tools: string[] = [];
   const unknown: string[] = [];
-  const reasons = new Map<string, string>();
-  const covered: { written: string; by: string; reason: string }[] = [];
+  // Made when first needed: most lists name only known tools.
+  let reasons: Map<string, string> | null = null;
+  let covered: { written: string; by: string; reason: string }[] | null = null;
   const targets: string[] = [];
   let restricted = false;
   let unrestricted = false;
@@ -179,14 +180,14 @@ export function normaliseToolList(raw: readonly string[], format: AgentFormat = 
       continue;
     }
     if (mapping && 'coveredBy' in mapping) {
-      covered.push({ written, by: mapping.coveredBy, reason: mapping.reason });
+      (covered ??= []).push({ written, by: mapping.coveredBy, reason: mapping.reason });
       continue;
     }
     if (!mapping || 'unsupported' in mapping) {
       // A name kept as written is shown, never given; one the tool pool would match (Qwen's dead `Read`) is not kept at all.
       if (!builtinTool(base)) pushNew(tools, written);
       pushNew(unknown, written);
-      if (mapping) reasons.set(written, mapping.unsupported);
+      if (mapping) (reasons ??= new Map()).set(written, mapping.unsupported);
       continue;
     }
     for (const name of mapping.tools) pushNew(tools, name);
@@ -201,13 +202,13 @@ export function normaliseToolList(raw: readonly string[], format: AgentFormat = 
     }
   }
   // A name another listed tool covers needs nothing; without that tool it is a gap worth a warning.
-  for (const { written, by, reason } of covered) {
+  for (const { written, by, reason } of covered ?? []) {
     if (tools.includes(by)) continue;
     pushNew(tools, written);
     pushNew(unknown, written);
-    reasons.set(written, `${reason}, and ${by} is not in the list`);
+    (reasons ??= new Map()).set(written, `${reason}, and ${by} is not in the list`);
   }
-  return { tools, unknown, reasons: reasons.size > 0 ? reasons : NO_REASONS, spawnTargets: restricted && !unrestricted ? targets : null };
+  return { tools, unknown, reasons: reasons ?? NO_REASONS, spawnTargets: restricted && !unrestricted ? targets : null };
 }
 
 /**
@@ -215,6 +216,8 @@ export function normaliseToolList(raw: readonly string[], format: AgentFormat = 
  * it applies to, in the wording `tool "x" is not available in this runtime`.
  */
 export function unknownToolWarnings(normalised: Pick<NormalisedTools, 'unknown' | 'reasons'>, format: AgentFormat): string[] {
+  // Nearly every list: nothing to say, and no map or list built to say it.
+  if (normalised.unknown.length === 0) return [];
   const byReason = new Map<string, string[]>();
   for (const name of normalised.unknown) {
     const reason = normalised.reasons.get(name) ?? (format === 'claude-code' ? 'not a tool name this runtime knows' : `not a ${FORMATS[format].title} or Claude Code tool name this runtime knows`);

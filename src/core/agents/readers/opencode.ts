@@ -133,6 +133,8 @@ export function interpretOpencode(config: Record<string, unknown>, name: string,
   for (const key of unknown) if (config[key] !== undefined) extra[key] = config[key];
   for (const key of EXTRA_KEYS) if (config[key] !== undefined) extra[key] = config[key];
 
+  const layer = { ...config };
+  if (primaryFolder) layer.mode = 'primary';
   return { definition: makeDefinition(context, format, {
     name,
     description: typeof config.description === 'string' ? config.description.trim() : '',
@@ -151,7 +153,7 @@ export function interpretOpencode(config: Record<string, unknown>, name: string,
     // A hidden subagent is left out of the user's menu; agents can still start it.
     userInvocable: config.hidden !== true,
     permissions: permissions.rules,
-    layer: { ...config, ...(primaryFolder ? { mode: 'primary' } : {}) },
+    layer,
   }) };
 }
 
@@ -160,8 +162,9 @@ export function readOpencodeMarkdown(fields: Record<string, unknown>, body: stri
   // The file's path names it; a frontmatter `name` replaces that name.
   const fromPath = opencodeNameFromPath(context.filePath, context.relPath);
   const name = typeof fields.name === 'string' && fields.name.trim() ? fields.name.trim() : fromPath;
-  const config: Record<string, unknown> = { ...fields, prompt: absoluteFileRefs(body.trim(), context.filePath) };
-  delete config.name;
+  // Every field but the name, in the file's order (a rest copy: deleting a key would turn the object, kept as the definition's layer, into a slow dictionary).
+  const { name: _name, ...config } = fields;
+  config.prompt = absoluteFileRefs(body.trim(), context.filePath);
   const outcome = interpretOpencode(config, name, context, warn, inModesFolder(context.filePath, context.relPath));
   if ('refused' in outcome) return warn.skip(outcome.refused);
   return { definition: outcome.definition, warnings: warn.list };

@@ -163,7 +163,10 @@ export function permissionRules(object: Record<string, unknown>, warn: WarningSi
   const disabled: string[] = [];
   if (!denies) return { rules, disabled, valid };
   for (const [permission, tools] of PERMISSION_ENTRIES) {
-    const last = byKey.findLast((rule) => keyCovers(rule.key, permission));
+    // The last rule covering the permission (a loop: no closure made per permission and agent).
+    let j = byKey.length - 1;
+    while (j >= 0 && !keyCovers(byKey[j]!.key, permission)) j--;
+    const last = j >= 0 ? byKey[j]! : undefined;
     if (last && last.pattern === '*' && last.action === 'deny') for (const tool of tools) if (!disabled.includes(tool)) disabled.push(tool);
   }
   return { rules, disabled, valid };

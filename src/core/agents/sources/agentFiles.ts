@@ -219,8 +219,11 @@ export function sameStamp(a: FileStamp, b: FileStamp): boolean {
 }
 
 export type FileRead =
-  /** `hasCarriageReturn`: whether the text holds a CR, found while the bytes were at hand. */
-  | { kind: 'text'; text: string; hasCarriageReturn: boolean; stamp: FileStamp }
+  /**
+   * `hasCarriageReturn`: whether the text holds a CR, found while the bytes were at hand;
+   * `stamp`: null when read without stamps (ReadOptions.stamps).
+   */
+  | { kind: 'text'; text: string; hasCarriageReturn: boolean; stamp: FileStamp | null }
   /** The file matches the stamp it was last read with; not read again. */
   | { kind: 'unchanged'; stamp: FileStamp }
   /** Deleted (or replaced by a non-file) since it was listed. */
@@ -283,6 +286,12 @@ export interface ReadOptions {
   deadline?: number;
   /** Called right before a file is opened. */
   beforeRead?(filePath: string): void;
+  /**
+   * False for a reader that keeps nothing for a later scan (one-shot
+   * discovery): texts come without their stamp, which saves an fstat per
+   * file. Default true.
+   */
+  stamps?: boolean;
 }
 
 /**
@@ -310,7 +319,7 @@ export interface ReadOptions {
 export function readAgentFilesSync(requests: readonly ReadRequest[], from: number, options: ReadOptions): { reads: FileRead[]; next: number } {
   const reads: FileRead[] = [];
   /** The results whose text is filled in once the batch is checked and decoded, where they are in `reads`, and their byte ranges. */
-  const pending: { kind: 'text'; text: string; hasCarriageReturn: boolean; stamp: FileStamp }[] = [];
+  const pending: { kind: 'text'; text: string; hasCarriageReturn: boolean; stamp: FileStamp | null }[] = [];
   const at: number[] = [];
   const ranges: number[] = [];
   let used = 0;
@@ -319,7 +328,7 @@ export function readAgentFilesSync(requests: readonly ReadRequest[], from: numbe
     if (index > from && (used >= BATCH_BYTES || pastDeadline(options.deadline, used))) break;
     const request = requests[index]!;
     options.beforeRead?.(request.filePath);
-    const read = readOne(request, options.maxBytes, used);
+    const read = readOne(request, options.maxBytes, used, options.stamps ?? true);
     if (read.kind !== 'bytes') {
       reads.push(read);
       continue;
@@ -362,12 +371,18 @@ export function readAgentFilesSync(requests: readonly ReadRequest[], from: numbe
   return { reads, next: index };
 }
 
+/** What an unstamped read asks of the scratch buffer at least, past what it already holds. */
+const MIN_ROOM = 64 * 1024;
+
 /**
  * Reads one file into the scratch buffer at `offset`. One open/fstat/read/close
  * sequence gives the stamp and the content, so a cached file costs an open
- * and an fstat.
+ * and an fstat. Without `stamps`, open/read/close: a read shorter than asked
+ * is the end of a regular file; what is unusual (nothing read, an error, a
+ * file as large as the room left) takes the stamped way, which tells a file
+ * from a folder or a FIFO that replaced it and knows its size.
  */
-function readOne(request: ReadRequest, maxBytes: number, offset: number): FileRead | { kind: 'bytes'; end: number; stamp: FileStamp } {
+function readOne(request: ReadRequest, maxBytes: number, offset: number, stamps: boolean): FileRead | { kind: 'bytes'; end: number; stamp: FileStamp | null } {
   // A file read before is checked with one stat (open, fstat and close are three calls); most have not changed.
   if (request.previous) {
     let st;
@@ -387,6 +402,16 @@ function readOne(request: ReadRequest, maxBytes: number, offset: number): FileRe
     return openFailure(error);
   }
   try {
+    if (!stamps) {
+      const room = Math.min(maxBytes + 1, Math.max(scratch.length - offset, MIN_ROOM));
+      let read = 0;
+      try {
+        read = readSync(fd, ensureScratch(offset + room, offset), offset, room, 0);
+      } catch {
+        // a folder (EISDIR), a FIFO (EAGAIN): the stamped way below says what it is
+      }
+      if (read > 0 && read < room) return { kind: 'bytes', end: offset + read, stamp: null };
+    }
     const st = fstatSync(fd);
     if (!st.isFile()) return { kind: 'gone' };
     const stamp: FileStamp = { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino };

@@ -133,6 +133,34 @@ test('a file deleted between listing and reading is skipped without fuss', async
   assert.deepEqual(result.warnings, []);
 });
 
+test('a file replaced by a folder or a FIFO between listing and reading is skipped without fuss', async (t) => {
+  const dir = tempDir(t);
+  const agents = path.join(dir, 'agents');
+  writeAgent(agents, 'a.md', 'a');
+  const toFolder = writeAgent(agents, 'b.md', 'b');
+  const toFifo = writeAgent(agents, 'c.md', 'c');
+  writeAgent(agents, 'd.md', 'd');
+  const result = await discoverAgents(
+    options(dir, {
+      hooks: {
+        beforeRead: (filePath) => {
+          if (filePath === toFolder) {
+            unlinkSync(toFolder);
+            mkdirSync(toFolder);
+          }
+          if (filePath === toFifo) {
+            unlinkSync(toFifo);
+            if (spawnSync('mkfifo', [toFifo]).status !== 0) writeFileSync(toFifo, '');
+          }
+        },
+      },
+    }),
+  );
+  assert.deepEqual(names(result.agents), ['a', 'd']);
+  // An empty file where mkfifo is missing is an agent file without frontmatter, and says so.
+  assert.deepEqual(result.warnings.filter((w) => w.filePath !== toFifo), []);
+});
+
 test('a FIFO named like an agent file does not block discovery', async (t) => {
   const dir = tempDir(t);
   const agents = path.join(dir, 'agents');
