@@ -13,6 +13,7 @@ import { decideProjectTrust, trustSpec } from '../trust';
 import { cliScope } from '../scope';
 import { attachToHost, hostMayRun, noHost } from '../hostConnection';
 import { RunCatalog } from '../runCatalog';
+import type * as EngineCommands from '../engineCommands';
 import type { StartRequest } from '../../core/runtime/api';
 import type { ScopeSpec } from '../../core/runtime/scopeSpec';
 import { cliSettings } from '../settingsFiles';
@@ -147,6 +148,21 @@ function parseRunArgs(args: string[]) {
   };
 }
 
+/**
+ * The engine bundle, loaded as soon as the reads and the git command under
+ * way have been asked for: evaluating it is the command's longest stretch of
+ * work, and done now it fills the time the trust probes and discovery wait
+ * on the disk instead of following them.
+ */
+function loadEngineSoon(): Promise<typeof EngineCommands> {
+  const loading = new Promise<typeof EngineCommands>((resolve, reject) => setImmediate(() => import('../engineCommands').then(resolve, reject)));
+  // Then Node's fetch, which the first request needs, while the same reads may still be under way.
+  void loading.then((engine) => setImmediate(() => engine.warmUpRequests()));
+  // Awaited where the command runs the agent; until then a failure must not count as unhandled.
+  loading.catch(() => undefined);
+  return loading;
+}
+
 export const runCommand: CliCommand = {
   name: 'run',
   usage: USAGE,
@@ -166,6 +182,7 @@ export const runCommand: CliCommand = {
     const pluginDirs = pluginDirFlags(opts.pluginDirs, cwd, userHome(io.env));
     // In this process the folder's agents are discovered once: for the trust probes, then as the run's catalog.
     const catalog = inProcess ? RunCatalog.start(io, cwd, { trustProject: opts.trustProject, pluginDirs }) : null;
+    const engine = inProcess ? loadEngineSoon() : null;
     try {
       const trust = await decideProjectTrust(io, cwd, { flag: opts.trustProject, interactive: interactiveTerminal(io, opts.json), ...(catalog ? { agents: () => catalog.agents() } : {}) });
       const settings = cliSettings(io, cwd, { flags: opts.flags, trust });
@@ -191,9 +208,10 @@ export const runCommand: CliCommand = {
           host.close();
         }
       }
-      // No host: the engine runs here, from its own bundle (dist/engine.cjs), loaded only now: a run through the host never evaluates the SDK.
+      // No host: the engine runs here, from its own bundle (dist/engine.cjs), loaded already when no host could run (else now):
+      // a run through the host never evaluates the SDK.
       if (!inProcess) prefetchBranch();
-      const { runInProcess } = await import('../engineCommands');
+      const { runInProcess } = await (engine ?? import('../engineCommands'));
       // Plan mode starts no MCP server; an isolated run's servers start in its worktree.
       const firstAgent = opts.permissionMode === 'plan' || opts.isolation ? undefined : opts.agent;
       return await runInProcess(io, view, {
