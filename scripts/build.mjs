@@ -181,24 +181,48 @@ const buildStamp = { SUBAGENTS_BUILD: JSON.stringify(new Date().toISOString()) }
  * for what a run or a .roomodes file needs. Named imports stay live
  * property reads (esbuild reads a CommonJS module's exports at each use),
  * so functions keep their own properties (util.promisify's custom form).
+ *
+ * zod is such a module too, with its own bundle (see zodBundle): its
+ * stand-ins load dist/zod.cjs, so a command that validates nothing (a
+ * listing with no settings file) never evaluates it, and every bundle that
+ * does shares the one copy.
  */
-const LAZY_MODULES = ['node:child_process', 'node:net', 'node:crypto', 'node:readline/promises', 'node:worker_threads', 'node:perf_hooks', 'yaml'];
+const LAZY_MODULES = ['node:child_process', 'node:net', 'node:crypto', 'node:readline/promises', 'node:worker_threads', 'node:perf_hooks', 'node:fs/promises', 'node:timers/promises', 'yaml'];
+/** zod's entry points the sources import, each by the export of dist/zod.cjs that holds it. */
+const ZOD_ENTRIES = { zod: 'classic', 'zod/mini': 'mini' };
+/**
+ * zod's exports dist/zod.cjs does not hand out: its translated error
+ * messages (about 300 KB, which nothing here loads; the English ones are
+ * built in) and the namespaces that hold everything again (`z`, its default
+ * export, `core`), which would keep them. The sources import zod's
+ * functions (`import * as z from 'zod'`, then z.object…), never these.
+ */
+const LEFT_OUT_OF_ZOD = new Set(['locales', 'z', 'default', 'core']);
+async function zodNames(specifier) {
+  return Object.keys(await import(specifier)).filter((n) => !LEFT_OUT_OF_ZOD.has(n));
+}
+
 function lazyModules() {
   return {
     name: 'lazy-modules',
     setup(build) {
       const own = createRequire(path.join(root, 'package.json'));
       const names = new Map();
-      const filter = new RegExp(`^(${LAZY_MODULES.map((s) => s.replace(/[/]/g, '\\/')).join('|')})$`);
+      const specifiers = [...LAZY_MODULES, ...Object.keys(ZOD_ENTRIES)];
+      const filter = new RegExp(`^(${specifiers.map((s) => s.replace(/[/]/g, '\\/')).join('|')})$`);
       build.onResolve({ filter }, (args) =>
         (args.namespace === 'file' && args.importer.startsWith(srcRoot)) || args.namespace === 'shared-bundle-entry' ? { path: args.path, namespace: 'lazy-module' } : undefined,
       );
-      build.onLoad({ filter: /.*/, namespace: 'lazy-module' }, (args) => {
-        if (!names.has(args.path)) names.set(args.path, Object.keys(own(args.path)).filter((n) => n !== 'default' && n !== '__esModule'));
+      // What a zod stand-in loads: the bundle beside this one, at run time.
+      build.onResolve({ filter: /^\.\/zod\.cjs$/, namespace: 'lazy-module' }, (args) => ({ path: args.path, external: true }));
+      build.onLoad({ filter: /.*/, namespace: 'lazy-module' }, async (args) => {
+        const zod = ZOD_ENTRIES[args.path];
+        if (!names.has(args.path)) names.set(args.path, zod ? await zodNames(args.path) : Object.keys(own(args.path)).filter((n) => n !== 'default' && n !== '__esModule'));
+        const load = zod ? `require("./zod.cjs").${zod}` : `require(${JSON.stringify(args.path)})`;
         return {
           contents: [
             'let loaded;',
-            `const real = () => (loaded ??= require(${JSON.stringify(args.path)}));`,
+            `const real = () => (loaded ??= ${load});`,
             'const lazy = {};',
             `for (const name of ${JSON.stringify(names.get(args.path))}) Object.defineProperty(lazy, name, { enumerable: true, get: () => real()[name] });`,
             'module.exports = lazy;',
@@ -208,6 +232,28 @@ function lazyModules() {
         };
       });
     },
+  };
+}
+
+/**
+ * dist/zod.cjs: zod classic and zod mini (which share zod's core), for the
+ * stand-ins of lazyModules to load. An entry of named imports, not the
+ * namespaces, so what LEFT_OUT_OF_ZOD names stays out of the bundle.
+ */
+async function zodBundle() {
+  const parts = [];
+  for (const [specifier, name] of Object.entries(ZOD_ENTRIES)) {
+    const kept = await zodNames(specifier);
+    parts.push(
+      `import { ${kept.map((n) => `${n} as ${name}_${n}`).join(', ')} } from ${JSON.stringify(specifier)};`,
+      `export const ${name} = { ${kept.map((n) => `${JSON.stringify(n)}: ${name}_${n}`).join(', ')} };`,
+    );
+  }
+  return {
+    ...nodeBundle,
+    stdin: { contents: parts.join('\n'), resolveDir: root, sourcefile: 'zod-bundle-entry.js', loader: 'js' },
+    outfile: 'dist/zod.cjs',
+    plugins: [],
   };
 }
 
@@ -253,14 +299,6 @@ function borrowFrom(lenders) {
 }
 
 const srcRoot = path.join(root, 'src') + path.sep;
-/**
- * zod's exports a shared bundle does not hand out: its translated error
- * messages (about 300 KB, which nothing here loads; the English ones are
- * built in) and the namespaces that hold everything again (`z`, its default
- * export, `core`), which would keep them. The sources import zod's
- * functions (`import * as z from 'zod'`, then z.object…), never these.
- */
-const LEFT_OUT_OF_ZOD = new Set(['locales', 'z', 'default', 'core']);
 const moduleKey = (file) => path.relative(root, file).split(path.sep).join('/');
 
 /**
@@ -277,16 +315,13 @@ async function sharedBundle(options, lenders) {
     if (!file.startsWith('src/')) continue;
     keys.add(file);
     for (const used of input.imports) {
-      if (!used.external && used.original && !/^[./]/.test(used.original) && !used.original.startsWith('node:') && !used.path.startsWith(borrowedPrefix)) keys.add(used.original);
+      if (!used.external && used.original && !/^[./]/.test(used.original) && !used.original.startsWith('node:') && !used.path.startsWith(borrowedPrefix) && !(used.original in ZOD_ENTRIES)) keys.add(used.original);
     }
   }
   const table = [...keys];
   const imports = await Promise.all(table.map(async (key, i) => {
     if (key.startsWith('src/')) return `import * as m${i} from ${JSON.stringify(path.join(root, key))};`;
-    const names = Object.keys(await import(key));
-    if (!/^zod(\/|$)/.test(key)) return `import * as m${i} from ${JSON.stringify(key)};`;
-    const kept = names.filter((n) => !LEFT_OUT_OF_ZOD.has(n));
-    return `import { ${kept.map((n) => `${n} as m${i}_${n}`).join(', ')} } from ${JSON.stringify(key)};\nconst m${i} = { ${kept.map((n) => `get ${n}() { return m${i}_${n}; }`).join(', ')} };`;
+    return `import * as m${i} from ${JSON.stringify(key)};`;
   }));
   const contents = [
     `export * from ${JSON.stringify(path.join(root, entry))};`,
@@ -325,15 +360,14 @@ const independent = [
     outExtension: { '.js': '.cjs' },
     plugins: [...nodeBundle.plugins, zodFromHost(), withoutOAuth()],
   },
-  // The CLI: a small launcher (dist/cli.js) that turns on V8's compile
-  // cache before it loads the CLI proper (dist/cli-main.cjs), which a cache
-  // can only help if it is loaded after the cache is on.
+  // The CLI: a small launcher (dist/cli.js) that loads the CLI proper
+  // (dist/cli-main.cjs) and the bundles it asks for through a code cache of
+  // its own (src/cli/bundleLoader.ts).
   {
     ...nodeBundle,
     entryPoints: { cli: 'src/cli/bin.ts' },
     outdir: 'dist',
     banner: { js: '#!/usr/bin/env node' },
-    external: [...nodeBundle.external, './cli-main.cjs'],
   },
   // `.cjs`: Node loads them as CommonJS without first scanning them for ESM syntax.
   // The dispatcher takes nothing from the shared bundles: it loads them only for the command that runs.
@@ -416,7 +450,7 @@ async function build(options) {
 
 async function buildAll() {
   written.clear();
-  const rest = Promise.all(independent.map((b) => build(b)));
+  const rest = Promise.all([...independent, await zodBundle()].map((b) => build(b)));
   // Awaited below, after the shared bundles; until then a failure must not count as unhandled (it would end --watch).
   rest.catch(() => undefined);
   const shared = [];

@@ -1,11 +1,10 @@
-// The `subagents` executable (dist/cli.js). It only turns on V8's compile
-// cache, then loads the CLI proper (dist/cli-main.cjs): code is cached as it
-// is compiled, so every later start skips parsing and compiling the bundle
-// (measured in bench/cli.ts). The cache lives in Node's default place (the
-// system temp folder); NODE_DISABLE_COMPILE_CACHE=1 turns it off.
-import { enableCompileCache } from 'node:module';
+// The `subagents` executable (dist/cli.js). It loads the CLI proper
+// (dist/cli-main.cjs, which loads the bundle of the command that runs)
+// through a code cache kept after each command has run, so a start skips
+// parsing and compiling what the last run of the same command compiled
+// (bundleLoader.ts; measured in bench/cli.ts). NODE_DISABLE_COMPILE_CACHE=1
+// turns it off.
+import path from 'node:path';
+import { BundleLoader } from './bundleLoader';
 
-enableCompileCache?.();
-// Resolved at run time next to this file, not bundled into it.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-(require('./cli-main.cjs') as { main(): void }).main();
+(BundleLoader.forProcess(process.argv, process.env).load(path.join(__dirname, 'cli-main.cjs')) as { main(): void }).main();

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { writeCacheFileSync } from '../core/atomicFile';
@@ -41,9 +40,10 @@ export class ListingCache {
     } catch {
       return null;
     }
-    const listing = createHash('sha256').update([cwd, home, ...pluginDirs].join('\0')).digest('hex').slice(0, 24);
+    const listing = [cwd, home, ...pluginDirs].join('\0');
     const root = env.XDG_CACHE_HOME || path.join(home, '.cache');
-    return new ListingCache(path.join(root, 'subagents', 'listings', listing), version);
+    // The listing's own text goes into every fingerprint: two listings whose names share a file find each other's answers stale.
+    return new ListingCache(path.join(root, 'subagents', 'listings', fileName(listing)), `${version}\0${listing}`);
   }
 
   get store(): OutcomeStore {
@@ -63,12 +63,14 @@ export class ListingCache {
     } catch {
       return null;
     }
-    return text.startsWith(`${fingerprint}\n`) ? text.slice(fingerprint.length + 1) : null;
+    // `<length of the fingerprint>\n<fingerprint><answer>`: a fingerprint is any text, newlines included.
+    const header = `${fingerprint.length}\n`;
+    return text.startsWith(header) && text.startsWith(fingerprint, header.length) ? text.slice(header.length + fingerprint.length) : null;
   }
 
   /** Saves the answer; since something changed, also the time to forget the listings of folders no longer listed. */
   saveAnswer(format: string, fingerprint: string, answer: string): void {
-    writeCacheFileSync(this.answerFile(format), `${fingerprint}\n${answer}`);
+    writeCacheFileSync(this.answerFile(format), `${fingerprint.length}\n${fingerprint}${answer}`);
     const dir = path.dirname(this.base);
     const now = Date.now();
     try {
@@ -84,4 +86,23 @@ export class ListingCache {
   private answerFile(format: string): string {
     return `${this.base}.${format}.out`;
   }
+}
+
+/**
+ * A file name for a listing's cache: 64 bits of FNV-1a over its text, in
+ * hex. Not a digest anyone relies on (see `open`): node:crypto's would cost
+ * every listing the loading of the crypto module.
+ */
+function fileName(text: string): string {
+  let low = 0x84222325;
+  let high = 0xcbf29ce4;
+  for (let i = 0; i < text.length; i++) {
+    low = (low ^ text.charCodeAt(i)) >>> 0;
+    // Multiply the 64-bit value by the FNV prime 2^40 + 0x1b3, in 32-bit halves.
+    const lowTimes = low * 0x1b3;
+    const carry = Math.floor(lowTimes / 0x100000000);
+    high = (high * 0x1b3 + (low << 8) + carry) >>> 0;
+    low = lowTimes >>> 0;
+  }
+  return high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0');
 }

@@ -2,6 +2,7 @@
 // extension, for terminals and CI.
 import { COMMANDS } from './commands';
 import { isSettingsFileError, isUsageError, type CliIO } from './command';
+import { processOutput } from './processOutput';
 import { terminalLine } from './render/terminalText';
 
 const SETTINGS_HELP = `Settings: the VS Code extension's subagents.* settings, the same keys without
@@ -67,7 +68,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
  * it, a promise nothing will settle), Node would exit 0 with nothing said;
  * instead, this says so on stderr and exits 1.
  */
-export function endsWithAnAnswer<T>(command: Promise<T>, stderr: NodeJS.WritableStream, name: string): Promise<T> {
+export function endsWithAnAnswer<T>(command: Promise<T>, stderr: { write(text: string): unknown }, name: string): Promise<T> {
   let settled = false;
   const unfinished = () => {
     if (settled) return;
@@ -89,21 +90,22 @@ export function main(): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => controller.abort(new Error(`received ${signal}`)));
   }
+  const stderr = processOutput(2, () => process.stderr);
   const io: CliIO = {
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout: processOutput(1, () => process.stdout),
+    stderr,
     env: process.env,
     cwd: process.cwd(),
     signal: controller.signal,
     self: process.argv[1] ? [process.execPath, ...process.execArgv, process.argv[1]] : undefined,
   };
   const argv = process.argv.slice(2);
-  endsWithAnAnswer(runCli(argv, io), process.stderr, argv[0] ?? '').then(
+  endsWithAnAnswer(runCli(argv, io), stderr, argv[0] ?? '').then(
     (code) => {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`subagents: ${error instanceof Error ? error.message : String(error)}\n`);
+      stderr.write(`subagents: ${error instanceof Error ? error.message : String(error)}\n`);
       process.exitCode = 1;
     },
   );

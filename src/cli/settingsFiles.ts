@@ -2,7 +2,7 @@ import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } f
 import path from 'node:path';
 import { closest } from 'fastest-levenshtein';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { parseSettings, resolveUserPath, SETTING_KEYS, settingsSchema, type SettingKey, type Settings } from '../core/config';
+import { parseSettings, resolveUserPath, SETTING_DEFAULTS, SETTING_KEYS, settingSchema, type SettingKey, type Settings } from '../core/config';
 import { projectValue } from '../core/projectSettings';
 import { SettingsFileError, UsageError, userHome, type CliIO } from './command';
 import { terminalLine } from './render/terminalText';
@@ -160,7 +160,7 @@ function validLayer(file: string, raw: Record<string, unknown>, dirBase: string,
       warn(unknownKey(file, key));
       continue;
     }
-    const parsed = settingsSchema.shape[key as SettingKey].safeParse(value);
+    const parsed = settingSchema(key as SettingKey).safeParse(value);
     if (!parsed.success) {
       warn(`${file}: "${key}" is ignored: ${parsed.error.issues[0]?.message ?? 'invalid value'} (got ${JSON.stringify(value)}).`);
       continue;
@@ -207,10 +207,10 @@ function narrowed(
 }
 
 function merge(layers: Partial<Record<SettingKey, unknown>>[]): Partial<Record<SettingKey, unknown>> {
-  const merged: Record<string, unknown> = { modelAliases: settingsSchema.shape.modelAliases.parse(undefined) };
+  const merged: Record<string, unknown> = {};
   for (const layer of layers) {
     for (const [key, value] of Object.entries(layer)) {
-      merged[key] = key === 'modelAliases' ? { ...(merged[key] as object), ...(value as object) } : value;
+      merged[key] = key === 'modelAliases' ? { ...((merged[key] as object | undefined) ?? SETTING_DEFAULTS.modelAliases), ...(value as object) } : value;
     }
   }
   return merged;
@@ -239,7 +239,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   const flags: Partial<Record<SettingKey, unknown>> = {};
   for (const [key, given] of Object.entries(options.flags ?? {}) as [SettingKey, SettingsFlag | undefined][]) {
     if (!given || given.value === undefined) continue;
-    const parsed = settingsSchema.shape[key].safeParse(given.value);
+    const parsed = settingSchema(key).safeParse(given.value);
     if (!parsed.success) throw new UsageError(`${given.flag}: ${parsed.error.issues[0]?.message ?? 'invalid value'} (got ${JSON.stringify(given.value)})`);
     flags[key] = parsed.data;
   }

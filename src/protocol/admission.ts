@@ -1,5 +1,3 @@
-import * as z from 'zod/mini';
-
 /**
  * Whether an agent may start, as one answer every surface shows in the same
  * words: the engine decides (src/core/engine/tree/admission.ts) and the refusal
@@ -14,8 +12,11 @@ export type AdmissionCode = (typeof ADMISSION_CODES)[number];
 /** Who asks for the agent: a person (a command, the chat, a terminal) or a model (a language-model tool another agent calls). */
 export type Invoker = 'user' | 'model';
 
-export const admissionRefusalSchema = z.object({ code: z.enum(ADMISSION_CODES), message: z.string() });
-export type AdmissionRefusal = z.infer<typeof admissionRefusalSchema>;
+/** A refusal as it crosses boundaries (the agent host's schema of it: admissionRefusalSchema in host.ts). */
+export interface AdmissionRefusal {
+  code: AdmissionCode;
+  message: string;
+}
 
 export const NO_API_KEY_MESSAGE =
   'No Anthropic API key. Set ANTHROPIC_API_KEY in the environment, or run "Subagents: Set API Key" in VS Code.';

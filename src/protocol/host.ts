@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { admissionRefusalSchema } from './admission';
+import { ADMISSION_CODES, type AdmissionRefusal } from './admission';
 import { agentOutcomeShape, approvalKindSchema, approvalScopeSchema, runEventSchema } from './runEvents';
 import { runSnapshotSchema } from './runSnapshot';
 import { runTeamSchema } from './team';
@@ -290,6 +290,7 @@ export const resultSchemas = {
 } as const satisfies Record<ClientMethod | HostRequest['method'], z.ZodMiniType>;
 
 export const ERROR_CODES = ['protocol', 'unauthorized', 'admission', 'engine', 'cancelled', 'unavailable', 'internal'] as const;
+const admissionRefusalSchema = z.object({ code: z.enum(ADMISSION_CODES), message: z.string() }) satisfies z.ZodMiniType<AdmissionRefusal>;
 export const errorSchema = z.object({ code: z.enum(ERROR_CODES), message: z.string(), refusal: z.optional(admissionRefusalSchema) });
 export type WireError = z.infer<typeof errorSchema>;
 

@@ -32,7 +32,7 @@ test('npm pack holds the built CLI, server, extension and bundled agents, and no
   t.after(() => rmSync(tmp, { recursive: true, force: true }));
   const [packed] = JSON.parse(npm(['pack', '--dry-run', '--json', '--ignore-scripts'], root, path.join(tmp, 'cache'))) as Array<{ files: Array<{ path: string }> }>;
   const files = packed!.files.map((f) => f.path).sort();
-  for (const required of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'dist/cli.js', 'dist/cli-main.cjs', 'dist/cli-agents.cjs', 'dist/cli-run.cjs', 'dist/engine.cjs', 'dist/server.js', 'dist/extension.js', 'agents/general-purpose.md']) {
+  for (const required of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'dist/cli.js', 'dist/cli-main.cjs', 'dist/cli-agents.cjs', 'dist/cli-run.cjs', 'dist/engine.cjs', 'dist/zod.cjs', 'dist/server.js', 'dist/extension.js', 'agents/general-purpose.md']) {
     assert.ok(files.includes(required), `${required} is not in the package`);
   }
   assert.deepEqual(files.filter((f) => /^(src|test|scripts|bench|webview-ui|docs|node_modules)\//.test(f) || f.endsWith('.map')), []);

@@ -28,10 +28,10 @@ function zipEntries(file: string): string[] {
 test('the .vsix holds only what users need, and stays small', () => {
   assert.ok(existsSync(vsix), `${vsix} is missing: the package phase makes it (npm run package)`);
   const entries = zipEntries(vsix).filter((e) => e.startsWith('extension/')).map((e) => e.slice('extension/'.length));
-  const allowed = [/^package\.json$/, /^readme\.md$/i, /^LICENSE\.txt$/, /^changelog\.md$/i, /^dist\/(extension|cli|server|host|webview)\.js$/, /^dist\/(cli-main|cli-agents|cli-run|engine|mcp)\.cjs$/, /^dist\/(webview|codicon)\.css$/, /^dist\/codicon\.ttf$/, /^agents\/[\w-]+\.md$/, /^media\/[\w-]+\.(png|svg)$/];
+  const allowed = [/^package\.json$/, /^readme\.md$/i, /^LICENSE\.txt$/, /^changelog\.md$/i, /^dist\/(extension|cli|server|host|webview)\.js$/, /^dist\/(cli-main|cli-agents|cli-run|engine|mcp|zod)\.cjs$/, /^dist\/(webview|codicon)\.css$/, /^dist\/codicon\.ttf$/, /^agents\/[\w-]+\.md$/, /^media\/[\w-]+\.(png|svg)$/];
   const unexpected = entries.filter((e) => !allowed.some((re) => re.test(e)));
   assert.deepEqual(unexpected, [], 'no sources, tests, maps, node_modules or caches');
-  for (const required of ['package.json', 'readme.md', 'LICENSE.txt', 'changelog.md', 'dist/extension.js', 'dist/cli.js', 'dist/cli-main.cjs', 'dist/cli-agents.cjs', 'dist/cli-run.cjs', 'dist/engine.cjs', 'dist/mcp.cjs', 'dist/server.js', 'dist/host.js', 'dist/webview.js', 'agents/general-purpose.md', 'media/icon.png']) {
+  for (const required of ['package.json', 'readme.md', 'LICENSE.txt', 'changelog.md', 'dist/extension.js', 'dist/cli.js', 'dist/cli-main.cjs', 'dist/cli-agents.cjs', 'dist/cli-run.cjs', 'dist/engine.cjs', 'dist/mcp.cjs', 'dist/zod.cjs', 'dist/server.js', 'dist/host.js', 'dist/webview.js', 'agents/general-purpose.md', 'media/icon.png']) {
     assert.ok(entries.includes(required), `${required} is packaged`);
   }
   const sizeKB = statSync(vsix).size / 1024;
@@ -57,7 +57,7 @@ test('the Node bundles carry each library and the engine once: the extension, th
   const marks: Record<string, [mark: string, home: string]> = {
     'the Anthropic SDK': ['x-stainless-helper-method', 'engine.cjs'],
     'the engine': ['A base ref applies to an isolated run only', 'engine.cjs'],
-    zod: ['Too big: expected', 'cli-agents.cjs'],
+    zod: ['Too big: expected', 'zod.cjs'],
     'agent-file discovery (js-yaml)': ['YAMLException', 'cli-agents.cjs'],
     "the agent host's paths": ['host-p${', 'cli-run.cjs'],
   };

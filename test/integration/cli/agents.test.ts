@@ -1,7 +1,7 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { agentsCli as cli, assertBundledExplore, BUNDLED_AGENT_COUNT as bundledCount, layout, writeAgent, writeFile, type AgentsJson } from '../core/agents/helpers';
@@ -130,6 +130,31 @@ for (const [label, entry] of [
     assert.ok(json.agents.filter((a) => a.source === 'bundled').every((a) => a.filePath.startsWith(path.join(repoRoot, 'agents'))));
   });
 }
+
+test('a listing answered from its cache loads no more than it needs: one bundle, no zod, no crypto, no streams, no perf_hooks', { skip: existsSync(path.join(repoRoot, 'dist/cli.js')) ? false : 'dist/cli.js is not built (npm test builds it first)' }, (t) => {
+  const { cwd, home } = layout(t);
+  const loadedFile = path.join(home, 'loaded.txt');
+  const run = (traced: boolean) =>
+    spawnSync(process.execPath, [path.join(repoRoot, 'dist/cli.js'), 'agents', '--json'], {
+      cwd,
+      env: { PATH: process.env.PATH, HOME: home, ...(traced ? { NODE_OPTIONS: `--import=${pathToFileURL(path.join(repoRoot, 'test/support/loadedBundles.mjs')).href}`, SUBAGENTS_TEST_LOADED: loadedFile } : {}) },
+      encoding: 'utf8',
+      timeout: 30000,
+    });
+  const first = run(false);
+  assert.equal(first.status, 0, first.stderr);
+  const again = run(true);
+  assert.equal(again.status, 0, again.stderr);
+  assert.equal(again.stdout, first.stdout);
+  const bundles = readFileSync(loadedFile, 'utf8').split('\n').filter(Boolean).map((file) => path.basename(file));
+  assert.deepEqual(bundles.sort(), ['cli-agents.cjs', 'cli-main.cjs', 'cli.js']);
+  // What each would cost a start (a bare Node start is 30–40 ms): zod's bundle ~15 ms, crypto ~8 ms (with the streams it
+  // loads), a pipe's stdout stream ~6 ms, fs/promises ~3 ms, perf_hooks ~2 ms.
+  const builtins = readFileSync(`${loadedFile}.builtins`, 'utf8').split('\n').filter(Boolean);
+  for (const heavy of ['crypto', 'stream', 'net', 'tty', 'fs/promises', 'perf_hooks']) assert.ok(!builtins.includes(heavy), `${heavy} was loaded: ${builtins.join(', ')}`);
+  // The code cache the first run left (src/cli/bundleLoader.ts).
+  assert.ok(readdirSync(path.join(home, '.cache', 'subagents', 'code')).some((f) => f.startsWith('cli-agents.cjs.agents.')));
+});
 
 test('agents <name>: the resolved definition — the prompt as sent, tools after mapping, rules, model, warnings', async (t) => {
   const { cwd, home } = layout(t);

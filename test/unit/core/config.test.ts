@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { defaultSettings, parseSettings, RESTRICTED_SETTING_KEYS, SETTING_KEYS, settingsSchema } from '../../../src/core/config';
+import { defaultSettings, parseSettings, RESTRICTED_SETTING_KEYS, SETTING_DEFAULTS, SETTING_KEYS, settingSchema } from '../../../src/core/config';
 
 const manifest = JSON.parse(readFileSync(path.join(import.meta.dirname, '../../../package.json'), 'utf8'));
 const declared: Record<string, { type: string; default: unknown; enum?: string[]; minimum?: number; maximum?: number }> =
@@ -13,11 +13,24 @@ test('every setting the code reads is declared in package.json, and nothing else
   assert.deepEqual([...declaredKeys].sort(), [...SETTING_KEYS].sort());
 });
 
-test('declared defaults equal the schema defaults', () => {
+test('declared defaults equal the code\'s defaults, and each default passes its own schema', () => {
   const defaults = defaultSettings();
   for (const key of SETTING_KEYS) {
     assert.deepEqual(declared[`subagents.${key}`]!.default, defaults[key], `default of subagents.${key}`);
+    assert.equal(settingSchema(key).safeParse(defaults[key]).success, true, `the default of subagents.${key} is valid`);
   }
+});
+
+test('defaultSettings() hands out copies: a caller changing its lists or maps changes no other caller\'s', () => {
+  const first = defaultSettings();
+  first.pluginDirs.push('/x');
+  first.disabledAgents.push('y');
+  first.modelAliases.sonnet = 'changed';
+  const second = defaultSettings();
+  assert.deepEqual(second.pluginDirs, []);
+  assert.deepEqual(second.disabledAgents, []);
+  assert.notEqual(second.modelAliases.sonnet, 'changed');
+  assert.deepEqual(second, SETTING_DEFAULTS);
 });
 
 test('declared types, enums and bounds match the schema', () => {
@@ -25,7 +38,7 @@ test('declared types, enums and bounds match the schema', () => {
     Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value === 'number' ? 'number' : typeof value;
   for (const key of SETTING_KEYS) {
     const decl = declared[`subagents.${key}`]!;
-    const schema = settingsSchema.shape[key];
+    const schema = settingSchema(key);
     const def = defaultSettings()[key];
     const actual = jsonTypeOf(def);
     assert.ok(decl.type === actual || (decl.type === 'number' && actual === 'integer'), `type of subagents.${key}: ${decl.type} vs ${actual}`);

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import type { ListedFile } from '../sources/agentFiles';
 import type { ResolvedSources } from '../sources/sources';
@@ -14,7 +13,7 @@ export interface Listing {
 }
 
 /**
- * A digest of everything a listing's discovery result depends on: the dirs
+ * A text of everything a listing's discovery result depends on: the dirs
  * (paths, sources, families, plugins, listing rules), the resolving
  * warnings, and every listed file with its stamp (mtime, size, inode, and
  * the change time, which a chmod moves too), taken with one stat per file
@@ -22,7 +21,9 @@ export interface Listing {
  * a file is trusted to be unchanged while it keeps its stamp (the rule of
  * the loader's caches), so two listings with the same fingerprint discover
  * the same agents. `salt` adds what else the
- * caller's answer depends on (its build, its output format).
+ * caller's answer depends on (its build, its output format). Kept whole and
+ * compared whole, not digested: hashing it loaded node:crypto, which cost a
+ * listing's start-up more than the text costs to store (some 60 bytes a file).
  */
 export function listingFingerprint(listing: Listing, salt: string): string {
   const parts: string[] = [salt, JSON.stringify(listing.sources.dirs), JSON.stringify(listing.sources.warnings)];
@@ -33,5 +34,5 @@ export function listingFingerprint(listing: Listing, salt: string): string {
       parts.push(file.relPath, st?.isFile() ? `${st.mtimeMs}:${st.ctimeMs}:${st.size}:${st.ino}` : '-');
     }
   }
-  return createHash('sha256').update(parts.join('\n')).digest('hex');
+  return parts.join('\n');
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { listAgentFiles, readAgentFileSync, readAgentFilesSync, SLICE_MS, type FileRead, type FileStamp, type ListedFile, type ReadRequest } from '../sources/agentFiles';
+import { listAgentFiles, readAgentFileSync, readAgentFilesSync, SLICE_MS, sliceClock, type FileRead, type FileStamp, type ListedFile, type ReadRequest } from '../sources/agentFiles';
 import { FileWarnings } from '../interpretation/interpret';
 import { parseAgentText, type ParsedAgentFile } from '../parsing/parse';
 import type { FileOutcome } from './precedence';
@@ -87,11 +87,11 @@ export class AgentLoader {
         listedFiles.push(file);
       }
     }
-    let sliceEnd = performance.now() + SLICE_MS;
+    let sliceEnd = sliceClock() + SLICE_MS;
     const slice = async () => {
-      if (performance.now() > sliceEnd) {
+      if (sliceClock() > sliceEnd) {
         await yieldToEventLoop();
-        sliceEnd = performance.now() + SLICE_MS;
+        sliceEnd = sliceClock() + SLICE_MS;
       }
     };
     // Every file is read before any is parsed: system calls run faster back to back than between

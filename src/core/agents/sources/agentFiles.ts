@@ -27,6 +27,13 @@ const MAX_DEPTH = 8;
 /** Synchronous work runs in slices this long, then yields to the event loop. */
 export const SLICE_MS = 8;
 
+/**
+ * The clock slices and deadlines are measured by. Milliseconds are fine
+ * enough for 8 ms slices, and `performance`, Node's global, loads perf_hooks
+ * on first use: some 2 ms of a listing's start-up.
+ */
+export const sliceClock = (): number => Date.now();
+
 /** `*.md` in any case; without lower-casing (a string allocated per directory entry). */
 function isMarkdown(name: string): boolean {
   const n = name.length;
@@ -110,9 +117,9 @@ interface Walk {
  * walked as roots of their own so that loops are caught.
  */
 async function walkFolder(walk: Walk, folder: string, relPrefix: string, depth: number, linked: LinkedDir[]): Promise<void> {
-  if (performance.now() > walk.sliceEnd) {
+  if (sliceClock() > walk.sliceEnd) {
     await yieldToEventLoop();
-    walk.sliceEnd = performance.now() + SLICE_MS;
+    walk.sliceEnd = sliceClock() + SLICE_MS;
   }
   let entries: Dirent[];
   try {
@@ -178,7 +185,7 @@ function compareCodeUnits(a: string, b: string): number {
  */
 export async function listAgentFiles(dir: string, rules?: ListingRules): Promise<ListedFile[]> {
   if (rules?.only) return listOnly(dir, rules.only);
-  const walk: Walk = { rules, maxDepth: Math.min(rules?.depth ?? MAX_DEPTH, MAX_DEPTH), files: [], roots: [], sliceEnd: performance.now() + SLICE_MS };
+  const walk: Walk = { rules, maxDepth: Math.min(rules?.depth ?? MAX_DEPTH, MAX_DEPTH), files: [], roots: [], sliceEnd: sliceClock() + SLICE_MS };
   await walkRoot(walk, dir, '', 0);
   // Code-unit order, not locale order: the same on every machine.
   return walk.files.sort((a, b) => compareCodeUnits(a.relPath, b.relPath));
@@ -260,7 +267,7 @@ const FILL_GRACE_MS = 4;
 
 function pastDeadline(deadline: number | undefined, used: number): boolean {
   if (deadline === undefined) return false;
-  const now = performance.now();
+  const now = sliceClock();
   return used === 0 ? now > deadline : now > deadline + FILL_GRACE_MS;
 }
 
@@ -272,7 +279,7 @@ export interface ReadRequest {
 
 export interface ReadOptions {
   maxBytes: number;
-  /** Stop starting new files after this time (performance.now()); at least one file is read. */
+  /** Stop starting new files after this time (by sliceClock()); at least one file is read. */
   deadline?: number;
   /** Called right before a file is opened. */
   beforeRead?(filePath: string): void;
