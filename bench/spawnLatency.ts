@@ -162,7 +162,8 @@ async function cliFirstRequest(root: string) {
   let rounds;
   try {
     await timeProcess([CLI, 'host', 'start'], { cwd: project, env });
-    rounds = await rotatedRounds(runs, ROUNDS);
+    // Mirrored: the two builds' runs follow each other as often one way as the other.
+    rounds = await rotatedRounds(runs, ROUNDS, { mirrored: AGAINST !== null });
   } finally {
     await timeProcess([CLI, 'host', 'stop', '--force'], { cwd: project, env }).catch(() => 0);
     await server.close();
