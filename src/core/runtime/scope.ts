@@ -1,7 +1,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { AgentCatalog, type AgentCatalogOptions } from '../agents/catalog/catalog';
+import type { DiscoveryWarning } from '../agents/definition';
 import { createClient } from '../engine/loop/client';
-import { Engine } from '../engine/engine';
+import { Engine, type AgentLookup } from '../engine/engine';
 import type { RunEvent } from '../../protocol/runEvents';
 import { CommandHooks } from '../hooks/commandHooks';
 import type { WorktreeManager } from '../isolation';
@@ -14,7 +15,7 @@ import type { McpStatusStore } from '../mcp/status';
 import type { RunHistory } from '../runs/history';
 import type { ModeConsents } from '../tools/modeConsent';
 import type { PermissionGate } from '../tools/permissions';
-import type { ScopeCatalog, ScopeCatalogs } from './scopeCatalogs';
+import type { ScopeCatalogs } from './scopeCatalogs';
 import { demoModelName, projectTrust, runsAllowed, scopeCatalogOptions, scopeKey, scopePluginDirs, type ScopeSpec } from './scopeSpec';
 
 /**
@@ -49,7 +50,8 @@ export interface ScopeShared {
   discovered?: ScopeCatalogs;
 }
 
-export type { ScopeCatalog };
+/** A scope's agents: the engine's lookup, the problems found reading them, and a way to stop watching. */
+export type ScopeCatalog = AgentLookup & { readonly warnings: readonly DiscoveryWarning[]; dispose(): void };
 
 /** How a scope's MCP servers are run: its trust, environment and plugins, and what the editor adds. */
 export function mcpHostOptions(

@@ -1,9 +1,5 @@
 import type { AgentCatalog, AgentCatalogOptions } from '../agents/catalog/catalog';
-import type { DiscoveryWarning } from '../agents/definition';
-import type { AgentLookup } from '../engine/tree/spawner';
-
-/** A scope's agents: the engine's lookup, the problems found reading them, and a way to stop watching. */
-export type ScopeCatalog = AgentLookup & { readonly warnings: readonly DiscoveryWarning[]; dispose(): void };
+import type { ScopeCatalog } from './scope';
 
 /**
  * A runtime's discovered catalogs, one per set of discovery options. Scopes
