@@ -17,7 +17,6 @@ import { ModeConsents, type ModeConsentHandler } from '../tools/modeConsent';
 import { PermissionGate, type ApprovalDecision } from '../tools/permissions';
 import type { AgentRuntime, ApprovalsView, FollowUpRequest, RunHandle, SendRequest, SendResult, StartRequest, StopOutcome, StopRequest } from './api';
 import type { RuntimeLog, RuntimeScope, ScopeShared } from './scope';
-import { ScopeCatalogs } from './scopeCatalogs';
 import { scopeKey, type ScopeSpec } from './scopeSpec';
 
 /**
@@ -112,8 +111,6 @@ export class Runtime implements AgentRuntime {
   readonly #listeners = new Set<(event: RunEvent) => void>();
   readonly #disposers: Array<() => void> = [];
   readonly #poolListeners = new Set<() => void>();
-  /** Catalogs shared by the scopes that discover the same folders alike (a terminal's runs through the agent host). */
-  readonly #discovered = new ScopeCatalogs();
   #sweep: NodeJS.Timeout | null = null;
   #closed: Promise<void> | null = null;
 
@@ -243,7 +240,6 @@ export class Runtime implements AgentRuntime {
       log: this.#options.log,
       network: this.#options.network,
       catalogs: this.#options.catalogs,
-      discovered: this.#discovered,
       publish: (event, scope) => {
         if (event.type === 'agent_started') this.#agentScopes.set(event.agentId, scope);
         this.store.apply(event);

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { AgentCatalog, type AgentCatalogOptions } from '../agents/catalog/catalog';
+import { AgentCatalog } from '../agents/catalog/catalog';
 import type { DiscoveryWarning } from '../agents/definition';
 import { createClient } from '../engine/loop/client';
 import { Engine, type AgentLookup } from '../engine/engine';
@@ -15,7 +15,6 @@ import type { McpStatusStore } from '../mcp/status';
 import type { RunHistory } from '../runs/history';
 import type { ModeConsents } from '../tools/modeConsent';
 import type { PermissionGate } from '../tools/permissions';
-import type { ScopeCatalogs } from './scopeCatalogs';
 import { demoModelName, projectTrust, runsAllowed, scopeCatalogOptions, scopeKey, scopePluginDirs, type ScopeSpec } from './scopeSpec';
 
 /**
@@ -44,10 +43,8 @@ export interface ScopeShared {
   publish(event: RunEvent, scope: RuntimeScope): void;
   /** Overrides of the engine's network timing (tests). */
   network?: ConstructorParameters<typeof Engine>[0]['network'];
-  /** Where a scope's agents come from; default (or when it gives none): discovery (AgentCatalog), shared by scopes that discover alike. */
+  /** Where a scope's agents come from; default (or when it gives none): discovery (AgentCatalog). */
   catalogs?: (spec: ScopeSpec) => Promise<ScopeCatalog | undefined>;
-  /** The runtime's discovered catalogs; without it each scope discovers for itself. */
-  discovered?: ScopeCatalogs;
 }
 
 /** A scope's agents: the engine's lookup, the problems found reading them, and a way to stop watching. */
@@ -132,9 +129,7 @@ export class RuntimeScope {
 
   static async open(spec: ScopeSpec, shared: ScopeShared): Promise<RuntimeScope> {
     // The folder's agents as discovery finds them, watched, unless the runtime's owner has them already.
-    const create = (options: AgentCatalogOptions) => AgentCatalog.create(options);
-    const options = scopeCatalogOptions(spec);
-    const catalog = (await shared.catalogs?.(spec)) ?? (shared.discovered ? await shared.discovered.hold(options, create) : await create(options));
+    const catalog = (await shared.catalogs?.(spec)) ?? (await AgentCatalog.create(scopeCatalogOptions(spec)));
     return new RuntimeScope(spec, catalog, shared);
   }
 
