@@ -67,11 +67,25 @@ export class Workbench {
   async runCommand(title: string, opts: { opensQuickInput?: boolean } = {}): Promise<void> {
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
     // Keyboard focus may sit inside a webview iframe after an earlier click;
-    // a click on the (empty) editor area gives it back to the workbench.
-    await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 }, force: true }).catch(() => undefined);
-    await this.page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(`>${title}`);
+    // a click on the (empty) editor area gives it back to the workbench. On a
+    // busy machine the palette can close again as it opens (a view or a
+    // notification taking focus while the window settles): then it is opened again.
+    await poll(
+      async () => {
+        await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 }, force: true }).catch(() => undefined);
+        await this.page.keyboard.press('F1');
+        const filled = await input
+          .waitFor({ state: 'visible', timeout: 10_000 })
+          .then(() => input.fill(`>${title}`, { timeout: 5_000 }))
+          .then(
+            () => true,
+            () => false,
+          );
+        if (!filled) await this.page.keyboard.press('Escape');
+        return filled;
+      },
+      { timeoutMs: 40_000, message: `the command palette did not open to run "${title}"` },
+    );
     const rows = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
     const exact = new RegExp(`^\\s*${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
     const entry = rows.filter({ has: this.page.locator('.label-name', { hasText: exact }) }).first();

@@ -140,8 +140,16 @@ test('the built CLI lists the same with its cache warm, cold and off, and sees e
   // An unchanged listing prints the answer saved last time, without discovering anything: a planted answer shows it.
   const listings = path.join(home, 'cache', 'subagents', 'listings');
   const saved = readdirSync(listings).find((name) => name.endsWith('.json.out'))!;
-  const [fingerprint] = readFileSync(path.join(listings, saved), 'utf8').split('\n', 1);
-  writeFileSync(path.join(listings, saved), `${fingerprint}\n{"agents":[{"name":"planted","tools":null}]}\n`);
+  // The file is `<the fingerprint's length>\n<the fingerprint><the answer>`.
+  const savedText = readFileSync(path.join(listings, saved), 'utf8');
+  const header = savedText.slice(0, savedText.indexOf('\n') + 1);
+  const fingerprint = savedText.slice(header.length, header.length + Number(header.trim()));
+  assert.match(fingerprint, /a3\.md/, 'the fingerprint names the listed files');
+  const plant = (print: string) => writeFileSync(path.join(listings, saved), `${header}${print}{"agents":[{"name":"planted","tools":null}]}\n`);
+  // Behind a fingerprint of the same length that differs in one file's name, a planted answer is not taken.
+  plant(fingerprint.replace('a3.md', 'a4.md'));
+  assert.equal((await list()).agents.length, edited.agents.length);
+  plant(fingerprint);
   assert.deepEqual((await list()).agents.map((a) => a.name), ['planted']);
   // Other output formats have answers of their own; --no-cache and any change to the files discover again.
   const text = await runCliProcess(['agents'], { env, cwd });
