@@ -19,7 +19,12 @@
  *     `cli`), and the CLI as a client of a running agent host (a user with
  *     VS Code open, `cliViaHost`: the host started once, before the rounds).
  *
- *   node_modules/node/bin/node --import tsx bench/spawnLatency.ts [--files=20000] [--samples=15] [--cold-samples=3] [--rounds=21] [--only=spawn,cli] [--cli=path/to/cli.js]
+ *   node_modules/node/bin/node --import tsx bench/spawnLatency.ts [--files=20000] [--samples=15] [--cold-samples=3] [--rounds=21] [--only=spawn,cli] [--cli=path/to/cli.js] [--against=path/to/other/cli.js]
+ *
+ * `--against` times another build's in-process run in the same rounds,
+ * rotated with this one's (a before-and-after at the same load; copy the
+ * other build's `dist/`, `agents/` and `package.json` together, so that it
+ * discovers the same bundled agents).
  *
  * (b) runs the build: `node scripts/build.mjs --production` first. Writes
  * bench/results/spawnLatency.json and prints Markdown rows.
@@ -45,6 +50,9 @@ const ROUNDS = Number(arg('rounds', '21'));
 const ONLY = arg('only', 'spawn,cli').split(',');
 // --cli=path/to/cli.js: another build of the CLI (an earlier one, for a before-and-after at the same load).
 const CLI = path.resolve(arg('cli', path.join(import.meta.dirname, '../dist/cli.js')));
+// --against=path/to/cli.js: a second build whose in-process run is timed in the same rounds, alternated with this one's.
+const AGAINST_ARG = arg('against', '');
+const AGAINST = AGAINST_ARG ? path.resolve(AGAINST_ARG) : null;
 const stats = (xs: number[]) => {
   const sorted = [...xs].sort((a, b) => a - b);
   return { medianMs: Number(median(xs).toFixed(1)), p90Ms: Number(sorted[Math.min(sorted.length - 1, Math.floor(0.9 * sorted.length))]!.toFixed(1)), samples: xs.length };
@@ -137,12 +145,14 @@ async function cliFirstRequest(root: string) {
   mkdirSync(runtimeDir, { mode: 0o700 });
   const env = { PATH: process.env.PATH, HOME: home, XDG_RUNTIME_DIR: runtimeDir, ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: server.url, SUBAGENTS_NO_BACKGROUND: '1' };
   const ownProcess = { ...env, SUBAGENTS_NO_HOST: '1' };
-  const runs = {
+  const inProcess = (cli: string) => () => {
+    firstAt = 0;
+    return timeProcess([cli, 'run', 'helper', 'hello', '--json'], { cwd: project, env: ownProcess }, () => firstAt);
+  };
+  const runs: Record<string, () => Promise<number>> = {
     node: () => timeProcess(['-e', '0'], { cwd: project, env }),
-    cli: () => {
-      firstAt = 0;
-      return timeProcess([CLI, 'run', 'helper', 'hello', '--json'], { cwd: project, env: ownProcess }, () => firstAt);
-    },
+    cli: inProcess(CLI),
+    ...(AGAINST ? { against: inProcess(AGAINST) } : {}),
     cliViaHost: () => {
       firstAt = 0;
       return timeProcess([CLI, 'run', 'helper', 'hello', '--json'], { cwd: project, env }, () => firstAt);
@@ -152,25 +162,31 @@ async function cliFirstRequest(root: string) {
   let rounds;
   try {
     await timeProcess([CLI, 'host', 'start'], { cwd: project, env });
-    rounds = await rotatedRounds(runs, ROUNDS);
+    // Mirrored: the two builds' runs follow each other as often one way as the other.
+    rounds = await rotatedRounds(runs, ROUNDS, { mirrored: AGAINST !== null });
   } finally {
     await timeProcess([CLI, 'host', 'stop', '--force'], { cwd: project, env }).catch(() => 0);
     await server.close();
   }
-  const times = (key: keyof typeof runs) => rounds.map((r) => r[key]);
-  const ratio = (key: 'cli' | 'cliViaHost') => median(rounds.map((r) => r[key] / (2 * r.node + r.roundTrip)));
+  const times = (key: string) => rounds.map((r) => r[key]!);
+  const ratio = (key: string) => median(rounds.map((r) => r[key]! / (2 * r.node! + r.roundTrip!)));
   // One line with the figures and the load, for the table in bench/README.md.
   console.log(
     `CLI first request: in its own process ${median(times('cli')).toFixed(0)} ms = ${ratio('cli').toFixed(2)}× the bound, through a running host ${median(times('cliViaHost')).toFixed(0)} ms = ${ratio('cliViaHost').toFixed(2)}× (bound 2 × node -e 0 ${median(times('node')).toFixed(0)} ms + a round trip ${median(times('roundTrip')).toFixed(1)} ms; ${ROUNDS} rounds; load ${load()})`,
   );
+  if (AGAINST) {
+    const paired = median(rounds.map((r) => r.cli! / r.against!));
+    console.log(`  against ${AGAINST_ARG}, in its own process in the same rounds: ${median(times('against')).toFixed(0)} ms = ${ratio('against').toFixed(2)}× the bound; this build / that one, paired by round: ${paired.toFixed(3)}`);
+  }
   return {
     nodeE0: stats(times('node')),
     roundTrip: stats(times('roundTrip')),
     cliFirstRequest: stats(times('cli')),
     cliViaHostFirstRequest: stats(times('cliViaHost')),
     // The target is 2 × node -e 0 + one round trip; paired within a round.
-    ratioToTarget: Number(median(rounds.map((r) => r.cli / (2 * r.node + r.roundTrip))).toFixed(3)),
-    viaHostRatioToTarget: Number(median(rounds.map((r) => r.cliViaHost / (2 * r.node + r.roundTrip))).toFixed(3)),
+    ratioToTarget: Number(ratio('cli').toFixed(3)),
+    viaHostRatioToTarget: Number(ratio('cliViaHost').toFixed(3)),
+    ...(AGAINST ? { against: { cli: AGAINST_ARG, firstRequest: stats(times('against')), ratioToTarget: Number(ratio('against').toFixed(3)) } } : {}),
     load: load(),
   };
 }

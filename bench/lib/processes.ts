@@ -22,14 +22,19 @@ export function timeProcess(args: string[], opts: { cwd: string; env: NodeJS.Pro
  * Runs every measurement once per round, in an order rotated round by round
  * (so a burst of load falls on each alike), after one untimed round that
  * warms the compile and page caches; returns each timed round's figures.
+ * `mirrored`: every other round runs the order backwards, so that each
+ * measure follows each other one as often as it precedes it (what one
+ * process leaves behind, such as an agent host reading the run it wrote,
+ * falls on its neighbours alike).
  */
-export async function rotatedRounds<K extends string>(measures: Record<K, () => Promise<number>>, rounds: number): Promise<Array<Record<K, number>>> {
+export async function rotatedRounds<K extends string>(measures: Record<K, () => Promise<number>>, rounds: number, options: { mirrored?: boolean } = {}): Promise<Array<Record<K, number>>> {
   const keys = Object.keys(measures) as K[];
   const timed: Array<Record<K, number>> = [];
   for (let round = 0; round <= rounds; round++) {
     const got = {} as Record<K, number>;
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[(round + i) % keys.length]!;
+    const order = options.mirrored && round % 2 === 1 ? [...keys].reverse() : keys;
+    for (let i = 0; i < order.length; i++) {
+      const key = order[(round + i) % order.length]!;
       got[key] = await measures[key]();
     }
     if (round > 0) timed.push(got);

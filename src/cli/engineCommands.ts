@@ -2,6 +2,7 @@
 export { resumeCommand } from './commands/resume';
 // `subagents run`'s in-process half: the command itself is in dist/cli-agents.cjs, which asks the agent host first.
 export { runInProcess } from './commands/runInProcess';
+export { warmUpRequests } from '../core/engine/loop/client';
 export { sendCommand } from './commands/send';
 export { stopCommand } from './commands/stop';
 export { worktreesCommand } from './commands/worktrees';

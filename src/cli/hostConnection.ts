@@ -78,6 +78,16 @@ export function startAndAttach(io: CliIO, settings: Settings): Promise<HostClien
   });
 }
 
+/**
+ * Whether an agent host may be running: a host keeps its token while it
+ * runs, and a client cannot connect without one (connectSocket), so without
+ * it no host can answer and a command knows at once that it runs in its own
+ * process.
+ */
+export function hostMayRun(io: CliIO): boolean {
+  return existsSync(hostPaths(io.env).token);
+}
+
 /** `--no-host`, or SUBAGENTS_NO_HOST=1: run in this process even where a host runs. */
 export function noHost(io: CliIO, flag: boolean | undefined): boolean {
   return flag === true || io.env.SUBAGENTS_NO_HOST === '1';

@@ -7,6 +7,7 @@ import type { RunHistory } from '../core/runs/history';
 import type { ModeConsentHandler } from '../core/tools/modeConsent';
 import type { ProjectTrust } from '../core/trust/projectTrust';
 import { openRuntime, type Runtime } from '../core/runtime/runtime';
+import type { ScopeCatalog } from '../core/runtime/scope';
 import type { ScopeSpec } from '../core/runtime/scopeSpec';
 import { problemLine } from './problems';
 import { cliScope } from './scope';
@@ -122,6 +123,8 @@ export async function openSession(
      * in its worktree) or in plan mode (no server starts).
      */
     first?: { agent: string };
+    /** The folder's agents as the command discovered them already (`subagents run`), for the scope they were discovered for. */
+    catalog?: (spec: ScopeSpec) => Promise<ScopeCatalog> | undefined;
   },
 ): Promise<EngineSession> {
   const { settings } = opts;
@@ -145,6 +148,7 @@ export async function openSession(
     ...(opts.history ? { history: opts.history } : {}),
     // Nothing of the history is read before the first request; see close.
     historyLoadRuns: 0,
+    ...(opts.catalog ? { catalogs: async (spec: ScopeSpec) => opts.catalog!(spec) } : {}),
   });
   const opened = await runtime.scope(scope);
   const first = opts.first && opened.catalog.find(opts.first.agent);

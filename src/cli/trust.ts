@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
 import { applyEdits, modify, parse } from 'jsonc-parser';
 import { writeFileAtomic } from '../core/atomicFile';
-import { describeProjectCode, findProjectCode, trustRoot, untrustedCode, type ProjectCode, type ProjectCodeProbe } from '../core/trustProbes/projectCode';
+import { describeProjectCode, findProjectCode, trustRoot, untrustedCode, type ProbeContext, type ProjectCode, type ProjectCodeProbe } from '../core/trustProbes/projectCode';
 import { TRUST_EVERYTHING, TRUST_NOTHING, TrustedFolders, trustWhen, type ProjectTrust } from '../core/trust/projectTrust';
 import type { TrustSpec } from '../core/runtime/scopeSpec';
 import { userHome, type CliIO } from './command';
@@ -37,13 +37,15 @@ export interface TrustOptions {
   output?: NodeJS.WritableStream;
   /** The kinds of project code to look for (default: every probe the core knows). */
   probes?: readonly ProjectCodeProbe[];
+  /** The folder's agents, when the command discovers them anyway (a run in this process): not read a second time. */
+  agents?: ProbeContext['agents'];
 }
 
 export async function decideProjectTrust(io: CliIO, cwd: string, options: TrustOptions): Promise<ProjectTrust> {
   if (options.flag) return TRUST_EVERYTHING;
   const warn = warnOnce(io);
   const trusted = new TrustedFolders(trustedProjects(io.env, warn));
-  const code = [...(await findProjectCode(cwd, userHome(io.env), options.probes)), ...settingsCode(io, cwd)];
+  const code = [...(await findProjectCode(cwd, userHome(io.env), options.probes, options.agents ? { agents: options.agents } : {})), ...settingsCode(io, cwd)];
   const pending = untrustedCode(code, trusted);
   const root = trustRoot(pending);
   if (root === null) return trusted;

@@ -11,7 +11,9 @@ import { executeRun, interactiveTerminal, presentation } from '../execute';
 import { pluginDirFlags } from '../pluginDirFlags';
 import { decideProjectTrust, trustSpec } from '../trust';
 import { cliScope } from '../scope';
-import { attachToHost, noHost } from '../hostConnection';
+import { attachToHost, hostMayRun, noHost } from '../hostConnection';
+import { RunCatalog } from '../runCatalog';
+import type * as EngineCommands from '../engineCommands';
 import type { StartRequest } from '../../core/runtime/api';
 import type { ScopeSpec } from '../../core/runtime/scopeSpec';
 import { cliSettings } from '../settingsFiles';
@@ -146,6 +148,21 @@ function parseRunArgs(args: string[]) {
   };
 }
 
+/**
+ * The engine bundle, loaded as soon as the reads and the git command under
+ * way have been asked for: evaluating it is the command's longest stretch of
+ * work, and done now it fills the time the trust probes and discovery wait
+ * on the disk instead of following them.
+ */
+function loadEngineSoon(): Promise<typeof EngineCommands> {
+  const loading = new Promise<typeof EngineCommands>((resolve, reject) => setImmediate(() => import('../engineCommands').then(resolve, reject)));
+  // Then Node's fetch, which the first request needs, while the same reads may still be under way.
+  void loading.then((engine) => setImmediate(() => engine.warmUpRequests()));
+  // Awaited where the command runs the agent; until then a failure must not count as unhandled.
+  loading.catch(() => undefined);
+  return loading;
+}
+
 export const runCommand: CliCommand = {
   name: 'run',
   usage: USAGE,
@@ -159,37 +176,58 @@ export const runCommand: CliCommand = {
     // A run in this process asks git for the branch its agent's prompt names: asked now, git runs while the
     // trust probes, the settings and the engine bundle load, instead of on the way to the first request.
     const prefetchBranch = () => opts.isolation === undefined && void currentBranch(cwd);
-    if (noHost(io, opts.noHost)) prefetchBranch();
+    // Known at once when --no-host says so or no host has left its token: then nothing is loaded or asked for a host.
+    const inProcess = noHost(io, opts.noHost) || !hostMayRun(io);
+    if (inProcess) prefetchBranch();
     const pluginDirs = pluginDirFlags(opts.pluginDirs, cwd, userHome(io.env));
-    const trust = await decideProjectTrust(io, cwd, { flag: opts.trustProject, interactive: interactiveTerminal(io, opts.json) });
-    const settings = cliSettings(io, cwd, { flags: opts.flags, trust });
-    const model = modelFlag(opts.model, settings.modelAliases, io);
-    const view = presentation(io, opts.json);
-    const request = (scope: ScopeSpec): StartRequest => ({
-      scope,
-      agent: opts.agent,
-      prompt: opts.prompt,
-      model,
-      permissionMode: opts.permissionMode,
-      isolation: opts.isolation,
-      baseRef: opts.baseRef,
-      askApprovals: view.interactive,
-      via: 'cli',
-    });
-    // Where the agent host runs, the run is its: listed, messaged, stopped and answered from VS Code and other terminals too.
-    const host = noHost(io, opts.noHost) ? null : await attachToHost(io, { handlers: view.modeConsent ? { modeConsent: view.modeConsent } : {}, coalesceMs: opts.json ? 0 : 80 });
-    if (host) {
-      try {
-        return await executeRun(io, host, view, () => startAgentOrTeam(io, host, request(cliScope(io, { cwd, settings, trust, pluginDirs })), cwd, settings['teams.isolation']), 'run');
-      } finally {
-        host.close();
+    // In this process the folder's agents are discovered once: for the trust probes, then as the run's catalog.
+    const catalog = inProcess ? RunCatalog.start(io, cwd, { trustProject: opts.trustProject, pluginDirs }) : null;
+    const engine = inProcess ? loadEngineSoon() : null;
+    try {
+      const trust = await decideProjectTrust(io, cwd, { flag: opts.trustProject, interactive: interactiveTerminal(io, opts.json), ...(catalog ? { agents: () => catalog.agents() } : {}) });
+      const settings = cliSettings(io, cwd, { flags: opts.flags, trust });
+      const model = modelFlag(opts.model, settings.modelAliases, io);
+      const view = presentation(io, opts.json);
+      const request = (scope: ScopeSpec): StartRequest => ({
+        scope,
+        agent: opts.agent,
+        prompt: opts.prompt,
+        model,
+        permissionMode: opts.permissionMode,
+        isolation: opts.isolation,
+        baseRef: opts.baseRef,
+        askApprovals: view.interactive,
+        via: 'cli',
+      });
+      // Where the agent host runs, the run is its: listed, messaged, stopped and answered from VS Code and other terminals too.
+      const host = inProcess ? null : await attachToHost(io, { handlers: view.modeConsent ? { modeConsent: view.modeConsent } : {}, coalesceMs: opts.json ? 0 : 80 });
+      if (host) {
+        try {
+          return await executeRun(io, host, view, () => startAgentOrTeam(io, host, request(cliScope(io, { cwd, settings, trust, pluginDirs })), cwd, settings['teams.isolation']), 'run');
+        } finally {
+          host.close();
+        }
       }
+      // No host: the engine runs here, from its own bundle (dist/engine.cjs), loaded already when no host could run (else now):
+      // a run through the host never evaluates the SDK.
+      if (!inProcess) prefetchBranch();
+      const { runInProcess } = await (engine ?? import('../engineCommands'));
+      // Plan mode starts no MCP server; an isolated run's servers start in its worktree.
+      const firstAgent = opts.permissionMode === 'plan' || opts.isolation ? undefined : opts.agent;
+      return await runInProcess(io, view, {
+        cwd,
+        pluginDirs,
+        settings,
+        trust: trustSpec(trust),
+        json: opts.json,
+        firstAgent,
+        request,
+        teamsIsolation: settings['teams.isolation'],
+        catalog: catalog ? (spec) => catalog.take(spec) : undefined,
+      });
+    } finally {
+      // What no scope took (a host ran the agent, or the settings decided after trust read other folders).
+      catalog?.dispose();
     }
-    // No host: the engine runs here, from its own bundle (dist/engine.cjs), loaded only now: a run through the host never evaluates the SDK.
-    if (!noHost(io, opts.noHost)) prefetchBranch();
-    const { runInProcess } = await import('../engineCommands');
-    // Plan mode starts no MCP server; an isolated run's servers start in its worktree.
-    const firstAgent = opts.permissionMode === 'plan' || opts.isolation ? undefined : opts.agent;
-    return runInProcess(io, view, { cwd, pluginDirs, settings, trust: trustSpec(trust), json: opts.json, firstAgent, request, teamsIsolation: settings['teams.isolation'] });
   },
 };

@@ -1,6 +1,7 @@
 import { EngineError } from '../../core/engine/errors';
 import type { Settings } from '../../core/config';
 import type { StartRequest } from '../../core/runtime/api';
+import type { ScopeCatalog } from '../../core/runtime/scope';
 import { projectTrust, type ScopeSpec, type TrustSpec } from '../../core/runtime/scopeSpec';
 import { TRUST_EVERYTHING } from '../../core/trust/projectTrust';
 import type { CliIO } from '../command';
@@ -32,12 +33,14 @@ export async function runInProcess(
     request(scope: ScopeSpec): StartRequest;
     /** Where a team's members work unless its file says (the teams.isolation setting). */
     teamsIsolation: 'worktree' | 'none';
+    /** The folder's agents as the command discovered them already, for the scope they were discovered for. */
+    catalog?: (spec: ScopeSpec) => Promise<ScopeCatalog> | undefined;
   },
 ): Promise<number> {
   let session;
   try {
     const first = opts.firstAgent === undefined ? undefined : { agent: opts.firstAgent };
-    session = await openSession(io, { cwd: opts.cwd, pluginDirs: opts.pluginDirs, modeConsent: view.modeConsent, coalesceMs: opts.json ? 0 : 80, settings: opts.settings, trust: ownTrust(opts.trust), first });
+    session = await openSession(io, { cwd: opts.cwd, pluginDirs: opts.pluginDirs, modeConsent: view.modeConsent, coalesceMs: opts.json ? 0 : 80, settings: opts.settings, trust: ownTrust(opts.trust), first, catalog: opts.catalog });
   } catch (error) {
     if (!(error instanceof EngineError)) throw error;
     io.stderr.write(`subagents run: ${terminalText(error.message)}\n`);

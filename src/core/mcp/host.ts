@@ -130,6 +130,8 @@ export class McpHost {
 
   /** Records outcomes for the listings and the language server; a cache, so failures to write are ignored. */
   record(entries: Record<string, ServerStatus>): void {
+    // An agent without servers has nothing to record: its start does not rewrite the file.
+    if (Object.keys(entries).length === 0) return;
     try {
       this.options.status?.record(this.redact(entries));
     } catch {

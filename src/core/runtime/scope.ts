@@ -15,7 +15,7 @@ import type { McpStatusStore } from '../mcp/status';
 import type { RunHistory } from '../runs/history';
 import type { ModeConsents } from '../tools/modeConsent';
 import type { PermissionGate } from '../tools/permissions';
-import { demoModelName, projectTrust, readsProjectAgents, runsAllowed, scopeKey, scopePluginDirs, type ScopeSpec } from './scopeSpec';
+import { demoModelName, projectTrust, runsAllowed, scopeCatalogOptions, scopeKey, scopePluginDirs, type ScopeSpec } from './scopeSpec';
 
 /**
  * One scope of the runtime: a folder as one client sees it (its settings,
@@ -43,8 +43,8 @@ export interface ScopeShared {
   publish(event: RunEvent, scope: RuntimeScope): void;
   /** Overrides of the engine's network timing (tests). */
   network?: ConstructorParameters<typeof Engine>[0]['network'];
-  /** Where a scope's agents come from; default: discovery (AgentCatalog). */
-  catalogs?: (spec: ScopeSpec) => Promise<ScopeCatalog>;
+  /** Where a scope's agents come from; default (or when it gives none): discovery (AgentCatalog). */
+  catalogs?: (spec: ScopeSpec) => Promise<ScopeCatalog | undefined>;
 }
 
 /** A scope's agents: the engine's lookup, the problems found reading them, and a way to stop watching. */
@@ -128,7 +128,8 @@ export class RuntimeScope {
   }
 
   static async open(spec: ScopeSpec, shared: ScopeShared): Promise<RuntimeScope> {
-    const catalog = shared.catalogs ? await shared.catalogs(spec) : await discover(spec);
+    // The folder's agents as discovery finds them, watched, unless the runtime's owner has them already.
+    const catalog = (await shared.catalogs?.(spec)) ?? (await AgentCatalog.create(scopeCatalogOptions(spec)));
     return new RuntimeScope(spec, catalog, shared);
   }
 
@@ -160,17 +161,3 @@ export class RuntimeScope {
   }
 }
 
-/** The folder's agents as discovery finds them, watched: a file changed on disk is the next spawn's definition. */
-function discover(spec: ScopeSpec): Promise<AgentCatalog> {
-  return AgentCatalog.create({
-    cwd: spec.cwd,
-    home: spec.home,
-    pluginDirs: scopePluginDirs(spec),
-    loadClaudePlugins: spec.settings.loadClaudePlugins,
-    bundledDir: spec.bundledDir ?? undefined,
-    // Restricted Mode: an untrusted window's own agent files (and plugins) are not read at all.
-    includeProjectAndPlugins: readsProjectAgents(spec.trust),
-    ...(spec.editorStorage ? { editorStorage: spec.editorStorage } : {}),
-    watch: true,
-  });
-}

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import type { AgentCatalogOptions } from '../agents/catalog/catalog';
 import { resolveUserPath, type Settings } from '../config';
 import { TRUST_NOTHING, TrustedFolders, trustWhen, type ProjectTrust } from '../trust/projectTrust';
 
@@ -83,6 +84,26 @@ export function readsProjectAgents(trust: TrustSpec): boolean {
 /** Every plugin root the scope's agents and servers come from: the setting's, then the flags'. */
 export function scopePluginDirs(spec: ScopeSpec): string[] {
   return [...spec.settings.pluginDirs.map((dir) => resolveUserPath(dir, spec.cwd, spec.home)), ...(spec.pluginDirs ?? []).map((dir) => path.resolve(spec.cwd, dir))];
+}
+
+/**
+ * Where a scope's agents come from: the folder's discovery, watched (a file
+ * changed on disk is the next spawn's definition). One function, so that a
+ * command that discovers a folder's agents before its scope opens (the CLI,
+ * for its trust probes) can tell whether the scope would find the same.
+ */
+export function scopeCatalogOptions(spec: ScopeSpec): AgentCatalogOptions {
+  return {
+    cwd: spec.cwd,
+    home: spec.home,
+    pluginDirs: scopePluginDirs(spec),
+    loadClaudePlugins: spec.settings.loadClaudePlugins,
+    bundledDir: spec.bundledDir ?? undefined,
+    // Restricted Mode: an untrusted window's own agent files (and plugins) are not read at all.
+    includeProjectAndPlugins: readsProjectAgents(spec.trust),
+    ...(spec.editorStorage ? { editorStorage: spec.editorStorage } : {}),
+    watch: true,
+  };
 }
 
 /**

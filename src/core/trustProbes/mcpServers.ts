@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { AgentCatalog } from '../agents/catalog/catalog';
+import type { AgentDefinition } from '../agents/definition';
 import { readConfiguredServers } from '../mcp/configFiles';
 
 /**
@@ -25,9 +26,21 @@ interface ServersCode {
   what: string;
 }
 
-export async function mcpServersProbe(cwd: string, home: string): Promise<ServersCode[]> {
+/** The project's and the user's agents, read for the probe alone: no plugins, no bundled agents, nothing watched. */
+async function discoverAgents(cwd: string, home: string): Promise<readonly AgentDefinition[]> {
+  // The catalog rather than discovery itself: the CLI's engine bundle shares it with the agents bundle.
+  const catalog = await AgentCatalog.create({ cwd, home, pluginDirs: [], loadClaudePlugins: false, bundledDir: null, watch: false });
+  catalog.dispose();
+  return catalog.agents;
+}
+
+export async function mcpServersProbe(cwd: string, home: string, context: { agents?: () => Promise<readonly AgentDefinition[]> } = {}): Promise<ServersCode[]> {
   const found: ServersCode[] = [];
-  const configured = await readConfiguredServers({ cwd, home, vscodeWorkspace: true }, { warn: () => undefined });
+  // Both at once: the agent files are read while the MCP configuration files are.
+  const [configured, agents] = await Promise.all([
+    readConfiguredServers({ cwd, home, vscodeWorkspace: true }, { warn: () => undefined }),
+    context.agents ? context.agents() : discoverAgents(cwd, home),
+  ]);
   const byFile = new Map<string, { folder: string; names: string[] }>();
   for (const server of configured) {
     if (!server.projectFile) continue;
@@ -35,10 +48,7 @@ export async function mcpServersProbe(cwd: string, home: string): Promise<Server
     entry.names.push(server.name);
     byFile.set(server.file, entry);
   }
-  // The catalog rather than discovery itself: the CLI's engine bundle shares it with the agents bundle.
-  const catalog = await AgentCatalog.create({ cwd, home, pluginDirs: [], loadClaudePlugins: false, bundledDir: null, watch: false });
-  const agents = catalog.agents;
-  catalog.dispose();
+  // Only project agents count, and those are the same whatever else a catalog reads (plugins, bundled agents): theirs come first.
   for (const agent of agents) {
     if (agent.source !== 'project') continue;
     const names = (agent.mcp ?? []).filter((d) => 'spec' in d).map((d) => d.name);

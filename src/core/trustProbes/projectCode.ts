@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { AgentDefinition } from '../agents/definition';
 import { projectHookFiles } from '../hooks/hookSettingsFiles';
 import type { ProjectTrust } from '../trust/projectTrust';
 import { mcpServersProbe } from './mcpServers';
@@ -20,8 +21,18 @@ export interface ProjectCode {
   what: string;
 }
 
+/** What a probe may take from the command instead of finding it again. */
+export interface ProbeContext {
+  /**
+   * The agents discovery finds in `cwd` (project and user agents among
+   * them), when the command discovers them anyway: a run in this process
+   * hands its catalog's, so the folder's agent files are read once.
+   */
+  agents?: () => Promise<readonly AgentDefinition[]>;
+}
+
 /** Finds one kind of project-defined code that applies to work in `cwd`. */
-export type ProjectCodeProbe = (cwd: string, home: string) => Promise<ProjectCode[]>;
+export type ProjectCodeProbe = (cwd: string, home: string, context: ProbeContext) => Promise<ProjectCode[]>;
 
 const hooksProbe: ProjectCodeProbe = async (cwd, home) =>
   (await projectHookFiles(cwd, home)).map(({ dir, file, commands }) => ({
@@ -34,8 +45,8 @@ const hooksProbe: ProjectCodeProbe = async (cwd, home) =>
 /** Every probe the core knows; a module that runs another kind of project-defined code adds its own here. */
 export const PROJECT_CODE_PROBES: ProjectCodeProbe[] = [hooksProbe, mcpServersProbe];
 
-export async function findProjectCode(cwd: string, home: string, probes: readonly ProjectCodeProbe[] = PROJECT_CODE_PROBES): Promise<ProjectCode[]> {
-  return (await Promise.all(probes.map((probe) => probe(path.resolve(cwd), home)))).flat();
+export async function findProjectCode(cwd: string, home: string, probes: readonly ProjectCodeProbe[] = PROJECT_CODE_PROBES, context: ProbeContext = {}): Promise<ProjectCode[]> {
+  return (await Promise.all(probes.map((probe) => probe(path.resolve(cwd), home, context)))).flat();
 }
 
 /** The code whose folder `trust` does not cover. */

@@ -142,6 +142,19 @@ test('on a terminal a no runs without the hooks, says what was skipped, and asks
   await assert.rejects(readFile(c.userFile, 'utf8'), { code: 'ENOENT' });
 });
 
+test("a yes on the terminal that lets the project file's plugin folder apply runs that folder's agents", async () => {
+  // The run discovers its agents once, before trust is decided; settings that trust changes make the run discover again.
+  const c = await clone();
+  await mkdir(path.join(c.project, 'plugins', 'lint', 'agents'), { recursive: true });
+  await writeFile(path.join(c.project, 'plugins', 'lint', 'agents', 'checker.md'), '---\nname: checker\ndescription: Checks\n---\nYou check.\n');
+  await mkdir(path.join(c.project, '.subagents'));
+  await writeFile(path.join(c.project, '.subagents', 'settings.json'), JSON.stringify({ pluginDirs: ['plugins/lint'] }));
+  const r = await onTerminal(['run', 'lint:checker', 'go', '--cwd', c.project], c.env(), 'y\r');
+  assert.match(r.output, /settings pluginDirs/, 'the plugin folder was asked about');
+  assert.equal(r.code, 0, r.output);
+  assert.equal(await c.hookRan(), true);
+});
+
 test("resuming an isolated agent decides trust for the repository its worktree came from", async () => {
   const c = await clone();
   const git = (...args: string[]) => execFileSync('git', args, { cwd: c.project, encoding: 'utf8' });

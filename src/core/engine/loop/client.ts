@@ -15,6 +15,17 @@ export interface ClientConfig {
 
 export { NO_API_KEY_MESSAGE };
 
+/**
+ * Has Node load its fetch implementation (undici) now. Node loads it on the
+ * first use of `Headers`, `Request`, `Response` or `fetch`, which the SDK's
+ * first request makes: about 30 ms of module evaluation on the way to the
+ * first request, which a process with work under way elsewhere (a command
+ * waiting on the disk) can do while it waits instead.
+ */
+export function warmUpRequests(): void {
+  void globalThis.Headers;
+}
+
 /** The one place an Anthropic client is made: the real SDK client, pointed where the user says. */
 export function createClient(config: ClientConfig): Anthropic {
   const env = config.env ?? process.env;

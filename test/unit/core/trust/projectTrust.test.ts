@@ -7,6 +7,8 @@ import { PassThrough } from 'node:stream';
 import { askTrust, rememberTrustedProject } from '../../../../src/cli/trust';
 import { findProjectCode, trustRoot, untrustedCode } from '../../../../src/core/trustProbes/projectCode';
 import { TRUST_NOTHING, TrustedFolders, trustWhen } from '../../../../src/core/trust/projectTrust';
+import { emptySpec } from '../../../../src/core/agents/mcpServers/spec';
+import { agent } from '../../../support/agents';
 
 async function tempDir(t: { after(fn: () => Promise<void>): void }): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'subagents-trust-'));
@@ -52,6 +54,29 @@ test('project code: the hook files that would run, from the nearest project fold
   assert.deepEqual(await findProjectCode(path.join(home, 'elsewhere'), home), [], 'the user file is not project code');
   const outer = { kind: 'settings' as const, folder: path.dirname(project), file: 'x', what: 'settings maxTurns' };
   assert.equal(trustRoot([...code, outer]), path.dirname(project), 'the outermost folder covers the others');
+});
+
+test('project code: the MCP servers of the agents a command found already are taken from them, not read again', async (t) => {
+  const root = await tempDir(t);
+  const home = path.join(root, 'home');
+  const project = path.join(root, 'acme');
+  await mkdir(path.join(project, '.claude', 'agents'), { recursive: true });
+  await mkdir(home);
+  // On disk an agent without servers; the command's catalog has it with one (as after an edit discovery saw).
+  await writeFile(path.join(project, '.claude', 'agents', 'db.md'), '---\nname: db\ndescription: Reads the database\n---\nYou query.\n');
+  const file = path.join(project, '.claude', 'agents', 'db.md');
+  const declared = agent('db', { source: 'project', filePath: file, mcp: [{ name: 'pg', spec: { ...emptySpec('claude'), command: 'pg-mcp' } }] });
+  const user = agent('mine', { source: 'user', filePath: path.join(home, '.claude', 'agents', 'mine.md'), mcp: [{ name: 'other', spec: { ...emptySpec('claude'), command: 'x' } }] });
+  let asked = 0;
+  const code = await findProjectCode(project, home, undefined, {
+    agents: async () => {
+      asked++;
+      return [declared, user];
+    },
+  });
+  assert.equal(asked, 1);
+  assert.deepEqual(code, [{ kind: 'mcpServers', folder: project, file, what: 'MCP server "pg"' }], "the catalog's agents, project agents only");
+  assert.deepEqual(await findProjectCode(project, home), [], 'without them the probe reads the files itself');
 });
 
 test('the trust question: names the folder and what would run; only a yes trusts', async () => {
