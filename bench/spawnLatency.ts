@@ -31,7 +31,6 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Engine } from '../src/core/engine/engine';
@@ -41,6 +40,7 @@ import { startScriptedServer, type Reply, type ScriptedRequest } from '../test/s
 import { makeFilesRepo } from './lib/filesRepo';
 import { loadAverage as load, rotatedRounds, timeProcess } from './lib/processes';
 import { benchmark, median } from './lib/results';
+import { roundTrip } from './lib/roundTrip';
 
 const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 const FILES = Number(arg('files', '20000'));
@@ -113,20 +113,6 @@ async function spawnLatency(root: string) {
     manager.dispose();
   }
   return { files: FILES, withoutIsolation: stats(samples.plain), warmPool: stats(samples.warm), cold: stats(samples.cold), load: load() };
-}
-
-/** A new connection, one streamed request, the whole answer: what one model request costs at least. */
-function roundTrip(url: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const body = JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 16, stream: true, messages: [{ role: 'user', content: 'ping' }] });
-    const req = http.request(`${url}/v1/messages`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'x-api-key': 'bench', 'anthropic-version': '2023-06-01' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(performance.now() - t0));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
 }
 
 async function cliFirstRequest(root: string) {
