@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -58,8 +58,18 @@ export class BundleLoader {
     const nodeRequire = createRequire(file);
     const known = nodeRequire.cache[file];
     if (known) return known.exports;
-    const source = readFileSync(file, 'utf8');
-    const cacheFile = this.cacheDir ? this.#cacheFile(file) : null;
+    // The name of the cache and the code come from one open file: a bundle replaced meanwhile (an update) cannot
+    // leave its old code's cache under the new one's name.
+    const fd = openSync(file, 'r');
+    let source: string;
+    let st: Stats;
+    try {
+      st = fstatSync(fd);
+      source = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+    const cacheFile = this.cacheDir ? this.#cacheFile(file, st) : null;
     let cachedData: Buffer | undefined;
     if (cacheFile) {
       try {
@@ -92,13 +102,8 @@ export class BundleLoader {
   }
 
   /** Named after what the cache was made from: a changed bundle never meets an old cache. */
-  #cacheFile(file: string): string | null {
-    try {
-      const st = statSync(file);
-      return path.join(this.cacheDir!, `${path.basename(file)}.${this.purpose}.${process.version}-${process.arch}.${st.size}-${st.mtimeMs}-${st.ctimeMs}-${st.ino}`);
-    } catch {
-      return null;
-    }
+  #cacheFile(file: string, st: Stats): string {
+    return path.join(this.cacheDir!, `${path.basename(file)}.${this.purpose}.${process.version}-${process.arch}.${st.size}-${st.mtimeMs}-${st.ctimeMs}-${st.ino}`);
   }
 
   #remember(made: Made): void {
