@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { AgentCatalog } from '../agents/catalog/catalog';
 import type { AgentDefinition } from '../agents/definition';
-import type { ProbeContext } from './projectCode';
 import { readConfiguredServers } from '../mcp/configFiles';
 
 /**
@@ -35,7 +34,7 @@ async function discoverAgents(cwd: string, home: string): Promise<readonly Agent
   return catalog.agents;
 }
 
-export async function mcpServersProbe(cwd: string, home: string, context: ProbeContext = {}): Promise<ServersCode[]> {
+export async function mcpServersProbe(cwd: string, home: string, context: { agents?: () => Promise<readonly AgentDefinition[]> } = {}): Promise<ServersCode[]> {
   const found: ServersCode[] = [];
   // Both at once: the agent files are read while the MCP configuration files are.
   const [configured, agents] = await Promise.all([
